@@ -1,0 +1,108 @@
+/*
+  petscwarp: GPU sparse formats and finite-element assembly for PETSc.
+
+  Public interface. Programs that link libpetscwarp call PetscWarpInitializePackage() (or rely on the lazy call of any
+  entry point); unmodified PETSc programs get the types with -dll_append <path>/libpetscwarp.so.
+*/
+#pragma once
+
+#include <petscmat.h>
+
+#define PETSCWARP_VERSION_MAJOR 0
+#define PETSCWARP_VERSION_MINOR 1
+
+/*MC
+  MATELLWARP - MATELLWARP = "ellwarp" - A matrix type for sparse matrix-vector products in the ELL-WARP format
+  (Wong, Kuhl and Darve, 2015): rows sorted by length, slices of 32 rows (one warp) padded only to the slice's longest
+  row, stored column-major inside a slice.
+
+  This matrix type is identical to `MATSEQAIJELLWARP` when constructed with a single process communicator, and
+  `MATMPIAIJELLWARP` otherwise.
+
+  Options Database Keys:
++ -mat_type ellwarp                              - sets the matrix type to `MATELLWARP` during a call to `MatSetFromOptions()`
+. -mat_ellwarp_backend <host,cuda>               - where the products run (default: cuda when PETSc has CUDA and a device is present)
+. -mat_ellwarp_kernel <auto,k1,k2>               - the product kernel (default: auto)
+. -mat_ellwarp_threshold <t>                     - K2: most entries per lane before a row is split over several lanes
+- -mat_ellwarp_block_size <bs>                   - threads per CUDA block (multiple of 32)
+
+  Level: beginner
+
+  Notes:
+  The type derives from `MATSEQAIJ` / `MATMPIAIJ`: every operation of AIJ works, on the host copy of the values, and
+  `MatMult()`, `MatMultAdd()`, `MatMultTranspose()`, `MatMultTransposeAdd()` and `MatGetDiagonal()` run in the ELL-WARP
+  layout. The layout is rebuilt when the nonzero pattern changes and only refreshed (one device gather) when only the
+  values change.
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQAIJELLWARP`, `MATMPIAIJELLWARP`, `MatCreateSeqAIJEllWarp()`, `MATAIJCUSPARSE`, `MATSELLCUDA`
+M*/
+#define MATELLWARP       "ellwarp"
+#define MATSEQAIJELLWARP "seqaijellwarp"
+#define MATMPIAIJELLWARP "mpiaijellwarp"
+
+/*E
+  MatEllWarpBackend - Where the products of a `MATELLWARP` matrix run
+
+$ MAT_ELLWARP_BACKEND_HOST - the host twin of the kernels, over the same layout
+$ MAT_ELLWARP_BACKEND_CUDA - the CUDA kernels
+
+  Level: intermediate
+
+.seealso: [](ch_matrices), `MATELLWARP`, `MatEllWarpSetBackend()`
+E*/
+typedef enum {
+  MAT_ELLWARP_BACKEND_HOST,
+  MAT_ELLWARP_BACKEND_CUDA
+} MatEllWarpBackend;
+PETSC_EXTERN const char *const MatEllWarpBackends[];
+
+/*E
+  MatEllWarpKernel - The product kernel of a `MATELLWARP` matrix
+
+$ MAT_ELLWARP_KERNEL_AUTO - chosen from the row-length histogram
+$ MAT_ELLWARP_KERNEL_K1   - one thread per row, one warp per slice of 32 rows
+$ MAT_ELLWARP_KERNEL_K2   - rows longer than the threshold are split over 2, 4, ..., 32 lanes of a warp
+
+  Level: intermediate
+
+.seealso: [](ch_matrices), `MATELLWARP`, `MatEllWarpSetKernel()`
+E*/
+typedef enum {
+  MAT_ELLWARP_KERNEL_AUTO,
+  MAT_ELLWARP_KERNEL_K1,
+  MAT_ELLWARP_KERNEL_K2
+} MatEllWarpKernel;
+PETSC_EXTERN const char *const MatEllWarpKernels[];
+
+/*S
+  MatEllWarpInfo - Statistics of the ELL-WARP layout of a matrix, from `MatEllWarpGetInfo()`
+
+  Level: intermediate
+
+.seealso: [](ch_matrices), `MATELLWARP`, `MatEllWarpGetInfo()`
+S*/
+typedef struct {
+  MatEllWarpBackend backend;
+  MatEllWarpKernel  kernel;     /* the kernel in use (K1 or K2) */
+  PetscInt          threshold;  /* in use; 0 for K1 */
+  PetscInt          block_size; /* threads per CUDA block */
+  PetscInt          nwarps;     /* slices */
+  PetscInt          nnz;        /* entries */
+  PetscInt          nslots;     /* stored slots, padding included */
+  PetscInt          maxwidth;   /* widest slice, in slots per lane */
+  PetscReal         padding;    /* nslots / nnz (1 = no padding) */
+  PetscLogDouble    bytes;      /* bytes of the layout (values, columns, offsets, permutation, maps) */
+  PetscLogDouble    build_time; /* seconds of the last build */
+  PetscInt          nbuilds, nrefreshes;
+} MatEllWarpInfo;
+
+PETSC_EXTERN PetscErrorCode PetscWarpInitializePackage(void);
+PETSC_EXTERN PetscErrorCode PetscWarpFinalizePackage(void);
+PETSC_EXTERN PetscErrorCode PetscWarpDeviceAvailable(PetscBool *);
+
+PETSC_EXTERN PetscErrorCode MatCreateSeqAIJEllWarp(MPI_Comm, PetscInt, PetscInt, PetscInt, const PetscInt[], Mat *);
+PETSC_EXTERN PetscErrorCode MatCreateAIJEllWarp(MPI_Comm, PetscInt, PetscInt, PetscInt, PetscInt, PetscInt, const PetscInt[], PetscInt, const PetscInt[], Mat *);
+PETSC_EXTERN PetscErrorCode MatEllWarpSetBackend(Mat, MatEllWarpBackend);
+PETSC_EXTERN PetscErrorCode MatEllWarpGetBackend(Mat, MatEllWarpBackend *);
+PETSC_EXTERN PetscErrorCode MatEllWarpSetKernel(Mat, MatEllWarpKernel, PetscInt);
+PETSC_EXTERN PetscErrorCode MatEllWarpGetInfo(Mat, MatEllWarpInfo *);

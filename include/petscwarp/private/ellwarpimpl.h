@@ -1,0 +1,73 @@
+/* Private data of MATSEQAIJELLWARP (the spptr of an AIJ matrix). */
+#pragma once
+
+#include <petscwarp.h>
+#include <petsc/private/matimpl.h>
+#include <petscwarp/private/ellwarpkernels.h>
+
+PETSC_INTERN PetscLogEvent MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT;
+
+typedef PetscErrorCode (*MatMultFn_Private)(Mat, Vec, Vec);
+typedef PetscErrorCode (*MatMultAddFn_Private)(Mat, Vec, Vec, Vec);
+
+/* The parent's (AIJ) operations the type overrides, saved at conversion */
+typedef struct {
+  MatMultFn_Private    mult, multtranspose;
+  PetscErrorCode (*getdiagonal)(Mat, Vec);
+  MatMultAddFn_Private multadd, multtransposeadd;
+  PetscErrorCode (*destroy)(Mat);
+  PetscErrorCode (*duplicate)(Mat, MatDuplicateOption, Mat *);
+  PetscErrorCode (*view)(Mat, PetscViewer);
+  PetscErrorCode (*setfromoptions)(Mat, PetscOptionItems);
+  PetscErrorCode (*bindtocpu)(Mat, PetscBool);
+} MatEllWarpParentOps;
+
+/* What the user asked for (options or setters); shared by the seq and MPI types */
+typedef struct {
+  MatEllWarpBackend backend;
+  MatEllWarpKernel  kernel;
+  PetscInt          threshold;  /* PETSC_DETERMINE: automatic */
+  PetscInt          block_size; /* threads per block; 0: automatic */
+} MatEllWarpOpts;
+
+typedef struct {
+  MatEllWarpOpts opt;
+  /* the layout in use, in host (backend host) or device (backend cuda) memory */
+  PetscWarpEll      E;
+  PetscBool         built;
+  MatEllWarpBackend built_backend;
+  MatEllWarpKernel  kernel; /* K1 or K2 */
+  PetscInt          bs;
+  PetscObjectState  nzstate, state; /* of the host values the layout holds */
+  PetscInt          m, n;           /* sizes it was built for */
+  /* device work space */
+  PetscScalar *d_csrval;  /* staging of the host values for a refresh */
+  PetscScalar *d_work[3]; /* copies of host vectors */
+  PetscInt     nwork;
+  /* statistics */
+  PetscLogDouble      build_time;
+  PetscInt            nbuilds, nrefreshes;
+  MatEllWarpParentOps parent;
+} Mat_SeqAIJEllWarp;
+
+typedef struct {
+  MatEllWarpOpts opt;
+  PetscErrorCode (*prealloc)(Mat, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
+  PetscErrorCode (*assemblyend)(Mat, MatAssemblyType);
+  PetscErrorCode (*destroy)(Mat);
+  PetscErrorCode (*setfromoptions)(Mat, PetscOptionItems);
+  PetscErrorCode (*view)(Mat, PetscViewer);
+} Mat_MPIAIJEllWarp;
+
+PETSC_INTERN PetscErrorCode MatEllWarpOptionsRead_Private(PetscOptionItems, MatEllWarpOpts *);
+PETSC_INTERN PetscErrorCode MatEllWarpOptsDefault_Private(MatEllWarpOpts *);
+PETSC_INTERN PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat, MatType, MatReuse, Mat *);
+PETSC_INTERN PetscErrorCode MatCreate_SeqAIJEllWarp(Mat);
+PETSC_INTERN PetscErrorCode MatCreate_MPIAIJEllWarp(Mat);
+
+/* backend layer (src/mat/impls/ellwarp/seq/ellwarpbackend.c) */
+PETSC_INTERN PetscErrorCode MatEllWarpSetUp_Private(Mat);
+PETSC_INTERN PetscErrorCode MatEllWarpReset_Private(Mat);
+PETSC_INTERN PetscErrorCode MatEllWarpChoose_Private(PetscInt, const PetscInt[], MatEllWarpKernel, PetscInt, MatEllWarpKernel *, PetscInt *);
+PETSC_INTERN PetscErrorCode MatEllWarpApply_Private(Mat, PetscBool, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode MatEllWarpGetDiagonal_Private(Mat, Vec);

@@ -1,0 +1,91 @@
+/*
+  ELL-WARP storage and kernels: the C interface of src/kernels/.
+
+  No PETSc objects here: only pointers, sizes and a stream. Every function exists twice, a host twin in C
+  (src/kernels/ellwarp_*_host.c) and a CUDA version (src/kernels/ellwarp_*.cu) over the same layout, so that the host
+  twin is the reference in tests and the backend when there is no GPU.
+
+  Layout (Wong, Kuhl, Darve, "ELL-WARP"; seeds/004):
+  - rows are sorted by length, longest first (stable), giving the sorted position s -> original row perm[s];
+  - a "warp" holds 32 lanes. A row of length len is given L = 2^l lanes (L = 1 for K1), the smallest power of two with
+    ceil(len/L) <= threshold, at most 32; rows with the same L are consecutive (rows are sorted), and a warp holds
+    32/L consecutive sorted rows of the same L (fewer for the last warp of a group);
+  - warp w owns the slots [woff[w], woff[w+1]), a multiple of 32: width = (woff[w+1]-woff[w])/32 slots per lane,
+    width = ceil(longest row of the warp / L). Lane t = r*L + sub serves local row r; entry e = k*L + sub of that row
+    sits in slot woff[w] + 32*k + t (column-major inside the warp, so a warp reads 32 consecutive slots per step);
+  - padding slots hold value 0 and a valid column (the row's last column; column 0 for empty rows), so the inner loop
+    has no branch; map[slot] is the CSR position of the entry, -1 for padding; diag[row] is the slot of A(row,row)
+    (original numbering) or -1.
+  - winfo[w] = l | (rows in warp << 8), wrow[w] = first sorted row of warp w. With all L = 1 (K1 layout) wrow[w] = 32w.
+*/
+#pragma once
+
+#include <stddef.h>
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+#define PETSCWARP_WARP 32
+
+typedef struct {
+  int     nrows, ncols; /* local sizes of the block */
+  int     nwarps;       /* number of warps (slices) */
+  int     maxlanes;     /* largest L of any warp: 1 means a pure K1 layout */
+  int     threshold;    /* entries per lane before a row is split (0: never, K1) */
+  int     nnz;          /* entries of the CSR matrix it was built from */
+  int     nslots;       /* slots, padding included (woff[nwarps]) */
+  int     maxwidth;     /* widest warp, in slots per lane */
+  int    *woff;         /* [nwarps+1] */
+  int    *wrow;         /* [nwarps] */
+  int    *winfo;        /* [nwarps] */
+  int    *perm;         /* [nrows] sorted position -> original row */
+  int    *col;          /* [nslots] */
+  int    *map;          /* [nslots] CSR position or -1 */
+  int    *diag;         /* [nrows] slot of the diagonal entry or -1 */
+  double *val;          /* [nslots] */
+} PetscWarpEll;
+
+/* Lanes per row for a row of length len under threshold t (0: 1 lane). Shared by both builds. */
+static inline int PetscWarpEllLanes(int len, int t)
+{
+  int L = 1;
+  if (t <= 0) return 1;
+  while (L < PETSCWARP_WARP && (len + L - 1) / L > t) L *= 2;
+  return L;
+}
+
+/* Return codes of the host twin */
+#define PETSCWARP_OK        0
+#define PETSCWARP_ERR_MEM   1 /* allocation failed */
+#define PETSCWARP_ERR_RANGE 2 /* more slots than a 32-bit index can address */
+
+/* ---------------- host twin (src/kernels/ellwarp_*_host.c), arrays in host memory ---------------- */
+/* Build the layout from CSR (rowptr[nrows+1], colidx[nnz], 32-bit); allocates E's arrays with malloc. */
+int  PetscWarpEllBuildHost(int nrows, int ncols, const int *rowptr, const int *colidx, int threshold, PetscWarpEll *E);
+void PetscWarpEllFreeHost(PetscWarpEll *E);
+/* val[s] = csrval[map[s]] (0 for padding) */
+void PetscWarpEllRefreshHost(const PetscWarpEll *E, const double *csrval);
+/* y = A x (+ z when z != NULL; z may alias y) */
+void PetscWarpEllMultHost(const PetscWarpEll *E, const double *x, const double *z, double *y);
+/* y = A^T x (+ z when z != NULL; z may alias y); y has ncols entries */
+void PetscWarpEllMultTransposeHost(const PetscWarpEll *E, const double *x, const double *z, double *y);
+void PetscWarpEllGetDiagonalHost(const PetscWarpEll *E, double *d);
+
+/* ---------------- CUDA (src/kernels/ellwarp_*.cu), arrays in device memory ---------------- */
+/* Return a cudaError_t as int (0 = success) so that this header stays free of CUDA headers. */
+int PetscWarpCUDADeviceCount(int *count);
+/* Build from device CSR arrays; allocates E's arrays with cudaMalloc on the device. */
+int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, int threshold, void *stream, PetscWarpEll *E);
+int PetscWarpEllFreeCUDA(PetscWarpEll *E);
+int PetscWarpEllRefreshCUDA(const PetscWarpEll *E, const double *d_csrval, void *stream);
+/* kernel: 1 = K1 (one thread per row; requires maxlanes == 1), 2 = K2 (any layout). blocksize: threads per block. */
+int PetscWarpEllMultCUDA(const PetscWarpEll *E, int kernel, int blocksize, const double *x, const double *z, double *y, void *stream);
+int PetscWarpEllMultTransposeCUDA(const PetscWarpEll *E, const double *x, const double *z, double *y, void *stream);
+int PetscWarpEllGetDiagonalCUDA(const PetscWarpEll *E, double *d, void *stream);
+/* Copy a device layout's index arrays to host arrays (for tests comparing with the host twin) */
+int PetscWarpEllCopyToHostCUDA(const PetscWarpEll *dE, PetscWarpEll *hE);
+
+#if defined(__cplusplus)
+}
+#endif

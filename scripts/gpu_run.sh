@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Run on the GPU machine (through the device tool), from the repository root, with gpu/ carried:
+# the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
+#   scripts/gpu_run.sh [what ...]   what: probe tests sanitize tutorial bench (default: all)
+set -uo pipefail
+ROOT=$PWD
+OUTDIR=${OUT:-$ROOT/gpu-out}
+mkdir -p "$OUTDIR"
+export LD_LIBRARY_PATH=$ROOT/gpu/lib:$ROOT/gpu/build:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export PETSC_OPTIONS="-use_gpu_aware_mpi 0"
+# the CTest files name the build directory of the machine that built them
+origin=$(cat gpu/build/.origin)
+find gpu/build -name CTestTestfile.cmake -exec sed -i "s#$origin#$ROOT/gpu/build#g; s#/work/main#$ROOT#g" {} +
+what=${*:-probe tests sanitize tutorial bench}
+B=gpu/build
+for w in $what; do
+  case $w in
+  probe)
+    nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv
+    nproc; which mpiexec ctest compute-sanitizer; mpiexec --version | head -1
+    ldd $B/libpetscwarp.so | grep -E 'not found|mpi|petsc|lapack|cuda' ;;
+  tests)
+    (cd $B && ctest --output-on-failure -j 4 2>&1 | tee "$OUTDIR/ctest.log" | tail -40) ;;
+  sanitize)
+    for t in "test_spmv -mat_ellwarp_backend cuda" "test_spmv -mat_ellwarp_backend cuda -kernels k2 -threshold 1" "test_spmv -mat_ellwarp_backend cuda -host_vecs" "test_coherence -mat_ellwarp_backend cuda"; do
+      set -- $t
+      echo "== compute-sanitizer --tool memcheck $t"
+      compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/tests/$@ -malloc_dump > "$OUTDIR/sanitizer_$1.log" 2>&1
+      echo "exit $?"; tail -3 "$OUTDIR/sanitizer_$1.log"
+    done ;;
+  tutorial)
+    $B/tutorials/ex1 -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 80,80,80 -nmult 100 -check -log_view :"$OUTDIR/ex1_logview.txt" 2>&1 | tee "$OUTDIR/ex1.log" ;;
+  bench)
+    $B/bench/bench_spmv -nmult 200 -csv "$OUTDIR/spmv.csv" 2>&1 | tee "$OUTDIR/bench_gpu.log"
+    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -paths aij -nmult 50 -csv "$OUTDIR/spmv.csv" 2>&1 | tee "$OUTDIR/bench_cpu.log" ;;
+  esac
+done

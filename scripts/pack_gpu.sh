@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Pack what the GPU machine needs into gpu/ (ignored by git): the stripped PETSc libraries, the Debian libraries PETSc
+# links that an Ubuntu CUDA image may lack, libpetscwarp, the test/tutorial/benchmark programs and the CTest files.
+#   scripts/pack_gpu.sh [build-dir]      (default: build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${1:-build}
+PETSC_DIR=$(scripts/setup.sh 2>/dev/null | tail -1)
+rm -rf gpu && mkdir -p gpu/lib gpu/build
+cp -a "$PETSC_DIR"/lib/libpetsc.so* gpu/lib/
+strip --strip-unneeded gpu/lib/libpetsc.so.*.*
+# Debian libraries PETSc needs beyond MPI, CUDA and libc (OpenMPI comes from the GPU machine: 4.1.x, same ABI)
+for l in $(ldd "$PETSC_DIR"/lib/libpetsc.so | awk '/=>/ {print $3}' | grep -E 'liblapack|libblas|libmetis|libgfortran|libquadmath|libGKlib'); do
+  cp -L "$l" gpu/lib/
+done
+# the build tree, without objects: programs, libraries, CTest files
+(cd "$BUILD" && find . \( -name '*.so*' -o -name 'CTestTestfile.cmake' -o -perm -u+x -type f \) ! -path '*/CMakeFiles/*' -print0 | cpio -0 -pdm --quiet ../gpu/build)
+find gpu/build -type f -name '*.so*' -exec strip --strip-unneeded {} +
+echo "$PWD/$BUILD" > gpu/build/.origin
+du -sh gpu

@@ -1,0 +1,224 @@
+/* ELL-WARP build on the device with Thrust (CCCL): the twin of ellwarp_build_host.c, bit-identical output. */
+#include <petscwarp/private/ellwarpkernels.h>
+#include <cuda_runtime.h>
+#include <thrust/binary_search.h>
+#include <thrust/device_ptr.h>
+#include <thrust/execution_policy.h>
+#include <thrust/functional.h>
+#include <thrust/scan.h>
+#include <thrust/sequence.h>
+#include <thrust/sort.h>
+#include <thrust/transform_reduce.h>
+#include <cstring>
+#include <new>
+
+namespace
+{
+struct Groups {
+  int n;             /* number of lane groups (at most 6) */
+  int start[7];      /* first sorted row of group g; start[n] = nrows */
+  int wbase[7];      /* first warp of group g; wbase[n] = nwarps */
+  int lanes_log2[6]; /* log2 of the lane count of group g */
+};
+
+__global__ void RowLengths(int nrows, const int *__restrict__ rowptr, int *__restrict__ len)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < nrows) len[i] = rowptr[i + 1] - rowptr[i];
+}
+
+__device__ int GroupOfWarp(const Groups &G, int w)
+{
+  int g = 0;
+  while (g + 1 < G.n && w >= G.wbase[g + 1]) g++;
+  return g;
+}
+
+__device__ int GroupOfRow(const Groups &G, int s)
+{
+  int g = 0;
+  while (g + 1 < G.n && s >= G.start[g + 1]) g++;
+  return g;
+}
+
+/* wrow, winfo and 32 * width of every warp */
+__global__ void WarpInfo(Groups G, int nwarps, const int *__restrict__ slen, int *__restrict__ wrow, int *__restrict__ winfo, long long *__restrict__ wslots)
+{
+  int w = blockIdx.x * blockDim.x + threadIdx.x;
+  if (w >= nwarps) return;
+  int g = GroupOfWarp(G, w), l = G.lanes_log2[g], L = 1 << l, R = PETSCWARP_WARP / L;
+  int s     = G.start[g] + (w - G.wbase[g]) * R;
+  int nr    = min(R, G.start[g + 1] - s);
+  wrow[w]   = s;
+  winfo[w]  = l | (nr << 8);
+  wslots[w] = (long long)PETSCWARP_WARP * ((slen[s] + L - 1) / L);
+}
+
+/* One thread per sorted row: write its columns, CSR positions, padding columns and diagonal slot */
+__global__ void Fill(Groups G, int nrows, const int *__restrict__ rowptr, const int *__restrict__ colidx, const int *__restrict__ perm, const int *__restrict__ woff, int *__restrict__ col, int *__restrict__ map, int *__restrict__ diag)
+{
+  int s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= nrows) return;
+  int g = GroupOfRow(G, s), l = G.lanes_log2[g], L = 1 << l, R = PETSCWARP_WARP / L;
+  int w = G.wbase[g] + (s - G.start[g]) / R, r = (s - G.start[g]) % R;
+  int row = perm[s], p = rowptr[row], len = rowptr[row + 1] - p, base = rowptr[0];
+  int width = (woff[w + 1] - woff[w]) / PETSCWARP_WARP, pad = len ? colidx[p + len - 1] : 0;
+  for (int e = 0; e < L * width; e++) {
+    int slot = woff[w] + PETSCWARP_WARP * (e >> l) + r * L + (e & (L - 1));
+    if (e < len) {
+      int c     = colidx[p + e];
+      col[slot] = c;
+      map[slot] = p + e - base;
+      if (c == row) diag[row] = slot;
+    } else col[slot] = pad;
+  }
+}
+
+/* Temporaries of one build, freed on every exit */
+struct Scratch {
+  int       *slen   = nullptr; /* sorted row lengths */
+  long long *wslots = nullptr; /* slots of each warp, then their exclusive scan */
+  ~Scratch()
+  {
+    cudaFree(slen);
+    cudaFree(wslots);
+  }
+};
+} // namespace
+
+static cudaError_t Alloc(void **p, size_t bytes)
+{
+  return cudaMalloc(p, bytes ? bytes : 1);
+}
+
+extern "C" int PetscWarpEllFreeCUDA(PetscWarpEll *E)
+{
+  void       *ptrs[] = {E->woff, E->wrow, E->winfo, E->perm, E->col, E->map, E->diag, E->val};
+  cudaError_t err    = cudaSuccess;
+  for (void *p : ptrs)
+    if (p) {
+      cudaError_t e = cudaFree(p);
+      if (e != cudaSuccess) err = e;
+    }
+  memset(E, 0, sizeof(*E));
+  return (int)err;
+}
+
+#define TRY(call) \
+  do { \
+    cudaError_t e_ = (call); \
+    if (e_ != cudaSuccess) { \
+      PetscWarpEllFreeCUDA(E); \
+      return (int)e_; \
+    } \
+  } while (0)
+
+extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, int threshold, void *stream, PetscWarpEll *E)
+{
+  cudaStream_t st   = (cudaStream_t)stream;
+  auto         pol  = thrust::cuda::par.on(st);
+  int          nnz0 = 0, nnz1 = 0;
+  Scratch      T;
+  Groups       G;
+
+  memset(E, 0, sizeof(*E));
+  E->nrows     = nrows;
+  E->ncols     = ncols;
+  E->threshold = threshold;
+  TRY(cudaMemcpyAsync(&nnz0, d_rowptr, sizeof(int), cudaMemcpyDeviceToHost, st));
+  TRY(cudaMemcpyAsync(&nnz1, d_rowptr + nrows, sizeof(int), cudaMemcpyDeviceToHost, st));
+  TRY(Alloc((void **)&E->perm, sizeof(int) * (size_t)nrows));
+  TRY(Alloc((void **)&E->diag, sizeof(int) * (size_t)nrows));
+  TRY(Alloc((void **)&T.slen, sizeof(int) * (size_t)nrows));
+  try {
+    if (nrows) {
+      RowLengths<<<(nrows + 255) / 256, 256, 0, st>>>(nrows, d_rowptr, T.slen);
+      TRY(cudaGetLastError());
+      thrust::device_ptr<int> L(T.slen), P(E->perm);
+      thrust::sequence(pol, P, P + nrows);
+      thrust::stable_sort_by_key(pol, L, L + nrows, P, thrust::greater<int>());
+    }
+    /* group boundaries: rows needing more than 2^l lanes are those longer than threshold * 2^l */
+    int gt[5] = {0, 0, 0, 0, 0};
+    if (threshold > 0 && nrows) {
+      thrust::device_ptr<int> L(T.slen);
+      for (int l = 0; l < 5; l++) gt[l] = (int)(thrust::lower_bound(pol, L, L + nrows, threshold << l, thrust::greater<int>()) - L);
+    }
+    G.n    = 0;
+    int wb = 0;
+    for (int l = 5; l >= 0; l--) {
+      int s0 = l == 5 ? 0 : gt[l], s1 = l == 0 ? nrows : gt[l - 1], R = PETSCWARP_WARP >> l;
+      if (s1 <= s0) continue;
+      G.start[G.n]      = s0;
+      G.wbase[G.n]      = wb;
+      G.lanes_log2[G.n] = l;
+      G.n++;
+      wb += (s1 - s0 + R - 1) / R;
+      if (E->maxlanes < (1 << l)) E->maxlanes = 1 << l;
+    }
+    G.start[G.n] = nrows;
+    G.wbase[G.n] = wb;
+    E->nwarps    = wb;
+    TRY(Alloc((void **)&E->woff, sizeof(int) * ((size_t)wb + 1)));
+    TRY(Alloc((void **)&E->wrow, sizeof(int) * (size_t)wb));
+    TRY(Alloc((void **)&E->winfo, sizeof(int) * (size_t)wb));
+    TRY(Alloc((void **)&T.wslots, sizeof(long long) * ((size_t)wb + 1)));
+    long long total = 0;
+    if (wb) {
+      WarpInfo<<<(wb + 255) / 256, 256, 0, st>>>(G, wb, T.slen, E->wrow, E->winfo, T.wslots);
+      TRY(cudaGetLastError());
+      thrust::device_ptr<long long> W(T.wslots);
+      total       = thrust::reduce(pol, W, W + wb, 0LL);
+      E->maxwidth = (int)(thrust::reduce(pol, W, W + wb, 0LL, thrust::maximum<long long>()) / PETSCWARP_WARP);
+      if (total > 2147483647LL) {
+        PetscWarpEllFreeCUDA(E);
+        return (int)cudaErrorInvalidValue;
+      }
+      thrust::exclusive_scan(pol, W, W + wb + 1, thrust::device_ptr<int>(E->woff), 0LL);
+    } else TRY(cudaMemsetAsync(E->woff, 0, sizeof(int), st));
+    E->nslots = (int)total;
+    E->nnz    = nnz1 - nnz0;
+    TRY(Alloc((void **)&E->col, sizeof(int) * (size_t)total));
+    TRY(Alloc((void **)&E->map, sizeof(int) * (size_t)total));
+    TRY(Alloc((void **)&E->val, sizeof(double) * (size_t)total));
+    TRY(cudaMemsetAsync(E->col, 0, sizeof(int) * (size_t)total, st));
+    TRY(cudaMemsetAsync(E->map, 0xff, sizeof(int) * (size_t)total, st));
+    TRY(cudaMemsetAsync(E->val, 0, sizeof(double) * (size_t)total, st));
+    TRY(cudaMemsetAsync(E->diag, 0xff, sizeof(int) * (size_t)nrows, st));
+    if (nrows) {
+      Fill<<<(nrows + 127) / 128, 128, 0, st>>>(G, nrows, d_rowptr, d_colidx, E->perm, E->woff, E->col, E->map, E->diag);
+      TRY(cudaGetLastError());
+    }
+  } catch (std::bad_alloc &) {
+    PetscWarpEllFreeCUDA(E);
+    return (int)cudaErrorMemoryAllocation;
+  } catch (...) {
+    PetscWarpEllFreeCUDA(E);
+    return (int)cudaErrorUnknown;
+  }
+  return (int)cudaStreamSynchronize(st);
+}
+
+extern "C" int PetscWarpEllCopyToHostCUDA(const PetscWarpEll *dE, PetscWarpEll *hE)
+{
+  struct {
+    void  *dst;
+    void  *src;
+    size_t bytes;
+  } c[] = {
+    {hE->woff,  dE->woff,  sizeof(int) * ((size_t)dE->nwarps + 1)},
+    {hE->wrow,  dE->wrow,  sizeof(int) * (size_t)dE->nwarps      },
+    {hE->winfo, dE->winfo, sizeof(int) * (size_t)dE->nwarps      },
+    {hE->perm,  dE->perm,  sizeof(int) * (size_t)dE->nrows       },
+    {hE->col,   dE->col,   sizeof(int) * (size_t)dE->nslots      },
+    {hE->map,   dE->map,   sizeof(int) * (size_t)dE->nslots      },
+    {hE->diag,  dE->diag,  sizeof(int) * (size_t)dE->nrows       },
+    {hE->val,   dE->val,   sizeof(double) * (size_t)dE->nslots   }
+  };
+  for (auto &x : c)
+    if (x.bytes && x.dst && x.src) {
+      cudaError_t e = cudaMemcpy(x.dst, x.src, x.bytes, cudaMemcpyDeviceToHost);
+      if (e != cudaSuccess) return (int)e;
+    }
+  return 0;
+}

@@ -1,0 +1,122 @@
+/* Host twin of the ELL-WARP build (see include/petscwarp/private/ellwarpkernels.h for the layout). */
+#include <petscwarp/private/ellwarpkernels.h>
+#include <stdlib.h>
+#include <string.h>
+
+void PetscWarpEllFreeHost(PetscWarpEll *E)
+{
+  free(E->woff);
+  free(E->wrow);
+  free(E->winfo);
+  free(E->perm);
+  free(E->col);
+  free(E->map);
+  free(E->diag);
+  free(E->val);
+  memset(E, 0, sizeof(*E));
+}
+
+/* Stable counting sort of the rows by length, longest first */
+static int SortRowsByLength(int nrows, const int *rowptr, int maxlen, int *perm)
+{
+  int *count = (int *)calloc((size_t)maxlen + 2, sizeof(int));
+  if (!count) return PETSCWARP_ERR_MEM;
+  for (int i = 0; i < nrows; i++) count[maxlen - (rowptr[i + 1] - rowptr[i]) + 1]++;
+  for (int b = 1; b <= maxlen + 1; b++) count[b] += count[b - 1];
+  for (int i = 0; i < nrows; i++) perm[count[maxlen - (rowptr[i + 1] - rowptr[i])]++] = i;
+  free(count);
+  return PETSCWARP_OK;
+}
+
+/* Cut the sorted rows into warps: rows of equal lane count L, 32/L rows per warp */
+static int CutWarps(const PetscWarpEll *E, const int *rowptr, int *wrow, int *winfo, int *woff, long long *nslots)
+{
+  int       nw = 0, s = 0;
+  long long off = 0;
+  while (s < E->nrows) {
+    int row = E->perm[s], len = rowptr[row + 1] - rowptr[row];
+    int L = PetscWarpEllLanes(len, E->threshold), l = 0, nr = 0, width;
+    while ((1 << l) < L) l++;
+    while (nr < PETSCWARP_WARP / L && s + nr < E->nrows) {
+      int r2 = E->perm[s + nr];
+      if (PetscWarpEllLanes(rowptr[r2 + 1] - rowptr[r2], E->threshold) != L) break;
+      nr++;
+    }
+    width = (len + L - 1) / L;
+    if (wrow) {
+      wrow[nw]  = s;
+      winfo[nw] = l | (nr << 8);
+      woff[nw]  = (int)off;
+    }
+    off += (long long)PETSCWARP_WARP * width;
+    s += nr;
+    nw++;
+  }
+  if (woff) woff[nw] = (int)off;
+  *nslots = off;
+  return nw;
+}
+
+int PetscWarpEllBuildHost(int nrows, int ncols, const int *rowptr, const int *colidx, int threshold, PetscWarpEll *E)
+{
+  int       maxlen = 0, err, nw;
+  long long nslots;
+
+  memset(E, 0, sizeof(*E));
+  E->nrows     = nrows;
+  E->ncols     = ncols;
+  E->threshold = threshold;
+  E->nnz       = rowptr[nrows] - rowptr[0];
+  for (int i = 0; i < nrows; i++) {
+    int len = rowptr[i + 1] - rowptr[i];
+    if (len > maxlen) maxlen = len;
+  }
+  E->perm = (int *)malloc(sizeof(int) * ((size_t)nrows + 1));
+  E->diag = (int *)malloc(sizeof(int) * ((size_t)nrows + 1));
+  if (!E->perm || !E->diag) goto oom;
+  if ((err = SortRowsByLength(nrows, rowptr, maxlen, E->perm))) goto fail;
+
+  nw = CutWarps(E, rowptr, NULL, NULL, NULL, &nslots);
+  if (nslots > 2147483647LL) {
+    err = PETSCWARP_ERR_RANGE;
+    goto fail;
+  }
+  E->nwarps = nw;
+  E->nslots = (int)nslots;
+  E->woff   = (int *)malloc(sizeof(int) * ((size_t)nw + 1));
+  E->wrow   = (int *)malloc(sizeof(int) * ((size_t)nw + 1));
+  E->winfo  = (int *)malloc(sizeof(int) * ((size_t)nw + 1));
+  E->col    = (int *)calloc((size_t)nslots + 1, sizeof(int));
+  E->map    = (int *)malloc(sizeof(int) * ((size_t)nslots + 1));
+  E->val    = (double *)calloc((size_t)nslots + 1, sizeof(double));
+  if (!E->woff || !E->wrow || !E->winfo || !E->col || !E->map || !E->val) goto oom;
+  (void)CutWarps(E, rowptr, E->wrow, E->winfo, E->woff, &nslots);
+
+  for (int s = 0; s < nslots; s++) E->map[s] = -1;
+  for (int i = 0; i < nrows; i++) E->diag[i] = -1;
+  E->maxlanes = 1;
+  for (int w = 0; w < nw; w++) {
+    int l = E->winfo[w] & 255, nr = E->winfo[w] >> 8, L = 1 << l;
+    int width = (E->woff[w + 1] - E->woff[w]) / PETSCWARP_WARP;
+    if (L > E->maxlanes) E->maxlanes = L;
+    if (width > E->maxwidth) E->maxwidth = width;
+    for (int r = 0; r < nr; r++) {
+      int row = E->perm[E->wrow[w] + r], p = rowptr[row], len = rowptr[row + 1] - p;
+      int pad = len ? colidx[p + len - 1] : 0;
+      for (int e = 0; e < L * width; e++) {
+        int slot = E->woff[w] + PETSCWARP_WARP * (e / L) + r * L + e % L;
+        if (e < len) {
+          E->col[slot] = colidx[p + e];
+          E->map[slot] = p + e - rowptr[0];
+          if (colidx[p + e] == row) E->diag[row] = slot;
+        } else E->col[slot] = pad;
+      }
+    }
+  }
+  return PETSCWARP_OK;
+oom:
+  err = PETSCWARP_ERR_MEM;
+fail:
+  PetscWarpEllFreeHost(E);
+  return err;
+}

@@ -1,0 +1,125 @@
+/* ELL-WARP products on the device: K1 (thread per row), K2 (rows split over L lanes, shuffle reduction),
+   the transpose product (atomics), value refresh and diagonal extraction. Twin: ellwarp_spmv_host.c. */
+#include <petscwarp/private/ellwarpkernels.h>
+#include <cuda_runtime.h>
+
+#define FULL_MASK 0xffffffffu
+
+/* K1: warp w holds sorted rows 32w..32w+31, lane = row */
+__global__ void __launch_bounds__(1024) EllWarpK1(int nrows, int nwarps, const int *__restrict__ woff, const int *__restrict__ col, const double *__restrict__ val, const int *__restrict__ perm, const double *__restrict__ x, const double *z, double *y)
+{
+  int gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
+  if (w >= nwarps) return;
+  int    end = woff[w + 1];
+  double sum = 0.0;
+#pragma unroll 4
+  for (int s = woff[w] + lane; s < end; s += PETSCWARP_WARP) sum += val[s] * __ldg(&x[col[s]]);
+  int row = (w << 5) + lane;
+  if (row < nrows) {
+    int p = perm[row];
+    y[p]  = z ? z[p] + sum : sum;
+  }
+}
+
+/* K2: warp w holds 32/L rows of L lanes each; lane t = r*L + sub */
+__global__ void __launch_bounds__(1024) EllWarpK2(int nwarps, const int *__restrict__ woff, const int *__restrict__ wrow, const int *__restrict__ winfo, const int *__restrict__ col, const double *__restrict__ val, const int *__restrict__ perm, const double *__restrict__ x, const double *z, double *y)
+{
+  int gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
+  if (w >= nwarps) return;
+  int    info = winfo[w], l = info & 255, nr = info >> 8, end = woff[w + 1];
+  double sum = 0.0;
+#pragma unroll 4
+  for (int s = woff[w] + lane; s < end; s += PETSCWARP_WARP) sum += val[s] * __ldg(&x[col[s]]);
+  for (int off = (1 << l) >> 1; off > 0; off >>= 1) sum += __shfl_down_sync(FULL_MASK, sum, off);
+  int r = lane >> l;
+  if ((lane & ((1 << l) - 1)) == 0 && r < nr) {
+    int p = perm[wrow[w] + r];
+    y[p]  = z ? z[p] + sum : sum;
+  }
+}
+
+/* y += A^T x: every lane scatters its entries with atomics */
+__global__ void EllWarpMultT(int nwarps, const int *__restrict__ woff, const int *__restrict__ wrow, const int *__restrict__ winfo, const int *__restrict__ col, const int *__restrict__ map, const double *__restrict__ val, const int *__restrict__ perm, const double *__restrict__ x, double *y)
+{
+  int gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
+  if (w >= nwarps) return;
+  int info = winfo[w], l = info & 255, r = lane >> l;
+  if (r >= (info >> 8)) return;
+  double xr  = x[perm[wrow[w] + r]];
+  int    end = woff[w + 1];
+  for (int s = woff[w] + lane; s < end; s += PETSCWARP_WARP)
+    if (map[s] >= 0) atomicAdd(&y[col[s]], val[s] * xr);
+}
+
+__global__ void EllWarpRefresh(int nslots, const int *__restrict__ map, const double *__restrict__ csrval, double *__restrict__ val)
+{
+  for (int s = blockIdx.x * blockDim.x + threadIdx.x; s < nslots; s += gridDim.x * blockDim.x) {
+    int m  = map[s];
+    val[s] = m >= 0 ? csrval[m] : 0.0;
+  }
+}
+
+__global__ void EllWarpDiag(int nrows, const int *__restrict__ diag, const double *__restrict__ val, double *__restrict__ d)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < nrows) d[i] = diag[i] >= 0 ? val[diag[i]] : 0.0;
+}
+
+static int Blocks(long long threads, int bs)
+{
+  long long b = (threads + bs - 1) / bs;
+  return (int)(b > 0 ? b : 1);
+}
+
+extern "C" int PetscWarpCUDADeviceCount(int *count)
+{
+  cudaError_t e = cudaGetDeviceCount(count);
+  if (e != cudaSuccess) {
+    *count = 0;
+    (void)cudaGetLastError(); /* clear the sticky error of a machine without a driver */
+  }
+  return (int)e;
+}
+
+extern "C" int PetscWarpEllMultCUDA(const PetscWarpEll *E, int kernel, int blocksize, const double *x, const double *z, double *y, void *stream)
+{
+  cudaStream_t st = (cudaStream_t)stream;
+  if (!E->nrows) return 0;
+  if (blocksize < 32 || blocksize > 1024 || blocksize % 32) return (int)cudaErrorInvalidConfiguration;
+  if (!E->nwarps) return 0;
+  int grid = Blocks((long long)E->nwarps * PETSCWARP_WARP, blocksize);
+  if (kernel == 1) {
+    if (E->maxlanes != 1) return (int)cudaErrorInvalidValue;
+    EllWarpK1<<<grid, blocksize, 0, st>>>(E->nrows, E->nwarps, E->woff, E->col, E->val, E->perm, x, z, y);
+  } else EllWarpK2<<<grid, blocksize, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->col, E->val, E->perm, x, z, y);
+  return (int)cudaGetLastError();
+}
+
+extern "C" int PetscWarpEllMultTransposeCUDA(const PetscWarpEll *E, const double *x, const double *z, double *y, void *stream)
+{
+  cudaStream_t st = (cudaStream_t)stream;
+  cudaError_t  e;
+  if (!E->ncols) return 0;
+  if (z && z != y) e = cudaMemcpyAsync(y, z, sizeof(double) * (size_t)E->ncols, cudaMemcpyDeviceToDevice, st);
+  else if (!z) e = cudaMemsetAsync(y, 0, sizeof(double) * (size_t)E->ncols, st);
+  else e = cudaSuccess;
+  if (e != cudaSuccess || !E->nwarps) return (int)e;
+  EllWarpMultT<<<Blocks((long long)E->nwarps * PETSCWARP_WARP, 256), 256, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->col, E->map, E->val, E->perm, x, y);
+  return (int)cudaGetLastError();
+}
+
+extern "C" int PetscWarpEllRefreshCUDA(const PetscWarpEll *E, const double *d_csrval, void *stream)
+{
+  if (!E->nslots) return 0;
+  int grid = Blocks(E->nslots, 256);
+  if (grid > 65536) grid = 65536;
+  EllWarpRefresh<<<grid, 256, 0, (cudaStream_t)stream>>>(E->nslots, E->map, d_csrval, E->val);
+  return (int)cudaGetLastError();
+}
+
+extern "C" int PetscWarpEllGetDiagonalCUDA(const PetscWarpEll *E, double *d, void *stream)
+{
+  if (!E->nrows) return 0;
+  EllWarpDiag<<<Blocks(E->nrows, 256), 256, 0, (cudaStream_t)stream>>>(E->nrows, E->diag, E->val, d);
+  return (int)cudaGetLastError();
+}

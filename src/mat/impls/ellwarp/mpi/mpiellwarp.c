@@ -1,0 +1,263 @@
+/*
+  MATMPIAIJELLWARP: an MPIAIJ matrix whose diagonal and off-diagonal blocks are MATSEQAIJELLWARP. MPIAIJ's own
+  products (halo exchange through its VecScatter, overlapped with the diagonal-block product) call the blocks' ELL-WARP
+  products.
+*/
+#include <petscwarp/private/ellwarpimpl.h>
+
+/* Make both blocks MATSEQAIJELLWARP with the matrix's options */
+static PetscErrorCode ConvertBlocks(Mat A)
+{
+  Mat_MPIAIJEllWarp *mw = (Mat_MPIAIJEllWarp *)A->spptr;
+  Mat                blk[2];
+  PetscBool          is;
+
+  PetscFunctionBegin;
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &blk[0], &blk[1], NULL));
+  for (int i = 0; i < 2; i++) {
+    if (!blk[i]) continue;
+    PetscCall(PetscObjectTypeCompare((PetscObject)blk[i], MATSEQAIJELLWARP, &is));
+    if (!is) PetscCall(MatConvert_SeqAIJ_SeqAIJEllWarp(blk[i], MATSEQAIJELLWARP, MAT_INPLACE_MATRIX, &blk[i]));
+    PetscCall(MatEllWarpSetBackend(blk[i], mw->opt.backend));
+    PetscCall(MatEllWarpSetKernel(blk[i], mw->opt.kernel, mw->opt.threshold));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMPIAIJSetPreallocation_MPIAIJEllWarp(Mat A, PetscInt d_nz, const PetscInt d_nnz[], PetscInt o_nz, const PetscInt o_nnz[])
+{
+  Mat_MPIAIJEllWarp *mw = (Mat_MPIAIJEllWarp *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall((*mw->prealloc)(A, d_nz, d_nnz, o_nz, o_nnz));
+  PetscCall(ConvertBlocks(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatAssemblyEnd_MPIAIJEllWarp(Mat A, MatAssemblyType mode)
+{
+  Mat_MPIAIJEllWarp *mw = (Mat_MPIAIJEllWarp *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall((*mw->assemblyend)(A, mode));
+  if (mode == MAT_FINAL_ASSEMBLY) PetscCall(ConvertBlocks(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatEllWarpSetBackend_MPIAIJEllWarp(Mat A, MatEllWarpBackend b)
+{
+  Mat_MPIAIJEllWarp *mw = (Mat_MPIAIJEllWarp *)A->spptr;
+  PetscBool          dev;
+
+  PetscFunctionBegin;
+  if (b == MAT_ELLWARP_BACKEND_CUDA) {
+    PetscCall(PetscWarpDeviceAvailable(&dev));
+    PetscCheck(dev, PETSC_COMM_SELF, PETSC_ERR_SUP_SYS, "-mat_ellwarp_backend cuda: no CUDA device is present (or PETSc has no CUDA); use -mat_ellwarp_backend host");
+  }
+  mw->opt.backend = b;
+  PetscCall(MatSetVecType(A, b == MAT_ELLWARP_BACKEND_CUDA ? VECCUDA : VECSTANDARD));
+  if (A->preallocated) PetscCall(ConvertBlocks(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatEllWarpGetBackend_MPIAIJEllWarp(Mat A, MatEllWarpBackend *b)
+{
+  PetscFunctionBegin;
+  *b = ((Mat_MPIAIJEllWarp *)A->spptr)->opt.backend;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatEllWarpSetKernel_MPIAIJEllWarp(Mat A, MatEllWarpKernel k, PetscInt t)
+{
+  Mat_MPIAIJEllWarp *mw = (Mat_MPIAIJEllWarp *)A->spptr;
+
+  PetscFunctionBegin;
+  mw->opt.kernel    = k;
+  mw->opt.threshold = t;
+  if (A->preallocated) PetscCall(ConvertBlocks(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatEllWarpGetInfo_MPIAIJEllWarp(Mat A, MatEllWarpInfo *info)
+{
+  Mat Ad;
+
+  PetscFunctionBegin;
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
+  PetscCall(MatEllWarpGetInfo(Ad, info));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSetFromOptions_MPIAIJEllWarp(Mat A, PetscOptionItems PetscOptionsObject)
+{
+  Mat_MPIAIJEllWarp *mw = (Mat_MPIAIJEllWarp *)A->spptr;
+  MatEllWarpOpts     o  = mw->opt;
+
+  PetscFunctionBegin;
+  if (mw->setfromoptions) PetscCall((*mw->setfromoptions)(A, PetscOptionsObject));
+  PetscCall(MatEllWarpOptionsRead_Private(PetscOptionsObject, &o));
+  mw->opt.kernel     = o.kernel;
+  mw->opt.threshold  = o.threshold;
+  mw->opt.block_size = o.block_size;
+  PetscCall(MatEllWarpSetBackend_MPIAIJEllWarp(A, o.backend));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatView_MPIAIJEllWarp(Mat A, PetscViewer viewer)
+{
+  Mat_MPIAIJEllWarp *mw = (Mat_MPIAIJEllWarp *)A->spptr;
+  PetscBool          iascii;
+  PetscViewerFormat  format;
+
+  PetscFunctionBegin;
+  PetscCall((*mw->view)(A, viewer));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii || !A->assembled) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerGetFormat(viewer, &format));
+  if (format == PETSC_VIEWER_ASCII_INFO || format == PETSC_VIEWER_ASCII_INFO_DETAIL) {
+    MatEllWarpInfo info;
+    PetscCall(MatEllWarpGetInfo_MPIAIJEllWarp(A, &info));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP (rank 0 diagonal block): backend %s, kernel %s, %" PetscInt_FMT " slices, padding ratio %.4f\n", MatEllWarpBackends[info.backend], MatEllWarpKernels[info.kernel], info.nwarps, (double)info.padding));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ComposeAll(Mat B, PetscBool on);
+
+static PetscErrorCode RevertInPlace(Mat B)
+{
+  Mat_MPIAIJEllWarp *mw = (Mat_MPIAIJEllWarp *)B->spptr;
+  Mat                blk[2];
+
+  PetscFunctionBegin;
+  if (B->preallocated) {
+    PetscCall(MatMPIAIJGetSeqAIJ(B, &blk[0], &blk[1], NULL));
+    for (int i = 0; i < 2; i++)
+      if (blk[i]) PetscCall(MatConvert(blk[i], MATSEQAIJ, MAT_INPLACE_MATRIX, &blk[i]));
+  }
+  B->ops->assemblyend    = mw->assemblyend;
+  B->ops->destroy        = mw->destroy;
+  B->ops->setfromoptions = mw->setfromoptions;
+  B->ops->view           = mw->view;
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatMPIAIJSetPreallocation_C", mw->prealloc));
+  PetscCall(PetscFree(B->spptr));
+  PetscCall(ComposeAll(B, PETSC_FALSE));
+  PetscCall(MatSetVecType(B, VECSTANDARD));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATMPIAIJ));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDestroy_MPIAIJEllWarp(Mat A)
+{
+  Mat_MPIAIJEllWarp *mw          = (Mat_MPIAIJEllWarp *)A->spptr;
+  PetscErrorCode (*destroy)(Mat) = mw->destroy;
+
+  PetscFunctionBegin;
+  PetscCall(ComposeAll(A, PETSC_FALSE));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", NULL));
+  PetscCall(PetscFree(A->spptr));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATMPIAIJ));
+  PetscCall((*destroy)(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatConvert_MPIAIJEllWarp_MPIAIJ(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  Mat B;
+
+  PetscFunctionBegin;
+  (void)type;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *newmat, DIFFERENT_NONZERO_PATTERN));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
+  else B = A;
+  PetscCall(RevertInPlace(B));
+  *newmat = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatConvert_MPIAIJ_MPIAIJEllWarp(Mat A, MatType type, MatReuse reuse, Mat *newmat);
+
+static PetscErrorCode ComposeAll(Mat B, PetscBool on)
+{
+  PetscObject o = (PetscObject)B;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction(o, "MatConvert_mpiaijellwarp_mpiaij_C", on ? MatConvert_MPIAIJEllWarp_MPIAIJ : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatConvert_mpiaij_mpiaijellwarp_C", on ? MatConvert_MPIAIJ_MPIAIJEllWarp : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatConvert_mpiaij_ellwarp_C", on ? MatConvert_MPIAIJ_MPIAIJEllWarp : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatEllWarpSetBackend_C", on ? MatEllWarpSetBackend_MPIAIJEllWarp : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetBackend_C", on ? MatEllWarpGetBackend_MPIAIJEllWarp : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatEllWarpSetKernel_C", on ? MatEllWarpSetKernel_MPIAIJEllWarp : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetInfo_C", on ? MatEllWarpGetInfo_MPIAIJEllWarp : NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatConvert_MPIAIJ_MPIAIJEllWarp(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  Mat                B;
+  Mat_MPIAIJEllWarp *mw;
+  PetscBool          same;
+
+  PetscFunctionBegin;
+  (void)type;
+  PetscCall(PetscWarpInitializePackage());
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *newmat, DIFFERENT_NONZERO_PATTERN));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
+  else B = A;
+  PetscCall(PetscObjectTypeCompare((PetscObject)B, MATMPIAIJELLWARP, &same));
+  if (same) {
+    *newmat = B;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(!B->spptr, PetscObjectComm((PetscObject)B), PETSC_ERR_SUP, "Cannot convert a %s matrix in place to %s; convert it to %s first", ((PetscObject)B)->type_name, MATMPIAIJELLWARP, MATMPIAIJ);
+  PetscCall(PetscNew(&mw));
+  B->spptr = mw;
+  PetscCall(MatEllWarpOptsDefault_Private(&mw->opt));
+  PetscCall(PetscObjectQueryFunction((PetscObject)B, "MatMPIAIJSetPreallocation_C", &mw->prealloc));
+  PetscCheck(mw->prealloc, PetscObjectComm((PetscObject)B), PETSC_ERR_PLIB, "MPIAIJ has no MatMPIAIJSetPreallocation_C");
+  mw->assemblyend        = B->ops->assemblyend;
+  mw->destroy            = B->ops->destroy;
+  mw->setfromoptions     = B->ops->setfromoptions;
+  mw->view               = B->ops->view;
+  B->ops->assemblyend    = MatAssemblyEnd_MPIAIJEllWarp;
+  B->ops->destroy        = MatDestroy_MPIAIJEllWarp;
+  B->ops->setfromoptions = MatSetFromOptions_MPIAIJEllWarp;
+  B->ops->view           = MatView_MPIAIJEllWarp;
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatMPIAIJSetPreallocation_C", MatMPIAIJSetPreallocation_MPIAIJEllWarp));
+  PetscCall(ComposeAll(B, PETSC_TRUE));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATMPIAIJELLWARP));
+  PetscObjectOptionsBegin((PetscObject)B);
+  PetscCall(MatEllWarpOptionsRead_Private(PetscOptionsObject, &mw->opt));
+  PetscOptionsEnd();
+  PetscCall(MatEllWarpSetBackend_MPIAIJEllWarp(B, mw->opt.backend));
+  *newmat = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+  MATMPIAIJELLWARP - MATMPIAIJELLWARP = "mpiaijellwarp" - The parallel `MATELLWARP` type: a `MATMPIAIJ` matrix whose
+  diagonal and off-diagonal blocks are `MATSEQAIJELLWARP`.
+
+  Options Database Keys:
+. -mat_type mpiaijellwarp - sets the type during `MatSetFromOptions()`; see `MATELLWARP` for the other options
+
+  Level: beginner
+
+  Note:
+  The halo exchange is MPIAIJ's own (`VecScatter`), overlapped with the diagonal-block product.
+
+.seealso: [](ch_matrices), `MATELLWARP`, `MATSEQAIJELLWARP`, `MatCreateAIJEllWarp()`
+M*/
+PetscErrorCode MatCreate_MPIAIJEllWarp(Mat B)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSetType(B, MATMPIAIJ));
+  PetscCall(MatConvert_MPIAIJ_MPIAIJEllWarp(B, MATMPIAIJELLWARP, MAT_INPLACE_MATRIX, &B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,364 @@
+/*
+  MATSEQAIJELLWARP: an AIJ subclass whose products run in the ELL-WARP layout (host twin or CUDA).
+  The host AIJ values stay authoritative; the layout is rebuilt or refreshed lazily (ellwarpbackend.c).
+*/
+#include <petscwarp/private/ellwarpimpl.h>
+#include <petscdevice.h>
+
+static PetscErrorCode MatMult_SeqAIJEllWarp(Mat A, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(MatEllWarpApply_Private(A, PETSC_FALSE, x, NULL, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMultAdd_SeqAIJEllWarp(Mat A, Vec x, Vec z, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(MatEllWarpApply_Private(A, PETSC_FALSE, x, z, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMultTranspose_SeqAIJEllWarp(Mat A, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(MatEllWarpApply_Private(A, PETSC_TRUE, x, NULL, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMultTransposeAdd_SeqAIJEllWarp(Mat A, Vec x, Vec z, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(MatEllWarpApply_Private(A, PETSC_TRUE, x, z, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGetDiagonal_SeqAIJEllWarp(Mat A, Vec d)
+{
+  PetscFunctionBegin;
+  PetscCall(MatEllWarpGetDiagonal_Private(A, d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The products of the layout, or the parent's host AIJ products when bound to the CPU */
+static PetscErrorCode MatBindToCPU_SeqAIJEllWarp(Mat A, PetscBool flg)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+
+  PetscFunctionBegin;
+  if (ew->parent.bindtocpu) PetscCall((*ew->parent.bindtocpu)(A, flg));
+  A->ops->mult             = flg ? ew->parent.mult : MatMult_SeqAIJEllWarp;
+  A->ops->multadd          = flg ? ew->parent.multadd : MatMultAdd_SeqAIJEllWarp;
+  A->ops->multtranspose    = flg ? ew->parent.multtranspose : MatMultTranspose_SeqAIJEllWarp;
+  A->ops->multtransposeadd = flg ? ew->parent.multtransposeadd : MatMultTransposeAdd_SeqAIJEllWarp;
+  A->ops->getdiagonal      = flg ? ew->parent.getdiagonal : MatGetDiagonal_SeqAIJEllWarp;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatEllWarpSetBackend_SeqAIJEllWarp(Mat A, MatEllWarpBackend b)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  PetscBool          dev;
+
+  PetscFunctionBegin;
+  if (b == MAT_ELLWARP_BACKEND_CUDA) {
+    PetscCall(PetscWarpDeviceAvailable(&dev));
+    PetscCheck(PetscDefined(HAVE_CUDA), PETSC_COMM_SELF, PETSC_ERR_SUP_SYS, "-mat_ellwarp_backend cuda: PETSc was configured without CUDA");
+    PetscCheck(dev, PETSC_COMM_SELF, PETSC_ERR_SUP_SYS, "-mat_ellwarp_backend cuda: no CUDA device is present; use -mat_ellwarp_backend host");
+#if PetscDefined(HAVE_CUDA)
+    PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
+#endif
+  }
+  if (b != ew->opt.backend) PetscCall(MatEllWarpReset_Private(A));
+  ew->opt.backend = b;
+  PetscCall(MatSetVecType(A, b == MAT_ELLWARP_BACKEND_CUDA ? VECCUDA : VECSTANDARD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatEllWarpGetBackend_SeqAIJEllWarp(Mat A, MatEllWarpBackend *b)
+{
+  PetscFunctionBegin;
+  *b = ((Mat_SeqAIJEllWarp *)A->spptr)->opt.backend;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatEllWarpSetKernel_SeqAIJEllWarp(Mat A, MatEllWarpKernel k, PetscInt threshold)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCheck(threshold == PETSC_DETERMINE || threshold > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ELL-WARP threshold must be positive, not %" PetscInt_FMT, threshold);
+  ew->opt.kernel    = k;
+  ew->opt.threshold = threshold > 0 ? threshold : PETSC_DETERMINE;
+  PetscCall(MatEllWarpReset_Private(A)); /* the next product rebuilds the layout */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatEllWarpGetInfo_SeqAIJEllWarp(Mat A, MatEllWarpInfo *info)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  PetscWarpEll      *E  = &ew->E;
+
+  PetscFunctionBegin;
+  PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not for an unassembled matrix");
+  PetscCall(MatEllWarpSetUp_Private(A));
+  info->backend    = ew->built_backend;
+  info->kernel     = ew->kernel;
+  info->threshold  = E->threshold;
+  info->block_size = ew->bs;
+  info->nwarps     = E->nwarps;
+  info->nnz        = E->nnz;
+  info->nslots     = E->nslots;
+  info->maxwidth   = E->maxwidth;
+  info->padding    = E->nnz ? (PetscReal)E->nslots / (PetscReal)E->nnz : 1.0;
+  info->bytes      = (PetscLogDouble)E->nslots * (sizeof(double) + 2 * sizeof(int)) + (PetscLogDouble)E->nwarps * 3 * sizeof(int) + (PetscLogDouble)E->nrows * 2 * sizeof(int);
+  info->build_time = ew->build_time;
+  info->nbuilds    = ew->nbuilds;
+  info->nrefreshes = ew->nrefreshes;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Apply options read by MatEllWarpOptionsRead_Private() */
+static PetscErrorCode EllWarpApplyOpts(Mat A, const MatEllWarpOpts *o)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+
+  PetscFunctionBegin;
+  if (o->backend != ew->opt.backend) PetscCall(MatEllWarpSetBackend_SeqAIJEllWarp(A, o->backend));
+  if (o->kernel != ew->opt.kernel || o->threshold != ew->opt.threshold) PetscCall(MatEllWarpSetKernel_SeqAIJEllWarp(A, o->kernel, o->threshold));
+  ew->opt.block_size = o->block_size;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode EllWarpOptions(Mat A, PetscOptionItems PetscOptionsObject)
+{
+  MatEllWarpOpts o = ((Mat_SeqAIJEllWarp *)A->spptr)->opt;
+
+  PetscFunctionBegin;
+  PetscCall(MatEllWarpOptionsRead_Private(PetscOptionsObject, &o));
+  PetscCall(EllWarpApplyOpts(A, &o));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSetFromOptions_SeqAIJEllWarp(Mat A, PetscOptionItems PetscOptionsObject)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+
+  PetscFunctionBegin;
+  if (ew->parent.setfromoptions) PetscCall((*ew->parent.setfromoptions)(A, PetscOptionsObject));
+  PetscCall(EllWarpOptions(A, PetscOptionsObject));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatView_SeqAIJEllWarp(Mat A, PetscViewer viewer)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  PetscBool          iascii;
+  PetscViewerFormat  format;
+  MatEllWarpInfo     info;
+
+  PetscFunctionBegin;
+  PetscCall((*ew->parent.view)(A, viewer));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii || !A->assembled) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerGetFormat(viewer, &format));
+  if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatEllWarpGetInfo_SeqAIJEllWarp(A, &info));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: backend %s, kernel %s, threshold %" PetscInt_FMT ", block size %" PetscInt_FMT "\n", MatEllWarpBackends[info.backend], MatEllWarpKernels[info.kernel], info.threshold, info.block_size));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: %" PetscInt_FMT " slices of 32 lanes, %" PetscInt_FMT " slots for %" PetscInt_FMT " nonzeros (padding ratio %.4f), widest slice %" PetscInt_FMT ", %.3g MB\n", info.nwarps, info.nslots, info.nnz,
+                                   (double)info.padding, info.maxwidth, info.bytes / 1e6));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: %" PetscInt_FMT " builds (last %.3g s), %" PetscInt_FMT " value refreshes\n", info.nbuilds, info.build_time, info.nrefreshes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDuplicate_SeqAIJEllWarp(Mat A, MatDuplicateOption op, Mat *B)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall((*ew->parent.duplicate)(A, op, B)); /* creates *B with A's type name, then copies the AIJ data */
+  PetscCall(EllWarpApplyOpts(*B, &ew->opt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ComposeAll(Mat B, PetscBool on);
+
+/* Turn B back into a plain MATSEQAIJ, in place */
+static PetscErrorCode RevertInPlace(Mat B)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)B->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(MatEllWarpReset_Private(B));
+  B->ops->mult             = ew->parent.mult;
+  B->ops->multadd          = ew->parent.multadd;
+  B->ops->multtranspose    = ew->parent.multtranspose;
+  B->ops->multtransposeadd = ew->parent.multtransposeadd;
+  B->ops->getdiagonal      = ew->parent.getdiagonal;
+  B->ops->destroy          = ew->parent.destroy;
+  B->ops->duplicate        = ew->parent.duplicate;
+  B->ops->view             = ew->parent.view;
+  B->ops->setfromoptions   = ew->parent.setfromoptions;
+  B->ops->bindtocpu        = ew->parent.bindtocpu;
+  PetscCall(PetscFree(B->spptr));
+  PetscCall(ComposeAll(B, PETSC_FALSE));
+  PetscCall(MatSetVecType(B, VECSTANDARD));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQAIJ));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDestroy_SeqAIJEllWarp(Mat A)
+{
+  PetscFunctionBegin;
+  if (A->spptr) PetscCall(RevertInPlace(A));
+  PetscCall((*A->ops->destroy)(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatConvert_SeqAIJEllWarp_SeqAIJ(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  Mat B;
+
+  PetscFunctionBegin;
+  (void)type;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *newmat, DIFFERENT_NONZERO_PATTERN));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
+  else B = A;
+  PetscCall(RevertInPlace(B));
+  *newmat = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#if PetscDefined(HAVE_CUDA)
+static PetscErrorCode MatConvert_SeqAIJEllWarp_SeqAIJCUSPARSE(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  Mat B = reuse == MAT_INPLACE_MATRIX ? A : NULL;
+
+  PetscFunctionBegin;
+  (void)type;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *newmat, DIFFERENT_NONZERO_PATTERN));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatConvert_SeqAIJEllWarp_SeqAIJ(A, MATSEQAIJ, reuse, &B));
+  PetscCall(MatConvert(B, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, &B));
+  *newmat = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatConvert_SeqAIJCUSPARSE_SeqAIJEllWarp(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  Mat B = reuse == MAT_INPLACE_MATRIX ? A : NULL;
+
+  PetscFunctionBegin;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *newmat, DIFFERENT_NONZERO_PATTERN));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatConvert(A, MATSEQAIJ, reuse, &B));
+  PetscCall(MatConvert_SeqAIJ_SeqAIJEllWarp(B, type, MAT_INPLACE_MATRIX, &B));
+  *newmat = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
+static PetscErrorCode ComposeAll(Mat B, PetscBool on)
+{
+  PetscObject o = (PetscObject)B;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction(o, "MatConvert_seqaijellwarp_seqaij_C", on ? MatConvert_SeqAIJEllWarp_SeqAIJ : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatConvert_seqaij_seqaijellwarp_C", on ? MatConvert_SeqAIJ_SeqAIJEllWarp : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatConvert_seqaij_ellwarp_C", on ? MatConvert_SeqAIJ_SeqAIJEllWarp : NULL));
+#if PetscDefined(HAVE_CUDA)
+  PetscCall(PetscObjectComposeFunction(o, "MatConvert_seqaijellwarp_seqaijcusparse_C", on ? MatConvert_SeqAIJEllWarp_SeqAIJCUSPARSE : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatConvert_seqaijellwarp_aijcusparse_C", on ? MatConvert_SeqAIJEllWarp_SeqAIJCUSPARSE : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatConvert_seqaijcusparse_seqaijellwarp_C", on ? MatConvert_SeqAIJCUSPARSE_SeqAIJEllWarp : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatConvert_seqaijcusparse_ellwarp_C", on ? MatConvert_SeqAIJCUSPARSE_SeqAIJEllWarp : NULL));
+#endif
+  PetscCall(PetscObjectComposeFunction(o, "MatEllWarpSetBackend_C", on ? MatEllWarpSetBackend_SeqAIJEllWarp : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetBackend_C", on ? MatEllWarpGetBackend_SeqAIJEllWarp : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatEllWarpSetKernel_C", on ? MatEllWarpSetKernel_SeqAIJEllWarp : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetInfo_C", on ? MatEllWarpGetInfo_SeqAIJEllWarp : NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Convert a MATSEQAIJ to MATSEQAIJELLWARP: save the parent's operations, install ours, compose the methods */
+PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  Mat                B = *newmat;
+  Mat_SeqAIJEllWarp *ew;
+  PetscBool          same, dev;
+
+  PetscFunctionBegin;
+  (void)type;
+  PetscCall(PetscWarpInitializePackage());
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *newmat, DIFFERENT_NONZERO_PATTERN));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
+  else B = A;
+  PetscCall(PetscObjectTypeCompare((PetscObject)B, MATSEQAIJELLWARP, &same));
+  if (same) {
+    *newmat = B;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(!B->spptr, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot convert a %s matrix in place to %s; convert it to %s first", ((PetscObject)B)->type_name, MATSEQAIJELLWARP, MATSEQAIJ);
+  PetscCall(PetscNew(&ew));
+  B->spptr = ew;
+  PetscCall(MatEllWarpOptsDefault_Private(&ew->opt));
+  dev                         = ew->opt.backend == MAT_ELLWARP_BACKEND_CUDA ? PETSC_TRUE : PETSC_FALSE;
+  ew->opt.backend             = MAT_ELLWARP_BACKEND_HOST; /* switched below, once the type is in place */
+  ew->parent.mult             = B->ops->mult;
+  ew->parent.multadd          = B->ops->multadd;
+  ew->parent.multtranspose    = B->ops->multtranspose;
+  ew->parent.multtransposeadd = B->ops->multtransposeadd;
+  ew->parent.getdiagonal      = B->ops->getdiagonal;
+  ew->parent.destroy          = B->ops->destroy;
+  ew->parent.duplicate        = B->ops->duplicate;
+  ew->parent.view             = B->ops->view;
+  ew->parent.setfromoptions   = B->ops->setfromoptions;
+  ew->parent.bindtocpu        = B->ops->bindtocpu;
+  B->ops->destroy             = MatDestroy_SeqAIJEllWarp;
+  B->ops->duplicate           = MatDuplicate_SeqAIJEllWarp;
+  B->ops->view                = MatView_SeqAIJEllWarp;
+  B->ops->setfromoptions      = MatSetFromOptions_SeqAIJEllWarp;
+  B->ops->bindtocpu           = MatBindToCPU_SeqAIJEllWarp;
+  PetscCall(MatBindToCPU_SeqAIJEllWarp(B, B->boundtocpu));
+  PetscCall(ComposeAll(B, PETSC_TRUE));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQAIJELLWARP));
+
+  PetscCall(MatEllWarpSetBackend_SeqAIJEllWarp(B, dev ? MAT_ELLWARP_BACKEND_CUDA : MAT_ELLWARP_BACKEND_HOST));
+  PetscObjectOptionsBegin((PetscObject)B);
+  PetscCall(EllWarpOptions(B, PetscOptionsObject));
+  PetscOptionsEnd();
+  *newmat = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+  MATSEQAIJELLWARP - MATSEQAIJELLWARP = "seqaijellwarp" - The sequential `MATELLWARP` type: a `MATSEQAIJ` matrix whose
+  products run in the ELL-WARP layout, on the GPU (CUDA) or in the host twin of the kernels.
+
+  Options Database Keys:
++ -mat_type seqaijellwarp  - sets the type during `MatSetFromOptions()`
+. -mat_ellwarp_backend <host,cuda> - where the products run
+. -mat_ellwarp_kernel <auto,k1,k2> - product kernel
+. -mat_ellwarp_threshold <t>      - K2 threshold (entries per lane)
+- -mat_ellwarp_block_size <bs>    - threads per CUDA block
+
+  Level: beginner
+
+.seealso: [](ch_matrices), `MATELLWARP`, `MATMPIAIJELLWARP`, `MatCreateSeqAIJEllWarp()`, `MatEllWarpGetInfo()`
+M*/
+PetscErrorCode MatCreate_SeqAIJEllWarp(Mat B)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSetType(B, MATSEQAIJ));
+  PetscCall(MatConvert_SeqAIJ_SeqAIJEllWarp(B, MATSEQAIJELLWARP, MAT_INPLACE_MATRIX, &B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,352 @@
+/*
+  MATSEQAIJELLWARP: keeping the ELL-WARP layout coherent with the host AIJ values, and dispatching the products to the
+  host twin or the CUDA kernels of src/kernels/.
+*/
+#include <petscwarp/private/ellwarpimpl.h>
+#include <petsctime.h>
+#if PetscDefined(HAVE_CUDA)
+  #include <petscdevice_cuda.h>
+#endif
+
+static PetscErrorCode CheckHost(Mat A, int err)
+{
+  PetscFunctionBegin;
+  PetscCheck(err != PETSCWARP_ERR_MEM, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of host memory building the ELL-WARP layout of a %" PetscInt_FMT " x %" PetscInt_FMT " matrix", A->rmap->n, A->cmap->n);
+  PetscCheck(err != PETSCWARP_ERR_RANGE, PETSC_COMM_SELF, PETSC_ERR_SUP, "The ELL-WARP layout of this matrix needs more than 2^31 slots; use more MPI ranks");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FreeLayout(Mat_SeqAIJEllWarp *ew)
+{
+  PetscFunctionBegin;
+  if (ew->built) {
+    if (ew->built_backend == MAT_ELLWARP_BACKEND_HOST) PetscWarpEllFreeHost(&ew->E);
+#if PetscDefined(HAVE_CUDA)
+    else PetscCallCUDA((cudaError_t)PetscWarpEllFreeCUDA(&ew->E));
+#endif
+  }
+  ew->built = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatEllWarpReset_Private(Mat A)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(FreeLayout(ew));
+#if PetscDefined(HAVE_CUDA)
+  PetscCallCUDA(cudaFree(ew->d_csrval));
+  for (int i = 0; i < 3; i++) PetscCallCUDA(cudaFree(ew->d_work[i]));
+#endif
+  ew->d_csrval = NULL;
+  for (int i = 0; i < 3; i++) ew->d_work[i] = NULL;
+  ew->nwork = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Automatic choice from the row-length histogram: K1 unless some row is longer than the threshold, which is four
+  times the mean row length (at least 16 entries per lane); options override.
+*/
+PetscErrorCode MatEllWarpChoose_Private(PetscInt m, const PetscInt rowptr[], MatEllWarpKernel req, PetscInt treq, MatEllWarpKernel *kernel, PetscInt *threshold)
+{
+  PetscInt maxlen = 0, nnz = m ? rowptr[m] - rowptr[0] : 0, t;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < m; i++) maxlen = PetscMax(maxlen, rowptr[i + 1] - rowptr[i]);
+  t = treq > 0 ? treq : PetscMax(16, 4 * ((nnz + PetscMax(m, 1) - 1) / PetscMax(m, 1)));
+  if (req == MAT_ELLWARP_KERNEL_K1 || (req == MAT_ELLWARP_KERNEL_AUTO && maxlen <= t)) {
+    *kernel    = MAT_ELLWARP_KERNEL_K1;
+    *threshold = 0;
+  } else {
+    *kernel    = MAT_ELLWARP_KERNEL_K2;
+    *threshold = t;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 32-bit copies of the CSR indices, as the kernels take them */
+static PetscErrorCode GetCSR32(Mat A, const int **ai, const int **aj, int **tmp, const PetscScalar **aa)
+{
+  const PetscInt *i, *j;
+  PetscScalar    *a;
+  PetscMemType    mt;
+  PetscInt        m = A->rmap->n;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJGetCSRAndMemType(A, &i, &j, &a, &mt));
+  PetscCheck(PetscMemTypeHost(mt), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected host CSR arrays");
+  *aa  = a;
+  *tmp = NULL;
+  if (sizeof(PetscInt) == sizeof(int)) {
+    *ai = (const int *)i;
+    *aj = (const int *)j;
+  } else {
+    PetscInt nnz = i[m];
+    PetscCheck(nnz < PETSC_INT32_MAX && A->cmap->n < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "ELL-WARP uses 32-bit indices; this block has %" PetscInt_FMT " entries", nnz);
+    PetscCall(PetscMalloc1(m + 1 + nnz, tmp));
+    for (PetscInt k = 0; k <= m; k++) (*tmp)[k] = (int)i[k];
+    for (PetscInt k = 0; k < nnz; k++) (*tmp)[m + 1 + k] = (int)j[k];
+    *ai = *tmp;
+    *aj = *tmp + m + 1;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Refresh(Mat A, const PetscScalar *aa)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MATELLWARP_Refresh, A, 0, 0, 0));
+  if (ew->built_backend == MAT_ELLWARP_BACKEND_HOST) PetscWarpEllRefreshHost(&ew->E, aa);
+#if PetscDefined(HAVE_CUDA)
+  else {
+    cudaStream_t st;
+    PetscCall(PetscGetCurrentCUDAStream(&st));
+    if (!ew->d_csrval) PetscCallCUDA(cudaMalloc((void **)&ew->d_csrval, sizeof(PetscScalar) * PetscMax(ew->E.nnz, 1)));
+    PetscCallCUDA(cudaMemcpyAsync(ew->d_csrval, aa, sizeof(PetscScalar) * ew->E.nnz, cudaMemcpyHostToDevice, st));
+    PetscCall(PetscLogCpuToGpu(sizeof(PetscScalar) * ew->E.nnz));
+    PetscCall(PetscLogGpuTimeBegin());
+    PetscCallCUDA((cudaError_t)PetscWarpEllRefreshCUDA(&ew->E, ew->d_csrval, st));
+    PetscCall(PetscLogGpuTimeEnd());
+  }
+#endif
+  ew->nrefreshes++;
+  PetscCall(PetscLogEventEnd(MATELLWARP_Refresh, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Build(Mat A, const int *ai, const int *aj)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  PetscInt           m = A->rmap->n, n = A->cmap->n, t;
+  PetscLogDouble     t0, t1;
+  PetscInt          *rowptr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MATELLWARP_Build, A, 0, 0, 0));
+  PetscCall(PetscTime(&t0));
+  PetscCall(FreeLayout(ew));
+  PetscCall(PetscMalloc1(m + 1, &rowptr));
+  for (PetscInt i = 0; i <= m; i++) rowptr[i] = ai[i];
+  PetscCall(MatEllWarpChoose_Private(m, rowptr, ew->opt.kernel, ew->opt.threshold, &ew->kernel, &t));
+  PetscCall(PetscFree(rowptr));
+  ew->bs = ew->opt.block_size > 0 ? ew->opt.block_size : 256;
+  if (ew->opt.backend == MAT_ELLWARP_BACKEND_HOST) {
+    PetscCall(CheckHost(A, PetscWarpEllBuildHost((int)m, (int)n, ai, aj, (int)t, &ew->E)));
+  } else {
+#if PetscDefined(HAVE_CUDA)
+    cudaStream_t st;
+    int         *d_i = NULL, *d_j = NULL, nnz = ai[m] - ai[0], err;
+    PetscCall(PetscGetCurrentCUDAStream(&st));
+    PetscCallCUDA(cudaMalloc((void **)&d_i, sizeof(int) * (m + 1)));
+    PetscCallCUDA(cudaMalloc((void **)&d_j, sizeof(int) * PetscMax(nnz, 1)));
+    PetscCallCUDA(cudaMemcpyAsync(d_i, ai, sizeof(int) * (m + 1), cudaMemcpyHostToDevice, st));
+    PetscCallCUDA(cudaMemcpyAsync(d_j, aj + ai[0], sizeof(int) * nnz, cudaMemcpyHostToDevice, st));
+    PetscCall(PetscLogCpuToGpu(sizeof(int) * (m + 1 + nnz)));
+    err = PetscWarpEllBuildCUDA((int)m, (int)n, d_i, d_j, (int)t, st, &ew->E);
+    PetscCallCUDA(cudaFree(d_i));
+    PetscCallCUDA(cudaFree(d_j));
+    PetscCheck(err != cudaErrorMemoryAllocation, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of device memory building the ELL-WARP layout of a %" PetscInt_FMT " x %" PetscInt_FMT " matrix with %d entries", m, n, nnz);
+    PetscCheck(err != cudaErrorInvalidValue, PETSC_COMM_SELF, PETSC_ERR_SUP, "The ELL-WARP layout of this matrix needs more than 2^31 slots; use more MPI ranks");
+    PetscCallCUDA((cudaError_t)err);
+#else
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP_SYS, "PETSc was configured without CUDA: use -mat_ellwarp_backend host");
+#endif
+  }
+  ew->built         = PETSC_TRUE;
+  ew->built_backend = ew->opt.backend;
+  ew->nzstate       = A->nonzerostate;
+  ew->m             = m;
+  ew->n             = n;
+  ew->nbuilds++;
+  PetscCall(PetscTime(&t1));
+  ew->build_time = t1 - t0;
+  PetscCall(PetscLogEventEnd(MATELLWARP_Build, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Make the layout hold the matrix's current host values: build when the pattern changed, refresh when only values did */
+PetscErrorCode MatEllWarpSetUp_Private(Mat A)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  PetscObjectState   state;
+  PetscBool          rebuild;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectStateGet((PetscObject)A, &state));
+  rebuild = (PetscBool)(!ew->built || ew->built_backend != ew->opt.backend || ew->nzstate != A->nonzerostate || ew->m != A->rmap->n || ew->n != A->cmap->n);
+  if (rebuild || ew->state != state) {
+    const int         *ai, *aj;
+    int               *tmp;
+    const PetscScalar *aa;
+
+    PetscCall(GetCSR32(A, &ai, &aj, &tmp, &aa));
+    if (rebuild) PetscCall(Build(A, ai, aj));
+    PetscCall(Refresh(A, aa));
+    PetscCall(PetscFree(tmp));
+    ew->state = state;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#if PetscDefined(HAVE_CUDA)
+/* A vector's array in device memory: its own when it lives there, else a device copy (copied back on restore) */
+typedef struct {
+  Vec                v;
+  PetscBool          read, write, host;
+  const PetscScalar *r;
+  PetscScalar       *w;
+  PetscScalar       *d;
+} WarpVec;
+
+static PetscErrorCode WarpVecGet(Mat A, Vec v, PetscInt slot, PetscBool read, PetscBool write, cudaStream_t st, WarpVec *wv)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  PetscMemType       mt;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  wv->v     = v;
+  wv->read  = read;
+  wv->write = write;
+  wv->r     = NULL;
+  wv->w     = NULL;
+  if (write && read) PetscCall(VecGetArrayAndMemType(v, &wv->w, &mt));
+  else if (write) PetscCall(VecGetArrayWriteAndMemType(v, &wv->w, &mt));
+  else PetscCall(VecGetArrayReadAndMemType(v, &wv->r, &mt));
+  wv->host = PetscMemTypeHost(mt);
+  if (!wv->host) {
+    wv->d = write ? wv->w : (PetscScalar *)wv->r;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(VecGetLocalSize(v, &n));
+  if (ew->nwork < PetscMax(A->rmap->n, A->cmap->n)) {
+    for (int i = 0; i < 3; i++) {
+      PetscCallCUDA(cudaFree(ew->d_work[i]));
+      ew->d_work[i] = NULL;
+    }
+    ew->nwork = PetscMax(A->rmap->n, A->cmap->n);
+  }
+  if (!ew->d_work[slot]) PetscCallCUDA(cudaMalloc((void **)&ew->d_work[slot], sizeof(PetscScalar) * PetscMax(ew->nwork, 1)));
+  wv->d = ew->d_work[slot];
+  if (read) {
+    PetscCallCUDA(cudaMemcpyAsync(wv->d, write ? wv->w : wv->r, sizeof(PetscScalar) * n, cudaMemcpyHostToDevice, st));
+    PetscCall(PetscLogCpuToGpu(sizeof(PetscScalar) * n));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WarpVecRestore(cudaStream_t st, WarpVec *wv)
+{
+  PetscInt n;
+
+  PetscFunctionBegin;
+  if (wv->host && wv->write) {
+    PetscCall(VecGetLocalSize(wv->v, &n));
+    PetscCallCUDA(cudaMemcpyAsync(wv->w, wv->d, sizeof(PetscScalar) * n, cudaMemcpyDeviceToHost, st));
+    PetscCallCUDA(cudaStreamSynchronize(st));
+    PetscCall(PetscLogGpuToCpu(sizeof(PetscScalar) * n));
+  }
+  if (wv->write && wv->read) PetscCall(VecRestoreArrayAndMemType(wv->v, &wv->w));
+  else if (wv->write) PetscCall(VecRestoreArrayWriteAndMemType(wv->v, &wv->w));
+  else PetscCall(VecRestoreArrayReadAndMemType(wv->v, &wv->r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ApplyCUDA(Mat A, PetscBool trans, Vec x, Vec z, Vec y)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  cudaStream_t       st;
+  WarpVec            X, Z, Y;
+  const PetscScalar *zd = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGetCurrentCUDAStream(&st));
+  PetscCall(WarpVecGet(A, x, 0, PETSC_TRUE, PETSC_FALSE, st, &X));
+  if (z && z != y) {
+    PetscCall(WarpVecGet(A, z, 1, PETSC_TRUE, PETSC_FALSE, st, &Z));
+    zd = Z.d;
+  }
+  PetscCall(WarpVecGet(A, y, 2, (PetscBool)(z == y), PETSC_TRUE, st, &Y));
+  if (z == y) zd = Y.d;
+  PetscCall(PetscLogGpuTimeBegin());
+  if (trans) PetscCallCUDA((cudaError_t)PetscWarpEllMultTransposeCUDA(&ew->E, X.d, zd, Y.d, st));
+  else PetscCallCUDA((cudaError_t)PetscWarpEllMultCUDA(&ew->E, ew->kernel == MAT_ELLWARP_KERNEL_K1 ? 1 : 2, (int)ew->bs, X.d, zd, Y.d, st));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogGpuFlops(2.0 * ew->E.nnz));
+  PetscCall(WarpVecRestore(st, &Y));
+  if (z && z != y) PetscCall(WarpVecRestore(st, &Z));
+  PetscCall(WarpVecRestore(st, &X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
+static PetscErrorCode ApplyHost(Mat A, PetscBool trans, Vec x, Vec z, Vec y)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  const PetscScalar *xa, *za = NULL;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(x, &xa));
+  if (z == y) PetscCall(VecGetArray(y, &ya));
+  else {
+    if (z) PetscCall(VecGetArrayRead(z, &za));
+    PetscCall(VecGetArrayWrite(y, &ya));
+  }
+  if (z == y) za = ya;
+  if (trans) PetscWarpEllMultTransposeHost(&ew->E, xa, za, ya);
+  else PetscWarpEllMultHost(&ew->E, xa, za, ya);
+  PetscCall(PetscLogFlops(2.0 * ew->E.nnz));
+  if (z == y) PetscCall(VecRestoreArray(y, &ya));
+  else {
+    if (z) PetscCall(VecRestoreArrayRead(z, &za));
+    PetscCall(VecRestoreArrayWrite(y, &ya));
+  }
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = A x (+ z), or with A^T when trans; z may be NULL or y */
+PetscErrorCode MatEllWarpApply_Private(Mat A, PetscBool trans, Vec x, Vec z, Vec y)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(MatEllWarpSetUp_Private(A));
+  PetscCall(PetscLogEventBegin(trans ? MATELLWARP_MultT : MATELLWARP_Mult, A, x, y, 0));
+  if (ew->built_backend == MAT_ELLWARP_BACKEND_HOST) PetscCall(ApplyHost(A, trans, x, z, y));
+#if PetscDefined(HAVE_CUDA)
+  else PetscCall(ApplyCUDA(A, trans, x, z, y));
+#endif
+  PetscCall(PetscLogEventEnd(trans ? MATELLWARP_MultT : MATELLWARP_Mult, A, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatEllWarpGetDiagonal_Private(Mat A, Vec d)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall(MatEllWarpSetUp_Private(A));
+  if (ew->built_backend == MAT_ELLWARP_BACKEND_HOST) {
+    PetscScalar *da;
+    PetscCall(VecGetArrayWrite(d, &da));
+    PetscWarpEllGetDiagonalHost(&ew->E, da);
+    PetscCall(VecRestoreArrayWrite(d, &da));
+  }
+#if PetscDefined(HAVE_CUDA)
+  else {
+    cudaStream_t st;
+    WarpVec      D;
+    PetscCall(PetscGetCurrentCUDAStream(&st));
+    PetscCall(WarpVecGet(A, d, 2, PETSC_FALSE, PETSC_TRUE, st, &D));
+    PetscCallCUDA((cudaError_t)PetscWarpEllGetDiagonalCUDA(&ew->E, D.d, st));
+    PetscCall(WarpVecRestore(st, &D));
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

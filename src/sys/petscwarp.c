@@ -1,0 +1,270 @@
+/* petscwarp package: registration of types and log events, the dynamic-library entry point, the public API. */
+#include <petscwarp/private/ellwarpimpl.h>
+
+const char *const MatEllWarpBackends[] = {"host", "cuda", "MatEllWarpBackend", "MAT_ELLWARP_BACKEND_", NULL};
+const char *const MatEllWarpKernels[]  = {"auto", "k1", "k2", "MatEllWarpKernel", "MAT_ELLWARP_KERNEL_", NULL};
+
+PetscLogEvent MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT;
+
+static PetscBool PetscWarpPackageInitialized = PETSC_FALSE;
+
+/*@C
+  PetscWarpFinalizePackage - Frees what `PetscWarpInitializePackage()` set up; called from `PetscFinalize()`
+
+  Level: developer
+
+.seealso: `PetscWarpInitializePackage()`
+@*/
+PetscErrorCode PetscWarpFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  PetscWarpPackageInitialized = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PetscWarpInitializePackage - Registers the petscwarp matrix types (`MATELLWARP`) and log events
+
+  Not Collective
+
+  Level: beginner
+
+  Note:
+  Idempotent, and called lazily by every petscwarp entry point. Programs that do not link petscwarp get the types with
+  `-dll_append <path>/libpetscwarp.so`.
+
+.seealso: `MATELLWARP`, `PetscWarpFinalizePackage()`
+@*/
+PetscErrorCode PetscWarpInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (PetscWarpPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscWarpPackageInitialized = PETSC_TRUE;
+  PetscCall(MatInitializePackage());
+  PetscCall(MatRegisterRootName(MATELLWARP, MATSEQAIJELLWARP, MATMPIAIJELLWARP));
+  PetscCall(MatRegister(MATSEQAIJELLWARP, MatCreate_SeqAIJEllWarp));
+  PetscCall(MatRegister(MATMPIAIJELLWARP, MatCreate_MPIAIJEllWarp));
+  PetscCall(MatSeqAIJRegister(MATSEQAIJELLWARP, MatConvert_SeqAIJ_SeqAIJEllWarp));
+  PetscCall(PetscLogEventRegister("EllWarpBuild", MAT_CLASSID, &MATELLWARP_Build));
+  PetscCall(PetscLogEventRegister("EllWarpRefresh", MAT_CLASSID, &MATELLWARP_Refresh));
+  PetscCall(PetscLogEventRegister("EllWarpMult", MAT_CLASSID, &MATELLWARP_Mult));
+  PetscCall(PetscLogEventRegister("EllWarpMultT", MAT_CLASSID, &MATELLWARP_MultT));
+  PetscCall(PetscRegisterFinalize(PetscWarpFinalizePackage));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Entry point of -dll_append .../libpetscwarp.so */
+PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_petscwarp(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscWarpInitializePackage());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpDeviceAvailable - Whether petscwarp can run its CUDA kernels here
+
+  Not Collective
+
+  Output Parameter:
+. avail - `PETSC_TRUE` when PETSc was configured with CUDA and a CUDA device is present
+
+  Level: intermediate
+
+.seealso: `MatEllWarpSetBackend()`
+@*/
+PetscErrorCode PetscWarpDeviceAvailable(PetscBool *avail)
+{
+  PetscFunctionBegin;
+  PetscAssertPointer(avail, 1);
+  *avail = PETSC_FALSE;
+#if PetscDefined(HAVE_CUDA)
+  {
+    static int count = -1;
+    if (count < 0) (void)PetscWarpCUDADeviceCount(&count);
+    *avail = count > 0 ? PETSC_TRUE : PETSC_FALSE;
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatCreateSeqAIJEllWarp - Creates a sequential `MATSEQAIJELLWARP` matrix, preallocated like `MatCreateSeqAIJ()`
+
+  Collective
+
+  Input Parameters:
++ comm - MPI communicator, `PETSC_COMM_SELF`
+. m    - number of rows
+. n    - number of columns
+. nz   - number of nonzeros per row (same for all rows)
+- nnz  - array of the number of nonzeros in each row, or `NULL`
+
+  Output Parameter:
+. A - the matrix
+
+  Level: intermediate
+
+.seealso: `MATELLWARP`, `MatCreateSeqAIJ()`, `MatCreateAIJEllWarp()`
+@*/
+PetscErrorCode MatCreateSeqAIJEllWarp(MPI_Comm comm, PetscInt m, PetscInt n, PetscInt nz, const PetscInt nnz[], Mat *A)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscWarpInitializePackage());
+  PetscCall(MatCreate(comm, A));
+  PetscCall(MatSetSizes(*A, m, n, m, n));
+  PetscCall(MatSetType(*A, MATSEQAIJELLWARP));
+  PetscCall(MatSeqAIJSetPreallocation(*A, nz, nnz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatCreateAIJEllWarp - Creates a `MATELLWARP` matrix, preallocated like `MatCreateAIJ()`
+
+  Collective
+
+  Input Parameters:
++ comm  - MPI communicator
+. m     - number of local rows (or `PETSC_DECIDE`)
+. n     - number of local columns (or `PETSC_DECIDE`)
+. M     - number of global rows (or `PETSC_DETERMINE`)
+. N     - number of global columns (or `PETSC_DETERMINE`)
+. d_nz  - nonzeros per row of the diagonal block
+. d_nnz - nonzeros of each row of the diagonal block, or `NULL`
+. o_nz  - nonzeros per row of the off-diagonal block
+- o_nnz - nonzeros of each row of the off-diagonal block, or `NULL`
+
+  Output Parameter:
+. A - the matrix
+
+  Level: intermediate
+
+.seealso: `MATELLWARP`, `MatCreateAIJ()`, `MatCreateSeqAIJEllWarp()`
+@*/
+PetscErrorCode MatCreateAIJEllWarp(MPI_Comm comm, PetscInt m, PetscInt n, PetscInt M, PetscInt N, PetscInt d_nz, const PetscInt d_nnz[], PetscInt o_nz, const PetscInt o_nnz[], Mat *A)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscWarpInitializePackage());
+  PetscCall(MatCreate(comm, A));
+  PetscCall(MatSetSizes(*A, m, n, M, N));
+  PetscCall(MatSetType(*A, MATELLWARP));
+  PetscCall(MatSeqAIJSetPreallocation(*A, d_nz, d_nnz));
+  PetscCall(MatMPIAIJSetPreallocation(*A, d_nz, d_nnz, o_nz, o_nnz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatEllWarpSetBackend - Sets where the products of a `MATELLWARP` matrix run
+
+  Logically Collective
+
+  Input Parameters:
++ A - the matrix
+- b - `MAT_ELLWARP_BACKEND_HOST` or `MAT_ELLWARP_BACKEND_CUDA`
+
+  Options Database Key:
+. -mat_ellwarp_backend <host,cuda> - the backend
+
+  Level: intermediate
+
+  Notes:
+  The default is CUDA when PETSc was configured with CUDA and a device is present, otherwise the host twin of the
+  kernels. Asking for CUDA without a device is an error. The backend also sets the vector type of `MatCreateVecs()`
+  (`VECCUDA` or `VECSTANDARD`).
+
+.seealso: `MATELLWARP`, `MatEllWarpGetBackend()`, `MatEllWarpSetKernel()`
+@*/
+PetscErrorCode MatEllWarpSetBackend(Mat A, MatEllWarpBackend b)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(A, b, 2);
+  PetscTryMethod(A, "MatEllWarpSetBackend_C", (Mat, MatEllWarpBackend), (A, b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatEllWarpGetBackend - Gets where the products of a `MATELLWARP` matrix run
+
+  Not Collective
+
+  Input Parameter:
+. A - the matrix
+
+  Output Parameter:
+. b - the backend
+
+  Level: intermediate
+
+.seealso: `MATELLWARP`, `MatEllWarpSetBackend()`
+@*/
+PetscErrorCode MatEllWarpGetBackend(Mat A, MatEllWarpBackend *b)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscAssertPointer(b, 2);
+  PetscUseMethod(A, "MatEllWarpGetBackend_C", (Mat, MatEllWarpBackend *), (A, b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatEllWarpSetKernel - Chooses the ELL-WARP product kernel and its threshold
+
+  Logically Collective
+
+  Input Parameters:
++ A         - the matrix
+. k         - `MAT_ELLWARP_KERNEL_AUTO`, `MAT_ELLWARP_KERNEL_K1` or `MAT_ELLWARP_KERNEL_K2`
+- threshold - K2: most entries per lane before a row is split over 2, 4, ..., 32 lanes; `PETSC_DETERMINE` for automatic
+
+  Options Database Keys:
++ -mat_ellwarp_kernel <auto,k1,k2> - the kernel
+- -mat_ellwarp_threshold <t>      - the threshold
+
+  Level: advanced
+
+  Notes:
+  K1 runs one thread per row; it pays on matrices whose rows have similar lengths inside each slice of 32 sorted rows,
+  as finite-element matrices do. K2 splits rows longer than the threshold over several lanes of a warp and combines the
+  partial sums with warp shuffles; it pays when a few rows are much longer than the rest. The automatic choice uses K1
+  unless some row is longer than four times the mean row length. The layout is rebuilt at the next product.
+
+.seealso: `MATELLWARP`, `MatEllWarpSetBackend()`, `MatEllWarpGetInfo()`
+@*/
+PetscErrorCode MatEllWarpSetKernel(Mat A, MatEllWarpKernel k, PetscInt threshold)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(A, k, 2);
+  PetscValidLogicalCollectiveInt(A, threshold, 3);
+  PetscTryMethod(A, "MatEllWarpSetKernel_C", (Mat, MatEllWarpKernel, PetscInt), (A, k, threshold));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatEllWarpGetInfo - Statistics of the ELL-WARP layout of an assembled `MATSEQAIJELLWARP` matrix (of the diagonal
+  block for `MATMPIAIJELLWARP`)
+
+  Not Collective
+
+  Input Parameter:
+. A - the matrix
+
+  Output Parameter:
+. info - slices, slots, padding ratio, kernel, threshold, bytes, build time
+
+  Level: intermediate
+
+  Note:
+  Builds the layout if it is out of date.
+
+.seealso: `MATELLWARP`, `MatEllWarpInfo`, `MatView()`
+@*/
+PetscErrorCode MatEllWarpGetInfo(Mat A, MatEllWarpInfo *info)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscAssertPointer(info, 2);
+  PetscUseMethod(A, "MatEllWarpGetInfo_C", (Mat, MatEllWarpInfo *), (A, info));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,62 @@
+static char help[] = "Bad input to MATELLWARP gets a clear PETSc error, not a crash.\n";
+
+#include "testutil.h"
+
+/* Run a call that must fail; record its error code */
+#define EXPECT_ERROR(call, what) \
+  do { \
+    PetscErrorCode ierr_; \
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
+    ierr_ = (call); \
+    PetscCall(PetscPopErrorHandler()); \
+    PetscCheck(ierr_ != PETSC_SUCCESS, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected an error: %s", what); \
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-52s -> error %d (as expected)\n", what, (int)ierr_)); \
+  } while (0)
+
+int main(int argc, char **argv)
+{
+  Mat         A, B;
+  Vec         x, y, xs;
+  PetscRandom r;
+  PetscBool   dev;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscWarpInitializePackage());
+  PetscCall(TestRandomCreate(PETSC_COMM_WORLD, &r));
+  PetscCall(TestCreateCase(PETSC_COMM_WORLD, "nonsquare", r, -1, &A));
+  PetscCall(MatConvert(A, MATELLWARP, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatCreateVecs(B, &x, &y));
+  PetscCall(VecCreate(PETSC_COMM_WORLD, &xs));
+  PetscCall(VecSetSizes(xs, PETSC_DECIDE, 17));
+  PetscCall(VecSetFromOptions(xs));
+  EXPECT_ERROR(MatMult(B, xs, y), "MatMult with a wrong-sized x");
+  EXPECT_ERROR(MatMult(B, y, x), "MatMult with x and y exchanged");
+  EXPECT_ERROR(MatMultTranspose(B, x, y), "MatMultTranspose with wrong sizes");
+  EXPECT_ERROR(MatEllWarpSetKernel(B, MAT_ELLWARP_KERNEL_K2, -5), "MatEllWarpSetKernel with threshold -5");
+  PetscCall(PetscWarpDeviceAvailable(&dev));
+  if (!dev) EXPECT_ERROR(MatEllWarpSetBackend(B, MAT_ELLWARP_BACKEND_CUDA), "MatEllWarpSetBackend(cuda) without a device");
+  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  (a device is present: the no-device error is not exercised)\n"));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_kernel", "k7"));
+  EXPECT_ERROR(MatSetFromOptions(B), "-mat_ellwarp_kernel k7");
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_kernel"));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_block_size", "48"));
+  EXPECT_ERROR(MatSetFromOptions(B), "-mat_ellwarp_block_size 48");
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_block_size"));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_backend", "opencl"));
+  EXPECT_ERROR(MatSetFromOptions(B), "-mat_ellwarp_backend opencl");
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_backend"));
+  EXPECT_ERROR(MatEllWarpGetInfo(A, NULL), "MatEllWarpGetInfo on an aij matrix");
+  /* the matrix still works after the errors */
+  PetscCall(VecSetRandom(x, r));
+  PetscCall(MatMult(B, x, y));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&xs));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&B));
+  PetscCall(PetscRandomDestroy(&r));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "errors: all bad inputs rejected\n"));
+  PetscCall(PetscFinalize());
+  return 0;
+}

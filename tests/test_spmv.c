@@ -1,0 +1,139 @@
+static char help[] = "Compares MATELLWARP products with MATAIJ on pathological random matrices.\n"
+                     "  -cases a,b,...     cases of testutil.c (default: all)\n"
+                     "  -kernels k1,k2,auto kernels to test (default: all three)\n"
+                     "  -threshold t       K2 threshold (default 4: splits most rows)\n"
+                     "  -zero_rank r       MPI rank that owns no rows (default: the last rank when size > 1)\n"
+                     "  -host_vecs         use host vectors with the CUDA backend\n";
+
+#include "testutil.h"
+
+static PetscErrorCode Check(const char *what, const char *cs, const char *k, Vec yb, Vec ya)
+{
+  PetscReal err;
+
+  PetscFunctionBegin;
+  PetscCall(TestRelErr(yb, ya, &err));
+  PetscCheck(err < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "case %s kernel %s: %s relative error %g >= 1e-12", cs, k, what, (double)err);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s %-18s rel. err %.2e\n", cs, k, what, (double)err));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold, PetscInt zerorank, PetscBool hostvecs, PetscRandom r)
+{
+  Mat              A, B;
+  Vec              xa, ya, za, xb, yb, zb, ta, tb, va, vb;
+  MatEllWarpKernel kern = MAT_ELLWARP_KERNEL_AUTO;
+  PetscBool        flg;
+  MatEllWarpInfo   info;
+  PetscInt         M, N;
+
+  PetscFunctionBegin;
+  PetscCall(TestCreateCase(PETSC_COMM_WORLD, cs, r, zerorank, &A));
+  PetscCall(MatConvert(A, MATELLWARP, MAT_INITIAL_MATRIX, &B));
+  PetscCall(PetscStrcmp(k, "k1", &flg));
+  if (flg) kern = MAT_ELLWARP_KERNEL_K1;
+  PetscCall(PetscStrcmp(k, "k2", &flg));
+  if (flg) kern = MAT_ELLWARP_KERNEL_K2;
+  PetscCall(MatEllWarpSetKernel(B, kern, kern == MAT_ELLWARP_KERNEL_K2 ? threshold : PETSC_DETERMINE));
+  PetscCall(MatGetSize(A, &M, &N));
+
+  PetscCall(MatCreateVecs(A, &xa, &ya));
+  PetscCall(VecDuplicate(ya, &za));
+  PetscCall(MatCreateVecs(A, &ta, &va));
+  if (hostvecs) {
+    PetscCall(MatCreateVecs(A, &xb, &yb));
+  } else PetscCall(MatCreateVecs(B, &xb, &yb));
+  PetscCall(VecDuplicate(yb, &zb));
+  PetscCall(VecDuplicate(xb, &tb));
+  PetscCall(VecDuplicate(yb, &vb));
+  PetscCall(VecSetRandom(xa, r));
+  PetscCall(VecSetRandom(za, r));
+  PetscCall(VecSetRandom(va, r));
+  PetscCall(VecCopy(xa, xb));
+  PetscCall(VecCopy(za, zb));
+  PetscCall(VecCopy(va, vb));
+
+  PetscCall(MatMult(A, xa, ya));
+  PetscCall(MatMult(B, xb, yb));
+  PetscCall(Check("MatMult", cs, k, yb, ya));
+  PetscCall(MatMultAdd(A, xa, za, ya));
+  PetscCall(MatMultAdd(B, xb, zb, yb));
+  PetscCall(Check("MatMultAdd", cs, k, yb, ya));
+  PetscCall(VecCopy(za, ya));
+  PetscCall(VecCopy(zb, yb));
+  PetscCall(MatMultAdd(A, xa, ya, ya));
+  PetscCall(MatMultAdd(B, xb, yb, yb));
+  PetscCall(Check("MatMultAdd(y=y+Ax)", cs, k, yb, ya));
+  PetscCall(MatMultTranspose(A, va, ta));
+  PetscCall(MatMultTranspose(B, vb, tb));
+  PetscCall(Check("MatMultTranspose", cs, k, tb, ta));
+  PetscCall(MatMultTransposeAdd(A, va, xa, ta));
+  PetscCall(MatMultTransposeAdd(B, vb, xb, tb));
+  PetscCall(Check("MatMultTransposeAdd", cs, k, tb, ta));
+  if (M == N) {
+    PetscCall(MatGetDiagonal(A, ya));
+    PetscCall(MatGetDiagonal(B, yb));
+    PetscCall(Check("MatGetDiagonal", cs, k, yb, ya));
+  }
+  PetscCall(MatEllWarpGetInfo(B, &info));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s layout: %s, kernel %s, threshold %" PetscInt_FMT ", %" PetscInt_FMT " slices, padding %.3f\n", cs, k, MatEllWarpBackends[info.backend], MatEllWarpKernels[info.kernel], info.threshold, info.nwarps, (double)info.padding));
+  PetscCheck(kern == MAT_ELLWARP_KERNEL_AUTO || info.kernel == kern, PETSC_COMM_SELF, PETSC_ERR_PLIB, "kernel %s requested, %s used", MatEllWarpKernels[kern], MatEllWarpKernels[info.kernel]);
+
+  PetscCall(VecDestroy(&xa));
+  PetscCall(VecDestroy(&ya));
+  PetscCall(VecDestroy(&za));
+  PetscCall(VecDestroy(&ta));
+  PetscCall(VecDestroy(&va));
+  PetscCall(VecDestroy(&xb));
+  PetscCall(VecDestroy(&yb));
+  PetscCall(VecDestroy(&zb));
+  PetscCall(VecDestroy(&tb));
+  PetscCall(VecDestroy(&vb));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  char        *cases[16], *kernels[4];
+  PetscInt     ncases = 16, nkernels = 4, threshold = 4, zerorank = -1;
+  PetscBool    skip, hostvecs = PETSC_FALSE, set;
+  PetscRandom  r;
+  PetscMPIInt  size;
+  const char  *all[] = {"random", "empty", "dense_row", "one", "zero", "longrow", "nonsquare", "nonmult32", "powerlaw"};
+  const char  *allk[] = {"k1", "k2", "auto"};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscWarpInitializePackage());
+  PetscCall(TestSkipWithoutDevice(&skip));
+  if (skip) {
+    PetscCall(PetscFinalize());
+    return PETSCWARP_TEST_SKIP;
+  }
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size > 1) zerorank = size - 1;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-zero_rank", &zerorank, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-threshold", &threshold, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-host_vecs", &hostvecs, NULL));
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-cases", cases, &ncases, &set));
+  if (!set) {
+    ncases = 9;
+    for (PetscInt i = 0; i < ncases; i++) PetscCall(PetscStrallocpy(all[i], &cases[i]));
+  }
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-kernels", kernels, &nkernels, &set));
+  if (!set) {
+    nkernels = 3;
+    for (PetscInt i = 0; i < nkernels; i++) PetscCall(PetscStrallocpy(allk[i], &kernels[i]));
+  }
+  PetscCall(TestRandomCreate(PETSC_COMM_WORLD, &r));
+  for (PetscInt c = 0; c < ncases; c++)
+    for (PetscInt k = 0; k < nkernels; k++) PetscCall(RunCase(cases[c], kernels[k], threshold, zerorank, hostvecs, r));
+  for (PetscInt c = 0; c < ncases; c++) PetscCall(PetscFree(cases[c]));
+  for (PetscInt k = 0; k < nkernels; k++) PetscCall(PetscFree(kernels[k]));
+  PetscCall(PetscRandomDestroy(&r));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all products agree with AIJ\n"));
+  PetscCall(PetscFinalize());
+  return 0;
+}

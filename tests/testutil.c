@@ -1,0 +1,133 @@
+#include "testutil.h"
+#include <time.h>
+
+PetscErrorCode TestRandomCreate(MPI_Comm comm, PetscRandom *r)
+{
+  PetscInt seed = (PetscInt)(time(NULL) % 1000003);
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Bcast(&seed, 1, MPIU_INT, 0, comm));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-seed", &seed, NULL));
+  PetscCall(PetscPrintf(comm, "random seed %" PetscInt_FMT " (rerun with -seed %" PetscInt_FMT ")\n", seed, seed));
+  PetscCall(PetscRandomCreate(comm, r));
+  PetscCall(PetscRandomSetSeed(*r, (unsigned long)seed));
+  PetscCall(PetscRandomSeed(*r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscInt RandInt(PetscRandom r, PetscInt lo, PetscInt hi) /* in [lo, hi) */
+{
+  PetscReal v;
+  PetscCallAbort(PETSC_COMM_SELF, PetscRandomGetValueReal(r, &v));
+  return PetscMin(hi - 1, lo + (PetscInt)(v * (PetscReal)(hi - lo)));
+}
+
+/*
+  Cases (global sizes; rows split evenly, rank zerorank gets none):
+  random     1000-2000 square, row lengths 0..40 (empty rows included), diagonal present on most rows
+  empty      every third row empty, the others 1..8 entries
+  dense_row  500 rows, row 7 dense
+  one        1 x 1
+  zero       0 x 5
+  longrow    1500 rows of ~8 entries, and 3 rows of 400 (> 32x the median)
+  nonsquare  300 x 777
+  nonmult32  1000 + 17 rows (not a multiple of 32), lengths 1..30
+  powerlaw   3000 rows, lengths ~ 1/u^2 capped at the column count
+*/
+PetscErrorCode TestCreateCase(MPI_Comm comm, const char name[], PetscRandom r, PetscInt zerorank, Mat *A)
+{
+  PetscMPIInt size, rank;
+  PetscInt    M = 0, N = 0, m, rstart, *cols;
+  PetscScalar *vals;
+  PetscBool   flg;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+#define IS(s) (PetscStrcmp(name, s, &flg), flg)
+  if (IS("random")) M = N = RandInt(r, 1000, 2000);
+  else if (IS("empty")) M = N = 999;
+  else if (IS("dense_row")) M = N = 500;
+  else if (IS("one")) M = N = 1;
+  else if (IS("zero")) M = 0, N = 5;
+  else if (IS("longrow")) M = N = 1500;
+  else if (IS("nonsquare")) M = 300, N = 777;
+  else if (IS("nonmult32")) M = N = 1017;
+  else if (IS("powerlaw")) M = N = 3000;
+  else SETERRQ(comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown test case %s", name);
+  /* rows: even split over the ranks other than zerorank */
+  {
+    PetscMPIInt nr = size > 1 && zerorank >= 0 && zerorank < size ? size - 1 : size, idx = rank;
+    if (nr < size) idx = rank < zerorank ? rank : rank - 1;
+    m = (nr < size && rank == zerorank) ? 0 : M / nr + (idx < M % nr ? 1 : 0);
+  }
+  PetscCall(MatCreate(comm, A));
+  PetscCall(MatSetSizes(*A, m, PETSC_DECIDE, M, N));
+  PetscCall(MatSetType(*A, MATAIJ));
+  PetscCall(MatSetUp(*A));
+  PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  PetscCall(MatGetOwnershipRange(*A, &rstart, NULL));
+  PetscCall(PetscMalloc2(PetscMax(N, 1), &cols, PetscMax(N, 1), &vals));
+  for (PetscInt i = rstart; i < rstart + m; i++) {
+    PetscInt len = 0;
+    if (IS("random")) len = RandInt(r, 0, 41);
+    else if (IS("empty")) len = i % 3 ? RandInt(r, 1, 9) : 0;
+    else if (IS("dense_row")) len = i == 7 ? N : RandInt(r, 1, 12);
+    else if (IS("one")) len = 1;
+    else if (IS("longrow")) len = (i == 3 || i == 700 || i == 1499) ? 400 : RandInt(r, 6, 11);
+    else if (IS("nonsquare")) len = RandInt(r, 0, 25);
+    else if (IS("nonmult32")) len = RandInt(r, 1, 31);
+    else if (IS("powerlaw")) {
+      PetscReal u;
+      PetscCall(PetscRandomGetValueReal(r, &u));
+      len = (PetscInt)PetscMin((PetscReal)N, 2.0 / PetscMax(u * u, 1e-9));
+    }
+    len = PetscMin(len, N);
+    for (PetscInt k = 0; k < len; k++) {
+      cols[k] = len == N ? k : RandInt(r, 0, N);
+      PetscCall(PetscRandomGetValue(r, &vals[k]));
+      vals[k] -= 0.5;
+    }
+    if (len && i < N && !IS("nonsquare")) cols[0] = i; /* a diagonal for most rows */
+    PetscCall(MatSetValues(*A, 1, &i, len, cols, vals, ADD_VALUES));
+  }
+#undef IS
+  PetscCall(PetscFree2(cols, vals));
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode TestRelErr(Vec a, Vec b, PetscReal *err)
+{
+  Vec       d;
+  PetscReal nd, nb;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(b, &d));
+  PetscCall(VecCopy(a, d));
+  PetscCall(VecAXPY(d, -1.0, b));
+  PetscCall(VecNorm(d, NORM_2, &nd));
+  PetscCall(VecNorm(b, NORM_2, &nb));
+  *err = nb > 0 ? nd / nb : nd;
+  PetscCall(VecDestroy(&d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode TestSkipWithoutDevice(PetscBool *skip)
+{
+  char      backend[16] = "";
+  PetscBool avail, set, cuda;
+
+  PetscFunctionBegin;
+  *skip = PETSC_FALSE;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_ellwarp_backend", backend, sizeof(backend), &set));
+  PetscCall(PetscStrcmp(backend, "cuda", &cuda));
+  if (!set || !cuda) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscWarpDeviceAvailable(&avail));
+  if (!avail) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "SKIPPED: no CUDA device is present (or PETSc was built without CUDA); this GPU test did not run\n"));
+    *skip = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

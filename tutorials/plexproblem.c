@@ -1,0 +1,111 @@
+#include "plexproblem.h"
+#include <petscds.h>
+
+static PetscErrorCode zero(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt Nc, PetscScalar *u, PetscCtx ctx)
+{
+  for (PetscInt c = 0; c < Nc; c++) u[c] = 0.0;
+  return PETSC_SUCCESS;
+}
+
+static void f0_one(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[])
+{
+  for (PetscInt c = 0; c < uOff[1] - uOff[0]; c++) f0[c] = -1.0 - x[0] * (PetscReal)(c + 1);
+}
+
+static void f1_lap(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f1[])
+{
+  for (PetscInt d = 0; d < dim; ++d) f1[d] = u_x[d];
+}
+
+static void g3_lap(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, PetscReal u_tShift, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar g3[])
+{
+  for (PetscInt d = 0; d < dim; ++d) g3[d * dim + d] = 1.0;
+}
+
+/* isotropic elasticity, mu = 1, lambda = 1: sigma = mu (grad u + grad u^T) + lambda div(u) I */
+static void f1_elas(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f1[])
+{
+  PetscScalar div = 0.0;
+  for (PetscInt d = 0; d < dim; ++d) div += u_x[d * dim + d];
+  for (PetscInt c = 0; c < dim; ++c)
+    for (PetscInt d = 0; d < dim; ++d) f1[c * dim + d] = u_x[c * dim + d] + u_x[d * dim + c] + (c == d ? div : 0.0);
+}
+
+static void g3_elas(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, PetscReal u_tShift, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar g3[])
+{
+  /* PETSc layout g3[fc][gc][df][dg] = d f1[fc][df] / d u_x[gc][dg] */
+  for (PetscInt c = 0; c < dim; ++c)
+    for (PetscInt g = 0; g < dim; ++g)
+      for (PetscInt d = 0; d < dim; ++d)
+        for (PetscInt e = 0; e < dim; ++e) {
+          PetscScalar v = 0.0;
+          if (c == g && d == e) v += 1.0; /* grad u */
+          if (c == e && d == g) v += 1.0; /* grad u^T */
+          if (c == d && g == e) v += 1.0; /* div */
+          g3[((c * dim + g) * dim + d) * dim + e] = v;
+        }
+}
+
+PetscErrorCode PlexProblemCreate(MPI_Comm comm, const char prefix[], PlexPhysics phys, DM *dm)
+{
+  PetscFE        fe;
+  PetscDS        ds;
+  DMLabel        label;
+  PetscInt       dim, cStart, id = 1;
+  DMPolytopeType ct;
+  PetscBool      simplex;
+
+  PetscFunctionBegin;
+  PetscCall(DMCreate(comm, dm));
+  PetscCall(DMSetType(*dm, DMPLEX));
+  if (prefix) PetscCall(PetscObjectSetOptionsPrefix((PetscObject)*dm, prefix));
+  PetscCall(DMSetFromOptions(*dm));
+  PetscCall(DMGetDimension(*dm, &dim));
+  PetscCall(DMPlexGetHeightStratum(*dm, 0, &cStart, NULL));
+  PetscCall(DMPlexGetCellType(*dm, cStart, &ct));
+  simplex = DMPolytopeTypeGetNumVertices(ct) == DMPolytopeTypeGetDim(ct) + 1 ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscFECreateDefault(PETSC_COMM_SELF, dim, phys == PLEX_PHYSICS_LAPLACE ? 1 : dim, simplex, prefix, PETSC_DETERMINE, &fe));
+  PetscCall(PetscObjectSetName((PetscObject)fe, "u"));
+  PetscCall(DMSetField(*dm, 0, NULL, (PetscObject)fe));
+  PetscCall(DMCreateDS(*dm));
+  PetscCall(DMGetDS(*dm, &ds));
+  if (phys == PLEX_PHYSICS_LAPLACE) {
+    PetscCall(PetscDSSetResidual(ds, 0, f0_one, f1_lap));
+    PetscCall(PetscDSSetJacobian(ds, 0, 0, NULL, NULL, NULL, g3_lap));
+  } else {
+    PetscCall(PetscDSSetResidual(ds, 0, f0_one, f1_elas));
+    PetscCall(PetscDSSetJacobian(ds, 0, 0, NULL, NULL, NULL, g3_elas));
+  }
+  PetscCall(DMGetLabel(*dm, "marker", &label));
+  if (!label) {
+    PetscCall(DMCreateLabel(*dm, "marker"));
+    PetscCall(DMGetLabel(*dm, "marker", &label));
+    PetscCall(DMPlexMarkBoundaryFaces(*dm, 1, label));
+    PetscCall(DMPlexLabelComplete(*dm, label));
+  }
+  PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "wall", label, 1, &id, 0, 0, NULL, (PetscVoidFn *)zero, NULL, NULL, NULL));
+  PetscCall(PetscFEDestroy(&fe));
+  PetscCall(DMPlexSetSNESLocalFEM(*dm, PETSC_FALSE, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PlexProblemAssemble(DM dm, MatType type, Mat *J, Vec *b)
+{
+  SNES snes;
+  Vec  u;
+
+  PetscFunctionBegin;
+  if (type) PetscCall(DMSetMatType(dm, type));
+  PetscCall(DMCreateMatrix(dm, J));
+  PetscCall(DMCreateGlobalVector(dm, &u));
+  PetscCall(VecDuplicate(u, b));
+  PetscCall(VecSet(u, 0.0));
+  PetscCall(SNESCreate(PetscObjectComm((PetscObject)dm), &snes));
+  PetscCall(SNESSetDM(snes, dm));
+  PetscCall(SNESComputeJacobian(snes, u, *J, *J));
+  PetscCall(SNESComputeFunction(snes, u, *b));
+  PetscCall(VecScale(*b, -1.0));
+  PetscCall(SNESDestroy(&snes));
+  PetscCall(VecDestroy(&u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,17 @@
+/* DMPlex finite-element problems shared by the tutorials, tests and benchmarks: Laplacian and isotropic linear
+   elasticity on a box mesh, Dirichlet boundary, Lagrange elements of any degree. */
+#pragma once
+#include <petscdmplex.h>
+#include <petscsnes.h>
+
+typedef enum {
+  PLEX_PHYSICS_LAPLACE,
+  PLEX_PHYSICS_ELASTICITY
+} PlexPhysics;
+
+/* Mesh from the options (-dm_plex_dim, -dm_plex_box_faces, -dm_plex_simplex, -dm_refine, ...) with prefix, FE of degree
+   -petscspace_degree (default 1), physics, Dirichlet boundary */
+PetscErrorCode PlexProblemCreate(MPI_Comm, const char prefix[], PlexPhysics, DM *);
+/* Jacobian (at u = 0) assembled by PETSc's own path into a matrix of the given type (NULL: -dm_mat_type), and the
+   right-hand side (minus the residual at u = 0) */
+PetscErrorCode PlexProblemAssemble(DM, MatType, Mat *, Vec *);
