@@ -20,11 +20,15 @@ static int CmpReal(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+/* Wait for the device, if there is one */
 static PetscErrorCode Sync(void)
 {
   PetscDeviceContext dctx;
+  PetscBool          dev;
 
   PetscFunctionBegin;
+  PetscCall(PetscWarpDeviceAvailable(&dev));
+  if (!dev) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
   PetscCall(PetscDeviceContextSynchronize(dctx));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -33,8 +37,8 @@ static PetscErrorCode Sync(void)
 /* Median seconds of one MatMult: CUDA events on PETSc's stream for device paths, MPI_Wtime around a barrier otherwise */
 static PetscErrorCode TimeMult(Mat A, PetscBool device, PetscInt nmult, PetscReal *t)
 {
-  Vec        x, y;
-  PetscReal *ts;
+  Vec         x, y;
+  PetscReal  *ts;
   PetscRandom r;
 
   PetscFunctionBegin;
@@ -158,7 +162,7 @@ typedef struct {
 
 int main(int argc, char **argv)
 {
-  BenchCase   all[] = {
+  BenchCase all[] = {
     {"q1lap",  "laplace",    80, 1},
     {"q2lap",  "laplace",    40, 2},
     {"q1elas", "elasticity", 50, 1}
@@ -222,9 +226,9 @@ int main(int argc, char **argv)
     PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &minfo));
     nnz = (PetscInt)minfo.nz_used;
     for (PetscInt p = 0; p < npaths; p++) {
-      Mat            B = NULL;
+      Mat            B      = NULL;
       PetscBool      device = PETSC_TRUE, is;
-      PetscReal      t, padding = 1.0, build = 0;
+      PetscReal      t = 0, padding = 1.0, build = 0;
       PetscLogDouble t0, t1;
       MatEllWarpInfo info;
 

@@ -64,14 +64,14 @@ static PetscErrorCode BothAssemble(Mat A, Mat B)
 
 int main(int argc, char **argv)
 {
-  Mat            A, B, C, D;
-  Vec            l, r;
-  PetscBool      skip, isell, dev;
-  PetscInt       rstart, rend, ncols, ncolsb, M;
-  const PetscInt *cols, *colsb;
+  Mat                A, B, C, D;
+  Vec                l, r;
+  PetscBool          skip, isell, dev;
+  PetscInt           rstart, rend, ncols, ncolsb, M, *existing;
+  const PetscInt    *cols, *colsb;
   const PetscScalar *vals, *valsb;
-  MatEllWarpInfo info0, info1;
-  PetscMPIInt    size;
+  MatEllWarpInfo     info0, info1;
+  PetscMPIInt        size;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -95,7 +95,15 @@ int main(int argc, char **argv)
 
   /* values only: refresh, no rebuild */
   PetscCall(MatEllWarpGetInfo(B, &info0));
-  for (PetscInt i = rstart; i < rend; i += 7) PetscCall(BothSetValue(A, B, i, i, 3.5));
+  PetscCall(PetscMalloc1(rend - rstart, &existing));
+  for (PetscInt i = rstart; i < rend; i++) { /* an existing entry of each row, or -1 */
+    PetscCall(MatGetRow(A, i, &ncols, &cols, NULL));
+    existing[i - rstart] = ncols ? cols[ncols / 2] : -1;
+    PetscCall(MatRestoreRow(A, i, &ncols, &cols, NULL));
+  }
+  for (PetscInt i = rstart; i < rend; i += 7)
+    if (existing[i - rstart] >= 0) PetscCall(BothSetValue(A, B, i, existing[i - rstart], 3.5));
+  PetscCall(PetscFree(existing));
   PetscCall(BothAssemble(A, B));
   PetscCall(Compare(A, B, "MatSetValues on existing entries"));
   PetscCall(MatEllWarpGetInfo(B, &info1));

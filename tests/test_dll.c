@@ -20,9 +20,9 @@ int main(int argc, char **argv)
   PetscCall(MatMPIAIJSetPreallocation(A, 3, NULL, 2, NULL));
   PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
   for (PetscInt i = rstart; i < rend; i++) {
-    PetscInt    c[3] = {i - 1, i, i + 1};
+    PetscInt    c[3] = {i - 1, i, i + 1}, first = i == 0, last = i == n - 1;
     PetscScalar v[3] = {-1, 2, -1};
-    PetscCall(MatSetValues(A, 1, &i, 3, c[0] < 0 ? c + 1 : c, v, INSERT_VALUES));
+    PetscCall(MatSetValues(A, 1, &i, 3 - first - last, c + first, v + first, INSERT_VALUES));
   }
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));

@@ -38,7 +38,7 @@ int main(int argc, char **argv)
   PetscInt    physics = 0, its[2], lits[2];
   PetscReal   err;
   PetscBool   skip;
-  const char *phys[] = {"laplace", "elasticity"};
+  const char *phys[]     = {"laplace", "elasticity"};
   char        pctype[64] = "", ksptype[64] = "";
 
   PetscFunctionBeginUser;

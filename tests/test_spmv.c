@@ -25,7 +25,8 @@ static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold,
   MatEllWarpKernel kern = MAT_ELLWARP_KERNEL_AUTO;
   PetscBool        flg;
   MatEllWarpInfo   info;
-  PetscInt         M, N;
+  PetscInt         M, N, m, n;
+  PetscBool        samelayout;
 
   PetscFunctionBegin;
   PetscCall(TestCreateCase(PETSC_COMM_WORLD, cs, r, zerorank, &A));
@@ -70,13 +71,17 @@ static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold,
   PetscCall(MatMultTransposeAdd(A, va, xa, ta));
   PetscCall(MatMultTransposeAdd(B, vb, xb, tb));
   PetscCall(Check("MatMultTransposeAdd", cs, k, tb, ta));
-  if (M == N) {
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  samelayout = (PetscBool)(m == n);
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &samelayout, 1, MPI_C_BOOL, MPI_LAND, PETSC_COMM_WORLD));
+  if (M == N && samelayout) { /* AIJ needs equal row and column partitions */
     PetscCall(MatGetDiagonal(A, ya));
     PetscCall(MatGetDiagonal(B, yb));
     PetscCall(Check("MatGetDiagonal", cs, k, yb, ya));
   }
   PetscCall(MatEllWarpGetInfo(B, &info));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s layout: %s, kernel %s, threshold %" PetscInt_FMT ", %" PetscInt_FMT " slices, padding %.3f\n", cs, k, MatEllWarpBackends[info.backend], MatEllWarpKernels[info.kernel], info.threshold, info.nwarps, (double)info.padding));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s layout: %s, kernel %s, threshold %" PetscInt_FMT ", %" PetscInt_FMT " slices, padding %.3f\n", cs, k, MatEllWarpBackends[info.backend], MatEllWarpKernels[info.kernel], info.threshold, info.nwarps,
+                        (double)info.padding));
   PetscCheck(kern == MAT_ELLWARP_KERNEL_AUTO || info.kernel == kern, PETSC_COMM_SELF, PETSC_ERR_PLIB, "kernel %s requested, %s used", MatEllWarpKernels[kern], MatEllWarpKernels[info.kernel]);
 
   PetscCall(VecDestroy(&xa));
@@ -96,13 +101,13 @@ static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold,
 
 int main(int argc, char **argv)
 {
-  char        *cases[16], *kernels[4];
-  PetscInt     ncases = 16, nkernels = 4, threshold = 4, zerorank = -1;
-  PetscBool    skip, hostvecs = PETSC_FALSE, set;
-  PetscRandom  r;
-  PetscMPIInt  size;
-  const char  *all[] = {"random", "empty", "dense_row", "one", "zero", "longrow", "nonsquare", "nonmult32", "powerlaw"};
-  const char  *allk[] = {"k1", "k2", "auto"};
+  char       *cases[16], *kernels[4];
+  PetscInt    ncases = 16, nkernels = 4, threshold = 4, zerorank = -1;
+  PetscBool   skip, hostvecs = PETSC_FALSE, set;
+  PetscRandom r;
+  PetscMPIInt size;
+  const char *all[]  = {"random", "empty", "dense_row", "one", "zero", "longrow", "nonsquare", "nonmult32", "powerlaw"};
+  const char *allk[] = {"k1", "k2", "auto"};
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));

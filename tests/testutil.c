@@ -36,10 +36,10 @@ static PetscInt RandInt(PetscRandom r, PetscInt lo, PetscInt hi) /* in [lo, hi) 
 */
 PetscErrorCode TestCreateCase(MPI_Comm comm, const char name[], PetscRandom r, PetscInt zerorank, Mat *A)
 {
-  PetscMPIInt size, rank;
-  PetscInt    M = 0, N = 0, m, rstart, *cols;
+  PetscMPIInt  size, rank;
+  PetscInt     M = 0, N = 0, m, rstart, *cols;
   PetscScalar *vals;
-  PetscBool   flg;
+  PetscBool    flg;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(comm, &size));
@@ -55,6 +55,9 @@ PetscErrorCode TestCreateCase(MPI_Comm comm, const char name[], PetscRandom r, P
   else if (IS("nonmult32")) M = N = 1017;
   else if (IS("powerlaw")) M = N = 3000;
   else SETERRQ(comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown test case %s", name);
+  /* the ranks' random streams diverge once they generate different rows: take rank 0's sizes */
+  PetscCallMPI(MPI_Bcast(&M, 1, MPIU_INT, 0, comm));
+  PetscCallMPI(MPI_Bcast(&N, 1, MPIU_INT, 0, comm));
   /* rows: even split over the ranks other than zerorank */
   {
     PetscMPIInt nr = size > 1 && zerorank >= 0 && zerorank < size ? size - 1 : size, idx = rank;

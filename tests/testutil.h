@@ -2,7 +2,7 @@
 #pragma once
 #include <petscwarp.h>
 
-#define PETSCWARP_TEST_SKIP 77 /* CTest SKIP_RETURN_CODE */
+#define PETSCWARP_TEST_SKIP 200 /* CTest SKIP_RETURN_CODE: above every PETSc error code, which MPI_Abort passes on as the exit status */
 
 /* Random AIJ matrix of a named case (see testutil.c); rows distributed over comm (rank zerorank gets none) */
 PetscErrorCode TestCreateCase(MPI_Comm, const char[], PetscRandom, PetscInt, Mat *);

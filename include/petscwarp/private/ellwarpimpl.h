@@ -12,7 +12,7 @@ typedef PetscErrorCode (*MatMultAddFn_Private)(Mat, Vec, Vec, Vec);
 
 /* The parent's (AIJ) operations the type overrides, saved at conversion */
 typedef struct {
-  MatMultFn_Private    mult, multtranspose;
+  MatMultFn_Private mult, multtranspose;
   PetscErrorCode (*getdiagonal)(Mat, Vec);
   MatMultAddFn_Private multadd, multtransposeadd;
   PetscErrorCode (*destroy)(Mat);

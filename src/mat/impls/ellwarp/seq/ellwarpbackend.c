@@ -29,18 +29,25 @@ static PetscErrorCode FreeLayout(Mat_SeqAIJEllWarp *ew)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* cudaFree() of a device buffer, if any (never called on a machine without a driver, where it fails) */
+static PetscErrorCode DeviceFree(PetscScalar **p)
+{
+  PetscFunctionBegin;
+#if PetscDefined(HAVE_CUDA)
+  if (*p) PetscCallCUDA(cudaFree(*p));
+#endif
+  *p = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatEllWarpReset_Private(Mat A)
 {
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
 
   PetscFunctionBegin;
   PetscCall(FreeLayout(ew));
-#if PetscDefined(HAVE_CUDA)
-  PetscCallCUDA(cudaFree(ew->d_csrval));
-  for (int i = 0; i < 3; i++) PetscCallCUDA(cudaFree(ew->d_work[i]));
-#endif
-  ew->d_csrval = NULL;
-  for (int i = 0; i < 3; i++) ew->d_work[i] = NULL;
+  PetscCall(DeviceFree(&ew->d_csrval));
+  for (int i = 0; i < 3; i++) PetscCall(DeviceFree(&ew->d_work[i]));
   ew->nwork = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -179,9 +186,9 @@ PetscErrorCode MatEllWarpSetUp_Private(Mat A)
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
   rebuild = (PetscBool)(!ew->built || ew->built_backend != ew->opt.backend || ew->nzstate != A->nonzerostate || ew->m != A->rmap->n || ew->n != A->cmap->n);
   if (rebuild || ew->state != state) {
-    const int         *ai, *aj;
-    int               *tmp;
-    const PetscScalar *aa;
+    const int         *ai = NULL, *aj = NULL;
+    int               *tmp = NULL;
+    const PetscScalar *aa  = NULL;
 
     PetscCall(GetCSR32(A, &ai, &aj, &tmp, &aa));
     if (rebuild) PetscCall(Build(A, ai, aj));
@@ -224,10 +231,7 @@ static PetscErrorCode WarpVecGet(Mat A, Vec v, PetscInt slot, PetscBool read, Pe
   }
   PetscCall(VecGetLocalSize(v, &n));
   if (ew->nwork < PetscMax(A->rmap->n, A->cmap->n)) {
-    for (int i = 0; i < 3; i++) {
-      PetscCallCUDA(cudaFree(ew->d_work[i]));
-      ew->d_work[i] = NULL;
-    }
+    for (int i = 0; i < 3; i++) PetscCall(DeviceFree(&ew->d_work[i]));
     ew->nwork = PetscMax(A->rmap->n, A->cmap->n);
   }
   if (!ew->d_work[slot]) PetscCallCUDA(cudaMalloc((void **)&ew->d_work[slot], sizeof(PetscScalar) * PetscMax(ew->nwork, 1)));
