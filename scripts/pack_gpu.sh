@@ -7,14 +7,15 @@ cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 PETSC_DIR=$(scripts/setup.sh 2>/dev/null | tail -1)
 rm -rf gpu && mkdir -p gpu/lib gpu/build
-cp -a "$PETSC_DIR"/lib/libpetsc.so* gpu/lib/
-strip --strip-unneeded gpu/lib/libpetsc.so.*.*
+cp -a "$PETSC_DIR"/lib/libpetsc.so.* gpu/lib/
+strip --strip-unneeded gpu/lib/libpetsc.so.*
 # Debian libraries PETSc needs beyond MPI, CUDA and libc (OpenMPI comes from the GPU machine: 4.1.x, same ABI)
-for l in $(ldd "$PETSC_DIR"/lib/libpetsc.so | awk '/=>/ {print $3}' | grep -E 'liblapack|libblas|libmetis|libgfortran|libquadmath|libGKlib'); do
+for l in $(ldd "$PETSC_DIR"/lib/libpetsc.so.*[0-9] | awk '/=>/ {print $3}' | grep -E 'liblapack|libblas|libmetis|libgfortran|libquadmath|libGKlib'); do
   cp -L "$l" gpu/lib/
 done
 # the build tree, without objects: programs, libraries, CTest files
-(cd "$BUILD" && find . \( -name '*.so*' -o -name 'CTestTestfile.cmake' -o -perm -u+x -type f \) ! -path '*/CMakeFiles/*' -print0 | cpio -0 -pdm --quiet ../gpu/build)
+(cd "$BUILD" && find . \( -name '*.so*' -o -name 'CTestTestfile.cmake' -o -perm -u+x \) -type f ! -path '*/CMakeFiles/*' -print0 | tar --null -T - -cf -) | tar -C gpu/build -xf -
+(cd "$BUILD" && find . -name '*.so*' -type l ! -path '*/CMakeFiles/*' -print0 | tar --null -T - -cf -) | tar -C gpu/build -xf -
 find gpu/build -type f -name '*.so*' -exec strip --strip-unneeded {} +
 echo "$PWD/$BUILD" > gpu/build/.origin
 du -sh gpu
