@@ -83,17 +83,18 @@ PETSC_EXTERN const char *const MatEllWarpKernels[];
 S*/
 typedef struct {
   MatEllWarpBackend backend;
-  MatEllWarpKernel  kernel;     /* the kernel in use (K1 or K2) */
-  PetscInt          threshold;  /* in use; 0 for K1 */
-  PetscInt          block_size; /* threads per CUDA block */
-  PetscInt          nwarps;     /* slices */
-  PetscInt          nnz;        /* entries */
-  PetscInt          nslots;     /* stored slots, padding included */
-  PetscInt          maxwidth;   /* widest slice, in slots per lane */
-  PetscReal         padding;    /* nslots / nnz (1 = no padding) */
-  PetscLogDouble    bytes;      /* bytes of the layout (values, columns, offsets, permutation, maps) */
-  PetscLogDouble    build_time; /* seconds of the last build */
-  PetscInt          nbuilds, nrefreshes;
+  MatEllWarpKernel  kernel;              /* the kernel in use (K1 or K2) */
+  PetscInt          threshold;           /* in use; 0 for K1 */
+  PetscInt          block_size;          /* threads per CUDA block */
+  PetscInt          nwarps;              /* slices */
+  PetscInt          nnz;                 /* entries */
+  PetscInt          nslots;              /* stored slots, padding included */
+  PetscInt          maxwidth;            /* widest slice, in slots per lane */
+  PetscReal         padding;             /* nslots / nnz (1 = no padding) */
+  PetscLogDouble    bytes;               /* bytes of the layout (values, columns, offsets, permutation, maps) */
+  PetscLogDouble    build_time;          /* seconds of the last build */
+  PetscInt          nbuilds, nrefreshes; /* layout builds and value refreshes so far */
+  PetscInt          nproducts;           /* products run in the layout so far */
 } MatEllWarpInfo;
 
 PETSC_EXTERN PetscErrorCode PetscWarpInitializePackage(void);

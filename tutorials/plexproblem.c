@@ -60,6 +60,13 @@ PetscErrorCode PlexProblemCreate(MPI_Comm comm, const char prefix[], PlexPhysics
   PetscCall(DMSetType(*dm, DMPLEX));
   if (prefix) PetscCall(PetscObjectSetOptionsPrefix((PetscObject)*dm, prefix));
   PetscCall(DMSetFromOptions(*dm));
+  { /* Lagrange elements of degree 1 unless -[prefix]petscspace_degree says otherwise (PetscFE's default is 0) */
+    char      opt[128];
+    PetscBool set;
+    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%spetscspace_degree", prefix ? prefix : ""));
+    PetscCall(PetscOptionsHasName(NULL, NULL, opt, &set));
+    if (!set) PetscCall(PetscOptionsSetValue(NULL, opt, "1"));
+  }
   PetscCall(DMGetDimension(*dm, &dim));
   PetscCall(DMPlexGetHeightStratum(*dm, 0, &cStart, NULL));
   PetscCall(DMPlexGetCellType(*dm, cStart, &ct));

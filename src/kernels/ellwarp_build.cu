@@ -125,6 +125,7 @@ extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, 
   E->nrows     = nrows;
   E->ncols     = ncols;
   E->threshold = threshold;
+  E->maxlanes  = 1;
   TRY(cudaMemcpyAsync(&nnz0, d_rowptr, sizeof(int), cudaMemcpyDeviceToHost, st));
   TRY(cudaMemcpyAsync(&nnz1, d_rowptr + nrows, sizeof(int), cudaMemcpyDeviceToHost, st));
   TRY(Alloc((void **)&E->perm, sizeof(int) * (size_t)nrows));

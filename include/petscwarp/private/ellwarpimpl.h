@@ -46,7 +46,7 @@ typedef struct {
   PetscInt     nwork;
   /* statistics */
   PetscLogDouble      build_time;
-  PetscInt            nbuilds, nrefreshes;
+  PetscInt            nbuilds, nrefreshes, nproducts;
   MatEllWarpParentOps parent;
 } Mat_SeqAIJEllWarp;
 

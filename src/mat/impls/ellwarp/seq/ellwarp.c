@@ -115,6 +115,7 @@ static PetscErrorCode MatEllWarpGetInfo_SeqAIJEllWarp(Mat A, MatEllWarpInfo *inf
   info->build_time = ew->build_time;
   info->nbuilds    = ew->nbuilds;
   info->nrefreshes = ew->nrefreshes;
+  info->nproducts  = ew->nproducts;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -328,7 +329,8 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat A, MatType type, MatReuse reu
   B->ops->view                = MatView_SeqAIJEllWarp;
   B->ops->setfromoptions      = MatSetFromOptions_SeqAIJEllWarp;
   B->ops->bindtocpu           = MatBindToCPU_SeqAIJEllWarp;
-  PetscCall(MatBindToCPU_SeqAIJEllWarp(B, B->boundtocpu));
+  B->boundtocpu               = PETSC_FALSE; /* PETSc creates matrices bound to the CPU; GPU types unbind them in their conversion */
+  PetscCall(MatBindToCPU_SeqAIJEllWarp(B, PETSC_FALSE));
   PetscCall(ComposeAll(B, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQAIJELLWARP));
 

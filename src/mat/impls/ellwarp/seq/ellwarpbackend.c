@@ -136,6 +136,7 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj)
   PetscCall(PetscLogEventBegin(MATELLWARP_Build, A, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   PetscCall(FreeLayout(ew));
+  PetscCall(DeviceFree(&ew->d_csrval)); /* sized by the old number of entries */
   PetscCall(PetscMalloc1(m + 1, &rowptr));
   for (PetscInt i = 0; i <= m; i++) rowptr[i] = ai[i];
   PetscCall(MatEllWarpChoose_Private(m, rowptr, ew->opt.kernel, ew->opt.threshold, &ew->kernel, &t));
@@ -327,6 +328,7 @@ PetscErrorCode MatEllWarpApply_Private(Mat A, PetscBool trans, Vec x, Vec z, Vec
   else PetscCall(ApplyCUDA(A, trans, x, z, y));
 #endif
   PetscCall(PetscLogEventEnd(trans ? MATELLWARP_MultT : MATELLWARP_Mult, A, x, y, 0));
+  ew->nproducts++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
