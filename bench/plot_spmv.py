@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Plot bench_spmv CSV output: effective bandwidth per matrix per path, against the measured copy bandwidth.
-usage: plot_spmv.py spmv.csv spmv.png"""
+"""Plot bench_spmv CSV output: effective bandwidth per matrix and path (with the measured copy bandwidth), and the
+speed-up over aijcusparse.   usage: plot_spmv.py spmv.csv spmv.png"""
 import csv
 import sys
 
@@ -14,24 +14,34 @@ with open(sys.argv[1]) as f:
     for line in f:
         if line.startswith("# copy_gbs="):
             v = float(line.split()[1].split("=")[1])
-            copy = v if v > 0 else copy
-        elif line.strip():
+            copy = copy or (v if v > 0 else None)
+        elif line.strip() and not line.startswith("#"):
             rows.append(next(csv.reader([line])))
+
+
+def label(r):
+    return r[3] + (f" (CPU, {r[4]} ranks)" if r[3] == "aij" else "")
+
+
 cases = list(dict.fromkeys(r[0] for r in rows))
-paths = list(dict.fromkeys(f"{r[3]}" + (f" ({r[4]} ranks)" if r[4] != "1" else "") for r in rows))
-fig, ax = plt.subplots(figsize=(10, 5))
+paths = list(dict.fromkeys(label(r) for r in rows))
+value = {(r[0], label(r)): (float(r[5]), float(r[7])) for r in rows}
+fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5))
 w = 0.8 / len(paths)
 for k, p in enumerate(paths):
-    ys = []
-    for c in cases:
-        v = [float(r[7]) for r in rows if r[0] == c and (f"{r[3]}" + (f" ({r[4]} ranks)" if r[4] != "1" else "")) == p]
-        ys.append(v[-1] if v else 0)
-    ax.bar([i + k * w for i in range(len(cases))], ys, w, label=p)
+    xs = [i + k * w for i in range(len(cases))]
+    ax1.bar(xs, [value.get((c, p), (0, 0))[1] for c in cases], w, label=p)
+    ax2.bar(xs, [value[(c, "aijcusparse")][0] / value[(c, p)][0] if (c, p) in value and (c, "aijcusparse") in value else 0 for c in cases], w, label=p)
 if copy:
-    ax.axhline(copy, color="k", ls="--", lw=1, label=f"device copy {copy:.0f} GB/s")
-ax.set_xticks([i + 0.4 - w / 2 for i in range(len(cases))], cases)
-ax.set_ylabel("effective GB/s (12 B/nnz + 20 B/row)")
-ax.set_title("SpMV, DMPlex box matrices")
-ax.legend(fontsize=8)
+    ax1.axhline(copy, color="k", ls="--", lw=1, label=f"device copy {copy:.0f} GB/s")
+for ax in (ax1, ax2):
+    ax.set_xticks([i + 0.4 - w / 2 for i in range(len(cases))], cases)
+ax1.set_ylabel("effective GB/s (12 B/nonzero + 20 B/row)")
+ax1.set_title("SpMV bandwidth")
+ax2.set_ylabel("speed-up over aijcusparse")
+ax2.set_yscale("log")
+ax2.axhline(1.0, color="k", lw=0.8)
+ax2.set_title("SpMV speed-up over aijcusparse")
+ax1.legend(fontsize=7, loc="lower left", framealpha=0.9)
 fig.tight_layout()
-fig.savefig(sys.argv[2], dpi=120)
+fig.savefig(sys.argv[2], dpi=110)

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# At most 8 files come back from the device tool: keep what goes to $OUTDIR to ctest.log, sanitizer.log, ex1.log,
+# ex1_logview.txt, bench.log and spmv.csv.
 # Run on the GPU machine (through the device tool), from the repository root, with gpu/ carried:
 # the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize tutorial bench (default: all)
@@ -26,13 +28,14 @@ for w in $what; do
     for t in "test_spmv -mat_ellwarp_backend cuda" "test_spmv -mat_ellwarp_backend cuda -kernels k2 -threshold 1" "test_spmv -mat_ellwarp_backend cuda -host_vecs" "test_coherence -mat_ellwarp_backend cuda"; do
       set -- $t
       echo "== compute-sanitizer --tool memcheck $t"
-      compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/tests/$@ -malloc_dump > "$OUTDIR/sanitizer_$1.log" 2>&1
-      echo "exit $?"; tail -3 "$OUTDIR/sanitizer_$1.log"
+      compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/tests/$@ -malloc_dump > /tmp/sanitizer.log 2>&1
+      echo "exit $?"; tail -3 /tmp/sanitizer.log
+      cat /tmp/sanitizer.log >> "$OUTDIR/sanitizer.log"
     done ;;
   tutorial)
     $B/tutorials/ex1 -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 80,80,80 -nmult 100 -check -log_view :"$OUTDIR/ex1_logview.txt" 2>&1 | tee "$OUTDIR/ex1.log" ;;
   bench)
-    $B/bench/bench_spmv -nmult 200 -csv "$OUTDIR/spmv.csv" 2>&1 | tee "$OUTDIR/bench_gpu.log"
-    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -paths aij -nmult 50 -csv "$OUTDIR/spmv.csv" 2>&1 | tee "$OUTDIR/bench_cpu.log" ;;
+    $B/bench/bench_spmv -nmult 200 -csv "$OUTDIR/spmv.csv" 2>&1 | tee "$OUTDIR/bench.log"
+    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -paths aij -nmult 50 -csv "$OUTDIR/spmv.csv" 2>&1 | tee -a "$OUTDIR/bench.log" ;;
   esac
 done
