@@ -24,7 +24,8 @@
 . -mat_ellwarp_backend <host,cuda>               - where the products run (default: cuda when PETSc has CUDA and a device is present)
 . -mat_ellwarp_kernel <auto,k1,k2>               - the product kernel (default: auto)
 . -mat_ellwarp_threshold <t>                     - K2: most entries per lane before a row is split over several lanes
-- -mat_ellwarp_block_size <bs>                   - threads per CUDA block (multiple of 32)
+. -mat_ellwarp_block_size <bs>                   - threads per CUDA block (multiple of 32)
+- -mat_ellwarp_reorder <none,rcm,nd,...>         - a locality ordering (`MatOrderingType`) of the rows inside the format
 
   Level: beginner
 
@@ -92,7 +93,11 @@ typedef struct {
   PetscInt          maxwidth;            /* widest slice, in slots per lane */
   PetscReal         padding;             /* nslots / nnz (1 = no padding) */
   PetscLogDouble    bytes;               /* bytes of the layout (values, columns, offsets, permutation, maps) */
-  PetscLogDouble    build_time;          /* seconds of the last build */
+  PetscLogDouble    build_time;          /* seconds of the last build of the layout (on the device for the CUDA backend) */
+  PetscLogDouble    upload_time;         /* seconds of the upload of the CSR indices before it (CUDA backend) */
+  char              reorder[64];         /* locality ordering applied, "none" for none */
+  PetscLogDouble    refresh_time;        /* seconds of the last value refresh's gather into the layout (device time for CUDA) */
+  PetscLogDouble    refresh_upload_time; /* seconds of the upload of the host values that preceded it (CUDA backend) */
   PetscInt          nbuilds, nrefreshes; /* layout builds and value refreshes so far */
   PetscInt          nproducts;           /* products run in the layout so far */
 } MatEllWarpInfo;
@@ -106,4 +111,6 @@ PETSC_EXTERN PetscErrorCode MatCreateAIJEllWarp(MPI_Comm, PetscInt, PetscInt, Pe
 PETSC_EXTERN PetscErrorCode MatEllWarpSetBackend(Mat, MatEllWarpBackend);
 PETSC_EXTERN PetscErrorCode MatEllWarpGetBackend(Mat, MatEllWarpBackend *);
 PETSC_EXTERN PetscErrorCode MatEllWarpSetKernel(Mat, MatEllWarpKernel, PetscInt);
+PETSC_EXTERN PetscErrorCode MatEllWarpSetBlockSize(Mat, PetscInt);
+PETSC_EXTERN PetscErrorCode MatEllWarpSetReorder(Mat, MatOrderingType);
 PETSC_EXTERN PetscErrorCode MatEllWarpGetInfo(Mat, MatEllWarpInfo *);

@@ -46,6 +46,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_backend", "opencl"));
   EXPECT_ERROR(MatSetFromOptions(B), "-mat_ellwarp_backend opencl");
   PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_backend"));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_reorder", "bogus"));
+  EXPECT_ERROR(MatSetFromOptions(B), "-mat_ellwarp_reorder bogus");
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_reorder"));
   EXPECT_ERROR(MatEllWarpGetInfo(A, NULL), "MatEllWarpGetInfo on an aij matrix");
   /* the matrix still works after the errors */
   PetscCall(VecSetRandom(x, r));

@@ -39,7 +39,7 @@ int main(int argc, char **argv)
   srand(seed);
   for (int trial = 0; trial < 6; trial++) {
     int     m = trial == 0 ? 0 : trial == 1 ? 1 : 500 + rand() % 3000, n = m ? m + rand() % 50 : 7;
-    int    *rp = malloc(sizeof(int) * (m + 1)), nnz, *cj, *d_i, *d_j;
+    int    *rp = malloc(sizeof(int) * (m + 1)), nnz, *cj, *d_i, *d_j, *order = malloc(sizeof(int) * (m + 1)), *d_o;
     double *a, *x, *yh, *yd, *d_a, *d_x, *d_y;
     rp[0] = 0;
     for (int i = 0; i < m; i++) {
@@ -60,6 +60,9 @@ int main(int argc, char **argv)
     yh = malloc(sizeof(double) * (m + 1));
     yd = malloc(sizeof(double) * (m + 1));
     for (int j = 0; j < n; j++) x[j] = rand() / (double)RAND_MAX;
+    for (int i = 0; i < m; i++) order[i] = m - 1 - i;
+    CHECK(cudaMalloc((void **)&d_o, sizeof(int) * (m + 1)));
+    CHECK(cudaMemcpy(d_o, order, sizeof(int) * m, cudaMemcpyHostToDevice));
     CHECK(cudaMalloc((void **)&d_i, sizeof(int) * (m + 1)));
     CHECK(cudaMalloc((void **)&d_j, sizeof(int) * (nnz + 1)));
     CHECK(cudaMalloc((void **)&d_a, sizeof(double) * (nnz + 1)));
@@ -69,11 +72,12 @@ int main(int argc, char **argv)
     CHECK(cudaMemcpy(d_j, cj, sizeof(int) * nnz, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(d_a, a, sizeof(double) * nnz, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(d_x, x, sizeof(double) * n, cudaMemcpyHostToDevice));
-    for (int threshold = 0; threshold <= 16; threshold = threshold ? threshold * 4 : 1) {
+    for (int t = 0; t < 8; t++) { /* thresholds 0, 1, 4, 16, each with the natural and a reversed row order */
+      int          threshold = (t / 2) ? 1 << (2 * (t / 2 - 1)) : 0, reversed = t % 2;
       PetscWarpEll H, D, C;
       double       num = 0, den = 0;
-      CHECK(PetscWarpEllBuildHost(m, n, rp, cj, threshold, &H));
-      CHECK(PetscWarpEllBuildCUDA(m, n, d_i, d_j, threshold, NULL, &D));
+      CHECK(PetscWarpEllBuildHost(m, n, rp, cj, reversed ? order : NULL, threshold, &H));
+      CHECK(PetscWarpEllBuildCUDA(m, n, d_i, d_j, reversed ? d_o : NULL, threshold, NULL, &D));
       PetscWarpEllRefreshHost(&H, a);
       CHECK(PetscWarpEllRefreshCUDA(&D, d_a, NULL));
       if (D.nwarps != H.nwarps || D.nslots != H.nslots || D.maxlanes != H.maxlanes || D.maxwidth != H.maxwidth || D.nnz != H.nnz) {
@@ -106,13 +110,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "threshold %d: device product differs from the host twin: %g\n", threshold, sqrt(num / (den > 0 ? den : 1)));
         fails++;
       }
-      printf("m %5d n %5d nnz %6d threshold %2d: %4d warps, %7d slots, lanes <= %2d: layouts identical, products agree\n", m, n, nnz, threshold, H.nwarps, H.nslots, H.maxlanes);
+      printf("m %5d n %5d nnz %6d threshold %2d order %-8s: %4d warps, %7d slots, lanes <= %2d: layouts identical, products agree\n", m, n, nnz, threshold, reversed ? "reversed" : "natural", H.nwarps, H.nslots, H.maxlanes);
       PetscWarpEllFreeHost(&H);
       PetscWarpEllFreeHost(&C);
       CHECK(PetscWarpEllFreeCUDA(&D));
     }
-    cudaFree(d_i), cudaFree(d_j), cudaFree(d_a), cudaFree(d_x), cudaFree(d_y);
-    free(rp), free(cj), free(a), free(x), free(yh), free(yd);
+    cudaFree(d_i), cudaFree(d_j), cudaFree(d_a), cudaFree(d_x), cudaFree(d_y), cudaFree(d_o);
+    free(rp), free(cj), free(a), free(x), free(yh), free(yd), free(order);
   }
   if (fails) return 1;
   printf("device layout == host layout\n");

@@ -80,8 +80,8 @@ static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold,
     PetscCall(Check("MatGetDiagonal", cs, k, yb, ya));
   }
   PetscCall(MatEllWarpGetInfo(B, &info));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s layout: %s, kernel %s, threshold %" PetscInt_FMT ", %" PetscInt_FMT " slices, padding %.3f\n", cs, k, MatEllWarpBackends[info.backend], MatEllWarpKernels[info.kernel], info.threshold, info.nwarps,
-                        (double)info.padding));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s layout: %s, kernel %s, threshold %" PetscInt_FMT ", order %s, %" PetscInt_FMT " slices, padding %.3f\n", cs, k, MatEllWarpBackends[info.backend], MatEllWarpKernels[info.kernel], info.threshold,
+                        info.reorder, info.nwarps, (double)info.padding));
   PetscCheck(info.nproducts >= (M == N && samelayout ? 4 : 3) || m == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the products did not run in the ELL-WARP layout (%" PetscInt_FMT " products)", info.nproducts);
   PetscCheck(kern == MAT_ELLWARP_KERNEL_AUTO || info.kernel == kern, PETSC_COMM_SELF, PETSC_ERR_PLIB, "kernel %s requested, %s used", MatEllWarpKernels[kern], MatEllWarpKernels[info.kernel]);
 

@@ -113,7 +113,14 @@ extern "C" int PetscWarpEllFreeCUDA(PetscWarpEll *E)
     } \
   } while (0)
 
-extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, int threshold, void *stream, PetscWarpEll *E)
+/* Lengths of the rows taken in the given order */
+__global__ void RowLengthsOrdered(int nrows, const int *__restrict__ rowptr, const int *__restrict__ order, int *__restrict__ len)
+{
+  int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < nrows) len[k] = rowptr[order[k] + 1] - rowptr[order[k]];
+}
+
+extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, void *stream, PetscWarpEll *E)
 {
   cudaStream_t st   = (cudaStream_t)stream;
   auto         pol  = thrust::cuda::par.on(st);
@@ -133,10 +140,15 @@ extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, 
   TRY(Alloc((void **)&T.slen, sizeof(int) * (size_t)nrows));
   try {
     if (nrows) {
-      RowLengths<<<(nrows + 255) / 256, 256, 0, st>>>(nrows, d_rowptr, T.slen);
-      TRY(cudaGetLastError());
       thrust::device_ptr<int> L(T.slen), P(E->perm);
-      thrust::sequence(pol, P, P + nrows);
+      if (d_order) {
+        RowLengthsOrdered<<<(nrows + 255) / 256, 256, 0, st>>>(nrows, d_rowptr, d_order, T.slen);
+        TRY(cudaMemcpyAsync(E->perm, d_order, sizeof(int) * (size_t)nrows, cudaMemcpyDeviceToDevice, st));
+      } else {
+        RowLengths<<<(nrows + 255) / 256, 256, 0, st>>>(nrows, d_rowptr, T.slen);
+        thrust::sequence(pol, P, P + nrows);
+      }
+      TRY(cudaGetLastError());
       thrust::stable_sort_by_key(pol, L, L + nrows, P, thrust::greater<int>());
     }
     /* group boundaries: rows needing more than 2^l lanes are those longer than threshold * 2^l */

@@ -16,14 +16,17 @@ void PetscWarpEllFreeHost(PetscWarpEll *E)
   memset(E, 0, sizeof(*E));
 }
 
-/* Stable counting sort of the rows by length, longest first */
-static int SortRowsByLength(int nrows, const int *rowptr, int maxlen, int *perm)
+/* Stable counting sort of the rows (taken in the given order, or 0..nrows-1) by length, longest first */
+static int SortRowsByLength(int nrows, const int *rowptr, const int *order, int maxlen, int *perm)
 {
   int *count = (int *)calloc((size_t)maxlen + 2, sizeof(int));
   if (!count) return PETSCWARP_ERR_MEM;
   for (int i = 0; i < nrows; i++) count[maxlen - (rowptr[i + 1] - rowptr[i]) + 1]++;
   for (int b = 1; b <= maxlen + 1; b++) count[b] += count[b - 1];
-  for (int i = 0; i < nrows; i++) perm[count[maxlen - (rowptr[i + 1] - rowptr[i])]++] = i;
+  for (int k = 0; k < nrows; k++) {
+    int i                                               = order ? order[k] : k;
+    perm[count[maxlen - (rowptr[i + 1] - rowptr[i])]++] = i;
+  }
   free(count);
   return PETSCWARP_OK;
 }
@@ -57,7 +60,7 @@ static int CutWarps(const PetscWarpEll *E, const int *rowptr, int *wrow, int *wi
   return nw;
 }
 
-int PetscWarpEllBuildHost(int nrows, int ncols, const int *rowptr, const int *colidx, int threshold, PetscWarpEll *E)
+int PetscWarpEllBuildHost(int nrows, int ncols, const int *rowptr, const int *colidx, const int *order, int threshold, PetscWarpEll *E)
 {
   int       maxlen = 0, err, nw;
   long long nslots;
@@ -74,7 +77,7 @@ int PetscWarpEllBuildHost(int nrows, int ncols, const int *rowptr, const int *co
   E->perm = (int *)malloc(sizeof(int) * ((size_t)nrows + 1));
   E->diag = (int *)malloc(sizeof(int) * ((size_t)nrows + 1));
   if (!E->perm || !E->diag) goto oom;
-  if ((err = SortRowsByLength(nrows, rowptr, maxlen, E->perm))) goto fail;
+  if ((err = SortRowsByLength(nrows, rowptr, order, maxlen, E->perm))) goto fail;
 
   nw = CutWarps(E, rowptr, NULL, NULL, NULL, &nslots);
   if (nslots > 2147483647LL) {

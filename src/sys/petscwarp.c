@@ -153,6 +153,19 @@ PetscErrorCode MatCreateAIJEllWarp(MPI_Comm comm, PetscInt m, PetscInt n, PetscI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Change one field of a MATELLWARP matrix's options; a no-op for other types */
+#define ELLWARP_SET_OPT(A, assign) \
+  do { \
+    PetscErrorCode (*get_)(Mat, MatEllWarpOpts *) = NULL; \
+    MatEllWarpOpts o_; \
+    PetscCall(PetscObjectQueryFunction((PetscObject)(A), "MatEllWarpGetOpts_C", &get_)); \
+    if (get_) { \
+      PetscCall((*get_)(A, &o_)); \
+      assign; \
+      PetscUseMethod(A, "MatEllWarpSetOpts_C", (Mat, const MatEllWarpOpts *), (A, &o_)); \
+    } \
+  } while (0)
+
 /*@
   MatEllWarpSetBackend - Sets where the products of a `MATELLWARP` matrix run
 
@@ -170,7 +183,7 @@ PetscErrorCode MatCreateAIJEllWarp(MPI_Comm comm, PetscInt m, PetscInt n, PetscI
   Notes:
   The default is CUDA when PETSc was configured with CUDA and a device is present, otherwise the host twin of the
   kernels. Asking for CUDA without a device is an error. The backend also sets the vector type of `MatCreateVecs()`
-  (`VECCUDA` or `VECSTANDARD`).
+  (`VECCUDA` or `VECSTANDARD`). Other matrix types ignore the call.
 
 .seealso: `MATELLWARP`, `MatEllWarpGetBackend()`, `MatEllWarpSetKernel()`
 @*/
@@ -179,7 +192,7 @@ PetscErrorCode MatEllWarpSetBackend(Mat A, MatEllWarpBackend b)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(A, b, 2);
-  PetscTryMethod(A, "MatEllWarpSetBackend_C", (Mat, MatEllWarpBackend), (A, b));
+  ELLWARP_SET_OPT(A, o_.backend = b);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -200,10 +213,13 @@ PetscErrorCode MatEllWarpSetBackend(Mat A, MatEllWarpBackend b)
 @*/
 PetscErrorCode MatEllWarpGetBackend(Mat A, MatEllWarpBackend *b)
 {
+  MatEllWarpOpts o;
+
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(b, 2);
-  PetscUseMethod(A, "MatEllWarpGetBackend_C", (Mat, MatEllWarpBackend *), (A, b));
+  PetscUseMethod(A, "MatEllWarpGetOpts_C", (Mat, MatEllWarpOpts *), (A, &o));
+  *b = o.backend;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -226,10 +242,12 @@ PetscErrorCode MatEllWarpGetBackend(Mat A, MatEllWarpBackend *b)
   Notes:
   K1 runs one thread per row; it pays on matrices whose rows have similar lengths inside each slice of 32 sorted rows,
   as finite-element matrices do. K2 splits rows longer than the threshold over several lanes of a warp and combines the
-  partial sums with warp shuffles; it pays when a few rows are much longer than the rest. The automatic choice uses K1
-  unless some row is longer than four times the mean row length. The layout is rebuilt at the next product.
+  partial sums with warp shuffles; it pays when a few rows are much longer than the rest (a dense row, power-law row
+  lengths), where K1 would leave one lane of a warp working alone through the long row. The automatic choice uses K1
+  unless some row is longer than four times the mean row length, and then K2 with that threshold. The layout is
+  rebuilt at the next product.
 
-.seealso: `MATELLWARP`, `MatEllWarpSetBackend()`, `MatEllWarpGetInfo()`
+.seealso: `MATELLWARP`, `MatEllWarpSetBackend()`, `MatEllWarpSetBlockSize()`, `MatEllWarpGetInfo()`
 @*/
 PetscErrorCode MatEllWarpSetKernel(Mat A, MatEllWarpKernel k, PetscInt threshold)
 {
@@ -237,7 +255,70 @@ PetscErrorCode MatEllWarpSetKernel(Mat A, MatEllWarpKernel k, PetscInt threshold
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(A, k, 2);
   PetscValidLogicalCollectiveInt(A, threshold, 3);
-  PetscTryMethod(A, "MatEllWarpSetKernel_C", (Mat, MatEllWarpKernel, PetscInt), (A, k, threshold));
+  ELLWARP_SET_OPT(A, (o_.kernel = k, o_.threshold = threshold));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatEllWarpSetBlockSize - Sets the number of threads per CUDA block of the ELL-WARP products
+
+  Logically Collective
+
+  Input Parameters:
++ A  - the matrix
+- bs - a multiple of 32 from 32 to 1024, or 0 for the automatic choice
+
+  Options Database Key:
+. -mat_ellwarp_block_size <bs> - the block size
+
+  Level: advanced
+
+  Note:
+  Each warp of a block works on its own slice: the block size only changes how many slices share a multiprocessor's
+  scheduling unit, and its effect is small (see `bench/RESULTS.md`).
+
+.seealso: `MATELLWARP`, `MatEllWarpSetKernel()`
+@*/
+PetscErrorCode MatEllWarpSetBlockSize(Mat A, PetscInt bs)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(A, bs, 2);
+  ELLWARP_SET_OPT(A, o_.block_size = bs);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatEllWarpSetReorder - Sets a locality ordering of the rows inside the ELL-WARP format
+
+  Logically Collective
+
+  Input Parameters:
++ A    - the matrix
+- type - "none" or a `MatOrderingType` (`MATORDERINGRCM`, `MATORDERINGND`, ...)
+
+  Options Database Key:
+. -mat_ellwarp_reorder <none,rcm,nd,...> - the ordering
+
+  Level: advanced
+
+  Notes:
+  The rows are placed in the given ordering before the (stable) sort by length, so that the 32 rows of a slice, and
+  the slices of a thread block, are neighbours in the ordering and share the entries of x they read. Vectors stay in
+  the user's numbering and no extra pass over x or y is needed: only the processing order of the rows changes. It pays
+  on badly numbered meshes (random or partition-scrambled numberings) whose x does not fit in the GPU's L2 cache; on a
+  mesh numbered by DMPlex it changes little. The ordering is computed on the host with `MatGetOrdering()` when the
+  layout is built, for square matrices (blocks) only: a non-square matrix, such as the off-diagonal block of a
+  `MATMPIAIJELLWARP` matrix, is left in its natural order.
+
+.seealso: `MATELLWARP`, `MatGetOrdering()`, `MatEllWarpSetKernel()`
+@*/
+PetscErrorCode MatEllWarpSetReorder(Mat A, MatOrderingType type)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscAssertPointer(type, 2);
+  ELLWARP_SET_OPT(A, PetscCall(PetscStrncpy(o_.reorder, type, sizeof(o_.reorder))));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

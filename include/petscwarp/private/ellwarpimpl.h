@@ -26,8 +26,9 @@ typedef struct {
 typedef struct {
   MatEllWarpBackend backend;
   MatEllWarpKernel  kernel;
-  PetscInt          threshold;  /* PETSC_DETERMINE: automatic */
-  PetscInt          block_size; /* threads per block; 0: automatic */
+  PetscInt          threshold;   /* PETSC_DETERMINE: automatic */
+  PetscInt          block_size;  /* threads per block; 0: automatic */
+  char              reorder[64]; /* MatOrderingType of the locality ordering, "none" for none */
 } MatEllWarpOpts;
 
 typedef struct {
@@ -45,7 +46,8 @@ typedef struct {
   PetscScalar *d_work[3]; /* copies of host vectors */
   PetscInt     nwork;
   /* statistics */
-  PetscLogDouble      build_time;
+  PetscLogDouble      build_time, upload_time, refresh_time;
+  void               *ev[3]; /* CUDA events around the last refresh: before the upload, before and after the gather */
   PetscInt            nbuilds, nrefreshes, nproducts;
   MatEllWarpParentOps parent;
 } Mat_SeqAIJEllWarp;
@@ -61,6 +63,7 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode MatEllWarpOptionsRead_Private(PetscOptionItems, MatEllWarpOpts *);
 PETSC_INTERN PetscErrorCode MatEllWarpOptsDefault_Private(MatEllWarpOpts *);
+PETSC_INTERN PetscErrorCode MatEllWarpOptsCheck_Private(const MatEllWarpOpts *);
 PETSC_INTERN PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat, MatType, MatReuse, Mat *);
 PETSC_INTERN PetscErrorCode MatCreate_SeqAIJEllWarp(Mat);
 PETSC_INTERN PetscErrorCode MatCreate_MPIAIJEllWarp(Mat);
@@ -71,3 +74,4 @@ PETSC_INTERN PetscErrorCode MatEllWarpReset_Private(Mat);
 PETSC_INTERN PetscErrorCode MatEllWarpChoose_Private(PetscInt, const PetscInt[], MatEllWarpKernel, PetscInt, MatEllWarpKernel *, PetscInt *);
 PETSC_INTERN PetscErrorCode MatEllWarpApply_Private(Mat, PetscBool, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatEllWarpGetDiagonal_Private(Mat, Vec);
+PETSC_INTERN PetscErrorCode MatEllWarpRefreshTimes_Private(Mat, PetscLogDouble *, PetscLogDouble *);

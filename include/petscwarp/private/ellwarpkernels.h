@@ -61,8 +61,10 @@ static inline int PetscWarpEllLanes(int len, int t)
 #define PETSCWARP_ERR_RANGE 2 /* more slots than a 32-bit index can address */
 
 /* ---------------- host twin (src/kernels/ellwarp_*_host.c), arrays in host memory ---------------- */
-/* Build the layout from CSR (rowptr[nrows+1], colidx[nnz], 32-bit); allocates E's arrays with malloc. */
-int  PetscWarpEllBuildHost(int nrows, int ncols, const int *rowptr, const int *colidx, int threshold, PetscWarpEll *E);
+/* Build the layout from CSR (rowptr[nrows+1], colidx[nnz], 32-bit); allocates E's arrays with malloc.
+   order: NULL, or the rows in the order in which rows of equal length are to be placed (a locality ordering such as
+   RCM); the sort by length is stable with respect to it. */
+int  PetscWarpEllBuildHost(int nrows, int ncols, const int *rowptr, const int *colidx, const int *order, int threshold, PetscWarpEll *E);
 void PetscWarpEllFreeHost(PetscWarpEll *E);
 /* val[s] = csrval[map[s]] (0 for padding) */
 void PetscWarpEllRefreshHost(const PetscWarpEll *E, const double *csrval);
@@ -76,7 +78,7 @@ void PetscWarpEllGetDiagonalHost(const PetscWarpEll *E, double *d);
 /* Return a cudaError_t as int (0 = success) so that this header stays free of CUDA headers. */
 int PetscWarpCUDADeviceCount(int *count);
 /* Build from device CSR arrays; allocates E's arrays with cudaMalloc on the device. */
-int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, int threshold, void *stream, PetscWarpEll *E);
+int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, void *stream, PetscWarpEll *E);
 int PetscWarpEllFreeCUDA(PetscWarpEll *E);
 int PetscWarpEllRefreshCUDA(const PetscWarpEll *E, const double *d_csrval, void *stream);
 /* kernel: 1 = K1 (one thread per row; requires maxlanes == 1), 2 = K2 (any layout). blocksize: threads per block. */

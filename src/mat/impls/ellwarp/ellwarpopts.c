@@ -12,10 +12,11 @@ PetscErrorCode MatEllWarpOptsDefault_Private(MatEllWarpOpts *o)
   o->kernel     = MAT_ELLWARP_KERNEL_AUTO;
   o->threshold  = PETSC_DETERMINE;
   o->block_size = 0;
+  PetscCall(PetscStrncpy(o->reorder, "none", sizeof(o->reorder)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Read -mat_ellwarp_* into o (which holds the current values), with checks */
+/* Read -mat_ellwarp_* into o (which holds the current values); the type checks them when it installs them */
 PetscErrorCode MatEllWarpOptionsRead_Private(PetscOptionItems PetscOptionsObject, MatEllWarpOpts *o)
 {
   PetscInt t = o->threshold, bs = o->block_size;
@@ -25,11 +26,35 @@ PetscErrorCode MatEllWarpOptionsRead_Private(PetscOptionItems PetscOptionsObject
   PetscCall(PetscOptionsEnum("-mat_ellwarp_backend", "Where the products run", "MatEllWarpSetBackend", MatEllWarpBackends, (PetscEnum)o->backend, (PetscEnum *)&o->backend, NULL));
   PetscCall(PetscOptionsEnum("-mat_ellwarp_kernel", "Product kernel", "MatEllWarpSetKernel", MatEllWarpKernels, (PetscEnum)o->kernel, (PetscEnum *)&o->kernel, NULL));
   PetscCall(PetscOptionsInt("-mat_ellwarp_threshold", "K2: most entries per lane before a row is split (-1: automatic)", "MatEllWarpSetKernel", t, &t, NULL));
-  PetscCall(PetscOptionsInt("-mat_ellwarp_block_size", "Threads per CUDA block, a multiple of 32 up to 1024 (0: automatic)", "MATELLWARP", bs, &bs, NULL));
+  PetscCall(PetscOptionsInt("-mat_ellwarp_block_size", "Threads per CUDA block, a multiple of 32 up to 1024 (0: automatic)", "MatEllWarpSetBlockSize", bs, &bs, NULL));
+  PetscCall(PetscOptionsString("-mat_ellwarp_reorder", "Locality ordering of the rows inside the format (none or a MatOrderingType: rcm, nd, ...)", "MatEllWarpSetReorder", o->reorder, o->reorder, sizeof(o->reorder), NULL));
   PetscOptionsHeadEnd();
-  PetscCheck(t == PETSC_DETERMINE || t > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_ellwarp_threshold must be positive (or -1 for automatic), not %" PetscInt_FMT, t);
-  PetscCheck(bs == 0 || (bs >= 32 && bs <= 1024 && bs % 32 == 0), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_ellwarp_block_size must be a multiple of 32 between 32 and 1024, not %" PetscInt_FMT, bs);
   o->threshold  = t;
   o->block_size = bs;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Checks of a set of options, whatever set them */
+PetscErrorCode MatEllWarpOptsCheck_Private(const MatEllWarpOpts *o)
+{
+  PetscBool dev, none;
+
+  PetscFunctionBegin;
+  PetscCheck(o->backend == MAT_ELLWARP_BACKEND_HOST || o->backend == MAT_ELLWARP_BACKEND_CUDA, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown ELL-WARP backend %d", (int)o->backend);
+  PetscCheck(o->kernel >= MAT_ELLWARP_KERNEL_AUTO && o->kernel <= MAT_ELLWARP_KERNEL_K2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown ELL-WARP kernel %d", (int)o->kernel);
+  PetscCheck(o->threshold == PETSC_DETERMINE || o->threshold > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ELL-WARP threshold must be positive (or PETSC_DETERMINE), not %" PetscInt_FMT, o->threshold);
+  PetscCheck(o->block_size == 0 || (o->block_size >= 32 && o->block_size <= 1024 && o->block_size % 32 == 0), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ELL-WARP block size must be a multiple of 32 between 32 and 1024 (or 0: automatic), not %" PetscInt_FMT, o->block_size);
+  if (o->backend == MAT_ELLWARP_BACKEND_CUDA) {
+    PetscCall(PetscWarpDeviceAvailable(&dev));
+    PetscCheck(PetscDefined(HAVE_CUDA), PETSC_COMM_SELF, PETSC_ERR_SUP_SYS, "ELL-WARP backend cuda: PETSc was configured without CUDA; use -mat_ellwarp_backend host");
+    PetscCheck(dev, PETSC_COMM_SELF, PETSC_ERR_SUP_SYS, "ELL-WARP backend cuda: no CUDA device is present; use -mat_ellwarp_backend host");
+  }
+  PetscCall(PetscStrcmp(o->reorder, "none", &none));
+  if (!none) {
+    PetscErrorCode (*fn)(Mat, MatOrderingType, IS *, IS *) = NULL;
+    PetscCall(MatOrderingRegisterAll());
+    PetscCall(PetscFunctionListFind(MatOrderingList, o->reorder, &fn));
+    PetscCheck(fn, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown ELL-WARP reordering %s: use none or a MatOrderingType (rcm, nd, qmd, 1wd, ...)", o->reorder);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -18,8 +18,7 @@ static PetscErrorCode ConvertBlocks(Mat A)
     if (!blk[i]) continue;
     PetscCall(PetscObjectTypeCompare((PetscObject)blk[i], MATSEQAIJELLWARP, &is));
     if (!is) PetscCall(MatConvert_SeqAIJ_SeqAIJEllWarp(blk[i], MATSEQAIJELLWARP, MAT_INPLACE_MATRIX, &blk[i]));
-    PetscCall(MatEllWarpSetBackend(blk[i], mw->opt.backend));
-    PetscCall(MatEllWarpSetKernel(blk[i], mw->opt.kernel, mw->opt.threshold));
+    PetscUseMethod(blk[i], "MatEllWarpSetOpts_C", (Mat, const MatEllWarpOpts *), (blk[i], &mw->opt));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -44,37 +43,22 @@ static PetscErrorCode MatAssemblyEnd_MPIAIJEllWarp(Mat A, MatAssemblyType mode)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatEllWarpSetBackend_MPIAIJEllWarp(Mat A, MatEllWarpBackend b)
-{
-  Mat_MPIAIJEllWarp *mw = (Mat_MPIAIJEllWarp *)A->spptr;
-  PetscBool          dev;
-
-  PetscFunctionBegin;
-  if (b == MAT_ELLWARP_BACKEND_CUDA) {
-    PetscCall(PetscWarpDeviceAvailable(&dev));
-    PetscCheck(dev, PETSC_COMM_SELF, PETSC_ERR_SUP_SYS, "-mat_ellwarp_backend cuda: no CUDA device is present (or PETSc has no CUDA); use -mat_ellwarp_backend host");
-  }
-  mw->opt.backend = b;
-  PetscCall(MatSetVecType(A, b == MAT_ELLWARP_BACKEND_CUDA ? VECCUDA : VECSTANDARD));
-  if (A->preallocated) PetscCall(ConvertBlocks(A));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatEllWarpGetBackend_MPIAIJEllWarp(Mat A, MatEllWarpBackend *b)
-{
-  PetscFunctionBegin;
-  *b = ((Mat_MPIAIJEllWarp *)A->spptr)->opt.backend;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatEllWarpSetKernel_MPIAIJEllWarp(Mat A, MatEllWarpKernel k, PetscInt t)
+static PetscErrorCode MatEllWarpSetOpts_MPIAIJEllWarp(Mat A, const MatEllWarpOpts *o)
 {
   Mat_MPIAIJEllWarp *mw = (Mat_MPIAIJEllWarp *)A->spptr;
 
   PetscFunctionBegin;
-  mw->opt.kernel    = k;
-  mw->opt.threshold = t;
+  PetscCall(MatEllWarpOptsCheck_Private(o));
+  mw->opt = *o;
+  PetscCall(MatSetVecType(A, o->backend == MAT_ELLWARP_BACKEND_CUDA ? VECCUDA : VECSTANDARD));
   if (A->preallocated) PetscCall(ConvertBlocks(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatEllWarpGetOpts_MPIAIJEllWarp(Mat A, MatEllWarpOpts *o)
+{
+  PetscFunctionBegin;
+  *o = ((Mat_MPIAIJEllWarp *)A->spptr)->opt;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -96,10 +80,7 @@ static PetscErrorCode MatSetFromOptions_MPIAIJEllWarp(Mat A, PetscOptionItems Pe
   PetscFunctionBegin;
   if (mw->setfromoptions) PetscCall((*mw->setfromoptions)(A, PetscOptionsObject));
   PetscCall(MatEllWarpOptionsRead_Private(PetscOptionsObject, &o));
-  mw->opt.kernel     = o.kernel;
-  mw->opt.threshold  = o.threshold;
-  mw->opt.block_size = o.block_size;
-  PetscCall(MatEllWarpSetBackend_MPIAIJEllWarp(A, o.backend));
+  PetscCall(MatEllWarpSetOpts_MPIAIJEllWarp(A, &o));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -188,9 +169,8 @@ static PetscErrorCode ComposeAll(Mat B, PetscBool on)
   PetscCall(PetscObjectComposeFunction(o, "MatConvert_mpiaijellwarp_mpiaij_C", on ? MatConvert_MPIAIJEllWarp_MPIAIJ : NULL));
   PetscCall(PetscObjectComposeFunction(o, "MatConvert_mpiaij_mpiaijellwarp_C", on ? MatConvert_MPIAIJ_MPIAIJEllWarp : NULL));
   PetscCall(PetscObjectComposeFunction(o, "MatConvert_mpiaij_ellwarp_C", on ? MatConvert_MPIAIJ_MPIAIJEllWarp : NULL));
-  PetscCall(PetscObjectComposeFunction(o, "MatEllWarpSetBackend_C", on ? MatEllWarpSetBackend_MPIAIJEllWarp : NULL));
-  PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetBackend_C", on ? MatEllWarpGetBackend_MPIAIJEllWarp : NULL));
-  PetscCall(PetscObjectComposeFunction(o, "MatEllWarpSetKernel_C", on ? MatEllWarpSetKernel_MPIAIJEllWarp : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatEllWarpSetOpts_C", on ? MatEllWarpSetOpts_MPIAIJEllWarp : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetOpts_C", on ? MatEllWarpGetOpts_MPIAIJEllWarp : NULL));
   PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetInfo_C", on ? MatEllWarpGetInfo_MPIAIJEllWarp : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -232,10 +212,13 @@ static PetscErrorCode MatConvert_MPIAIJ_MPIAIJEllWarp(Mat A, MatType type, MatRe
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatMPIAIJSetPreallocation_C", MatMPIAIJSetPreallocation_MPIAIJEllWarp));
   PetscCall(ComposeAll(B, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATMPIAIJELLWARP));
-  PetscObjectOptionsBegin((PetscObject)B);
-  PetscCall(MatEllWarpOptionsRead_Private(PetscOptionsObject, &mw->opt));
-  PetscOptionsEnd();
-  PetscCall(MatEllWarpSetBackend_MPIAIJEllWarp(B, mw->opt.backend));
+  {
+    MatEllWarpOpts o = mw->opt;
+    PetscObjectOptionsBegin((PetscObject)B);
+    PetscCall(MatEllWarpOptionsRead_Private(PetscOptionsObject, &o));
+    PetscOptionsEnd();
+    PetscCall(MatEllWarpSetOpts_MPIAIJEllWarp(B, &o));
+  }
   *newmat = B;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -55,42 +55,30 @@ static PetscErrorCode MatBindToCPU_SeqAIJEllWarp(Mat A, PetscBool flg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatEllWarpSetBackend_SeqAIJEllWarp(Mat A, MatEllWarpBackend b)
+/* Install validated options: a change of backend, kernel, threshold or ordering discards the layout */
+static PetscErrorCode MatEllWarpSetOpts_SeqAIJEllWarp(Mat A, const MatEllWarpOpts *o)
 {
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
-  PetscBool          dev;
+  PetscBool          same;
 
   PetscFunctionBegin;
-  if (b == MAT_ELLWARP_BACKEND_CUDA) {
-    PetscCall(PetscWarpDeviceAvailable(&dev));
-    PetscCheck(PetscDefined(HAVE_CUDA), PETSC_COMM_SELF, PETSC_ERR_SUP_SYS, "-mat_ellwarp_backend cuda: PETSc was configured without CUDA");
-    PetscCheck(dev, PETSC_COMM_SELF, PETSC_ERR_SUP_SYS, "-mat_ellwarp_backend cuda: no CUDA device is present; use -mat_ellwarp_backend host");
+  PetscCall(MatEllWarpOptsCheck_Private(o));
+  if (o->backend == MAT_ELLWARP_BACKEND_CUDA) {
 #if PetscDefined(HAVE_CUDA)
     PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
 #endif
   }
-  if (b != ew->opt.backend) PetscCall(MatEllWarpReset_Private(A));
-  ew->opt.backend = b;
-  PetscCall(MatSetVecType(A, b == MAT_ELLWARP_BACKEND_CUDA ? VECCUDA : VECSTANDARD));
+  PetscCall(PetscStrcmp(o->reorder, ew->opt.reorder, &same));
+  if (o->backend != ew->opt.backend || o->kernel != ew->opt.kernel || o->threshold != ew->opt.threshold || !same) PetscCall(MatEllWarpReset_Private(A));
+  ew->opt = *o;
+  PetscCall(MatSetVecType(A, o->backend == MAT_ELLWARP_BACKEND_CUDA ? VECCUDA : VECSTANDARD));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatEllWarpGetBackend_SeqAIJEllWarp(Mat A, MatEllWarpBackend *b)
+static PetscErrorCode MatEllWarpGetOpts_SeqAIJEllWarp(Mat A, MatEllWarpOpts *o)
 {
   PetscFunctionBegin;
-  *b = ((Mat_SeqAIJEllWarp *)A->spptr)->opt.backend;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatEllWarpSetKernel_SeqAIJEllWarp(Mat A, MatEllWarpKernel k, PetscInt threshold)
-{
-  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
-
-  PetscFunctionBegin;
-  PetscCheck(threshold == PETSC_DETERMINE || threshold > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ELL-WARP threshold must be positive, not %" PetscInt_FMT, threshold);
-  ew->opt.kernel    = k;
-  ew->opt.threshold = threshold > 0 ? threshold : PETSC_DETERMINE;
-  PetscCall(MatEllWarpReset_Private(A)); /* the next product rebuilds the layout */
+  *o = ((Mat_SeqAIJEllWarp *)A->spptr)->opt;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -102,32 +90,23 @@ static PetscErrorCode MatEllWarpGetInfo_SeqAIJEllWarp(Mat A, MatEllWarpInfo *inf
   PetscFunctionBegin;
   PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not for an unassembled matrix");
   PetscCall(MatEllWarpSetUp_Private(A));
-  info->backend    = ew->built_backend;
-  info->kernel     = ew->kernel;
-  info->threshold  = E->threshold;
-  info->block_size = ew->bs;
-  info->nwarps     = E->nwarps;
-  info->nnz        = E->nnz;
-  info->nslots     = E->nslots;
-  info->maxwidth   = E->maxwidth;
-  info->padding    = E->nnz ? (PetscReal)E->nslots / (PetscReal)E->nnz : 1.0;
-  info->bytes      = (PetscLogDouble)E->nslots * (sizeof(double) + 2 * sizeof(int)) + (PetscLogDouble)E->nwarps * 3 * sizeof(int) + (PetscLogDouble)E->nrows * 2 * sizeof(int);
-  info->build_time = ew->build_time;
+  info->backend     = ew->built_backend;
+  info->kernel      = ew->kernel;
+  info->threshold   = E->threshold;
+  info->block_size  = ew->bs;
+  info->nwarps      = E->nwarps;
+  info->nnz         = E->nnz;
+  info->nslots      = E->nslots;
+  info->maxwidth    = E->maxwidth;
+  info->padding     = E->nnz ? (PetscReal)E->nslots / (PetscReal)E->nnz : 1.0;
+  info->bytes       = (PetscLogDouble)E->nslots * (sizeof(double) + 2 * sizeof(int)) + (PetscLogDouble)E->nwarps * 3 * sizeof(int) + (PetscLogDouble)E->nrows * 2 * sizeof(int);
+  info->build_time  = ew->build_time;
+  info->upload_time = ew->upload_time;
+  PetscCall(PetscStrncpy(info->reorder, ew->opt.reorder, sizeof(info->reorder)));
+  PetscCall(MatEllWarpRefreshTimes_Private(A, &info->refresh_time, &info->refresh_upload_time));
   info->nbuilds    = ew->nbuilds;
   info->nrefreshes = ew->nrefreshes;
   info->nproducts  = ew->nproducts;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Apply options read by MatEllWarpOptionsRead_Private() */
-static PetscErrorCode EllWarpApplyOpts(Mat A, const MatEllWarpOpts *o)
-{
-  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
-
-  PetscFunctionBegin;
-  if (o->backend != ew->opt.backend) PetscCall(MatEllWarpSetBackend_SeqAIJEllWarp(A, o->backend));
-  if (o->kernel != ew->opt.kernel || o->threshold != ew->opt.threshold) PetscCall(MatEllWarpSetKernel_SeqAIJEllWarp(A, o->kernel, o->threshold));
-  ew->opt.block_size = o->block_size;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -137,7 +116,7 @@ static PetscErrorCode EllWarpOptions(Mat A, PetscOptionItems PetscOptionsObject)
 
   PetscFunctionBegin;
   PetscCall(MatEllWarpOptionsRead_Private(PetscOptionsObject, &o));
-  PetscCall(EllWarpApplyOpts(A, &o));
+  PetscCall(MatEllWarpSetOpts_SeqAIJEllWarp(A, &o));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -168,7 +147,9 @@ static PetscErrorCode MatView_SeqAIJEllWarp(Mat A, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: backend %s, kernel %s, threshold %" PetscInt_FMT ", block size %" PetscInt_FMT "\n", MatEllWarpBackends[info.backend], MatEllWarpKernels[info.kernel], info.threshold, info.block_size));
   PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: %" PetscInt_FMT " slices of 32 lanes, %" PetscInt_FMT " slots for %" PetscInt_FMT " nonzeros (padding ratio %.4f), widest slice %" PetscInt_FMT ", %.3g MB\n", info.nwarps, info.nslots, info.nnz,
                                    (double)info.padding, info.maxwidth, info.bytes / 1e6));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: %" PetscInt_FMT " builds (last %.3g s), %" PetscInt_FMT " value refreshes\n", info.nbuilds, info.build_time, info.nrefreshes));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: rows ordered by %s before the sort by length\n", info.reorder));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: %" PetscInt_FMT " builds (last %.3g s, after a %.3g s upload of the indices), %" PetscInt_FMT " value refreshes (last %.3g s, after a %.3g s upload), %" PetscInt_FMT " products\n", info.nbuilds,
+                                   info.build_time, info.upload_time, info.nrefreshes, info.refresh_time, info.refresh_upload_time, info.nproducts));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -178,7 +159,7 @@ static PetscErrorCode MatDuplicate_SeqAIJEllWarp(Mat A, MatDuplicateOption op, M
 
   PetscFunctionBegin;
   PetscCall((*ew->parent.duplicate)(A, op, B)); /* creates *B with A's type name, then copies the AIJ data */
-  PetscCall(EllWarpApplyOpts(*B, &ew->opt));
+  PetscCall(MatEllWarpSetOpts_SeqAIJEllWarp(*B, &ew->opt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -280,9 +261,8 @@ static PetscErrorCode ComposeAll(Mat B, PetscBool on)
   PetscCall(PetscObjectComposeFunction(o, "MatConvert_seqaijcusparse_seqaijellwarp_C", on ? MatConvert_SeqAIJCUSPARSE_SeqAIJEllWarp : NULL));
   PetscCall(PetscObjectComposeFunction(o, "MatConvert_seqaijcusparse_ellwarp_C", on ? MatConvert_SeqAIJCUSPARSE_SeqAIJEllWarp : NULL));
 #endif
-  PetscCall(PetscObjectComposeFunction(o, "MatEllWarpSetBackend_C", on ? MatEllWarpSetBackend_SeqAIJEllWarp : NULL));
-  PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetBackend_C", on ? MatEllWarpGetBackend_SeqAIJEllWarp : NULL));
-  PetscCall(PetscObjectComposeFunction(o, "MatEllWarpSetKernel_C", on ? MatEllWarpSetKernel_SeqAIJEllWarp : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatEllWarpSetOpts_C", on ? MatEllWarpSetOpts_SeqAIJEllWarp : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetOpts_C", on ? MatEllWarpGetOpts_SeqAIJEllWarp : NULL));
   PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetInfo_C", on ? MatEllWarpGetInfo_SeqAIJEllWarp : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -292,7 +272,8 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat A, MatType type, MatReuse reu
 {
   Mat                B = *newmat;
   Mat_SeqAIJEllWarp *ew;
-  PetscBool          same, dev;
+  PetscBool          same;
+  MatEllWarpOpts     opt;
 
   PetscFunctionBegin;
   (void)type;
@@ -311,9 +292,8 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat A, MatType type, MatReuse reu
   PetscCheck(!B->spptr, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot convert a %s matrix in place to %s; convert it to %s first", ((PetscObject)B)->type_name, MATSEQAIJELLWARP, MATSEQAIJ);
   PetscCall(PetscNew(&ew));
   B->spptr = ew;
-  PetscCall(MatEllWarpOptsDefault_Private(&ew->opt));
-  dev                         = ew->opt.backend == MAT_ELLWARP_BACKEND_CUDA ? PETSC_TRUE : PETSC_FALSE;
-  ew->opt.backend             = MAT_ELLWARP_BACKEND_HOST; /* switched below, once the type is in place */
+  PetscCall(MatEllWarpOptsDefault_Private(&opt));
+  ew->opt                     = opt; /* installed (and checked) below, once the type is in place */
   ew->parent.mult             = B->ops->mult;
   ew->parent.multadd          = B->ops->multadd;
   ew->parent.multtranspose    = B->ops->multtranspose;
@@ -334,7 +314,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat A, MatType type, MatReuse reu
   PetscCall(ComposeAll(B, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQAIJELLWARP));
 
-  PetscCall(MatEllWarpSetBackend_SeqAIJEllWarp(B, dev ? MAT_ELLWARP_BACKEND_CUDA : MAT_ELLWARP_BACKEND_HOST));
+  PetscCall(MatEllWarpSetOpts_SeqAIJEllWarp(B, &opt));
   PetscObjectOptionsBegin((PetscObject)B);
   PetscCall(EllWarpOptions(B, PetscOptionsObject));
   PetscOptionsEnd();

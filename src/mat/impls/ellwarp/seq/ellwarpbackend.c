@@ -49,6 +49,11 @@ PetscErrorCode MatEllWarpReset_Private(Mat A)
   PetscCall(DeviceFree(&ew->d_csrval));
   for (int i = 0; i < 3; i++) PetscCall(DeviceFree(&ew->d_work[i]));
   ew->nwork = 0;
+#if PetscDefined(HAVE_CUDA)
+  for (int i = 0; i < 3; i++)
+    if (ew->ev[i]) PetscCallCUDA(cudaEventDestroy((cudaEvent_t)ew->ev[i]));
+#endif
+  for (int i = 0; i < 3; i++) ew->ev[i] = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -107,21 +112,58 @@ static PetscErrorCode Refresh(Mat A, const PetscScalar *aa)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MATELLWARP_Refresh, A, 0, 0, 0));
-  if (ew->built_backend == MAT_ELLWARP_BACKEND_HOST) PetscWarpEllRefreshHost(&ew->E, aa);
+  if (ew->built_backend == MAT_ELLWARP_BACKEND_HOST) {
+    PetscLogDouble t0, t1;
+    PetscCall(PetscTime(&t0));
+    PetscWarpEllRefreshHost(&ew->E, aa);
+    PetscCall(PetscTime(&t1));
+    ew->refresh_time = t1 - t0;
+  }
 #if PetscDefined(HAVE_CUDA)
   else {
     cudaStream_t st;
     PetscCall(PetscGetCurrentCUDAStream(&st));
     if (!ew->d_csrval) PetscCallCUDA(cudaMalloc((void **)&ew->d_csrval, sizeof(PetscScalar) * PetscMax(ew->E.nnz, 1)));
+    for (int i = 0; i < 3; i++)
+      if (!ew->ev[i]) PetscCallCUDA(cudaEventCreate((cudaEvent_t *)&ew->ev[i]));
+    PetscCallCUDA(cudaEventRecord((cudaEvent_t)ew->ev[0], st));
     PetscCallCUDA(cudaMemcpyAsync(ew->d_csrval, aa, sizeof(PetscScalar) * ew->E.nnz, cudaMemcpyHostToDevice, st));
     PetscCall(PetscLogCpuToGpu(sizeof(PetscScalar) * ew->E.nnz));
     PetscCall(PetscLogGpuTimeBegin());
+    PetscCallCUDA(cudaEventRecord((cudaEvent_t)ew->ev[1], st));
     PetscCallCUDA((cudaError_t)PetscWarpEllRefreshCUDA(&ew->E, ew->d_csrval, st));
+    PetscCallCUDA(cudaEventRecord((cudaEvent_t)ew->ev[2], st));
     PetscCall(PetscLogGpuTimeEnd());
   }
 #endif
   ew->nrefreshes++;
   PetscCall(PetscLogEventEnd(MATELLWARP_Refresh, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The locality ordering of the rows asked for with -mat_ellwarp_reorder, as 32-bit row numbers (NULL for none) */
+static PetscErrorCode GetOrder(Mat A, int **order)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  PetscBool          none;
+  IS                 rperm, cperm;
+  const PetscInt    *r;
+
+  PetscFunctionBegin;
+  *order = NULL;
+  PetscCall(PetscStrcmp(ew->opt.reorder, "none", &none));
+  if (none || A->rmap->n == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  if (A->rmap->n != A->cmap->n) { /* e.g. the off-diagonal block of an MPI matrix */
+    PetscCall(PetscInfo(A, "No %s reordering of a non-square %" PetscInt_FMT " x %" PetscInt_FMT " matrix\n", ew->opt.reorder, A->rmap->n, A->cmap->n));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatGetOrdering(A, ew->opt.reorder, &rperm, &cperm));
+  PetscCall(ISGetIndices(rperm, &r));
+  PetscCall(PetscMalloc1(A->rmap->n, order));
+  for (PetscInt i = 0; i < A->rmap->n; i++) (*order)[i] = (int)r[i];
+  PetscCall(ISRestoreIndices(rperm, &r));
+  PetscCall(ISDestroy(&rperm));
+  PetscCall(ISDestroy(&cperm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -131,32 +173,49 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj)
   PetscInt           m = A->rmap->n, n = A->cmap->n, t;
   PetscLogDouble     t0, t1;
   PetscInt          *rowptr;
+  int               *order;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MATELLWARP_Build, A, 0, 0, 0));
-  PetscCall(PetscTime(&t0));
   PetscCall(FreeLayout(ew));
   PetscCall(DeviceFree(&ew->d_csrval)); /* sized by the old number of entries */
   PetscCall(PetscMalloc1(m + 1, &rowptr));
   for (PetscInt i = 0; i <= m; i++) rowptr[i] = ai[i];
   PetscCall(MatEllWarpChoose_Private(m, rowptr, ew->opt.kernel, ew->opt.threshold, &ew->kernel, &t));
   PetscCall(PetscFree(rowptr));
-  ew->bs = ew->opt.block_size > 0 ? ew->opt.block_size : 256;
+  PetscCall(GetOrder(A, &order));
+  ew->bs          = ew->opt.block_size > 0 ? ew->opt.block_size : 256;
+  ew->upload_time = 0;
   if (ew->opt.backend == MAT_ELLWARP_BACKEND_HOST) {
-    PetscCall(CheckHost(A, PetscWarpEllBuildHost((int)m, (int)n, ai, aj, (int)t, &ew->E)));
+    PetscCall(PetscTime(&t0));
+    PetscCall(CheckHost(A, PetscWarpEllBuildHost((int)m, (int)n, ai, aj, order, (int)t, &ew->E)));
+    PetscCall(PetscTime(&t1));
   } else {
 #if PetscDefined(HAVE_CUDA)
     cudaStream_t st;
-    int         *d_i = NULL, *d_j = NULL, nnz = ai[m] - ai[0], err;
+    int         *d_i = NULL, *d_j = NULL, *d_o = NULL, nnz = ai[m] - ai[0], err;
     PetscCall(PetscGetCurrentCUDAStream(&st));
+    PetscCall(PetscTime(&t0));
     PetscCallCUDA(cudaMalloc((void **)&d_i, sizeof(int) * (m + 1)));
     PetscCallCUDA(cudaMalloc((void **)&d_j, sizeof(int) * PetscMax(nnz, 1)));
     PetscCallCUDA(cudaMemcpyAsync(d_i, ai, sizeof(int) * (m + 1), cudaMemcpyHostToDevice, st));
     PetscCallCUDA(cudaMemcpyAsync(d_j, aj + ai[0], sizeof(int) * nnz, cudaMemcpyHostToDevice, st));
-    PetscCall(PetscLogCpuToGpu(sizeof(int) * (m + 1 + nnz)));
-    err = PetscWarpEllBuildCUDA((int)m, (int)n, d_i, d_j, (int)t, st, &ew->E);
+    if (order) {
+      PetscCallCUDA(cudaMalloc((void **)&d_o, sizeof(int) * PetscMax(m, 1)));
+      PetscCallCUDA(cudaMemcpyAsync(d_o, order, sizeof(int) * m, cudaMemcpyHostToDevice, st));
+    }
+    PetscCallCUDA(cudaStreamSynchronize(st));
+    PetscCall(PetscTime(&t1));
+    ew->upload_time = t1 - t0;
+    PetscCall(PetscLogCpuToGpu(sizeof(int) * (m + 1 + nnz + (order ? m : 0))));
+    PetscCall(PetscTime(&t0));
+    PetscCall(PetscLogGpuTimeBegin());
+    err = PetscWarpEllBuildCUDA((int)m, (int)n, d_i, d_j, d_o, (int)t, st, &ew->E); /* synchronizes */
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(PetscTime(&t1));
     PetscCallCUDA(cudaFree(d_i));
     PetscCallCUDA(cudaFree(d_j));
+    if (d_o) PetscCallCUDA(cudaFree(d_o));
     PetscCheck(err != cudaErrorMemoryAllocation, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of device memory building the ELL-WARP layout of a %" PetscInt_FMT " x %" PetscInt_FMT " matrix with %d entries", m, n, nnz);
     PetscCheck(err != cudaErrorInvalidValue, PETSC_COMM_SELF, PETSC_ERR_SUP, "The ELL-WARP layout of this matrix needs more than 2^31 slots; use more MPI ranks");
     PetscCallCUDA((cudaError_t)err);
@@ -164,14 +223,14 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj)
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP_SYS, "PETSc was configured without CUDA: use -mat_ellwarp_backend host");
 #endif
   }
+  PetscCall(PetscFree(order));
+  ew->build_time    = t1 - t0;
   ew->built         = PETSC_TRUE;
   ew->built_backend = ew->opt.backend;
   ew->nzstate       = A->nonzerostate;
   ew->m             = m;
   ew->n             = n;
   ew->nbuilds++;
-  PetscCall(PetscTime(&t1));
-  ew->build_time = t1 - t0;
   PetscCall(PetscLogEventEnd(MATELLWARP_Build, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -352,6 +411,27 @@ PetscErrorCode MatEllWarpGetDiagonal_Private(Mat A, Vec d)
     PetscCall(WarpVecGet(A, d, 2, PETSC_FALSE, PETSC_TRUE, st, &D));
     PetscCallCUDA((cudaError_t)PetscWarpEllGetDiagonalCUDA(&ew->E, D.d, st));
     PetscCall(WarpVecRestore(st, &D));
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Seconds of the last refresh: the gather into the layout and the upload before it (waits for them) */
+PetscErrorCode MatEllWarpRefreshTimes_Private(Mat A, PetscLogDouble *gather, PetscLogDouble *upload)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+
+  PetscFunctionBegin;
+  *gather = ew->built_backend == MAT_ELLWARP_BACKEND_HOST ? ew->refresh_time : 0;
+  *upload = 0;
+#if PetscDefined(HAVE_CUDA)
+  if (ew->built_backend == MAT_ELLWARP_BACKEND_CUDA && ew->ev[2]) {
+    float ms0, ms1;
+    PetscCallCUDA(cudaEventSynchronize((cudaEvent_t)ew->ev[2]));
+    PetscCallCUDA(cudaEventElapsedTime(&ms0, (cudaEvent_t)ew->ev[0], (cudaEvent_t)ew->ev[1]));
+    PetscCallCUDA(cudaEventElapsedTime(&ms1, (cudaEvent_t)ew->ev[1], (cudaEvent_t)ew->ev[2]));
+    *upload = 1e-3 * ms0;
+    *gather = 1e-3 * ms1;
   }
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
