@@ -1,18 +1,26 @@
-static char help[] = "SpMV benchmark: DMPlex box finite-element matrices, every compared path in one run.\n"
-                     "  -cases q1lap,q2lap,q1elas   matrices (Q1/Q2 Laplacian 80^3/40^3, Q1 elasticity 50^3 cells)\n"
-                     "  -scale s                    scale the cell counts per direction (default 1)\n"
-                     "  -paths a,b,...              aij,aijcusparse,sellcuda,ellwarp_k1,ellwarp_k2,ellwarp (default: all GPU paths;\n"
-                     "                              aij is the CPU path, run it on all cores with mpiexec -n 16 ... -paths aij)\n"
-                     "  -nmult n                    timed products (median reported, default 200)\n"
-                     "  -csv file                   append results as CSV\n";
+static char help[] = "SpMV benchmark: every compared path in one run. Run it with mpiexec -n <host cores>: the matrices are\n"
+                     "assembled by PETSc on all ranks (that is also PETSc's CPU path, timed there), then gathered to rank 0,\n"
+                     "where the GPU paths run.\n"
+                     "  -cases a,b,...   q1lap,q2lap,q3lap,q1elas,q2elas,q1lap2d,p1tet,p2tet,q1lap_big,q2lap_big,powerlaw,mtx\n"
+                     "  -scale s         scale the cell counts per direction (default 1)\n"
+                     "  -renumber        also run each matrix randomly renumbered (symmetric permutation)\n"
+                     "  -search          exhaustive search over ellwarp kernel, threshold and block size\n"
+                     "  -mtx file        Matrix Market file for the case mtx\n"
+                     "  -nmult n         timed products (median reported, default 200)\n"
+                     "  -cg_its n        CG+Jacobi iterations timed per path (default 200, 0: none)\n"
+                     "  -csv file        write results as CSV\n";
 
 #include <petscwarp.h>
-#include <petscdevice.h>
+#include <petscksp.h>
 #include <petsctime.h>
 #include "../tutorials/plexproblem.h"
 #if PetscDefined(HAVE_CUDA)
   #include <petscdevice_cuda.h>
 #endif
+
+static PetscReal copy_gbs = 0;
+static FILE     *csv      = NULL;
+static PetscInt  nmult = 200, cg_its = 200;
 
 static int CmpReal(const void *a, const void *b)
 {
@@ -20,22 +28,20 @@ static int CmpReal(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* Wait for the device, if there is one */
-static PetscErrorCode Sync(void)
+/* Wait for the device (device paths only: the CPU path's ranks never touch the GPU) and the other ranks */
+static PetscErrorCode Sync(Mat A, PetscBool device)
 {
-  PetscDeviceContext dctx;
-  PetscBool          dev;
-
   PetscFunctionBegin;
-  PetscCall(PetscWarpDeviceAvailable(&dev));
-  if (!dev) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
-  PetscCall(PetscDeviceContextSynchronize(dctx));
+#if PetscDefined(HAVE_CUDA)
+  if (device) PetscCallCUDA(cudaDeviceSynchronize());
+#endif
+  (void)device;
+  PetscCallMPI(MPI_Barrier(PetscObjectComm((PetscObject)A)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Median seconds of one MatMult: CUDA events on PETSc's stream for device paths, MPI_Wtime around a barrier otherwise */
-static PetscErrorCode TimeMult(Mat A, PetscBool device, PetscInt nmult, PetscReal *t)
+/* Median seconds of one MatMult: CUDA events on PETSc's stream for device paths, MPI_Wtime between barriers otherwise */
+static PetscErrorCode TimeMult(Mat A, PetscBool device, PetscReal *t)
 {
   Vec         x, y;
   PetscReal  *ts;
@@ -48,7 +54,7 @@ static PetscErrorCode TimeMult(Mat A, PetscBool device, PetscInt nmult, PetscRea
   PetscCall(PetscRandomDestroy(&r));
   PetscCall(PetscMalloc1(nmult, &ts));
   for (PetscInt i = 0; i < 10; i++) PetscCall(MatMult(A, x, y)); /* warm-up: conversion, upload, handles */
-  PetscCall(Sync());
+  PetscCall(Sync(A, device));
   for (PetscInt i = 0; i < nmult; i++) {
 #if PetscDefined(HAVE_CUDA)
     if (device) {
@@ -88,11 +94,46 @@ static PetscErrorCode TimeMult(Mat A, PetscBool device, PetscInt nmult, PetscRea
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Seconds of cg_its iterations of CG+Jacobi, no convergence test */
+static PetscErrorCode TimeCG(Mat A, PetscBool device, PetscReal *t)
+{
+  KSP            ksp;
+  PC             pc;
+  Vec            b, x;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  *t = 0;
+  if (cg_its <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
+  PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
+  PetscCall(KSPSetTolerances(ksp, 0, 0, PETSC_CURRENT, cg_its));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(KSPSolve(ksp, b, x)); /* warm-up */
+  PetscCall(Sync(A, device));
+  t0 = MPI_Wtime();
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(Sync(A, device));
+  t1 = MPI_Wtime();
+  *t = (PetscReal)(t1 - t0);
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Device-to-device copy bandwidth, bytes read + written, median of 20 copies of 1 GiB */
 static PetscErrorCode CopyBandwidth(PetscReal *gbs)
 {
-  *gbs = 0;
   PetscFunctionBegin;
+  *gbs = 0;
 #if PetscDefined(HAVE_CUDA)
   {
     size_t      bytes = (size_t)1 << 30;
@@ -127,24 +168,23 @@ static PetscErrorCode CopyBandwidth(PetscReal *gbs)
 /* PETSc's sellcuda built the cheapest way: a preallocated row-by-row copy of the AIJ matrix */
 static PetscErrorCode BuildSell(Mat A, Mat *S)
 {
-  PetscInt           m, n, rstart, rend, *nnz, ncols;
+  PetscInt           m, n, *nnz, ncols;
   const PetscInt    *cols;
   const PetscScalar *vals;
 
   PetscFunctionBegin;
-  PetscCall(MatGetLocalSize(A, &m, &n));
-  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  PetscCall(MatGetSize(A, &m, &n));
   PetscCall(PetscMalloc1(m, &nnz));
-  for (PetscInt i = rstart; i < rend; i++) {
+  for (PetscInt i = 0; i < m; i++) {
     PetscCall(MatGetRow(A, i, &ncols, NULL, NULL));
-    nnz[i - rstart] = ncols;
+    nnz[i] = ncols;
     PetscCall(MatRestoreRow(A, i, &ncols, NULL, NULL));
   }
-  PetscCall(MatCreate(PetscObjectComm((PetscObject)A), S));
-  PetscCall(MatSetSizes(*S, m, n, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(MatCreate(PETSC_COMM_SELF, S));
+  PetscCall(MatSetSizes(*S, m, n, m, n));
   PetscCall(MatSetType(*S, MATSEQSELLCUDA));
   PetscCall(MatSeqSELLSetPreallocation(*S, 0, nnz));
-  for (PetscInt i = rstart; i < rend; i++) {
+  for (PetscInt i = 0; i < m; i++) {
     PetscCall(MatGetRow(A, i, &ncols, &cols, &vals));
     PetscCall(MatSetValues(*S, 1, &i, ncols, cols, vals, INSERT_VALUES));
     PetscCall(MatRestoreRow(A, i, &ncols, &cols, &vals));
@@ -155,136 +195,347 @@ static PetscErrorCode BuildSell(Mat A, Mat *S)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* One result line (rank 0): the table and the CSV */
+static PetscErrorCode Report(const char *cs, PetscInt m, PetscInt nnz, const char *path, PetscMPIInt np, PetscReal t, PetscReal tcusp, PetscReal tcg, PetscReal padding, PetscReal build, PetscReal upload, PetscReal refresh, const char *note)
+{
+  PetscReal gbs = (12.0 * nnz + 20.0 * m) / t / 1e9, gfs = 2.0 * nnz / t / 1e9, frac = copy_gbs > 0 ? gbs / copy_gbs : 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-14s %9" PetscInt_FMT " %10" PetscInt_FMT " %-22s %3d %9.1f %6.0f %5.0f %5.1f%% %6.2fx %7.4f %7.4f %6.1f %6.1f %6.1f %8.4f %s\n", cs, m, nnz, path, np, t * 1e6, gfs, gbs, 100 * frac, tcusp > 0 ? tcusp / t : 0.0, padding, build, build / t, upload / t, refresh / t, tcg, note));
+  if (csv)
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%s,%d,%.3f,%.2f,%.1f,%.4f,%.4f,%.5f,%.1f,%.1f,%.2f,%.5f,\"%s\"\n", cs, m, nnz, path, np, t * 1e6, gfs, gbs, frac, padding, build, build / t, upload / t, refresh / t, tcg, note));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ellwarp with the given settings: SpMV time and its statistics */
+static PetscErrorCode RunEllWarp(Mat S, MatEllWarpKernel k, PetscInt t, PetscInt bs, const char *reorder, PetscReal *time, MatEllWarpInfo *info)
+{
+  Mat       B;
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  PetscCall(PetscWarpDeviceAvailable(&dev));
+  PetscCall(MatConvert(S, MATELLWARP, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatEllWarpSetKernel(B, k, t));
+  PetscCall(MatEllWarpSetBlockSize(B, bs));
+  PetscCall(MatEllWarpSetReorder(B, reorder));
+  PetscCall(TimeMult(B, dev, time));
+  PetscCall(MatScale(B, 2.0)); /* a value change: the next product refreshes the layout */
+  PetscCall(TimeMult(B, dev, time));
+  PetscCall(MatEllWarpGetInfo(B, info));
+  PetscCall(MatDestroy(&B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* All GPU paths on the sequential matrix S (rank 0) */
+static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
+{
+  PetscInt       m, nnz;
+  MatInfo        minfo;
+  PetscReal      t, tcusp = 0, tcg, tauto = 0;
+  Mat            B;
+  PetscLogDouble t0, t1;
+  MatEllWarpInfo info;
+  PetscBool      dev;
+  struct {
+    const char      *name;
+    MatEllWarpKernel k;
+    PetscInt         t;
+    const char      *reorder;
+  } ew[] = {
+    {"ellwarp_k1",       MAT_ELLWARP_KERNEL_K1,   PETSC_DETERMINE, "none"},
+    {"ellwarp_k2_t8",    MAT_ELLWARP_KERNEL_K2,   8,               "none"},
+    {"ellwarp_auto",     MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none"},
+    {"ellwarp_auto_rcm", MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "rcm" }
+  };
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(S, &m, NULL));
+  PetscCall(MatGetInfo(S, MAT_LOCAL, &minfo));
+  nnz = (PetscInt)minfo.nz_used;
+  PetscCall(PetscWarpDeviceAvailable(&dev));
+  if (!dev) PetscCall(PetscPrintf(PETSC_COMM_SELF, "(no CUDA device: a dry run of the ellwarp paths on the host twin)\n"));
+  /* aijcusparse */
+  if (dev) {
+    PetscCall(PetscTime(&t0));
+    PetscCall(MatConvert(S, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &B));
+    PetscCall(TimeMult(B, PETSC_TRUE, &tcusp));
+    PetscCall(PetscTime(&t1));
+    PetscCall(TimeCG(B, dev, &tcg));
+    PetscCall(Report(cs, m, nnz, "aijcusparse", 1, tcusp, tcusp, tcg, 1, (PetscReal)(t1 - t0) - tcusp * (nmult + 10), 0, 0, "build=convert+first upload"));
+    PetscCall(MatDestroy(&B));
+    /* sellcuda */
+    PetscCall(PetscTime(&t0));
+    PetscCall(BuildSell(S, &B));
+    PetscCall(PetscTime(&t1));
+    PetscCall(TimeMult(B, PETSC_TRUE, &t));
+    PetscCall(TimeCG(B, dev, &tcg));
+    PetscCall(Report(cs, m, nnz, "sellcuda", 1, t, tcusp, tcg, 1, (PetscReal)(t1 - t0), 0, 0, "build=host row copy"));
+    PetscCall(MatDestroy(&B));
+  }
+  /* ellwarp variants */
+  for (size_t v = 0; v < sizeof(ew) / sizeof(ew[0]); v++) {
+    char note[128];
+    PetscCall(RunEllWarp(S, ew[v].k, ew[v].t, 0, ew[v].reorder, &t, &info));
+    if (v == 2) {
+      tauto = t;
+      PetscCall(MatConvert(S, MATELLWARP, MAT_INITIAL_MATRIX, &B));
+      PetscCall(TimeCG(B, dev, &tcg));
+      PetscCall(MatDestroy(&B));
+    } else tcg = 0;
+    PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " bs=%" PetscInt_FMT " lanes<=%s", MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.kernel == MAT_ELLWARP_KERNEL_K1 ? "1" : "32"));
+    PetscCall(Report(cs, m, nnz, ew[v].name, 1, t, tcusp, tcg, info.padding, info.build_time, info.upload_time, info.refresh_time, note));
+  }
+  if (search) { /* exhaustive search: kernel x threshold x block size */
+    PetscInt  ts[] = {0, 4, 8, 16, 32, 64}, bss[] = {64, 128, 256, 512, 1024}, bt = 0, bb = 0;
+    PetscReal best = PETSC_MAX_REAL;
+    char      note[128];
+    for (size_t i = 0; i < sizeof(ts) / sizeof(ts[0]); i++)
+      for (size_t j = 0; j < sizeof(bss) / sizeof(bss[0]); j++) {
+        PetscCall(RunEllWarp(S, ts[i] ? MAT_ELLWARP_KERNEL_K2 : MAT_ELLWARP_KERNEL_K1, ts[i] ? ts[i] : PETSC_DETERMINE, bss[j], "none", &t, &info));
+        if (t < best) best = t, bt = ts[i], bb = bss[j];
+      }
+    PetscCall(PetscSNPrintf(note, sizeof(note), "best of 30: %s t=%" PetscInt_FMT " bs=%" PetscInt_FMT "; auto/best time = %.3f", bt ? "k2" : "k1", bt, bb, (double)(tauto / best)));
+    PetscCall(Report(cs, m, nnz, "ellwarp_best_search", 1, best, tcusp, 0, 0, 0, 0, 0, note));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The whole matrix on rank 0 (empty elsewhere) as a sequential AIJ matrix */
+static PetscErrorCode GatherToRoot(Mat A, Mat *S)
+{
+  PetscMPIInt rank;
+  PetscInt    M, N;
+  IS          is[2];
+  Mat        *sub;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)A), &rank));
+  PetscCall(MatGetSize(A, &M, &N));
+  PetscCall(ISCreateStride(PETSC_COMM_SELF, rank ? 0 : M, 0, 1, &is[0]));
+  PetscCall(ISCreateStride(PETSC_COMM_SELF, rank ? 0 : N, 0, 1, &is[1]));
+  PetscCall(MatCreateSubMatrices(A, 1, &is[0], &is[1], MAT_INITIAL_MATRIX, &sub));
+  *S = sub[0];
+  PetscCall(PetscFree(sub));
+  PetscCall(ISDestroy(&is[0]));
+  PetscCall(ISDestroy(&is[1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A random symmetric renumbering P S P^T */
+static PetscErrorCode Renumber(Mat S, Mat *R)
+{
+  PetscInt    m, *p;
+  PetscRandom r;
+  IS          is;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(S, &m, NULL));
+  PetscCall(PetscMalloc1(m, &p));
+  for (PetscInt i = 0; i < m; i++) p[i] = i;
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &r));
+  for (PetscInt i = m - 1; i > 0; i--) { /* Fisher-Yates */
+    PetscReal u;
+    PetscInt  j, tmp;
+    PetscCall(PetscRandomGetValueReal(r, &u));
+    j    = PetscMin(i, (PetscInt)(u * (i + 1)));
+    tmp  = p[i];
+    p[i] = p[j];
+    p[j] = tmp;
+  }
+  PetscCall(PetscRandomDestroy(&r));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, m, p, PETSC_OWN_POINTER, &is));
+  PetscCall(ISSetPermutation(is));
+  PetscCall(MatPermute(S, is, is, R));
+  PetscCall(ISDestroy(&is));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Synthetic matrix with power-law row lengths (P(len > k) ~ 1/k^2 above 4), 1M rows, on PETSC_COMM_SELF */
+static PetscErrorCode PowerLaw(PetscInt n, Mat *A)
+{
+  PetscRandom  r;
+  PetscInt    *len, *cols;
+  PetscScalar *vals;
+
+  PetscFunctionBegin;
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &r));
+  PetscCall(PetscMalloc3(n, &len, n, &cols, n, &vals));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal u;
+    PetscCall(PetscRandomGetValueReal(r, &u));
+    len[i] = PetscMin(n, (PetscInt)(4.0 / PetscSqrtReal(PetscMax(u, 1e-12))));
+  }
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 0, len, A));
+  for (PetscInt i = 0; i < n; i++) {
+    for (PetscInt k = 0; k < len[i]; k++) {
+      PetscReal u;
+      PetscCall(PetscRandomGetValueReal(r, &u));
+      cols[k] = k == 0 ? i : (i + (PetscInt)(u * n)) % n;
+      vals[k] = 1.0 / (1 + k);
+    }
+    PetscCall(MatSetValues(*A, 1, &i, len[i], cols, vals, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscFree3(len, cols, vals));
+  PetscCall(PetscRandomDestroy(&r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Matrix Market (coordinate, real/integer/pattern, general/symmetric) into a sequential AIJ matrix */
+static PetscErrorCode LoadMTX(const char *file, Mat *A)
+{
+  FILE        *fp;
+  char         line[1024], field[64] = "", sym[64] = "";
+  PetscInt     m, n, nz, *rows, *cols, *cnt;
+  PetscScalar *vals;
+  PetscBool    symmetric, pattern;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFOpen(PETSC_COMM_SELF, file, "r", &fp));
+  PetscCheck(fgets(line, sizeof(line), fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "Empty file %s", file);
+  PetscCheck(sscanf(line, "%%%%MatrixMarket matrix coordinate %63s %63s", field, sym) == 2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s is not a coordinate Matrix Market file", file);
+  PetscCall(PetscStrcmp(sym, "symmetric", &symmetric));
+  PetscCall(PetscStrcmp(field, "pattern", &pattern));
+  do PetscCheck(fgets(line, sizeof(line), fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "Truncated %s", file);
+  while (line[0] == '%');
+  PetscCheck(sscanf(line, "%" PetscInt_FMT " %" PetscInt_FMT " %" PetscInt_FMT, &m, &n, &nz) == 3, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Bad size line in %s", file);
+  PetscCall(PetscMalloc4(nz, &rows, nz, &cols, nz, &vals, m, &cnt));
+  PetscCall(PetscArrayzero(cnt, m));
+  for (PetscInt k = 0; k < nz; k++) {
+    double v = 1.0;
+    PetscCheck(fgets(line, sizeof(line), fp), PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "Truncated %s", file);
+    PetscCheck(sscanf(line, "%" PetscInt_FMT " %" PetscInt_FMT " %lf", &rows[k], &cols[k], &v) >= (pattern ? 2 : 3), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Bad entry line in %s", file);
+    rows[k]--, cols[k]--;
+    vals[k] = v;
+    cnt[rows[k]]++;
+    if (symmetric && rows[k] != cols[k]) cnt[cols[k]]++;
+  }
+  PetscCall(PetscFClose(PETSC_COMM_SELF, fp));
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, m, n, 0, cnt, A));
+  for (PetscInt k = 0; k < nz; k++) {
+    PetscCall(MatSetValue(*A, rows[k], cols[k], vals[k], ADD_VALUES));
+    if (symmetric && rows[k] != cols[k]) PetscCall(MatSetValue(*A, cols[k], rows[k], vals[k], ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscFree4(rows, cols, vals, cnt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 typedef struct {
   const char *name, *physics;
-  PetscInt    faces, degree;
+  PetscInt    dim, faces, degree, refine;
+  PetscBool   tets;
 } BenchCase;
 
 int main(int argc, char **argv)
 {
   BenchCase all[] = {
-    {"q1lap",  "laplace",    80, 1},
-    {"q2lap",  "laplace",    40, 2},
-    {"q1elas", "elasticity", 50, 1}
+    {"q1lap",     "laplace",    3, 80,  1, 0, PETSC_FALSE},
+    {"q2lap",     "laplace",    3, 40,  2, 0, PETSC_FALSE},
+    {"q3lap",     "laplace",    3, 27,  3, 0, PETSC_FALSE},
+    {"q1elas",    "elasticity", 3, 50,  1, 0, PETSC_FALSE},
+    {"q2elas",    "elasticity", 3, 25,  2, 0, PETSC_FALSE},
+    {"q1lap2d",   "laplace",    2, 700, 1, 0, PETSC_FALSE},
+    {"p1tet",     "laplace",    3, 80,  1, 0, PETSC_TRUE },
+    {"p2tet",     "laplace",    3, 40,  2, 0, PETSC_TRUE },
+    {"q1lap_big", "laplace",    3, 85,  1, 1, PETSC_FALSE},
+    {"q2lap_big", "laplace",    3, 43,  2, 1, PETSC_FALSE},
   };
-  char       *cases[8], *paths[8], csv[PETSC_MAX_PATH_LEN] = "";
-  PetscInt    ncases = 8, npaths = 8, nmult = 200;
-  PetscReal   scale = 1.0, copy_gbs;
-  PetscBool   setc, setp, dev;
-  PetscMPIInt size;
-  FILE       *fp = NULL;
+  char       *cases[16], mtx[PETSC_MAX_PATH_LEN] = "", csvname[PETSC_MAX_PATH_LEN] = "";
+  PetscInt    ncases = 16;
+  PetscReal   scale  = 1.0;
+  PetscBool   setc, renumber = PETSC_FALSE, search = PETSC_FALSE, dev;
+  PetscMPIInt size, rank;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscWarpInitializePackage());
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-cases", cases, &ncases, &setc));
-  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-paths", paths, &npaths, &setp));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-scale", &scale, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-nmult", &nmult, NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-csv", csv, sizeof(csv), NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-cg_its", &cg_its, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-renumber", &renumber, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-search", &search, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mtx", mtx, sizeof(mtx), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-csv", csvname, sizeof(csvname), NULL));
   PetscCall(PetscWarpDeviceAvailable(&dev));
   if (!setc) {
-    ncases = 3;
-    for (int i = 0; i < 3; i++) PetscCall(PetscStrallocpy(all[i].name, &cases[i]));
+    ncases = 8;
+    for (int i = 0; i < 8; i++) PetscCall(PetscStrallocpy(all[i].name, &cases[i]));
   }
-  if (!setp) {
-    const char *def[] = {"aijcusparse", "sellcuda", "ellwarp_k1", "ellwarp_k2", "ellwarp"};
-    npaths            = 5;
-    for (int i = 0; i < 5; i++) PetscCall(PetscStrallocpy(def[i], &paths[i]));
+  if (!rank && dev) PetscCall(CopyBandwidth(&copy_gbs));
+  if (!rank && csvname[0]) {
+    PetscCall(PetscFOpen(PETSC_COMM_SELF, csvname, "w", &csv));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, "# copy_gbs=%.1f cpu_ranks=%d\n# case,rows,nnz,path,nprocs,time_us,gflops,eff_gbs,frac_copy,padding,build_s,build_per_spmv,upload_per_spmv,refresh_per_spmv,cg_s,note\n", (double)copy_gbs, size));
   }
-  PetscCall(CopyBandwidth(&copy_gbs));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "device-to-device copy bandwidth (read + write): %.0f GB/s; %d MPI process(es)\n", (double)copy_gbs, size));
-  if (csv[0]) {
-    PetscCall(PetscFOpen(PETSC_COMM_WORLD, csv, "a", &fp));
-    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "# copy_gbs=%.1f nprocs=%d\n", (double)copy_gbs, size));
-  }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %9s %10s %-14s %10s %8s %9s %7s %8s %9s %9s\n", "case", "rows", "nnz", "path", "time(us)", "GF/s", "eff.GB/s", "%copy", "padding", "build(s)", "vs cusp"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "device-to-device copy bandwidth (read + write): %.0f GB/s; CPU path on %d MPI ranks; GPU paths on rank 0\n", (double)copy_gbs, size));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %9s %10s %-22s %3s %9s %6s %5s %6s %7s %7s %7s %6s %6s %6s %8s %s\n", "case", "rows", "nnz", "path", "np", "SpMV(us)", "GF/s", "GB/s", "%copy", "vsCusp", "padding", "build_s", "b/SpMV", "u/SpMV", "r/SpMV", "CG(s)", "note"));
   for (PetscInt c = 0; c < ncases; c++) {
     BenchCase *bc = NULL;
-    DM         dm;
-    Mat        A;
-    Vec        b;
-    char       opt[256], prefix[64];
-    PetscInt   faces, m, nnz;
-    MatInfo    minfo;
-    PetscReal  t_cusp = 0;
+    Mat        A = NULL, S = NULL, R;
+    PetscBool  isp, ism;
+    char       name[64];
 
-    for (int i = 0; i < 3; i++) {
+    PetscCall(PetscStrcmp(cases[c], "powerlaw", &isp));
+    PetscCall(PetscStrcmp(cases[c], "mtx", &ism));
+    for (int i = 0; i < (int)(sizeof(all) / sizeof(all[0])); i++) {
       PetscBool f;
       PetscCall(PetscStrcmp(cases[c], all[i].name, &f));
       if (f) bc = &all[i];
     }
-    PetscCheck(bc, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown case %s", cases[c]);
-    faces = PetscMax(1, (PetscInt)(bc->faces * scale + 0.5));
-    PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%s_", bc->name));
-    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sdm_plex_dim 3 -%sdm_plex_simplex 0 -%sdm_plex_box_faces %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " -%spetscspace_degree %" PetscInt_FMT, prefix, prefix, prefix, faces, faces, faces, prefix, bc->degree));
-    PetscCall(PetscOptionsInsertString(NULL, opt));
-    PetscCall(PlexProblemCreate(PETSC_COMM_WORLD, prefix, bc->physics[0] == 'l' ? PLEX_PHYSICS_LAPLACE : PLEX_PHYSICS_ELASTICITY, &dm));
-    PetscCall(PlexProblemAssemble(dm, MATAIJ, &A, &b));
-    PetscCall(MatGetSize(A, &m, NULL));
-    PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &minfo));
-    nnz = (PetscInt)minfo.nz_used;
-    for (PetscInt p = 0; p < npaths; p++) {
-      Mat            B      = NULL;
-      PetscBool      device = PETSC_TRUE, is;
-      PetscReal      t = 0, padding = 1.0, build = 0;
-      PetscLogDouble t0, t1;
-      MatEllWarpInfo info;
+    PetscCheck(bc || isp || ism, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown case %s", cases[c]);
+    if (bc) { /* assembled by PETSc on all ranks: the CPU path */
+      DM        dm;
+      Vec       b;
+      char      opt[512], prefix[64];
+      PetscInt  faces = PetscMax(1, (PetscInt)(bc->faces * scale + 0.5)), M, nnz;
+      MatInfo   minfo;
+      PetscReal t, tcg;
 
-      PetscCall(PetscTime(&t0));
-      PetscCall(PetscStrcmp(paths[p], "aij", &is));
-      if (is) {
-        device = PETSC_FALSE;
-        PetscCall(PetscObjectReference((PetscObject)A));
-        B = A;
+      PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%s_", bc->name));
+      PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sdm_plex_dim %" PetscInt_FMT " -%sdm_plex_simplex 0 -%sdm_plex_box_faces %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " -%spetscspace_degree %" PetscInt_FMT " -%sdm_refine %" PetscInt_FMT "%s%s%s", prefix, bc->dim, prefix, prefix, faces, faces, faces, prefix, bc->degree, prefix, bc->refine + (bc->tets ? 1 : 0), bc->tets ? " -" : "", bc->tets ? prefix : "", bc->tets ? "dm_plex_transform_type refine_tosimplex" : ""));
+      if (bc->dim == 2)
+        PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sdm_plex_dim 2 -%sdm_plex_simplex 0 -%sdm_plex_box_faces %" PetscInt_FMT ",%" PetscInt_FMT " -%spetscspace_degree %" PetscInt_FMT, prefix, prefix, prefix, faces, faces, prefix, bc->degree));
+      PetscCall(PetscOptionsInsertString(NULL, opt));
+      PetscCall(PlexProblemCreate(PETSC_COMM_WORLD, prefix, bc->physics[0] == 'l' ? PLEX_PHYSICS_LAPLACE : PLEX_PHYSICS_ELASTICITY, &dm));
+      PetscCall(PlexProblemAssemble(dm, MATAIJ, &A, &b));
+      PetscCall(VecDestroy(&b));
+      PetscCall(DMDestroy(&dm));
+      PetscCall(MatGetSize(A, &M, NULL));
+      PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &minfo));
+      nnz = (PetscInt)minfo.nz_used;
+      PetscCall(TimeMult(A, PETSC_FALSE, &t));
+      PetscCall(TimeCG(A, PETSC_FALSE, &tcg));
+      if (!rank) PetscCall(Report(bc->name, M, nnz, "aij_cpu", size, t, 0, tcg, 1, 0, 0, 0, "PETSc CPU path, all ranks"));
+      PetscCall(GatherToRoot(A, &S));
+      PetscCall(MatDestroy(&A));
+    } else if (!rank) {
+      if (isp) PetscCall(PowerLaw((PetscInt)(1000000 * scale), &S));
+      else {
+        PetscCheck(mtx[0], PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "case mtx needs -mtx file");
+        PetscCall(LoadMTX(mtx, &S));
       }
-      if (!B && !dev) {
-        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %9" PetscInt_FMT " %10" PetscInt_FMT " %-14s   skipped: no CUDA device\n", bc->name, m, nnz, paths[p]));
-        continue;
-      }
-      PetscCall(PetscStrcmp(paths[p], "aijcusparse", &is));
-      if (is) PetscCall(MatConvert(A, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &B));
-      PetscCall(PetscStrcmp(paths[p], "sellcuda", &is));
-      if (is) {
-        PetscCheck(size == 1, PETSC_COMM_WORLD, PETSC_ERR_SUP, "sellcuda path: one process");
-        PetscCall(BuildSell(A, &B));
-      }
-      PetscCall(PetscStrncmp(paths[p], "ellwarp", 7, &is));
-      if (is) {
-        PetscBool k1, k2;
-        PetscCall(PetscStrcmp(paths[p], "ellwarp_k1", &k1));
-        PetscCall(PetscStrcmp(paths[p], "ellwarp_k2", &k2));
-        PetscCall(MatConvert(A, MATELLWARP, MAT_INITIAL_MATRIX, &B));
-        PetscCall(MatEllWarpSetKernel(B, k1 ? MAT_ELLWARP_KERNEL_K1 : k2 ? MAT_ELLWARP_KERNEL_K2 : MAT_ELLWARP_KERNEL_AUTO, k2 ? 8 : PETSC_DETERMINE));
-      }
-      PetscCheck(B, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown path %s", paths[p]);
-      PetscCall(PetscTime(&t1));
-      build = (PetscReal)(t1 - t0);
-      PetscCall(TimeMult(B, device, nmult, &t));
-      PetscCall(PetscObjectTypeCompare((PetscObject)B, size > 1 ? MATMPIAIJELLWARP : MATSEQAIJELLWARP, &is));
-      if (is) {
-        PetscCall(MatEllWarpGetInfo(B, &info));
-        padding = info.padding;
-        build   = info.build_time;
-      }
-      PetscCall(PetscStrcmp(paths[p], "aijcusparse", &is));
-      if (is) t_cusp = t;
-      {
-        PetscReal gbs = (12.0 * nnz + 20.0 * m) / t / 1e9, gfs = 2.0 * nnz / t / 1e9;
-        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-8s %9" PetscInt_FMT " %10" PetscInt_FMT " %-14s %10.1f %8.1f %9.0f %6.1f%% %8.4f %9.4f %8.2fx\n", bc->name, m, nnz, paths[p], t * 1e6, gfs, gbs, copy_gbs > 0 ? 100 * gbs / copy_gbs : 0.0, padding, build, t_cusp > 0 ? t_cusp / t : 0.0));
-        if (fp) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%s,%d,%.3f,%.2f,%.1f,%.4f,%.4f,%.6f\n", bc->name, m, nnz, paths[p], size, t * 1e6, gfs, gbs, copy_gbs > 0 ? gbs / copy_gbs : 0.0, padding, build));
-      }
-      PetscCall(MatDestroy(&B));
     }
-    PetscCall(MatDestroy(&A));
-    PetscCall(VecDestroy(&b));
-    PetscCall(DMDestroy(&dm));
+    if (!rank) {
+      PetscCall(GpuPaths(cases[c], S, search));
+      if (renumber) {
+        PetscCall(Renumber(S, &R));
+        PetscCall(PetscSNPrintf(name, sizeof(name), "%s_rand", cases[c]));
+        PetscCall(GpuPaths(name, R, PETSC_FALSE));
+        PetscCall(MatDestroy(&R));
+      }
+    }
+    PetscCall(MatDestroy(&S));
+    PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
   }
-  if (fp) PetscCall(PetscFClose(PETSC_COMM_WORLD, fp));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "effective GB/s counts the minimum bytes of a CSR product: nnz*(8+4) + rows*(4+8+8); medians of %" PetscInt_FMT " products\n", nmult));
+  if (csv) PetscCall(PetscFClose(PETSC_COMM_SELF, csv));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GB/s: minimum bytes of a CSR product, nnz*(8+4) + rows*(4+8+8), over the median of %" PetscInt_FMT " products; b/u/r per SpMV: device build, index upload and device value refresh over one SpMV; CG: %" PetscInt_FMT " CG+Jacobi iterations\n", nmult, cg_its));
   for (PetscInt c = 0; c < ncases; c++) PetscCall(PetscFree(cases[c]));
-  for (PetscInt p = 0; p < npaths; p++) PetscCall(PetscFree(paths[p]));
   PetscCall(PetscFinalize());
   return 0;
 }

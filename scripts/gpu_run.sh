@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # At most 8 files come back from the device tool: keep what goes to $OUTDIR to ctest.log, sanitizer.log, ex1.log,
-# ex1_logview.txt, bench.log and spmv.csv.
+# ex1_logview.txt, bench.log, spmv.csv, bench_big.log and spmv_big.csv.
 # Run on the GPU machine (through the device tool), from the repository root, with gpu/ carried:
 # the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize tutorial bench (default: all)
@@ -34,8 +34,9 @@ for w in $what; do
     done ;;
   tutorial)
     $B/tutorials/ex1 -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 80,80,80 -nmult 100 -check -log_view :"$OUTDIR/ex1_logview.txt" 2>&1 | tee "$OUTDIR/ex1.log" ;;
-  bench)
-    $B/bench/bench_spmv -nmult 200 -csv "$OUTDIR/spmv.csv" 2>&1 | tee "$OUTDIR/bench.log"
-    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -paths aij -nmult 50 -csv "$OUTDIR/spmv.csv" 2>&1 | tee -a "$OUTDIR/bench.log" ;;
+  bench) # 0.5 M-row matrices, each also randomly renumbered, with the exhaustive parameter search
+    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap,q2lap,q3lap,q1elas,q2elas,q1lap2d,p1tet,p2tet,powerlaw -renumber -search -csv "$OUTDIR/spmv.csv" 2>&1 | tee "$OUTDIR/bench.log" ;;
+  bench_big) # about 5 M rows
+    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap_big,q2lap_big -renumber -nmult 100 -csv "$OUTDIR/spmv_big.csv" 2>&1 | tee "$OUTDIR/bench_big.log" ;;
   esac
 done

@@ -60,6 +60,7 @@ PetscErrorCode PlexProblemCreate(MPI_Comm comm, const char prefix[], PlexPhysics
   PetscCall(DMSetType(*dm, DMPLEX));
   if (prefix) PetscCall(PetscObjectSetOptionsPrefix((PetscObject)*dm, prefix));
   PetscCall(DMSetFromOptions(*dm));
+  PetscCall(DMViewFromOptions(*dm, NULL, "-dm_view"));
   { /* Lagrange elements of degree 1 unless -[prefix]petscspace_degree says otherwise (PetscFE's default is 0) */
     char      opt[128];
     PetscBool set;
