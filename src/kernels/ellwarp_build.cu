@@ -41,11 +41,31 @@ __device__ int GroupOfRow(const Groups &G, int s)
   return g;
 }
 
-/* wrow, winfo and 32 * width of every warp */
-__global__ void WarpInfo(Groups G, int nwarps, const int *__restrict__ slen, int *__restrict__ wrow, int *__restrict__ winfo, long long *__restrict__ wslots)
+/* Chunks of each split row (the first nsplit sorted rows) */
+__global__ void SplitChunks(int nsplit, int threshold, const int *__restrict__ slen, long long *__restrict__ nch)
+{
+  int s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s < nsplit) nch[s] = PetscWarpEllChunks(slen[s], threshold);
+}
+
+/* wrow, winfo and 32 * width of every warp: split-row chunks first (cbase: first warp of each split row), then groups */
+__global__ void WarpInfo(Groups G, int nwarps, int nsplit, const long long *__restrict__ cbase, int threshold, const int *__restrict__ slen, int *__restrict__ wrow, int *__restrict__ winfo, long long *__restrict__ wslots)
 {
   int w = blockIdx.x * blockDim.x + threadIdx.x;
   if (w >= nwarps) return;
+  if (nsplit && w < cbase[nsplit]) {
+    int lo = 0, hi = nsplit - 1; /* the split row whose chunks hold warp w */
+    while (lo < hi) {
+      int mid = (lo + hi + 1) / 2;
+      if (cbase[mid] <= w) lo = mid;
+      else hi = mid - 1;
+    }
+    long long cap = 32LL * threshold, k = w - cbase[lo], clen = slen[lo] - k * cap < cap ? slen[lo] - k * cap : cap;
+    wrow[w]   = lo;
+    winfo[w]  = 5 | (1 << 8) | PETSCWARP_SPLIT;
+    wslots[w] = 32 * ((clen + 31) / 32);
+    return;
+  }
   int g = GroupOfWarp(G, w), l = G.lanes_log2[g], L = 1 << l, R = PETSCWARP_WARP / L;
   int s     = G.start[g] + (w - G.wbase[g]) * R;
   int nr    = min(R, G.start[g + 1] - s);
@@ -58,7 +78,7 @@ __global__ void WarpInfo(Groups G, int nwarps, const int *__restrict__ slen, int
 __global__ void Fill(Groups G, int nrows, const int *__restrict__ rowptr, const int *__restrict__ colidx, const int *__restrict__ perm, const int *__restrict__ woff, int *__restrict__ col, int *__restrict__ map, int *__restrict__ diag)
 {
   int s = blockIdx.x * blockDim.x + threadIdx.x;
-  if (s >= nrows) return;
+  if (s >= nrows || s < G.start[0]) return; /* rows before G.start[0] are split: FillSplit */
   int g = GroupOfRow(G, s), l = G.lanes_log2[g], L = 1 << l, R = PETSCWARP_WARP / L;
   int w = G.wbase[g] + (s - G.start[g]) / R, r = (s - G.start[g]) % R;
   int row = perm[s], p = rowptr[row], len = rowptr[row + 1] - p, base = rowptr[0];
@@ -74,14 +94,34 @@ __global__ void Fill(Groups G, int nrows, const int *__restrict__ rowptr, const 
   }
 }
 
+/* One thread per chunk of a split row: its columns, CSR positions, padding and diagonal slot */
+__global__ void FillSplit(int nsw, int threshold, const long long *__restrict__ cbase, const int *__restrict__ wrow, const int *__restrict__ rowptr, const int *__restrict__ colidx, const int *__restrict__ perm, const int *__restrict__ woff, int *__restrict__ col, int *__restrict__ map, int *__restrict__ diag)
+{
+  int w = blockIdx.x * blockDim.x + threadIdx.x;
+  if (w >= nsw) return;
+  int       s = wrow[w], row = perm[s], p = rowptr[row], len = rowptr[row + 1] - p, base = rowptr[0];
+  long long e0 = (w - cbase[s]) * 32LL * threshold;
+  for (int e = 0; e < woff[w + 1] - woff[w]; e++) {
+    int slot = woff[w] + e;
+    if (e0 + e < len) {
+      int c     = colidx[p + e0 + e];
+      col[slot] = c;
+      map[slot] = p + (int)e0 + e - base;
+      if (c == row) diag[row] = slot;
+    } else col[slot] = colidx[p + len - 1];
+  }
+}
+
 /* Temporaries of one build, freed on every exit */
 struct Scratch {
   int       *slen   = nullptr; /* sorted row lengths */
   long long *wslots = nullptr; /* slots of each warp, then their exclusive scan */
+  long long *cbase  = nullptr; /* first warp of each split row */
   ~Scratch()
   {
     cudaFree(slen);
     cudaFree(wslots);
+    cudaFree(cbase);
   }
 };
 } // namespace
@@ -152,15 +192,33 @@ extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, 
       thrust::stable_sort_by_key(pol, L, L + nrows, P, thrust::greater<int>());
     }
     /* group boundaries: rows needing more than 2^l lanes are those longer than threshold * 2^l */
-    int gt[5] = {0, 0, 0, 0, 0};
+    int       gt[5] = {0, 0, 0, 0, 0}, nsplit = 0;
+    long long nsw = 0; /* warps of split rows */
     if (threshold > 0 && nrows) {
       thrust::device_ptr<int> L(T.slen);
+      long long               cap = 32LL * threshold;
       for (int l = 0; l < 5; l++) gt[l] = (int)(thrust::lower_bound(pol, L, L + nrows, threshold << l, thrust::greater<int>()) - L);
+      nsplit = cap < 2147483647LL ? (int)(thrust::lower_bound(pol, L, L + nrows, (int)cap, thrust::greater<int>()) - L) : 0;
     }
-    G.n    = 0;
-    int wb = 0;
+    TRY(Alloc((void **)&T.cbase, sizeof(long long) * ((size_t)nsplit + 1)));
+    if (nsplit) {
+      thrust::device_ptr<long long> C(T.cbase);
+      SplitChunks<<<(nsplit + 255) / 256, 256, 0, st>>>(nsplit, threshold, T.slen, T.cbase);
+      TRY(cudaGetLastError());
+      thrust::exclusive_scan(pol, C, C + nsplit + 1, C, 0LL);
+      TRY(cudaMemcpyAsync(&nsw, T.cbase + nsplit, sizeof(long long), cudaMemcpyDeviceToHost, st));
+      TRY(cudaStreamSynchronize(st));
+      if (nsw > 2147483647LL) {
+        PetscWarpEllFreeCUDA(E);
+        return (int)cudaErrorInvalidValue;
+      }
+      E->maxlanes = 32;
+    }
+    E->nsplit = nsplit;
+    G.n       = 0;
+    int wb    = (int)nsw;
     for (int l = 5; l >= 0; l--) {
-      int s0 = l == 5 ? 0 : gt[l], s1 = l == 0 ? nrows : gt[l - 1], R = PETSCWARP_WARP >> l;
+      int s0 = l == 5 ? nsplit : gt[l], s1 = l == 0 ? nrows : gt[l - 1], R = PETSCWARP_WARP >> l;
       if (s1 <= s0) continue;
       G.start[G.n]      = s0;
       G.wbase[G.n]      = wb;
@@ -178,7 +236,7 @@ extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, 
     TRY(Alloc((void **)&T.wslots, sizeof(long long) * ((size_t)wb + 1)));
     long long total = 0;
     if (wb) {
-      WarpInfo<<<(wb + 255) / 256, 256, 0, st>>>(G, wb, T.slen, E->wrow, E->winfo, T.wslots);
+      WarpInfo<<<(wb + 255) / 256, 256, 0, st>>>(G, wb, nsplit, T.cbase, threshold, T.slen, E->wrow, E->winfo, T.wslots);
       TRY(cudaGetLastError());
       thrust::device_ptr<long long> W(T.wslots);
       total       = thrust::reduce(pol, W, W + wb, 0LL);
@@ -200,6 +258,10 @@ extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, 
     TRY(cudaMemsetAsync(E->diag, 0xff, sizeof(int) * (size_t)nrows, st));
     if (nrows) {
       Fill<<<(nrows + 127) / 128, 128, 0, st>>>(G, nrows, d_rowptr, d_colidx, E->perm, E->woff, E->col, E->map, E->diag);
+      TRY(cudaGetLastError());
+    }
+    if (nsw) {
+      FillSplit<<<(int)((nsw + 127) / 128), 128, 0, st>>>((int)nsw, threshold, T.cbase, E->wrow, d_rowptr, d_colidx, E->perm, E->woff, E->col, E->map, E->diag);
       TRY(cudaGetLastError());
     }
   } catch (std::bad_alloc &) {

@@ -31,14 +31,30 @@ static int SortRowsByLength(int nrows, const int *rowptr, const int *order, int 
   return PETSCWARP_OK;
 }
 
-/* Cut the sorted rows into warps: rows of equal lane count L, 32/L rows per warp */
-static int CutWarps(const PetscWarpEll *E, const int *rowptr, int *wrow, int *winfo, int *woff, long long *nslots)
+/* Cut the sorted rows into warps: split rows first (one warp per chunk of 32 t entries), then rows of equal lane count
+   L, 32/L rows per warp */
+static int CutWarps(PetscWarpEll *E, const int *rowptr, int *wrow, int *winfo, int *woff, long long *nslots)
 {
   int       nw = 0, s = 0;
-  long long off = 0;
+  long long off = 0, cap = 32LL * E->threshold;
+  E->nsplit = 0;
   while (s < E->nrows) {
-    int row = E->perm[s], len = rowptr[row + 1] - rowptr[row];
+    int row = E->perm[s], len = rowptr[row + 1] - rowptr[row], nch = PetscWarpEllChunks(len, E->threshold);
     int L = PetscWarpEllLanes(len, E->threshold), l = 0, nr = 0, width;
+    if (nch) {
+      for (int k = 0; k < nch; k++, nw++) {
+        long long clen = len - k * cap < cap ? len - k * cap : cap;
+        if (wrow) {
+          wrow[nw]  = s;
+          winfo[nw] = 5 | (1 << 8) | PETSCWARP_SPLIT;
+          woff[nw]  = (int)off;
+        }
+        off += 32 * ((clen + 31) / 32);
+      }
+      E->nsplit++;
+      s++;
+      continue;
+    }
     while ((1 << l) < L) l++;
     while (nr < PETSCWARP_WARP / L && s + nr < E->nrows) {
       int r2 = E->perm[s + nr];
@@ -98,11 +114,25 @@ int PetscWarpEllBuildHost(int nrows, int ncols, const int *rowptr, const int *co
   for (int s = 0; s < nslots; s++) E->map[s] = -1;
   for (int i = 0; i < nrows; i++) E->diag[i] = -1;
   E->maxlanes = 1;
-  for (int w = 0; w < nw; w++) {
-    int l = E->winfo[w] & 255, nr = E->winfo[w] >> 8, L = 1 << l;
+  for (int w = 0, chunk = 0; w < nw; w++) {
+    int l = E->winfo[w] & 255, nr = (E->winfo[w] >> 8) & 255, L = 1 << l;
     int width = (E->woff[w + 1] - E->woff[w]) / PETSCWARP_WARP;
     if (L > E->maxlanes) E->maxlanes = L;
     if (width > E->maxwidth) E->maxwidth = width;
+    if (E->winfo[w] & PETSCWARP_SPLIT) { /* chunk k of a split row: its entries k*32t .. */
+      int row = E->perm[E->wrow[w]], p = rowptr[row], len = rowptr[row + 1] - p, e0;
+      chunk = (w > 0 && E->wrow[w - 1] == E->wrow[w]) ? chunk + 1 : 0;
+      e0    = chunk * 32 * threshold;
+      for (int e = 0; e < 32 * width; e++) {
+        int slot = E->woff[w] + e;
+        if (e0 + e < len) {
+          E->col[slot] = colidx[p + e0 + e];
+          E->map[slot] = p + e0 + e - rowptr[0];
+          if (colidx[p + e0 + e] == row) E->diag[row] = slot;
+        } else E->col[slot] = colidx[p + len - 1];
+      }
+      continue;
+    }
     for (int r = 0; r < nr; r++) {
       int row = E->perm[E->wrow[w] + r], p = rowptr[row], len = rowptr[row + 1] - p;
       int pad = len ? colidx[p + len - 1] : 0;

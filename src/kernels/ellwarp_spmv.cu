@@ -26,7 +26,7 @@ __global__ void __launch_bounds__(1024) EllWarpK2(int nwarps, const int *__restr
 {
   int gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
   if (w >= nwarps) return;
-  int    info = winfo[w], l = info & 255, nr = info >> 8, end = woff[w + 1];
+  int    info = winfo[w], l = info & 255, nr = (info >> 8) & 255, end = woff[w + 1];
   double sum = 0.0;
 #pragma unroll 4
   for (int s = woff[w] + lane; s < end; s += PETSCWARP_WARP) sum += val[s] * __ldg(&x[col[s]]);
@@ -34,8 +34,16 @@ __global__ void __launch_bounds__(1024) EllWarpK2(int nwarps, const int *__restr
   int r = lane >> l;
   if ((lane & ((1 << l) - 1)) == 0 && r < nr) {
     int p = perm[wrow[w] + r];
-    y[p]  = z ? z[p] + sum : sum;
+    if (info & PETSCWARP_SPLIT) atomicAdd(&y[p], sum); /* one chunk of a split row */
+    else y[p] = z ? z[p] + sum : sum;
   }
+}
+
+/* y = z (or 0) on the split rows, which then accumulate their chunks */
+__global__ void EllWarpInitSplit(int nsplit, const int *__restrict__ perm, const double *z, double *y)
+{
+  int s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s < nsplit) y[perm[s]] = z ? z[perm[s]] : 0.0;
 }
 
 /* y += A^T x: every lane scatters its entries with atomics */
@@ -44,7 +52,7 @@ __global__ void EllWarpMultT(int nwarps, const int *__restrict__ woff, const int
   int gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
   if (w >= nwarps) return;
   int info = winfo[w], l = info & 255, r = lane >> l;
-  if (r >= (info >> 8)) return;
+  if (r >= ((info >> 8) & 255)) return;
   double xr  = x[perm[wrow[w] + r]];
   int    end = woff[w + 1];
   for (int s = woff[w] + lane; s < end; s += PETSCWARP_WARP)
@@ -91,7 +99,10 @@ extern "C" int PetscWarpEllMultCUDA(const PetscWarpEll *E, int kernel, int block
   if (kernel == 1) {
     if (E->maxlanes != 1) return (int)cudaErrorInvalidValue;
     EllWarpK1<<<grid, blocksize, 0, st>>>(E->nrows, E->nwarps, E->woff, E->col, E->val, E->perm, x, z, y);
-  } else EllWarpK2<<<grid, blocksize, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->col, E->val, E->perm, x, z, y);
+  } else {
+    if (E->nsplit && z != y) EllWarpInitSplit<<<Blocks(E->nsplit, 256), 256, 0, st>>>(E->nsplit, E->perm, z, y);
+    EllWarpK2<<<grid, blocksize, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->col, E->val, E->perm, x, z, y);
+  }
   return (int)cudaGetLastError();
 }
 

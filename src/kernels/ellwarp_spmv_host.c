@@ -9,12 +9,13 @@ void PetscWarpEllRefreshHost(const PetscWarpEll *E, const double *csrval)
 /* Visit each (row, slot range) of the layout: the loops every host product shares */
 #define PETSCWARP_FOR_ROWS(E, w, r, row, L, width) \
   for (int w = 0; w < (E)->nwarps; w++) \
-    for (int r = 0, L = 1 << ((E)->winfo[w] & 255), width = ((E)->woff[w + 1] - (E)->woff[w]) / PETSCWARP_WARP, row; r < ((E)->winfo[w] >> 8) && ((row = (E)->perm[(E)->wrow[w] + r]), 1); r++)
+    for (int r = 0, L = 1 << ((E)->winfo[w] & 255), width = ((E)->woff[w + 1] - (E)->woff[w]) / PETSCWARP_WARP, row; r < (((E)->winfo[w] >> 8) & 255) && ((row = (E)->perm[(E)->wrow[w] + r]), 1); r++)
 
 #define PETSCWARP_SLOT(E, w, r, L, k, sub) ((E)->woff[w] + PETSCWARP_WARP * (k) + (r) * (L) + (sub))
 
 void PetscWarpEllMultHost(const PetscWarpEll *E, const double *x, const double *z, double *y)
 {
+  for (int s = 0; s < E->nsplit; s++) y[E->perm[s]] = z ? z[E->perm[s]] : 0.0; /* split rows accumulate their chunks */
   PETSCWARP_FOR_ROWS(E, w, r, row, L, width)
   {
     double sum = 0.0;
@@ -23,7 +24,8 @@ void PetscWarpEllMultHost(const PetscWarpEll *E, const double *x, const double *
         int s = PETSCWARP_SLOT(E, w, r, L, k, sub);
         sum += E->val[s] * x[E->col[s]];
       }
-    y[row] = (z ? z[row] : 0.0) + sum;
+    if (E->winfo[w] & PETSCWARP_SPLIT) y[row] += sum;
+    else y[row] = (z ? z[row] : 0.0) + sum;
   }
 }
 

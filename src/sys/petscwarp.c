@@ -243,9 +243,12 @@ PetscErrorCode MatEllWarpGetBackend(Mat A, MatEllWarpBackend *b)
   K1 runs one thread per row; it pays on matrices whose rows have similar lengths inside each slice of 32 sorted rows,
   as finite-element matrices do. K2 splits rows longer than the threshold over several lanes of a warp and combines the
   partial sums with warp shuffles; it pays when a few rows are much longer than the rest (a dense row, power-law row
-  lengths), where K1 would leave one lane of a warp working alone through the long row. The automatic choice uses K1
-  unless some row is longer than four times the mean row length, and then K2 with that threshold. The layout is
-  rebuilt at the next product.
+  lengths), where K1 would leave one lane of a warp working alone through the long row, and when rows are long on
+  average (high-order elements), where neighbouring lanes of a row read neighbouring columns. Rows longer than 32 times
+  the threshold are split over several warps whose partial sums are added atomically. The automatic choice: K2 with a
+  threshold of a quarter of the mean row length (a power of two, at least 32) when the mean is 96 or more; K2 with a
+  threshold of 4 times the mean (at least 16) when some row is longer than that; K1 otherwise. The layout is rebuilt
+  at the next product.
 
 .seealso: `MATELLWARP`, `MatEllWarpSetBackend()`, `MatEllWarpSetBlockSize()`, `MatEllWarpGetInfo()`
 @*/

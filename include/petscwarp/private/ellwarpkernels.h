@@ -16,7 +16,13 @@
   - padding slots hold value 0 and a valid column (the row's last column; column 0 for empty rows), so the inner loop
     has no branch; map[slot] is the CSR position of the entry, -1 for padding; diag[row] is the slot of A(row,row)
     (original numbering) or -1.
-  - winfo[w] = l | (rows in warp << 8), wrow[w] = first sorted row of warp w. With all L = 1 (K1 layout) wrow[w] = 32w.
+  - winfo[w] = l | (rows in warp << 8) | (split << 16), wrow[w] = first sorted row of warp w. With all L = 1 (K1
+    layout) wrow[w] = 32w.
+  - K2 only (threshold t > 0): a row longer than 32 t entries does not fit one warp at the threshold; it is split into
+    chunks of 32 t entries, one warp each (L = 32, one row, split = 1), whose partial sums are added to y atomically
+    (after y of those rows was set to z or 0). This departs from the paper's warp-to-warp independence for those rows
+    only: without it one warp would walk alone through a row of 10^5 entries (a dense row, power-law lengths). Split
+    rows are the longest, so they are the first nsplit sorted rows.
 */
 #pragma once
 
@@ -28,6 +34,12 @@ extern "C" {
 
 #define PETSCWARP_WARP 32
 
+#if defined(__CUDACC__)
+  #define PETSCWARP_HD __host__ __device__ /* the layout rules below are shared by the host twin and the device build */
+#else
+  #define PETSCWARP_HD
+#endif
+
 typedef struct {
   int     nrows, ncols; /* local sizes of the block */
   int     nwarps;       /* number of warps (slices) */
@@ -36,6 +48,7 @@ typedef struct {
   int     nnz;          /* entries of the CSR matrix it was built from */
   int     nslots;       /* slots, padding included (woff[nwarps]) */
   int     maxwidth;     /* widest warp, in slots per lane */
+  int     nsplit;       /* rows split over several warps (the first nsplit sorted rows) */
   int    *woff;         /* [nwarps+1] */
   int    *wrow;         /* [nwarps] */
   int    *winfo;        /* [nwarps] */
@@ -47,12 +60,21 @@ typedef struct {
 } PetscWarpEll;
 
 /* Lanes per row for a row of length len under threshold t (0: 1 lane). Shared by both builds. */
-static inline int PetscWarpEllLanes(int len, int t)
+static inline PETSCWARP_HD int PetscWarpEllLanes(int len, int t)
 {
   int L = 1;
   if (t <= 0) return 1;
   while (L < PETSCWARP_WARP && (len + L - 1) / L > t) L *= 2;
   return L;
+}
+
+#define PETSCWARP_SPLIT (1 << 16) /* winfo flag of a warp holding one chunk of a split row */
+
+/* Chunks (warps) of a row of length len split at threshold t > 0: 0 if the row is not split */
+static inline PETSCWARP_HD int PetscWarpEllChunks(int len, int t)
+{
+  long long cap = 32LL * t;
+  return (t > 0 && len > cap) ? (int)((len + cap - 1) / cap) : 0;
 }
 
 /* Return codes of the host twin */
