@@ -36,6 +36,8 @@ for w in $what; do
     $B/tutorials/ex1 -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 80,80,80 -nmult 100 -check -log_view :"$OUTDIR/ex1_logview.txt" 2>&1 | tee "$OUTDIR/ex1.log" ;;
   bench) # 0.5 M-row matrices, each also randomly renumbered, with the exhaustive parameter search
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap,q2lap,q3lap,q1elas,q2elas,q1lap2d,p1tet,p2tet,powerlaw -renumber -search -csv "$OUTDIR/spmv.csv" 2>&1 | tee "$OUTDIR/bench.log" ;;
+  bench_check) # the matrices whose automatic choice changed after the first suite run
+    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap2d,q1elas,powerlaw,q2lap,p1tet -search -cg_its 0 -csv "$OUTDIR/spmv_check.csv" 2>&1 | tee "$OUTDIR/bench_check.log" ;;
   bench_big) # about 5 M rows
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap_big,q2lap_big -renumber -nmult 100 -csv "$OUTDIR/spmv_big.csv" 2>&1 | tee "$OUTDIR/bench_big.log" ;;
   esac

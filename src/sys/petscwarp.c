@@ -246,8 +246,8 @@ PetscErrorCode MatEllWarpGetBackend(Mat A, MatEllWarpBackend *b)
   lengths), where K1 would leave one lane of a warp working alone through the long row, and when rows are long on
   average (high-order elements), where neighbouring lanes of a row read neighbouring columns. Rows longer than 32 times
   the threshold are split over several warps whose partial sums are added atomically. The automatic choice: K2 with a
-  threshold of a quarter of the mean row length (a power of two, at least 32) when the mean is 96 or more; K2 with a
-  threshold of 4 times the mean (at least 16) when some row is longer than that; K1 otherwise. The layout is rebuilt
+  threshold of a quarter of the mean row length (a power of two, at least 32) when the mean is 64 or more; K2 with a
+  threshold of twice the mean (at least 16) when some row is longer than that; K1 otherwise. The layout is rebuilt
   at the next product.
 
 .seealso: `MATELLWARP`, `MatEllWarpSetBackend()`, `MatEllWarpSetBlockSize()`, `MatEllWarpGetInfo()`

@@ -59,23 +59,24 @@ PetscErrorCode MatEllWarpReset_Private(Mat A)
 
 /*
   Automatic choice from the row-length histogram (measured on the H200, bench/RESULTS.md):
-  - long rows on average (mean >= 96 entries, e.g. Q3 Laplacian, Q2 elasticity): K2 with a threshold of a quarter of the
-    mean rounded up to a power of two, at least 32, so that each row gets 2 to 8 lanes that read neighbouring columns;
-  - some row longer than 4 times the mean (at least 16): K2 with that threshold; rows over 32 times it are split over
+  - long rows on average (mean >= 64 entries, e.g. Q1 elasticity, Q3 Laplacian, Q2 elasticity): K2 with a threshold
+    of a quarter of the mean rounded up to a power of two, at least 32, so that each row gets 2 to 8 lanes that read
+    neighbouring columns;
+  - some row longer than twice the mean (at least 16): K2 with that threshold; rows over 32 times it are split over
     several warps;
   - otherwise (finite-element matrices of low order): K1.
   Options override.
 */
 PetscErrorCode MatEllWarpChoose_Private(PetscInt m, const PetscInt rowptr[], MatEllWarpKernel req, PetscInt treq, MatEllWarpKernel *kernel, PetscInt *threshold)
 {
-  PetscInt maxlen = 0, nnz = m ? rowptr[m] - rowptr[0] : 0, mean = m ? (nnz + m - 1) / m : 0, tlong = 32, tirr = PetscMax(16, 4 * mean);
+  PetscInt maxlen = 0, nnz = m ? rowptr[m] - rowptr[0] : 0, mean = m ? (nnz + m - 1) / m : 0, tlong = 32, tirr = PetscMax(16, 2 * mean);
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < m; i++) maxlen = PetscMax(maxlen, rowptr[i + 1] - rowptr[i]);
   while (4 * tlong < mean) tlong *= 2;
   *kernel    = MAT_ELLWARP_KERNEL_K2;
-  *threshold = treq > 0 ? treq : (mean >= 96 ? tlong : tirr);
-  if (req == MAT_ELLWARP_KERNEL_K1 || (req == MAT_ELLWARP_KERNEL_AUTO && treq <= 0 && mean < 96 && maxlen <= tirr)) {
+  *threshold = treq > 0 ? treq : (mean >= 64 ? tlong : tirr);
+  if (req == MAT_ELLWARP_KERNEL_K1 || (req == MAT_ELLWARP_KERNEL_AUTO && treq <= 0 && mean < 64 && maxlen <= tirr)) {
     *kernel    = MAT_ELLWARP_KERNEL_K1;
     *threshold = 0;
   }
@@ -188,7 +189,7 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj)
   PetscCall(MatEllWarpChoose_Private(m, rowptr, ew->opt.kernel, ew->opt.threshold, &ew->kernel, &t));
   PetscCall(PetscFree(rowptr));
   PetscCall(GetOrder(A, &order));
-  ew->bs          = ew->opt.block_size > 0 ? ew->opt.block_size : (ew->kernel == MAT_ELLWARP_KERNEL_K1 ? 256 : 128);
+  ew->bs          = ew->opt.block_size > 0 ? ew->opt.block_size : 128; /* the best or within 2% of it on the suite */
   ew->upload_time = 0;
   if (ew->opt.backend == MAT_ELLWARP_BACKEND_HOST) {
     PetscCall(PetscTime(&t0));
