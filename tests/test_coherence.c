@@ -18,7 +18,7 @@ static PetscErrorCode Compare(Mat A, Mat B, const char *what)
   PetscCall(VecCopy(xa, xb));
   PetscCall(MatMult(A, xa, ya));
   PetscCall(MatMult(B, xb, yb));
-  PetscCall(TestRelErr(yb, ya, &err));
+  PetscCall(VecRelativeDifference(yb, ya, &err));
   PetscCheck(err < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: relative error %g", what, (double)err);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-40s rel. err %.2e\n", what, (double)err));
   PetscCall(VecDestroy(&xa));
@@ -74,13 +74,8 @@ int main(int argc, char **argv)
   PetscMPIInt        size;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscCall(PetscWarpInitializePackage());
-  PetscCall(TestSkipWithoutDevice(&skip));
-  if (skip) {
-    PetscCall(PetscFinalize());
-    return PETSCWARP_TEST_SKIP;
-  }
+  PetscCall(TestBegin(&argc, &argv, help, &skip));
+  if (skip) return TestSkip();
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(TestRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(TestCreateCase(PETSC_COMM_WORLD, "random", rnd, -1, &A));

@@ -42,13 +42,8 @@ int main(int argc, char **argv)
   char        pctype[64] = "", ksptype[64] = "";
 
   PetscFunctionBeginUser;
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscCall(PetscWarpInitializePackage());
-  PetscCall(TestSkipWithoutDevice(&skip));
-  if (skip) {
-    PetscCall(PetscFinalize());
-    return PETSCWARP_TEST_SKIP;
-  }
+  PetscCall(TestBegin(&argc, &argv, help, &skip));
+  if (skip) return TestSkip();
   PetscCall(PetscOptionsGetEList(NULL, NULL, "-physics", phys, 2, &physics, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_type", pctype, sizeof(pctype), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-ksp_type", ksptype, sizeof(ksptype), NULL));
@@ -57,7 +52,7 @@ int main(int argc, char **argv)
   PetscCall(VecDuplicate(ua, &ub));
   PetscCall(Solve(dm, MATAIJ, ua, &its[0], &lits[0]));
   PetscCall(Solve(dm, MATELLWARP, ub, &its[1], &lits[1]));
-  PetscCall(TestRelErr(ub, ua, &err));
+  PetscCall(VecRelativeDifference(ub, ua, &err));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, ksp %s, pc %s: aij %" PetscInt_FMT " iterations, ellwarp %" PetscInt_FMT " iterations, solutions differ by %.2e\n", phys[physics], ksptype, pctype, lits[0], lits[1], (double)err));
   PetscCheck(lits[0] == lits[1] && its[0] == its[1], PETSC_COMM_WORLD, PETSC_ERR_PLIB, "iteration counts differ");
   PetscCheck(err < 1e-8, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "solutions differ by %g", (double)err);

@@ -12,7 +12,7 @@ static PetscErrorCode Check(const char *what, const char *cs, const char *k, Vec
   PetscReal err;
 
   PetscFunctionBegin;
-  PetscCall(TestRelErr(yb, ya, &err));
+  PetscCall(VecRelativeDifference(yb, ya, &err));
   PetscCheck(err < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "case %s kernel %s: %s relative error %g >= 1e-12", cs, k, what, (double)err);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s %-18s rel. err %.2e\n", cs, k, what, (double)err));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -111,13 +111,8 @@ int main(int argc, char **argv)
   const char *allk[] = {"k1", "k2", "auto"};
 
   PetscFunctionBeginUser;
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscCall(PetscWarpInitializePackage());
-  PetscCall(TestSkipWithoutDevice(&skip));
-  if (skip) {
-    PetscCall(PetscFinalize());
-    return PETSCWARP_TEST_SKIP;
-  }
+  PetscCall(TestBegin(&argc, &argv, help, &skip));
+  if (skip) return TestSkip();
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   if (size > 1) zerorank = size - 1;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-zero_rank", &zerorank, NULL));

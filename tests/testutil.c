@@ -101,20 +101,20 @@ PetscErrorCode TestCreateCase(MPI_Comm comm, const char name[], PetscRandom r, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode TestRelErr(Vec a, Vec b, PetscReal *err)
+/* PetscInitialize(), the petscwarp package, and whether to skip (a GPU test without a device) */
+PetscErrorCode TestBegin(int *argc, char ***argv, const char help[], PetscBool *skip)
 {
-  Vec       d;
-  PetscReal nd, nb;
-
   PetscFunctionBegin;
-  PetscCall(VecDuplicate(b, &d));
-  PetscCall(VecCopy(a, d));
-  PetscCall(VecAXPY(d, -1.0, b));
-  PetscCall(VecNorm(d, NORM_2, &nd));
-  PetscCall(VecNorm(b, NORM_2, &nb));
-  *err = nb > 0 ? nd / nb : nd;
-  PetscCall(VecDestroy(&d));
+  PetscCall(PetscInitialize(argc, argv, NULL, help));
+  PetscCall(PetscWarpInitializePackage());
+  PetscCall(TestSkipWithoutDevice(skip));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int TestSkip(void)
+{
+  PetscCall(PetscFinalize());
+  return PETSCWARP_TEST_SKIP;
 }
 
 PetscErrorCode TestSkipWithoutDevice(PetscBool *skip)

@@ -62,22 +62,6 @@ static PetscErrorCode TimeMult(Mat A, Vec x, Vec y, PetscInt nmult, PetscReal *t
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RelErr(Vec a, Vec b, PetscReal *err)
-{
-  Vec       d;
-  PetscReal nd, nb;
-
-  PetscFunctionBegin;
-  PetscCall(VecDuplicate(b, &d));
-  PetscCall(VecCopy(a, d));
-  PetscCall(VecAXPY(d, -1.0, b));
-  PetscCall(VecNorm(d, NORM_2, &nd));
-  PetscCall(VecNorm(b, NORM_2, &nb));
-  *err = nb > 0 ? nd / nb : nd;
-  PetscCall(VecDestroy(&d));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Run one path: convert the AIJ matrix, time SpMV, solve with CG+Jacobi, compare with the AIJ results */
 /* uref: AIJ solution to compare with, or NULL for the AIJ path itself, whose solution goes to uout */
 static PetscErrorCode RunPath(Mat A, Vec b, Vec yref, Vec uref, Vec uout, PetscInt nmult, PetscReal rtol, PathResult *r)
@@ -98,7 +82,7 @@ static PetscErrorCode RunPath(Mat A, Vec b, Vec yref, Vec uref, Vec uout, PetscI
   PetscCall(VecCopy(b, x));
   PetscCall(VecCopy(b, rhs));
   PetscCall(TimeMult(B, x, y, nmult, &r->t_mult));
-  PetscCall(RelErr(y, yref, &r->err_mult));
+  PetscCall(VecRelativeDifference(y, yref, &r->err_mult));
   PetscCall(MatGetSize(B, &m, NULL));
   PetscCall(MatGetInfo(B, MAT_GLOBAL_SUM, &info));
   nnz    = (PetscInt)info.nz_used;
@@ -121,7 +105,7 @@ static PetscErrorCode RunPath(Mat A, Vec b, Vec yref, Vec uref, Vec uout, PetscI
   r->t_solve = (PetscReal)(t1 - t0);
   PetscCall(KSPGetIterationNumber(ksp, &r->its));
   r->err_sol = 0;
-  if (uref) PetscCall(RelErr(u, uref, &r->err_sol));
+  if (uref) PetscCall(VecRelativeDifference(u, uref, &r->err_sol));
   if (uout) PetscCall(VecCopy(u, uout));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(VecDestroy(&x));

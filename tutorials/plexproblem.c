@@ -117,3 +117,19 @@ PetscErrorCode PlexProblemAssemble(DM dm, MatType type, Mat *J, Vec *b)
   PetscCall(VecDestroy(&u));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode VecRelativeDifference(Vec a, Vec b, PetscReal *err)
+{
+  Vec       d;
+  PetscReal nd, nb;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(b, &d));
+  PetscCall(VecCopy(a, d));
+  PetscCall(VecAXPY(d, -1.0, b));
+  PetscCall(VecNorm(d, NORM_2, &nd));
+  PetscCall(VecNorm(b, NORM_2, &nb));
+  *err = nb > 0 ? nd / nb : nd;
+  PetscCall(VecDestroy(&d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -15,3 +15,5 @@ PetscErrorCode PlexProblemCreate(MPI_Comm, const char prefix[], PlexPhysics, DM 
 /* Jacobian (at u = 0) assembled by PETSc's own path into a matrix of the given type (NULL: -dm_mat_type), and the
    right-hand side (minus the residual at u = 0) */
 PetscErrorCode PlexProblemAssemble(DM, MatType, Mat *, Vec *);
+/* ||a - b|| / ||b|| (||a - b|| when b vanishes), for comparing a path with PETSc's AIJ */
+PetscErrorCode VecRelativeDifference(Vec, Vec, PetscReal *);

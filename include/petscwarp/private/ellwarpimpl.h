@@ -64,6 +64,7 @@ typedef struct {
 PETSC_INTERN PetscErrorCode MatEllWarpOptionsRead_Private(PetscOptionItems, MatEllWarpOpts *);
 PETSC_INTERN PetscErrorCode MatEllWarpOptsDefault_Private(MatEllWarpOpts *);
 PETSC_INTERN PetscErrorCode MatEllWarpOptsCheck_Private(const MatEllWarpOpts *);
+PETSC_INTERN PetscErrorCode MatEllWarpConvertWith_Private(Mat, MatReuse, Mat *, PetscErrorCode (*)(Mat));
 PETSC_INTERN PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat, MatType, MatReuse, Mat *);
 PETSC_INTERN PetscErrorCode MatCreate_SeqAIJEllWarp(Mat);
 PETSC_INTERN PetscErrorCode MatCreate_MPIAIJEllWarp(Mat);

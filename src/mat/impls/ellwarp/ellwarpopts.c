@@ -58,3 +58,19 @@ PetscErrorCode MatEllWarpOptsCheck_Private(const MatEllWarpOpts *o)
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The MAT_REUSE_MATRIX / MAT_INITIAL_MATRIX / MAT_INPLACE_MATRIX cases of a conversion done in place by inplace() */
+PetscErrorCode MatEllWarpConvertWith_Private(Mat A, MatReuse reuse, Mat *newmat, PetscErrorCode (*inplace)(Mat))
+{
+  Mat B = A;
+
+  PetscFunctionBegin;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *newmat, DIFFERENT_NONZERO_PATTERN));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
+  PetscCall((*inplace)(B));
+  *newmat = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

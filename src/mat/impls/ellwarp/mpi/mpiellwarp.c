@@ -144,18 +144,9 @@ static PetscErrorCode MatDestroy_MPIAIJEllWarp(Mat A)
 
 static PetscErrorCode MatConvert_MPIAIJEllWarp_MPIAIJ(Mat A, MatType type, MatReuse reuse, Mat *newmat)
 {
-  Mat B;
-
   PetscFunctionBegin;
   (void)type;
-  if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatCopy(A, *newmat, DIFFERENT_NONZERO_PATTERN));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
-  else B = A;
-  PetscCall(RevertInPlace(B));
-  *newmat = B;
+  PetscCall(MatEllWarpConvertWith_Private(A, reuse, newmat, RevertInPlace));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -175,26 +166,15 @@ static PetscErrorCode ComposeAll(Mat B, PetscBool on)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatConvert_MPIAIJ_MPIAIJEllWarp(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+/* Turn a MATMPIAIJ into MATMPIAIJELLWARP, in place */
+static PetscErrorCode ToEllWarpInPlace(Mat B)
 {
-  Mat                B;
   Mat_MPIAIJEllWarp *mw;
   PetscBool          same;
 
   PetscFunctionBegin;
-  (void)type;
-  PetscCall(PetscWarpInitializePackage());
-  if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatCopy(A, *newmat, DIFFERENT_NONZERO_PATTERN));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
-  else B = A;
   PetscCall(PetscObjectTypeCompare((PetscObject)B, MATMPIAIJELLWARP, &same));
-  if (same) {
-    *newmat = B;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  if (same) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(!B->spptr, PetscObjectComm((PetscObject)B), PETSC_ERR_SUP, "Cannot convert a %s matrix in place to %s; convert it to %s first", ((PetscObject)B)->type_name, MATMPIAIJELLWARP, MATMPIAIJ);
   PetscCall(PetscNew(&mw));
   B->spptr = mw;
@@ -219,7 +199,15 @@ static PetscErrorCode MatConvert_MPIAIJ_MPIAIJEllWarp(Mat A, MatType type, MatRe
     PetscOptionsEnd();
     PetscCall(MatEllWarpSetOpts_MPIAIJEllWarp(B, &o));
   }
-  *newmat = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatConvert_MPIAIJ_MPIAIJEllWarp(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  PetscFunctionBegin;
+  (void)type;
+  PetscCall(PetscWarpInitializePackage());
+  PetscCall(MatEllWarpConvertWith_Private(A, reuse, newmat, ToEllWarpInPlace));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -199,18 +199,9 @@ static PetscErrorCode MatDestroy_SeqAIJEllWarp(Mat A)
 
 static PetscErrorCode MatConvert_SeqAIJEllWarp_SeqAIJ(Mat A, MatType type, MatReuse reuse, Mat *newmat)
 {
-  Mat B;
-
   PetscFunctionBegin;
   (void)type;
-  if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatCopy(A, *newmat, DIFFERENT_NONZERO_PATTERN));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
-  else B = A;
-  PetscCall(RevertInPlace(B));
-  *newmat = B;
+  PetscCall(MatEllWarpConvertWith_Private(A, reuse, newmat, RevertInPlace));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -267,28 +258,16 @@ static PetscErrorCode ComposeAll(Mat B, PetscBool on)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Convert a MATSEQAIJ to MATSEQAIJELLWARP: save the parent's operations, install ours, compose the methods */
-PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+/* Turn a MATSEQAIJ into MATSEQAIJELLWARP, in place: save the parent's operations, install ours, compose the methods */
+static PetscErrorCode ToEllWarpInPlace(Mat B)
 {
-  Mat                B = *newmat;
   Mat_SeqAIJEllWarp *ew;
   PetscBool          same;
   MatEllWarpOpts     opt;
 
   PetscFunctionBegin;
-  (void)type;
-  PetscCall(PetscWarpInitializePackage());
-  if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatCopy(A, *newmat, DIFFERENT_NONZERO_PATTERN));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
-  else B = A;
   PetscCall(PetscObjectTypeCompare((PetscObject)B, MATSEQAIJELLWARP, &same));
-  if (same) {
-    *newmat = B;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  if (same) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(!B->spptr, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot convert a %s matrix in place to %s; convert it to %s first", ((PetscObject)B)->type_name, MATSEQAIJELLWARP, MATSEQAIJ);
   PetscCall(PetscNew(&ew));
   B->spptr = ew;
@@ -318,7 +297,16 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat A, MatType type, MatReuse reu
   PetscObjectOptionsBegin((PetscObject)B);
   PetscCall(EllWarpOptions(B, PetscOptionsObject));
   PetscOptionsEnd();
-  *newmat = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Convert a MATSEQAIJ to MATSEQAIJELLWARP */
+PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat A, MatType type, MatReuse reuse, Mat *newmat)
+{
+  PetscFunctionBegin;
+  (void)type;
+  PetscCall(PetscWarpInitializePackage());
+  PetscCall(MatEllWarpConvertWith_Private(A, reuse, newmat, ToEllWarpInPlace));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
