@@ -182,7 +182,8 @@ PetscErrorCode MatCreateAIJEllWarp(MPI_Comm comm, PetscInt m, PetscInt n, PetscI
 
   Notes:
   The default is CUDA when PETSc was configured with CUDA and a device is present, otherwise the host twin of the
-  kernels. Asking for CUDA without a device is an error. The backend also sets the vector type of `MatCreateVecs()`
+  kernels. The host twin is the reference implementation (the tests compare the CUDA kernels with it); it is slower than
+  `MATSEQAIJ` on a CPU. Asking for CUDA without a device is an error. The backend also sets the vector type of `MatCreateVecs()`
   (`VECCUDA` or `VECSTANDARD`). Other matrix types ignore the call.
 
 .seealso: `MATELLWARP`, `MatEllWarpGetBackend()`, `MatEllWarpSetKernel()`
