@@ -40,6 +40,8 @@ for w in $what; do
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap2d,q1elas,powerlaw,q2lap,p1tet -search -cg_its 0 -csv "$OUTDIR/spmv_check.csv" 2>&1 | tee "$OUTDIR/bench_check.log" ;;
   profile) # Nsight Compute on one K1 product of the Q1 Laplacian (rank 0 only)
     mpiexec -n "$(nproc)" --bind-to core bash -c 'exe="$0/bench/bench_spmv -cases q1lap -cg_its 0 -nmult 20"; if [ "$OMPI_COMM_WORLD_RANK" = 0 ]; then ncu -k regex:EllWarpK1 --launch-skip 5 --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis --section LaunchStats --section Occupancy $exe; else $exe; fi' $B 2>&1 | tee "$OUTDIR/profile.log" ;;
+  bench_build) # build and refresh costs after the device build was reorganized
+    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap,q1lap2d,p1tet,q2lap,powerlaw -cg_its 0 -csv "$OUTDIR/spmv_build.csv" 2>&1 | tee "$OUTDIR/bench_build.log" ;;
   bench_big) # about 5 M rows
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap_big,q2lap_big -renumber -nmult 100 -csv "$OUTDIR/spmv_big.csv" 2>&1 | tee "$OUTDIR/bench_big.log" ;;
   esac

@@ -1,14 +1,12 @@
 /* ELL-WARP build on the device with Thrust (CCCL): the twin of ellwarp_build_host.c, bit-identical output. */
 #include <petscwarp/private/ellwarpkernels.h>
 #include <cuda_runtime.h>
-#include <thrust/binary_search.h>
 #include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
 #include <thrust/scan.h>
 #include <thrust/sequence.h>
 #include <thrust/sort.h>
-#include <thrust/transform_reduce.h>
 #include <cstring>
 #include <new>
 
@@ -131,9 +129,10 @@ static cudaError_t Alloc(void **p, size_t bytes)
   return cudaMalloc(p, bytes ? bytes : 1);
 }
 
+/* In a device layout, winfo lives in wrow's allocation and map and val in col's: fewer allocations per build */
 extern "C" int PetscWarpEllFreeCUDA(PetscWarpEll *E)
 {
-  void       *ptrs[] = {E->woff, E->wrow, E->winfo, E->perm, E->col, E->map, E->diag, E->val};
+  void       *ptrs[] = {E->woff, E->wrow, E->perm, E->col, E->diag};
   cudaError_t err    = cudaSuccess;
   for (void *p : ptrs)
     if (p) {
@@ -160,24 +159,56 @@ __global__ void RowLengthsOrdered(int nrows, const int *__restrict__ rowptr, con
   if (k < nrows) len[k] = rowptr[order[k] + 1] - rowptr[order[k]];
 }
 
+/* From the lengths sorted longest first: out[l] = rows longer than t 2^l (l < 5), out[5] = rows longer than 32 t (split
+   rows), out[6] = rowptr[0], out[7] = rowptr[nrows]; one launch and one read-back instead of six searches */
+__global__ void LayoutCounts(int nrows, int threshold, const int *__restrict__ slen, const int *__restrict__ rowptr, int *__restrict__ out)
+{
+  int i = threadIdx.x;
+  if (i < 6) {
+    long long v  = i < 5 ? (long long)threshold << i : 32LL * threshold;
+    int       lo = 0, hi = nrows;
+    if (threshold > 0)
+      while (lo < hi) { /* first sorted row not longer than v */
+        int mid = (lo + hi) / 2;
+        if (slen[mid] > v) lo = mid + 1;
+        else hi = mid;
+      }
+    out[i] = threshold > 0 ? lo : 0;
+  } else if (i == 6) out[6] = rowptr[0];
+  else if (i == 7) out[7] = rowptr[nrows];
+}
+
+/* Largest number of slots of a warp, for the statistics */
+__global__ void MaxSlots(int nwarps, const long long *__restrict__ wslots, unsigned long long *__restrict__ mx)
+{
+  int w = blockIdx.x * blockDim.x + threadIdx.x;
+  if (w < nwarps) atomicMax(mx, (unsigned long long)wslots[w]);
+}
+
+__global__ void Narrow(int n, const long long *__restrict__ in, int *__restrict__ out)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = (int)in[i];
+}
+
 extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, void *stream, PetscWarpEll *E)
 {
-  cudaStream_t st   = (cudaStream_t)stream;
-  auto         pol  = thrust::cuda::par.on(st);
-  int          nnz0 = 0, nnz1 = 0;
+  cudaStream_t st  = (cudaStream_t)stream;
+  auto         pol = thrust::cuda::par.on(st);
   Scratch      T;
   Groups       G;
+  int          counts[8] = {0, 0, 0, 0, 0, 0, 0, 0}, *d_counts;
+  long long    tail[2]   = {0, 0}; /* total slots, slots of the widest warp */
 
   memset(E, 0, sizeof(*E));
   E->nrows     = nrows;
   E->ncols     = ncols;
   E->threshold = threshold;
   E->maxlanes  = 1;
-  TRY(cudaMemcpyAsync(&nnz0, d_rowptr, sizeof(int), cudaMemcpyDeviceToHost, st));
-  TRY(cudaMemcpyAsync(&nnz1, d_rowptr + nrows, sizeof(int), cudaMemcpyDeviceToHost, st));
   TRY(Alloc((void **)&E->perm, sizeof(int) * (size_t)nrows));
   TRY(Alloc((void **)&E->diag, sizeof(int) * (size_t)nrows));
-  TRY(Alloc((void **)&T.slen, sizeof(int) * (size_t)nrows));
+  TRY(Alloc((void **)&T.slen, sizeof(int) * ((size_t)nrows + 8))); /* + the 8 counts */
+  d_counts = T.slen + nrows;
   try {
     if (nrows) {
       thrust::device_ptr<int> L(T.slen), P(E->perm);
@@ -191,15 +222,13 @@ extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, 
       TRY(cudaGetLastError());
       thrust::stable_sort_by_key(pol, L, L + nrows, P, thrust::greater<int>());
     }
-    /* group boundaries: rows needing more than 2^l lanes are those longer than threshold * 2^l */
-    int       gt[5] = {0, 0, 0, 0, 0}, nsplit = 0;
+    LayoutCounts<<<1, 32, 0, st>>>(nrows, threshold, T.slen, d_rowptr, d_counts);
+    TRY(cudaGetLastError());
+    TRY(cudaMemcpyAsync(counts, d_counts, sizeof(counts), cudaMemcpyDeviceToHost, st));
+    TRY(cudaStreamSynchronize(st));
+    int      *gt = counts, nsplit = counts[5];
     long long nsw = 0; /* warps of split rows */
-    if (threshold > 0 && nrows) {
-      thrust::device_ptr<int> L(T.slen);
-      long long               cap = 32LL * threshold;
-      for (int l = 0; l < 5; l++) gt[l] = (int)(thrust::lower_bound(pol, L, L + nrows, threshold << l, thrust::greater<int>()) - L);
-      nsplit = cap < 2147483647LL ? (int)(thrust::lower_bound(pol, L, L + nrows, (int)cap, thrust::greater<int>()) - L) : 0;
-    }
+    E->nnz        = counts[7] - counts[6];
     TRY(Alloc((void **)&T.cbase, sizeof(long long) * ((size_t)nsplit + 1)));
     if (nsplit) {
       thrust::device_ptr<long long> C(T.cbase);
@@ -231,30 +260,34 @@ extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, 
     G.wbase[G.n] = wb;
     E->nwarps    = wb;
     TRY(Alloc((void **)&E->woff, sizeof(int) * ((size_t)wb + 1)));
-    TRY(Alloc((void **)&E->wrow, sizeof(int) * (size_t)wb));
-    TRY(Alloc((void **)&E->winfo, sizeof(int) * (size_t)wb));
-    TRY(Alloc((void **)&T.wslots, sizeof(long long) * ((size_t)wb + 1)));
-    long long total = 0;
+    TRY(Alloc((void **)&E->wrow, sizeof(int) * 2 * (size_t)wb));
+    E->winfo = E->wrow + wb;
+    TRY(Alloc((void **)&T.wslots, sizeof(long long) * ((size_t)wb + 2)));
+    TRY(cudaMemsetAsync(T.wslots + wb, 0, 2 * sizeof(long long), st));
     if (wb) {
-      WarpInfo<<<(wb + 255) / 256, 256, 0, st>>>(G, wb, nsplit, T.cbase, threshold, T.slen, E->wrow, E->winfo, T.wslots);
-      TRY(cudaGetLastError());
       thrust::device_ptr<long long> W(T.wslots);
-      total       = thrust::reduce(pol, W, W + wb, 0LL);
-      E->maxwidth = (int)(thrust::reduce(pol, W, W + wb, 0LL, thrust::maximum<long long>()) / PETSCWARP_WARP);
-      if (total > 2147483647LL) {
-        PetscWarpEllFreeCUDA(E);
-        return (int)cudaErrorInvalidValue;
-      }
-      thrust::exclusive_scan(pol, W, W + wb + 1, thrust::device_ptr<int>(E->woff), 0LL);
-    } else TRY(cudaMemsetAsync(E->woff, 0, sizeof(int), st));
-    E->nslots = (int)total;
-    E->nnz    = nnz1 - nnz0;
-    TRY(Alloc((void **)&E->col, sizeof(int) * (size_t)total));
-    TRY(Alloc((void **)&E->map, sizeof(int) * (size_t)total));
-    TRY(Alloc((void **)&E->val, sizeof(double) * (size_t)total));
-    TRY(cudaMemsetAsync(E->col, 0, sizeof(int) * (size_t)total, st));
-    TRY(cudaMemsetAsync(E->map, 0xff, sizeof(int) * (size_t)total, st));
-    TRY(cudaMemsetAsync(E->val, 0, sizeof(double) * (size_t)total, st));
+      WarpInfo<<<(wb + 255) / 256, 256, 0, st>>>(G, wb, nsplit, T.cbase, threshold, T.slen, E->wrow, E->winfo, T.wslots);
+      MaxSlots<<<(wb + 255) / 256, 256, 0, st>>>(wb, T.wslots, (unsigned long long *)(T.wslots + wb + 1));
+      TRY(cudaGetLastError());
+      thrust::exclusive_scan(pol, W, W + wb + 1, W, 0LL); /* in place: wslots[wb] becomes the total */
+    }
+    TRY(cudaMemcpyAsync(tail, T.wslots + wb, sizeof(tail), cudaMemcpyDeviceToHost, st));
+    TRY(cudaStreamSynchronize(st));
+    if (tail[0] > 2147483647LL) {
+      PetscWarpEllFreeCUDA(E);
+      return (int)cudaErrorInvalidValue;
+    }
+    Narrow<<<(wb + 256) / 256, 256, 0, st>>>(wb + 1, T.wslots, E->woff);
+    TRY(cudaGetLastError());
+    size_t total = (size_t)tail[0];
+    E->nslots    = (int)total;
+    E->maxwidth  = (int)(tail[1] / PETSCWARP_WARP);
+    TRY(Alloc((void **)&E->col, (2 * sizeof(int) + sizeof(double)) * total)); /* col, map, val */
+    E->map = E->col + total;
+    E->val = (double *)(E->col + 2 * total);
+    TRY(cudaMemsetAsync(E->col, 0, sizeof(int) * total, st));
+    TRY(cudaMemsetAsync(E->map, 0xff, sizeof(int) * total, st));
+    TRY(cudaMemsetAsync(E->val, 0, sizeof(double) * total, st));
     TRY(cudaMemsetAsync(E->diag, 0xff, sizeof(int) * (size_t)nrows, st));
     if (nrows) {
       Fill<<<(nrows + 127) / 128, 128, 0, st>>>(G, nrows, d_rowptr, d_colidx, E->perm, E->woff, E->col, E->map, E->diag);

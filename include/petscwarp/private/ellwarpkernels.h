@@ -99,7 +99,8 @@ void PetscWarpEllGetDiagonalHost(const PetscWarpEll *E, double *d);
 /* ---------------- CUDA (src/kernels/ellwarp_*.cu), arrays in device memory ---------------- */
 /* Return a cudaError_t as int (0 = success) so that this header stays free of CUDA headers. */
 int PetscWarpCUDADeviceCount(int *count);
-/* Build from device CSR arrays; allocates E's arrays with cudaMalloc on the device. */
+/* Build from device CSR arrays; allocates E's arrays with cudaMalloc on the device (winfo inside wrow's allocation, map
+   and val inside col's: free with PetscWarpEllFreeCUDA() only). */
 int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, void *stream, PetscWarpEll *E);
 int PetscWarpEllFreeCUDA(PetscWarpEll *E);
 int PetscWarpEllRefreshCUDA(const PetscWarpEll *E, const double *d_csrval, void *stream);
