@@ -67,7 +67,7 @@ PetscErrorCode MatEllWarpReset_Private(Mat A)
   - otherwise (finite-element matrices of low order): K1.
   Options override.
 */
-PetscErrorCode MatEllWarpChoose_Private(PetscInt m, const PetscInt rowptr[], MatEllWarpKernel req, PetscInt treq, MatEllWarpKernel *kernel, PetscInt *threshold)
+PetscErrorCode MatEllWarpChoose_Private(PetscInt m, const int rowptr[], MatEllWarpKernel req, PetscInt treq, MatEllWarpKernel *kernel, PetscInt *threshold)
 {
   PetscInt maxlen = 0, nnz = m ? rowptr[m] - rowptr[0] : 0, mean = m ? (nnz + m - 1) / m : 0, tlong = 32, tirr = PetscMax(16, 2 * mean);
 
@@ -177,17 +177,13 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj)
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
   PetscInt           m = A->rmap->n, n = A->cmap->n, t;
   PetscLogDouble     t0, t1;
-  PetscInt          *rowptr;
   int               *order;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MATELLWARP_Build, A, 0, 0, 0));
   PetscCall(FreeLayout(ew));
   PetscCall(DeviceFree(&ew->d_csrval)); /* sized by the old number of entries */
-  PetscCall(PetscMalloc1(m + 1, &rowptr));
-  for (PetscInt i = 0; i <= m; i++) rowptr[i] = ai[i];
-  PetscCall(MatEllWarpChoose_Private(m, rowptr, ew->opt.kernel, ew->opt.threshold, &ew->kernel, &t));
-  PetscCall(PetscFree(rowptr));
+  PetscCall(MatEllWarpChoose_Private(m, ai, ew->opt.kernel, ew->opt.threshold, &ew->kernel, &t));
   PetscCall(GetOrder(A, &order));
   ew->bs          = ew->opt.block_size > 0 ? ew->opt.block_size : 128; /* the best or within 2% of it on the suite */
   ew->upload_time = 0;
