@@ -7,6 +7,7 @@
 #pragma once
 
 #include <petscmat.h>
+#include <petscksp.h>
 
 #define PETSCWARP_VERSION_MAJOR 0
 #define PETSCWARP_VERSION_MINOR 1
@@ -100,6 +101,8 @@ typedef struct {
   PetscLogDouble    refresh_upload_time; /* seconds of the upload of the host values that preceded it (CUDA backend) */
   PetscInt          nbuilds, nrefreshes; /* layout builds and value refreshes so far */
   PetscInt          nproducts;           /* products run in the layout so far */
+  PetscBool         sorted_rows;         /* the rows are already in the layout's order (a matrix permuted with
+                                            MatEllWarpGetRowPermutation(), the Kr/Krs form): products store y coalesced */
 } MatEllWarpInfo;
 
 PETSC_EXTERN PetscErrorCode PetscWarpInitializePackage(void);
@@ -114,3 +117,8 @@ PETSC_EXTERN PetscErrorCode MatEllWarpSetKernel(Mat, MatEllWarpKernel, PetscInt)
 PETSC_EXTERN PetscErrorCode MatEllWarpSetBlockSize(Mat, PetscInt);
 PETSC_EXTERN PetscErrorCode MatEllWarpSetReorder(Mat, MatOrderingType);
 PETSC_EXTERN PetscErrorCode MatEllWarpGetInfo(Mat, MatEllWarpInfo *);
+PETSC_EXTERN PetscErrorCode MatEllWarpGetRowPermutation(Mat, IS *);
+
+/* PCELLWARPPERM: see its man page in src/ksp/pc/impls/ellwarpperm/ellwarpperm.c */
+#define PCELLWARPPERM "ellwarpperm"
+PETSC_EXTERN PetscErrorCode PCEllWarpPermGetKSP(PC, KSP *);

@@ -1,15 +1,17 @@
 static char help[] = "KSP and SNES on a DMPlex problem with -dm_mat_type aij and ellwarp: the same iteration counts and\n"
                      "solutions. Solver options come from the command line (-ksp_type, -pc_type, ...).\n"
-                     "  -physics <laplace,elasticity>\n";
+                     "  -physics <laplace,elasticity>\n"
+                     "  -ellwarpperm   the ellwarp solve runs -ksp_type preonly -pc_type ellwarpperm with the given KSP and PC inside\n"
+                     "                 (the system solved in the ELL-WARP sorted numbering): iteration counts must still agree\n";
 
 #include "testutil.h"
 #include "../tutorials/plexproblem.h"
 
 /* SNES (ksponly) solve with the DM's matrix of the given type; returns the solution and iteration counts */
-static PetscErrorCode Solve(DM dm, MatType type, Vec u, PetscInt *its, PetscInt *lits)
+static PetscErrorCode Solve(DM dm, MatType type, PetscBool perm, Vec u, PetscInt *its, PetscInt *lits)
 {
   SNES snes;
-  KSP  ksp;
+  KSP  ksp, inner = NULL;
   Mat  J;
 
   PetscFunctionBegin;
@@ -22,10 +24,50 @@ static PetscErrorCode Solve(DM dm, MatType type, Vec u, PetscInt *its, PetscInt 
   PetscCall(SNESGetKSP(snes, &ksp));
   PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_CURRENT, PETSC_CURRENT, 2000));
   PetscCall(SNESSetFromOptions(snes));
+  if (perm) { /* the outer solver's KSP and PC move inside PCELLWARPPERM */
+    PC        pc, ipc;
+    KSPType   kt0;
+    PCType    pt0;
+    char      kt[64], pt[64];
+    PetscReal rtol;
+    PetscCall(KSPGetType(ksp, &kt0));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCGetType(pc, &pt0));
+    PetscCall(PetscStrncpy(kt, kt0, sizeof(kt))); /* copies: the names go with the types changed below */
+    PetscCall(PetscStrncpy(pt, pt0 ? pt0 : PCJACOBI, sizeof(pt)));
+    PetscCall(KSPGetTolerances(ksp, &rtol, NULL, NULL, NULL));
+    PetscCall(PCSetType(pc, PCELLWARPPERM));
+    PetscCall(PCEllWarpPermGetKSP(pc, &inner));
+    PetscCall(KSPSetType(inner, kt));
+    PetscCall(KSPGetPC(inner, &ipc));
+    PetscCall(PCSetType(ipc, pt));
+    PetscCall(KSPSetTolerances(inner, rtol, PETSC_CURRENT, PETSC_CURRENT, 2000));
+    PetscCall(KSPSetType(ksp, KSPPREONLY));
+  }
   PetscCall(VecSet(u, 0.0));
   PetscCall(SNESSolve(snes, NULL, u));
   PetscCall(SNESGetIterationNumber(snes, its));
-  PetscCall(KSPGetIterationNumber(ksp, lits));
+  PetscCall(KSPGetIterationNumber(inner ? inner : ksp, lits));
+  if (inner) { /* new values, same pattern: the preconditioner gathers them into its permuted matrix */
+    Vec       b, x, r;
+    PetscReal nr, nb;
+    PetscCall(KSPView(ksp, PETSC_VIEWER_STDOUT_(PetscObjectComm((PetscObject)dm))));
+    PetscCall(MatCreateVecs(J, &x, &b));
+    PetscCall(VecDuplicate(b, &r));
+    PetscCall(VecSetRandom(b, NULL));
+    PetscCall(MatShift(J, 1.0));
+    PetscCall(KSPSetOperators(ksp, J, J));
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(MatMult(J, x, r));
+    PetscCall(VecAXPY(r, -1.0, b));
+    PetscCall(VecNorm(r, NORM_2, &nr));
+    PetscCall(VecNorm(b, NORM_2, &nb));
+    PetscCall(PetscPrintf(PetscObjectComm((PetscObject)dm), "after MatShift: residual of the permuted solve %.2e\n", (double)(nr / nb)));
+    PetscCheck(nr < 1e-6 * nb, PetscObjectComm((PetscObject)dm), PETSC_ERR_PLIB, "PCELLWARPPERM did not take the new values: residual %g", (double)(nr / nb));
+    PetscCall(VecDestroy(&x));
+    PetscCall(VecDestroy(&b));
+    PetscCall(VecDestroy(&r));
+  }
   PetscCall(SNESDestroy(&snes));
   PetscCall(MatDestroy(&J));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -37,7 +79,7 @@ int main(int argc, char **argv)
   Vec         ua, ub;
   PetscInt    physics = 0, its[2], lits[2];
   PetscReal   err;
-  PetscBool   skip;
+  PetscBool   skip, perm = PETSC_FALSE;
   const char *phys[]     = {"laplace", "elasticity"};
   char        pctype[64] = "", ksptype[64] = "";
 
@@ -47,13 +89,14 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetEList(NULL, NULL, "-physics", phys, 2, &physics, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_type", pctype, sizeof(pctype), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-ksp_type", ksptype, sizeof(ksptype), NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-ellwarpperm", &perm, NULL));
   PetscCall(PlexProblemCreate(PETSC_COMM_WORLD, NULL, (PlexPhysics)physics, &dm));
   PetscCall(DMCreateGlobalVector(dm, &ua));
   PetscCall(VecDuplicate(ua, &ub));
-  PetscCall(Solve(dm, MATAIJ, ua, &its[0], &lits[0]));
-  PetscCall(Solve(dm, MATELLWARP, ub, &its[1], &lits[1]));
+  PetscCall(Solve(dm, MATAIJ, PETSC_FALSE, ua, &its[0], &lits[0]));
+  PetscCall(Solve(dm, MATELLWARP, perm, ub, &its[1], &lits[1]));
   PetscCall(VecRelativeDifference(ub, ua, &err));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, ksp %s, pc %s: aij %" PetscInt_FMT " iterations, ellwarp %" PetscInt_FMT " iterations, solutions differ by %.2e\n", phys[physics], ksptype, pctype, lits[0], lits[1], (double)err));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, ksp %s, pc %s%s: aij %" PetscInt_FMT " iterations, ellwarp %" PetscInt_FMT " iterations, solutions differ by %.2e\n", phys[physics], ksptype, pctype, perm ? " (inside ellwarpperm for ellwarp)" : "", lits[0], lits[1], (double)err));
   PetscCheck(lits[0] == lits[1] && its[0] == its[1], PETSC_COMM_WORLD, PETSC_ERR_PLIB, "iteration counts differ");
   PetscCheck(err < 1e-8, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "solutions differ by %g", (double)err);
   PetscCall(VecDestroy(&ua));

@@ -37,16 +37,26 @@ int main(int argc, char **argv)
   }
   printf("seed %u (rerun with: test_layout %u)\n", seed, seed);
   srand(seed);
-  for (int trial = 0; trial < 6; trial++) {
+  for (int trial = 0; trial < 7; trial++) { /* the last trial has its rows already sorted by length: identity (Kr) layouts */
     int     m = trial == 0 ? 0 : trial == 1 ? 1 : 500 + rand() % 3000, n = m ? m + rand() % 50 : 7;
     int    *rp = malloc(sizeof(int) * (m + 1)), nnz, *cj, *d_i, *d_j, *order = malloc(sizeof(int) * (m + 1)), *d_o;
-    double *a, *x, *yh, *yd, *d_a, *d_x, *d_y;
+    double *a, *x, *yh, *yd, *x2h, *x2d, *d_a, *d_x, *d_y, *d_x2;
     rp[0] = 0;
     for (int i = 0; i < m; i++) {
       int len = rand() % 10 == 0 ? 0 : rand() % 30;
       if (rand() % 200 == 0) len = 300 + rand() % 700; /* long rows: > 32x the median */
       if (len > n) len = n;
       rp[i + 1] = rp[i] + len;
+    }
+    if (trial == 6) { /* lengths nonincreasing: the build's permutation is the identity without a reordering */
+      for (int i = m; i > 0; i--) rp[i] -= rp[i - 1];
+      for (int i = 1; i <= m; i++)
+        for (int k = i; k > 1 && rp[k] > rp[k - 1]; k--) {
+          int tmp   = rp[k];
+          rp[k]     = rp[k - 1];
+          rp[k - 1] = tmp;
+        }
+      for (int i = 1; i <= m; i++) rp[i] += rp[i - 1];
     }
     nnz = rp[m];
     cj  = malloc(sizeof(int) * (nnz + 1));
@@ -59,6 +69,8 @@ int main(int argc, char **argv)
     x  = malloc(sizeof(double) * (n + 1));
     yh = malloc(sizeof(double) * (m + 1));
     yd = malloc(sizeof(double) * (m + 1));
+    x2h = malloc(sizeof(double) * (n + 1));
+    x2d = malloc(sizeof(double) * (n + 1));
     for (int j = 0; j < n; j++) x[j] = rand() / (double)RAND_MAX;
     for (int i = 0; i < m; i++) order[i] = m - 1 - i;
     CHECK(cudaMalloc((void **)&d_o, sizeof(int) * (m + 1)));
@@ -68,6 +80,7 @@ int main(int argc, char **argv)
     CHECK(cudaMalloc((void **)&d_a, sizeof(double) * (nnz + 1)));
     CHECK(cudaMalloc((void **)&d_x, sizeof(double) * (n + 1)));
     CHECK(cudaMalloc((void **)&d_y, sizeof(double) * (m + 1)));
+    CHECK(cudaMalloc((void **)&d_x2, sizeof(double) * (n + 1)));
     CHECK(cudaMemcpy(d_i, rp, sizeof(int) * (m + 1), cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(d_j, cj, sizeof(int) * nnz, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(d_a, a, sizeof(double) * nnz, cudaMemcpyHostToDevice));
@@ -80,8 +93,8 @@ int main(int argc, char **argv)
       CHECK(PetscWarpEllBuildCUDA(m, n, d_i, d_j, reversed ? d_o : NULL, threshold, NULL, &D));
       PetscWarpEllRefreshHost(&H, a);
       CHECK(PetscWarpEllRefreshCUDA(&D, d_a, NULL));
-      if (D.nwarps != H.nwarps || D.nslots != H.nslots || D.maxlanes != H.maxlanes || D.maxwidth != H.maxwidth || D.nnz != H.nnz) {
-        fprintf(stderr, "threshold %d: sizes differ: warps %d/%d slots %d/%d lanes %d/%d width %d/%d\n", threshold, D.nwarps, H.nwarps, D.nslots, H.nslots, D.maxlanes, H.maxlanes, D.maxwidth, H.maxwidth);
+      if (D.nwarps != H.nwarps || D.nslots != H.nslots || D.maxlanes != H.maxlanes || D.maxwidth != H.maxwidth || D.nnz != H.nnz || D.nsplit != H.nsplit || D.identity != H.identity) {
+        fprintf(stderr, "threshold %d: sizes differ (or nsplit/identity): warps %d/%d slots %d/%d lanes %d/%d width %d/%d\n", threshold, D.nwarps, H.nwarps, D.nslots, H.nslots, D.maxlanes, H.maxlanes, D.maxwidth, H.maxwidth);
         return 1;
       }
       C       = H; /* same sizes: host buffers of the same shape */
@@ -110,13 +123,27 @@ int main(int argc, char **argv)
         fprintf(stderr, "threshold %d: device product differs from the host twin: %g\n", threshold, sqrt(num / (den > 0 ? den : 1)));
         fails++;
       }
-      printf("m %5d n %5d nnz %6d threshold %2d order %-8s: %4d warps, %7d slots, lanes <= %2d: layouts identical, products agree\n", m, n, nnz, threshold, reversed ? "reversed" : "natural", H.nwarps, H.nslots, H.maxlanes);
+      PetscWarpEllMultTransposeHost(&H, yh, NULL, x2h);
+      CHECK(cudaMemcpy(d_y, yh, sizeof(double) * m, cudaMemcpyHostToDevice));
+      CHECK(PetscWarpEllMultTransposeCUDA(&D, d_y, NULL, d_x2, NULL));
+      CHECK(cudaMemcpy(x2d, d_x2, sizeof(double) * n, cudaMemcpyDeviceToHost));
+      num = den = 0;
+      for (int j = 0; j < n; j++) num += (x2d[j] - x2h[j]) * (x2d[j] - x2h[j]), den += x2h[j] * x2h[j];
+      if (sqrt(num) > 1e-12 * sqrt(den)) {
+        fprintf(stderr, "threshold %d: device transpose product differs from the host twin: %g\n", threshold, sqrt(num / (den > 0 ? den : 1)));
+        fails++;
+      }
+      if (trial == 6 && !reversed && !H.identity) {
+        fprintf(stderr, "rows sorted by length but the layout is not the identity permutation\n");
+        fails++;
+      }
+      printf("m %5d n %5d nnz %6d threshold %2d order %-8s: %4d warps, %7d slots, lanes <= %2d, split %3d, identity %d: layouts identical, products agree\n", m, n, nnz, threshold, reversed ? "reversed" : "natural", H.nwarps, H.nslots, H.maxlanes, H.nsplit, H.identity);
       PetscWarpEllFreeHost(&H);
       PetscWarpEllFreeHost(&C);
       CHECK(PetscWarpEllFreeCUDA(&D));
     }
-    cudaFree(d_i), cudaFree(d_j), cudaFree(d_a), cudaFree(d_x), cudaFree(d_y), cudaFree(d_o);
-    free(rp), free(cj), free(a), free(x), free(yh), free(yd), free(order);
+    cudaFree(d_i), cudaFree(d_j), cudaFree(d_a), cudaFree(d_x), cudaFree(d_y), cudaFree(d_o), cudaFree(d_x2);
+    free(rp), free(cj), free(a), free(x), free(yh), free(yd), free(order), free(x2h), free(x2d);
   }
   if (fails) return 1;
   printf("device layout == host layout\n");

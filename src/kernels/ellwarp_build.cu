@@ -3,7 +3,9 @@
 #include <cuda_runtime.h>
 #include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
+#include <thrust/equal.h>
 #include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/scan.h>
 #include <thrust/sequence.h>
 #include <thrust/sort.h>
@@ -221,7 +223,8 @@ extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, 
       }
       TRY(cudaGetLastError());
       thrust::stable_sort_by_key(pol, L, L + nrows, P, thrust::greater<int>());
-    }
+      E->identity = thrust::equal(pol, P, P + nrows, thrust::counting_iterator<int>(0)) ? 1 : 0;
+    } else E->identity = 1;
     LayoutCounts<<<1, 32, 0, st>>>(nrows, threshold, T.slen, d_rowptr, d_counts);
     TRY(cudaGetLastError());
     TRY(cudaMemcpyAsync(counts, d_counts, sizeof(counts), cudaMemcpyDeviceToHost, st));

@@ -94,6 +94,8 @@ int PetscWarpEllBuildHost(int nrows, int ncols, const int *rowptr, const int *co
   E->diag = (int *)malloc(sizeof(int) * ((size_t)nrows + 1));
   if (!E->perm || !E->diag) goto oom;
   if ((err = SortRowsByLength(nrows, rowptr, order, maxlen, E->perm))) goto fail;
+  E->identity = 1;
+  for (int s = 0; s < nrows && E->identity; s++) E->identity = E->perm[s] == s;
 
   nw = CutWarps(E, rowptr, NULL, NULL, NULL, &nslots);
   if (nslots > 2147483647LL) {

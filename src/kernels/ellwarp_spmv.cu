@@ -16,7 +16,7 @@ __global__ void __launch_bounds__(1024) EllWarpK1(int nrows, int nwarps, const i
   for (int s = woff[w] + lane; s < end; s += PETSCWARP_WARP) sum += val[s] * __ldg(&x[col[s]]);
   int row = (w << 5) + lane;
   if (row < nrows) {
-    int p = perm[row];
+    int p = perm ? perm[row] : row; /* perm == NULL: rows in sorted order (Kr), a coalesced store */
     y[p]  = z ? z[p] + sum : sum;
   }
 }
@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(1024) EllWarpK2(int nwarps, const int *__restr
   for (int off = (1 << l) >> 1; off > 0; off >>= 1) sum += __shfl_down_sync(FULL_MASK, sum, off);
   int r = lane >> l;
   if ((lane & ((1 << l) - 1)) == 0 && r < nr) {
-    int p = perm[wrow[w] + r];
+    int p = perm ? perm[wrow[w] + r] : wrow[w] + r;
     if (info & PETSCWARP_SPLIT) atomicAdd(&y[p], sum); /* one chunk of a split row */
     else y[p] = z ? z[p] + sum : sum;
   }
@@ -43,7 +43,10 @@ __global__ void __launch_bounds__(1024) EllWarpK2(int nwarps, const int *__restr
 __global__ void EllWarpInitSplit(int nsplit, const int *__restrict__ perm, const double *z, double *y)
 {
   int s = blockIdx.x * blockDim.x + threadIdx.x;
-  if (s < nsplit) y[perm[s]] = z ? z[perm[s]] : 0.0;
+  if (s < nsplit) {
+    int p = perm ? perm[s] : s;
+    y[p]  = z ? z[p] : 0.0;
+  }
 }
 
 /* y += A^T x: every lane scatters its entries with atomics */
@@ -53,7 +56,7 @@ __global__ void EllWarpMultT(int nwarps, const int *__restrict__ woff, const int
   if (w >= nwarps) return;
   int info = winfo[w], l = info & 255, r = lane >> l;
   if (r >= ((info >> 8) & 255)) return;
-  double xr  = x[perm[wrow[w] + r]];
+  double xr  = x[perm ? perm[wrow[w] + r] : wrow[w] + r];
   int    end = woff[w + 1];
   for (int s = woff[w] + lane; s < end; s += PETSCWARP_WARP)
     if (map[s] >= 0) atomicAdd(&y[col[s]], val[s] * xr);
@@ -91,17 +94,18 @@ extern "C" int PetscWarpCUDADeviceCount(int *count)
 
 extern "C" int PetscWarpEllMultCUDA(const PetscWarpEll *E, int kernel, int blocksize, const double *x, const double *z, double *y, void *stream)
 {
-  cudaStream_t st = (cudaStream_t)stream;
+  cudaStream_t st   = (cudaStream_t)stream;
+  const int   *perm = E->identity ? NULL : E->perm;
   if (!E->nrows) return 0;
   if (blocksize < 32 || blocksize > 1024 || blocksize % 32) return (int)cudaErrorInvalidConfiguration;
   if (!E->nwarps) return 0;
   int grid = Blocks((long long)E->nwarps * PETSCWARP_WARP, blocksize);
   if (kernel == 1) {
     if (E->maxlanes != 1) return (int)cudaErrorInvalidValue;
-    EllWarpK1<<<grid, blocksize, 0, st>>>(E->nrows, E->nwarps, E->woff, E->col, E->val, E->perm, x, z, y);
+    EllWarpK1<<<grid, blocksize, 0, st>>>(E->nrows, E->nwarps, E->woff, E->col, E->val, perm, x, z, y);
   } else {
-    if (E->nsplit && z != y) EllWarpInitSplit<<<Blocks(E->nsplit, 256), 256, 0, st>>>(E->nsplit, E->perm, z, y);
-    EllWarpK2<<<grid, blocksize, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->col, E->val, E->perm, x, z, y);
+    if (E->nsplit && z != y) EllWarpInitSplit<<<Blocks(E->nsplit, 256), 256, 0, st>>>(E->nsplit, perm, z, y);
+    EllWarpK2<<<grid, blocksize, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->col, E->val, perm, x, z, y);
   }
   return (int)cudaGetLastError();
 }
@@ -115,7 +119,7 @@ extern "C" int PetscWarpEllMultTransposeCUDA(const PetscWarpEll *E, const double
   else if (!z) e = cudaMemsetAsync(y, 0, sizeof(double) * (size_t)E->ncols, st);
   else e = cudaSuccess;
   if (e != cudaSuccess || !E->nwarps) return (int)e;
-  EllWarpMultT<<<Blocks((long long)E->nwarps * PETSCWARP_WARP, 256), 256, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->col, E->map, E->val, E->perm, x, y);
+  EllWarpMultT<<<Blocks((long long)E->nwarps * PETSCWARP_WARP, 256), 256, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->col, E->map, E->val, E->identity ? NULL : E->perm, x, y);
   return (int)cudaGetLastError();
 }
 

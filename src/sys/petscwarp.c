@@ -5,6 +5,8 @@ const char *const MatEllWarpBackends[] = {"host", "cuda", "MatEllWarpBackend", "
 const char *const MatEllWarpKernels[]  = {"auto", "k1", "k2", "MatEllWarpKernel", "MAT_ELLWARP_KERNEL_", NULL};
 
 PetscLogEvent MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT;
+PetscLogEvent PCELLWARPPERM_SetUp, PCELLWARPPERM_Scatter;
+PETSC_INTERN PetscErrorCode PCCreate_EllWarpPerm(PC);
 
 static PetscBool PetscWarpPackageInitialized = PETSC_FALSE;
 
@@ -23,7 +25,8 @@ PetscErrorCode PetscWarpFinalizePackage(void)
 }
 
 /*@C
-  PetscWarpInitializePackage - Registers the petscwarp matrix types (`MATELLWARP`) and log events
+  PetscWarpInitializePackage - Registers the petscwarp matrix types (`MATELLWARP`), preconditioner (`PCELLWARPPERM`)
+  and log events
 
   Not Collective
 
@@ -49,6 +52,10 @@ PetscErrorCode PetscWarpInitializePackage(void)
   PetscCall(PetscLogEventRegister("EllWarpRefresh", MAT_CLASSID, &MATELLWARP_Refresh));
   PetscCall(PetscLogEventRegister("EllWarpMult", MAT_CLASSID, &MATELLWARP_Mult));
   PetscCall(PetscLogEventRegister("EllWarpMultT", MAT_CLASSID, &MATELLWARP_MultT));
+  PetscCall(PCInitializePackage());
+  PetscCall(PCRegister(PCELLWARPPERM, PCCreate_EllWarpPerm));
+  PetscCall(PetscLogEventRegister("EllWarpPermSetUp", PC_CLASSID, &PCELLWARPPERM_SetUp));
+  PetscCall(PetscLogEventRegister("EllWarpPermScatter", PC_CLASSID, &PCELLWARPPERM_Scatter));
   PetscCall(PetscRegisterFinalize(PetscWarpFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -351,5 +358,47 @@ PetscErrorCode MatEllWarpGetInfo(Mat A, MatEllWarpInfo *info)
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(info, 2);
   PetscUseMethod(A, "MatEllWarpGetInfo_C", (Mat, MatEllWarpInfo *), (A, info));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatEllWarpGetRowPermutation - The order in which the ELL-WARP layout of a `MATELLWARP` matrix stores the rows: rows
+  sorted by length, longest first, after the locality ordering of `MatEllWarpSetReorder()`
+
+  Collective
+
+  Input Parameter:
+. A - the assembled matrix
+
+  Output Parameter:
+. perm - a permutation: entry s is the row (global number) stored at sorted position s; each rank permutes its own
+         rows (for `MATMPIAIJELLWARP`, the order of the diagonal block's layout). Destroy it with `ISDestroy()`.
+
+  Level: advanced
+
+  Notes:
+  This is the numbering of the paper's Kr and Krs kernels. `MatPermute(A, perm, perm, &B)` gives B = P A P^T, whose rows
+  are already in sorted order: B's layout has the identity permutation (`MatEllWarpInfo.sorted_rows`), so its products
+  store y with coalesced writes and do not read the permutation, and x is read in the same numbering (Kr). PETSc keeps the
+  columns of each AIJ row sorted, so B's entries are also in increasing column order within each row, which is Krs. A
+  solver pays the permutation only at the vector boundary, once per solve; `PCELLWARPPERM` does that for any `KSP`.
+
+  The gain over the products of A itself is the scattered store of y and the read of the permutation, 4 to 12 bytes
+  per row against 12 per nonzero: a few percent for finite-element matrices (see `bench/RESULTS.md`). It is largest
+  with the `MatEllWarpSetReorder()` locality ordering on a badly numbered mesh, where A's stores of y are scattered
+  over the whole vector.
+
+  Builds the layout if it is out of date.
+
+.seealso: `MATELLWARP`, `PCELLWARPPERM`, `MatPermute()`, `MatEllWarpSetReorder()`, `MatEllWarpGetInfo()`
+@*/
+PetscErrorCode MatEllWarpGetRowPermutation(Mat A, IS *perm)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidType(A, 1);
+  PetscAssertPointer(perm, 2);
+  PetscCheck(A->assembled, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Not for unassembled matrix");
+  PetscUseMethod(A, "MatEllWarpGetRowPermutation_C", (Mat, IS *), (A, perm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

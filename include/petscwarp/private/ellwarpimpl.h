@@ -6,6 +6,7 @@
 #include <petscwarp/private/ellwarpkernels.h>
 
 PETSC_INTERN PetscLogEvent MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT;
+PETSC_INTERN PetscLogEvent PCELLWARPPERM_SetUp, PCELLWARPPERM_Scatter;
 
 typedef PetscErrorCode (*MatMultFn_Private)(Mat, Vec, Vec);
 typedef PetscErrorCode (*MatMultAddFn_Private)(Mat, Vec, Vec, Vec);
@@ -76,3 +77,4 @@ PETSC_INTERN PetscErrorCode MatEllWarpChoose_Private(PetscInt, const int[], MatE
 PETSC_INTERN PetscErrorCode MatEllWarpApply_Private(Mat, PetscBool, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatEllWarpGetDiagonal_Private(Mat, Vec);
 PETSC_INTERN PetscErrorCode MatEllWarpRefreshTimes_Private(Mat, PetscLogDouble *, PetscLogDouble *);
+PETSC_INTERN PetscErrorCode MatEllWarpGetSortedRows_Private(Mat, PetscInt[], PetscBool *);

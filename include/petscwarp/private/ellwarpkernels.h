@@ -49,6 +49,8 @@ typedef struct {
   int     nslots;       /* slots, padding included (woff[nwarps]) */
   int     maxwidth;     /* widest warp, in slots per lane */
   int     nsplit;       /* rows split over several warps (the first nsplit sorted rows) */
+  int     identity;     /* perm[s] == s for every s: the rows are already in sorted order (a matrix in the layout's own
+                           numbering, the paper's Kr/Krs), so products write y[s] directly, coalesced, without reading perm */
   int    *woff;         /* [nwarps+1] */
   int    *wrow;         /* [nwarps] */
   int    *winfo;        /* [nwarps] */

@@ -72,6 +72,22 @@ static PetscErrorCode MatEllWarpGetInfo_MPIAIJEllWarp(Mat A, MatEllWarpInfo *inf
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The diagonal block's order, in global numbering: each rank permutes its own rows */
+static PetscErrorCode MatEllWarpGetRowPermutation_MPIAIJEllWarp(Mat A, IS *perm)
+{
+  Mat       Ad;
+  PetscInt *p, rstart = A->rmap->rstart;
+
+  PetscFunctionBegin;
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
+  PetscCall(PetscMalloc1(A->rmap->n, &p));
+  PetscCall(MatEllWarpGetSortedRows_Private(Ad, p, NULL));
+  for (PetscInt s = 0; s < A->rmap->n; s++) p[s] += rstart;
+  PetscCall(ISCreateGeneral(PetscObjectComm((PetscObject)A), A->rmap->n, p, PETSC_OWN_POINTER, perm));
+  PetscCall(ISSetPermutation(*perm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatSetFromOptions_MPIAIJEllWarp(Mat A, PetscOptionItems PetscOptionsObject)
 {
   Mat_MPIAIJEllWarp *mw = (Mat_MPIAIJEllWarp *)A->spptr;
@@ -163,6 +179,7 @@ static PetscErrorCode ComposeAll(Mat B, PetscBool on)
   PetscCall(PetscObjectComposeFunction(o, "MatEllWarpSetOpts_C", on ? MatEllWarpSetOpts_MPIAIJEllWarp : NULL));
   PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetOpts_C", on ? MatEllWarpGetOpts_MPIAIJEllWarp : NULL));
   PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetInfo_C", on ? MatEllWarpGetInfo_MPIAIJEllWarp : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetRowPermutation_C", on ? MatEllWarpGetRowPermutation_MPIAIJEllWarp : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

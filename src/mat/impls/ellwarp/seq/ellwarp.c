@@ -107,6 +107,19 @@ static PetscErrorCode MatEllWarpGetInfo_SeqAIJEllWarp(Mat A, MatEllWarpInfo *inf
   info->nbuilds    = ew->nbuilds;
   info->nrefreshes = ew->nrefreshes;
   info->nproducts  = ew->nproducts;
+  info->sorted_rows = (PetscBool)(E->identity != 0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatEllWarpGetRowPermutation_SeqAIJEllWarp(Mat A, IS *perm)
+{
+  PetscInt *p;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(A->rmap->n, &p));
+  PetscCall(MatEllWarpGetSortedRows_Private(A, p, NULL));
+  PetscCall(ISCreateGeneral(PetscObjectComm((PetscObject)A), A->rmap->n, p, PETSC_OWN_POINTER, perm));
+  PetscCall(ISSetPermutation(*perm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -147,7 +160,7 @@ static PetscErrorCode MatView_SeqAIJEllWarp(Mat A, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: backend %s, kernel %s, threshold %" PetscInt_FMT ", block size %" PetscInt_FMT "\n", MatEllWarpBackends[info.backend], MatEllWarpKernels[info.kernel], info.threshold, info.block_size));
   PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: %" PetscInt_FMT " slices of 32 lanes, %" PetscInt_FMT " slots for %" PetscInt_FMT " nonzeros (padding ratio %.4f), widest slice %" PetscInt_FMT ", %.3g MB\n", info.nwarps, info.nslots, info.nnz,
                                    (double)info.padding, info.maxwidth, info.bytes / 1e6));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: rows ordered by %s before the sort by length\n", info.reorder));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: rows ordered by %s before the sort by length%s\n", info.reorder, info.sorted_rows ? "; rows already in sorted order (Kr form: coalesced stores, no permutation read)" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: %" PetscInt_FMT " builds (last %.3g s, after a %.3g s upload of the indices), %" PetscInt_FMT " value refreshes (last %.3g s, after a %.3g s upload), %" PetscInt_FMT " products\n", info.nbuilds,
                                    info.build_time, info.upload_time, info.nrefreshes, info.refresh_time, info.refresh_upload_time, info.nproducts));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -255,6 +268,7 @@ static PetscErrorCode ComposeAll(Mat B, PetscBool on)
   PetscCall(PetscObjectComposeFunction(o, "MatEllWarpSetOpts_C", on ? MatEllWarpSetOpts_SeqAIJEllWarp : NULL));
   PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetOpts_C", on ? MatEllWarpGetOpts_SeqAIJEllWarp : NULL));
   PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetInfo_C", on ? MatEllWarpGetInfo_SeqAIJEllWarp : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetRowPermutation_C", on ? MatEllWarpGetRowPermutation_SeqAIJEllWarp : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

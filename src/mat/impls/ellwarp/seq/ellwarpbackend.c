@@ -437,3 +437,29 @@ PetscErrorCode MatEllWarpRefreshTimes_Private(Mat A, PetscLogDouble *gather, Pet
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The layout's order of the rows (perm[s] = row at sorted position s), on the host; builds the layout if needed */
+PetscErrorCode MatEllWarpGetSortedRows_Private(Mat A, PetscInt perm[], PetscBool *identity)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  PetscInt           m  = A->rmap->n;
+
+  PetscFunctionBegin;
+  PetscCall(MatEllWarpSetUp_Private(A));
+  if (identity) *identity = (PetscBool)(ew->E.identity != 0);
+  if (!perm) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ew->built_backend == MAT_ELLWARP_BACKEND_HOST) {
+    for (PetscInt s = 0; s < m; s++) perm[s] = ew->E.perm[s];
+  }
+#if PetscDefined(HAVE_CUDA)
+  else if (m) {
+    int *p;
+    PetscCall(PetscMalloc1(m, &p));
+    PetscCallCUDA(cudaMemcpy(p, ew->E.perm, sizeof(int) * (size_t)m, cudaMemcpyDeviceToHost));
+    PetscCall(PetscLogGpuToCpu(sizeof(int) * (PetscLogDouble)m));
+    for (PetscInt s = 0; s < m; s++) perm[s] = p[s];
+    PetscCall(PetscFree(p));
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
