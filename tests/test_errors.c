@@ -50,6 +50,28 @@ int main(int argc, char **argv)
   EXPECT_ERROR(MatSetFromOptions(B), "-mat_ellwarp_reorder bogus");
   PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_reorder"));
   EXPECT_ERROR(MatEllWarpGetInfo(A, NULL), "MatEllWarpGetInfo on an aij matrix");
+  {
+    IS  perm;
+    Mat S, Su;
+    KSP ksp;
+    PC  pc;
+    EXPECT_ERROR(MatEllWarpGetRowPermutation(A, &perm), "MatEllWarpGetRowPermutation on an aij matrix");
+    PetscCall(MatCreate(PETSC_COMM_WORLD, &Su));
+    PetscCall(MatSetSizes(Su, PETSC_DECIDE, PETSC_DECIDE, 10, 10));
+    PetscCall(MatSetType(Su, MATELLWARP));
+    PetscCall(MatSetUp(Su));
+    EXPECT_ERROR(MatEllWarpGetRowPermutation(Su, &perm), "MatEllWarpGetRowPermutation unassembled");
+    PetscCall(MatDestroy(&Su));
+    PetscCall(TestCreateCase(PETSC_COMM_WORLD, "random", r, -1, &S));
+    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+    PetscCall(KSPSetOperators(ksp, S, S));
+    PetscCall(KSPSetType(ksp, KSPPREONLY));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCELLWARPPERM));
+    EXPECT_ERROR(KSPSetUp(ksp), "PCELLWARPPERM with an aij matrix");
+    PetscCall(KSPDestroy(&ksp));
+    PetscCall(MatDestroy(&S));
+  }
   /* the matrix still works after the errors */
   PetscCall(VecSetRandom(x, r));
   PetscCall(MatMult(B, x, y));
