@@ -1,8 +1,10 @@
 static char help[] = "SpMV benchmark: every compared path in one run. Run it with mpiexec -n <host cores>: the matrices are\n"
                      "assembled by PETSc on all ranks (that is also PETSc's CPU path, timed there), then gathered to rank 0,\n"
                      "where the GPU paths run.\n"
-                     "  -cases a,b,...   q1lap,q2lap,q3lap,q1elas,q2elas,q1lap2d,p1tet,p2tet,q1lap_big,q2lap_big,powerlaw,mtx\n"
-                     "  -scale s         scale the cell counts per direction (default 1)\n"
+                     "  -cases a,b,...   q1lap,q2lap,q3lap,q1elas,q2elas,q1lap2d,p1tet,p2tet,q1lap_big,q2lap_big,\n"
+                     "                   p1tet_gmsh,p2tet_gmsh,p1graded_gmsh,p2graded_gmsh,p1tri_gmsh,p2tri_gmsh,powerlaw,mtx\n"
+                     "  -scale s         scale the cell counts per direction (default 1; gmsh meshes: refine log2(s) more times)\n"
+                     "  -mesh_dir dir    where the gmsh meshes are (default bench/meshes, made by bench/meshes/make_meshes.py)\n"
                      "  -renumber        also run each matrix randomly renumbered (symmetric permutation)\n"
                      "  -search          exhaustive search over ellwarp kernel, threshold and block size\n"
                      "  -mtx file        Matrix Market file for the case mtx\n"
@@ -129,6 +131,46 @@ static PetscErrorCode TimeCG(Mat A, PetscBool device, PetscReal *t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* CG+Jacobi through PCELLWARPPERM (outer preonly): the system solved in the layout's numbering, vectors permuted
+   once per solve; the same fixed iteration count as TimeCG() */
+static PetscErrorCode TimeCGPerm(Mat A, PetscBool device, PetscReal *t)
+{
+  KSP            ksp, inner;
+  PC             pc, ipc;
+  Vec            b, x;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  *t = 0;
+  if (cg_its <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCELLWARPPERM));
+  PetscCall(PCEllWarpPermGetKSP(pc, &inner));
+  PetscCall(KSPSetType(inner, KSPCG));
+  PetscCall(KSPGetPC(inner, &ipc));
+  PetscCall(PCSetType(ipc, PCJACOBI));
+  PetscCall(KSPSetNormType(inner, KSP_NORM_NONE));
+  PetscCall(KSPSetConvergenceTest(inner, KSPConvergedSkip, NULL, NULL));
+  PetscCall(KSPSetTolerances(inner, 0, 0, PETSC_CURRENT, cg_its));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(KSPSolve(ksp, b, x)); /* warm-up */
+  PetscCall(Sync(A, device));
+  t0 = MPI_Wtime();
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(Sync(A, device));
+  t1 = MPI_Wtime();
+  *t = (PetscReal)(t1 - t0);
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Device-to-device copy bandwidth, bytes read + written, median of 20 copies of 1 GiB */
 static PetscErrorCode CopyBandwidth(PetscReal *gbs)
 {
@@ -227,6 +269,56 @@ static PetscErrorCode RunEllWarp(Mat S, MatEllWarpKernel k, PetscInt t, PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* P S P^T with P the row order of S's ELL-WARP layout under the given locality ordering: Krs (PETSc's MatPermute(), columns
+   sorted within each row) and Kr (the same rows, columns renumbered but left in their original order within each row) */
+static PetscErrorCode PermutedCopies(Mat S, const char *reorder, Mat *Krs, Mat *Kr)
+{
+  Mat             B;
+  IS              perm, iperm;
+  const PetscInt *p, *ip, *si, *sj;
+  PetscInt        m, *ki, *kj;
+  PetscScalar    *sa, *ka;
+  PetscMemType    mt;
+
+  PetscFunctionBegin;
+  PetscCall(MatConvert(S, MATELLWARP, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatEllWarpSetReorder(B, reorder));
+  PetscCall(MatEllWarpGetRowPermutation(B, &perm));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatPermute(S, perm, perm, Krs));
+  PetscCall(ISInvertPermutation(perm, PETSC_DECIDE, &iperm));
+  PetscCall(MatGetLocalSize(S, &m, NULL));
+  PetscCall(MatSeqAIJGetCSRAndMemType(S, &si, &sj, &sa, &mt));
+  PetscCall(PetscMalloc1(m + 1, &ki));
+  PetscCall(PetscMalloc1(si[m], &kj));
+  PetscCall(PetscMalloc1(si[m], &ka));
+  PetscCall(ISGetIndices(perm, &p));
+  PetscCall(ISGetIndices(iperm, &ip));
+  ki[0] = 0;
+  for (PetscInt s = 0; s < m; s++) {
+    PetscInt r = p[s], len = si[r + 1] - si[r];
+    for (PetscInt k = 0; k < len; k++) {
+      kj[ki[s] + k] = ip[sj[si[r] + k]];
+      ka[ki[s] + k] = sa[si[r] + k];
+    }
+    ki[s + 1] = ki[s] + len;
+  }
+  PetscCall(ISRestoreIndices(perm, &p));
+  PetscCall(ISRestoreIndices(iperm, &ip));
+  PetscCall(ISDestroy(&perm));
+  PetscCall(ISDestroy(&iperm));
+  {
+    Mat K;
+    PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, m, m, ki, kj, ka, &K));
+    PetscCall(MatDuplicate(K, MAT_COPY_VALUES, Kr)); /* owns its arrays; the column order is kept */
+    PetscCall(MatDestroy(&K));
+  }
+  PetscCall(PetscFree(ki));
+  PetscCall(PetscFree(kj));
+  PetscCall(PetscFree(ka));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* All GPU paths on the sequential matrix S (rank 0) */
 static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
 {
@@ -255,6 +347,11 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
   nnz = (PetscInt)minfo.nz_used;
   PetscCall(PetscWarpDeviceAvailable(&dev));
   if (!dev) PetscCall(PetscPrintf(PETSC_COMM_SELF, "(no CUDA device: a dry run of the ellwarp paths on the host twin)\n"));
+  /* PETSc's CPU path on one core (rank 0, the others wait) */
+  PetscCall(TimeMult(S, PETSC_FALSE, &t));
+  tcg = 0;
+  if (m <= 2000000) PetscCall(TimeCG(S, PETSC_FALSE, &tcg));
+  PetscCall(Report(cs, m, nnz, "aij_cpu1", 1, t, 0, tcg, 1, 0, 0, 0, m <= 2000000 ? "PETSc CPU path, 1 core" : "PETSc CPU path, 1 core (CG not run)"));
   /* aijcusparse */
   if (dev) {
     PetscCall(PetscTime(&t0));
@@ -285,6 +382,30 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
     } else tcg = 0;
     PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " bs=%" PetscInt_FMT " lanes<=%s", MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.kernel == MAT_ELLWARP_KERNEL_K1 ? "1" : "32"));
     PetscCall(Report(cs, m, nnz, ew[v].name, 1, t, tcusp, tcg, info.padding, info.build_time, info.upload_time, info.refresh_time, note));
+  }
+  /* Kr and Krs: the matrix in its layout's numbering (rows already sorted: coalesced stores, no permutation read) */
+  for (int rv = 0; rv < 2; rv++) {
+    const char *ro = rv ? "rcm" : "none";
+    Mat         Krs, Kr, V[2];
+    char        note[160], name[64];
+    PetscCall(PermutedCopies(S, ro, &Krs, &Kr));
+    V[0] = Kr;
+    V[1] = Krs;
+    for (int k = 0; k < 2; k++) {
+      PetscCall(RunEllWarp(V[k], MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, 0, "none", &t, &info));
+      tcg = 0;
+      if (k == 1) { /* the solver path: PCELLWARPPERM on the user's matrix (its own setup forms Krs) */
+        PetscCall(MatConvert(S, MATELLWARP, MAT_INITIAL_MATRIX, &B));
+        PetscCall(MatEllWarpSetReorder(B, ro));
+        PetscCall(TimeCGPerm(B, dev, &tcg));
+        PetscCall(MatDestroy(&B));
+      }
+      PetscCall(PetscSNPrintf(name, sizeof(name), "ellwarp_%s_%s", rv ? "rcm" : "auto", k ? "krs" : "kr"));
+      PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " sorted_rows=%d%s", MatEllWarpKernels[info.kernel], info.threshold, (int)info.sorted_rows, k ? "; CG: pc ellwarpperm (preonly outside)" : ""));
+      PetscCall(Report(cs, m, nnz, name, 1, t, tcusp, tcg, info.padding, info.build_time, info.upload_time, info.refresh_time, note));
+    }
+    PetscCall(MatDestroy(&Kr));
+    PetscCall(MatDestroy(&Krs));
   }
   if (search) { /* exhaustive search: kernel x threshold x block size */
     PetscInt  ts[] = {0, 4, 8, 16, 32, 64}, bss[] = {64, 128, 256, 512, 1024}, bt = 0, bb = 0;
@@ -428,24 +549,31 @@ typedef struct {
   const char *name, *physics;
   PetscInt    dim, faces, degree, refine;
   PetscBool   tets;
+  const char *file; /* a gmsh mesh of bench/meshes (refined uniformly refine times), or NULL for a box mesh */
 } BenchCase;
 
 int main(int argc, char **argv)
 {
   BenchCase all[] = {
-    {"q1lap",     "laplace",    3, 80,  1, 0, PETSC_FALSE},
-    {"q2lap",     "laplace",    3, 40,  2, 0, PETSC_FALSE},
-    {"q3lap",     "laplace",    3, 27,  3, 0, PETSC_FALSE},
-    {"q1elas",    "elasticity", 3, 50,  1, 0, PETSC_FALSE},
-    {"q2elas",    "elasticity", 3, 25,  2, 0, PETSC_FALSE},
-    {"q1lap2d",   "laplace",    2, 700, 1, 0, PETSC_FALSE},
-    {"p1tet",     "laplace",    3, 80,  1, 0, PETSC_TRUE },
-    {"p2tet",     "laplace",    3, 40,  2, 0, PETSC_TRUE },
-    {"q1lap_big", "laplace",    3, 85,  1, 1, PETSC_FALSE},
-    {"q2lap_big", "laplace",    3, 43,  2, 1, PETSC_FALSE},
+    {"q1lap",     "laplace",    3, 80,  1, 0, PETSC_FALSE, NULL},
+    {"q2lap",     "laplace",    3, 40,  2, 0, PETSC_FALSE, NULL},
+    {"q3lap",     "laplace",    3, 27,  3, 0, PETSC_FALSE, NULL},
+    {"q1elas",    "elasticity", 3, 50,  1, 0, PETSC_FALSE, NULL},
+    {"q2elas",    "elasticity", 3, 25,  2, 0, PETSC_FALSE, NULL},
+    {"q1lap2d",   "laplace",    2, 700, 1, 0, PETSC_FALSE, NULL},
+    {"p1tet",     "laplace",    3, 80,  1, 0, PETSC_TRUE , NULL},
+    {"p2tet",     "laplace",    3, 40,  2, 0, PETSC_TRUE , NULL},
+    {"q1lap_big", "laplace",    3, 85,  1, 1, PETSC_FALSE, NULL},
+    {"q2lap_big", "laplace",    3, 43,  2, 1, PETSC_FALSE, NULL},
+    {"p1tet_gmsh",    "laplace", 3, 0, 1, 2, PETSC_TRUE, "cube_tet.msh"  },
+    {"p2tet_gmsh",    "laplace", 3, 0, 2, 1, PETSC_TRUE, "cube_tet.msh"  },
+    {"p1graded_gmsh", "laplace", 3, 0, 1, 2, PETSC_TRUE, "graded_tet.msh"},
+    {"p2graded_gmsh", "laplace", 3, 0, 2, 1, PETSC_TRUE, "graded_tet.msh"},
+    {"p1tri_gmsh",    "laplace", 2, 0, 1, 3, PETSC_TRUE, "square_tri.msh"},
+    {"p2tri_gmsh",    "laplace", 2, 0, 2, 2, PETSC_TRUE, "square_tri.msh"},
   };
-  char       *cases[16], mtx[PETSC_MAX_PATH_LEN] = "", csvname[PETSC_MAX_PATH_LEN] = "";
-  PetscInt    ncases = 16;
+  char       *cases[32], mtx[PETSC_MAX_PATH_LEN] = "", csvname[PETSC_MAX_PATH_LEN] = "", meshdir[PETSC_MAX_PATH_LEN] = "bench/meshes";
+  PetscInt    ncases = 32;
   PetscReal   scale  = 1.0;
   PetscBool   setc, renumber = PETSC_FALSE, search = PETSC_FALSE, dev;
   PetscMPIInt size, rank;
@@ -463,6 +591,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-search", &search, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mtx", mtx, sizeof(mtx), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-csv", csvname, sizeof(csvname), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mesh_dir", meshdir, sizeof(meshdir), NULL));
   PetscCall(PetscWarpDeviceAvailable(&dev));
   if (!setc) {
     ncases = 8;
@@ -501,6 +630,8 @@ int main(int argc, char **argv)
       PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sdm_plex_dim %" PetscInt_FMT " -%sdm_plex_simplex 0 -%sdm_plex_box_faces %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " -%spetscspace_degree %" PetscInt_FMT " -%sdm_refine %" PetscInt_FMT "%s%s%s", prefix, bc->dim, prefix, prefix, faces, faces, faces, prefix, bc->degree, prefix, bc->refine + (bc->tets ? 1 : 0), bc->tets ? " -" : "", bc->tets ? prefix : "", bc->tets ? "dm_plex_transform_type refine_tosimplex" : ""));
       if (bc->dim == 2)
         PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sdm_plex_dim 2 -%sdm_plex_simplex 0 -%sdm_plex_box_faces %" PetscInt_FMT ",%" PetscInt_FMT " -%spetscspace_degree %" PetscInt_FMT, prefix, prefix, prefix, faces, faces, prefix, bc->degree));
+      if (bc->file)
+        PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sdm_plex_filename %s/%s -%sdm_refine %" PetscInt_FMT " -%spetscspace_degree %" PetscInt_FMT, prefix, meshdir, bc->file, prefix, (PetscInt)PetscMax(0, (PetscInt)(bc->refine + PetscLog2Real(scale) + 0.5)), prefix, bc->degree));
       PetscCall(PetscOptionsInsertString(NULL, opt));
       PetscCall(PlexProblemCreate(PETSC_COMM_WORLD, prefix, bc->physics[0] == 'l' ? PLEX_PHYSICS_LAPLACE : PLEX_PHYSICS_ELASTICITY, &dm));
       PetscCall(PlexProblemAssemble(dm, MATAIJ, &A, &b));
