@@ -555,22 +555,22 @@ typedef struct {
 int main(int argc, char **argv)
 {
   BenchCase all[] = {
-    {"q1lap",     "laplace",    3, 80,  1, 0, PETSC_FALSE, NULL},
-    {"q2lap",     "laplace",    3, 40,  2, 0, PETSC_FALSE, NULL},
-    {"q3lap",     "laplace",    3, 27,  3, 0, PETSC_FALSE, NULL},
-    {"q1elas",    "elasticity", 3, 50,  1, 0, PETSC_FALSE, NULL},
-    {"q2elas",    "elasticity", 3, 25,  2, 0, PETSC_FALSE, NULL},
-    {"q1lap2d",   "laplace",    2, 700, 1, 0, PETSC_FALSE, NULL},
-    {"p1tet",     "laplace",    3, 80,  1, 0, PETSC_TRUE , NULL},
-    {"p2tet",     "laplace",    3, 40,  2, 0, PETSC_TRUE , NULL},
-    {"q1lap_big", "laplace",    3, 85,  1, 1, PETSC_FALSE, NULL},
-    {"q2lap_big", "laplace",    3, 43,  2, 1, PETSC_FALSE, NULL},
-    {"p1tet_gmsh",    "laplace", 3, 0, 1, 2, PETSC_TRUE, "cube_tet.msh"  },
-    {"p2tet_gmsh",    "laplace", 3, 0, 2, 1, PETSC_TRUE, "cube_tet.msh"  },
-    {"p1graded_gmsh", "laplace", 3, 0, 1, 2, PETSC_TRUE, "graded_tet.msh"},
-    {"p2graded_gmsh", "laplace", 3, 0, 2, 1, PETSC_TRUE, "graded_tet.msh"},
-    {"p1tri_gmsh",    "laplace", 2, 0, 1, 3, PETSC_TRUE, "square_tri.msh"},
-    {"p2tri_gmsh",    "laplace", 2, 0, 2, 2, PETSC_TRUE, "square_tri.msh"},
+    {"q1lap",         "laplace",    3, 80,  1, 0, PETSC_FALSE, NULL            },
+    {"q2lap",         "laplace",    3, 40,  2, 0, PETSC_FALSE, NULL            },
+    {"q3lap",         "laplace",    3, 27,  3, 0, PETSC_FALSE, NULL            },
+    {"q1elas",        "elasticity", 3, 50,  1, 0, PETSC_FALSE, NULL            },
+    {"q2elas",        "elasticity", 3, 25,  2, 0, PETSC_FALSE, NULL            },
+    {"q1lap2d",       "laplace",    2, 700, 1, 0, PETSC_FALSE, NULL            },
+    {"p1tet",         "laplace",    3, 80,  1, 0, PETSC_TRUE,  NULL            },
+    {"p2tet",         "laplace",    3, 40,  2, 0, PETSC_TRUE,  NULL            },
+    {"q1lap_big",     "laplace",    3, 85,  1, 1, PETSC_FALSE, NULL            },
+    {"q2lap_big",     "laplace",    3, 43,  2, 1, PETSC_FALSE, NULL            },
+    {"p1tet_gmsh",    "laplace",    3, 0,   1, 2, PETSC_TRUE,  "cube_tet.msh"  },
+    {"p2tet_gmsh",    "laplace",    3, 0,   2, 1, PETSC_TRUE,  "cube_tet.msh"  },
+    {"p1graded_gmsh", "laplace",    3, 0,   1, 2, PETSC_TRUE,  "graded_tet.msh"},
+    {"p2graded_gmsh", "laplace",    3, 0,   2, 1, PETSC_TRUE,  "graded_tet.msh"},
+    {"p1tri_gmsh",    "laplace",    2, 0,   1, 3, PETSC_TRUE,  "square_tri.msh"},
+    {"p2tri_gmsh",    "laplace",    2, 0,   2, 2, PETSC_TRUE,  "square_tri.msh"},
   };
   char       *cases[32], mtx[PETSC_MAX_PATH_LEN] = "", csvname[PETSC_MAX_PATH_LEN] = "", meshdir[PETSC_MAX_PATH_LEN] = "bench/meshes";
   PetscInt    ncases = 32;

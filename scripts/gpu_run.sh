@@ -3,7 +3,8 @@
 # ex1_logview.txt, bench.log, spmv.csv, bench_big.log and spmv_big.csv.
 # Run on the GPU machine (through the device tool), from the repository root, with gpu/ carried:
 # the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
-#   scripts/gpu_run.sh [what ...]   what: probe tests sanitize tutorial bench (default: all)
+#   scripts/gpu_run.sh [what ...]   what: probe tests sanitize tutorial bench bench_gmsh bench_kr bench_check bench_build
+#                                   bench_big profile (default: probe tests sanitize tutorial bench)
 set -uo pipefail
 ROOT=$PWD
 OUTDIR=${OUT:-$ROOT/gpu-out}
@@ -25,7 +26,7 @@ for w in $what; do
   tests)
     (cd $B && ctest --output-on-failure -j 4 -LE memcheck 2>&1 | tee "$OUTDIR/ctest.log" | tail -40) ;;
   sanitize)
-    for t in "test_spmv -mat_ellwarp_backend cuda" "test_spmv -mat_ellwarp_backend cuda -kernels k2 -threshold 1" "test_spmv -mat_ellwarp_backend cuda -host_vecs" "test_coherence -mat_ellwarp_backend cuda"; do
+    for t in "test_spmv -mat_ellwarp_backend cuda" "test_spmv -mat_ellwarp_backend cuda -kernels k2 -threshold 1" "test_spmv -mat_ellwarp_backend cuda -host_vecs" "test_coherence -mat_ellwarp_backend cuda" "test_layout" "test_ksp -mat_ellwarp_backend cuda -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 12,12 -ellwarpperm -mat_ellwarp_kernel k2 -mat_ellwarp_threshold 1 -ksp_type cg -pc_type jacobi"; do
       set -- $t
       echo "== compute-sanitizer --tool memcheck $t"
       compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/tests/$@ -malloc_dump > /tmp/sanitizer.log 2>&1
@@ -42,6 +43,10 @@ for w in $what; do
     mpiexec -n "$(nproc)" --bind-to core bash -c 'exe="$0/bench/bench_spmv -cases q1lap -cg_its 0 -nmult 20"; if [ "$OMPI_COMM_WORLD_RANK" = 0 ]; then ncu -k regex:EllWarpK1 --launch-skip 5 --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis --section LaunchStats --section Occupancy $exe; else $exe; fi' $B 2>&1 | tee "$OUTDIR/profile.log" ;;
   bench_build) # build and refresh costs after the device build was reorganized
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap,q1lap2d,p1tet,q2lap,powerlaw -cg_its 0 -csv "$OUTDIR/spmv_build.csv" 2>&1 | tee "$OUTDIR/bench_build.log" ;;
+  bench_gmsh) # gmsh meshes (uniform and graded tets, triangles; P1, P2) and the power-law matrix: all paths, Kr/Krs, search
+    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases p1tet_gmsh,p2tet_gmsh,p1graded_gmsh,p2graded_gmsh,p1tri_gmsh,p2tri_gmsh,powerlaw -renumber -search -csv "$OUTDIR/spmv_gmsh.csv" 2>&1 | tee "$OUTDIR/bench_gmsh.log" ;;
+  bench_kr) # the box-mesh suite again, now with the 1-core CPU path and the Kr/Krs paths
+    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap,q2lap,q3lap,q1elas,q2elas,q1lap2d,p1tet,p2tet -renumber -csv "$OUTDIR/spmv_kr.csv" 2>&1 | tee "$OUTDIR/bench_kr.log" ;;
   bench_big) # about 5 M rows
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap_big,q2lap_big -renumber -nmult 100 -csv "$OUTDIR/spmv_big.csv" 2>&1 | tee "$OUTDIR/bench_big.log" ;;
   esac

@@ -66,9 +66,9 @@ int main(int argc, char **argv)
       for (int k = 0; k < len; k++) cj[rp[i] + k] = c + k; /* sorted, unique */
       for (int k = 0; k < len; k++) a[rp[i] + k] = rand() / (double)RAND_MAX - 0.5;
     }
-    x  = malloc(sizeof(double) * (n + 1));
-    yh = malloc(sizeof(double) * (m + 1));
-    yd = malloc(sizeof(double) * (m + 1));
+    x   = malloc(sizeof(double) * (n + 1));
+    yh  = malloc(sizeof(double) * (m + 1));
+    yd  = malloc(sizeof(double) * (m + 1));
     x2h = malloc(sizeof(double) * (n + 1));
     x2d = malloc(sizeof(double) * (n + 1));
     for (int j = 0; j < n; j++) x[j] = rand() / (double)RAND_MAX;

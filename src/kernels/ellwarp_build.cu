@@ -3,9 +3,7 @@
 #include <cuda_runtime.h>
 #include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
-#include <thrust/equal.h>
 #include <thrust/functional.h>
-#include <thrust/iterator/counting_iterator.h>
 #include <thrust/scan.h>
 #include <thrust/sequence.h>
 #include <thrust/sort.h>
@@ -180,6 +178,14 @@ __global__ void LayoutCounts(int nrows, int threshold, const int *__restrict__ s
   else if (i == 7) out[7] = rowptr[nrows];
 }
 
+/* *out = 1 if some row is out of place (perm[s] != s), one store per warp at most; read back with the counts */
+__global__ void NotIdentity(int nrows, const int *__restrict__ perm, int *__restrict__ out)
+{
+  int  s     = blockIdx.x * blockDim.x + threadIdx.x;
+  bool moved = s < nrows && perm[s] != s;
+  if (__any_sync(0xffffffffu, moved) && (threadIdx.x & 31) == 0) *out = 1;
+}
+
 /* Largest number of slots of a warp, for the statistics */
 __global__ void MaxSlots(int nwarps, const long long *__restrict__ wslots, unsigned long long *__restrict__ mx)
 {
@@ -199,8 +205,8 @@ extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, 
   auto         pol = thrust::cuda::par.on(st);
   Scratch      T;
   Groups       G;
-  int          counts[8] = {0, 0, 0, 0, 0, 0, 0, 0}, *d_counts;
-  long long    tail[2]   = {0, 0}; /* total slots, slots of the widest warp */
+  int          counts[9] = {0, 0, 0, 0, 0, 0, 0, 0, 1}, *d_counts; /* counts[8]: perm is the identity */
+  long long    tail[2]   = {0, 0};                                 /* total slots, slots of the widest warp */
 
   memset(E, 0, sizeof(*E));
   E->nrows     = nrows;
@@ -209,7 +215,7 @@ extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, 
   E->maxlanes  = 1;
   TRY(Alloc((void **)&E->perm, sizeof(int) * (size_t)nrows));
   TRY(Alloc((void **)&E->diag, sizeof(int) * (size_t)nrows));
-  TRY(Alloc((void **)&T.slen, sizeof(int) * ((size_t)nrows + 8))); /* + the 8 counts */
+  TRY(Alloc((void **)&T.slen, sizeof(int) * ((size_t)nrows + 9))); /* + the 9 counts */
   d_counts = T.slen + nrows;
   try {
     if (nrows) {
@@ -223,13 +229,18 @@ extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, 
       }
       TRY(cudaGetLastError());
       thrust::stable_sort_by_key(pol, L, L + nrows, P, thrust::greater<int>());
-      E->identity = thrust::equal(pol, P, P + nrows, thrust::counting_iterator<int>(0)) ? 1 : 0;
-    } else E->identity = 1;
+    }
+    TRY(cudaMemsetAsync(d_counts + 8, 0, sizeof(int), st)); /* set to 1 when a row is out of place */
+    if (nrows) {
+      NotIdentity<<<(nrows + 255) / 256, 256, 0, st>>>(nrows, E->perm, d_counts + 8);
+      TRY(cudaGetLastError());
+    }
     LayoutCounts<<<1, 32, 0, st>>>(nrows, threshold, T.slen, d_rowptr, d_counts);
     TRY(cudaGetLastError());
     TRY(cudaMemcpyAsync(counts, d_counts, sizeof(counts), cudaMemcpyDeviceToHost, st));
     TRY(cudaStreamSynchronize(st));
-    int      *gt = counts, nsplit = counts[5];
+    int *gt = counts, nsplit = counts[5];
+    E->identity   = counts[8] == 0;
     long long nsw = 0; /* warps of split rows */
     E->nnz        = counts[7] - counts[6];
     TRY(Alloc((void **)&T.cbase, sizeof(long long) * ((size_t)nsplit + 1)));

@@ -4,8 +4,8 @@
 const char *const MatEllWarpBackends[] = {"host", "cuda", "MatEllWarpBackend", "MAT_ELLWARP_BACKEND_", NULL};
 const char *const MatEllWarpKernels[]  = {"auto", "k1", "k2", "MatEllWarpKernel", "MAT_ELLWARP_KERNEL_", NULL};
 
-PetscLogEvent MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT;
-PetscLogEvent PCELLWARPPERM_SetUp, PCELLWARPPERM_Scatter;
+PetscLogEvent               MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT;
+PetscLogEvent               PCELLWARPPERM_SetUp, PCELLWARPPERM_Scatter;
 PETSC_INTERN PetscErrorCode PCCreate_EllWarpPerm(PC);
 
 static PetscBool PetscWarpPackageInitialized = PETSC_FALSE;

@@ -6,7 +6,6 @@
 #include <petsc/private/pcimpl.h>
 #include <petscksp.h>
 
-
 typedef struct {
   KSP        ksp;     /* inner solver, on the permuted system */
   Mat        A, B;    /* P Amat P^T and P Pmat P^T (the same object when Amat == Pmat) */
@@ -271,7 +270,8 @@ static PetscErrorCode PCView_EllWarpPerm(PC pc, PetscViewer viewer)
   if (jac->B) {
     MatEllWarpInfo info;
     PetscCall(MatEllWarpGetInfo(jac->B, &info));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  solves P A P^T in the ELL-WARP sorted numbering (Krs): rows already in sorted order %s, kernel %s; %" PetscInt_FMT " inner iterations so far\n", info.sorted_rows ? "yes" : "no", MatEllWarpKernels[info.kernel], jac->its));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  solves P A P^T in the ELL-WARP sorted numbering (Krs): rows already in sorted order %s, kernel %s; %" PetscInt_FMT " inner iterations so far\n", info.sorted_rows ? "yes" : "no", MatEllWarpKernels[info.kernel],
+                                     jac->its));
   }
   if (jac->ksp) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  inner KSP (prefix ellwarpperm_):\n"));
@@ -355,14 +355,14 @@ PETSC_INTERN PetscErrorCode PCCreate_EllWarpPerm(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&jac));
-  pc->data                 = (void *)jac;
-  pc->ops->apply           = PCApply_EllWarpPerm;
-  pc->ops->applytranspose  = PCApplyTranspose_EllWarpPerm;
-  pc->ops->setup           = PCSetUp_EllWarpPerm;
-  pc->ops->reset           = PCReset_EllWarpPerm;
-  pc->ops->destroy         = PCDestroy_EllWarpPerm;
-  pc->ops->setfromoptions  = PCSetFromOptions_EllWarpPerm;
-  pc->ops->view            = PCView_EllWarpPerm;
+  pc->data                = (void *)jac;
+  pc->ops->apply          = PCApply_EllWarpPerm;
+  pc->ops->applytranspose = PCApplyTranspose_EllWarpPerm;
+  pc->ops->setup          = PCSetUp_EllWarpPerm;
+  pc->ops->reset          = PCReset_EllWarpPerm;
+  pc->ops->destroy        = PCDestroy_EllWarpPerm;
+  pc->ops->setfromoptions = PCSetFromOptions_EllWarpPerm;
+  pc->ops->view           = PCView_EllWarpPerm;
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCEllWarpPermGetKSP_C", PCEllWarpPermGetKSP_EllWarpPerm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

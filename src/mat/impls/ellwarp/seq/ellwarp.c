@@ -104,9 +104,9 @@ static PetscErrorCode MatEllWarpGetInfo_SeqAIJEllWarp(Mat A, MatEllWarpInfo *inf
   info->upload_time = ew->upload_time;
   PetscCall(PetscStrncpy(info->reorder, ew->opt.reorder, sizeof(info->reorder)));
   PetscCall(MatEllWarpRefreshTimes_Private(A, &info->refresh_time, &info->refresh_upload_time));
-  info->nbuilds    = ew->nbuilds;
-  info->nrefreshes = ew->nrefreshes;
-  info->nproducts  = ew->nproducts;
+  info->nbuilds     = ew->nbuilds;
+  info->nrefreshes  = ew->nrefreshes;
+  info->nproducts   = ew->nproducts;
   info->sorted_rows = (PetscBool)(E->identity != 0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
