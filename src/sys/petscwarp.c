@@ -255,7 +255,10 @@ PetscErrorCode MatEllWarpGetBackend(Mat A, MatEllWarpBackend *b)
   average (high-order elements), where neighbouring lanes of a row read neighbouring columns. Rows longer than 32 times
   the threshold are split over several warps whose partial sums are added atomically. The automatic choice: K2 with a
   threshold of a quarter of the mean row length (a power of two, at least 32) when the mean is 64 or more; K2 with a
-  threshold of twice the mean (at least 16) when some row is longer than that; K1 otherwise. The layout is rebuilt
+  threshold of 8 when the mean is 12 to 63 and fewer than half of the rows are as long as the row before them
+  (unstructured meshes: the sort by length separates neighbouring rows, so the lanes of a K1 slice read unrelated parts
+  of x, while 2 to 4 lanes of one row read neighbouring columns); K2 with a threshold of twice the mean (at least 16)
+  when some row is longer than that; K1 otherwise. `-info` prints the statistics and the choice. The layout is rebuilt
   at the next product.
 
 .seealso: `MATELLWARP`, `MatEllWarpSetBackend()`, `MatEllWarpSetBlockSize()`, `MatEllWarpGetInfo()`

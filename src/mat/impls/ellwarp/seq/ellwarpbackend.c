@@ -58,28 +58,41 @@ PetscErrorCode MatEllWarpReset_Private(Mat A)
 }
 
 /*
-  Automatic choice from the row-length histogram (measured on the H200, bench/RESULTS.md):
+  Automatic choice from the row-length histogram and the order of the lengths (measured on the H200, bench/RESULTS.md):
   - long rows on average (mean >= 64 entries, e.g. Q1 elasticity, Q3 Laplacian, Q2 elasticity): K2 with a threshold
     of a quarter of the mean rounded up to a power of two, at least 32, so that each row gets 2 to 8 lanes that read
     neighbouring columns;
+  - rows of 12 to 63 entries on average whose lengths vary from one row to the next (fewer than half of the rows as
+    long as the row before: unstructured meshes, renumbered matrices): K2 with a threshold of 8. The sort by length
+    then separates rows that are neighbours in the numbering, so the 32 rows of a K1 slice read unrelated parts of x;
+    2 to 4 lanes per row read neighbouring columns of one row instead (gmsh tetrahedra, P1 and P2: 5-6% faster
+    than K1);
   - some row longer than twice the mean (at least 16): K2 with that threshold; rows over 32 times it are split over
     several warps;
-  - otherwise (finite-element matrices of low order): K1.
+  - otherwise (finite-element matrices of low order on structured or well numbered meshes, where neighbouring rows
+    have the same length and stay neighbours after the sort): K1.
   Options override.
 */
 PetscErrorCode MatEllWarpChoose_Private(PetscInt m, const int rowptr[], MatEllWarpKernel req, PetscInt treq, MatEllWarpKernel *kernel, PetscInt *threshold)
 {
-  PetscInt maxlen = 0, nnz = m ? rowptr[m] - rowptr[0] : 0, mean = m ? (nnz + m - 1) / m : 0, tlong = 32, tirr = PetscMax(16, 2 * mean);
+  PetscInt  maxlen = 0, nnz = m ? rowptr[m] - rowptr[0] : 0, mean = m ? (nnz + m - 1) / m : 0, tlong = 32, tirr = PetscMax(16, 2 * mean), same = 0;
+  PetscBool varied;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < m; i++) maxlen = PetscMax(maxlen, rowptr[i + 1] - rowptr[i]);
+  for (PetscInt i = 0; i < m; i++) {
+    PetscInt len = rowptr[i + 1] - rowptr[i];
+    maxlen       = PetscMax(maxlen, len);
+    if (i && len == rowptr[i] - rowptr[i - 1]) same++;
+  }
+  varied = (PetscBool)(m > 1 && 2 * same < m - 1);
   while (4 * tlong < mean) tlong *= 2;
   *kernel    = MAT_ELLWARP_KERNEL_K2;
-  *threshold = treq > 0 ? treq : (mean >= 64 ? tlong : tirr);
-  if (req == MAT_ELLWARP_KERNEL_K1 || (req == MAT_ELLWARP_KERNEL_AUTO && treq <= 0 && mean < 64 && maxlen <= tirr)) {
+  *threshold = treq > 0 ? treq : (mean >= 64 ? tlong : (varied && mean >= 12 ? 8 : tirr));
+  if (req == MAT_ELLWARP_KERNEL_K1 || (req == MAT_ELLWARP_KERNEL_AUTO && treq <= 0 && mean < 64 && !(varied && mean >= 12) && maxlen <= tirr)) {
     *kernel    = MAT_ELLWARP_KERNEL_K1;
     *threshold = 0;
   }
+  PetscCall(PetscInfo(NULL, "ELL-WARP automatic choice: %" PetscInt_FMT " rows, mean length %" PetscInt_FMT ", longest %" PetscInt_FMT ", %.3f of the rows as long as the previous one: %s threshold %" PetscInt_FMT "\n", m, mean, maxlen, m > 1 ? (double)same / (double)(m - 1) : 1.0, MatEllWarpKernels[*kernel], *threshold));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
