@@ -45,8 +45,12 @@ for w in $what; do
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap,q1lap2d,p1tet,q2lap,powerlaw -cg_its 0 -csv "$OUTDIR/spmv_build.csv" 2>&1 | tee "$OUTDIR/bench_build.log" ;;
   bench_gmsh) # gmsh meshes (uniform and graded tets, triangles; P1, P2) and the power-law matrix: all paths, Kr/Krs, search
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases p1tet_gmsh,p2tet_gmsh,p1graded_gmsh,p2graded_gmsh,p1tri_gmsh,p2tri_gmsh,powerlaw -renumber -search -csv "$OUTDIR/spmv_gmsh.csv" 2>&1 | tee "$OUTDIR/bench_gmsh.log" ;;
-  bench_kr) # the box-mesh suite again, now with the 1-core CPU path and the Kr/Krs paths
-    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap,q2lap,q3lap,q1elas,q2elas,q1lap2d,p1tet,p2tet -renumber -csv "$OUTDIR/spmv_kr.csv" 2>&1 | tee "$OUTDIR/bench_kr.log" ;;
+  bench_kr1) # the box-mesh suite again, now with the 1-core CPU path and the Kr/Krs paths (first half)
+    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap,q2lap,q3lap,q1elas -renumber -csv "$OUTDIR/spmv_kr1.csv" 2>&1 | tee "$OUTDIR/bench_kr1.log" ;;
+  bench_kr2) # (second half)
+    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q2elas,q1lap2d,p1tet,p2tet -renumber -csv "$OUTDIR/spmv_kr2.csv" 2>&1 | tee "$OUTDIR/bench_kr2.log" ;;
+  bench_gmsh_check) # the automatic choice after the unstructured-mesh rule, against the search
+    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases p1tet_gmsh,p2tet_gmsh,p1graded_gmsh,p2graded_gmsh,p2tri_gmsh -search -cg_its 0 -csv "$OUTDIR/spmv_gmsh_check.csv" 2>&1 | tee "$OUTDIR/bench_gmsh_check.log" ;;
   bench_big) # about 5 M rows
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap_big,q2lap_big -renumber -nmult 100 -csv "$OUTDIR/spmv_big.csv" 2>&1 | tee "$OUTDIR/bench_big.log" ;;
   esac
