@@ -25,6 +25,8 @@ for w in $what; do
     ldd $B/libpetscwarp.so | grep -E 'not found|mpi|petsc|lapack|cuda' ;;
   tests)
     (cd $B && ctest --output-on-failure -j 4 -LE memcheck 2>&1 | tee "$OUTDIR/ctest.log" | tail -40) ;;
+  tests_gpu)
+    (cd $B && ctest --output-on-failure -j 4 -L gpu 2>&1 | tee "$OUTDIR/ctest_gpu.log" | tail -15) ;;
   sanitize)
     for t in "test_spmv -mat_ellwarp_backend cuda" "test_spmv -mat_ellwarp_backend cuda -kernels k2 -threshold 1" "test_spmv -mat_ellwarp_backend cuda -host_vecs" "test_coherence -mat_ellwarp_backend cuda" "test_layout" "test_ksp -mat_ellwarp_backend cuda -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 12,12 -ellwarpperm -mat_ellwarp_kernel k2 -mat_ellwarp_threshold 1 -ksp_type cg -pc_type jacobi"; do
       set -- $t
@@ -48,9 +50,9 @@ for w in $what; do
   bench_kr1) # the box-mesh suite again, now with the 1-core CPU path and the Kr/Krs paths (first half)
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap,q2lap,q3lap,q1elas -renumber -csv "$OUTDIR/spmv_kr1.csv" 2>&1 | tee "$OUTDIR/bench_kr1.log" ;;
   bench_kr2) # (second half)
-    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q2elas,q1lap2d,p1tet,p2tet -renumber -csv "$OUTDIR/spmv_kr2.csv" 2>&1 | tee "$OUTDIR/bench_kr2.log" ;;
+    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1elas,q2elas,q1lap2d,p1tet,p2tet -renumber -csv "$OUTDIR/spmv_kr2.csv" 2>&1 | tee "$OUTDIR/bench_kr2.log" ;;
   bench_gmsh_check) # the automatic choice after the unstructured-mesh rule, against the search
-    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases p1tet_gmsh,p2tet_gmsh,p1graded_gmsh,p2graded_gmsh,p2tri_gmsh -search -cg_its 0 -csv "$OUTDIR/spmv_gmsh_check.csv" 2>&1 | tee "$OUTDIR/bench_gmsh_check.log" ;;
+    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases p1tet_gmsh,p2tet_gmsh,p1graded_gmsh,p2graded_gmsh,p2tri_gmsh,p1tri_gmsh -search -cg_its 0 -csv "$OUTDIR/spmv_gmsh_check.csv" 2>&1 | tee "$OUTDIR/bench_gmsh_check.log" ;;
   bench_big) # about 5 M rows
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap_big,q2lap_big -renumber -nmult 100 -csv "$OUTDIR/spmv_big.csv" 2>&1 | tee "$OUTDIR/bench_big.log" ;;
   esac

@@ -337,6 +337,38 @@ PetscErrorCode MatEllWarpSetReorder(Mat A, MatOrderingType type)
 }
 
 /*@
+  MatEllWarpSetSortWindow - Sorts the rows of a `MATELLWARP` matrix by length only within windows of consecutive rows
+
+  Logically Collective
+
+  Input Parameters:
++ A - the matrix
+- w - rows per window, a positive multiple of 32, or 0 to sort all rows at once (the default, the paper's ELL-WARP)
+
+  Options Database Key:
+. -mat_ellwarp_sort_window <w> - the window
+
+  Level: advanced
+
+  Notes:
+  The global sort by length puts rows of equal length together whatever their place in the numbering; on an
+  unstructured mesh, whose neighbouring rows have different lengths, the 32 rows of a slice then come from all over
+  the mesh and read unrelated parts of x. A window keeps each slice within w consecutive rows of the numbering (after
+  the `MatEllWarpSetReorder()` ordering), at the price of more padding: this is the sigma of SELL-C-sigma. Kernel K1
+  only (the automatic kernel choice then gives K1). See `bench/RESULTS.md` for when it pays.
+
+.seealso: `MATELLWARP`, `MatEllWarpSetReorder()`, `MatEllWarpSetKernel()`, `MatEllWarpGetInfo()`
+@*/
+PetscErrorCode MatEllWarpSetSortWindow(Mat A, PetscInt w)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(A, w, 2);
+  ELLWARP_SET_OPT(A, o_.window = w);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   MatEllWarpGetInfo - Statistics of the ELL-WARP layout of an assembled `MATSEQAIJELLWARP` matrix (of the diagonal
   block for `MATMPIAIJELLWARP`)
 

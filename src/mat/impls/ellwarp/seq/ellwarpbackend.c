@@ -13,6 +13,7 @@ static PetscErrorCode CheckHost(Mat A, int err)
   PetscFunctionBegin;
   PetscCheck(err != PETSCWARP_ERR_MEM, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of host memory building the ELL-WARP layout of a %" PetscInt_FMT " x %" PetscInt_FMT " matrix", A->rmap->n, A->cmap->n);
   PetscCheck(err != PETSCWARP_ERR_RANGE, PETSC_COMM_SELF, PETSC_ERR_SUP, "The ELL-WARP layout of this matrix needs more than 2^31 slots; use more MPI ranks");
+  PetscCheck(err != PETSCWARP_ERR_ARG, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Bad ELL-WARP sort window for this kernel");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -196,13 +197,13 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj)
   PetscCall(PetscLogEventBegin(MATELLWARP_Build, A, 0, 0, 0));
   PetscCall(FreeLayout(ew));
   PetscCall(DeviceFree(&ew->d_csrval)); /* sized by the old number of entries */
-  PetscCall(MatEllWarpChoose_Private(m, ai, ew->opt.kernel, ew->opt.threshold, &ew->kernel, &t));
+  PetscCall(MatEllWarpChoose_Private(m, ai, ew->opt.window ? MAT_ELLWARP_KERNEL_K1 : ew->opt.kernel, ew->opt.threshold, &ew->kernel, &t));
   PetscCall(GetOrder(A, &order));
   ew->bs          = ew->opt.block_size > 0 ? ew->opt.block_size : 128; /* the best or within 2% of it on the suite */
   ew->upload_time = 0;
   if (ew->opt.backend == MAT_ELLWARP_BACKEND_HOST) {
     PetscCall(PetscTime(&t0));
-    PetscCall(CheckHost(A, PetscWarpEllBuildHost((int)m, (int)n, ai, aj, order, (int)t, &ew->E)));
+    PetscCall(CheckHost(A, PetscWarpEllBuildHost((int)m, (int)n, ai, aj, order, (int)t, (int)ew->opt.window, &ew->E)));
     PetscCall(PetscTime(&t1));
   } else {
 #if PetscDefined(HAVE_CUDA)
@@ -224,7 +225,7 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj)
     PetscCall(PetscLogCpuToGpu(sizeof(int) * (m + 1 + nnz + (order ? m : 0))));
     PetscCall(PetscTime(&t0));
     PetscCall(PetscLogGpuTimeBegin());
-    err = PetscWarpEllBuildCUDA((int)m, (int)n, d_i, d_j, d_o, (int)t, st, &ew->E); /* synchronizes */
+    err = PetscWarpEllBuildCUDA((int)m, (int)n, d_i, d_j, d_o, (int)t, (int)ew->opt.window, st, &ew->E); /* synchronizes */
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscTime(&t1));
     PetscCallCUDA(cudaFree(d_i));
