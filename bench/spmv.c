@@ -250,7 +250,7 @@ static PetscErrorCode Report(const char *cs, PetscInt m, PetscInt nnz, const cha
 }
 
 /* ellwarp with the given settings: SpMV time and its statistics */
-static PetscErrorCode RunEllWarp(Mat S, MatEllWarpKernel k, PetscInt t, PetscInt bs, const char *reorder, PetscInt window, PetscReal *time, MatEllWarpInfo *info)
+static PetscErrorCode RunEllWarp(Mat S, MatEllWarpKernel k, PetscInt t, PetscInt bs, const char *reorder, PetscReal *time, MatEllWarpInfo *info)
 {
   Mat       B;
   PetscBool dev;
@@ -261,7 +261,6 @@ static PetscErrorCode RunEllWarp(Mat S, MatEllWarpKernel k, PetscInt t, PetscInt
   PetscCall(MatEllWarpSetKernel(B, k, t));
   PetscCall(MatEllWarpSetBlockSize(B, bs));
   PetscCall(MatEllWarpSetReorder(B, reorder));
-  PetscCall(MatEllWarpSetSortWindow(B, window));
   PetscCall(TimeMult(B, dev, time));
   PetscCall(MatScale(B, 2.0)); /* a value change: the next product refreshes the layout */
   PetscCall(TimeMult(B, dev, time));
@@ -335,15 +334,11 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
     MatEllWarpKernel k;
     PetscInt         t;
     const char      *reorder;
-    PetscInt         window;
   } ew[] = {
-    {"ellwarp_k1",       MAT_ELLWARP_KERNEL_K1,   PETSC_DETERMINE, "none", 0   },
-    {"ellwarp_k2_t8",    MAT_ELLWARP_KERNEL_K2,   8,               "none", 0   },
-    {"ellwarp_auto",     MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", 0   },
-    {"ellwarp_auto_rcm", MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "rcm",  0   },
-    {"ellwarp_k1_w128",  MAT_ELLWARP_KERNEL_K1,   PETSC_DETERMINE, "none", 128 },
-    {"ellwarp_k1_w1024", MAT_ELLWARP_KERNEL_K1,   PETSC_DETERMINE, "none", 1024},
-    {"ellwarp_k1_w8192", MAT_ELLWARP_KERNEL_K1,   PETSC_DETERMINE, "none", 8192}
+    {"ellwarp_k1",       MAT_ELLWARP_KERNEL_K1,   PETSC_DETERMINE, "none"},
+    {"ellwarp_k2_t8",    MAT_ELLWARP_KERNEL_K2,   8,               "none"},
+    {"ellwarp_auto",     MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none"},
+    {"ellwarp_auto_rcm", MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "rcm" }
   };
 
   PetscFunctionBegin;
@@ -378,14 +373,14 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
   /* ellwarp variants */
   for (size_t v = 0; v < sizeof(ew) / sizeof(ew[0]); v++) {
     char note[128];
-    PetscCall(RunEllWarp(S, ew[v].k, ew[v].t, 0, ew[v].reorder, ew[v].window, &t, &info));
+    PetscCall(RunEllWarp(S, ew[v].k, ew[v].t, 0, ew[v].reorder, &t, &info));
     if (v == 2) {
       tauto = t;
       PetscCall(MatConvert(S, MATELLWARP, MAT_INITIAL_MATRIX, &B));
       PetscCall(TimeCG(B, dev, &tcg));
       PetscCall(MatDestroy(&B));
     } else tcg = 0;
-    PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " bs=%" PetscInt_FMT " lanes<=%s window=%" PetscInt_FMT, MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.kernel == MAT_ELLWARP_KERNEL_K1 ? "1" : "32", info.window));
+    PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " bs=%" PetscInt_FMT " lanes<=%s", MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.kernel == MAT_ELLWARP_KERNEL_K1 ? "1" : "32"));
     PetscCall(Report(cs, m, nnz, ew[v].name, 1, t, tcusp, tcg, info.padding, info.build_time, info.upload_time, info.refresh_time, note));
   }
   /* Kr and Krs: the matrix in its layout's numbering (rows already sorted: coalesced stores, no permutation read) */
@@ -397,7 +392,7 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
     V[0] = Kr;
     V[1] = Krs;
     for (int k = 0; k < 2; k++) {
-      PetscCall(RunEllWarp(V[k], MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, 0, "none", 0, &t, &info));
+      PetscCall(RunEllWarp(V[k], MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, 0, "none", &t, &info));
       tcg = 0;
       if (k == 1) { /* the solver path: PCELLWARPPERM on the user's matrix (its own setup forms Krs) */
         PetscCall(MatConvert(S, MATELLWARP, MAT_INITIAL_MATRIX, &B));
@@ -418,7 +413,7 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
     char      note[128];
     for (size_t i = 0; i < sizeof(ts) / sizeof(ts[0]); i++)
       for (size_t j = 0; j < sizeof(bss) / sizeof(bss[0]); j++) {
-        PetscCall(RunEllWarp(S, ts[i] ? MAT_ELLWARP_KERNEL_K2 : MAT_ELLWARP_KERNEL_K1, ts[i] ? ts[i] : PETSC_DETERMINE, bss[j], "none", 0, &t, &info));
+        PetscCall(RunEllWarp(S, ts[i] ? MAT_ELLWARP_KERNEL_K2 : MAT_ELLWARP_KERNEL_K1, ts[i] ? ts[i] : PETSC_DETERMINE, bss[j], "none", &t, &info));
         if (t < best) best = t, bt = ts[i], bb = bss[j];
       }
     PetscCall(PetscSNPrintf(note, sizeof(note), "best of 30: %s t=%" PetscInt_FMT " bs=%" PetscInt_FMT "; auto/best time = %.3f", bt ? "k2" : "k1", bt, bb, (double)(tauto / best)));

@@ -26,8 +26,7 @@
 . -mat_ellwarp_kernel <auto,k1,k2>               - the product kernel (default: auto)
 . -mat_ellwarp_threshold <t>                     - K2: most entries per lane before a row is split over several lanes
 . -mat_ellwarp_block_size <bs>                   - threads per CUDA block (multiple of 32)
-. -mat_ellwarp_reorder <none,rcm,nd,...>         - a locality ordering (`MatOrderingType`) of the rows inside the format
-- -mat_ellwarp_sort_window <w>                   - sort rows by length only within windows of w rows (K1; 0: all rows)
+- -mat_ellwarp_reorder <none,rcm,nd,...>         - a locality ordering (`MatOrderingType`) of the rows inside the format
 
   Level: beginner
 
@@ -102,7 +101,6 @@ typedef struct {
   PetscLogDouble    refresh_upload_time; /* seconds of the upload of the host values that preceded it (CUDA backend) */
   PetscInt          nbuilds, nrefreshes; /* layout builds and value refreshes so far */
   PetscInt          nproducts;           /* products run in the layout so far */
-  PetscInt          window;              /* sort window (rows sorted by length within windows of this many rows); 0: all rows */
   PetscBool         sorted_rows;         /* the rows are already in the layout's order (a matrix permuted with
                                             MatEllWarpGetRowPermutation(), the Kr/Krs form): products store y coalesced */
 } MatEllWarpInfo;
@@ -118,7 +116,6 @@ PETSC_EXTERN PetscErrorCode MatEllWarpGetBackend(Mat, MatEllWarpBackend *);
 PETSC_EXTERN PetscErrorCode MatEllWarpSetKernel(Mat, MatEllWarpKernel, PetscInt);
 PETSC_EXTERN PetscErrorCode MatEllWarpSetBlockSize(Mat, PetscInt);
 PETSC_EXTERN PetscErrorCode MatEllWarpSetReorder(Mat, MatOrderingType);
-PETSC_EXTERN PetscErrorCode MatEllWarpSetSortWindow(Mat, PetscInt);
 PETSC_EXTERN PetscErrorCode MatEllWarpGetInfo(Mat, MatEllWarpInfo *);
 PETSC_EXTERN PetscErrorCode MatEllWarpGetRowPermutation(Mat, IS *);
 

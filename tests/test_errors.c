@@ -46,10 +46,6 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_backend", "opencl"));
   EXPECT_ERROR(MatSetFromOptions(B), "-mat_ellwarp_backend opencl");
   PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_backend"));
-  EXPECT_ERROR(MatEllWarpSetSortWindow(B, 48), "MatEllWarpSetSortWindow(48): not a multiple of 32");
-  PetscCall(MatEllWarpSetKernel(B, MAT_ELLWARP_KERNEL_K2, 4));
-  EXPECT_ERROR(MatEllWarpSetSortWindow(B, 64), "MatEllWarpSetSortWindow with kernel K2");
-  PetscCall(MatEllWarpSetKernel(B, MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_reorder", "bogus"));
   EXPECT_ERROR(MatSetFromOptions(B), "-mat_ellwarp_reorder bogus");
   PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_reorder"));

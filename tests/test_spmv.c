@@ -1,7 +1,6 @@
 static char help[] = "Compares MATELLWARP products with MATAIJ on pathological random matrices.\n"
                      "  -cases a,b,...     cases of testutil.c (default: all)\n"
                      "  -kernels k1,k2,auto kernels to test (default: all three)\n"
-                     "  -window w           sort window for k1 and auto (MatEllWarpSetSortWindow)\n"
                      "  -threshold t       K2 threshold (default 4: splits most rows)\n"
                      "  -zero_rank r       MPI rank that owns no rows (default: the last rank when size > 1)\n"
                      "  -host_vecs         use host vectors with the CUDA backend\n";
@@ -37,11 +36,6 @@ static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold,
   PetscCall(PetscStrcmp(k, "k2", &flg));
   if (flg) kern = MAT_ELLWARP_KERNEL_K2;
   PetscCall(MatEllWarpSetKernel(B, kern, kern == MAT_ELLWARP_KERNEL_K2 ? threshold : PETSC_DETERMINE));
-  {
-    PetscInt w = 0;
-    PetscCall(PetscOptionsGetInt(NULL, NULL, "-window", &w, NULL));
-    if (kern != MAT_ELLWARP_KERNEL_K2) PetscCall(MatEllWarpSetSortWindow(B, w));
-  }
   PetscCall(MatGetSize(A, &M, &N));
 
   PetscCall(MatCreateVecs(A, &xa, &ya));
@@ -86,8 +80,8 @@ static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold,
     PetscCall(Check("MatGetDiagonal", cs, k, yb, ya));
   }
   PetscCall(MatEllWarpGetInfo(B, &info));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s layout: %s, kernel %s, threshold %" PetscInt_FMT ", order %s, window %" PetscInt_FMT ", %" PetscInt_FMT " slices, padding %.3f\n", cs, k, MatEllWarpBackends[info.backend], MatEllWarpKernels[info.kernel], info.threshold,
-                        info.reorder, info.window, info.nwarps, (double)info.padding));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s layout: %s, kernel %s, threshold %" PetscInt_FMT ", order %s, %" PetscInt_FMT " slices, padding %.3f\n", cs, k, MatEllWarpBackends[info.backend], MatEllWarpKernels[info.kernel], info.threshold,
+                        info.reorder, info.nwarps, (double)info.padding));
   PetscCheck(info.nproducts >= (M == N && samelayout ? 4 : 3) || m == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the products did not run in the ELL-WARP layout (%" PetscInt_FMT " products)", info.nproducts);
   PetscCheck(kern == MAT_ELLWARP_KERNEL_AUTO || info.kernel == kern, PETSC_COMM_SELF, PETSC_ERR_PLIB, "kernel %s requested, %s used", MatEllWarpKernels[kern], MatEllWarpKernels[info.kernel]);
 

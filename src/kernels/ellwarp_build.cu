@@ -199,14 +199,7 @@ __global__ void Narrow(int n, const long long *__restrict__ in, int *__restrict_
   if (i < n) out[i] = (int)in[i];
 }
 
-/* Sort keys of a windowed sort: the window of position k, then the length, longest first */
-__global__ void WindowKeys(int nrows, int window, const int *__restrict__ slen, long long *__restrict__ key)
-{
-  int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k < nrows) key[k] = ((long long)(k / window) << 32) | (long long)(0x7fffffff - slen[k]);
-}
-
-extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, int window, void *stream, PetscWarpEll *E)
+extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, void *stream, PetscWarpEll *E)
 {
   cudaStream_t st  = (cudaStream_t)stream;
   auto         pol = thrust::cuda::par.on(st);
@@ -219,9 +212,7 @@ extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, 
   E->nrows     = nrows;
   E->ncols     = ncols;
   E->threshold = threshold;
-  E->window    = window;
   E->maxlanes  = 1;
-  if (window < 0 || window % PETSCWARP_WARP || (window && threshold > 0)) return (int)cudaErrorInvalidValue;
   TRY(Alloc((void **)&E->perm, sizeof(int) * (size_t)nrows));
   TRY(Alloc((void **)&E->diag, sizeof(int) * (size_t)nrows));
   TRY(Alloc((void **)&T.slen, sizeof(int) * ((size_t)nrows + 9))); /* + the 9 counts */
@@ -237,23 +228,7 @@ extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, 
         thrust::sequence(pol, P, P + nrows);
       }
       TRY(cudaGetLastError());
-      if (window) { /* sort within windows, then the lengths in the new order */
-        struct Keys {
-          long long *p = nullptr;
-          ~Keys()
-          {
-            if (p) cudaFree(p);
-          }
-        } key;
-        TRY(Alloc((void **)&key.p, sizeof(long long) * (size_t)nrows));
-        thrust::device_ptr<long long> K(key.p);
-        WindowKeys<<<(nrows + 255) / 256, 256, 0, st>>>(nrows, window, T.slen, key.p);
-        TRY(cudaGetLastError());
-        thrust::stable_sort_by_key(pol, K, K + nrows, P);
-        RowLengthsOrdered<<<(nrows + 255) / 256, 256, 0, st>>>(nrows, d_rowptr, E->perm, T.slen);
-        TRY(cudaGetLastError());
-        TRY(cudaStreamSynchronize(st)); /* before the keys are freed */
-      } else thrust::stable_sort_by_key(pol, L, L + nrows, P, thrust::greater<int>());
+      thrust::stable_sort_by_key(pol, L, L + nrows, P, thrust::greater<int>());
     }
     TRY(cudaMemsetAsync(d_counts + 8, 0, sizeof(int), st)); /* set to 1 when a row is out of place */
     if (nrows) {

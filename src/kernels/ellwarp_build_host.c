@@ -16,37 +16,6 @@ void PetscWarpEllFreeHost(PetscWarpEll *E)
   memset(E, 0, sizeof(*E));
 }
 
-/* Stable sort by length, longest first, of each window of consecutive rows of the order */
-typedef struct {
-  int len, pos, row;
-} WindowRow;
-
-static int CmpWindowRow(const void *a, const void *b)
-{
-  const WindowRow *x = (const WindowRow *)a, *y = (const WindowRow *)b;
-  if (x->len != y->len) return x->len > y->len ? -1 : 1;
-  return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-static int SortWindows(int nrows, const int *rowptr, const int *order, int window, int *perm)
-{
-  WindowRow *w = (WindowRow *)malloc(sizeof(WindowRow) * (size_t)(window < nrows ? window : nrows) + 1);
-  if (!w) return PETSCWARP_ERR_MEM;
-  for (int w0 = 0; w0 < nrows; w0 += window) {
-    int n = w0 + window < nrows ? window : nrows - w0;
-    for (int k = 0; k < n; k++) {
-      int r    = order ? order[w0 + k] : w0 + k;
-      w[k].len = rowptr[r + 1] - rowptr[r];
-      w[k].pos = k;
-      w[k].row = r;
-    }
-    qsort(w, (size_t)n, sizeof(WindowRow), CmpWindowRow);
-    for (int k = 0; k < n; k++) perm[w0 + k] = w[k].row;
-  }
-  free(w);
-  return PETSCWARP_OK;
-}
-
 /* Stable counting sort of the rows (taken in the given order, or 0..nrows-1) by length, longest first */
 static int SortRowsByLength(int nrows, const int *rowptr, const int *order, int maxlen, int *perm)
 {
@@ -107,7 +76,7 @@ static int CutWarps(PetscWarpEll *E, const int *rowptr, int *wrow, int *winfo, i
   return nw;
 }
 
-int PetscWarpEllBuildHost(int nrows, int ncols, const int *rowptr, const int *colidx, const int *order, int threshold, int window, PetscWarpEll *E)
+int PetscWarpEllBuildHost(int nrows, int ncols, const int *rowptr, const int *colidx, const int *order, int threshold, PetscWarpEll *E)
 {
   int       maxlen = 0, err, nw;
   long long nslots;
@@ -116,9 +85,7 @@ int PetscWarpEllBuildHost(int nrows, int ncols, const int *rowptr, const int *co
   E->nrows     = nrows;
   E->ncols     = ncols;
   E->threshold = threshold;
-  E->window    = window;
   E->nnz       = rowptr[nrows] - rowptr[0];
-  if (window < 0 || window % PETSCWARP_WARP || (window && threshold > 0)) return PETSCWARP_ERR_ARG;
   for (int i = 0; i < nrows; i++) {
     int len = rowptr[i + 1] - rowptr[i];
     if (len > maxlen) maxlen = len;
@@ -126,9 +93,7 @@ int PetscWarpEllBuildHost(int nrows, int ncols, const int *rowptr, const int *co
   E->perm = (int *)malloc(sizeof(int) * ((size_t)nrows + 1));
   E->diag = (int *)malloc(sizeof(int) * ((size_t)nrows + 1));
   if (!E->perm || !E->diag) goto oom;
-  if (window) {
-    if ((err = SortWindows(nrows, rowptr, order, window, E->perm))) goto fail;
-  } else if ((err = SortRowsByLength(nrows, rowptr, order, maxlen, E->perm))) goto fail;
+  if ((err = SortRowsByLength(nrows, rowptr, order, maxlen, E->perm))) goto fail;
   E->identity = 1;
   for (int s = 0; s < nrows && E->identity; s++) E->identity = E->perm[s] == s;
 

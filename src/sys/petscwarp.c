@@ -255,7 +255,7 @@ PetscErrorCode MatEllWarpGetBackend(Mat A, MatEllWarpBackend *b)
   average (high-order elements), where neighbouring lanes of a row read neighbouring columns. Rows longer than 32 times
   the threshold are split over several warps whose partial sums are added atomically. The automatic choice: K2 with a
   threshold of a quarter of the mean row length (a power of two, at least 32) when the mean is 64 or more; K2 with a
-  threshold of 8 when the mean is 12 to 63 and fewer than half of the rows are as long as the row before them
+  threshold of 8 when the mean is 12 to 63 and fewer than 3/4 of the rows are as long as the row before them
   (unstructured meshes: the sort by length separates neighbouring rows, so the lanes of a K1 slice read unrelated parts
   of x, while 2 to 4 lanes of one row read neighbouring columns); K2 with a threshold of twice the mean (at least 16)
   when some row is longer than that; K1 otherwise. `-info` prints the statistics and the choice. The layout is rebuilt
@@ -333,38 +333,6 @@ PetscErrorCode MatEllWarpSetReorder(Mat A, MatOrderingType type)
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(type, 2);
   ELLWARP_SET_OPT(A, PetscCall(PetscStrncpy(o_.reorder, type, sizeof(o_.reorder))));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  MatEllWarpSetSortWindow - Sorts the rows of a `MATELLWARP` matrix by length only within windows of consecutive rows
-
-  Logically Collective
-
-  Input Parameters:
-+ A - the matrix
-- w - rows per window, a positive multiple of 32, or 0 to sort all rows at once (the default, the paper's ELL-WARP)
-
-  Options Database Key:
-. -mat_ellwarp_sort_window <w> - the window
-
-  Level: advanced
-
-  Notes:
-  The global sort by length puts rows of equal length together whatever their place in the numbering; on an
-  unstructured mesh, whose neighbouring rows have different lengths, the 32 rows of a slice then come from all over
-  the mesh and read unrelated parts of x. A window keeps each slice within w consecutive rows of the numbering (after
-  the `MatEllWarpSetReorder()` ordering), at the price of more padding: this is the sigma of SELL-C-sigma. Kernel K1
-  only (the automatic kernel choice then gives K1). See `bench/RESULTS.md` for when it pays.
-
-.seealso: `MATELLWARP`, `MatEllWarpSetReorder()`, `MatEllWarpSetKernel()`, `MatEllWarpGetInfo()`
-@*/
-PetscErrorCode MatEllWarpSetSortWindow(Mat A, PetscInt w)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  PetscValidLogicalCollectiveInt(A, w, 2);
-  ELLWARP_SET_OPT(A, o_.window = w);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

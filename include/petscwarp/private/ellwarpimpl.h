@@ -30,7 +30,6 @@ typedef struct {
   PetscInt          threshold;   /* PETSC_DETERMINE: automatic */
   PetscInt          block_size;  /* threads per block; 0: automatic */
   char              reorder[64]; /* MatOrderingType of the locality ordering, "none" for none */
-  PetscInt          window;      /* sort by length within windows of this many rows (multiple of 32, K1); 0: globally */
 } MatEllWarpOpts;
 
 typedef struct {

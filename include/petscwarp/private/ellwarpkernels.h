@@ -6,8 +6,7 @@
   twin is the reference in tests and the backend when there is no GPU.
 
   Layout (Wong, Kuhl, Darve, "ELL-WARP"; seeds/004):
-  - rows are sorted by length, longest first (stable), giving the sorted position s -> original row perm[s] (with a sort
-    window w, only within each run of w consecutive rows; the warps' rows are then still sorted);
+  - rows are sorted by length, longest first (stable), giving the sorted position s -> original row perm[s];
   - a "warp" holds 32 lanes. A row of length len is given L = 2^l lanes (L = 1 for K1), the smallest power of two with
     ceil(len/L) <= threshold, at most 32; rows with the same L are consecutive (rows are sorted), and a warp holds
     32/L consecutive sorted rows of the same L (fewer for the last warp of a group);
@@ -50,8 +49,6 @@ typedef struct {
   int     nslots;       /* slots, padding included (woff[nwarps]) */
   int     maxwidth;     /* widest warp, in slots per lane */
   int     nsplit;       /* rows split over several warps (the first nsplit sorted rows) */
-  int     window;       /* rows sorted by length only within consecutive windows of this many rows of the order (a
-                           multiple of 32; K1 layouts only); 0: all rows at once (the paper) */
   int     identity;     /* perm[s] == s for every s: the rows are already in sorted order (a matrix in the layout's own
                            numbering, the paper's Kr/Krs), so products write y[s] directly, coalesced, without reading perm */
   int    *woff;         /* [nwarps+1] */
@@ -86,15 +83,12 @@ static inline PETSCWARP_HD int PetscWarpEllChunks(int len, int t)
 #define PETSCWARP_OK        0
 #define PETSCWARP_ERR_MEM   1 /* allocation failed */
 #define PETSCWARP_ERR_RANGE 2 /* more slots than a 32-bit index can address */
-#define PETSCWARP_ERR_ARG   3 /* a sort window that is not a multiple of 32, or with a threshold (K2) */
 
 /* ---------------- host twin (src/kernels/ellwarp_*_host.c), arrays in host memory ---------------- */
 /* Build the layout from CSR (rowptr[nrows+1], colidx[nnz], 32-bit); allocates E's arrays with malloc.
    order: NULL, or the rows in the order in which rows of equal length are to be placed (a locality ordering such as
-   RCM); the sort by length is stable with respect to it. window > 0 (a multiple of 32, threshold 0 only): sort by length
-   only within consecutive windows of that many rows of the order, so that rows stay near their neighbours in the order
-   (SELL-C-sigma's sigma); each warp lies in one window. */
-int  PetscWarpEllBuildHost(int nrows, int ncols, const int *rowptr, const int *colidx, const int *order, int threshold, int window, PetscWarpEll *E);
+   RCM); the sort by length is stable with respect to it. */
+int  PetscWarpEllBuildHost(int nrows, int ncols, const int *rowptr, const int *colidx, const int *order, int threshold, PetscWarpEll *E);
 void PetscWarpEllFreeHost(PetscWarpEll *E);
 /* val[s] = csrval[map[s]] (0 for padding) */
 void PetscWarpEllRefreshHost(const PetscWarpEll *E, const double *csrval);
@@ -109,7 +103,7 @@ void PetscWarpEllGetDiagonalHost(const PetscWarpEll *E, double *d);
 int PetscWarpCUDADeviceCount(int *count);
 /* Build from device CSR arrays; allocates E's arrays with cudaMalloc on the device (winfo inside wrow's allocation, map
    and val inside col's: free with PetscWarpEllFreeCUDA() only). */
-int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, int window, void *stream, PetscWarpEll *E);
+int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, void *stream, PetscWarpEll *E);
 int PetscWarpEllFreeCUDA(PetscWarpEll *E);
 int PetscWarpEllRefreshCUDA(const PetscWarpEll *E, const double *d_csrval, void *stream);
 /* kernel: 1 = K1 (one thread per row; requires maxlanes == 1), 2 = K2 (any layout). blocksize: threads per block. */

@@ -12,7 +12,6 @@ PetscErrorCode MatEllWarpOptsDefault_Private(MatEllWarpOpts *o)
   o->kernel     = MAT_ELLWARP_KERNEL_AUTO;
   o->threshold  = PETSC_DETERMINE;
   o->block_size = 0;
-  o->window     = 0;
   PetscCall(PetscStrncpy(o->reorder, "none", sizeof(o->reorder)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -20,7 +19,7 @@ PetscErrorCode MatEllWarpOptsDefault_Private(MatEllWarpOpts *o)
 /* Read -mat_ellwarp_* into o (which holds the current values); the type checks them when it installs them */
 PetscErrorCode MatEllWarpOptionsRead_Private(PetscOptionItems PetscOptionsObject, MatEllWarpOpts *o)
 {
-  PetscInt t = o->threshold, bs = o->block_size, w = o->window;
+  PetscInt t = o->threshold, bs = o->block_size;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "MATELLWARP options");
@@ -29,11 +28,9 @@ PetscErrorCode MatEllWarpOptionsRead_Private(PetscOptionItems PetscOptionsObject
   PetscCall(PetscOptionsInt("-mat_ellwarp_threshold", "K2: most entries per lane before a row is split (-1: automatic)", "MatEllWarpSetKernel", t, &t, NULL));
   PetscCall(PetscOptionsInt("-mat_ellwarp_block_size", "Threads per CUDA block, a multiple of 32 up to 1024 (0: automatic)", "MatEllWarpSetBlockSize", bs, &bs, NULL));
   PetscCall(PetscOptionsString("-mat_ellwarp_reorder", "Locality ordering of the rows inside the format (none or a MatOrderingType: rcm, nd, ...)", "MatEllWarpSetReorder", o->reorder, o->reorder, sizeof(o->reorder), NULL));
-  PetscCall(PetscOptionsInt("-mat_ellwarp_sort_window", "Sort rows by length only within windows of this many rows (a multiple of 32; K1; 0: all rows)", "MatEllWarpSetSortWindow", w, &w, NULL));
   PetscOptionsHeadEnd();
   o->threshold  = t;
   o->block_size = bs;
-  o->window     = w;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -47,8 +44,6 @@ PetscErrorCode MatEllWarpOptsCheck_Private(const MatEllWarpOpts *o)
   PetscCheck(o->kernel >= MAT_ELLWARP_KERNEL_AUTO && o->kernel <= MAT_ELLWARP_KERNEL_K2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown ELL-WARP kernel %d", (int)o->kernel);
   PetscCheck(o->threshold == PETSC_DETERMINE || o->threshold > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ELL-WARP threshold must be positive (or PETSC_DETERMINE), not %" PetscInt_FMT, o->threshold);
   PetscCheck(o->block_size == 0 || (o->block_size >= 32 && o->block_size <= 1024 && o->block_size % 32 == 0), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ELL-WARP block size must be a multiple of 32 between 32 and 1024 (or 0: automatic), not %" PetscInt_FMT, o->block_size);
-  PetscCheck(o->window >= 0 && o->window % 32 == 0 && o->window < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ELL-WARP sort window must be 0 or a positive multiple of 32, not %" PetscInt_FMT, o->window);
-  PetscCheck(!o->window || (o->kernel != MAT_ELLWARP_KERNEL_K2 && o->threshold == PETSC_DETERMINE), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "An ELL-WARP sort window needs kernel K1 (or auto, which then chooses K1), not K2 or a threshold");
   if (o->backend == MAT_ELLWARP_BACKEND_CUDA) {
     PetscCall(PetscWarpDeviceAvailable(&dev));
     PetscCheck(PetscDefined(HAVE_CUDA), PETSC_COMM_SELF, PETSC_ERR_SUP_SYS, "ELL-WARP backend cuda: PETSc was configured without CUDA; use -mat_ellwarp_backend host");

@@ -69,7 +69,7 @@ static PetscErrorCode MatEllWarpSetOpts_SeqAIJEllWarp(Mat A, const MatEllWarpOpt
 #endif
   }
   PetscCall(PetscStrcmp(o->reorder, ew->opt.reorder, &same));
-  if (o->backend != ew->opt.backend || o->kernel != ew->opt.kernel || o->threshold != ew->opt.threshold || o->window != ew->opt.window || !same) PetscCall(MatEllWarpReset_Private(A));
+  if (o->backend != ew->opt.backend || o->kernel != ew->opt.kernel || o->threshold != ew->opt.threshold || !same) PetscCall(MatEllWarpReset_Private(A));
   ew->opt = *o;
   PetscCall(MatSetVecType(A, o->backend == MAT_ELLWARP_BACKEND_CUDA ? VECCUDA : VECSTANDARD));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -108,7 +108,6 @@ static PetscErrorCode MatEllWarpGetInfo_SeqAIJEllWarp(Mat A, MatEllWarpInfo *inf
   info->nrefreshes  = ew->nrefreshes;
   info->nproducts   = ew->nproducts;
   info->sorted_rows = (PetscBool)(E->identity != 0);
-  info->window      = E->window;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -161,7 +160,7 @@ static PetscErrorCode MatView_SeqAIJEllWarp(Mat A, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: backend %s, kernel %s, threshold %" PetscInt_FMT ", block size %" PetscInt_FMT "\n", MatEllWarpBackends[info.backend], MatEllWarpKernels[info.kernel], info.threshold, info.block_size));
   PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: %" PetscInt_FMT " slices of 32 lanes, %" PetscInt_FMT " slots for %" PetscInt_FMT " nonzeros (padding ratio %.4f), widest slice %" PetscInt_FMT ", %.3g MB\n", info.nwarps, info.nslots, info.nnz,
                                    (double)info.padding, info.maxwidth, info.bytes / 1e6));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: rows ordered by %s before the sort by length (%s)%s\n", info.reorder, info.window ? "within windows" : "all rows at once", info.sorted_rows ? "; rows already in sorted order (Kr form: coalesced stores, no permutation read)" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: rows ordered by %s before the sort by length%s\n", info.reorder, info.sorted_rows ? "; rows already in sorted order (Kr form: coalesced stores, no permutation read)" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: %" PetscInt_FMT " builds (last %.3g s, after a %.3g s upload of the indices), %" PetscInt_FMT " value refreshes (last %.3g s, after a %.3g s upload), %" PetscInt_FMT " products\n", info.nbuilds,
                                    info.build_time, info.upload_time, info.nrefreshes, info.refresh_time, info.refresh_upload_time, info.nproducts));
   PetscFunctionReturn(PETSC_SUCCESS);

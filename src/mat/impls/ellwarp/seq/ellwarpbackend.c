@@ -13,7 +13,6 @@ static PetscErrorCode CheckHost(Mat A, int err)
   PetscFunctionBegin;
   PetscCheck(err != PETSCWARP_ERR_MEM, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of host memory building the ELL-WARP layout of a %" PetscInt_FMT " x %" PetscInt_FMT " matrix", A->rmap->n, A->cmap->n);
   PetscCheck(err != PETSCWARP_ERR_RANGE, PETSC_COMM_SELF, PETSC_ERR_SUP, "The ELL-WARP layout of this matrix needs more than 2^31 slots; use more MPI ranks");
-  PetscCheck(err != PETSCWARP_ERR_ARG, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Bad ELL-WARP sort window for this kernel");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -63,8 +62,9 @@ PetscErrorCode MatEllWarpReset_Private(Mat A)
   - long rows on average (mean >= 64 entries, e.g. Q1 elasticity, Q3 Laplacian, Q2 elasticity): K2 with a threshold
     of a quarter of the mean rounded up to a power of two, at least 32, so that each row gets 2 to 8 lanes that read
     neighbouring columns;
-  - rows of 12 to 63 entries on average whose lengths vary from one row to the next (fewer than half of the rows as
-    long as the row before: unstructured meshes, renumbered matrices): K2 with a threshold of 8. The sort by length
+  - rows of 12 to 63 entries on average whose lengths vary from one row to the next (fewer than 3/4 of the rows as
+    long as the row before: unstructured meshes (gmsh tetrahedra: 0.10-0.66), renumbered matrices; box meshes have
+    0.83-1.00): K2 with a threshold of 8. The sort by length
     then separates rows that are neighbours in the numbering, so the 32 rows of a K1 slice read unrelated parts of x;
     2 to 4 lanes per row read neighbouring columns of one row instead (gmsh tetrahedra, P1 and P2: 5-6% faster
     than K1);
@@ -85,7 +85,7 @@ PetscErrorCode MatEllWarpChoose_Private(PetscInt m, const int rowptr[], MatEllWa
     maxlen       = PetscMax(maxlen, len);
     if (i && len == rowptr[i] - rowptr[i - 1]) same++;
   }
-  varied = (PetscBool)(m > 1 && 2 * same < m - 1);
+  varied = (PetscBool)(m > 1 && 4 * same < 3 * (m - 1));
   while (4 * tlong < mean) tlong *= 2;
   *kernel    = MAT_ELLWARP_KERNEL_K2;
   *threshold = treq > 0 ? treq : (mean >= 64 ? tlong : (varied && mean >= 12 ? 8 : tirr));
@@ -197,13 +197,13 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj)
   PetscCall(PetscLogEventBegin(MATELLWARP_Build, A, 0, 0, 0));
   PetscCall(FreeLayout(ew));
   PetscCall(DeviceFree(&ew->d_csrval)); /* sized by the old number of entries */
-  PetscCall(MatEllWarpChoose_Private(m, ai, ew->opt.window ? MAT_ELLWARP_KERNEL_K1 : ew->opt.kernel, ew->opt.threshold, &ew->kernel, &t));
+  PetscCall(MatEllWarpChoose_Private(m, ai, ew->opt.kernel, ew->opt.threshold, &ew->kernel, &t));
   PetscCall(GetOrder(A, &order));
   ew->bs          = ew->opt.block_size > 0 ? ew->opt.block_size : 128; /* the best or within 2% of it on the suite */
   ew->upload_time = 0;
   if (ew->opt.backend == MAT_ELLWARP_BACKEND_HOST) {
     PetscCall(PetscTime(&t0));
-    PetscCall(CheckHost(A, PetscWarpEllBuildHost((int)m, (int)n, ai, aj, order, (int)t, (int)ew->opt.window, &ew->E)));
+    PetscCall(CheckHost(A, PetscWarpEllBuildHost((int)m, (int)n, ai, aj, order, (int)t, &ew->E)));
     PetscCall(PetscTime(&t1));
   } else {
 #if PetscDefined(HAVE_CUDA)
@@ -225,7 +225,7 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj)
     PetscCall(PetscLogCpuToGpu(sizeof(int) * (m + 1 + nnz + (order ? m : 0))));
     PetscCall(PetscTime(&t0));
     PetscCall(PetscLogGpuTimeBegin());
-    err = PetscWarpEllBuildCUDA((int)m, (int)n, d_i, d_j, d_o, (int)t, (int)ew->opt.window, st, &ew->E); /* synchronizes */
+    err = PetscWarpEllBuildCUDA((int)m, (int)n, d_i, d_j, d_o, (int)t, st, &ew->E); /* synchronizes */
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscTime(&t1));
     PetscCallCUDA(cudaFree(d_i));
