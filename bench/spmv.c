@@ -97,10 +97,11 @@ static PetscErrorCode TimeMult(Mat A, PetscBool device, PetscReal *t)
 }
 
 /* Seconds of cg_its iterations of CG+Jacobi, no convergence test */
-static PetscErrorCode TimeCG(Mat A, PetscBool device, PetscReal *t)
+/* CG+Jacobi, cg_its iterations with no convergence test, seconds of one solve after a warm-up solve. perm: through
+   PCELLWARPPERM (outer preonly; the system solved in the layout's numbering, vectors permuted once per solve) */
+static PetscErrorCode TimeCG(Mat A, PetscBool device, PetscBool perm, PetscReal *t)
 {
-  KSP            ksp;
-  PC             pc;
+  KSP            ksp, solver;
   Vec            b, x;
   PetscLogDouble t0, t1;
 
@@ -111,52 +112,10 @@ static PetscErrorCode TimeCG(Mat A, PetscBool device, PetscReal *t)
   PetscCall(VecSet(b, 1.0));
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetType(ksp, KSPCG));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCJACOBI));
-  PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
-  PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
-  PetscCall(KSPSetTolerances(ksp, 0, 0, PETSC_CURRENT, cg_its));
-  PetscCall(KSPSetUp(ksp));
-  PetscCall(KSPSolve(ksp, b, x)); /* warm-up */
-  PetscCall(Sync(A, device));
-  t0 = MPI_Wtime();
-  PetscCall(KSPSolve(ksp, b, x));
-  PetscCall(Sync(A, device));
-  t1 = MPI_Wtime();
-  *t = (PetscReal)(t1 - t0);
-  PetscCall(KSPDestroy(&ksp));
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&b));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* CG+Jacobi through PCELLWARPPERM (outer preonly): the system solved in the layout's numbering, vectors permuted
-   once per solve; the same fixed iteration count as TimeCG() */
-static PetscErrorCode TimeCGPerm(Mat A, PetscBool device, PetscReal *t)
-{
-  KSP            ksp, inner;
-  PC             pc, ipc;
-  Vec            b, x;
-  PetscLogDouble t0, t1;
-
-  PetscFunctionBegin;
-  *t = 0;
-  if (cg_its <= 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatCreateVecs(A, &x, &b));
-  PetscCall(VecSet(b, 1.0));
-  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetType(ksp, KSPPREONLY));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCELLWARPPERM));
-  PetscCall(PCEllWarpPermGetKSP(pc, &inner));
-  PetscCall(KSPSetType(inner, KSPCG));
-  PetscCall(KSPGetPC(inner, &ipc));
-  PetscCall(PCSetType(ipc, PCJACOBI));
-  PetscCall(KSPSetNormType(inner, KSP_NORM_NONE));
-  PetscCall(KSPSetConvergenceTest(inner, KSPConvergedSkip, NULL, NULL));
-  PetscCall(KSPSetTolerances(inner, 0, 0, PETSC_CURRENT, cg_its));
+  PetscCall(KSPSetCGJacobi(ksp, perm, &solver));
+  PetscCall(KSPSetNormType(solver, KSP_NORM_NONE));
+  PetscCall(KSPSetConvergenceTest(solver, KSPConvergedSkip, NULL, NULL));
+  PetscCall(KSPSetTolerances(solver, 0, 0, PETSC_CURRENT, cg_its));
   PetscCall(KSPSetUp(ksp));
   PetscCall(KSPSolve(ksp, b, x)); /* warm-up */
   PetscCall(Sync(A, device));
@@ -350,7 +309,7 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
   /* PETSc's CPU path on one core (rank 0, the others wait) */
   PetscCall(TimeMult(S, PETSC_FALSE, &t));
   tcg = 0;
-  if (m <= 2000000) PetscCall(TimeCG(S, PETSC_FALSE, &tcg));
+  if (m <= 2000000) PetscCall(TimeCG(S, PETSC_FALSE, PETSC_FALSE, &tcg));
   PetscCall(Report(cs, m, nnz, "aij_cpu1", 1, t, 0, tcg, 1, 0, 0, 0, m <= 2000000 ? "PETSc CPU path, 1 core" : "PETSc CPU path, 1 core (CG not run)"));
   /* aijcusparse */
   if (dev) {
@@ -358,7 +317,7 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
     PetscCall(MatConvert(S, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &B));
     PetscCall(TimeMult(B, PETSC_TRUE, &tcusp));
     PetscCall(PetscTime(&t1));
-    PetscCall(TimeCG(B, dev, &tcg));
+    PetscCall(TimeCG(B, dev, PETSC_FALSE, &tcg));
     PetscCall(Report(cs, m, nnz, "aijcusparse", 1, tcusp, tcusp, tcg, 1, (PetscReal)(t1 - t0) - tcusp * (nmult + 10), 0, 0, "build=convert+first upload"));
     PetscCall(MatDestroy(&B));
     /* sellcuda */
@@ -366,7 +325,7 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
     PetscCall(BuildSell(S, &B));
     PetscCall(PetscTime(&t1));
     PetscCall(TimeMult(B, PETSC_TRUE, &t));
-    PetscCall(TimeCG(B, dev, &tcg));
+    PetscCall(TimeCG(B, dev, PETSC_FALSE, &tcg));
     PetscCall(Report(cs, m, nnz, "sellcuda", 1, t, tcusp, tcg, 1, (PetscReal)(t1 - t0), 0, 0, "build=host row copy"));
     PetscCall(MatDestroy(&B));
   }
@@ -377,7 +336,7 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
     if (v == 2) {
       tauto = t;
       PetscCall(MatConvert(S, MATELLWARP, MAT_INITIAL_MATRIX, &B));
-      PetscCall(TimeCG(B, dev, &tcg));
+      PetscCall(TimeCG(B, dev, PETSC_FALSE, &tcg));
       PetscCall(MatDestroy(&B));
     } else tcg = 0;
     PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " bs=%" PetscInt_FMT " lanes<=%s", MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.kernel == MAT_ELLWARP_KERNEL_K1 ? "1" : "32"));
@@ -397,7 +356,7 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
       if (k == 1) { /* the solver path: PCELLWARPPERM on the user's matrix (its own setup forms Krs) */
         PetscCall(MatConvert(S, MATELLWARP, MAT_INITIAL_MATRIX, &B));
         PetscCall(MatEllWarpSetReorder(B, ro));
-        PetscCall(TimeCGPerm(B, dev, &tcg));
+        PetscCall(TimeCG(B, dev, PETSC_TRUE, &tcg));
         PetscCall(MatDestroy(&B));
       }
       PetscCall(PetscSNPrintf(name, sizeof(name), "ellwarp_%s_%s", rv ? "rcm" : "auto", k ? "krs" : "kr"));
@@ -641,7 +600,7 @@ int main(int argc, char **argv)
       PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &minfo));
       nnz = (PetscInt)minfo.nz_used;
       PetscCall(TimeMult(A, PETSC_FALSE, &t));
-      PetscCall(TimeCG(A, PETSC_FALSE, &tcg));
+      PetscCall(TimeCG(A, PETSC_FALSE, PETSC_FALSE, &tcg));
       if (!rank) PetscCall(Report(bc->name, M, nnz, "aij_cpu", size, t, 0, tcg, 1, 0, 0, 0, "PETSc CPU path, all ranks"));
       PetscCall(GatherToRoot(A, &S));
       PetscCall(MatDestroy(&A));

@@ -71,7 +71,6 @@ static PetscErrorCode RunPath(Mat A, Vec b, Vec yref, Vec uref, Vec uout, PetscI
   Mat            B = A, M;
   Vec            x, y, rhs, u;
   KSP            ksp, solver;
-  PC             pc;
   PetscInt       m, nnz;
   MatInfo        info;
   PetscLogDouble t0, t1;
@@ -81,16 +80,7 @@ static PetscErrorCode RunPath(Mat A, Vec b, Vec yref, Vec uref, Vec uout, PetscI
   if (r->type) PetscCall(MatConvert(A, r->type, MAT_INITIAL_MATRIX, &B));
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
   PetscCall(KSPSetOperators(ksp, B, B));
-  PetscCall(KSPGetPC(ksp, &pc));
-  solver = ksp;
-  if (r->perm) { /* -ksp_type preonly -pc_type ellwarpperm -ellwarpperm_ksp_type cg -ellwarpperm_pc_type jacobi */
-    PetscCall(KSPSetType(ksp, KSPPREONLY));
-    PetscCall(PCSetType(pc, PCELLWARPPERM));
-    PetscCall(PCEllWarpPermGetKSP(pc, &solver));
-    PetscCall(KSPGetPC(solver, &pc));
-  }
-  PetscCall(KSPSetType(solver, KSPCG));
-  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(KSPSetCGJacobi(ksp, r->perm, &solver));
   PetscCall(KSPSetTolerances(solver, rtol, PETSC_CURRENT, PETSC_CURRENT, 10000));
   PetscCall(KSPSetUp(ksp));
   M = B;

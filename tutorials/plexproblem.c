@@ -1,4 +1,5 @@
 #include "plexproblem.h"
+#include <petscwarp.h>
 #include <petscds.h>
 
 static PetscErrorCode zero(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt Nc, PetscScalar *u, PetscCtx ctx)
@@ -131,5 +132,23 @@ PetscErrorCode VecRelativeDifference(Vec a, Vec b, PetscReal *err)
   PetscCall(VecNorm(b, NORM_2, &nb));
   *err = nb > 0 ? nd / nb : nd;
   PetscCall(VecDestroy(&d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPSetCGJacobi(KSP ksp, PetscBool perm, KSP *solver)
+{
+  PC pc;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetPC(ksp, &pc));
+  *solver = ksp;
+  if (perm) {
+    PetscCall(KSPSetType(ksp, KSPPREONLY));
+    PetscCall(PCSetType(pc, PCELLWARPPERM));
+    PetscCall(PCEllWarpPermGetKSP(pc, solver));
+    PetscCall(KSPGetPC(*solver, &pc));
+  }
+  PetscCall(KSPSetType(*solver, KSPCG));
+  PetscCall(PCSetType(pc, PCJACOBI));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -3,6 +3,7 @@
 #pragma once
 #include <petscdmplex.h>
 #include <petscsnes.h>
+#include <petscksp.h>
 
 typedef enum {
   PLEX_PHYSICS_LAPLACE,
@@ -17,3 +18,6 @@ PetscErrorCode PlexProblemCreate(MPI_Comm, const char prefix[], PlexPhysics, DM 
 PetscErrorCode PlexProblemAssemble(DM, MatType, Mat *, Vec *);
 /* ||a - b|| / ||b|| (||a - b|| when b vanishes), for comparing a path with PETSc's AIJ */
 PetscErrorCode VecRelativeDifference(Vec, Vec, PetscReal *);
+/* CG+Jacobi on ksp's operators; with perm, through PCELLWARPPERM (-ksp_type preonly -pc_type ellwarpperm
+   -ellwarpperm_ksp_type cg -ellwarpperm_pc_type jacobi). Returns the KSP that iterates (ksp itself, or the inner one). */
+PetscErrorCode KSPSetCGJacobi(KSP, PetscBool perm, KSP *);
