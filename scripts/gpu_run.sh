@@ -43,6 +43,10 @@ for w in $what; do
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap2d,q1elas,powerlaw,q2lap,p1tet -search -cg_its 0 -csv "$OUTDIR/spmv_check.csv" 2>&1 | tee "$OUTDIR/bench_check.log" ;;
   profile) # Nsight Compute on one K1 product of the Q1 Laplacian (rank 0 only)
     mpiexec -n "$(nproc)" --bind-to core bash -c 'exe="$0/bench/bench_spmv -cases q1lap -cg_its 0 -nmult 20"; if [ "$OMPI_COMM_WORLD_RANK" = 0 ]; then ncu -k regex:EllWarpK1 --launch-skip 5 --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis --section LaunchStats --section Occupancy $exe; else $exe; fi' $B 2>&1 | tee "$OUTDIR/profile.log" ;;
+  profile_gmsh) # Nsight Compute on the K2 t=8 product and on cuSPARSE's product of the gmsh P2 tetrahedra (rank 0 only)
+    for k in "regex:EllWarpK2" "regex:csr|spmv|SpMV"; do
+      mpiexec -n "$(nproc)" --bind-to core bash -c 'exe="$0/bench/bench_spmv -cases p2tet_gmsh -cg_its 0 -nmult 1"; if [ "$OMPI_COMM_WORLD_RANK" = 0 ]; then ncu -k "$1" --launch-skip 5 --launch-count 2 --section SpeedOfLight --section MemoryWorkloadAnalysis --section LaunchStats $exe; else $exe; fi' $B "$k" 2>&1 | tee -a "$OUTDIR/profile_gmsh.log" | grep -E "==PROF==|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|  [A-Za-z_:<>]*[Kk]ernel|EllWarp|csr" | head -40
+    done ;;
   bench_build) # build and refresh costs after the device build was reorganized
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap,q1lap2d,p1tet,q2lap,powerlaw -cg_its 0 -csv "$OUTDIR/spmv_build.csv" 2>&1 | tee "$OUTDIR/bench_build.log" ;;
   bench_gmsh) # gmsh meshes (uniform and graded tets, triangles; P1, P2) and the power-law matrix: all paths, Kr/Krs, search
