@@ -77,4 +77,4 @@ PETSC_INTERN PetscErrorCode MatEllWarpChoose_Private(PetscInt, const int[], MatE
 PETSC_INTERN PetscErrorCode MatEllWarpApply_Private(Mat, PetscBool, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatEllWarpGetDiagonal_Private(Mat, Vec);
 PETSC_INTERN PetscErrorCode MatEllWarpRefreshTimes_Private(Mat, PetscLogDouble *, PetscLogDouble *);
-PETSC_INTERN PetscErrorCode MatEllWarpGetSortedRows_Private(Mat, PetscInt[], PetscBool *);
+PETSC_INTERN PetscErrorCode MatEllWarpRowPermutation_Private(Mat, Mat, IS *);

@@ -12,7 +12,6 @@ typedef struct {
   IS         perm;    /* sorted position -> row, global numbering */
   VecScatter scatter; /* user numbering -> sorted numbering */
   Vec        x, y;    /* work vectors in the sorted numbering */
-  PetscInt   nblk;    /* blocks of B whose values are gathered from Pmat's: 1 (seq) or 2 (diagonal, off-diagonal) */
   PetscInt  *map[2];  /* B block k, CSR position q  <-  Pmat block k, CSR position map[k][q] */
   PetscInt   its;     /* inner iterations, all solves */
 } PC_EllWarpPerm;
@@ -89,7 +88,6 @@ static PetscErrorCode BuildPermuted(PC pc)
     for (PetscInt q = 0; q < nz; q++) a[q] = k == 0 ? (PetscScalar)(q + 1) : (PetscScalar)(-1 - q);
     PetscCall(MatSeqAIJRestoreArrayWrite(tb[k], &a));
   }
-  PetscCall(PetscObjectStateIncrease((PetscObject)T));
   PetscCall(MatDestroy(&jac->B));
   PetscCall(MatPermute(T, jac->perm, jac->perm, &jac->B));
   PetscCall(MatDestroy(&T));
@@ -100,7 +98,6 @@ static PetscErrorCode BuildPermuted(PC pc)
   PetscUseMethod(jac->B, "MatEllWarpSetOpts_C", (Mat, const MatEllWarpOpts *), (jac->B, &o));
   PetscCall(GetBlocks(jac->B, &nb, bb));
   PetscCheck(nb == nt, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Permuted matrix has %" PetscInt_FMT " blocks, expected %" PetscInt_FMT, nb, nt);
-  jac->nblk = nb;
   for (PetscInt k = 0; k < nb; k++) {
     PetscInt           nz = 0;
     const PetscScalar *a;
@@ -231,7 +228,6 @@ static PetscErrorCode PCReset_EllWarpPerm(PC pc)
   PetscCall(VecDestroy(&jac->x));
   PetscCall(VecDestroy(&jac->y));
   for (int k = 0; k < 2; k++) PetscCall(PetscFree(jac->map[k]));
-  jac->nblk = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -75,16 +75,11 @@ static PetscErrorCode MatEllWarpGetInfo_MPIAIJEllWarp(Mat A, MatEllWarpInfo *inf
 /* The diagonal block's order, in global numbering: each rank permutes its own rows */
 static PetscErrorCode MatEllWarpGetRowPermutation_MPIAIJEllWarp(Mat A, IS *perm)
 {
-  Mat       Ad;
-  PetscInt *p, rstart = A->rmap->rstart;
+  Mat Ad;
 
   PetscFunctionBegin;
   PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
-  PetscCall(PetscMalloc1(A->rmap->n, &p));
-  PetscCall(MatEllWarpGetSortedRows_Private(Ad, p, NULL));
-  for (PetscInt s = 0; s < A->rmap->n; s++) p[s] += rstart;
-  PetscCall(ISCreateGeneral(PetscObjectComm((PetscObject)A), A->rmap->n, p, PETSC_OWN_POINTER, perm));
-  PetscCall(ISSetPermutation(*perm));
+  PetscCall(MatEllWarpRowPermutation_Private(A, Ad, perm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

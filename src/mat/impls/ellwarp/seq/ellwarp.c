@@ -113,13 +113,8 @@ static PetscErrorCode MatEllWarpGetInfo_SeqAIJEllWarp(Mat A, MatEllWarpInfo *inf
 
 static PetscErrorCode MatEllWarpGetRowPermutation_SeqAIJEllWarp(Mat A, IS *perm)
 {
-  PetscInt *p;
-
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(A->rmap->n, &p));
-  PetscCall(MatEllWarpGetSortedRows_Private(A, p, NULL));
-  PetscCall(ISCreateGeneral(PetscObjectComm((PetscObject)A), A->rmap->n, p, PETSC_OWN_POINTER, perm));
-  PetscCall(ISSetPermutation(*perm));
+  PetscCall(MatEllWarpRowPermutation_Private(A, A, perm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

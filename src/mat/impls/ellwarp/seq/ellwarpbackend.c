@@ -77,7 +77,7 @@ PetscErrorCode MatEllWarpReset_Private(Mat A)
 PetscErrorCode MatEllWarpChoose_Private(PetscInt m, const int rowptr[], MatEllWarpKernel req, PetscInt treq, MatEllWarpKernel *kernel, PetscInt *threshold)
 {
   PetscInt  maxlen = 0, nnz = m ? rowptr[m] - rowptr[0] : 0, mean = m ? (nnz + m - 1) / m : 0, tlong = 32, tirr = PetscMax(16, 2 * mean), same = 0;
-  PetscBool varied;
+  PetscBool unstructured;
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < m; i++) {
@@ -85,11 +85,11 @@ PetscErrorCode MatEllWarpChoose_Private(PetscInt m, const int rowptr[], MatEllWa
     maxlen       = PetscMax(maxlen, len);
     if (i && len == rowptr[i] - rowptr[i - 1]) same++;
   }
-  varied = (PetscBool)(m > 1 && 4 * same < 3 * (m - 1));
+  unstructured = (PetscBool)(mean >= 12 && mean < 64 && m > 1 && 4 * same < 3 * (m - 1)); /* lengths vary row to row */
   while (4 * tlong < mean) tlong *= 2;
   *kernel    = MAT_ELLWARP_KERNEL_K2;
-  *threshold = treq > 0 ? treq : (mean >= 64 ? tlong : (varied && mean >= 12 ? 8 : tirr));
-  if (req == MAT_ELLWARP_KERNEL_K1 || (req == MAT_ELLWARP_KERNEL_AUTO && treq <= 0 && mean < 64 && !(varied && mean >= 12) && maxlen <= tirr)) {
+  *threshold = treq > 0 ? treq : (mean >= 64 ? tlong : (unstructured ? 8 : tirr));
+  if (req == MAT_ELLWARP_KERNEL_K1 || (req == MAT_ELLWARP_KERNEL_AUTO && treq <= 0 && mean < 64 && !unstructured && maxlen <= tirr)) {
     *kernel    = MAT_ELLWARP_KERNEL_K1;
     *threshold = 0;
   }
@@ -452,28 +452,31 @@ PetscErrorCode MatEllWarpRefreshTimes_Private(Mat A, PetscLogDouble *gather, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The layout's order of the rows (perm[s] = row at sorted position s), on the host; builds the layout if needed */
-PetscErrorCode MatEllWarpGetSortedRows_Private(Mat A, PetscInt perm[], PetscBool *identity)
+/* The layout's order of the rows of the block blk (perm[s] = row at sorted position s) as a permutation on A's
+   communicator, in A's global row numbering (blk is A itself, or the diagonal block of an MPI matrix); builds the
+   layout if needed */
+PetscErrorCode MatEllWarpRowPermutation_Private(Mat A, Mat blk, IS *perm)
 {
-  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
-  PetscInt           m  = A->rmap->n;
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)blk->spptr;
+  PetscInt           m = blk->rmap->n, rstart = A->rmap->rstart, *p;
 
   PetscFunctionBegin;
-  PetscCall(MatEllWarpSetUp_Private(A));
-  if (identity) *identity = (PetscBool)(ew->E.identity != 0);
-  if (!perm) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatEllWarpSetUp_Private(blk));
+  PetscCall(PetscMalloc1(m, &p));
   if (ew->built_backend == MAT_ELLWARP_BACKEND_HOST) {
-    for (PetscInt s = 0; s < m; s++) perm[s] = ew->E.perm[s];
+    for (PetscInt s = 0; s < m; s++) p[s] = rstart + ew->E.perm[s];
   }
 #if PetscDefined(HAVE_CUDA)
   else if (m) {
-    int *p;
-    PetscCall(PetscMalloc1(m, &p));
-    PetscCallCUDA(cudaMemcpy(p, ew->E.perm, sizeof(int) * (size_t)m, cudaMemcpyDeviceToHost));
+    int *d;
+    PetscCall(PetscMalloc1(m, &d));
+    PetscCallCUDA(cudaMemcpy(d, ew->E.perm, sizeof(int) * (size_t)m, cudaMemcpyDeviceToHost));
     PetscCall(PetscLogGpuToCpu(sizeof(int) * (PetscLogDouble)m));
-    for (PetscInt s = 0; s < m; s++) perm[s] = p[s];
-    PetscCall(PetscFree(p));
+    for (PetscInt s = 0; s < m; s++) p[s] = rstart + d[s];
+    PetscCall(PetscFree(d));
   }
 #endif
+  PetscCall(ISCreateGeneral(PetscObjectComm((PetscObject)A), m, p, PETSC_OWN_POINTER, perm));
+  PetscCall(ISSetPermutation(*perm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
