@@ -122,3 +122,143 @@ PETSC_EXTERN PetscErrorCode MatEllWarpGetRowPermutation(Mat, IS *);
 /* PCELLWARPPERM: see its man page in src/ksp/pc/impls/ellwarpperm/ellwarpperm.c */
 #define PCELLWARPPERM "ellwarpperm"
 PETSC_EXTERN PetscErrorCode PCEllWarpPermGetKSP(PC, KSP *);
+
+/* ------------------------------------------------------------------------------------------------------------------
+   GPU finite-element assembly
+   ------------------------------------------------------------------------------------------------------------------ */
+
+/*MC
+  MATSHAREDNZ - MATSHAREDNZ = "sharednz" - An AIJ matrix in cuSPARSE CSR (`MATAIJCUSPARSE`) whose values are assembled
+  on the device by a `PetscWarpAsm` (by default with the shared-memory assembly by non-zero of Cecka, Lew and Darve).
+
+  Creating one gives a `MATSEQAIJCUSPARSE` matrix (`MatGetType()` says so: PETSc's cuSPARSE accessors require that
+  exact type) marked as `MATSHAREDNZ`; without a CUDA device, a `MATSEQAIJ` matrix filled by the host twins of the
+  assembly kernels. One MPI rank in this version.
+
+  Options Database Keys:
++ -mat_type sharednz              - sets the matrix type during `MatSetFromOptions()`
+- -mat_warp_assembly <strategy>   - the strategy of a `PetscWarpAsm` assembling it (default: sharednz)
+
+  Level: beginner
+
+  Notes:
+  Everything that works with `MATAIJCUSPARSE` works with it; after a device assembly the device copy of the values is
+  the only current one and PETSc's offload mask pulls them to the host on the first host read.
+
+.seealso: [](ch_matrices), `Mat`, `PetscWarpAsm`, `PetscWarpAsmAssembleMatrix()`, `MATELLWARP`, `MATAIJCUSPARSE`
+M*/
+#define MATSHAREDNZ "sharednz"
+
+/*S
+  PetscWarpAsm - Assembles finite-element matrices and load vectors on the device (or with the host twins of its
+  kernels) from an element-to-dof map, the mesh's vertex coordinates, the reference tabulation of a Lagrange element
+  and a built-in physics, into the values of a `MATELLWARP`, `MATSHAREDNZ` or `MATAIJCUSPARSE` matrix.
+
+  Level: intermediate
+
+.seealso: `PetscWarpAsmCreate()`, `DMPlexWarpAsmCreate()`, `PetscWarpAsmAssembleMatrix()`, `PetscWarpAsmStrategy`
+S*/
+typedef struct _p_PetscWarpAsm *PetscWarpAsm;
+PETSC_EXTERN PetscClassId       PETSCWARPASM_CLASSID;
+
+/*E
+  PetscWarpAsmStrategy - How element matrices are reduced into the matrix
+
+$ PETSCWARP_ASM_SHAREDNZ - rows partitioned with METIS into blocks whose elements fit in shared memory; per block the
+$                          element matrices are computed into shared memory and each non-zero is reduced by one thread
+$ PETSCWARP_ASM_GLOBALNZ - element matrices written to global memory, then reduced by non-zero
+$ PETSCWARP_ASM_COLOR    - balanced greedy element coloring, one launch per color, direct accumulation
+$ PETSCWARP_ASM_ATOMIC   - direct atomicAdd into the value slots
+$ PETSCWARP_ASM_COO      - element matrices handed to `MatSetValuesCOO()` (PETSc's own device path)
+
+  Level: intermediate
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmSetStrategy()`
+E*/
+typedef enum {
+  PETSCWARP_ASM_SHAREDNZ,
+  PETSCWARP_ASM_GLOBALNZ,
+  PETSCWARP_ASM_COLOR,
+  PETSCWARP_ASM_ATOMIC,
+  PETSCWARP_ASM_COO
+} PetscWarpAsmStrategy;
+PETSC_EXTERN const char *const PetscWarpAsmStrategies[];
+
+/*E
+  PetscWarpPhysics - The built-in physics of a `PetscWarpAsm`
+
+$ PETSCWARP_PHYSICS_LAPLACE    - int K grad u . grad v (+ shift u v); K constant, per cell, or a tensor per cell
+$ PETSCWARP_PHYSICS_ELASTICITY - isotropic linear elasticity with Lame parameters lambda, mu (+ shift u . v)
+
+  Level: intermediate
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmSetLaplace()`, `PetscWarpAsmSetElasticity()`
+E*/
+typedef enum {
+  PETSCWARP_PHYSICS_LAPLACE,
+  PETSCWARP_PHYSICS_ELASTICITY
+} PetscWarpPhysics;
+
+/*E
+  PetscWarpCoefficient - The kind of coefficient of `PETSCWARP_PHYSICS_LAPLACE`
+
+$ PETSCWARP_COEF_CONSTANT - one value kappa
+$ PETSCWARP_COEF_CELL     - one value per cell
+$ PETSCWARP_COEF_TENSOR   - a dim x dim tensor per cell (row-major)
+
+  Level: intermediate
+
+.seealso: `PetscWarpAsmSetLaplace()`
+E*/
+typedef enum {
+  PETSCWARP_COEF_CONSTANT,
+  PETSCWARP_COEF_CELL,
+  PETSCWARP_COEF_TENSOR
+} PetscWarpCoefficient;
+
+/*S
+  PetscWarpAsmInfo - Costs and sizes of a `PetscWarpAsm`, from `PetscWarpAsmGetInfo()`
+
+  Level: intermediate
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmGetInfo()`
+S*/
+typedef struct {
+  PetscWarpAsmStrategy strategy;
+  PetscBool            device;        /* the last assembly ran on the device */
+  PetscInt             ncells, nel;   /* cells, element dofs */
+  PetscInt             nrows, nnz;    /* of the target */
+  PetscInt             ncolors;       /* color */
+  PetscInt             nblocks;       /* sharednz: parts (thread blocks); globalnz: reduction blocks */
+  PetscInt             maxcells;      /* sharednz: most cells of a block */
+  PetscReal            redundancy;    /* sharednz: element computations per element */
+  PetscLogDouble       plan_bytes;    /* memory of the plan (device or host) */
+  PetscLogDouble       setup_time;    /* seconds of the last plan set-up */
+  PetscLogDouble       assembly_time; /* seconds of the last assembly (device time for the CUDA backend) */
+  PetscInt             nassemblies;
+} PetscWarpAsmInfo;
+
+PETSC_EXTERN PetscErrorCode PetscWarpAsmCreate(MPI_Comm, PetscWarpAsm *);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmDestroy(PetscWarpAsm *);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmView(PetscWarpAsm, PetscViewer);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmSetElements(PetscWarpAsm, PetscInt, PetscInt, PetscInt, PetscInt, const PetscInt[]);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmSetMesh(PetscWarpAsm, PetscInt, PetscInt, const PetscReal[], PetscInt, const PetscInt[]);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmSetReference(PetscWarpAsm, PetscInt, PetscInt, PetscInt, const PetscReal[], const PetscReal[], const PetscReal[], const PetscReal[]);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmSetLaplace(PetscWarpAsm, PetscWarpCoefficient, PetscReal, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmSetElasticity(PetscWarpAsm, PetscReal, PetscReal);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmSetShift(PetscWarpAsm, PetscReal);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmSetSource(PetscWarpAsm, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmSetStrategy(PetscWarpAsm, PetscWarpAsmStrategy);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmGetStrategy(PetscWarpAsm, PetscWarpAsmStrategy *);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmCreateMatrix(PetscWarpAsm, MatType, Mat *);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmAssembleMatrix(PetscWarpAsm, Mat);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmAssembleElementMatrices(PetscWarpAsm, const PetscScalar[], Mat);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmComputeElementMatrices(PetscWarpAsm, PetscScalar[]);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmAssembleVector(PetscWarpAsm, Vec);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmGetInfo(PetscWarpAsm, PetscWarpAsmInfo *);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmUseDevice(PetscWarpAsm, PetscBool);
+PETSC_EXTERN PetscErrorCode MatIsSharedNZ(Mat, PetscBool *);
+
+#include <petscdm.h>
+PETSC_EXTERN PetscErrorCode DMPlexWarpAsmCreate(DM, PetscWarpPhysics, PetscWarpAsm *);

@@ -4,7 +4,8 @@
 # Run on the GPU machine (through the device tool), from the repository root, with gpu/ carried:
 # the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize tutorial bench bench_gmsh bench_kr bench_check bench_build
-#                                   bench_big profile (default: probe tests sanitize tutorial bench)
+#                                   bench_big profile tests_asm sanitize_asm bench_asm (default: probe tests sanitize
+#                                   tutorial bench)
 set -uo pipefail
 ROOT=$PWD
 OUTDIR=${OUT:-$ROOT/gpu-out}
@@ -57,6 +58,22 @@ for w in $what; do
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1elas,q2elas,q1lap2d,p1tet,p2tet -renumber -csv "$OUTDIR/spmv_kr2.csv" 2>&1 | tee "$OUTDIR/bench_kr2.log" ;;
   bench_gmsh_check) # the automatic choice after the unstructured-mesh rule, against the search
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases p1tet_gmsh,p1graded_gmsh -search -cg_its 0 -csv "$OUTDIR/spmv_gmsh_check.csv" 2>&1 | tee "$OUTDIR/bench_gmsh_check.log" ;;
+  tests_asm) # the assembly tests on the device (and the kernels against their host twins)
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asm' 2>&1 | tee "$OUTDIR/ctest_asm.log" | tail -25) ;;
+  sanitize_asm) # memcheck, racecheck and initcheck on the assembly kernels and every strategy into cuSPARSE and ELL-WARP
+    D="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1"
+    for tool in memcheck racecheck initcheck; do
+      for t in "test_asmkernels" "test_asm $D -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 3,3,2 -reassemble 2" "test_asm $D -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 4,3 -petscspace_degree 2 -physics elasticity -reassemble 2"; do
+        set -- $t
+        extra=""; [ $tool = memcheck ] && extra="--leak-check full"
+        echo "== compute-sanitizer --tool $tool $t"
+        compute-sanitizer --tool $tool $extra --error-exitcode 3 $B/tests/$@ -malloc_dump > /tmp/sanitizer.log 2>&1
+        echo "exit $?"; grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY" /tmp/sanitizer.log | tail -3
+        cat /tmp/sanitizer.log >> "$OUTDIR/sanitizer_asm.log"
+      done
+    done ;;
+  bench_asm) # the assembly benchmark: PETSc's CPU path on all ranks and on one, every strategy into cuSPARSE and ELL-WARP on the GPU
+    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly ${ASM_ARGS:--cases q1lap,q2lap,q1elas,q2elas,p1tri,p2tri,p3tri,p1tet,p2tet} -csv "$OUTDIR/assembly.csv" 2>&1 | tee "$OUTDIR/bench_asm.log" ;;
   bench_big) # about 5 M rows
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap_big,q2lap_big -renumber -nmult 100 -csv "$OUTDIR/spmv_big.csv" 2>&1 | tee "$OUTDIR/bench_big.log" ;;
   esac

@@ -70,6 +70,18 @@ else
   [ -f "$PETSC_DIR/lib/pkgconfig/PETSc.pc" ] || fail "PETSc.pc not found under $PETSC_DIR"
   touch "$PREFIX/.complete"
 fi
+# The private header of MATSEQAIJ (not installed by PETSc): MATELLWARP's device-authoritative values hook into its
+# Mat_SeqAIJ::ops like AIJCUSPARSE does (src/mat/impls/ellwarp/seq/ellwarpvalues.c). Taken from the same sdist.
+PRIV="$PETSC_DIR/petscwarp-private/petscwarp_petsc_aij.h"
+if [ ! -f "$PRIV" ]; then
+  step "extracting src/mat/impls/aij/seq/aij.h from the petsc $PETSC_VERSION sdist"
+  tmp=$(mktemp -d)
+  "$PREFIX/venv/bin/pip" download -q --no-deps --no-binary :all: "petsc==$PETSC_VERSION" -d "$tmp" || fail "pip download petsc==$PETSC_VERSION"
+  mkdir -p "$(dirname "$PRIV")"
+  tar -xzf "$tmp"/petsc-$PETSC_VERSION.tar.gz -O "petsc-$PETSC_VERSION/src/mat/impls/aij/seq/aij.h" > "$PRIV.tmp" || fail "aij.h not found in the sdist"
+  mv "$PRIV.tmp" "$PRIV"
+  rm -rf "$tmp"
+fi
 ln -sfn "$PREFIX" "$CACHE/current"
 step "PETSC_DIR=$PETSC_DIR"
 echo "$PETSC_DIR"

@@ -70,6 +70,14 @@ __global__ void EllWarpRefresh(int nslots, const int *__restrict__ map, const do
   }
 }
 
+__global__ void EllWarpToCSR(int nslots, const int *__restrict__ map, const double *__restrict__ val, double *__restrict__ csrval)
+{
+  for (int s = blockIdx.x * blockDim.x + threadIdx.x; s < nslots; s += gridDim.x * blockDim.x) {
+    int m = map[s];
+    if (m >= 0) csrval[m] = val[s];
+  }
+}
+
 __global__ void EllWarpDiag(int nrows, const int *__restrict__ diag, const double *__restrict__ val, double *__restrict__ d)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -129,6 +137,15 @@ extern "C" int PetscWarpEllRefreshCUDA(const PetscWarpEll *E, const double *d_cs
   int grid = Blocks(E->nslots, 256);
   if (grid > 65536) grid = 65536;
   EllWarpRefresh<<<grid, 256, 0, (cudaStream_t)stream>>>(E->nslots, E->map, d_csrval, E->val);
+  return (int)cudaGetLastError();
+}
+
+extern "C" int PetscWarpEllToCSRCUDA(const PetscWarpEll *E, double *d_csrval, void *stream)
+{
+  if (!E->nslots) return 0;
+  int grid = Blocks(E->nslots, 256);
+  if (grid > 65536) grid = 65536;
+  EllWarpToCSR<<<grid, 256, 0, (cudaStream_t)stream>>>(E->nslots, E->map, E->val, d_csrval);
   return (int)cudaGetLastError();
 }
 

@@ -6,6 +6,12 @@ void PetscWarpEllRefreshHost(const PetscWarpEll *E, const double *csrval)
   for (int s = 0; s < E->nslots; s++) E->val[s] = E->map[s] >= 0 ? csrval[E->map[s]] : 0.0;
 }
 
+void PetscWarpEllToCSRHost(const PetscWarpEll *E, double *csrval)
+{
+  for (int s = 0; s < E->nslots; s++)
+    if (E->map[s] >= 0) csrval[E->map[s]] = E->val[s];
+}
+
 /* Visit each (row, slot range) of the layout: the loops every host product shares */
 #define PETSCWARP_FOR_ROWS(E, w, r, row, L, width) \
   for (int w = 0; w < (E)->nwarps; w++) \

@@ -1,10 +1,14 @@
 /* petscwarp package: registration of types and log events, the dynamic-library entry point, the public API. */
 #include <petscwarp/private/ellwarpimpl.h>
+#include <petscwarp/private/warpasmimpl.h>
 
 const char *const MatEllWarpBackends[] = {"host", "cuda", "MatEllWarpBackend", "MAT_ELLWARP_BACKEND_", NULL};
 const char *const MatEllWarpKernels[]  = {"auto", "k1", "k2", "MatEllWarpKernel", "MAT_ELLWARP_KERNEL_", NULL};
 
-PetscLogEvent               MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT;
+PetscLogEvent               MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT, MATELLWARP_ToHost;
+PetscLogEvent               PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc;
+PetscClassId                PETSCWARPASM_CLASSID;
+PETSC_INTERN PetscErrorCode MatCreate_SharedNZ(Mat);
 PetscLogEvent               PCELLWARPPERM_SetUp, PCELLWARPPERM_Scatter;
 PETSC_INTERN PetscErrorCode PCCreate_EllWarpPerm(PC);
 
@@ -25,8 +29,8 @@ PetscErrorCode PetscWarpFinalizePackage(void)
 }
 
 /*@C
-  PetscWarpInitializePackage - Registers the petscwarp matrix types (`MATELLWARP`), preconditioner (`PCELLWARPPERM`)
-  and log events
+  PetscWarpInitializePackage - Registers the petscwarp matrix types (`MATELLWARP`, `MATSHAREDNZ`), preconditioner
+  (`PCELLWARPPERM`), the `PetscWarpAsm` class and log events
 
   Not Collective
 
@@ -52,6 +56,15 @@ PetscErrorCode PetscWarpInitializePackage(void)
   PetscCall(PetscLogEventRegister("EllWarpRefresh", MAT_CLASSID, &MATELLWARP_Refresh));
   PetscCall(PetscLogEventRegister("EllWarpMult", MAT_CLASSID, &MATELLWARP_Mult));
   PetscCall(PetscLogEventRegister("EllWarpMultT", MAT_CLASSID, &MATELLWARP_MultT));
+  PetscCall(PetscLogEventRegister("EllWarpToHost", MAT_CLASSID, &MATELLWARP_ToHost));
+  PetscCall(MatRegister(MATSHAREDNZ, MatCreate_SharedNZ));
+  PetscCall(PetscClassIdRegister("PetscWarpAsm", &PETSCWARPASM_CLASSID));
+  PetscCall(PetscLogEventRegister("WarpAsmPlan", PETSCWARPASM_CLASSID, &PETSCWARPASM_Plan));
+  PetscCall(PetscLogEventRegister("WarpAsmAssemble", PETSCWARPASM_CLASSID, &PETSCWARPASM_Assemble));
+  PetscCall(PetscLogEventRegister("WarpAsmElem", PETSCWARPASM_CLASSID, &PETSCWARPASM_Elem));
+  PetscCall(PetscLogEventRegister("WarpAsmReduce", PETSCWARPASM_CLASSID, &PETSCWARPASM_Reduce));
+  PetscCall(PetscLogEventRegister("WarpAsmVector", PETSCWARPASM_CLASSID, &PETSCWARPASM_Vector));
+  PetscCall(PetscLogEventRegister("WarpAsmCOOPrealloc", PETSCWARPASM_CLASSID, &PETSCWARPASM_COOPrealloc));
   PetscCall(PCInitializePackage());
   PetscCall(PCRegister(PCELLWARPPERM, PCCreate_EllWarpPerm));
   PetscCall(PetscLogEventRegister("EllWarpPermSetUp", PC_CLASSID, &PCELLWARPPERM_SetUp));

@@ -5,7 +5,7 @@
 #include <petsc/private/matimpl.h>
 #include <petscwarp/private/ellwarpkernels.h>
 
-PETSC_INTERN PetscLogEvent MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT;
+PETSC_INTERN PetscLogEvent MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT, MATELLWARP_ToHost;
 PETSC_INTERN PetscLogEvent PCELLWARPPERM_SetUp, PCELLWARPPERM_Scatter;
 
 typedef PetscErrorCode (*MatMultFn_Private)(Mat, Vec, Vec);
@@ -51,6 +51,10 @@ typedef struct {
   void               *ev[3]; /* CUDA events around the last refresh: before the upload, before and after the gather */
   PetscInt            nbuilds, nrefreshes, nproducts;
   MatEllWarpParentOps parent;
+  /* values assembled into the layout (PetscWarpAsm, COO): current there only until the first host read */
+  PetscBool layout_only;
+  int      *pos2slot; /* host [nnz]: CSR position -> slot of the layout built nbuilds = pos2slot_build */
+  PetscInt  pos2slot_build;
 } Mat_SeqAIJEllWarp;
 
 typedef struct {
@@ -78,3 +82,8 @@ PETSC_INTERN PetscErrorCode MatEllWarpApply_Private(Mat, PetscBool, Vec, Vec, Ve
 PETSC_INTERN PetscErrorCode MatEllWarpGetDiagonal_Private(Mat, Vec);
 PETSC_INTERN PetscErrorCode MatEllWarpRefreshTimes_Private(Mat, PetscLogDouble *, PetscLogDouble *);
 PETSC_INTERN PetscErrorCode MatEllWarpRowPermutation_Private(Mat, Mat, IS *);
+
+/* device-authoritative values (src/mat/impls/ellwarp/seq/ellwarpvalues.c) */
+PETSC_INTERN PetscErrorCode MatEllWarpSetValueHooks_Private(Mat, PetscBool);
+PETSC_INTERN PetscErrorCode MatEllWarpSyncHost_Private(Mat);
+PETSC_INTERN PetscErrorCode MatEllWarpComposeTarget_Private(Mat, PetscBool);

@@ -92,6 +92,8 @@ int  PetscWarpEllBuildHost(int nrows, int ncols, const int *rowptr, const int *c
 void PetscWarpEllFreeHost(PetscWarpEll *E);
 /* val[s] = csrval[map[s]] (0 for padding) */
 void PetscWarpEllRefreshHost(const PetscWarpEll *E, const double *csrval);
+/* csrval[map[s]] = val[s]: the layout's values back in CSR order (the inverse of the refresh) */
+void PetscWarpEllToCSRHost(const PetscWarpEll *E, double *csrval);
 /* y = A x (+ z when z != NULL; z may alias y) */
 void PetscWarpEllMultHost(const PetscWarpEll *E, const double *x, const double *z, double *y);
 /* y = A^T x (+ z when z != NULL; z may alias y); y has ncols entries */
@@ -106,6 +108,7 @@ int PetscWarpCUDADeviceCount(int *count);
 int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, void *stream, PetscWarpEll *E);
 int PetscWarpEllFreeCUDA(PetscWarpEll *E);
 int PetscWarpEllRefreshCUDA(const PetscWarpEll *E, const double *d_csrval, void *stream);
+int PetscWarpEllToCSRCUDA(const PetscWarpEll *E, double *d_csrval, void *stream);
 /* kernel: 1 = K1 (one thread per row; requires maxlanes == 1), 2 = K2 (any layout). blocksize: threads per block. */
 int PetscWarpEllMultCUDA(const PetscWarpEll *E, int kernel, int blocksize, const double *x, const double *z, double *y, void *stream);
 int PetscWarpEllMultTransposeCUDA(const PetscWarpEll *E, const double *x, const double *z, double *y, void *stream);

@@ -179,7 +179,9 @@ static PetscErrorCode RevertInPlace(Mat B)
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)B->spptr;
 
   PetscFunctionBegin;
-  PetscCall(MatEllWarpReset_Private(B));
+  PetscCall(MatEllWarpReset_Private(B)); /* pulls values assembled into the layout back to the host first */
+  PetscCall(MatEllWarpSetValueHooks_Private(B, PETSC_FALSE));
+  PetscCall(MatEllWarpComposeTarget_Private(B, PETSC_FALSE));
   B->ops->mult             = ew->parent.mult;
   B->ops->multadd          = ew->parent.multadd;
   B->ops->multtranspose    = ew->parent.multtranspose;
@@ -200,7 +202,10 @@ static PetscErrorCode RevertInPlace(Mat B)
 static PetscErrorCode MatDestroy_SeqAIJEllWarp(Mat A)
 {
   PetscFunctionBegin;
-  if (A->spptr) PetscCall(RevertInPlace(A));
+  if (A->spptr) {
+    ((Mat_SeqAIJEllWarp *)A->spptr)->layout_only = PETSC_FALSE; /* no values to keep */
+    PetscCall(RevertInPlace(A));
+  }
   PetscCall((*A->ops->destroy)(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -300,6 +305,8 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   B->boundtocpu               = PETSC_FALSE; /* PETSc creates matrices bound to the CPU; GPU types unbind them in their conversion */
   PetscCall(MatBindToCPU_SeqAIJEllWarp(B, PETSC_FALSE));
   PetscCall(ComposeAll(B, PETSC_TRUE));
+  PetscCall(MatEllWarpSetValueHooks_Private(B, PETSC_TRUE));
+  PetscCall(MatEllWarpComposeTarget_Private(B, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQAIJELLWARP));
 
   PetscCall(MatEllWarpSetOpts_SeqAIJEllWarp(B, &opt));

@@ -45,7 +45,9 @@ PetscErrorCode MatEllWarpReset_Private(Mat A)
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
 
   PetscFunctionBegin;
+  if (ew->built) PetscCall(MatEllWarpSyncHost_Private(A)); /* values assembled into the layout must not be lost */
   PetscCall(FreeLayout(ew));
+  PetscCall(PetscFree(ew->pos2slot));
   PetscCall(DeviceFree(&ew->d_csrval));
   for (int i = 0; i < 3; i++) PetscCall(DeviceFree(&ew->d_work[i]));
   ew->nwork = 0;

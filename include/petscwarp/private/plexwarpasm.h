@@ -1,0 +1,22 @@
+/* Private interface of the DMPlex extraction of a PetscWarpAsm (src/dm/plex/plexwarpasm.c) */
+#pragma once
+
+#include <petscwarp.h>
+#include <petscdmplex.h>
+
+/*
+  DMPlexWarpAsmGetData_Private - The arrays that DMPlexWarpAsmCreate() hands to the PetscWarpAsm setters, extracted from
+  a single-field DMPlex/PetscFE problem on one MPI process (see the man page of DMPlexWarpAsmCreate() for the checks).
+
+  Output (every array allocated with PetscMalloc1(); the caller frees them with PetscFree()):
+    ncells, nel, nrows    cells, element dofs (nb*nc), rows (= columns) of the matrix
+    e2d[ncells*nel]       global row of element dof i of cell c at e2d[c*nel+i]; constrained dofs negative
+    dim, nverts, X        dimension, vertices, vertex coordinates X[v*dim+d]
+    ncv, cv[ncells*ncv]   vertices per cell, in the order of the coordinate basis (vertex number = point - vStart)
+    nb, nc, nq            scalar basis functions, components, quadrature points
+    w[nq]                 quadrature weights (reference cell [-1,1]^dim or PETSc's reference simplex)
+    B[nq*nb]              scalar basis values B[q*nb+a]
+    D[nq*nb*dim]          reference derivatives D[(q*nb+a)*dim+d]
+    Dc[nq*ncv*dim]        reference derivatives of the P1/Q1 coordinate basis Dc[(q*ncv+k)*dim+d]
+*/
+PETSC_EXTERN PetscErrorCode DMPlexWarpAsmGetData_Private(DM, PetscWarpPhysics, PetscInt *, PetscInt *, PetscInt *, PetscInt **, PetscInt *, PetscInt *, PetscReal **, PetscInt *, PetscInt **, PetscInt *, PetscInt *, PetscInt *, PetscReal **, PetscReal **, PetscReal **, PetscReal **);

@@ -1,0 +1,91 @@
+/* Private data of PetscWarpAsm (src/mat/assembly/warpasm.c) and the interface through which it writes a matrix's values */
+#pragma once
+
+#include <petscwarp.h>
+#include <petsc/private/petscimpl.h>
+#include <petsc/private/matimpl.h>
+#include <petscwarp/private/warpasmkernels.h>
+#include <petscwarp/private/warpasmplan.h>
+
+PETSC_INTERN PetscLogEvent PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc;
+
+/*
+  The value array of a matrix that an assembly writes, from MatWarpTargetBegin(): the matrix's CSR pattern (host),
+  where its values live and, for layouts other than CSR (ELL-WARP), the slot of each CSR position. Matrices that are
+  not AIJ subclasses of petscwarp's provide it through the composed "MatWarpTargetBegin_C"/"MatWarpTargetEnd_C";
+  MATSEQAIJ and MATSEQAIJCUSPARSE (MATSHAREDNZ) are handled directly.
+*/
+typedef struct {
+  PetscBool        device; /* val is device memory */
+  PetscInt         nrows, ncols, nnz;
+  const PetscInt  *rowptr, *colidx; /* host CSR pattern */
+  PetscInt         nslots;          /* entries of val */
+  const int       *pos2slot;        /* host [nnz]: CSR position -> slot of val; NULL: the identity */
+  PetscScalar     *val;
+  PetscObjectState nzstate;   /* the pattern's state: a plan is rebuilt when it changes */
+  PetscBool        ell;       /* val is an ELL-WARP layout */
+  PetscErrorCode (*end)(Mat); /* called by MatWarpTargetEnd */
+  PetscScalar *aijval;        /* the AIJ accessor's array to restore (internal) */
+} MatWarpTarget;
+
+PETSC_INTERN PetscErrorCode MatWarpTargetBegin(Mat, PetscBool, MatWarpTarget *);
+PETSC_INTERN PetscErrorCode MatWarpTargetEnd(Mat, MatWarpTarget *);
+
+struct _PetscWarpAsmOps {
+  PetscErrorCode (*unused)(void);
+};
+
+/* A plan: what one (mesh, dof layout, target, strategy) needs, in host memory and, for the device, uploaded */
+typedef struct {
+  PetscObjectId        matid;
+  PetscObjectState     nzstate;
+  PetscWarpAsmStrategy strategy;  /* the one that runs */
+  PetscWarpAsmStrategy requested; /* the one asked for (sharednz falls back to globalnz when elements do not fit) */
+  PetscBool            device, ell;
+  PetscInt             nslots;
+  int                 *slot;   /* [ncells*nel*nel] element entry -> slot (host) */
+  int                 *d_slot; /* device copy (atomic, color) */
+  PetscInt             ncolors;
+  int                 *coff, *ccells, *d_ccells;
+  PetscWarpRedHost     red; /* globalnz */
+  PetscWarpRed         d_red;
+  PetscWarpSharedHost  sh; /* sharednz */
+  PetscWarpShared      d_sh;
+  PetscLogDouble       bytes, setup_time;
+} PetscWarpAsmPlan;
+
+struct _p_PetscWarpAsm {
+  PETSCHEADER(struct _PetscWarpAsmOps);
+  /* inputs (host copies) */
+  PetscInt             ncells, nel, nrows, ncols;
+  PetscInt            *e2d;
+  PetscInt             dim, nverts, ncv;
+  PetscReal           *X;
+  int                 *cv;
+  PetscInt             nb, nc, nq;
+  PetscReal           *w, *B, *D, *Dc;
+  PetscWarpPhysics     physics;
+  PetscWarpCoefficient coef;
+  PetscReal            kappa, lambda, mu, shift, f[PETSCWARP_MAXDIM];
+  PetscReal           *kcell;
+  PetscInt             nkcell;
+  /* choices */
+  PetscWarpAsmStrategy strategy;
+  PetscBool            usedevice; /* asked for (default: when a device is present) */
+  PetscInt             bs, tpb;   /* threads per block; targets per reduction block (globalnz) */
+  PetscBool            metis;     /* sharednz: METIS partition (else consecutive rows) */
+  PetscInt             smem;      /* sharednz: shared memory per block, bytes (0: automatic) */
+  /* device copies of the inputs */
+  PetscBool        uploaded;
+  double          *d_ref, *d_X, *d_kcell; /* d_ref holds w, B, D, Dc */
+  int             *d_cv, *d_rowslot;
+  double          *d_E;     /* element matrices (globalnz, coo) */
+  PetscScalar     *h_E;     /* host element matrices (host globalnz, coo) */
+  int             *rowslot; /* host [ncells*nel]: e2d as int for load vectors */
+  PetscWarpAsmPlan plan;
+  /* statistics */
+  PetscLogDouble assembly_time;
+  PetscInt       nassemblies;
+  PetscBool      lastdevice;
+  void          *ev[2];
+};

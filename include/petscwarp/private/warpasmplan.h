@@ -1,0 +1,64 @@
+/*
+  Assembly plans (src/mat/assembly/warpasmplan.c): the host-side symbolic work done once per (mesh, dof layout, target
+  matrix), producing the arrays the kernels of warpasmkernels.h consume. Host memory, PetscMalloc'd, freed with
+  PetscWarpPlan*Destroy(). Element entries are numbered src = cell*nel*nel + i*nel + j; e2d[cell*nel + i] is the row
+  (= column) index of element dof i in the block being assembled, negative when dropped.
+*/
+#pragma once
+
+#include <petscsys.h>
+#include <petscwarp/private/warpasmkernels.h>
+
+/* A packed reduction or scatter array in host memory (see warpasmkernels.h for the format) */
+typedef struct {
+  PetscInt nblocks, bs;
+  int     *off; /* [nblocks+1] */
+  int     *ent; /* [off[nblocks]] */
+} PetscWarpRedHost;
+
+typedef struct {
+  PetscInt         nblocks, bs, maxcells;
+  int             *coff, *cells; /* [nblocks+1], [coff[nblocks]] */
+  PetscWarpRedHost scatter, red;
+  PetscInt         nparts_tried; /* partitions attempted before every element set fitted */
+  PetscReal        redundancy;   /* sum over blocks of cells / number of cells (element computations per element) */
+} PetscWarpSharedHost;
+
+/* Symbolic assembly: the CSR pattern (rows 0..nrows-1, sorted unique columns 0..ncols-1) of the matrix the elements
+   assemble into; a row with no entry keeps none (the caller may add the diagonal: adddiag) */
+PETSC_EXTERN PetscErrorCode PetscWarpPlanPattern(PetscInt nrows, PetscInt ncols, PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscBool adddiag, PetscInt **rowptr, PetscInt **colidx);
+
+/* slot[src] = CSR position of element entry src in the pattern (rowptr, colidx), -1 when row or column is dropped.
+   Errors (PETSC_ERR_ARG_OUTOFRANGE) for an index >= nrows/ncols or an entry missing from the pattern. */
+PETSC_EXTERN PetscErrorCode PetscWarpPlanSlots(PetscInt nrows, PetscInt ncols, const PetscInt rowptr[], const PetscInt colidx[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], int **slot);
+
+/* Map slot[] (CSR positions) through pos2slot (CSR position -> target slot, e.g. ELL-WARP's inverse map), in place */
+PETSC_EXTERN PetscErrorCode PetscWarpPlanRemap(PetscCount n, int slot[], const int pos2slot[]);
+
+/* True when two entries of one element share a slot (a dof repeated in a closure, e.g. a periodic mesh): plain adds of
+   one color would race */
+PETSC_EXTERN PetscErrorCode PetscWarpPlanHasRepeatedSlots(PetscInt ncells, PetscInt nel, const int slot[], PetscBool *repeated);
+
+/* Balanced greedy element coloring: no two cells of one color share a dof (row index >= 0); each cell takes, among
+   the colors its neighbours do not use, the one used least so far. cells[coff[k] .. coff[k+1]) have color k. */
+PETSC_EXTERN PetscErrorCode PetscWarpPlanColor(PetscInt nrows, PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscInt *ncolors, int **coff, int **cells);
+
+/* Packed reduction array over sources 0..nsrc-1 into targets 0..ntargets-1: target t sums the sources s with
+   slot[s] == t. Blocks cover consecutive ranges of tpb targets; within a block the lists are packed into bs columns by
+   LPT (longest list first, onto the least-loaded thread). Every target gets an end entry. */
+PETSC_EXTERN PetscErrorCode PetscWarpPlanReduction(PetscCount nsrc, const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, PetscWarpRedHost *red);
+PETSC_EXTERN PetscErrorCode PetscWarpRedHostDestroy(PetscWarpRedHost *red);
+
+/* Shared-memory assembly by non-zero: partition the rows (METIS on the pattern's graph when metis is true, else
+   consecutive ranges) into parts whose element sets have at most maxcells cells, increasing the number of parts
+   until all fit; then per part the element set, the scatter array of vertex coordinates (cv: cell -> vertex, ncv per
+   cell) and the reduction array from the element matrices in shared memory into the target slots of the part's rows
+   (slot: element entry -> target, as from PetscWarpPlanSlots/Remap). Rows are 0..nrows-1 with CSR pattern rowptr
+   (only its row lengths and adjacency are used). Errors (PETSC_ERR_SUP) when a single cell cannot fit (maxcells < 1)
+   or no partition fits. */
+PETSC_EXTERN PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscInt ncv, const int cv[], const int slot[], PetscInt maxcells, PetscInt bs, PetscBool metis, PetscWarpSharedHost *sh);
+PETSC_EXTERN PetscErrorCode PetscWarpSharedHostDestroy(PetscWarpSharedHost *sh);
+
+/* Bytes of a plan's arrays (for MatView / -info) */
+PETSC_EXTERN PetscLogDouble PetscWarpRedHostBytes(const PetscWarpRedHost *red);
+PETSC_EXTERN PetscLogDouble PetscWarpSharedHostBytes(const PetscWarpSharedHost *sh);

@@ -1,0 +1,398 @@
+/* DMPlex -> PetscWarpAsm: the element-to-dof map, mesh and reference tabulation of a single-field PetscFE problem */
+#include <petscwarp/private/plexwarpasm.h>
+#include <petscds.h>
+#include <petscfe.h>
+
+/* Checks that the vector tabulation T (Nb = nb*nc functions of nc components) is the interlaced copy of one scalar
+   basis, function b = a*nc + c being phi_a in component c and zero in the others, and, when B or D are given, extracts
+   the scalar values B[q*nb+a] and reference derivatives D[(q*nb+a)*dim+d] from component 0 of b = a*nc */
+static PetscErrorCode PlexWarpScalarTabulation_Private(PetscTabulation T, PetscInt nc, PetscBool *ok, PetscReal B[], PetscReal D[])
+{
+  const PetscInt   Np = T->Np, Nb = T->Nb, dim = T->cdim, nb = Nb / nc;
+  const PetscReal *T0 = T->T[0], *T1 = T->T[1];
+  PetscReal        scale = 1.0;
+
+  PetscFunctionBegin;
+  *ok = (PetscBool)(T->K >= 1 && T->Nc == nc && Nb % nc == 0);
+  if (!*ok) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < Np * Nb * nc; ++i) scale = PetscMax(scale, PetscAbsReal(T0[i]));
+  for (PetscInt i = 0; i < Np * Nb * nc * dim; ++i) scale = PetscMax(scale, PetscAbsReal(T1[i]));
+  for (PetscInt q = 0; q < Np; ++q) {
+    for (PetscInt a = 0; a < nb; ++a) {
+      const PetscInt   b0 = q * Nb + a * nc; /* function a*nc at point q */
+      const PetscReal  v  = T0[b0 * nc];
+      const PetscReal *g  = &T1[b0 * nc * dim];
+
+      for (PetscInt c = 0; c < nc; ++c) {
+        for (PetscInt c2 = 0; c2 < nc; ++c2) {
+          const PetscReal *gc = &T1[((b0 + c) * nc + c2) * dim];
+
+          if (PetscAbsReal(T0[(b0 + c) * nc + c2] - (c == c2 ? v : 0.0)) > 1e-12 * scale) *ok = PETSC_FALSE;
+          for (PetscInt d = 0; d < dim; ++d)
+            if (PetscAbsReal(gc[d] - (c == c2 ? g[d] : 0.0)) > 1e-12 * scale) *ok = PETSC_FALSE;
+        }
+      }
+      if (B) B[q * nb + a] = v;
+      if (D)
+        for (PetscInt d = 0; d < dim; ++d) D[(q * nb + a) * dim + d] = g[d];
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, PetscInt *ncells, PetscInt *nel, PetscInt *nrows, PetscInt **e2d, PetscInt *dim, PetscInt *nverts, PetscReal **X, PetscInt *ncv, PetscInt **cv, PetscInt *nb, PetscInt *nc, PetscInt *nq, PetscReal **w, PetscReal **B, PetscReal **D, PetscReal **Dc)
+{
+  MPI_Comm           comm;
+  PetscMPIInt        size;
+  PetscBool          isplex, localized, useClPerm, ok, hasTransform;
+  PetscInt           d, Nf, Nds, cStart, cEnd, vStart, vEnd, Nb, Nc, nbs, totDim, cdimCoord, qdim, qNc, Nq, Ncv, Nel, Nr, Nv, Ncells;
+  PetscInt           cNf = 0, pdim, cNcomp, bad = -1;
+  DMPolytopeType     ct;
+  PetscDS            ds;
+  PetscObject        obj;
+  PetscClassId       id;
+  PetscFE            fe, cfe = NULL;
+  PetscDualSpace     dsp;
+  PetscQuadrature    quad;
+  const PetscReal   *qpts, *qwts, *L;
+  PetscTabulation   *Tds, T, Tc = NULL;
+  DM                 cdm, ccdm;
+  PetscSection       section, gsection, cs, asec;
+  PetscSectionSym    sym;
+  IS                 ais;
+  Vec                coords;
+  const PetscScalar *ca;
+  PetscInt          *le2d, *lcv, *spts = NULL, maxcl = 0, csStart, csEnd, sStart, sEnd;
+  PetscReal         *lX, *lw, *lB, *lD, *lDc;
+  const char        *fail = NULL;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
+  PetscAssertPointer(e2d, 6);
+  PetscAssertPointer(X, 9);
+  PetscAssertPointer(cv, 11);
+  PetscAssertPointer(Dc, 18);
+  PetscCall(PetscObjectGetComm((PetscObject)dm, &comm));
+  PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMPLEX, &isplex));
+  PetscCheck(isplex, comm, PETSC_ERR_ARG_WRONG, "DMPlexWarpAsmCreate() needs a DMPLEX, not a %s", ((PetscObject)dm)->type_name ? ((PetscObject)dm)->type_name : "DM without a type");
+  PetscCheck(physics == PETSCWARP_PHYSICS_LAPLACE || physics == PETSCWARP_PHYSICS_ELASTICITY, comm, PETSC_ERR_ARG_OUTOFRANGE, "Unknown PetscWarpPhysics %d", (int)physics);
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCheck(size == 1, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() supports one MPI process only (this DM lives on %d): distributed meshes are not yet supported", size);
+
+  /* one field, a PetscFE with an H1 (Lagrange) dual space */
+  PetscCall(DMGetDimension(dm, &d));
+  PetscCall(DMGetNumFields(dm, &Nf));
+  PetscCall(DMGetNumDS(dm, &Nds));
+  PetscCheck(Nf == 1 && Nds == 1, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() supports one field and one PetscDS, not %" PetscInt_FMT " fields and %" PetscInt_FMT " PetscDS", Nf, Nds);
+  PetscCall(DMGetDS(dm, &ds));
+  PetscCall(PetscDSGetNumFields(ds, &Nf));
+  PetscCheck(Nf == 1, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() supports one field, the PetscDS has %" PetscInt_FMT, Nf);
+  PetscCall(PetscDSGetDiscretization(ds, 0, &obj));
+  PetscCheck(obj, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate(): field 0 has no discretization");
+  PetscCall(PetscObjectGetClassId(obj, &id));
+  PetscCheck(id == PETSCFE_CLASSID, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() supports a PetscFE field only, field 0 is a %s", obj->class_name);
+  fe = (PetscFE)obj;
+  PetscCall(PetscFEGetDualSpace(fe, &dsp));
+  {
+    PetscInt k;
+
+    PetscCall(PetscDualSpaceGetDeRahm(dsp, &k));
+    PetscCheck(k == 0, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() supports H1 (Lagrange) elements only, the field's dual space is not (de Rham index %" PetscInt_FMT ")", k);
+  }
+  PetscCall(PetscFEGetNumComponents(fe, &Nc));
+  if (physics == PETSCWARP_PHYSICS_LAPLACE) PetscCheck(Nc == 1, comm, PETSC_ERR_SUP, "PETSCWARP_PHYSICS_LAPLACE needs a scalar field (1 component), the field has %" PetscInt_FMT, Nc);
+  else PetscCheck(Nc == d, comm, PETSC_ERR_SUP, "PETSCWARP_PHYSICS_ELASTICITY needs a field of dim = %" PetscInt_FMT " components, the field has %" PetscInt_FMT, d, Nc);
+  {
+    PetscInt sdim;
+
+    PetscCall(PetscFEGetSpatialDimension(fe, &sdim));
+    PetscCheck(sdim == d, comm, PETSC_ERR_SUP, "The PetscFE's dimension %" PetscInt_FMT " differs from the mesh's %" PetscInt_FMT, sdim, d);
+  }
+  PetscCall(PetscFEGetDimension(fe, &Nb));
+  PetscCall(PetscDSGetTotalDimension(ds, &totDim));
+  PetscCheck(Nb % Nc == 0 && totDim == Nb, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate(): the element has %" PetscInt_FMT " dofs, not nb*nc for %" PetscInt_FMT " components", totDim, Nc);
+  nbs = Nb / Nc;
+
+  /* cells: one type among triangle, quadrilateral, tetrahedron, hexahedron */
+  PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+  Ncells = cEnd - cStart;
+  PetscCheck(Ncells > 0, comm, PETSC_ERR_ARG_WRONG, "DMPlexWarpAsmCreate(): the mesh has no cells");
+  PetscCall(DMPlexGetCellType(dm, cStart, &ct));
+  for (PetscInt c = cStart + 1; c < cEnd; ++c) {
+    DMPolytopeType ctc;
+
+    PetscCall(DMPlexGetCellType(dm, c, &ctc));
+    PetscCheck(ctc == ct, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() needs one cell type, the mesh mixes %s (cell %" PetscInt_FMT ") and %s (cell %" PetscInt_FMT ")", DMPolytopeTypes[ct], cStart, DMPolytopeTypes[ctc], c);
+  }
+  PetscCheck((d == 2 && (ct == DM_POLYTOPE_TRIANGLE || ct == DM_POLYTOPE_QUADRILATERAL)) || (d == 3 && (ct == DM_POLYTOPE_TETRAHEDRON || ct == DM_POLYTOPE_HEXAHEDRON)), comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() supports triangles, quadrilaterals, tetrahedra and hexahedra, not %s cells in dimension %" PetscInt_FMT, DMPolytopeTypes[ct], d);
+  Ncv = DMPolytopeTypeGetNumVertices(ct);
+
+  /* coordinates: vertex coordinates of dimension dim, neither localized nor periodic; no anchors or basis transform */
+  PetscCall(DMGetCoordinateDim(dm, &cdimCoord));
+  PetscCheck(cdimCoord == d, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() does not support embedded meshes (coordinate dimension %" PetscInt_FMT " != %" PetscInt_FMT ")", cdimCoord, d);
+  PetscCall(DMGetCoordinatesLocalized(dm, &localized));
+  PetscCall(DMGetCellCoordinateDM(dm, &ccdm));
+  PetscCall(DMGetPeriodicity(dm, NULL, NULL, &L));
+  PetscCheck(!localized && !ccdm && !L, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() does not support periodic meshes or localized (cellwise) coordinates");
+  PetscCall(DMPlexGetAnchors(dm, &asec, &ais));
+  PetscCheck(!asec && !ais, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() does not support anchors (hanging-node constraints)");
+  PetscCall(DMHasBasisTransform(dm, &hasTransform));
+  PetscCheck(!hasTransform, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() does not support a basis transform");
+
+  /* quadrature and basis: PETSc's Jacobian integrates with the field's quadrature and the PetscDS tabulation */
+  PetscCall(PetscFEGetQuadrature(fe, &quad));
+  PetscCall(PetscQuadratureGetData(quad, &qdim, &qNc, &Nq, &qpts, &qwts));
+  PetscCheck(qdim == d && qNc == 1 && Nq > 0, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() needs a scalar quadrature in dimension %" PetscInt_FMT " (it has dimension %" PetscInt_FMT ", %" PetscInt_FMT " components, %" PetscInt_FMT " points)", d, qdim, qNc, Nq);
+  PetscCall(PetscDSGetTabulation(ds, &Tds));
+  T = Tds[0];
+  PetscCheck(T->Nr == 1 && T->Np == Nq && T->Nb == Nb && T->Nc == Nc && T->cdim == d && T->K >= 1, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate(): the PetscDS tabulation (%" PetscInt_FMT " points, %" PetscInt_FMT " functions, %" PetscInt_FMT " components, derivatives up to order %" PetscInt_FMT ") does not match the field's quadrature and element with first derivatives", T->Np, T->Nb, T->Nc, T->K);
+  PetscCall(PlexWarpScalarTabulation_Private(T, Nc, &ok, NULL, NULL));
+  PetscCheck(ok, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() needs a Lagrange basis interlaced by node (function a*nc+c = phi_a in component c); the field's basis is not");
+
+  /* coordinate basis: the coordinate DM's PetscFE (as DMPlexComputeCellGeometryFEM()), else P1/Q1 Lagrange */
+  PetscCall(DMGetCoordinateDM(dm, &cdm));
+  PetscCall(DMGetNumFields(cdm, &cNf));
+  if (cNf) {
+    PetscDS cds;
+
+    PetscCall(DMGetDS(cdm, &cds));
+    PetscCall(PetscDSGetDiscretization(cds, 0, &obj));
+    PetscCall(PetscObjectGetClassId(obj, &id));
+    if (id == PETSCFE_CLASSID) {
+      cfe = (PetscFE)obj;
+      PetscCall(PetscObjectReference((PetscObject)cfe));
+    }
+  }
+  if (!cfe) PetscCall(PetscFECreateLagrangeByCell(PETSC_COMM_SELF, d, d, ct, 1, PETSC_DETERMINE, &cfe));
+  PetscCall(PetscFEGetDimension(cfe, &pdim));
+  PetscCall(PetscFEGetNumComponents(cfe, &cNcomp));
+  if (pdim != Ncv * d || cNcomp != d) fail = "DMPlexWarpAsmCreate() supports P1/Q1 coordinates only (one point per vertex); the coordinate space has another degree";
+  if (!fail) {
+    PetscCall(PetscFECreateTabulation(cfe, 1, Nq, qpts, 1, &Tc));
+    PetscCall(PlexWarpScalarTabulation_Private(Tc, d, &ok, NULL, NULL));
+    if (!ok) fail = "DMPlexWarpAsmCreate(): the coordinate PetscFE is not an interlaced vector Lagrange element";
+  }
+  if (fail) {
+    PetscCall(PetscTabulationDestroy(&Tc));
+    PetscCall(PetscFEDestroy(&cfe));
+    SETERRQ(comm, PETSC_ERR_SUP, "%s", fail);
+  }
+
+  /* sections */
+  PetscCall(DMGetLocalSection(dm, &section));
+  PetscCall(DMGetGlobalSection(dm, &gsection));
+  PetscCall(PetscSectionGetConstrainedStorageSize(gsection, &Nr));
+  PetscCall(PetscSectionGetFieldSym(section, 0, &sym));
+  PetscCall(DMPlexGetUseMatClosurePermutation(dm, &useClPerm));
+  PetscCall(DMGetCoordinateSection(dm, &cs));
+  PetscCall(DMGetCoordinatesLocal(dm, &coords));
+  PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
+  Nv  = vEnd - vStart;
+  Nel = Nb;
+
+  /* everything that can be checked cheaply was; from here on a failure frees what was allocated before it errors */
+  PetscCall(PetscMalloc1((size_t)Ncells * Nel, &le2d));
+  PetscCall(PetscMalloc1((size_t)Ncells * Ncv, &lcv));
+  PetscCall(PetscMalloc1((size_t)Nv * d, &lX));
+  PetscCall(PetscMalloc1(Nq, &lw));
+  PetscCall(PetscMalloc1(Nq * nbs, &lB));
+  PetscCall(PetscMalloc1(Nq * nbs * d, &lD));
+  PetscCall(PetscMalloc1(Nq * Ncv * d, &lDc));
+
+  /* vertex coordinates, vertex v - vStart */
+  PetscCall(VecGetArrayRead(coords, &ca));
+  for (PetscInt v = vStart; v < vEnd && !fail; ++v) {
+    PetscInt dof, off;
+
+    PetscCall(PetscSectionGetDof(cs, v, &dof));
+    PetscCall(PetscSectionGetOffset(cs, v, &off));
+    if (dof != d) {
+      fail = "a vertex without dim coordinates";
+      bad  = v;
+      break;
+    }
+    for (PetscInt k = 0; k < d; ++k) lX[(v - vStart) * d + k] = PetscRealPart(ca[off + k]);
+  }
+  PetscCall(VecRestoreArrayRead(coords, &ca));
+
+  /* one pass over the cells: closure indices exactly as the Jacobian inserts them (DMPlexMatSetClosure_Internal() with
+     the mesh's useMatClPerm); then one transitive closure of the cell, which gives its vertices in the order of the
+     closure of the coordinate section (the order of DMPlexGetCellCoordinates(), which pairs closure vertex k with
+     coordinate basis function k) and, restricted to the section's chart as DMPlexGetCompressedClosure() does, the
+     points whose symmetries the closure indices used */
+  PetscCall(PetscSectionGetChart(cs, &csStart, &csEnd));
+  PetscCall(PetscSectionGetChart(section, &sStart, &sEnd));
+  for (PetscInt c = cStart; c < cEnd && !fail; ++c) {
+    const PetscInt cell = c - cStart;
+    PetscInt       n, ncl, k = 0, *idx = NULL, *cl = NULL;
+
+    PetscCall(DMPlexGetClosureIndices(dm, section, gsection, c, useClPerm, &n, &idx, NULL, NULL));
+    if (n == Nel) {
+      for (PetscInt i = 0; i < Nel; ++i) {
+        le2d[cell * Nel + i] = idx[i];
+        if (idx[i] >= Nr) fail = "a closure index beyond the local rows (the global section is not that of one process)";
+      }
+    } else fail = "a closure whose number of dofs differs from the element's nb*nc";
+    PetscCall(DMPlexRestoreClosureIndices(dm, section, gsection, c, useClPerm, &n, &idx, NULL, NULL));
+    PetscCall(DMPlexGetTransitiveClosure(dm, c, PETSC_TRUE, &ncl, &cl));
+    for (PetscInt p = 0; p < ncl && !fail; ++p) {
+      const PetscInt pt = cl[2 * p];
+      PetscInt       dof;
+
+      if (pt < csStart || pt >= csEnd) continue;
+      PetscCall(PetscSectionGetDof(cs, pt, &dof));
+      if (!dof) continue;
+      if (pt < vStart || pt >= vEnd || dof != d || k >= Ncv) fail = "coordinates on points other than the cell's vertices (P1/Q1 coordinates only)";
+      else lcv[cell * Ncv + k++] = pt - vStart;
+    }
+    if (!fail && k != Ncv) fail = "a cell whose coordinate closure does not hold all its vertices";
+    if (sym && !fail) { /* sign flips would change the values of the element matrix, which the device kernels do not */
+      const PetscInt    **perms = NULL;
+      const PetscScalar **flips = NULL;
+      PetscInt            np    = 0;
+
+      if (ncl > maxcl) {
+        PetscCall(PetscFree(spts));
+        maxcl = ncl;
+        PetscCall(PetscMalloc1(2 * maxcl, &spts));
+      }
+      for (PetscInt p = 0; p < ncl; ++p)
+        if (cl[2 * p] >= sStart && cl[2 * p] < sEnd) {
+          spts[2 * np]     = cl[2 * p];
+          spts[2 * np + 1] = cl[2 * p + 1];
+          ++np;
+        }
+      PetscCall(PetscSectionGetFieldPointSyms(section, 0, np, spts, &perms, &flips));
+      for (PetscInt p = 0; flips && p < np; ++p)
+        if (flips[p]) fail = "point symmetries that flip the signs of dofs";
+      PetscCall(PetscSectionRestoreFieldPointSyms(section, 0, np, spts, &perms, &flips));
+    }
+    PetscCall(DMPlexRestoreTransitiveClosure(dm, c, PETSC_TRUE, &ncl, &cl));
+    if (fail) bad = c;
+  }
+  PetscCall(PetscFree(spts));
+
+  /* reference data at the field's quadrature points */
+  if (!fail) {
+    for (PetscInt q = 0; q < Nq; ++q) lw[q] = qwts[q];
+    PetscCall(PlexWarpScalarTabulation_Private(T, Nc, &ok, lB, lD));
+    PetscCall(PlexWarpScalarTabulation_Private(Tc, d, &ok, NULL, lDc));
+  }
+  PetscCall(PetscTabulationDestroy(&Tc));
+  PetscCall(PetscFEDestroy(&cfe));
+  if (fail) {
+    PetscCall(PetscFree(le2d));
+    PetscCall(PetscFree(lcv));
+    PetscCall(PetscFree(lX));
+    PetscCall(PetscFree(lw));
+    PetscCall(PetscFree(lB));
+    PetscCall(PetscFree(lD));
+    PetscCall(PetscFree(lDc));
+    SETERRQ(comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() does not support %s (point %" PetscInt_FMT ")", fail, bad);
+  }
+  *ncells = Ncells;
+  *nel    = Nel;
+  *nrows  = Nr;
+  *e2d    = le2d;
+  *dim    = d;
+  *nverts = Nv;
+  *X      = lX;
+  *ncv    = Ncv;
+  *cv     = lcv;
+  *nb     = nbs;
+  *nc     = Nc;
+  *nq     = Nq;
+  *w      = lw;
+  *B      = lB;
+  *D      = lD;
+  *Dc     = lDc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  DMPlexWarpAsmCreate - Creates a `PetscWarpAsm` that assembles the Jacobian of the single-field finite-element problem
+  of a `DMPLEX` on the device, with one of the built-in physics
+
+  Synopsis:
+  #include <petscwarp.h>
+  PetscErrorCode DMPlexWarpAsmCreate(DM dm, PetscWarpPhysics physics, PetscWarpAsm *assembler)
+
+  Collective
+
+  Input Parameters:
++ dm      - the `DMPLEX`, with one field, a Lagrange `PetscFE`, its `PetscDS` created (`DMCreateDS()`) and its boundary
+            conditions set
+- physics - `PETSCWARP_PHYSICS_LAPLACE` (a scalar field) or `PETSCWARP_PHYSICS_ELASTICITY` (a field of dim components)
+
+  Output Parameter:
+. assembler - the new `PetscWarpAsm`; destroy it with `PetscWarpAsmDestroy()`
+
+  Level: intermediate
+
+  Notes:
+  The assembler receives, through `PetscWarpAsmSetElements()`, `PetscWarpAsmSetMesh()` and `PetscWarpAsmSetReference()`:
++ the element-to-dof map - per cell the global rows of its closure, exactly as `DMPlexGetClosureIndices()` returns them
+  with the global section and the closure permutation flag that PETSc's FE Jacobian uses
+  (`DMPlexGetUseMatClosurePermutation()`); constrained (essential boundary condition) dofs are negative and dropped.
+  The matrix has as many rows and columns as the global section has unconstrained dofs.
+. the mesh - the vertex coordinates (vertex v is the point vStart + v of depth 0) and, per cell, its vertices in the
+  closure order of the coordinate section, the order in which `DMPlexComputeCellGeometryFEM()` pairs them with the
+  coordinate basis
+- the reference element - the field's quadrature (`PetscFEGetQuadrature()`), the scalar basis (function a of component 0
+  of PETSc's vector basis function a*nc, the basis being checked to be interlaced by node), and the reference
+  derivatives of the P1/Q1 coordinate basis at the same points: the coordinate `DM`'s `PetscFE` when it has one, else
+  the Lagrange element of degree 1 of the cell type.
+
+  Then `PETSCWARP_PHYSICS_LAPLACE` sets `PetscWarpAsmSetLaplace`(assembler, `PETSCWARP_COEF_CONSTANT`, 1.0, NULL) and
+  `PETSCWARP_PHYSICS_ELASTICITY` sets `PetscWarpAsmSetElasticity`(assembler, 1.0, 1.0) (lambda = mu = 1); change them,
+  the shift or the source afterwards with the setters.
+
+  The assembled matrix is the one that `SNESComputeJacobian()` assembles with `DMPlexSNESComputeJacobianFEM()` for the
+  pointwise Jacobian g3 of the chosen physics; boundary (face) integrals, auxiliary fields and other pointwise terms of
+  the `PetscDS` are not taken into account.
+
+  This first version supports
++ one MPI process
+. one field, a `PetscFE` with an H1 (Lagrange) dual space, with 1 component (Laplace) or dim components (elasticity),
+  whose closure has nb*nc dofs on every cell
+. one cell type among triangles, quadrilaterals, tetrahedra and hexahedra
+- P1/Q1 vertex coordinates of dimension dim
+
+  and errors with `PETSC_ERR_SUP` for several fields or `PetscDS`, a field that is not a `PetscFE`, mixed or other cell
+  types, embedded, periodic or localized coordinates (`DMGetCellCoordinateDM()`, `DMGetCoordinatesLocalized()`),
+  coordinates of higher degree, hanging-node constraints (`DMPlexGetAnchors()`), a basis transform, point symmetries
+  that flip the signs of dofs, a wrong number of components, or an element dof count other than nb*nc.
+
+  It makes one pass over the cells with `DMPlexGetClosureIndices()`; it is meant to be called once per mesh and dof
+  layout.
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmCreate()`, `PetscWarpAsmSetElements()`, `PetscWarpAsmSetMesh()`,
+          `PetscWarpAsmSetReference()`, `PetscWarpAsmSetLaplace()`, `PetscWarpAsmSetElasticity()`,
+          `PetscWarpAsmAssembleMatrix()`, `DMPlexGetClosureIndices()`, `DMPlexComputeCellGeometryFEM()`
+@*/
+PetscErrorCode DMPlexWarpAsmCreate(DM dm, PetscWarpPhysics physics, PetscWarpAsm *assembler)
+{
+  PetscInt   ncells, nel, nrows, dim, nverts, ncv, nb, nc, nq;
+  PetscInt  *e2d, *cv;
+  PetscReal *X, *w, *B, *D, *Dc;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
+  PetscAssertPointer(assembler, 3);
+  *assembler = NULL;
+  PetscCall(DMPlexWarpAsmGetData_Private(dm, physics, &ncells, &nel, &nrows, &e2d, &dim, &nverts, &X, &ncv, &cv, &nb, &nc, &nq, &w, &B, &D, &Dc));
+  PetscCall(PetscWarpAsmCreate(PetscObjectComm((PetscObject)dm), assembler));
+  PetscCall(PetscWarpAsmSetElements(*assembler, ncells, nel, nrows, nrows, e2d));
+  PetscCall(PetscWarpAsmSetMesh(*assembler, dim, nverts, X, ncv, cv));
+  PetscCall(PetscWarpAsmSetReference(*assembler, nb, nc, nq, w, B, D, Dc));
+  if (physics == PETSCWARP_PHYSICS_LAPLACE) PetscCall(PetscWarpAsmSetLaplace(*assembler, PETSCWARP_COEF_CONSTANT, 1.0, NULL));
+  else PetscCall(PetscWarpAsmSetElasticity(*assembler, 1.0, 1.0));
+  PetscCall(PetscFree(e2d));
+  PetscCall(PetscFree(cv));
+  PetscCall(PetscFree(X));
+  PetscCall(PetscFree(w));
+  PetscCall(PetscFree(B));
+  PetscCall(PetscFree(D));
+  PetscCall(PetscFree(Dc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,1238 @@
+/*
+  PetscWarpAsm: finite-element assembly on the device (or with the host twins of its kernels) into the values of a
+  matrix, with the strategies of Cecka, Lew and Darve (sharednz, globalnz, color), atomics, and PETSc's COO path.
+  The object holds the problem (element->dof map, vertex coordinates, reference tabulation, physics) and one plan for
+  the last target matrix; kernels are in src/kernels/warpasm*, plans in warpasmplan.c, matrix access in warptarget.c.
+*/
+#include <petscwarp/private/warpasmimpl.h>
+#include <petscdevice.h>
+#if PetscDefined(HAVE_CUDA)
+  #include <petscdevice_cuda.h>
+#endif
+
+const char *const PetscWarpAsmStrategies[] = {"sharednz", "globalnz", "color", "atomic", "coo", "PetscWarpAsmStrategy", "PETSCWARP_ASM_", NULL};
+
+#if PetscDefined(HAVE_CUDA)
+static PetscErrorCode DFree(void *p)
+{
+  PetscFunctionBegin;
+  if (p) PetscCallCUDA(cudaFree(p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Device copy of n elements of size sz (NULL for n == 0) */
+static PetscErrorCode Upload(const void *h, size_t n, size_t sz, void **d)
+{
+  PetscFunctionBegin;
+  *d = NULL;
+  if (!n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallCUDA(cudaMalloc(d, n * sz));
+  PetscCallCUDA(cudaMemcpy(*d, h, n * sz, cudaMemcpyHostToDevice));
+  PetscCall(PetscLogCpuToGpu((PetscLogDouble)(n * sz)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode UploadRed(const PetscWarpRedHost *h, PetscWarpRed *d)
+{
+  PetscFunctionBegin;
+  d->nblocks = (int)h->nblocks;
+  d->bs      = (int)h->bs;
+  PetscCall(Upload(h->off, (size_t)h->nblocks + 1, sizeof(int), (void **)&d->off));
+  PetscCall(Upload(h->ent, h->off ? (size_t)h->off[h->nblocks] : 0, sizeof(int), (void **)&d->ent));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FreeRed(PetscWarpRed *d)
+{
+  PetscFunctionBegin;
+  PetscCall(DFree((void *)d->off));
+  PetscCall(DFree((void *)d->ent));
+  d->off = d->ent = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
+static PetscErrorCode PlanReset(PetscWarpAsm a)
+{
+  PetscWarpAsmPlan *p = &a->plan;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(p->slot));
+  PetscCall(PetscFree(p->coff));
+  PetscCall(PetscFree(p->ccells));
+  PetscCall(PetscWarpRedHostDestroy(&p->red));
+  PetscCall(PetscWarpSharedHostDestroy(&p->sh));
+#if PetscDefined(HAVE_CUDA)
+  PetscCall(DFree(p->d_slot));
+  PetscCall(DFree(p->d_ccells));
+  PetscCall(FreeRed(&p->d_red));
+  PetscCall(DFree((void *)p->d_sh.coff));
+  PetscCall(DFree((void *)p->d_sh.cells));
+  PetscCall(FreeRed(&p->d_sh.scatter));
+  PetscCall(FreeRed(&p->d_sh.red));
+#endif
+  PetscCall(PetscMemzero(p, sizeof(*p)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DeviceReset(PetscWarpAsm a)
+{
+  PetscFunctionBegin;
+#if PetscDefined(HAVE_CUDA)
+  PetscCall(DFree(a->d_ref));
+  PetscCall(DFree(a->d_X));
+  PetscCall(DFree(a->d_kcell));
+  PetscCall(DFree(a->d_cv));
+  PetscCall(DFree(a->d_rowslot));
+  PetscCall(DFree(a->d_E));
+  for (int i = 0; i < 2; i++)
+    if (a->ev[i]) PetscCallCUDA(cudaEventDestroy((cudaEvent_t)a->ev[i]));
+#endif
+  a->d_ref = a->d_X = a->d_kcell = a->d_E = NULL;
+  a->d_cv = a->d_rowslot = NULL;
+  a->ev[0] = a->ev[1] = NULL;
+  a->uploaded         = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmDestroy - Destroys a `PetscWarpAsm`
+
+  Collective
+
+  Input Parameter:
+. wa - the assembly object
+
+  Level: intermediate
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmCreate()`
+@*/
+PetscErrorCode PetscWarpAsmDestroy(PetscWarpAsm *wa)
+{
+  PetscWarpAsm a;
+
+  PetscFunctionBegin;
+  if (!*wa) PetscFunctionReturn(PETSC_SUCCESS);
+  a = *wa;
+  PetscValidHeaderSpecific(a, PETSCWARPASM_CLASSID, 1);
+  if (--((PetscObject)a)->refct > 0) {
+    *wa = NULL;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PlanReset(a));
+  PetscCall(DeviceReset(a));
+  PetscCall(PetscFree(a->e2d));
+  PetscCall(PetscFree(a->X));
+  PetscCall(PetscFree(a->cv));
+  PetscCall(PetscFree4(a->w, a->B, a->D, a->Dc));
+  PetscCall(PetscFree(a->kcell));
+  PetscCall(PetscFree(a->h_E));
+  PetscCall(PetscFree(a->rowslot));
+  PetscCall(PetscHeaderDestroy(wa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmCreate - Creates an object that assembles finite-element matrices and load vectors on the device
+
+  Collective
+
+  Input Parameter:
+. comm - MPI communicator (one rank in this version)
+
+  Output Parameter:
+. wa - the assembly object
+
+  Level: intermediate
+
+  Notes:
+  Give it the problem with `PetscWarpAsmSetElements()`, `PetscWarpAsmSetMesh()`, `PetscWarpAsmSetReference()` and a
+  physics (`PetscWarpAsmSetLaplace()`, `PetscWarpAsmSetElasticity()`), or let `DMPlexWarpAsmCreate()` take all of it
+  from a `DMPLEX` and its `PetscFE`; then `PetscWarpAsmCreateMatrix()` and `PetscWarpAsmAssembleMatrix()`.
+
+.seealso: `PetscWarpAsm`, `DMPlexWarpAsmCreate()`, `PetscWarpAsmAssembleMatrix()`, `PetscWarpAsmDestroy()`
+@*/
+PetscErrorCode PetscWarpAsmCreate(MPI_Comm comm, PetscWarpAsm *wa)
+{
+  PetscWarpAsm a;
+  PetscBool    dev;
+
+  PetscFunctionBegin;
+  PetscAssertPointer(wa, 2);
+  PetscCall(PetscWarpInitializePackage());
+  PetscCall(PetscHeaderCreate(a, PETSCWARPASM_CLASSID, "PetscWarpAsm", "Finite-element assembly on the device", "Mat", comm, PetscWarpAsmDestroy, PetscWarpAsmView));
+  PetscCall(PetscWarpDeviceAvailable(&dev));
+  a->usedevice = dev;
+  a->strategy  = PETSCWARP_ASM_SHAREDNZ;
+  a->physics   = PETSCWARP_PHYSICS_LAPLACE;
+  a->coef      = PETSCWARP_COEF_CONSTANT;
+  a->kappa     = 1.0;
+  a->lambda    = 1.0;
+  a->mu        = 1.0;
+  a->bs        = 256;
+  a->tpb       = 1024;
+  a->metis     = PETSC_TRUE;
+  *wa          = a;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The problem changed: the plan and the device copies of the inputs are stale */
+static PetscErrorCode InputsChanged(PetscWarpAsm a)
+{
+  PetscFunctionBegin;
+  PetscCall(PlanReset(a));
+  PetscCall(DeviceReset(a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmSetElements - Sets the element-to-dof map
+
+  Collective
+
+  Input Parameters:
++ wa    - the assembly object
+. ncells - number of cells
+. nel    - dofs per cell (basis functions times components, interlaced: dof a*nc + c)
+. nrows  - rows of the matrices to assemble (local)
+. ncols  - columns
+- e2d    - `e2d[cell*nel + i]`: row (= column) of element dof i; negative: dropped, as `MatSetValues()` drops it
+           (a constrained dof)
+
+  Level: intermediate
+
+  Note:
+  The arrays are copied.
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmSetMesh()`, `PetscWarpAsmSetReference()`
+@*/
+PetscErrorCode PetscWarpAsmSetElements(PetscWarpAsm wa, PetscInt ncells, PetscInt nel, PetscInt nrows, PetscInt ncols, const PetscInt e2d[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  PetscCheck(ncells >= 0 && nel > 0 && nrows >= 0 && ncols >= 0, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "Need ncells >= 0, nel > 0, nrows, ncols >= 0; got %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT, ncells, nel, nrows, ncols);
+  if (ncells) PetscAssertPointer(e2d, 6);
+  PetscCall(InputsChanged(wa));
+  PetscCall(PetscFree(wa->e2d));
+  PetscCall(PetscFree(wa->rowslot));
+  PetscCall(PetscMalloc1(ncells * nel, &wa->e2d));
+  PetscCall(PetscMalloc1(ncells * nel, &wa->rowslot));
+  for (PetscInt k = 0; k < ncells * nel; k++) {
+    PetscCheck(e2d[k] < nrows, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscInt_FMT " dof %" PetscInt_FMT " has index %" PetscInt_FMT " >= %" PetscInt_FMT " rows", k / nel, k % nel, e2d[k], nrows);
+    wa->e2d[k]     = e2d[k];
+    wa->rowslot[k] = e2d[k] < 0 ? -1 : (int)e2d[k];
+  }
+  wa->ncells = ncells;
+  wa->nel    = nel;
+  wa->nrows  = nrows;
+  wa->ncols  = ncols;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmSetMesh - Sets the vertex coordinates and the cell-to-vertex map of the geometry
+
+  Collective
+
+  Input Parameters:
++ wa    - the assembly object
+. dim    - spatial dimension (2 or 3)
+. nverts - number of vertices
+. X      - `X[v*dim + d]`: coordinates of vertex v
+. ncv    - vertices per cell (3, 4: triangles, tetrahedra; 4, 8: quadrilaterals, hexahedra)
+- cv     - `cv[cell*ncv + k]`: vertex k of the cell, in the order of the coordinate basis given to `PetscWarpAsmSetReference()`
+
+  Level: intermediate
+
+  Note:
+  Call after `PetscWarpAsmSetElements()`; the arrays are copied. Cells are affine (simplices) or multilinear.
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmSetElements()`, `PetscWarpAsmSetReference()`
+@*/
+PetscErrorCode PetscWarpAsmSetMesh(PetscWarpAsm wa, PetscInt dim, PetscInt nverts, const PetscReal X[], PetscInt ncv, const PetscInt cv[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  PetscCheck(dim == 2 || dim == 3, PetscObjectComm((PetscObject)wa), PETSC_ERR_SUP, "Dimension %" PetscInt_FMT " is not supported (2 or 3)", dim);
+  PetscCheck(ncv >= dim + 1 && ncv <= 8, PetscObjectComm((PetscObject)wa), PETSC_ERR_SUP, "%" PetscInt_FMT " vertices per cell is not supported (triangles, quadrilaterals, tetrahedra, hexahedra)", ncv);
+  if (nverts) PetscAssertPointer(X, 4);
+  if (wa->ncells) PetscAssertPointer(cv, 6);
+  PetscCall(InputsChanged(wa));
+  PetscCall(PetscFree(wa->X));
+  PetscCall(PetscFree(wa->cv));
+  PetscCall(PetscMalloc1(nverts * dim, &wa->X));
+  PetscCall(PetscArraycpy(wa->X, X, nverts * dim));
+  PetscCall(PetscMalloc1(wa->ncells * ncv, &wa->cv));
+  for (PetscInt k = 0; k < wa->ncells * ncv; k++) {
+    PetscCheck(cv[k] >= 0 && cv[k] < nverts, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscInt_FMT " vertex %" PetscInt_FMT " is %" PetscInt_FMT ", not in [0, %" PetscInt_FMT ")", k / ncv, k % ncv, cv[k], nverts);
+    wa->cv[k] = (int)cv[k];
+  }
+  wa->dim    = dim;
+  wa->nverts = nverts;
+  wa->ncv    = ncv;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmSetReference - Sets the reference element: quadrature, basis tabulation and coordinate-basis derivatives
+
+  Collective
+
+  Input Parameters:
++ wa - the assembly object
+. nb  - scalar basis functions
+. nc  - components (1 for `PETSCWARP_PHYSICS_LAPLACE`, dim for `PETSCWARP_PHYSICS_ELASTICITY`); nb*nc must equal nel
+. nq  - quadrature points
+. w   - `w[q]` quadrature weights on PETSc's reference cell
+. B   - `B[q*nb + a]` basis values
+. D   - `D[(q*nb + a)*dim + d]` reference derivatives of the basis
+- Dc  - `Dc[(q*ncv + k)*dim + d]` reference derivatives of the coordinate basis (P1 or Q1, the cell's vertices)
+
+  Level: intermediate
+
+  Note:
+  Call after `PetscWarpAsmSetMesh()`; the arrays are copied. `DMPlexWarpAsmCreate()` takes them from the `PetscFE`.
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmSetMesh()`, `DMPlexWarpAsmCreate()`
+@*/
+PetscErrorCode PetscWarpAsmSetReference(PetscWarpAsm wa, PetscInt nb, PetscInt nc, PetscInt nq, const PetscReal w[], const PetscReal B[], const PetscReal D[], const PetscReal Dc[])
+{
+  PetscInt dim;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  dim = wa->dim;
+  PetscCheck(dim, PetscObjectComm((PetscObject)wa), PETSC_ERR_ORDER, "Call PetscWarpAsmSetMesh() before PetscWarpAsmSetReference()");
+  PetscCheck(nb * nc == wa->nel, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_INCOMP, "%" PetscInt_FMT " basis functions x %" PetscInt_FMT " components != %" PetscInt_FMT " dofs per cell", nb, nc, wa->nel);
+  PetscCheck(nb <= PETSCWARP_MAXNB && nq <= PETSCWARP_MAXNQ, PetscObjectComm((PetscObject)wa), PETSC_ERR_SUP, "Elements with %" PetscInt_FMT " basis functions and %" PetscInt_FMT " quadrature points exceed the compiled limits (%d, %d)", nb, nq, PETSCWARP_MAXNB, PETSCWARP_MAXNQ);
+  PetscAssertPointer(w, 5);
+  PetscAssertPointer(B, 6);
+  PetscAssertPointer(D, 7);
+  PetscAssertPointer(Dc, 8);
+  PetscCall(InputsChanged(wa));
+  PetscCall(PetscFree4(wa->w, wa->B, wa->D, wa->Dc));
+  PetscCall(PetscMalloc4(nq, &wa->w, nq * nb, &wa->B, nq * nb * dim, &wa->D, nq * wa->ncv * dim, &wa->Dc));
+  PetscCall(PetscArraycpy(wa->w, w, nq));
+  PetscCall(PetscArraycpy(wa->B, B, nq * nb));
+  PetscCall(PetscArraycpy(wa->D, D, nq * nb * dim));
+  PetscCall(PetscArraycpy(wa->Dc, Dc, nq * wa->ncv * dim));
+  wa->nb = nb;
+  wa->nc = nc;
+  wa->nq = nq;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmSetLaplace - Selects the physics int K grad u . grad v (+ shift u v)
+
+  Logically Collective
+
+  Input Parameters:
++ wa   - the assembly object
+. coef  - `PETSCWARP_COEF_CONSTANT` (K = kappa I), `PETSCWARP_COEF_CELL` (K = k[cell] I) or `PETSCWARP_COEF_TENSOR`
+          (K = the dim x dim tensor k[cell*dim*dim ...], row-major)
+. kappa - the constant (`PETSCWARP_COEF_CONSTANT`)
+- k     - per-cell values (copied), or `NULL` for `PETSCWARP_COEF_CONSTANT`
+
+  Level: intermediate
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmSetElasticity()`, `PetscWarpAsmSetShift()`
+@*/
+PetscErrorCode PetscWarpAsmSetLaplace(PetscWarpAsm wa, PetscWarpCoefficient coef, PetscReal kappa, const PetscReal k[])
+{
+  PetscInt n = 0;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  PetscCheck(wa->dim, PetscObjectComm((PetscObject)wa), PETSC_ERR_ORDER, "Call PetscWarpAsmSetMesh() before PetscWarpAsmSetLaplace()");
+  if (coef == PETSCWARP_COEF_CELL) n = wa->ncells;
+  else if (coef == PETSCWARP_COEF_TENSOR) n = wa->ncells * wa->dim * wa->dim;
+  else PetscCheck(coef == PETSCWARP_COEF_CONSTANT, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "Unknown coefficient kind %d", (int)coef);
+  if (n) PetscAssertPointer(k, 4);
+  PetscCall(PetscFree(wa->kcell));
+  PetscCall(PetscMalloc1(n, &wa->kcell));
+  PetscCall(PetscArraycpy(wa->kcell, k, n));
+  wa->nkcell  = n;
+  wa->physics = PETSCWARP_PHYSICS_LAPLACE;
+  wa->coef    = coef;
+  wa->kappa   = kappa;
+  PetscCall(DeviceReset(wa)); /* the coefficient array goes to the device again */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmSetElasticity - Selects isotropic linear elasticity with Lame parameters lambda and mu (+ shift u . v)
+
+  Logically Collective
+
+  Input Parameters:
++ wa    - the assembly object
+. lambda - first Lame parameter
+- mu     - shear modulus
+
+  Level: intermediate
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmSetLaplace()`, `PetscWarpAsmSetShift()`
+@*/
+PetscErrorCode PetscWarpAsmSetElasticity(PetscWarpAsm wa, PetscReal lambda, PetscReal mu)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  wa->physics = PETSCWARP_PHYSICS_ELASTICITY;
+  wa->lambda  = lambda;
+  wa->mu      = mu;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmSetShift - Adds the mass term shift * int u v (time stepping: the shift of `TSComputeIJacobian()`)
+
+  Logically Collective
+
+  Input Parameters:
++ wa   - the assembly object
+- shift - the factor (0 by default)
+
+  Level: intermediate
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmSetLaplace()`, `PetscWarpAsmSetElasticity()`
+@*/
+PetscErrorCode PetscWarpAsmSetShift(PetscWarpAsm wa, PetscReal shift)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  wa->shift = shift;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmSetSource - Sets the constant source (body force) of load vectors: F[(a,c)] = int f[c] phi_a
+
+  Logically Collective
+
+  Input Parameters:
++ wa - the assembly object
+- f   - one value per component
+
+  Level: intermediate
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmAssembleVector()`
+@*/
+PetscErrorCode PetscWarpAsmSetSource(PetscWarpAsm wa, const PetscReal f[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  PetscAssertPointer(f, 2);
+  for (PetscInt c = 0; c < PetscMax(wa->nc, 1); c++) wa->f[c] = f[c];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmSetStrategy - Sets how element matrices are reduced into the matrix
+
+  Logically Collective
+
+  Input Parameters:
++ wa      - the assembly object
+- strategy - a `PetscWarpAsmStrategy`
+
+  Options Database Key:
+. -mat_warp_assembly <sharednz,globalnz,color,atomic,coo> - the strategy
+
+  Level: intermediate
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmStrategy`, `PetscWarpAsmGetStrategy()`
+@*/
+PetscErrorCode PetscWarpAsmSetStrategy(PetscWarpAsm wa, PetscWarpAsmStrategy strategy)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  PetscCheck(strategy >= PETSCWARP_ASM_SHAREDNZ && strategy <= PETSCWARP_ASM_COO, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "Unknown strategy %d", (int)strategy);
+  if (strategy != wa->strategy) PetscCall(PlanReset(wa));
+  wa->strategy = strategy;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmGetStrategy - Gets the strategy of a `PetscWarpAsm`
+
+  Not Collective
+
+  Input Parameter:
+. wa - the assembly object
+
+  Output Parameter:
+. strategy - the strategy
+
+  Level: intermediate
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmSetStrategy()`
+@*/
+PetscErrorCode PetscWarpAsmGetStrategy(PetscWarpAsm wa, PetscWarpAsmStrategy *strategy)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  PetscAssertPointer(strategy, 2);
+  *strategy = wa->strategy;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmUseDevice - Whether to assemble on the device (default: when PETSc has CUDA and a device is present)
+
+  Logically Collective
+
+  Input Parameters:
++ wa - the assembly object
+- flg - `PETSC_FALSE` runs the host twins of the kernels (also for matrices whose values live on the device)
+
+  Options Database Key:
+. -mat_warp_assembly_device <bool> - use the device
+
+  Level: intermediate
+
+.seealso: `PetscWarpAsm`, `PetscWarpDeviceAvailable()`
+@*/
+PetscErrorCode PetscWarpAsmUseDevice(PetscWarpAsm wa, PetscBool flg)
+{
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  PetscCall(PetscWarpDeviceAvailable(&dev));
+  PetscCheck(!flg || dev, PetscObjectComm((PetscObject)wa), PETSC_ERR_SUP_SYS, "No CUDA device is available (or PETSc has no CUDA): the assembly can only run on the host");
+  if (flg != wa->usedevice) PetscCall(PlanReset(wa));
+  wa->usedevice = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmSetFromOptions - Reads the options of a `PetscWarpAsm`
+
+  Collective
+
+  Input Parameter:
+. wa - the assembly object
+
+  Options Database Keys:
++ -mat_warp_assembly <sharednz,globalnz,color,atomic,coo> - the strategy
+. -mat_warp_assembly_device <bool>                        - assemble on the device (default: when there is one)
+. -mat_warp_assembly_block_size <bs>                      - threads per block of the reduction kernels
+. -mat_warp_assembly_targets_per_block <n>                - globalnz: non-zeros per reduction block
+. -mat_warp_sharednz_metis <bool>                         - sharednz: METIS partition of the rows (else row ranges)
+- -mat_warp_sharednz_shared_memory <bytes>                - sharednz: shared memory per block (default: the device's
+                                                            opt-in maximum, 64 KB on the host)
+
+  Level: intermediate
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmSetStrategy()`
+@*/
+PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
+{
+  PetscWarpAsmStrategy s;
+  PetscBool            dev, flg;
+  PetscInt             bs, tpb, smem;
+  PetscBool            metis;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  s     = wa->strategy;
+  dev   = wa->usedevice;
+  bs    = wa->bs;
+  tpb   = wa->tpb;
+  smem  = wa->smem;
+  metis = wa->metis;
+  PetscObjectOptionsBegin((PetscObject)wa);
+  PetscCall(PetscOptionsEnum("-mat_warp_assembly", "Assembly strategy", "PetscWarpAsmSetStrategy", PetscWarpAsmStrategies, (PetscEnum)s, (PetscEnum *)&s, NULL));
+  PetscCall(PetscOptionsBool("-mat_warp_assembly_device", "Assemble on the device", "PetscWarpAsmUseDevice", dev, &dev, &flg));
+  PetscCall(PetscOptionsInt("-mat_warp_assembly_block_size", "Threads per block of the reduction kernels", "PetscWarpAsmSetFromOptions", bs, &bs, NULL));
+  PetscCall(PetscOptionsInt("-mat_warp_assembly_targets_per_block", "globalnz: non-zeros per reduction block", "PetscWarpAsmSetFromOptions", tpb, &tpb, NULL));
+  PetscCall(PetscOptionsBool("-mat_warp_sharednz_metis", "sharednz: METIS partition of the rows (else ranges of rows)", "PetscWarpAsmSetFromOptions", metis, &metis, NULL));
+  PetscCall(PetscOptionsInt("-mat_warp_sharednz_shared_memory", "sharednz: shared memory per block in bytes (0: automatic)", "PetscWarpAsmSetFromOptions", smem, &smem, NULL));
+  PetscOptionsEnd();
+  PetscCheck(bs >= 32 && bs <= 1024 && bs % 32 == 0, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_assembly_block_size %" PetscInt_FMT ": a multiple of 32 in [32, 1024]", bs);
+  PetscCheck(tpb >= 1, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_assembly_targets_per_block %" PetscInt_FMT " must be positive", tpb);
+  PetscCheck(smem >= 0, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_sharednz_shared_memory %" PetscInt_FMT " must be >= 0", smem);
+  PetscCall(PetscWarpAsmSetStrategy(wa, s));
+  if (flg) PetscCall(PetscWarpAsmUseDevice(wa, dev));
+  if (bs != wa->bs || tpb != wa->tpb || smem != wa->smem || metis != wa->metis) PetscCall(PlanReset(wa));
+  wa->bs    = bs;
+  wa->tpb   = tpb;
+  wa->smem  = smem;
+  wa->metis = metis;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Kernel-layer descriptions of the inputs, in host or device memory */
+static PetscErrorCode Describe(PetscWarpAsm a, PetscBool device, PetscWarpFE *fe, PetscWarpMesh *mesh, PetscWarpPhys *ph)
+{
+  PetscInt dim = a->dim, nq = a->nq, nb = a->nb;
+
+  PetscFunctionBegin;
+  PetscCheck(a->ncells == 0 || (a->nb && a->dim), PetscObjectComm((PetscObject)a), PETSC_ERR_ORDER, "Set the elements, the mesh and the reference element before assembling");
+  PetscCheck(a->physics != PETSCWARP_PHYSICS_ELASTICITY || a->nc == a->dim, PetscObjectComm((PetscObject)a), PETSC_ERR_ARG_INCOMP, "Elasticity needs %" PetscInt_FMT " components, the element has %" PetscInt_FMT, a->dim, a->nc);
+  PetscCheck(a->physics != PETSCWARP_PHYSICS_LAPLACE || a->nc == 1, PetscObjectComm((PetscObject)a), PETSC_ERR_ARG_INCOMP, "The Laplacian needs a scalar element, this one has %" PetscInt_FMT " components", a->nc);
+  fe->dim    = (int)dim;
+  fe->nb     = (int)nb;
+  fe->nc     = (int)a->nc;
+  fe->nq     = (int)nq;
+  fe->ncv    = (int)a->ncv;
+  ph->kind   = a->physics == PETSCWARP_PHYSICS_LAPLACE ? PETSCWARP_PHYS_LAPLACE : PETSCWARP_PHYS_ELASTICITY;
+  ph->coef   = (int)a->coef;
+  ph->kappa  = a->kappa;
+  ph->lambda = a->lambda;
+  ph->mu     = a->mu;
+  ph->shift  = a->shift;
+  for (int c = 0; c < PETSCWARP_MAXDIM; c++) ph->f[c] = a->f[c];
+  mesh->ncells = (int)a->ncells;
+  mesh->nverts = (int)a->nverts;
+  PetscCheck(PetscWarpAsmCheck(fe, ph->kind) == PETSCWARP_ASM_OK, PetscObjectComm((PetscObject)a), PETSC_ERR_SUP, "Unsupported element: dim %" PetscInt_FMT ", %" PetscInt_FMT " basis functions, %" PetscInt_FMT " components, %" PetscInt_FMT " quadrature points, %" PetscInt_FMT " vertices", dim, nb, a->nc, nq, a->ncv);
+  if (!device) {
+    fe->w     = a->w;
+    fe->B     = a->B;
+    fe->D     = a->D;
+    fe->Dc    = a->Dc;
+    mesh->cv  = a->cv;
+    mesh->X   = a->X;
+    ph->kcell = a->kcell;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#if PetscDefined(HAVE_CUDA)
+  if (!a->uploaded) {
+    size_t nref = (size_t)(nq + nq * nb + nq * nb * dim + nq * a->ncv * dim);
+    PetscCallCUDA(cudaMalloc((void **)&a->d_ref, sizeof(double) * nref));
+    PetscCallCUDA(cudaMemcpy(a->d_ref, a->w, sizeof(double) * nq, cudaMemcpyHostToDevice));
+    PetscCallCUDA(cudaMemcpy(a->d_ref + nq, a->B, sizeof(double) * nq * nb, cudaMemcpyHostToDevice));
+    PetscCallCUDA(cudaMemcpy(a->d_ref + nq + nq * nb, a->D, sizeof(double) * nq * nb * dim, cudaMemcpyHostToDevice));
+    PetscCallCUDA(cudaMemcpy(a->d_ref + nq + nq * nb + nq * nb * dim, a->Dc, sizeof(double) * nq * a->ncv * dim, cudaMemcpyHostToDevice));
+    PetscCall(Upload(a->X, (size_t)(a->nverts * dim), sizeof(double), (void **)&a->d_X));
+    PetscCall(Upload(a->cv, (size_t)(a->ncells * a->ncv), sizeof(int), (void **)&a->d_cv));
+    PetscCall(Upload(a->kcell, (size_t)a->nkcell, sizeof(double), (void **)&a->d_kcell));
+    PetscCall(Upload(a->rowslot, (size_t)(a->ncells * a->nel), sizeof(int), (void **)&a->d_rowslot));
+    PetscCall(PetscLogCpuToGpu(sizeof(double) * (PetscLogDouble)nref));
+    a->uploaded = PETSC_TRUE;
+  }
+  fe->w     = a->d_ref;
+  fe->B     = a->d_ref + nq;
+  fe->D     = a->d_ref + nq + nq * nb;
+  fe->Dc    = a->d_ref + nq + nq * nb + nq * nb * dim;
+  mesh->cv  = a->d_cv;
+  mesh->X   = a->d_X;
+  ph->kcell = a->d_kcell;
+#else
+  SETERRQ(PetscObjectComm((PetscObject)a), PETSC_ERR_SUP_SYS, "PETSc has no CUDA");
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Shared memory per sharednz block, and the most cells that fit in it */
+static PetscErrorCode SharedNZMaxCells(PetscWarpAsm a, const PetscWarpFE *fe, PetscBool device, PetscInt *maxcells)
+{
+  size_t smem = (size_t)a->smem, cell = PetscWarpSharedNZCellBytes(fe), fixed = PetscWarpSharedNZFixedBytes(fe);
+
+  PetscFunctionBegin;
+  if (!smem) {
+    smem = 64 * 1024;
+#if PetscDefined(HAVE_CUDA)
+    if (device) PetscCallCUDA((cudaError_t)PetscWarpAsmMaxSharedCUDA(&smem));
+#endif
+  }
+  *maxcells = smem > fixed ? (PetscInt)((smem - fixed) / cell) : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Build the plan for the target t of matrix A */
+static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, PetscBool device)
+{
+  PetscWarpAsmPlan *p   = &a->plan;
+  PetscInt          nel = a->nel, nsrc = a->ncells * nel * nel;
+  PetscLogDouble    t0, t1;
+  PetscWarpFE       fe;
+  PetscWarpMesh     mesh;
+  PetscWarpPhys     ph;
+
+  PetscFunctionBegin;
+  PetscCall(PlanReset(a));
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_Plan, A, 0, 0, 0));
+  PetscCall(PetscTime(&t0));
+  PetscCall(Describe(a, PETSC_FALSE, &fe, &mesh, &ph));
+  p->strategy  = a->strategy;
+  p->requested = a->strategy;
+  p->device    = device;
+  p->ell       = t->ell;
+  p->nslots    = t->nslots;
+  if (a->strategy != PETSCWARP_ASM_COO) {
+    PetscCall(PetscWarpPlanSlots(t->nrows, t->ncols, t->rowptr, t->colidx, a->ncells, nel, a->e2d, &p->slot));
+    if (t->pos2slot) PetscCall(PetscWarpPlanRemap((PetscCount)nsrc, p->slot, t->pos2slot));
+  }
+  switch (a->strategy) {
+  case PETSCWARP_ASM_COLOR: {
+    PetscBool rep;
+    PetscCall(PetscWarpPlanHasRepeatedSlots(a->ncells, nel, p->slot, &rep));
+    PetscCheck(!rep, PetscObjectComm((PetscObject)a), PETSC_ERR_SUP, "A cell repeats a dof (periodic mesh?): the color strategy would race; use atomic, globalnz or sharednz");
+    PetscCall(PetscWarpPlanColor(t->nrows, a->ncells, nel, a->e2d, &p->ncolors, &p->coff, &p->ccells));
+    p->bytes = sizeof(int) * ((PetscLogDouble)nsrc + a->ncells + p->ncolors + 1);
+  } break;
+  case PETSCWARP_ASM_ATOMIC:
+    p->bytes = sizeof(int) * (PetscLogDouble)nsrc;
+    break;
+  case PETSCWARP_ASM_GLOBALNZ:
+    PetscCall(PetscWarpPlanReduction((PetscCount)nsrc, p->slot, t->nslots, a->bs, a->tpb, &p->red));
+    p->bytes = PetscWarpRedHostBytes(&p->red) + sizeof(double) * (PetscLogDouble)nsrc;
+    PetscCall(PetscFree(p->slot)); /* the reduction array replaces it */
+    break;
+  case PETSCWARP_ASM_SHAREDNZ: {
+    PetscInt       maxcells;
+    PetscErrorCode ierr = PETSC_ERR_SUP;
+    PetscCall(SharedNZMaxCells(a, &fe, device, &maxcells));
+    /* element sets that fit in shared memory: METIS parts (or row ranges); when none fit (high order, small shared
+       memory, rows in more cells than fit), ranges of rows; when those do not fit either, globalnz */
+    for (PetscInt k = 0; k < 2 && ierr == PETSC_ERR_SUP && maxcells >= 1; k++) {
+      PetscBool metis = (PetscBool)(k == 0 && a->metis);
+      if (k == 1 && !a->metis) break;
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = PetscWarpPlanSharedNZ(t->nrows, t->rowptr, t->colidx, a->ncells, nel, a->e2d, a->ncv, a->cv, p->slot, maxcells, a->bs, metis, &p->sh);
+      PetscCall(PetscPopErrorHandler());
+      if (ierr == PETSC_ERR_SUP) {
+        PetscCall(PetscWarpSharedHostDestroy(&p->sh));
+        PetscCall(PetscInfo(a, "sharednz: no %s partition has element sets of at most %" PetscInt_FMT " cells\n", metis ? "METIS" : "row-range", maxcells));
+      } else PetscCall(ierr);
+    }
+    if (ierr == PETSC_ERR_SUP) {
+      PetscCall(PetscInfo(a, "sharednz: the elements (%" PetscInt_FMT " dofs, %" PetscInt_FMT " fit in a block's shared memory) do not fit: assembling with globalnz\n", nel, maxcells));
+      p->strategy = PETSCWARP_ASM_GLOBALNZ;
+      PetscCall(PetscWarpPlanReduction((PetscCount)nsrc, p->slot, t->nslots, a->bs, a->tpb, &p->red));
+      p->bytes = PetscWarpRedHostBytes(&p->red) + sizeof(double) * (PetscLogDouble)nsrc;
+    } else {
+      PetscCall(PetscInfo(a, "sharednz: %" PetscInt_FMT " blocks of at most %" PetscInt_FMT " cells (%" PetscInt_FMT " fit), %" PetscInt_FMT " partitions tried, %.3f element computations per element\n", p->sh.nblocks, p->sh.maxcells, maxcells, p->sh.nparts_tried,
+                          (double)p->sh.redundancy));
+      p->bytes = PetscWarpSharedHostBytes(&p->sh);
+    }
+    PetscCall(PetscFree(p->slot));
+  } break;
+  case PETSCWARP_ASM_COO: {
+    PetscInt  *ci, *cj;
+    PetscCount n = (PetscCount)nsrc;
+    PetscCall(PetscMalloc2(n, &ci, n, &cj));
+    for (PetscInt c = 0; c < a->ncells; c++)
+      for (PetscInt i = 0; i < nel; i++)
+        for (PetscInt j = 0; j < nel; j++) {
+          ci[(c * nel + i) * nel + j] = a->e2d[c * nel + i];
+          cj[(c * nel + i) * nel + j] = a->e2d[c * nel + j];
+        }
+    PetscCall(PetscLogEventBegin(PETSCWARPASM_COOPrealloc, A, 0, 0, 0));
+    PetscCall(MatSetPreallocationCOO(A, n, ci, cj));
+    PetscCall(PetscLogEventEnd(PETSCWARPASM_COOPrealloc, A, 0, 0, 0));
+    PetscCall(PetscFree2(ci, cj));
+    p->bytes = (sizeof(PetscCount) * 2) * (PetscLogDouble)nsrc + sizeof(double) * (PetscLogDouble)nsrc;
+  } break;
+  }
+#if PetscDefined(HAVE_CUDA)
+  if (device) {
+    if (p->slot) PetscCall(Upload(p->slot, (size_t)nsrc, sizeof(int), (void **)&p->d_slot));
+    if (p->ccells) PetscCall(Upload(p->ccells, (size_t)a->ncells, sizeof(int), (void **)&p->d_ccells));
+    if (p->strategy == PETSCWARP_ASM_GLOBALNZ) PetscCall(UploadRed(&p->red, &p->d_red));
+    if (p->strategy == PETSCWARP_ASM_SHAREDNZ) {
+      p->d_sh.nblocks  = (int)p->sh.nblocks;
+      p->d_sh.bs       = (int)p->sh.bs;
+      p->d_sh.maxcells = (int)p->sh.maxcells;
+      PetscCall(Upload(p->sh.coff, (size_t)p->sh.nblocks + 1, sizeof(int), (void **)&p->d_sh.coff));
+      PetscCall(Upload(p->sh.cells, (size_t)p->sh.coff[p->sh.nblocks], sizeof(int), (void **)&p->d_sh.cells));
+      PetscCall(UploadRed(&p->sh.scatter, &p->d_sh.scatter));
+      PetscCall(UploadRed(&p->sh.red, &p->d_sh.red));
+    }
+    PetscCallCUDA(cudaDeviceSynchronize());
+  }
+#endif
+  PetscCall(PetscTime(&t1));
+  p->setup_time = t1 - t0;
+  p->matid      = ((PetscObject)A)->id;
+  p->nzstate    = a->strategy == PETSCWARP_ASM_COO ? A->nonzerostate : t->nzstate; /* COO preallocation changes the pattern */
+  PetscCall(PetscLogEventEnd(PETSCWARPASM_Plan, A, 0, 0, 0));
+  PetscCall(PetscInfo(a, "plan (%s, %s, %s target): %.3g s, %.3g MB\n", PetscWarpAsmStrategies[a->strategy], device ? "device" : "host", t->ell ? "ELL-WARP" : "CSR", p->setup_time, p->bytes / 1e6));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Element matrices of all cells into E (device or host memory) */
+static PetscErrorCode ElemAll(PetscWarpAsm a, PetscBool device, PetscScalar *E)
+{
+  PetscWarpFE   fe;
+  PetscWarpMesh mesh;
+  PetscWarpPhys ph;
+
+  PetscFunctionBegin;
+  PetscCall(Describe(a, device, &fe, &mesh, &ph));
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_Elem, 0, 0, 0, 0));
+  if (!device) PetscCheck(PetscWarpAsmElemHost(&fe, &mesh, &ph, (int)a->ncells, NULL, E) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_MEM, "Host element kernel failed");
+#if PetscDefined(HAVE_CUDA)
+  else {
+    cudaStream_t st;
+    PetscCall(PetscGetCurrentCUDAStream(&st));
+    PetscCallCUDA((cudaError_t)PetscWarpAsmElemCUDA(&fe, &mesh, &ph, (int)a->ncells, NULL, E, st));
+  }
+#endif
+  PetscCall(PetscLogEventEnd(PETSCWARPASM_Elem, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Element-matrix buffer of the backend (ncells*nel*nel) */
+static PetscErrorCode GetE(PetscWarpAsm a, PetscBool device, PetscScalar **E)
+{
+  size_t n = (size_t)(a->ncells * a->nel * a->nel);
+
+  PetscFunctionBegin;
+  if (!device) {
+    if (!a->h_E) PetscCall(PetscMalloc1(PetscMax(n, 1), &a->h_E));
+    *E = a->h_E;
+  }
+#if PetscDefined(HAVE_CUDA)
+  else {
+    if (!a->d_E) {
+      cudaError_t err = cudaMalloc((void **)&a->d_E, sizeof(double) * PetscMax(n, 1));
+      PetscCheck(err != cudaErrorMemoryAllocation, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of device memory for %zu element-matrix entries (%.3g GB): use -mat_warp_assembly sharednz, color or atomic", n, 8e-9 * (double)n);
+      PetscCallCUDA(err);
+    }
+    *E = a->d_E;
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Run the plan's strategy: E (may be NULL) holds given element matrices; otherwise the element kernels compute them */
+static PetscErrorCode RunStrategy(PetscWarpAsm a, Mat A, MatWarpTarget *t, const PetscScalar *Egiven)
+{
+  PetscWarpAsmPlan *p      = &a->plan;
+  PetscBool         device = p->device;
+  PetscWarpFE       fe;
+  PetscWarpMesh     mesh;
+  PetscWarpPhys     ph;
+  PetscScalar      *E = (PetscScalar *)Egiven;
+#if PetscDefined(HAVE_CUDA)
+  cudaStream_t st = NULL;
+#endif
+
+  PetscFunctionBegin;
+  PetscCall(Describe(a, device, &fe, &mesh, &ph));
+#if PetscDefined(HAVE_CUDA)
+  if (device) PetscCall(PetscGetCurrentCUDAStream(&st));
+#endif
+  if (Egiven)
+    PetscCheck(p->strategy == PETSCWARP_ASM_GLOBALNZ || p->strategy == PETSCWARP_ASM_COO, PetscObjectComm((PetscObject)a), PETSC_ERR_SUP, "Given element matrices are reduced by the globalnz or coo strategies, not %s", PetscWarpAsmStrategies[p->strategy]);
+  switch (p->strategy) {
+  case PETSCWARP_ASM_ATOMIC:
+  case PETSCWARP_ASM_COLOR: {
+    PetscBool color = (PetscBool)(p->strategy == PETSCWARP_ASM_COLOR);
+    if (!device) {
+      PetscCall(PetscArrayzero(t->val, t->nslots));
+      PetscCheck(PetscWarpAsmDirectHost(&fe, &mesh, &ph, (int)a->ncells, NULL, p->slot, t->val) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_MEM, "Host assembly failed");
+    }
+#if PetscDefined(HAVE_CUDA)
+    else {
+      PetscCallCUDA(cudaMemsetAsync(t->val, 0, sizeof(PetscScalar) * t->nslots, st));
+      if (color)
+        for (PetscInt k = 0; k < p->ncolors; k++) PetscCallCUDA((cudaError_t)PetscWarpAsmDirectCUDA(&fe, &mesh, &ph, p->coff[k + 1] - p->coff[k], p->d_ccells + p->coff[k], p->d_slot, 0, t->val, st));
+      else PetscCallCUDA((cudaError_t)PetscWarpAsmDirectCUDA(&fe, &mesh, &ph, (int)a->ncells, NULL, p->d_slot, 1, t->val, st));
+    }
+#endif
+  } break;
+  case PETSCWARP_ASM_GLOBALNZ:
+    if (!E) {
+      PetscCall(GetE(a, device, &E));
+      PetscCall(ElemAll(a, device, E));
+    }
+    PetscCall(PetscLogEventBegin(PETSCWARPASM_Reduce, A, 0, 0, 0));
+    if (!device) {
+      PetscWarpRed r = {(int)p->red.nblocks, (int)p->red.bs, p->red.off, p->red.ent};
+      PetscWarpReduceHost(&r, E, t->val);
+    }
+#if PetscDefined(HAVE_CUDA)
+    else
+      PetscCallCUDA((cudaError_t)PetscWarpReduceCUDA(&p->d_red, E, t->val, st));
+#endif
+    PetscCall(PetscLogEventEnd(PETSCWARPASM_Reduce, A, 0, 0, 0));
+    break;
+  case PETSCWARP_ASM_SHAREDNZ:
+    if (!device) {
+      PetscWarpShared s = {
+        (int)p->sh.nblocks,
+        (int)p->sh.bs,
+        (int)p->sh.maxcells,
+        p->sh.coff,
+        p->sh.cells,
+        {(int)p->sh.scatter.nblocks, (int)p->sh.scatter.bs, p->sh.scatter.off, p->sh.scatter.ent},
+        {(int)p->sh.red.nblocks,     (int)p->sh.red.bs,     p->sh.red.off,     p->sh.red.ent    }
+      };
+      PetscCheck(PetscWarpAsmSharedNZHost(&fe, &mesh, &ph, &s, t->val) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_MEM, "Host sharednz assembly failed");
+    }
+#if PetscDefined(HAVE_CUDA)
+    else
+      PetscCallCUDA((cudaError_t)PetscWarpAsmSharedNZCUDA(&fe, &mesh, &ph, &p->d_sh, t->val, st));
+#endif
+    break;
+  case PETSCWARP_ASM_COO:
+    break; /* done by the caller, after MatWarpTargetEnd() */
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TimerBegin(PetscWarpAsm a, PetscBool device, PetscLogDouble *t0)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscTime(t0));
+#if PetscDefined(HAVE_CUDA)
+  if (device) {
+    cudaStream_t st;
+    PetscCall(PetscGetCurrentCUDAStream(&st));
+    for (int i = 0; i < 2; i++)
+      if (!a->ev[i]) PetscCallCUDA(cudaEventCreate((cudaEvent_t *)&a->ev[i]));
+    PetscCallCUDA(cudaEventRecord((cudaEvent_t)a->ev[0], st));
+    PetscCall(PetscLogGpuTimeBegin());
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TimerEnd(PetscWarpAsm a, PetscBool device, PetscLogDouble t0)
+{
+  PetscLogDouble t1;
+
+  PetscFunctionBegin;
+  a->lastdevice = device;
+  a->nassemblies++;
+#if PetscDefined(HAVE_CUDA)
+  if (device) {
+    cudaStream_t st;
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(PetscGetCurrentCUDAStream(&st));
+    PetscCallCUDA(cudaEventRecord((cudaEvent_t)a->ev[1], st));
+    a->assembly_time = -1; /* read lazily from the events (PetscWarpAsmGetInfo): no synchronization here */
+    PetscCall(PetscLogGpuFlops(2.0 * a->ncells * a->nel * a->nel * a->nq * (a->dim + 1)));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
+  PetscCall(PetscTime(&t1));
+  a->assembly_time = t1 - t0;
+  PetscCall(PetscLogFlops(2.0 * a->ncells * a->nel * a->nel * a->nq * (a->dim + 1)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Assemble (Egiven: element matrices given by the caller, in the memory of the backend) */
+static PetscErrorCode Assemble(PetscWarpAsm a, const PetscScalar *Egiven, PetscMemType mtE, Mat A)
+{
+  MatWarpTarget  t;
+  PetscBool      device;
+  PetscMPIInt    size;
+  PetscLogDouble t0;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(a, PETSCWARPASM_CLASSID, 1);
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 4);
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  PetscCheck(size == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "PetscWarpAsm assembles matrices of one MPI rank in this version");
+  PetscCheck(A->rmap->n == a->nrows && A->cmap->n == a->ncols, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Matrix is %" PetscInt_FMT " x %" PetscInt_FMT ", the element map is for %" PetscInt_FMT " x %" PetscInt_FMT, A->rmap->n, A->cmap->n, a->nrows, a->ncols);
+  PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Assemble the matrix's nonzero pattern first (MatAssemblyBegin/End after preallocation), or create it with PetscWarpAsmCreateMatrix()");
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_Assemble, A, 0, 0, 0));
+  device = a->usedevice;
+  if (Egiven) device = (PetscBool)!PetscMemTypeHost(mtE);
+  if (a->strategy == PETSCWARP_ASM_COO) { /* PETSc's own path: element matrices then MatSetValuesCOO() */
+    PetscScalar *E = (PetscScalar *)Egiven;
+    if (a->plan.matid != ((PetscObject)A)->id || a->plan.nzstate != A->nonzerostate || a->plan.strategy != PETSCWARP_ASM_COO || a->plan.device != device) {
+      t.nslots = A->rmap->n; /* unused by the COO plan */
+      t.ell    = PETSC_FALSE;
+      PetscCall(PlanSetUp(a, A, &t, device));
+    }
+    PetscCall(TimerBegin(a, device, &t0));
+    if (!E) {
+      PetscCall(GetE(a, device, &E));
+      PetscCall(ElemAll(a, device, E));
+    }
+    PetscCall(PetscLogEventBegin(PETSCWARPASM_Reduce, A, 0, 0, 0));
+    PetscCall(MatSetValuesCOO(A, E, INSERT_VALUES));
+    PetscCall(PetscLogEventEnd(PETSCWARPASM_Reduce, A, 0, 0, 0));
+    PetscCall(TimerEnd(a, device, t0));
+    PetscCall(PetscLogEventEnd(PETSCWARPASM_Assemble, A, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatWarpTargetBegin(A, device, &t));
+  device = t.device; /* a host-only target (MATSEQAIJ, ELL-WARP's host backend) is assembled by the host twins */
+  PetscCheck(!Egiven || PetscMemTypeHost(mtE) == !device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The element matrices are in %s memory, the matrix's values in %s memory", PetscMemTypeHost(mtE) ? "host" : "device", device ? "device" : "host");
+  if (a->plan.matid != ((PetscObject)A)->id || a->plan.nzstate != t.nzstate || a->plan.requested != a->strategy || a->plan.device != device || a->plan.ell != t.ell || a->plan.nslots != t.nslots) PetscCall(PlanSetUp(a, A, &t, device));
+  PetscCall(TimerBegin(a, device, &t0));
+  PetscCall(RunStrategy(a, A, &t, Egiven));
+  PetscCall(TimerEnd(a, device, t0));
+  PetscCall(MatWarpTargetEnd(A, &t));
+  PetscCall(PetscLogEventEnd(PETSCWARPASM_Assemble, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmAssembleMatrix - Computes the element matrices of the built-in physics and reduces them into the values of
+  a matrix, on the device when there is one (the matrix's device values are then the only current ones)
+
+  Collective
+
+  Input Parameters:
++ wa - the assembly object
+- A   - a `MATELLWARP`, `MATSHAREDNZ`, `MATSEQAIJCUSPARSE` or `MATSEQAIJ` matrix whose nonzero pattern holds every
+        coupling of the elements (from `PetscWarpAsmCreateMatrix()` or `DMCreateMatrix()`)
+
+  Level: intermediate
+
+  Notes:
+  The values are overwritten (`INSERT_VALUES` of the summed element matrices). The first call with a matrix builds the
+  plan of the strategy (`PetscWarpAsmSetStrategy()`) for its layout (CSR slots, or ELL-WARP slots directly); later
+  calls with the same matrix and pattern reuse it. A `MATSEQAIJ` matrix, or an ELL-WARP matrix with the host backend,
+  is assembled by the host twins of the kernels.
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmCreateMatrix()`, `PetscWarpAsmAssembleElementMatrices()`, `PetscWarpAsmAssembleVector()`
+@*/
+PetscErrorCode PetscWarpAsmAssembleMatrix(PetscWarpAsm wa, Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(Assemble(wa, NULL, PETSC_MEMTYPE_HOST, A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmAssembleElementMatrices - Reduces element matrices the caller computed into the values of a matrix
+
+  Collective
+
+  Input Parameters:
++ wa - the assembly object (its elements set; mesh and reference element are not needed)
+. E   - `E[(cell*nel + i)*nel + j]`, in device memory (assembled on the device) or host memory (host twins)
+- A   - the matrix
+
+  Level: intermediate
+
+  Note:
+  Uses the globalnz strategy (a packed reduction array into the matrix's own slots), or coo when that is the strategy.
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmAssembleMatrix()`, `PetscWarpAsmComputeElementMatrices()`
+@*/
+PetscErrorCode PetscWarpAsmAssembleElementMatrices(PetscWarpAsm wa, const PetscScalar E[], Mat A)
+{
+  PetscMemType         mt;
+  PetscWarpAsmStrategy s;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  PetscCall(PetscGetMemType(E, &mt));
+  s = wa->strategy;
+  if (s != PETSCWARP_ASM_COO) PetscCall(PetscWarpAsmSetStrategy(wa, PETSCWARP_ASM_GLOBALNZ));
+  PetscCall(Assemble(wa, E, mt, A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmComputeElementMatrices - Computes the element matrices of the built-in physics
+
+  Collective
+
+  Input Parameters:
++ wa - the assembly object
+- E   - array of ncells*nel*nel entries, in device memory (computed on the device) or host memory (host twin)
+
+  Level: intermediate
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmAssembleElementMatrices()`
+@*/
+PetscErrorCode PetscWarpAsmComputeElementMatrices(PetscWarpAsm wa, PetscScalar E[])
+{
+  PetscMemType mt;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  PetscCall(PetscGetMemType(E, &mt));
+  PetscCall(ElemAll(wa, (PetscBool)!PetscMemTypeHost(mt), E));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmAssembleVector - Assembles the load vector F[(a,c)] = int f[c] phi_a of the source (`PetscWarpAsmSetSource()`)
+
+  Collective
+
+  Input Parameters:
++ wa - the assembly object
+- F   - the vector (its values are overwritten); a `VECCUDA` vector is assembled on the device
+
+  Level: intermediate
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmSetSource()`, `PetscWarpAsmAssembleMatrix()`
+@*/
+PetscErrorCode PetscWarpAsmAssembleVector(PetscWarpAsm wa, Vec F)
+{
+  PetscWarpFE   fe;
+  PetscWarpMesh mesh;
+  PetscWarpPhys ph;
+  PetscInt      n;
+  PetscScalar  *f;
+  PetscMemType  mt;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  PetscValidHeaderSpecific(F, VEC_CLASSID, 2);
+  PetscCall(VecGetLocalSize(F, &n));
+  PetscCheck(n == wa->nrows, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Vector of local size %" PetscInt_FMT ", the element map has %" PetscInt_FMT " rows", n, wa->nrows);
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_Vector, F, 0, 0, 0));
+  PetscCall(VecGetArrayWriteAndMemType(F, &f, &mt));
+  if (PetscMemTypeHost(mt) || !wa->usedevice) {
+    if (!PetscMemTypeHost(mt)) { /* device vector, host assembly */
+      PetscCall(VecRestoreArrayWriteAndMemType(F, &f));
+      PetscCall(VecGetArrayWrite(F, &f));
+      mt = PETSC_MEMTYPE_HOST;
+    }
+    PetscCall(Describe(wa, PETSC_FALSE, &fe, &mesh, &ph));
+    PetscCall(PetscArrayzero(f, n));
+    PetscCheck(PetscWarpAsmLoadHost(&fe, &mesh, &ph, wa->rowslot, f) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_MEM, "Host load-vector kernel failed");
+    PetscCall(PetscLogFlops(2.0 * wa->ncells * wa->nel * wa->nq));
+  }
+#if PetscDefined(HAVE_CUDA)
+  else {
+    cudaStream_t st;
+    PetscCall(Describe(wa, PETSC_TRUE, &fe, &mesh, &ph));
+    PetscCall(PetscGetCurrentCUDAStream(&st));
+    PetscCall(PetscLogGpuTimeBegin());
+    PetscCallCUDA(cudaMemsetAsync(f, 0, sizeof(PetscScalar) * n, st));
+    PetscCallCUDA((cudaError_t)PetscWarpAsmLoadCUDA(&fe, &mesh, &ph, wa->d_rowslot, f, st));
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(PetscLogGpuFlops(2.0 * wa->ncells * wa->nel * wa->nq));
+  }
+#endif
+  if (PetscMemTypeHost(mt)) PetscCall(VecRestoreArrayWrite(F, &f));
+  else PetscCall(VecRestoreArrayWriteAndMemType(F, &f));
+  PetscCall(PetscLogEventEnd(PETSCWARPASM_Vector, F, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmCreateMatrix - Creates a matrix with the nonzero pattern of the elements (symbolic assembly), values zero
+
+  Collective
+
+  Input Parameters:
++ wa  - the assembly object
+- type - `MATELLWARP`, `MATSHAREDNZ`, `MATAIJCUSPARSE`, `MATAIJ`, ... (`NULL`: `MATSHAREDNZ` when there is a device, else
+         `MATAIJ`)
+
+  Output Parameter:
+. A - the matrix, assembled (all couplings of the elements and the diagonal present, values zero)
+
+  Level: intermediate
+
+  Note:
+  The pattern is built from the element-to-dof map on the host, without PETSc's DMPlex preallocation.
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmAssembleMatrix()`
+@*/
+PetscErrorCode PetscWarpAsmCreateMatrix(PetscWarpAsm wa, MatType type, Mat *A)
+{
+  PetscInt *ri, *cj;
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  PetscAssertPointer(A, 3);
+  PetscCall(PetscWarpDeviceAvailable(&dev));
+  if (!type) type = dev ? MATSHAREDNZ : MATAIJ;
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_Plan, 0, 0, 0, 0));
+  PetscCall(PetscWarpPlanPattern(wa->nrows, wa->ncols, wa->ncells, wa->nel, wa->e2d, PETSC_TRUE, &ri, &cj));
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)wa), A));
+  PetscCall(MatSetSizes(*A, wa->nrows, wa->ncols, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(MatSetType(*A, type));
+  PetscCall(MatSeqAIJSetPreallocationCSR(*A, ri, cj, NULL));
+  PetscCall(PetscFree(ri));
+  PetscCall(PetscFree(cj));
+  PetscCall(PetscLogEventEnd(PETSCWARPASM_Plan, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmGetInfo - Costs and sizes of the plan and of the last assembly
+
+  Not Collective
+
+  Input Parameter:
+. wa - the assembly object
+
+  Output Parameter:
+. info - the statistics (waits for the last device assembly to read its time)
+
+  Level: intermediate
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmInfo`, `PetscWarpAsmView()`
+@*/
+PetscErrorCode PetscWarpAsmGetInfo(PetscWarpAsm wa, PetscWarpAsmInfo *info)
+{
+  PetscWarpAsmPlan *p;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  PetscAssertPointer(info, 2);
+  p = &wa->plan;
+  PetscCall(PetscMemzero(info, sizeof(*info)));
+  info->strategy      = wa->strategy;
+  info->device        = wa->lastdevice;
+  info->ncells        = wa->ncells;
+  info->nel           = wa->nel;
+  info->nrows         = wa->nrows;
+  info->nnz           = p->nslots;
+  info->ncolors       = p->ncolors;
+  info->nblocks       = p->strategy == PETSCWARP_ASM_SHAREDNZ ? p->sh.nblocks : p->red.nblocks;
+  info->maxcells      = p->sh.maxcells;
+  info->redundancy    = p->sh.redundancy;
+  info->plan_bytes    = p->bytes;
+  info->setup_time    = p->setup_time;
+  info->nassemblies   = wa->nassemblies;
+  info->assembly_time = wa->assembly_time;
+#if PetscDefined(HAVE_CUDA)
+  if (wa->assembly_time < 0 && wa->ev[1]) {
+    float ms;
+    PetscCallCUDA(cudaEventSynchronize((cudaEvent_t)wa->ev[1]));
+    PetscCallCUDA(cudaEventElapsedTime(&ms, (cudaEvent_t)wa->ev[0], (cudaEvent_t)wa->ev[1]));
+    info->assembly_time = 1e-3 * ms;
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmView - Prints the problem, the strategy and the plan of a `PetscWarpAsm`
+
+  Collective
+
+  Input Parameters:
++ wa    - the assembly object
+- viewer - an ASCII viewer (`NULL`: standard output)
+
+  Level: intermediate
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmGetInfo()`
+@*/
+PetscErrorCode PetscWarpAsmView(PetscWarpAsm wa, PetscViewer viewer)
+{
+  PetscBool        iascii;
+  PetscWarpAsmInfo info;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)wa), &viewer));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscWarpAsmGetInfo(wa, &info));
+  PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)wa, viewer));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " cells of %" PetscInt_FMT " dofs (%" PetscInt_FMT " basis functions x %" PetscInt_FMT " components, %" PetscInt_FMT " quadrature points, %" PetscInt_FMT " vertices), %" PetscInt_FMT " rows, dim %" PetscInt_FMT "\n", wa->ncells, wa->nel, wa->nb, wa->nc, wa->nq, wa->ncv, wa->nrows, wa->dim));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "physics %s, shift %g; strategy %s on the %s\n", wa->physics == PETSCWARP_PHYSICS_LAPLACE ? "Laplace" : "elasticity", (double)wa->shift, PetscWarpAsmStrategies[wa->strategy], wa->usedevice ? "device" : "host"));
+  if (wa->plan.matid) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "plan for a %s target of %" PetscInt_FMT " slots: set-up %.3g s, %.3g MB", wa->plan.ell ? "ELL-WARP" : "CSR", info.nnz, info.setup_time, info.plan_bytes / 1e6));
+    if (wa->plan.strategy == PETSCWARP_ASM_COLOR) PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " colors", info.ncolors));
+    if (wa->plan.strategy == PETSCWARP_ASM_SHAREDNZ) PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " blocks of at most %" PetscInt_FMT " cells, %.3f computations per element", info.nblocks, info.maxcells, (double)info.redundancy));
+    if (wa->plan.strategy == PETSCWARP_ASM_GLOBALNZ) PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " reduction blocks", info.nblocks));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " assemblies, last %.3g s (%s)\n", info.nassemblies, info.assembly_time, info.device ? "device" : "host"));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

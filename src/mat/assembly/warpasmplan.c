@@ -1,0 +1,997 @@
+/*
+  Assembly plans (see include/petscwarp/private/warpasmplan.h): the symbolic work done once per (mesh, dof layout,
+  target matrix) on the host, producing the arrays of the kernels of warpasmkernels.h. The methods are those of Cecka,
+  Lew and Darve (element coloring; reduction lists packed per thread block by LPT into column-major arrays; shared
+  assembly by non-zero over row partitions whose element sets fit in shared memory, with scatter arrays for the vertex
+  coordinates).
+
+  Everything is O(number of element entries): counting sorts and bucket passes, no comparison sort of all entries, no
+  allocation per entry. Lists are built in increasing source order, so that a reduction adds in a fixed order and the
+  results are bitwise reproducible.
+*/
+#include <petscwarp/private/warpasmplan.h>
+#include <petscbt.h>
+#include <metis.h>
+#include <limits.h>
+
+/* Every index of e2d is below nrows (used as a row) and below ncols (used as a column; ncols < 0: not checked) */
+static PetscErrorCode CheckE2D(PetscInt nrows, PetscInt ncols, PetscInt ncells, PetscInt nel, const PetscInt e2d[])
+{
+  const PetscInt   lim = ncols < 0 ? nrows : PetscMin(nrows, ncols);
+  const PetscCount n   = (PetscCount)ncells * nel;
+
+  PetscFunctionBegin;
+  PetscCheck(nrows >= 0 && ncells >= 0 && nel >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative size: %" PetscInt_FMT " rows, %" PetscInt_FMT " cells, %" PetscInt_FMT " dofs per cell", nrows, ncells, nel);
+  PetscCheck(!n || e2d, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No element-to-dof map for %" PetscInt_FMT " cells", ncells);
+  for (PetscCount k = 0; k < n; k++) {
+    if (PetscUnlikely(e2d[k] >= lim)) {
+      const PetscInt c = (PetscInt)(k / nel), i = (PetscInt)(k % nel);
+
+      PetscCheck(e2d[k] < nrows, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscInt_FMT ", element dof %" PetscInt_FMT ": row index %" PetscInt_FMT " is not below the number of rows %" PetscInt_FMT, c, i, e2d[k], nrows);
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscInt_FMT ", element dof %" PetscInt_FMT ": column index %" PetscInt_FMT " is not below the number of columns %" PetscInt_FMT, c, i, e2d[k], ncols);
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Row -> cells adjacency of the non-dropped entries of e2d by a counting sort: the list of row r is adj[ptr[r] ..
+  ptr[r+1]), in increasing cell order. With occ, the entries are the element dofs c*nel + i (every occurrence);
+  without, the cells c, each listed once per row even when it repeats the row's dof.
+*/
+static PetscErrorCode RowAdjacency(PetscInt nrows, PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscBool occ, PetscCount **ptr_, int **adj_)
+{
+  PetscCount *ptr, *cur;
+  int        *adj;
+  PetscBool   dup = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCheck((PetscCount)ncells * (occ ? nel : 1) < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Assembly plans use 32-bit cell indices: %" PetscInt_FMT " cells of %" PetscInt_FMT " dofs are too many", ncells, nel);
+  PetscCall(PetscCalloc1(nrows + 1, &ptr));
+  for (PetscCount k = 0; k < (PetscCount)ncells * nel; k++)
+    if (e2d[k] >= 0) ptr[e2d[k] + 1]++;
+  for (PetscInt r = 0; r < nrows; r++) ptr[r + 1] += ptr[r];
+  PetscCall(PetscMalloc1(nrows, &cur));
+  PetscCall(PetscArraycpy(cur, ptr, nrows));
+  PetscCall(PetscMalloc1(ptr[nrows], &adj));
+  for (PetscInt c = 0; c < ncells; c++) {
+    const PetscInt *ed = e2d + (PetscCount)c * nel;
+
+    for (PetscInt i = 0; i < nel; i++) {
+      const PetscInt r = ed[i];
+
+      if (r < 0) continue;
+      if (occ) adj[cur[r]++] = (int)(c * nel + i);
+      else if (cur[r] > ptr[r] && adj[cur[r] - 1] == (int)c) dup = PETSC_TRUE; /* a dof repeated in the cell */
+      else adj[cur[r]++] = (int)c;
+    }
+  }
+  if (dup) { /* close the gaps the repeated dofs left */
+    PetscCount n = 0;
+
+    for (PetscInt r = 0; r < nrows; r++) {
+      const PetscCount s = ptr[r], e = cur[r];
+
+      ptr[r] = n;
+      for (PetscCount k = s; k < e; k++) adj[n++] = adj[k];
+    }
+    ptr[nrows] = n;
+  }
+  PetscCall(PetscFree(cur));
+  *ptr_ = ptr;
+  *adj_ = adj;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpPlanPattern(PetscInt nrows, PetscInt ncols, PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscBool adddiag, PetscInt **rowptr, PetscInt **colidx)
+{
+  const PetscInt nmin = PetscMin(nrows, ncols);
+  PetscCount    *rp, n = 0, cap;
+  int           *rc;
+  PetscInt      *ptr, *col, *tmp, *mark;
+  PetscBool      big = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCheck(ncols >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative number of columns %" PetscInt_FMT, ncols);
+  PetscCall(CheckE2D(nrows, ncols, ncells, nel, e2d));
+  PetscCall(RowAdjacency(nrows, ncells, nel, e2d, PETSC_FALSE, &rp, &rc));
+  /* every index is below nmin: the pattern lives in the leading nmin x nmin block and is symmetric */
+  cap = PetscMax(rp[nrows] * nel / 2 + nrows, 16); /* grown when needed; the exact count comes out of the pass */
+  PetscCall(PetscMalloc1(nrows + 1, &ptr));
+  PetscCall(PetscMalloc1(PetscMax(nmin, 1), &mark));
+  PetscCall(PetscMalloc1(cap, &tmp));
+  for (PetscInt c = 0; c < nmin; c++) mark[c] = -1;
+  ptr[0] = 0;
+  /* the unique columns of each row, through a marker */
+  for (PetscInt r = 0; r < nrows; r++) {
+    const PetscCount need = (rp[r + 1] - rp[r]) * nel + 1;
+
+    if (n + need > cap) {
+      cap = PetscMax(n + need, cap + cap / 2);
+      PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)cap, &tmp));
+    }
+    for (PetscCount k = rp[r]; k < rp[r + 1]; k++) {
+      const PetscInt *ed = e2d + (PetscCount)rc[k] * nel;
+
+      for (PetscInt j = 0; j < nel; j++) {
+        const PetscInt cj = ed[j];
+
+        if (cj >= 0 && mark[cj] != r) {
+          mark[cj] = r;
+          tmp[n++] = cj;
+        }
+      }
+    }
+    if (adddiag && r < nmin && mark[r] != r) {
+      mark[r]  = r;
+      tmp[n++] = r;
+    }
+    if (n > PETSC_INT_MAX) {
+      big = PETSC_TRUE;
+      break;
+    }
+    ptr[r + 1] = (PetscInt)n;
+  }
+  PetscCall(PetscFree(rp));
+  PetscCall(PetscFree(rc));
+  if (big) {
+    PetscCall(PetscFree(ptr));
+    PetscCall(PetscFree(mark));
+    PetscCall(PetscFree(tmp));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The pattern has more than %" PetscInt_FMT " entries: configure PETSc with 64-bit indices", PETSC_INT_MAX);
+  }
+  /* sorted rows without a sort: the transpose of a symmetric pattern, taking the rows in increasing order */
+  PetscCall(PetscMalloc1(PetscMax(n, 1), &col));
+  for (PetscInt c = 0; c < nmin; c++) mark[c] = ptr[c];
+  for (PetscInt r = 0; r < nrows; r++)
+    for (PetscInt k = ptr[r]; k < ptr[r + 1]; k++) col[mark[tmp[k]]++] = r;
+  PetscCall(PetscFree(mark));
+  PetscCall(PetscFree(tmp));
+  *rowptr = ptr;
+  *colidx = col;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpPlanSlots(PetscInt nrows, PetscInt ncols, const PetscInt rowptr[], const PetscInt colidx[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], int **slot_)
+{
+  const PetscCount nsrc = (PetscCount)ncells * nel * nel;
+  PetscCount      *rp, nnz;
+  int             *ro, *slot, *pos;
+  PetscInt         badrow = -1, badk = -1;
+  PetscCount       missing = -1;
+
+  PetscFunctionBegin;
+  PetscCheck(nrows >= 0 && ncols >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative size %" PetscInt_FMT " x %" PetscInt_FMT, nrows, ncols);
+  nnz = nrows ? rowptr[nrows] : 0;
+  PetscCheck(nnz < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Slots are 32-bit: the pattern has %" PetscCount_FMT " entries", nnz);
+  PetscCheck(nsrc < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Element entries are numbered in 32 bits: %" PetscInt_FMT " cells of %" PetscInt_FMT " dofs have %" PetscCount_FMT, ncells, nel, nsrc);
+  PetscCall(CheckE2D(nrows, ncols, ncells, nel, e2d));
+  PetscCall(RowAdjacency(nrows, ncells, nel, e2d, PETSC_TRUE, &rp, &ro));
+  PetscCall(PetscMalloc1(PetscMax(nsrc, 1), &slot));
+  PetscCall(PetscMalloc1(PetscMax(ncols, 1), &pos));
+  for (PetscInt c = 0; c < ncols; c++) pos[c] = -1;
+  for (PetscCount o = 0; o < (PetscCount)ncells * nel; o++)
+    if (e2d[o] < 0)
+      for (PetscInt j = 0; j < nel; j++) slot[o * nel + j] = -1;
+  /* row by row: the row's CSR positions scattered by column, then every element row of that dof looks its columns up */
+  for (PetscInt r = 0; r < nrows && missing < 0 && badrow < 0; r++) {
+    for (PetscInt k = rowptr[r]; k < rowptr[r + 1]; k++) {
+      if (PetscUnlikely(colidx[k] < 0 || colidx[k] >= ncols)) {
+        badrow = r;
+        badk   = k;
+        break;
+      }
+      pos[colidx[k]] = (int)k;
+    }
+    for (PetscCount q = rp[r]; q < rp[r + 1] && missing < 0 && badrow < 0; q++) {
+      const PetscCount o  = ro[q];
+      const PetscInt  *ed = e2d + (o / nel) * nel;
+      int             *s  = slot + o * nel;
+
+      for (PetscInt j = 0; j < nel; j++) {
+        const PetscInt cj = ed[j];
+
+        s[j] = cj >= 0 ? pos[cj] : -1;
+        if (PetscUnlikely(cj >= 0 && s[j] < 0)) {
+          missing = o * nel + j;
+          break;
+        }
+      }
+    }
+    for (PetscInt k = rowptr[r]; k < rowptr[r + 1] && k != badk; k++) pos[colidx[k]] = -1;
+  }
+  PetscCall(PetscFree(rp));
+  PetscCall(PetscFree(ro));
+  PetscCall(PetscFree(pos));
+  if (badrow >= 0 || missing >= 0) PetscCall(PetscFree(slot));
+  PetscCheck(badrow < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "Row %" PetscInt_FMT " of the pattern has column %" PetscInt_FMT " outside 0..%" PetscInt_FMT, badrow, badk >= 0 ? colidx[badk] : -1, ncols - 1);
+  if (missing >= 0) {
+    const PetscInt c = (PetscInt)(missing / (nel * nel)), i = (PetscInt)(missing / nel % nel), j = (PetscInt)(missing % nel);
+
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Entry (%" PetscInt_FMT ", %" PetscInt_FMT ") of cell %" PetscInt_FMT " (row %" PetscInt_FMT ", column %" PetscInt_FMT ") is not in the matrix's nonzero pattern: a plan used with another matrix?", i, j, c, e2d[c * nel + i], e2d[c * nel + j]);
+  }
+  *slot_ = slot;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpPlanRemap(PetscCount n, int slot[], const int pos2slot[])
+{
+  PetscFunctionBegin;
+  PetscCheck(!n || (slot && pos2slot), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Missing slot or map");
+  for (PetscCount k = 0; k < n; k++) slot[k] = slot[k] >= 0 ? pos2slot[slot[k]] : -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpPlanHasRepeatedSlots(PetscInt ncells, PetscInt nel, const int slot[], PetscBool *repeated)
+{
+  const PetscInt   nn   = nel * nel;
+  const PetscCount nsrc = (PetscCount)ncells * nn;
+  int              maxs = -1, *stamp;
+
+  PetscFunctionBegin;
+  *repeated = PETSC_FALSE;
+  PetscCheck(ncells < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Too many cells %" PetscInt_FMT, ncells);
+  for (PetscCount k = 0; k < nsrc; k++) maxs = PetscMax(maxs, slot[k]);
+  if (maxs < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  /* stamp[s] = the last cell that used slot s: exact for any slot array, one pass */
+  PetscCall(PetscMalloc1((size_t)maxs + 1, &stamp));
+  for (int s = 0; s <= maxs; s++) stamp[s] = -1;
+  for (PetscInt c = 0; c < ncells && !*repeated; c++) {
+    const int *sc = slot + (PetscCount)c * nn;
+
+    for (PetscInt k = 0; k < nn; k++) {
+      const int s = sc[k];
+
+      if (s < 0) continue;
+      if (stamp[s] == (int)c) {
+        *repeated = PETSC_TRUE;
+        break;
+      }
+      stamp[s] = (int)c;
+    }
+  }
+  PetscCall(PetscFree(stamp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpPlanColor(PetscInt nrows, PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscInt *ncolors, int **coff_, int **cells_)
+{
+  PetscCount *rp;
+  int        *rc, *color, *forbid, *used, *coff, *cells;
+  PetscInt    nc = 0, cap = 64;
+
+  PetscFunctionBegin;
+  PetscCall(CheckE2D(nrows, -1, ncells, nel, e2d));
+  PetscCall(RowAdjacency(nrows, ncells, nel, e2d, PETSC_FALSE, &rp, &rc));
+  PetscCall(PetscMalloc1(PetscMax(ncells, 1), &color));
+  PetscCall(PetscMalloc2(cap, &forbid, cap, &used));
+  for (PetscInt c = 0; c < ncells; c++) {
+    const PetscInt *ed   = e2d + (PetscCount)c * nel;
+    PetscInt        best = -1;
+
+    /* the colors of the neighbours colored before (cells d < c, first in each row's increasing list) */
+    for (PetscInt i = 0; i < nel; i++) {
+      if (ed[i] < 0) continue;
+      for (PetscCount k = rp[ed[i]]; k < rp[ed[i] + 1] && rc[k] < c; k++) forbid[color[rc[k]]] = (int)c;
+    }
+    for (PetscInt k = 0; k < nc; k++)
+      if (forbid[k] != (int)c && (best < 0 || used[k] < used[best])) best = k;
+    if (best < 0) {
+      if (nc == cap) {
+        int *f, *u;
+
+        PetscCall(PetscMalloc2(2 * cap, &f, 2 * cap, &u));
+        PetscCall(PetscArraycpy(f, forbid, cap));
+        PetscCall(PetscArraycpy(u, used, cap));
+        PetscCall(PetscFree2(forbid, used));
+        forbid = f;
+        used   = u;
+        cap *= 2;
+      }
+      best         = nc++;
+      forbid[best] = -1;
+      used[best]   = 0;
+    }
+    color[c] = (int)best;
+    used[best]++;
+  }
+  PetscCall(PetscFree(rp));
+  PetscCall(PetscFree(rc));
+  /* cells grouped by color, increasing within a color */
+  PetscCall(PetscCalloc1(nc + 1, &coff));
+  PetscCall(PetscMalloc1(PetscMax(ncells, 1), &cells));
+  for (PetscInt k = 0; k < nc; k++) coff[k + 1] = coff[k] + used[k];
+  for (PetscInt k = 0; k < nc; k++) used[k] = coff[k];
+  for (PetscInt c = 0; c < ncells; c++) cells[used[color[c]]++] = (int)c;
+  PetscCall(PetscFree2(forbid, used));
+  PetscCall(PetscFree(color));
+  *ncolors = nc;
+  *coff_   = coff;
+  *cells_  = cells;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Packing of lists into column-major arrays, one thread block at a time (LPT). A block's lists are given as a CSR
+  (lptr, lent), each optionally with a head entry head[l] before and a tail entry tail[l] after its entries. The lists
+  are taken longest first (ties in list order), each onto the least-loaded of the bs threads (ties: the thread that
+  reached that load first); the threads' columns are padded with 0 to the longest. Since every length is an integer
+  and the least load never decreases, the least-loaded thread comes from a bucket queue indexed by load: O(1) a list.
+*/
+typedef struct {
+  PetscInt   bs, nblocks, nb; /* threads per block; blocks expected; blocks written */
+  int       *off, *ent;
+  PetscCount cap;                     /* ints allocated in ent */
+  PetscInt   nlist, nbuck;            /* scratch sizes */
+  int       *len, *order, *thr, *row; /* [nlist] */
+  int       *bhead, *btail;           /* [nbuck]: counts of the sort by length, then the load buckets */
+  int       *next;                    /* [bs] */
+} Packer;
+
+static PetscErrorCode PackerCreate(PetscInt bs, PetscInt nblocks, PetscCount capguess, Packer *p)
+{
+  PetscFunctionBegin;
+  PetscCheck(bs >= 1 && bs < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Threads per block %" PetscInt_FMT " must be positive", bs);
+  PetscCall(PetscMemzero(p, sizeof(*p)));
+  p->bs      = bs;
+  p->nblocks = nblocks;
+  p->cap     = PetscMax(PetscMin(capguess, (PetscCount)INT_MAX), 1);
+  PetscCall(PetscMalloc1(nblocks + 1, &p->off));
+  PetscCall(PetscMalloc1(p->cap, &p->ent));
+  PetscCall(PetscMalloc1(bs, &p->next));
+  p->off[0] = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PackerFreeScratch(Packer *p)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree4(p->len, p->order, p->thr, p->row));
+  PetscCall(PetscFree2(p->bhead, p->btail));
+  PetscCall(PetscFree(p->next));
+  p->nlist = p->nbuck = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PackerDestroy(Packer *p)
+{
+  PetscFunctionBegin;
+  PetscCall(PackerFreeScratch(p));
+  PetscCall(PetscFree(p->off));
+  PetscCall(PetscFree(p->ent));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Hand the arrays over to red (shrunk to their size) */
+static PetscErrorCode PackerFinish(Packer *p, PetscWarpRedHost *red)
+{
+  const PetscCount used = p->off[p->nb];
+
+  PetscFunctionBegin;
+  PetscCheck(p->nb == p->nblocks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Packed %" PetscInt_FMT " blocks, expected %" PetscInt_FMT, p->nb, p->nblocks);
+  PetscCall(PackerFreeScratch(p));
+  if (used < p->cap) PetscCall(PetscRealloc(sizeof(int) * (size_t)PetscMax(used, 1), &p->ent));
+  red->nblocks = p->nb;
+  red->bs      = p->bs;
+  red->off     = p->off;
+  red->ent     = p->ent;
+  p->off       = NULL;
+  p->ent       = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PackerBlock(Packer *p, PetscInt n, const int lptr[], const int lent[], const int head[], const int tail[])
+{
+  const PetscInt bs = p->bs, extra = (head ? 1 : 0) + (tail ? 1 : 0);
+  PetscInt       maxlen = 0, height = 0, nbk;
+  PetscCount     total = 0, base = p->off[p->nb], size;
+  int           *e;
+
+  PetscFunctionBegin;
+  PetscCheck(p->nb < p->nblocks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "More blocks than the %" PetscInt_FMT " expected", p->nblocks);
+  if (n > p->nlist) {
+    PetscCall(PetscFree4(p->len, p->order, p->thr, p->row));
+    p->nlist = PetscMax(n, 2 * p->nlist);
+    PetscCall(PetscMalloc4(p->nlist, &p->len, p->nlist, &p->order, p->nlist, &p->thr, p->nlist, &p->row));
+  }
+  for (PetscInt l = 0; l < n; l++) {
+    const PetscInt len = lptr[l + 1] - lptr[l] + extra;
+
+    p->len[l] = (int)len;
+    maxlen    = PetscMax(maxlen, len);
+    total += len;
+  }
+  PetscCheck(total < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "A block's lists have %" PetscCount_FMT " entries, more than 32-bit offsets allow", total);
+  nbk = n > bs ? (PetscInt)(total / bs) + maxlen + 1 : maxlen + 1; /* LPT keeps every load below total/bs + maxlen */
+  if (nbk > p->nbuck) {
+    PetscCall(PetscFree2(p->bhead, p->btail));
+    p->nbuck = PetscMax(nbk, 2 * p->nbuck);
+    PetscCall(PetscMalloc2(p->nbuck, &p->bhead, p->nbuck, &p->btail));
+  }
+  /* longest first, stable: a counting sort by length */
+  for (PetscInt k = 0; k <= maxlen; k++) p->bhead[k] = 0;
+  for (PetscInt l = 0; l < n; l++) p->bhead[maxlen - p->len[l]]++;
+  for (PetscInt k = 0, s = 0; k <= maxlen; k++) {
+    const int c = p->bhead[k];
+
+    p->bhead[k] = (int)s;
+    s += c;
+  }
+  for (PetscInt l = 0; l < n; l++) p->order[p->bhead[maxlen - p->len[l]]++] = (int)l;
+  if (n <= bs) { /* every list has a thread of its own */
+    for (PetscInt k = 0; k < n; k++) {
+      p->thr[p->order[k]] = (int)k;
+      p->row[p->order[k]] = 0;
+    }
+    height = n ? maxlen : 0;
+  } else { /* bucket queue of the threads by load, FIFO within a bucket */
+    int *bh = p->bhead, *bt = p->btail, *next = p->next, cur = 0;
+
+    for (PetscInt k = 0; k < nbk; k++) bh[k] = bt[k] = -1;
+    for (PetscInt t = 0; t < bs; t++) next[t] = (int)t + 1;
+    next[bs - 1] = -1;
+    bh[0]        = 0;
+    bt[0]        = (int)bs - 1;
+    for (PetscInt k = 0; k < n; k++) {
+      const int l = p->order[k];
+      int       t, nl;
+
+      while (bh[cur] < 0) cur++;
+      t       = bh[cur];
+      bh[cur] = next[t];
+      if (bh[cur] < 0) bt[cur] = -1;
+      p->thr[l] = t;
+      p->row[l] = cur;
+      nl        = cur + p->len[l];
+      height    = PetscMax(height, nl);
+      next[t]   = -1;
+      if (bt[nl] < 0) bh[nl] = t;
+      else next[bt[nl]] = t;
+      bt[nl] = t;
+    }
+  }
+  size = (PetscCount)height * bs;
+  PetscCheck(base + size < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "The packed array needs more than 2^31 entries; use fewer threads per block or more MPI ranks");
+  if (base + size > p->cap) {
+    p->cap = PetscMin(PetscMax(base + size, p->cap + p->cap / 2), (PetscCount)INT_MAX);
+    PetscCall(PetscRealloc(sizeof(int) * (size_t)p->cap, &p->ent));
+  }
+  e = p->ent + base;
+  PetscCall(PetscArrayzero(e, size));
+  for (PetscInt l = 0; l < n; l++) {
+    PetscCount idx = (PetscCount)p->row[l] * bs + p->thr[l];
+
+    if (head) {
+      e[idx] = head[l];
+      idx += bs;
+    }
+    for (PetscInt q = lptr[l]; q < lptr[l + 1]; q++, idx += bs) e[idx] = lent[q];
+    if (tail) e[idx] = tail[l];
+  }
+  p->off[++p->nb] = (int)(base + size);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpPlanReduction(PetscCount nsrc, const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, PetscWarpRedHost *red)
+{
+  const PetscInt nblocks = tpb > 0 ? (ntargets + tpb - 1) / tpb : 0;
+  int           *ptr, *lent, *tails;
+  PetscCount     bad = -1, kept;
+  Packer         p;
+
+  PetscFunctionBegin;
+  PetscCheck(bs >= 1 && tpb >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Threads per block %" PetscInt_FMT " and targets per block %" PetscInt_FMT " must be positive", bs, tpb);
+  PetscCheck(nsrc >= 0 && ntargets >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative size");
+  PetscCheck(nsrc < INT_MAX && ntargets < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Reduction arrays hold 32-bit indices: %" PetscCount_FMT " sources, %" PetscInt_FMT " targets are too many", nsrc, ntargets);
+  PetscCheck(!nsrc || slot, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No slots");
+  /* sources by target, increasing within a target: a counting sort */
+  PetscCall(PetscCalloc1(ntargets + 1, &ptr));
+  for (PetscCount s = 0; s < nsrc; s++) {
+    const int t = slot[s];
+
+    if (t < 0) continue;
+    if (PetscUnlikely(t >= ntargets)) {
+      bad = s;
+      break;
+    }
+    ptr[t + 1]++;
+  }
+  if (bad >= 0) PetscCall(PetscFree(ptr));
+  PetscCheck(bad < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Source %" PetscCount_FMT " has slot %d, not below the number of targets %" PetscInt_FMT, bad, bad >= 0 ? slot[bad] : 0, ntargets);
+  for (PetscInt t = 0; t < ntargets; t++) ptr[t + 1] += ptr[t];
+  kept = ptr[ntargets];
+  if (kept + ntargets >= INT_MAX) PetscCall(PetscFree(ptr));
+  PetscCheck(kept + ntargets < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "The reduction array would need more than 2^31 entries (%" PetscCount_FMT " sources, %" PetscInt_FMT " targets)", kept, ntargets);
+  PetscCall(PetscMalloc1(PetscMax(ptr[ntargets], 1), &lent));
+  for (PetscCount s = 0; s < nsrc; s++)
+    if (slot[s] >= 0) lent[ptr[slot[s]]++] = (int)(s + 1);
+  for (PetscInt t = ntargets; t > 0; t--) ptr[t] = ptr[t - 1]; /* the fill advanced each start to the next one */
+  ptr[0] = 0;
+  /* one block per tpb consecutive targets, each list closed by its target */
+  PetscCall(PackerCreate(bs, nblocks, (PetscCount)ptr[ntargets] + ntargets + (PetscCount)nblocks * bs, &p));
+  PetscCall(PetscMalloc1(tpb, &tails));
+  for (PetscInt b = 0; b < nblocks; b++) {
+    const PetscInt t0 = b * tpb, n = PetscMin(tpb, ntargets - t0);
+
+    for (PetscInt l = 0; l < n; l++) tails[l] = -(int)(t0 + l + 1);
+    PetscCall(PackerBlock(&p, n, ptr + t0, lent, NULL, tails));
+  }
+  PetscCall(PetscFree(tails));
+  PetscCall(PetscFree(ptr));
+  PetscCall(PetscFree(lent));
+  PetscCall(PackerFinish(&p, red));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpRedHostDestroy(PetscWarpRedHost *red)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(red->off));
+  PetscCall(PetscFree(red->ent));
+  red->nblocks = red->bs = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpSharedHostDestroy(PetscWarpSharedHost *sh)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(sh->coff));
+  PetscCall(PetscFree(sh->cells));
+  PetscCall(PetscWarpRedHostDestroy(&sh->scatter));
+  PetscCall(PetscWarpRedHostDestroy(&sh->red));
+  sh->nblocks = sh->bs = sh->maxcells = sh->nparts_tried = 0;
+  sh->redundancy                                         = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscLogDouble PetscWarpRedHostBytes(const PetscWarpRedHost *red)
+{
+  if (!red->off) return 0;
+  return (PetscLogDouble)sizeof(int) * ((PetscLogDouble)red->nblocks + 1 + (PetscLogDouble)red->off[red->nblocks]);
+}
+
+PetscLogDouble PetscWarpSharedHostBytes(const PetscWarpSharedHost *sh)
+{
+  PetscLogDouble b = PetscWarpRedHostBytes(&sh->scatter) + PetscWarpRedHostBytes(&sh->red);
+
+  if (sh->coff) b += (PetscLogDouble)sizeof(int) * ((PetscLogDouble)sh->nblocks + 1 + (PetscLogDouble)sh->coff[sh->nblocks]);
+  return b;
+}
+
+/* ------------------------------------------------ shared assembly by non-zero ------------------------------------------------ */
+
+/*
+  Rows grouped by part (rows of part k: prow[pptr[k] .. pptr[k+1]), increasing) and the size of each part's element
+  set E_k (the cells with a dof row in the part); cstamp[ncells] is scratch
+*/
+static PetscErrorCode PartSets(PetscInt nrows, const int part[], PetscInt nparts, const PetscCount rp[], const int rc[], PetscInt ncells, int cstamp[], int pptr[], int prow[], int ecnt[], PetscInt *maxe, PetscCount *sume)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k <= nparts; k++) pptr[k] = 0;
+  for (PetscInt r = 0; r < nrows; r++) pptr[part[r] + 1]++;
+  for (PetscInt k = 0; k < nparts; k++) pptr[k + 1] += pptr[k];
+  for (PetscInt r = 0; r < nrows; r++) prow[pptr[part[r]]++] = (int)r;
+  for (PetscInt k = nparts; k > 0; k--) pptr[k] = pptr[k - 1];
+  pptr[0] = 0;
+  for (PetscInt c = 0; c < ncells; c++) cstamp[c] = -1;
+  *maxe = 0;
+  *sume = 0;
+  for (PetscInt k = 0; k < nparts; k++) {
+    int n = 0;
+
+    for (int q = pptr[k]; q < pptr[k + 1]; q++) {
+      const int r = prow[q];
+
+      for (PetscCount m = rp[r]; m < rp[r + 1]; m++)
+        if (cstamp[rc[m]] != (int)k) {
+          cstamp[rc[m]] = (int)k;
+          n++;
+        }
+    }
+    ecnt[k] = n;
+    *maxe   = PetscMax(*maxe, n);
+    *sume += n;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Consecutive row ranges, each as long as its element set fits: one pass (row r opens a new part when its new cells
+   would overflow the current one) */
+static void PartitionRanges(PetscInt nrows, const PetscCount rp[], const int rc[], PetscInt ncells, PetscInt maxcells, int cstamp[], int part[], PetscInt *nparts)
+{
+  int      k   = 0;
+  PetscInt cnt = 0;
+
+  for (PetscInt c = 0; c < ncells; c++) cstamp[c] = -1;
+  for (PetscInt r = 0; r < nrows; r++) {
+    PetscInt add = 0;
+
+    for (PetscCount m = rp[r]; m < rp[r + 1]; m++) add += cstamp[rc[m]] != k;
+    if (cnt + add > maxcells) {
+      k++;
+      cnt = 0;
+      add = (PetscInt)(rp[r + 1] - rp[r]);
+    }
+    for (PetscCount m = rp[r]; m < rp[r + 1]; m++) cstamp[rc[m]] = k;
+    cnt += add;
+    part[r] = k;
+  }
+  *nparts = nrows ? k + 1 : 0;
+}
+
+/* Merge of the sorted column lists a (PetscInt, entries >= nrows skipped) and b, without r: count, and fill when out */
+static inline PetscInt MergeRow(PetscInt r, PetscInt nrows, const PetscInt *a, PetscInt na, const int *b, PetscInt nb, idx_t *out)
+{
+  PetscInt i = 0, j = 0, n = 0;
+
+  while (i < na && a[i] >= nrows) i++; /* no entry is below 0 (checked) */
+  while (i < na || j < nb) {
+    PetscInt v;
+
+    if (j >= nb || (i < na && a[i] < b[j])) v = a[i++];
+    else if (i >= na || b[j] < a[i]) v = b[j++];
+    else {
+      v = a[i++];
+      j++;
+    }
+    while (i < na && a[i] >= nrows) i++;
+    if (v == r) continue;
+    if (out) out[n] = (idx_t)v;
+    n++;
+  }
+  return n;
+}
+
+/* The symmetric adjacency graph of the pattern (A + A^T restricted to the rows, no self-loops), for METIS */
+static PetscErrorCode BuildGraph(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], idx_t **xadj_, idx_t **adjncy_)
+{
+  PetscCount *tp, ne = 0;
+  int        *tc;
+  idx_t      *xadj, *adj;
+  PetscInt    badrow = -1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(nrows + 1, &tp));
+  for (PetscInt r = 0; r < nrows && badrow < 0; r++)
+    for (PetscInt k = rowptr[r]; k < rowptr[r + 1]; k++) {
+      const PetscInt c = colidx[k];
+
+      if (c < 0 || (k > rowptr[r] && c <= colidx[k - 1])) {
+        badrow = r;
+        break;
+      }
+      if (c < nrows) tp[c + 1]++;
+    }
+  if (badrow >= 0) PetscCall(PetscFree(tp));
+  PetscCheck(badrow < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " of the pattern does not have sorted, unique, non-negative column indices", badrow);
+  for (PetscInt r = 0; r < nrows; r++) tp[r + 1] += tp[r];
+  PetscCall(PetscMalloc1(PetscMax(tp[nrows], 1), &tc));
+  for (PetscInt r = 0; r < nrows; r++)
+    for (PetscInt k = rowptr[r]; k < rowptr[r + 1]; k++)
+      if (colidx[k] < nrows) tc[tp[colidx[k]]++] = (int)r;
+  for (PetscInt r = nrows; r > 0; r--) tp[r] = tp[r - 1];
+  tp[0] = 0;
+  PetscCall(PetscMalloc1(nrows + 1, &xadj));
+  xadj[0] = 0;
+  for (PetscInt r = 0; r < nrows; r++) {
+    ne += MergeRow(r, nrows, colidx + rowptr[r], rowptr[r + 1] - rowptr[r], tc + tp[r], (PetscInt)(tp[r + 1] - tp[r]), NULL);
+    if (ne > (PetscCount)IDX_MAX) break;
+    xadj[r + 1] = (idx_t)ne;
+  }
+  if (ne > (PetscCount)IDX_MAX) {
+    PetscCall(PetscFree(tp));
+    PetscCall(PetscFree(tc));
+    PetscCall(PetscFree(xadj));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The pattern's graph has too many edges for METIS's %d-bit indices", IDXTYPEWIDTH);
+  }
+  PetscCall(PetscMalloc1(PetscMax(ne, 1), &adj));
+  for (PetscInt r = 0; r < nrows; r++) (void)MergeRow(r, nrows, colidx + rowptr[r], rowptr[r + 1] - rowptr[r], tc + tp[r], (PetscInt)(tp[r + 1] - tp[r]), adj + xadj[r]);
+  PetscCall(PetscFree(tp));
+  PetscCall(PetscFree(tc));
+  *xadj_   = xadj;
+  *adjncy_ = adj;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Rows per part that fit, measured: grow a few graph balls (breadth-first from seeds spread through the numbering)
+  row by row until their element set would overflow; the smallest ball. Returns nrows when a whole connected component
+  fits.
+*/
+static PetscInt EstimateRowsPerPart(PetscInt nrows, const idx_t xadj[], const idx_t adj[], const PetscCount rp[], const int rc[], PetscInt ncells, PetscInt maxcells, int rstamp[], int cstamp[], int queue[])
+{
+  PetscInt best = nrows;
+
+  for (PetscInt c = 0; c < ncells; c++) cstamp[c] = -1;
+  for (PetscInt r = 0; r < nrows; r++) rstamp[r] = -1;
+  for (int s = 0; s < 3; s++) {
+    PetscInt  seed = (2 * s + 1) * nrows / 6, head = 0, tail = 0, rows = 0, cnt = 0;
+    PetscBool full = PETSC_FALSE;
+
+    for (PetscInt q = 0; q < nrows && rp[seed + 1] == rp[seed]; q++) seed = (seed + 1) % nrows; /* a row with cells */
+    if (rp[seed + 1] == rp[seed]) break;                                                        /* no row has a cell */
+    queue[tail++] = (int)seed;
+    rstamp[seed]  = s;
+    while (head < tail) {
+      const int r   = queue[head++];
+      PetscInt  add = 0;
+
+      for (PetscCount m = rp[r]; m < rp[r + 1]; m++) add += cstamp[rc[m]] != s;
+      if (cnt + add > maxcells) {
+        full = PETSC_TRUE;
+        break;
+      }
+      for (PetscCount m = rp[r]; m < rp[r + 1]; m++) cstamp[rc[m]] = s;
+      cnt += add;
+      rows++;
+      for (idx_t k = xadj[r]; k < xadj[r + 1]; k++)
+        if (rstamp[adj[k]] != s) {
+          rstamp[adj[k]] = s;
+          queue[tail++]  = (int)adj[k];
+        }
+    }
+    if (full) best = PetscMin(best, PetscMax(rows, 1));
+  }
+  return best;
+}
+
+#define SHAREDNZ_MAXTRIES 12
+
+/* METIS partitions of the rows with more parts until every element set fits; *fits false when none did */
+static PetscErrorCode PartitionMetis(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], const PetscCount rp[], const int rc[], PetscInt ncells, PetscInt maxcells, int cstamp[], int part[], PetscInt *nparts_, PetscInt *ntries, PetscBool *fits, PetscInt *worst)
+{
+  idx_t   *xadj = NULL, *adj = NULL, *mpart, opts[METIS_NOPTIONS];
+  int     *pptr = NULL, *prow, *ecnt = NULL, *queue;
+  PetscInt nparts, rpp;
+  int      status = METIS_OK;
+
+  PetscFunctionBegin;
+  *fits   = PETSC_FALSE;
+  *ntries = 0;
+  PetscCall(BuildGraph(nrows, rowptr, colidx, &xadj, &adj));
+  PetscCall(PetscMalloc2(nrows, &mpart, nrows, &queue));
+  PetscCall(PetscMalloc1(nrows, &prow));
+  rpp    = EstimateRowsPerPart(nrows, xadj, adj, rp, rc, ncells, maxcells, prow, cstamp, queue);
+  nparts = PetscMax(1, PetscMin(nrows, (PetscInt)PetscCeilReal((PetscReal)nrows / (0.8 * (PetscReal)rpp)))); /* METIS's parts are less round than balls */
+  METIS_SetDefaultOptions(opts);
+  opts[METIS_OPTION_NUMBERING] = 0;
+  opts[METIS_OPTION_SEED]      = 4321; /* reproducible */
+  for (PetscInt t = 0; t < SHAREDNZ_MAXTRIES; t++) {
+    PetscInt   maxe;
+    PetscCount sume;
+    PetscReal  ratio, grow;
+
+    (*ntries)++;
+    if (nparts > 1) {
+      idx_t nv = (idx_t)nrows, ncon = 1, np = (idx_t)nparts, objval;
+
+      status = METIS_PartGraphKway(&nv, &ncon, xadj, adj, NULL, NULL, NULL, &np, NULL, NULL, opts, &objval, mpart);
+      if (status != METIS_OK) break;
+      for (PetscInt r = 0; r < nrows; r++) part[r] = (int)mpart[r];
+    } else
+      for (PetscInt r = 0; r < nrows; r++) part[r] = 0;
+    PetscCall(PetscFree2(pptr, ecnt));
+    PetscCall(PetscMalloc2(nparts + 1, &pptr, nparts, &ecnt));
+    PetscCall(PartSets(nrows, part, nparts, rp, rc, ncells, cstamp, pptr, prow, ecnt, &maxe, &sume));
+    *worst = maxe;
+    PetscCall(PetscInfo(NULL, "sharednz: METIS partition %" PetscInt_FMT " into %" PetscInt_FMT " parts (%" PetscInt_FMT " rows per part estimated): largest element set %" PetscInt_FMT " cells of %" PetscInt_FMT " allowed\n", t + 1, nparts, rpp, maxe, maxcells));
+    if (maxe <= maxcells) {
+      *fits = PETSC_TRUE;
+      break;
+    }
+    if (nparts >= nrows) break;
+    /* element sets shrink more slowly than the parts: more than the ratio, and at least 10% more parts */
+    ratio  = (PetscReal)maxe / (PetscReal)maxcells;
+    grow   = PetscMax((PetscReal)1.1, (PetscReal)1.02 * PetscPowReal(ratio, (PetscReal)1.25));
+    nparts = PetscMin(nrows, (PetscInt)PetscCeilReal(grow * (PetscReal)nparts));
+  }
+  *nparts_ = nparts;
+  PetscCall(PetscFree2(pptr, ecnt));
+  PetscCall(PetscFree(prow));
+  PetscCall(PetscFree2(mpart, queue));
+  PetscCall(PetscFree(xadj));
+  PetscCall(PetscFree(adj));
+  PetscCheck(status == METIS_OK, PETSC_COMM_SELF, PETSC_ERR_LIB, "METIS_PartGraphKway() failed with status %d", status);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscInt ncv, const int cv[], const int slot[], PetscInt maxcells, PetscInt bs, PetscBool metis, PetscWarpSharedHost *sh)
+{
+  const PetscInt   nn = nel * nel, mc = PetscMin(maxcells, PetscMax(ncells, 1));
+  const PetscCount nsrc = (PetscCount)ncells * nn;
+  PetscCount      *rp, sume;
+  int             *rc, *part, *cstamp, *pptr, *prow, *ecnt, *vloc, *tloc, *coff, *cells;
+  PetscInt         nparts = 0, ntries = 1, worst = 0, maxrow = 0, rowmax = -1, nverts = 0, ntgt = 0, maxe, nblocks = 0;
+  PetscBool        fits = PETSC_TRUE, clash = PETSC_FALSE;
+  PetscInt         clashtarget = -1;
+  PetscBT          claimed;
+  Packer           ps, pr;
+  /* per-part scratch */
+  PetscInt *E;
+  int      *vlist, *vptr, *vent, *vhead, *tglob, *tptr, *tent, *tail, *ptl, *psrc;
+
+  PetscFunctionBegin;
+  PetscCheck(maxcells >= 1, PETSC_COMM_SELF, PETSC_ERR_SUP, "Not a single cell fits in a block's shared memory (maxcells %" PetscInt_FMT ")", maxcells);
+  PetscCheck(bs >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Threads per block %" PetscInt_FMT " must be positive", bs);
+  PetscCheck(ncv >= 0 && (!ncv || !ncells || cv), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No cell-to-vertex map (%" PetscInt_FMT " vertices per cell)", ncv);
+  PetscCheck(!nsrc || slot, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No slots");
+  PetscCheck(nsrc < INT_MAX && (PetscCount)ncells * ncv < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Element entries are numbered in 32 bits: %" PetscInt_FMT " cells of %" PetscInt_FMT " dofs are too many", ncells, nel);
+  PetscCheck((PetscCount)mc * nn < INT_MAX && (PetscCount)mc * ncv < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "%" PetscInt_FMT " cells of %" PetscInt_FMT " dofs per block overflow 32-bit shared-memory indices", mc, nel);
+  PetscCall(CheckE2D(nrows, -1, ncells, nel, e2d));
+  for (PetscCount k = 0; k < (PetscCount)ncells * ncv; k++) {
+    PetscCheck(cv[k] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscCount_FMT " has a negative vertex %d", k / ncv, cv[k]);
+    nverts = PetscMax(nverts, (PetscInt)cv[k] + 1);
+  }
+  for (PetscCount s = 0; s < nsrc; s++) ntgt = PetscMax(ntgt, (PetscInt)slot[s] + 1);
+  PetscCall(PetscMemzero(sh, sizeof(*sh)));
+
+  /* row -> cells, and the rows that cannot fit whatever the partition */
+  PetscCall(RowAdjacency(nrows, ncells, nel, e2d, PETSC_FALSE, &rp, &rc));
+  for (PetscInt r = 0; r < nrows; r++)
+    if (rp[r + 1] - rp[r] > maxrow) {
+      maxrow = (PetscInt)(rp[r + 1] - rp[r]);
+      rowmax = r;
+    }
+  if (maxrow > maxcells) {
+    PetscCall(PetscFree(rp));
+    PetscCall(PetscFree(rc));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "Row %" PetscInt_FMT " is in %" PetscInt_FMT " cells, more than the %" PetscInt_FMT " that fit in a block", rowmax, maxrow, maxcells);
+  }
+
+  /* the partition */
+  PetscCall(PetscMalloc2(nrows, &part, PetscMax(ncells, 1), &cstamp));
+  if (nrows && ncells) {
+    if (metis) {
+      PetscErrorCode ierr = PartitionMetis(nrows, rowptr, colidx, rp, rc, ncells, maxcells, cstamp, part, &nparts, &ntries, &fits, &worst);
+
+      if (ierr) { /* free, then pass the error on */
+        PetscCall(PetscFree(rp));
+        PetscCall(PetscFree(rc));
+        PetscCall(PetscFree2(part, cstamp));
+      }
+      PetscCall(ierr);
+    } else PartitionRanges(nrows, rp, rc, ncells, maxcells, cstamp, part, &nparts);
+  } else { /* nothing to assemble: one part, no cell, no block */
+    nparts = 1;
+    for (PetscInt r = 0; r < nrows; r++) part[r] = 0;
+  }
+  if (!fits) {
+    PetscCall(PetscFree(rp));
+    PetscCall(PetscFree(rc));
+    PetscCall(PetscFree2(part, cstamp));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "No METIS partition of the %" PetscInt_FMT " rows in %" PetscInt_FMT " tries has element sets of at most %" PetscInt_FMT " cells (the largest of the last: %" PetscInt_FMT "); use -mat_warp_sharednz_metis 0", nrows, ntries, maxcells, worst);
+  }
+  PetscCall(PetscMalloc3(nparts + 1, &pptr, PetscMax(nrows, 1), &prow, PetscMax(nparts, 1), &ecnt));
+  PetscCall(PartSets(nrows, part, nparts, rp, rc, ncells, cstamp, pptr, prow, ecnt, &maxe, &sume));
+  PetscCheck(maxe <= maxcells, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Partition with an element set of %" PetscInt_FMT " > %" PetscInt_FMT " cells", maxe, maxcells);
+  for (PetscInt k = 0; k < nparts; k++) nblocks += ecnt[k] > 0;
+
+  /* per part (one thread block): element set, scatter array, reduction array */
+  PetscCall(PetscMalloc1(nblocks + 1, &coff));
+  PetscCall(PetscMalloc1(PetscMax(sume, 1), &cells));
+  PetscCall(PetscMalloc2(PetscMax(nverts, 1), &vloc, PetscMax(ntgt, 1), &tloc));
+  PetscCall(PetscBTCreate(ntgt, &claimed));
+  PetscCall(PetscMalloc5(PetscMax(maxe, 1), &E, (size_t)maxe * ncv + 1, &vlist, (size_t)maxe * ncv + 1, &vptr, (size_t)maxe * ncv + 1, &vent, (size_t)maxe * ncv + 1, &vhead));
+  PetscCall(PetscMalloc6((size_t)maxe * nn + 1, &tglob, (size_t)maxe * nn + 1, &tptr, (size_t)maxe * nn + 1, &tent, (size_t)maxe * nn + 1, &tail, (size_t)maxe * nn + 1, &ptl, (size_t)maxe * nn + 1, &psrc));
+  for (PetscInt c = 0; c < ncells; c++) cstamp[c] = -1;
+  for (PetscInt v = 0; v < nverts; v++) vloc[v] = -1;
+  for (PetscInt t = 0; t < ntgt; t++) tloc[t] = -1;
+  PetscCall(PackerCreate(bs, nblocks, sume * ncv + sume + (PetscCount)nblocks * bs, &ps));
+  PetscCall(PackerCreate(bs, nblocks, nsrc + (nrows ? rowptr[nrows] : 0) + (PetscCount)nblocks * bs, &pr));
+  coff[0] = 0;
+  for (PetscInt k = 0, b = 0; k < nparts && !clash; k++) {
+    PetscInt n = 0, nv = 0, nt = 0, ne = 0;
+
+    if (!ecnt[k]) continue; /* no rows, or rows in no cell */
+    for (int q = pptr[k]; q < pptr[k + 1]; q++)
+      for (PetscCount m = rp[prow[q]]; m < rp[prow[q] + 1]; m++)
+        if (cstamp[rc[m]] != (int)k) {
+          cstamp[rc[m]] = (int)k;
+          E[n++]        = rc[m];
+        }
+    PetscCall(PetscSortInt(n, E));
+    for (PetscInt lc = 0; lc < n; lc++) cells[coff[b] + lc] = (int)E[lc];
+    coff[b + 1] = coff[b] + (int)n;
+    /* scatter: vertex v+1, then -(lc*ncv + kv + 1) for each of its places, in increasing order */
+    for (PetscInt lc = 0; lc < n; lc++)
+      for (PetscInt kv = 0; kv < ncv; kv++) {
+        const int v = cv[E[lc] * ncv + kv];
+
+        if (vloc[v] < 0) {
+          vloc[v]   = (int)nv;
+          vlist[nv] = v;
+          vptr[nv]  = 0;
+          nv++;
+        }
+        vptr[vloc[v]]++;
+      }
+    for (PetscInt l = 0, s = 0; l <= nv; l++) {
+      const int c = l < nv ? vptr[l] : 0;
+
+      vptr[l] = (int)s;
+      s += c;
+    }
+    for (PetscInt lc = 0; lc < n; lc++)
+      for (PetscInt kv = 0; kv < ncv; kv++) vent[vptr[vloc[cv[E[lc] * ncv + kv]]]++] = -(int)(lc * ncv + kv + 1);
+    for (PetscInt l = nv; l > 0; l--) vptr[l] = vptr[l - 1];
+    vptr[0] = 0;
+    for (PetscInt l = 0; l < nv; l++) {
+      vhead[l]       = vlist[l] + 1;
+      vloc[vlist[l]] = -1;
+    }
+    PetscCall(PackerBlock(&ps, nv, vptr, vent, vhead, NULL));
+    /* reduction: the entries of the part's rows, grouped by target in increasing source order */
+    for (PetscInt lc = 0; lc < n; lc++) {
+      const PetscInt c = E[lc];
+
+      for (PetscInt i = 0; i < nel; i++) {
+        const PetscInt r  = e2d[c * nel + i];
+        const int     *s  = slot + (PetscCount)(c * nel + i) * nel;
+        const int      b0 = (int)(1 + lc * nn + i * nel);
+
+        if (r < 0 || part[r] != (int)k) continue;
+        for (PetscInt j = 0; j < nel; j++) {
+          const int t = s[j];
+
+          if (t < 0) continue;
+          if (tloc[t] < 0) {
+            tloc[t]   = (int)nt;
+            tglob[nt] = t;
+            tptr[nt]  = 0;
+            nt++;
+          }
+          tptr[tloc[t]]++;
+          ptl[ne]  = tloc[t];
+          psrc[ne] = b0 + (int)j;
+          ne++;
+        }
+      }
+    }
+    for (PetscInt l = 0, s = 0; l <= nt; l++) {
+      const int c = l < nt ? tptr[l] : 0;
+
+      tptr[l] = (int)s;
+      s += c;
+    }
+    for (PetscInt q = 0; q < ne; q++) tent[tptr[ptl[q]]++] = psrc[q];
+    for (PetscInt l = nt; l > 0; l--) tptr[l] = tptr[l - 1];
+    tptr[0] = 0;
+    for (PetscInt l = 0; l < nt; l++) {
+      const int t = tglob[l];
+
+      tail[l] = -(t + 1);
+      tloc[t] = -1;
+      if (PetscBTLookupSet(claimed, t)) { /* another part's rows reach this target too */
+        clash       = PETSC_TRUE;
+        clashtarget = t;
+      }
+    }
+    PetscCall(PackerBlock(&pr, nt, tptr, tent, NULL, tail));
+    b++;
+  }
+  PetscCall(PetscFree(rp));
+  PetscCall(PetscFree(rc));
+  PetscCall(PetscFree2(part, cstamp));
+  PetscCall(PetscFree3(pptr, prow, ecnt));
+  PetscCall(PetscFree2(vloc, tloc));
+  PetscCall(PetscBTDestroy(&claimed));
+  PetscCall(PetscFree5(E, vlist, vptr, vent, vhead));
+  PetscCall(PetscFree6(tglob, tptr, tent, tail, ptl, psrc));
+  if (clash) {
+    PetscCall(PackerDestroy(&ps));
+    PetscCall(PackerDestroy(&pr));
+    PetscCall(PetscFree(coff));
+    PetscCall(PetscFree(cells));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Target %" PetscInt_FMT " is reached from rows of two different parts: the slots do not give each row targets of its own", clashtarget);
+  }
+  PetscCall(PackerFinish(&ps, &sh->scatter));
+  PetscCall(PackerFinish(&pr, &sh->red));
+  sh->nblocks      = nblocks;
+  sh->bs           = bs;
+  sh->maxcells     = maxe;
+  sh->coff         = coff;
+  sh->cells        = cells;
+  sh->nparts_tried = ntries;
+  sh->redundancy   = ncells ? (PetscReal)sume / (PetscReal)ncells : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,333 @@
+static char help[] = "Finite-element assembly by PetscWarpAsm against PETSc's own (DMPlexSNESComputeJacobianFEM into MATAIJ):\n"
+                     "every strategy into every target type, reproducibility, plan reuse and rebuild, the AIJ operations\n"
+                     "that read values after a device assembly, load vectors, and bad input.\n"
+                     "  -strategies sharednz,globalnz,color,atomic,coo   strategies to check (default all)\n"
+                     "  -types aij,ellwarp,sharednz                     target types (default all)\n"
+                     "  -physics laplace|elasticity  -reassemble n      assemblies per plan (default 3)\n";
+
+#include "testutil.h"
+#include <petscds.h>
+
+/* max |A - B| / max |B| over the entries, through AIJ copies (B: PETSc's matrix) */
+static PetscErrorCode EntryDifference(Mat A, Mat B, PetscReal *rel)
+{
+  Mat       C;
+  PetscReal nd, nb;
+
+  PetscFunctionBegin;
+  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &C));
+  PetscCall(MatAXPY(C, -1.0, B, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatNorm(C, NORM_MAX, &nd));
+  PetscCall(MatNorm(B, NORM_MAX, &nb));
+  *rel = nb > 0 ? nd / nb : nd;
+  PetscCall(MatDestroy(&C));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The AIJ operations that read values, on A (assembled on the device) against B (PETSc's AIJ): each must agree */
+static PetscErrorCode CheckReads(Mat A, Mat B, PetscRandom rnd, const char *what)
+{
+  Vec                x, ya, yb, da, db;
+  PetscReal          e, na, nb;
+  PetscInt           ncols, row, nb_cols;
+  const PetscInt    *cols, *bcols;
+  const PetscScalar *vals, *bvals;
+  Mat                C, D;
+  PetscScalar        va, vb;
+
+  PetscFunctionBegin;
+  /* MatMult (the format's own product) */
+  PetscCall(MatCreateVecs(B, &x, &yb));
+  PetscCall(MatCreateVecs(A, NULL, &ya));
+  PetscCall(VecSetRandom(x, rnd));
+  PetscCall(MatMult(B, x, yb));
+  {
+    Vec xa;
+    PetscCall(MatCreateVecs(A, &xa, NULL));
+    PetscCall(VecCopy(x, xa));
+    PetscCall(MatMult(A, xa, ya));
+    PetscCall(VecDestroy(&xa));
+  }
+  PetscCall(VecRelativeDifference(ya, yb, &e));
+  PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: MatMult rel. err %g", what, (double)e);
+  /* MatGetDiagonal */
+  PetscCall(VecDuplicate(ya, &da));
+  PetscCall(VecDuplicate(yb, &db));
+  PetscCall(MatGetDiagonal(A, da));
+  PetscCall(MatGetDiagonal(B, db));
+  PetscCall(VecRelativeDifference(da, db, &e));
+  PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: MatGetDiagonal rel. err %g", what, (double)e);
+  /* MatNorm (host read through the AIJ accessors) */
+  PetscCall(MatNorm(A, NORM_FROBENIUS, &na));
+  PetscCall(MatNorm(B, NORM_FROBENIUS, &nb));
+  PetscCheck(PetscAbsReal(na - nb) <= 1e-12 * nb, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: MatNorm %g vs %g", what, (double)na, (double)nb);
+  /* MatGetRow of a middle row, entry by entry */
+  PetscCall(MatGetLocalSize(A, &row, NULL));
+  row /= 2;
+  PetscCall(MatGetRow(A, row, &ncols, &cols, &vals));
+  PetscCall(MatGetRow(B, row, &nb_cols, &bcols, &bvals));
+  for (PetscInt k = 0, l = 0; k < ncols; k++) {
+    while (l < nb_cols && bcols[l] < cols[k]) l++;
+    vb = (l < nb_cols && bcols[l] == cols[k]) ? bvals[l] : 0.0;
+    PetscCheck(PetscAbsScalar(vals[k] - vb) <= 1e-12 * nb, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: MatGetRow(%" PetscInt_FMT ") column %" PetscInt_FMT ": %g vs %g", what, row, cols[k], (double)PetscRealPart(vals[k]), (double)PetscRealPart(vb));
+  }
+  PetscCall(MatRestoreRow(B, row, &nb_cols, &bcols, &bvals));
+  PetscCall(MatRestoreRow(A, row, &ncols, &cols, &vals));
+  /* MatGetValues of the diagonal entry */
+  PetscCall(MatGetValues(A, 1, &row, 1, &row, &va));
+  PetscCall(MatGetValues(B, 1, &row, 1, &row, &vb));
+  PetscCheck(PetscAbsScalar(va - vb) <= 1e-12 * PetscAbsScalar(vb), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: MatGetValues %g vs %g", what, (double)PetscRealPart(va), (double)PetscRealPart(vb));
+  /* MatDuplicate with values, MatConvert to AIJ (EntryDifference), MatCopy, MatTranspose */
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &C));
+  PetscCall(EntryDifference(C, B, &e));
+  PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: MatDuplicate rel. err %g", what, (double)e);
+  PetscCall(MatDestroy(&C));
+  PetscCall(MatTranspose(A, MAT_INITIAL_MATRIX, &C));
+  PetscCall(MatTranspose(B, MAT_INITIAL_MATRIX, &D));
+  PetscCall(EntryDifference(C, D, &e));
+  PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: MatTranspose rel. err %g", what, (double)e);
+  PetscCall(MatDestroy(&C));
+  PetscCall(MatDestroy(&D));
+  /* MatMatMult (host product of the values) */
+  PetscCall(MatMatMult(A, A, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &C));
+  PetscCall(MatMatMult(B, B, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &D));
+  PetscCall(EntryDifference(C, D, &e));
+  PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: MatMatMult rel. err %g", what, (double)e);
+  PetscCall(MatDestroy(&C));
+  PetscCall(MatDestroy(&D));
+  /* a host write after a device assembly: MatScale and a product again */
+  PetscCall(MatDuplicate(B, MAT_COPY_VALUES, &D));
+  PetscCall(MatScale(A, 2.0));
+  PetscCall(MatScale(D, 2.0));
+  PetscCall(EntryDifference(A, D, &e));
+  PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: MatScale rel. err %g", what, (double)e);
+  PetscCall(MatDestroy(&D));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&ya));
+  PetscCall(VecDestroy(&yb));
+  PetscCall(VecDestroy(&da));
+  PetscCall(VecDestroy(&db));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void f0_const(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[])
+{
+  for (PetscInt c = 0; c < uOff[1] - uOff[0]; c++) f0[c] = 1.0 + c;
+}
+
+/* The load vector of f[c] = 1 + c against PETSc's residual at u = 0 with f0 = 1 + c */
+static PetscErrorCode CheckLoad(DM dm, PetscWarpAsm wa, PetscBool device)
+{
+  PetscDS   ds;
+  SNES      snes;
+  Vec       u, r, F;
+  PetscReal f[3] = {1, 2, 3}, e;
+  PetscInt  n;
+  void (*f0)(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], PetscReal, const PetscReal[], PetscInt, const PetscScalar[], PetscScalar[]);
+  void (*f1)(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], PetscReal, const PetscReal[], PetscInt, const PetscScalar[], PetscScalar[]);
+
+  PetscFunctionBegin;
+  PetscCall(DMGetDS(dm, &ds));
+  PetscCall(PetscDSGetResidual(ds, 0, &f0, &f1));
+  PetscCall(PetscDSSetResidual(ds, 0, f0_const, f1));
+  PetscCall(DMCreateGlobalVector(dm, &u));
+  PetscCall(VecDuplicate(u, &r));
+  PetscCall(VecSet(u, 0.0));
+  PetscCall(SNESCreate(PETSC_COMM_SELF, &snes));
+  PetscCall(SNESSetDM(snes, dm));
+  PetscCall(SNESComputeFunction(snes, u, r));
+  PetscCall(PetscDSSetResidual(ds, 0, f0, f1));
+  PetscCall(VecCreate(PETSC_COMM_SELF, &F));
+  PetscCall(VecGetLocalSize(r, &n));
+  PetscCall(VecSetSizes(F, n, PETSC_DETERMINE));
+  PetscCall(VecSetType(F, device ? VECCUDA : VECSTANDARD));
+  PetscCall(PetscWarpAsmSetSource(wa, f));
+  PetscCall(PetscWarpAsmAssembleVector(wa, F));
+  PetscCall(VecRelativeDifference(F, r, &e));
+  PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "load vector rel. err %g", (double)e);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  load vector (%s)                              rel. err %.2e\n", device ? "device" : "host", (double)e));
+  PetscCall(SNESDestroy(&snes));
+  PetscCall(VecDestroy(&u));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Values of two assemblies are bitwise equal */
+static PetscErrorCode Bitwise(Mat A, Mat B, PetscBool *same)
+{
+  Mat       C;
+  PetscReal n;
+
+  PetscFunctionBegin;
+  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &C));
+  PetscCall(MatAXPY(C, -1.0, B, SAME_NONZERO_PATTERN));
+  PetscCall(MatNorm(C, NORM_MAX, &n));
+  *same = (PetscBool)(n == 0.0);
+  PetscCall(MatDestroy(&C));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckErrors(PetscWarpAsm wa)
+{
+  Mat              D;
+  PetscErrorCode   ierr;
+  PetscInt         bad[4] = {0, 1, 2, 1 << 30}, ok[4] = {0, 1, 2, 1};
+  PetscWarpAsmInfo info;
+  PetscReal        w[1] = {1}, B[80], Dr[160];
+
+  PetscFunctionBegin;
+  PetscCall(PetscWarpAsmGetInfo(wa, &info));
+  PetscCall(PetscWarpAsmSetStrategy(wa, PETSCWARP_ASM_GLOBALNZ)); /* COO would take any pattern */
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  /* a dense matrix */
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, info.nrows, info.nrows, NULL, &D));
+  PetscCall(MatAssemblyBegin(D, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(D, MAT_FINAL_ASSEMBLY));
+  ierr = PetscWarpAsmAssembleMatrix(wa, D);
+  PetscCheck(ierr == PETSC_ERR_SUP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dense target: expected PETSC_ERR_SUP, got %d", (int)ierr);
+  PetscCall(MatDestroy(&D));
+  /* wrong sizes */
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, info.nrows + 1, info.nrows + 1, 1, NULL, &D));
+  PetscCall(MatAssemblyBegin(D, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(D, MAT_FINAL_ASSEMBLY));
+  ierr = PetscWarpAsmAssembleMatrix(wa, D);
+  PetscCheck(ierr == PETSC_ERR_ARG_SIZ, PETSC_COMM_SELF, PETSC_ERR_PLIB, "wrong sizes: expected PETSC_ERR_ARG_SIZ, got %d", (int)ierr);
+  PetscCall(MatDestroy(&D));
+  /* a matrix without the elements' couplings (a plan for another matrix); a one-row problem has none to miss */
+  if (info.nrows > 1) {
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, info.nrows, info.nrows, 1, NULL, &D));
+    for (PetscInt i = 0; i < info.nrows; i++) PetscCall(MatSetValue(D, i, i, 1.0, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(D, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(D, MAT_FINAL_ASSEMBLY));
+    ierr = PetscWarpAsmAssembleMatrix(wa, D);
+    PetscCheck(ierr == PETSC_ERR_ARG_INCOMP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "missing couplings: expected PETSC_ERR_ARG_INCOMP, got %d", (int)ierr);
+    PetscCall(MatDestroy(&D));
+  }
+  /* an element map with an index out of range */
+  {
+    PetscWarpAsm b;
+    PetscCall(PetscWarpAsmCreate(PETSC_COMM_SELF, &b));
+    ierr = PetscWarpAsmSetElements(b, 1, 4, 3, 3, bad);
+    PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "index out of range: expected PETSC_ERR_ARG_OUTOFRANGE, got %d", (int)ierr);
+    /* an element beyond the compiled limits, and one whose dofs do not match */
+    PetscCall(PetscArrayzero(B, 80));
+    PetscCall(PetscArrayzero(Dr, 160));
+    {
+      PetscReal X[8]  = {0, 0, 1, 0, 1, 1, 0, 1};
+      PetscInt  cv[4] = {0, 1, 2, 3};
+      PetscCall(PetscWarpAsmSetElements(b, 1, 4, 3, 3, ok));
+      PetscCall(PetscWarpAsmSetMesh(b, 2, 4, X, 4, cv));
+    }
+    ierr = PetscWarpAsmSetReference(b, 3, 1, 1, w, B, Dr, Dr);
+    PetscCheck(ierr == PETSC_ERR_ARG_INCOMP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dof count mismatch: expected PETSC_ERR_ARG_INCOMP, got %d", (int)ierr);
+    PetscCall(PetscWarpAsmDestroy(&b));
+  }
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  bad input: dense target, wrong sizes, missing couplings, index out of range, dof count -> clear errors\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  DM                   dm;
+  Mat                  Jref, A, A2;
+  Vec                  b;
+  PetscWarpAsm         wa;
+  PetscBool            skip, device, same;
+  PetscRandom          rnd;
+  char                 physname[32] = "laplace";
+  char                *strategies[8], *types[8];
+  PetscInt             ns = 8, nt = 8, nre = 3;
+  PetscBool            flg;
+  PlexPhysics          phys;
+  PetscWarpAsmInfo     info;
+  PetscReal            e;
+  PetscWarpAsmStrategy strat;
+
+  PetscCall(TestBegin(&argc, &argv, help, &skip));
+  if (skip) return TestSkip();
+  PetscCall(TestRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-physics", physname, sizeof(physname), NULL));
+  PetscCall(PetscStrcmp(physname, "elasticity", &flg));
+  phys = flg ? PLEX_PHYSICS_ELASTICITY : PLEX_PHYSICS_LAPLACE;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-reassemble", &nre, NULL));
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-strategies", strategies, &ns, &flg));
+  if (!flg) {
+    ns = 5;
+    for (PetscInt s = 0; s < ns; s++) PetscCall(PetscStrallocpy(PetscWarpAsmStrategies[s], &strategies[s]));
+  }
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-types", types, &nt, &flg));
+  if (!flg) {
+    nt = 3;
+    PetscCall(PetscStrallocpy(MATAIJ, &types[0]));
+    PetscCall(PetscStrallocpy(MATELLWARP, &types[1]));
+    PetscCall(PetscStrallocpy(MATSHAREDNZ, &types[2]));
+  }
+
+  PetscCall(PlexProblemCreate(PETSC_COMM_WORLD, NULL, phys, &dm));
+  PetscCall(PlexProblemAssemble(dm, MATAIJ, &Jref, &b));
+  PetscCall(DMPlexWarpAsmCreate(dm, phys == PLEX_PHYSICS_LAPLACE ? PETSCWARP_PHYSICS_LAPLACE : PETSCWARP_PHYSICS_ELASTICITY, &wa));
+  PetscCall(PetscWarpAsmSetFromOptions(wa));
+  PetscCall(PetscWarpDeviceAvailable(&device));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_warp_assembly_device", &device, NULL));
+  PetscCall(PetscWarpAsmGetInfo(wa, &info));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, %" PetscInt_FMT " rows, %" PetscInt_FMT " cells of %" PetscInt_FMT " dofs; assembly on the %s\n", physname, info.nrows, info.ncells, info.nel, device ? "device" : "host"));
+
+  for (PetscInt t = 0; t < nt; t++) {
+    for (PetscInt s = 0; s < ns; s++) {
+      PetscInt  nsetups = 0;
+      PetscReal setup0  = -1;
+      char      what[128];
+
+      PetscCall(PetscEnumFind(PetscWarpAsmStrategies, strategies[s], (PetscEnum *)&strat, &flg));
+      PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown strategy %s", strategies[s]);
+      PetscCall(PetscSNPrintf(what, sizeof(what), "%s into %s", strategies[s], types[t]));
+      PetscCall(PetscWarpAsmSetStrategy(wa, strat));
+      /* a matrix of the type from PETSc's preallocation (the DM), values from PetscWarpAsm */
+      PetscCall(DMSetMatType(dm, types[t]));
+      PetscCall(DMCreateMatrix(dm, &A));
+      for (PetscInt k = 0; k < nre; k++) {
+        PetscCall(PetscWarpAsmAssembleMatrix(wa, A));
+        PetscCall(PetscWarpAsmGetInfo(wa, &info));
+        if (info.setup_time != setup0) nsetups++;
+        setup0 = info.setup_time;
+      }
+      PetscCheck(nsetups == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the plan was set up %" PetscInt_FMT " times in %" PetscInt_FMT " assemblies", what, nsetups, nre);
+      PetscCall(EntryDifference(A, Jref, &e));
+      PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: max entry difference %g relative to max entry", what, (double)e);
+      /* a second matrix from the symbolic assembly of the elements: reproducible values (all but atomic) */
+      PetscCall(PetscWarpAsmCreateMatrix(wa, types[t], &A2));
+      PetscCall(PetscWarpAsmAssembleMatrix(wa, A2)); /* another matrix: plan rebuilt */
+      PetscCall(PetscWarpAsmAssembleMatrix(wa, A2));
+      PetscCall(EntryDifference(A2, Jref, &e));
+      PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s, symbolic pattern: max entry difference %g", what, (double)e);
+      if (strat != PETSCWARP_ASM_ATOMIC && strat != PETSCWARP_ASM_COO) {
+        Mat A3;
+        PetscCall(MatConvert(A2, MATAIJ, MAT_INITIAL_MATRIX, &A3));
+        PetscCall(PetscWarpAsmAssembleMatrix(wa, A2));
+        PetscCall(Bitwise(A2, A3, &same));
+        PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: two assemblies differ (not bitwise reproducible)", what);
+        PetscCall(MatDestroy(&A3));
+      }
+      PetscCall(PetscWarpAsmAssembleMatrix(wa, A)); /* back to the first matrix */
+      PetscCall(CheckReads(A, Jref, rnd, what));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-30s %-14s max entry diff %.2e, plan %.3g s %.3g MB%s, reads after assembly agree\n", what, device && info.device ? "(device)" : "(host)", (double)e, info.setup_time, info.plan_bytes / 1e6, strat != PETSCWARP_ASM_ATOMIC && strat != PETSCWARP_ASM_COO ? ", bitwise reproducible" : ""));
+      PetscCall(MatDestroy(&A));
+      PetscCall(MatDestroy(&A2));
+    }
+  }
+  PetscCall(CheckLoad(dm, wa, device));
+  PetscCall(PetscObjectViewFromOptions((PetscObject)wa, NULL, "-warpasm_view"));
+  PetscCall(CheckErrors(wa));
+
+  for (PetscInt s = 0; s < ns; s++) PetscCall(PetscFree(strategies[s]));
+  for (PetscInt t = 0; t < nt; t++) PetscCall(PetscFree(types[t]));
+  PetscCall(PetscWarpAsmDestroy(&wa));
+  PetscCall(MatDestroy(&Jref));
+  PetscCall(VecDestroy(&b));
+  PetscCall(DMDestroy(&dm));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscFinalize());
+  return 0;
+}

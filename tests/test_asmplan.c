@@ -1,0 +1,715 @@
+static char help[] = "Assembly plans (src/mat/assembly/warpasmplan.c) against brute force: CSR pattern, slots, element coloring, packed\n"
+                     "reduction arrays and the shared-memory assembly by non-zero (partition, element sets, scatter and reduction arrays),\n"
+                     "interpreted on the host; the documented errors. Options:\n"
+                     "  -seed <s>          random seed (default: from the clock; printed)\n"
+                     "  -bench             time the plans on a 3D Q1 hexahedral mesh instead of the tests\n"
+                     "  -bench_n <n>       n^3 cells (default 80: 531441 rows)\n"
+                     "  -bench_maxcells <m> cells per sharednz block (default 320)\n"
+                     "  -bench_bs <bs>     threads per block (default 256)\n"
+                     "  -bench_tpb <t>     targets per globalnz block (default 256)\n"
+                     "  -bench_check       also interpret the packed arrays of the benchmark (slow)\n";
+
+#include <petscsys.h>
+#include <petsctime.h>
+#include <petscwarp/private/warpasmplan.h>
+
+/* ------------------------------------------------ random numbers (splitmix64) ------------------------------------------------ */
+typedef struct {
+  unsigned long long s;
+} Rng;
+
+static unsigned long long Mix(unsigned long long z)
+{
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+static unsigned long long RngNext(Rng *r)
+{
+  return Mix(r->s += 0x9e3779b97f4a7c15ULL);
+}
+static PetscInt RngInt(Rng *r, PetscInt n)
+{
+  return (PetscInt)(RngNext(r) % (unsigned long long)n);
+}
+/* a value in [-1, 1) determined by k (element matrix entries, sources) */
+static double Value(unsigned long long salt, PetscCount k)
+{
+  return (double)(Mix(salt ^ (unsigned long long)k) >> 11) * 0x1.0p-52 - 1.0;
+}
+
+/* ------------------------------------------------ meshes ------------------------------------------------ */
+typedef struct {
+  char      name[64];
+  PetscInt  nrows, ncells, nel, ncv;
+  PetscInt *e2d; /* [ncells*nel] */
+  int      *cv;  /* [ncells*ncv] */
+} Mesh;
+
+static PetscErrorCode MeshDestroy(Mesh *m)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(m->e2d));
+  PetscCall(PetscFree(m->cv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Tensor-product mesh of dim (2 or 3) with n[d] cells per direction, Lagrange order k (1 or 2), nc components
+  interlaced (element dof a*nc + c), nodes on the face x = 0 dropped (Dirichlet) when dirichlet, the kept nodes numbered
+  lexicographically or in a random order (permute); vertices: the cell corners
+*/
+static PetscErrorCode MeshTensor(PetscInt dim, const PetscInt n[], PetscInt k, PetscInt nc, PetscBool dirichlet, PetscBool permute, Rng *rng, Mesh *m)
+{
+  PetscInt  nn[3] = {1, 1, 1}, nv[3] = {1, 1, 1}, cn[3] = {1, 1, 1}, nnodes = 1, nverts = 1, nb = 1, *num, kept = 0;
+  PetscInt *perm = NULL;
+
+  PetscFunctionBegin;
+  for (PetscInt d = 0; d < dim; d++) {
+    nn[d] = k * n[d] + 1;
+    nv[d] = n[d] + 1;
+    cn[d] = n[d];
+    nnodes *= nn[d];
+    nverts *= nv[d];
+    nb *= k + 1;
+  }
+  PetscCall(PetscSNPrintf(m->name, sizeof(m->name), "%dD Q%d %s%s%s nc=%d", (int)dim, (int)k, dim == 2 ? "quads" : "hexes", dirichlet ? " dirichlet" : "", permute ? " permuted" : "", (int)nc));
+  m->ncells = cn[0] * cn[1] * cn[2];
+  m->nel    = nb * nc;
+  m->ncv    = dim == 2 ? 4 : 8;
+  PetscCall(PetscMalloc1(nnodes, &num));
+  for (PetscInt p = 0; p < nnodes; p++) num[p] = (dirichlet && p % nn[0] == 0) ? -1 : kept++;
+  if (permute) { /* Fisher-Yates */
+    PetscCall(PetscMalloc1(kept, &perm));
+    for (PetscInt p = 0; p < kept; p++) perm[p] = p;
+    for (PetscInt p = kept - 1; p > 0; p--) {
+      PetscInt q = RngInt(rng, p + 1), t = perm[p];
+      perm[p] = perm[q];
+      perm[q] = t;
+    }
+    for (PetscInt p = 0; p < nnodes; p++)
+      if (num[p] >= 0) num[p] = perm[num[p]];
+    PetscCall(PetscFree(perm));
+  }
+  m->nrows = kept * nc;
+  PetscCall(PetscMalloc1(m->ncells * m->nel, &m->e2d));
+  PetscCall(PetscMalloc1(m->ncells * m->ncv, &m->cv));
+  for (PetscInt cz = 0; cz < cn[2]; cz++)
+    for (PetscInt cy = 0; cy < cn[1]; cy++)
+      for (PetscInt cx = 0; cx < cn[0]; cx++) {
+        PetscInt c = cx + cn[0] * (cy + cn[1] * cz), a = 0;
+
+        for (PetscInt az = 0; az < (dim == 3 ? k + 1 : 1); az++)
+          for (PetscInt ay = 0; ay <= k; ay++)
+            for (PetscInt ax = 0; ax <= k; ax++, a++) {
+              PetscInt p = (k * cx + ax) + nn[0] * ((k * cy + ay) + nn[1] * (k * cz + az));
+
+              for (PetscInt comp = 0; comp < nc; comp++) m->e2d[c * m->nel + a * nc + comp] = num[p] >= 0 ? num[p] * nc + comp : -1;
+            }
+        a = 0;
+        for (PetscInt vz = 0; vz < (dim == 3 ? 2 : 1); vz++)
+          for (PetscInt vy = 0; vy < 2; vy++)
+            for (PetscInt vx = 0; vx < 2; vx++) m->cv[c * m->ncv + a++] = (int)((cx + vx) + nv[0] * ((cy + vy) + nv[1] * (cz + vz)));
+      }
+  PetscCall(PetscFree(num));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Unstructured-like: each cell takes nel dofs from a window around a random centre (locality, as a renumbered mesh),
+   about 10% dropped, and now and then a dof repeated in a cell (periodic closure); ncv vertices from a window too */
+static PetscErrorCode MeshRandom(PetscInt nrows, PetscInt ncells, PetscInt nel, PetscInt ncv, PetscBool repeats, Rng *rng, Mesh *m)
+{
+  const PetscInt w = PetscMin(nrows, 4 * nel + 8), nverts = nrows / 2 + 1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(m->name, sizeof(m->name), "random %d rows %d cells nel=%d%s", (int)nrows, (int)ncells, (int)nel, repeats ? " repeats" : ""));
+  m->nrows  = nrows;
+  m->ncells = ncells;
+  m->nel    = nel;
+  m->ncv    = ncv;
+  PetscCall(PetscMalloc1(ncells * nel, &m->e2d));
+  PetscCall(PetscMalloc1(ncells * ncv, &m->cv));
+  for (PetscInt c = 0; c < ncells; c++) {
+    PetscInt  c0 = RngInt(rng, nrows - w + 1), *ed = m->e2d + c * nel;
+    PetscBool rep = (PetscBool)(repeats && RngInt(rng, 10) == 0);
+
+    for (PetscInt i = 0; i < nel; i++) {
+      PetscBool again;
+      do {
+        ed[i] = c0 + RngInt(rng, w);
+        again = PETSC_FALSE;
+        for (PetscInt j = 0; j < i; j++) again = (PetscBool)(again || ed[j] == ed[i]);
+      } while (again);
+    }
+    if (rep && nel > 1) ed[nel - 1] = ed[0];
+    for (PetscInt i = 0; i < nel; i++)
+      if (RngInt(rng, 10) == 0) ed[i] = -1 - RngInt(rng, 3);
+    for (PetscInt k = 0; k < ncv; k++) m->cv[c * ncv + k] = (int)((c0 / 2 + RngInt(rng, w)) % nverts);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------ checks ------------------------------------------------ */
+static PetscErrorCode CheckPattern(const Mesh *m, PetscInt ncols, PetscBool adddiag, const PetscInt rowptr[], const PetscInt colidx[])
+{
+  const PetscInt nr = m->nrows, nmin = PetscMin(nr, ncols);
+  char          *dense;
+  PetscCount     nnz = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(rowptr[0] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rowptr[0] = %" PetscInt_FMT, rowptr[0]);
+  for (PetscInt r = 0; r < nr; r++)
+    for (PetscInt k = rowptr[r]; k < rowptr[r + 1]; k++) {
+      PetscCheck(colidx[k] >= 0 && colidx[k] < ncols, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Row %" PetscInt_FMT ": column %" PetscInt_FMT " out of range", r, colidx[k]);
+      PetscCheck(k == rowptr[r] || colidx[k] > colidx[k - 1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Row %" PetscInt_FMT " is not sorted and unique", r);
+    }
+  if ((PetscCount)nr * ncols > 16000000) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscCalloc1((size_t)nr * ncols, &dense));
+  for (PetscInt c = 0; c < m->ncells; c++)
+    for (PetscInt i = 0; i < m->nel; i++)
+      for (PetscInt j = 0; j < m->nel; j++) {
+        PetscInt r = m->e2d[c * m->nel + i], s = m->e2d[c * m->nel + j];
+        if (r >= 0 && s >= 0) dense[(size_t)r * ncols + s] = 1;
+      }
+  if (adddiag)
+    for (PetscInt r = 0; r < nmin; r++) dense[(size_t)r * ncols + r] = 1;
+  for (PetscInt r = 0; r < nr; r++) {
+    PetscInt k = rowptr[r];
+    for (PetscInt s = 0; s < ncols; s++)
+      if (dense[(size_t)r * ncols + s]) {
+        PetscCheck(k < rowptr[r + 1] && colidx[k] == s, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: pattern row %" PetscInt_FMT " lacks column %" PetscInt_FMT " or has extra entries", m->name, r, s);
+        k++;
+        nnz++;
+      }
+    PetscCheck(k == rowptr[r + 1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: pattern row %" PetscInt_FMT " has extra entries", m->name, r);
+  }
+  PetscCall(PetscFree(dense));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckSlots(const Mesh *m, const PetscInt rowptr[], const PetscInt colidx[], const int slot[])
+{
+  const PetscInt nel = m->nel;
+
+  PetscFunctionBegin;
+  for (PetscInt c = 0; c < m->ncells; c++)
+    for (PetscInt i = 0; i < nel; i++)
+      for (PetscInt j = 0; j < nel; j++) {
+        PetscInt r = m->e2d[c * nel + i], s = m->e2d[c * nel + j], expect = -1;
+
+        if (r >= 0 && s >= 0)
+          for (PetscInt k = rowptr[r]; k < rowptr[r + 1]; k++)
+            if (colidx[k] == s) expect = k;
+        PetscCheck(slot[(c * nel + i) * nel + j] == expect, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: slot of cell %" PetscInt_FMT " (%" PetscInt_FMT ",%" PetscInt_FMT ") is %d, expected %" PetscInt_FMT, m->name, c, i, j, slot[(c * nel + i) * nel + j], expect);
+      }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckColor(const Mesh *m, PetscInt ncolors, const int coff[], const int cells[])
+{
+  int     *owner, *seen;
+  PetscInt mn = PETSC_INT_MAX, mx = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(PetscMax(m->nrows, 1), &owner, PetscMax(m->ncells, 1), &seen));
+  for (PetscInt c = 0; c < m->ncells; c++) seen[c] = 0;
+  PetscCheck(coff[0] == 0 && coff[ncolors] == m->ncells, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: colors hold %d cells of %" PetscInt_FMT, m->name, coff[ncolors], m->ncells);
+  for (PetscInt k = 0; k < ncolors; k++) {
+    for (PetscInt r = 0; r < m->nrows; r++) owner[r] = -1;
+    PetscCheck(coff[k + 1] > coff[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: color %" PetscInt_FMT " is empty", m->name, k);
+    mn = PetscMin(mn, coff[k + 1] - coff[k]);
+    mx = PetscMax(mx, coff[k + 1] - coff[k]);
+    for (int q = coff[k]; q < coff[k + 1]; q++) {
+      int c = cells[q];
+      PetscCheck(q == coff[k] || c > cells[q - 1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: color %" PetscInt_FMT " not in increasing cell order", m->name, k);
+      seen[c]++;
+      for (PetscInt i = 0; i < m->nel; i++) {
+        PetscInt r = m->e2d[c * m->nel + i];
+        if (r < 0) continue;
+        PetscCheck(owner[r] < 0 || owner[r] == c, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: cells %d and %d of color %" PetscInt_FMT " share row %" PetscInt_FMT, m->name, owner[r], c, k, r);
+        owner[r] = c;
+      }
+    }
+  }
+  for (PetscInt c = 0; c < m->ncells; c++) PetscCheck(seen[c] == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: cell %" PetscInt_FMT " has %d colors", m->name, c, seen[c]);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "    coloring: %" PetscInt_FMT " colors, %" PetscInt_FMT " to %" PetscInt_FMT " cells each\n", ncolors, ncolors ? mn : 0, mx));
+  PetscCall(PetscFree2(owner, seen));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Shape of a packed array: off[] multiples of bs, increasing */
+static PetscErrorCode CheckPacked(const char *what, const PetscWarpRedHost *red, PetscInt bs)
+{
+  PetscFunctionBegin;
+  PetscCheck(red->bs == bs && red->off && red->off[0] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: bad header", what);
+  for (PetscInt b = 0; b < red->nblocks; b++)
+    PetscCheck(red->off[b + 1] >= red->off[b] && (red->off[b + 1] - red->off[b]) % bs == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: block %" PetscInt_FMT " offsets %d %d", what, b, red->off[b], red->off[b + 1]);
+  PetscCheck(PetscWarpRedHostBytes(red) == (PetscLogDouble)sizeof(int) * (red->nblocks + 1 + red->off[red->nblocks]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: bytes", what);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The reduction array of block b interpreted thread by thread (warpasmkernels.h): T[target] from S, how often each
+   target was written, the largest source and the range of the targets written */
+static void InterpretReduction(const PetscWarpRedHost *red, PetscInt b, const double *S, double *T, int *writes, PetscInt *srcmax, PetscInt *tmin, PetscInt *tmax)
+{
+  const PetscInt bs = red->bs, h = (red->off[b + 1] - red->off[b]) / bs;
+
+  *srcmax = 0;
+  *tmin   = PETSC_INT_MAX;
+  *tmax   = -1;
+  for (PetscInt t = 0; t < bs; t++) {
+    double acc = 0;
+    for (PetscInt r = 0; r < h; r++) {
+      int e = red->ent[red->off[b] + r * bs + t];
+      if (e > 0) {
+        *srcmax = PetscMax(*srcmax, e);
+        acc += S[e - 1];
+      } else if (e < 0) {
+        T[-e - 1] = acc;
+        writes[-e - 1]++;
+        *tmin = PetscMin(*tmin, -e - 1);
+        *tmax = PetscMax(*tmax, -e - 1);
+        acc   = 0;
+      }
+    }
+  }
+}
+
+static PetscErrorCode CheckReduction(const char *name, PetscCount nsrc, const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, PetscCount *padded)
+{
+  PetscWarpRedHost red;
+  double          *S, *T, *Tref;
+  int             *writes;
+  PetscCount       kept = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscWarpPlanReduction(nsrc, slot, ntargets, bs, tpb, &red));
+  PetscCall(CheckPacked(name, &red, bs));
+  PetscCheck(red.nblocks == (ntargets + tpb - 1) / tpb, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " blocks", name, red.nblocks);
+  PetscCall(PetscMalloc4(PetscMax(nsrc, 1), &S, PetscMax(ntargets, 1), &T, PetscMax(ntargets, 1), &Tref, PetscMax(ntargets, 1), &writes));
+  for (PetscCount s = 0; s < nsrc; s++) S[s] = Value(0x5eed, s);
+  for (PetscInt t = 0; t < ntargets; t++) {
+    Tref[t]   = 0;
+    T[t]      = -12345.0;
+    writes[t] = 0;
+  }
+  for (PetscCount s = 0; s < nsrc; s++)
+    if (slot[s] >= 0) {
+      Tref[slot[s]] += S[s];
+      kept++;
+    }
+  for (PetscInt b = 0; b < red.nblocks; b++) {
+    PetscInt srcmax, tmin, tmax;
+    InterpretReduction(&red, b, S, T, writes, &srcmax, &tmin, &tmax);
+    PetscCheck(srcmax <= nsrc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: source %" PetscInt_FMT " out of range", name, srcmax);
+    PetscCheck(tmin >= b * tpb && tmax < PetscMin((b + 1) * tpb, ntargets), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: block %" PetscInt_FMT " wrote targets %" PetscInt_FMT "..%" PetscInt_FMT " beyond its own", name, b, tmin, tmax);
+  }
+  for (PetscInt t = 0; t < ntargets; t++) {
+    PetscCheck(writes[t] == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: target %" PetscInt_FMT " written %d times", name, t, writes[t]);
+    PetscCheck(T[t] == Tref[t], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: target %" PetscInt_FMT ": %g, expected %g (bitwise)", name, t, T[t], Tref[t]);
+  }
+  *padded = red.off[red.nblocks];
+  PetscCall(PetscInfo(NULL, "%s: %" PetscCount_FMT " entries for %" PetscCount_FMT " sources and %" PetscInt_FMT " targets\n", name, *padded, kept, ntargets));
+  PetscCall(PetscFree4(S, T, Tref, writes));
+  PetscCall(PetscWarpRedHostDestroy(&red));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Interpret a sharednz plan block by block and compare with a brute-force sum of the element matrices into the targets */
+static PetscErrorCode CheckSharedNZ(const Mesh *m, const int slot[], PetscInt ntargets, const PetscWarpSharedHost *sh, PetscInt maxcells, PetscInt bs)
+{
+  const PetscInt nel = m->nel, nn = nel * nel, ncv = m->ncv;
+  double        *T, *Tref, *S;
+  int           *writes, *hit, *coord, *used, *incell;
+  PetscCount     sume = 0;
+
+  PetscFunctionBegin;
+  PetscCall(CheckPacked("scatter", &sh->scatter, bs));
+  PetscCall(CheckPacked("sharednz reduction", &sh->red, bs));
+  PetscCheck(sh->scatter.nblocks == sh->nblocks && sh->red.nblocks == sh->nblocks && sh->bs == bs, PETSC_COMM_SELF, PETSC_ERR_PLIB, "block counts");
+  PetscCheck(sh->maxcells <= maxcells, PETSC_COMM_SELF, PETSC_ERR_PLIB, "maxcells %" PetscInt_FMT " > %" PetscInt_FMT, sh->maxcells, maxcells);
+  PetscCall(PetscMalloc4(PetscMax(ntargets, 1), &T, PetscMax(ntargets, 1), &Tref, PetscMax(ntargets, 1), &writes, PetscMax(ntargets, 1), &hit));
+  PetscCall(PetscMalloc4(PetscMax(sh->maxcells * nn, 1), &S, PetscMax(sh->maxcells * ncv, 1), &coord, PetscMax(sh->maxcells, 1), &used, PetscMax(m->ncells, 1), &incell));
+  for (PetscInt t = 0; t < ntargets; t++) {
+    Tref[t]   = 0;
+    T[t]      = -12345.0;
+    writes[t] = hit[t] = 0;
+  }
+  for (PetscInt c = 0; c < m->ncells; c++) incell[c] = 0;
+  for (PetscCount s = 0; s < (PetscCount)m->ncells * nn; s++)
+    if (slot[s] >= 0) {
+      Tref[slot[s]] += Value(0xe1e, s);
+      hit[slot[s]] = 1;
+    }
+  for (PetscInt b = 0; b < sh->nblocks; b++) {
+    const PetscInt n      = sh->coff[b + 1] - sh->coff[b];
+    const int     *cells  = sh->cells + sh->coff[b];
+    PetscInt       srcmax = 0, hs = (sh->scatter.off[b + 1] - sh->scatter.off[b]) / bs;
+
+    PetscCheck(n >= 1 && n <= sh->maxcells, PETSC_COMM_SELF, PETSC_ERR_PLIB, "block %" PetscInt_FMT ": %" PetscInt_FMT " cells", b, n);
+    sume += n;
+    for (PetscInt lc = 0; lc < n; lc++) {
+      PetscCheck(lc == 0 || cells[lc] > cells[lc - 1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "block %" PetscInt_FMT ": cells not increasing", b);
+      incell[cells[lc]]++;
+      used[lc] = 0;
+      for (PetscInt k = 0; k < ncv; k++) coord[lc * ncv + k] = -1;
+      for (PetscInt q = 0; q < nn; q++) S[lc * nn + q] = Value(0xe1e, (PetscCount)cells[lc] * nn + q);
+    }
+    /* scatter: each coordinate slot of the block filled once, with the cell's vertex */
+    for (PetscInt t = 0; t < bs; t++) {
+      int v = -1;
+      for (PetscInt r = 0; r < hs; r++) {
+        int e = sh->scatter.ent[sh->scatter.off[b] + r * bs + t];
+        if (e > 0) v = e - 1;
+        else if (e < 0) {
+          PetscCheck(-e - 1 < n * ncv && v >= 0 && coord[-e - 1] < 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "block %" PetscInt_FMT ": bad scatter entry %d", b, e);
+          coord[-e - 1] = v;
+        }
+      }
+    }
+    for (PetscInt lc = 0; lc < n; lc++)
+      for (PetscInt k = 0; k < ncv; k++)
+        PetscCheck(coord[lc * ncv + k] == m->cv[cells[lc] * ncv + k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "block %" PetscInt_FMT ": coordinate slot %" PetscInt_FMT " has vertex %d, expected %d", b, lc * ncv + k, coord[lc * ncv + k], m->cv[cells[lc] * ncv + k]);
+    /* reduction from the block's element matrices */
+    {
+      const PetscInt h = (sh->red.off[b + 1] - sh->red.off[b]) / bs;
+      for (PetscInt t = 0; t < bs; t++) {
+        double acc = 0;
+        for (PetscInt r = 0; r < h; r++) {
+          int e = sh->red.ent[sh->red.off[b] + r * bs + t];
+          if (e > 0) {
+            PetscCheck(e - 1 < n * nn, PETSC_COMM_SELF, PETSC_ERR_PLIB, "block %" PetscInt_FMT ": source %d beyond its %" PetscInt_FMT " cells", b, e, n);
+            used[(e - 1) / nn] = 1;
+            acc += S[e - 1];
+          } else if (e < 0) {
+            PetscCheck(-e - 1 < ntargets, PETSC_COMM_SELF, PETSC_ERR_PLIB, "target out of range");
+            T[-e - 1] = acc;
+            writes[-e - 1]++;
+            acc = 0;
+          }
+        }
+      }
+    }
+    (void)srcmax;
+    for (PetscInt lc = 0; lc < n; lc++) PetscCheck(used[lc], PETSC_COMM_SELF, PETSC_ERR_PLIB, "block %" PetscInt_FMT ": cell %d contributes nothing (element set not minimal)", b, cells[lc]);
+  }
+  for (PetscInt t = 0; t < ntargets; t++) {
+    PetscCheck(writes[t] == hit[t], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: target %" PetscInt_FMT " written %d times (reached: %d)", m->name, t, writes[t], hit[t]);
+    PetscCheck(!hit[t] || T[t] == Tref[t], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: target %" PetscInt_FMT ": %g, expected %g (bitwise)", m->name, t, T[t], Tref[t]);
+  }
+  PetscCheck(PetscAbsReal(sh->redundancy - (m->ncells ? (PetscReal)sume / m->ncells : 0)) < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "redundancy %g", (double)sh->redundancy);
+  PetscCheck(PetscWarpSharedHostBytes(sh) == PetscWarpRedHostBytes(&sh->scatter) + PetscWarpRedHostBytes(&sh->red) + (PetscLogDouble)sizeof(int) * (sh->nblocks + 1 + sh->coff[sh->nblocks]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "bytes");
+  PetscCall(PetscFree4(T, Tref, writes, hit));
+  PetscCall(PetscFree4(S, coord, used, incell));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Most cells a row is in (the smallest maxcells a partition can meet) */
+static PetscErrorCode MaxCellsPerRow(const Mesh *m, PetscInt *mx)
+{
+  PetscInt *cnt, *last;
+
+  PetscFunctionBegin;
+  *mx = 0;
+  PetscCall(PetscMalloc2(PetscMax(m->nrows, 1), &cnt, PetscMax(m->nrows, 1), &last));
+  for (PetscInt r = 0; r < m->nrows; r++) {
+    cnt[r]  = 0;
+    last[r] = -1;
+  }
+  for (PetscInt c = 0; c < m->ncells; c++)
+    for (PetscInt i = 0; i < m->nel; i++) {
+      PetscInt r = m->e2d[c * m->nel + i];
+      if (r >= 0 && last[r] != c) {
+        last[r] = c;
+        *mx     = PetscMax(*mx, ++cnt[r]);
+      }
+    }
+  PetscCall(PetscFree2(cnt, last));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TestMesh(Mesh *m, Rng *rng)
+{
+  PetscInt      *rowptr, *colidx, ncolors, nnz, maxrow;
+  int           *slot, *coff, *cells, *pos2slot, *slot2;
+  PetscBool      rep, expectrep = PETSC_FALSE;
+  const PetscInt bss[][2] = {
+    {32,  32  },
+    {32,  100 },
+    {7,   3   },
+    {64,  1000},
+    {256, 256 }
+  };
+
+  PetscFunctionBegin;
+  PetscCall(MaxCellsPerRow(m, &maxrow));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: %" PetscInt_FMT " rows, %" PetscInt_FMT " cells of %" PetscInt_FMT " dofs, a row in at most %" PetscInt_FMT " cells\n", m->name, m->nrows, m->ncells, m->nel, maxrow));
+  /* pattern: without the diagonal, and a wider matrix with it */
+  PetscCall(PetscWarpPlanPattern(m->nrows, m->nrows + 5, m->ncells, m->nel, m->e2d, PETSC_FALSE, &rowptr, &colidx));
+  PetscCall(CheckPattern(m, m->nrows + 5, PETSC_FALSE, rowptr, colidx));
+  PetscCall(PetscFree(rowptr));
+  PetscCall(PetscFree(colidx));
+  PetscCall(PetscWarpPlanPattern(m->nrows, m->nrows, m->ncells, m->nel, m->e2d, PETSC_TRUE, &rowptr, &colidx));
+  PetscCall(CheckPattern(m, m->nrows, PETSC_TRUE, rowptr, colidx));
+  nnz = rowptr[m->nrows];
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "    pattern: %" PetscInt_FMT " entries\n", nnz));
+  /* slots */
+  PetscCall(PetscWarpPlanSlots(m->nrows, m->nrows, rowptr, colidx, m->ncells, m->nel, m->e2d, &slot));
+  PetscCall(CheckSlots(m, rowptr, colidx, slot));
+  for (PetscInt c = 0; c < m->ncells; c++)
+    for (PetscInt i = 0; i < m->nel; i++)
+      for (PetscInt j = 0; j < i; j++) expectrep = (PetscBool)(expectrep || (m->e2d[c * m->nel + i] >= 0 && m->e2d[c * m->nel + i] == m->e2d[c * m->nel + j]));
+  PetscCall(PetscWarpPlanHasRepeatedSlots(m->ncells, m->nel, slot, &rep));
+  PetscCheck(rep == expectrep, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: repeated slots %d, expected %d", m->name, (int)rep, (int)expectrep);
+  /* coloring */
+  PetscCall(PetscWarpPlanColor(m->nrows, m->ncells, m->nel, m->e2d, &ncolors, &coff, &cells));
+  PetscCall(CheckColor(m, ncolors, coff, cells));
+  PetscCall(PetscFree(coff));
+  PetscCall(PetscFree(cells));
+  /* reduction into CSR positions for several (bs, tpb) */
+  for (size_t q = 0; q < PETSC_STATIC_ARRAY_LENGTH(bss); q++) {
+    PetscCount padded, nsrc = (PetscCount)m->ncells * m->nel * m->nel;
+    PetscCall(CheckReduction(m->name, nsrc, slot, nnz, bss[q][0], bss[q][1], &padded));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "    reduction bs %3" PetscInt_FMT " tpb %4" PetscInt_FMT ": %" PetscCount_FMT " packed entries\n", bss[q][0], bss[q][1], padded));
+  }
+  /* remapped slots (a permutation of the positions, as ELL-WARP's) */
+  PetscCall(PetscMalloc1(PetscMax(nnz, 1), &pos2slot));
+  PetscCall(PetscMalloc1(PetscMax((PetscCount)m->ncells * m->nel * m->nel, 1), &slot2));
+  for (PetscInt k = 0; k < nnz; k++) pos2slot[k] = (int)k;
+  for (PetscInt k = nnz - 1; k > 0; k--) {
+    PetscInt q  = RngInt(rng, k + 1);
+    int      t  = pos2slot[k];
+    pos2slot[k] = pos2slot[q];
+    pos2slot[q] = t;
+  }
+  PetscCall(PetscArraycpy(slot2, slot, (PetscCount)m->ncells * m->nel * m->nel));
+  PetscCall(PetscWarpPlanRemap((PetscCount)m->ncells * m->nel * m->nel, slot2, pos2slot));
+  for (PetscCount s = 0; s < (PetscCount)m->ncells * m->nel * m->nel; s++) PetscCheck(slot2[s] == (slot[s] >= 0 ? pos2slot[slot[s]] : -1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "remap");
+  {
+    PetscCount padded;
+    PetscCall(CheckReduction(m->name, (PetscCount)m->ncells * m->nel * m->nel, slot2, nnz, 32, 64, &padded));
+  }
+  /* sharednz: both partitioners, several block capacities, CSR and remapped targets */
+  for (int metis = 0; metis < 2; metis++) {
+    const PetscInt caps[] = {maxrow, maxrow + 3, 2 * maxrow + 1, 40, m->ncells + 10};
+    for (size_t q = 0; q < PETSC_STATIC_ARRAY_LENGTH(caps); q++) {
+      PetscWarpSharedHost sh;
+      const PetscInt      bs = q % 2 ? 32 : 64;
+      if (caps[q] < maxrow) continue;
+      PetscCall(PetscWarpPlanSharedNZ(m->nrows, rowptr, colidx, m->ncells, m->nel, m->e2d, m->ncv, m->cv, q == 2 ? slot2 : slot, caps[q], bs, (PetscBool)metis, &sh));
+      PetscCall(CheckSharedNZ(m, q == 2 ? slot2 : slot, nnz, &sh, caps[q], bs));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "    sharednz %-6s maxcells %4" PetscInt_FMT " bs %2" PetscInt_FMT "%s: %4" PetscInt_FMT " blocks of <= %4" PetscInt_FMT " cells, %" PetscInt_FMT " partition(s) tried, %.3f computations per element\n", metis ? "metis" : "ranges", caps[q], bs, q == 2 ? " (remapped)" : "", sh.nblocks, sh.maxcells, sh.nparts_tried,
+                            (double)sh.redundancy));
+      PetscCall(PetscWarpSharedHostDestroy(&sh));
+    }
+  }
+  PetscCall(PetscFree(pos2slot));
+  PetscCall(PetscFree(slot2));
+  PetscCall(PetscFree(slot));
+  PetscCall(PetscFree(rowptr));
+  PetscCall(PetscFree(colidx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Run a call that must fail with the given error code */
+#define EXPECT_ERROR(call, code, what) \
+  do { \
+    PetscErrorCode ierr_; \
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
+    ierr_ = (call); \
+    PetscCall(PetscPopErrorHandler()); \
+    PetscCheck(ierr_ == (code), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: expected error %d, got %d", what, (int)(code), (int)ierr_); \
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-64s -> error %d (as expected)\n", what, (int)ierr_)); \
+  } while (0)
+
+static PetscErrorCode TestErrors(Rng *rng)
+{
+  Mesh                m;
+  const PetscInt      n[2] = {4, 3};
+  PetscInt           *rowptr, *colidx, *half_rp, *half_ci, ncolors, save;
+  int                *slot = NULL, *coff = NULL, *cells = NULL, bad[3] = {0, 5, -1};
+  PetscWarpRedHost    red;
+  PetscWarpSharedHost sh;
+
+  PetscFunctionBegin;
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "errors:\n"));
+  PetscCall(PetscMemzero(&m, sizeof(m)));
+  PetscCall(MeshTensor(2, n, 1, 1, PETSC_FALSE, PETSC_FALSE, rng, &m));
+  PetscCall(PetscWarpPlanPattern(m.nrows, m.nrows, m.ncells, m.nel, m.e2d, PETSC_TRUE, &rowptr, &colidx));
+  /* an entry missing from the pattern: the pattern of half of the cells */
+  PetscCall(PetscWarpPlanPattern(m.nrows, m.nrows, m.ncells / 2, m.nel, m.e2d, PETSC_TRUE, &half_rp, &half_ci));
+  EXPECT_ERROR(PetscWarpPlanSlots(m.nrows, m.nrows, half_rp, half_ci, m.ncells, m.nel, m.e2d, &slot), PETSC_ERR_ARG_INCOMP, "Slots: an element entry missing from the pattern");
+  /* indices out of range */
+  save                 = m.e2d[3 * m.nel + 2];
+  m.e2d[3 * m.nel + 2] = m.nrows;
+  EXPECT_ERROR(PetscWarpPlanSlots(m.nrows, m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, &slot), PETSC_ERR_ARG_OUTOFRANGE, "Slots: a row index >= nrows");
+  EXPECT_ERROR(PetscWarpPlanPattern(m.nrows, m.nrows, m.ncells, m.nel, m.e2d, PETSC_TRUE, &half_rp, &half_ci), PETSC_ERR_ARG_OUTOFRANGE, "Pattern: a row index >= nrows");
+  EXPECT_ERROR(PetscWarpPlanColor(m.nrows, m.ncells, m.nel, m.e2d, &ncolors, &coff, &cells), PETSC_ERR_ARG_OUTOFRANGE, "Color: a row index >= nrows");
+  m.e2d[3 * m.nel + 2] = save;
+  EXPECT_ERROR(PetscWarpPlanSlots(m.nrows, m.nrows - 1, rowptr, colidx, m.ncells, m.nel, m.e2d, &slot), PETSC_ERR_ARG_OUTOFRANGE, "Slots: a column index >= ncols");
+  EXPECT_ERROR(PetscWarpPlanReduction(3, bad, 5, 32, 32, &red), PETSC_ERR_ARG_OUTOFRANGE, "Reduction: a slot >= ntargets");
+  PetscCall(PetscWarpPlanSlots(m.nrows, m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, &slot));
+  EXPECT_ERROR(PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, 0, 32, PETSC_TRUE, &sh), PETSC_ERR_SUP, "SharedNZ: maxcells 0");
+  EXPECT_ERROR(PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, 3, 32, PETSC_FALSE, &sh), PETSC_ERR_SUP, "SharedNZ: a row in more cells than fit");
+  /* two rows mapped to one target: not a slot map of a matrix */
+  {
+    int *s2;
+    PetscCall(PetscMalloc1(m.ncells * m.nel * m.nel, &s2));
+    for (PetscInt k = 0; k < m.ncells * m.nel * m.nel; k++) s2[k] = slot[k] >= 0 ? 0 : -1;
+    EXPECT_ERROR(PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, s2, 4, 32, PETSC_FALSE, &sh), PETSC_ERR_ARG_INCOMP, "SharedNZ: one target reached from two parts");
+    PetscCall(PetscFree(s2));
+  }
+  PetscCall(PetscFree(slot));
+  PetscCall(PetscFree(rowptr));
+  PetscCall(PetscFree(colidx));
+  PetscCall(PetscFree(half_rp));
+  PetscCall(PetscFree(half_ci));
+  PetscCall(MeshDestroy(&m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TestEmpty(void)
+{
+  PetscInt           *rowptr, *colidx, ncolors;
+  int                *slot, *coff, *cells;
+  PetscWarpRedHost    red;
+  PetscWarpSharedHost sh;
+
+  PetscFunctionBegin;
+  /* 4 rows, no cells: the pattern is the diagonal only, nothing to assemble */
+  PetscCall(PetscWarpPlanPattern(4, 4, 0, 8, NULL, PETSC_TRUE, &rowptr, &colidx));
+  PetscCheck(rowptr[4] == 4 && colidx[3] == 3, PETSC_COMM_SELF, PETSC_ERR_PLIB, "empty pattern");
+  PetscCall(PetscWarpPlanSlots(4, 4, rowptr, colidx, 0, 8, NULL, &slot));
+  PetscCall(PetscWarpPlanColor(4, 0, 8, NULL, &ncolors, &coff, &cells));
+  PetscCheck(ncolors == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "colors of nothing");
+  PetscCall(PetscWarpPlanReduction(0, slot, 4, 32, 2, &red));
+  PetscCheck(red.nblocks == 2 && red.off[2] == 64, PETSC_COMM_SELF, PETSC_ERR_PLIB, "empty reduction: %" PetscInt_FMT " blocks, %d entries", red.nblocks, red.off[red.nblocks]);
+  PetscCall(PetscWarpPlanSharedNZ(4, rowptr, colidx, 0, 8, NULL, 4, NULL, slot, 10, 32, PETSC_TRUE, &sh));
+  PetscCheck(sh.nblocks == 0 && sh.coff[0] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "empty sharednz");
+  PetscCall(PetscWarpSharedHostDestroy(&sh));
+  PetscCall(PetscWarpRedHostDestroy(&red));
+  PetscCall(PetscFree(coff));
+  PetscCall(PetscFree(cells));
+  PetscCall(PetscFree(slot));
+  PetscCall(PetscFree(rowptr));
+  PetscCall(PetscFree(colidx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Bench(Rng *rng)
+{
+  PetscInt            n = 80, maxcells = 320, bs = 256, tpb = 256, ncolors, nnz;
+  PetscBool           check = PETSC_FALSE;
+  Mesh                m;
+  PetscInt           *rowptr, *colidx;
+  int                *slot, *coff, *cells;
+  PetscBool           rep;
+  PetscWarpRedHost    red;
+  PetscWarpSharedHost sh;
+  PetscLogDouble      t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_n", &n, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_maxcells", &maxcells, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_bs", &bs, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_tpb", &tpb, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-bench_check", &check, NULL));
+  {
+    const PetscInt nn[3] = {n, n, n};
+    PetscCall(MeshTensor(3, nn, 1, 1, PETSC_FALSE, PETSC_FALSE, rng, &m));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "bench: %s, %" PetscInt_FMT "^3 cells, %" PetscInt_FMT " rows, %" PetscInt_FMT " element entries\n", m.name, n, m.nrows, m.ncells * m.nel * m.nel));
+#define TIME(what, call) \
+  do { \
+    PetscCall(PetscTime(&t0)); \
+    PetscCall(call); \
+    PetscCall(PetscTime(&t1)); \
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-44s %8.3f s\n", what, t1 - t0)); \
+  } while (0)
+  TIME("PetscWarpPlanPattern", PetscWarpPlanPattern(m.nrows, m.nrows, m.ncells, m.nel, m.e2d, PETSC_TRUE, &rowptr, &colidx));
+  nnz = rowptr[m.nrows];
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " entries\n", nnz));
+  TIME("PetscWarpPlanSlots", PetscWarpPlanSlots(m.nrows, m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, &slot));
+  TIME("PetscWarpPlanHasRepeatedSlots", PetscWarpPlanHasRepeatedSlots(m.ncells, m.nel, slot, &rep));
+  TIME("PetscWarpPlanColor", PetscWarpPlanColor(m.nrows, m.ncells, m.nel, m.e2d, &ncolors, &coff, &cells));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " colors\n", ncolors));
+  TIME("PetscWarpPlanReduction", PetscWarpPlanReduction((PetscCount)m.ncells * m.nel * m.nel, slot, nnz, bs, tpb, &red));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " blocks, %d packed entries (%.2f MB)\n", red.nblocks, red.off[red.nblocks], PetscWarpRedHostBytes(&red) / 1e6));
+  TIME("PetscWarpPlanSharedNZ (consecutive ranges)", PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, maxcells, bs, PETSC_FALSE, &sh));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " blocks of <= %" PetscInt_FMT " cells (%" PetscInt_FMT " fit), %.3f computations per element, %.2f MB\n", sh.nblocks, sh.maxcells, maxcells, (double)sh.redundancy, PetscWarpSharedHostBytes(&sh) / 1e6));
+  if (check) PetscCall(CheckSharedNZ(&m, slot, nnz, &sh, maxcells, bs));
+  PetscCall(PetscWarpSharedHostDestroy(&sh));
+  TIME("PetscWarpPlanSharedNZ (METIS)", PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, maxcells, bs, PETSC_TRUE, &sh));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " blocks of <= %" PetscInt_FMT " cells (%" PetscInt_FMT " fit), %" PetscInt_FMT " partition(s) tried, %.3f computations per element, %.2f MB\n", sh.nblocks, sh.maxcells, maxcells, sh.nparts_tried,
+                        (double)sh.redundancy, PetscWarpSharedHostBytes(&sh) / 1e6));
+  if (check) {
+    PetscCount padded;
+    PetscCall(CheckSharedNZ(&m, slot, nnz, &sh, maxcells, bs));
+    PetscCall(CheckReduction(m.name, (PetscCount)m.ncells * m.nel * m.nel, slot, nnz, bs, tpb, &padded));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  checked\n"));
+  }
+#undef TIME
+  PetscCall(PetscWarpSharedHostDestroy(&sh));
+  PetscCall(PetscWarpRedHostDestroy(&red));
+  PetscCall(PetscFree(coff));
+  PetscCall(PetscFree(cells));
+  PetscCall(PetscFree(slot));
+  PetscCall(PetscFree(rowptr));
+  PetscCall(PetscFree(colidx));
+  PetscCall(MeshDestroy(&m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscInt       seed  = -1;
+  PetscBool      bench = PETSC_FALSE;
+  Rng            rng;
+  PetscLogDouble now;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-seed", &seed, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-bench", &bench, NULL));
+  if (seed < 0) {
+    PetscCall(PetscTime(&now));
+    seed = (PetscInt)((unsigned long long)(now * 1e6) % 1000000007ULL);
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "seed %" PetscInt_FMT " (rerun with -seed %" PetscInt_FMT ")\n", seed, seed));
+  rng.s = (unsigned long long)seed;
+  if (bench) PetscCall(Bench(&rng));
+  else {
+    struct {
+      PetscInt  dim, n[3], k, nc;
+      PetscBool dirichlet, permute;
+    } tensor[] = {
+      {2, {13, 9, 1}, 1, 1, PETSC_TRUE,  PETSC_FALSE},
+      {2, {11, 7, 1}, 1, 1, PETSC_TRUE,  PETSC_TRUE },
+      {2, {7, 6, 1},  2, 2, PETSC_TRUE,  PETSC_FALSE},
+      {2, {6, 5, 1},  2, 1, PETSC_FALSE, PETSC_TRUE },
+      {3, {5, 4, 6},  1, 1, PETSC_TRUE,  PETSC_FALSE},
+      {3, {4, 4, 4},  1, 3, PETSC_TRUE,  PETSC_TRUE },
+      {3, {3, 2, 3},  2, 1, PETSC_TRUE,  PETSC_FALSE},
+    };
+    for (size_t q = 0; q < PETSC_STATIC_ARRAY_LENGTH(tensor); q++) {
+      Mesh m;
+      PetscCall(MeshTensor(tensor[q].dim, tensor[q].n, tensor[q].k, tensor[q].nc, tensor[q].dirichlet, tensor[q].permute, &rng, &m));
+      PetscCall(TestMesh(&m, &rng));
+      PetscCall(MeshDestroy(&m));
+    }
+    {
+      Mesh m;
+      PetscCall(MeshRandom(500, 300, 6, 3, PETSC_FALSE, &rng, &m));
+      PetscCall(TestMesh(&m, &rng));
+      PetscCall(MeshDestroy(&m));
+      PetscCall(MeshRandom(800, 400, 5, 4, PETSC_TRUE, &rng, &m));
+      PetscCall(TestMesh(&m, &rng));
+      PetscCall(MeshDestroy(&m));
+    }
+    PetscCall(TestEmpty());
+    PetscCall(TestErrors(&rng));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "all assembly plan checks passed\n"));
+  }
+  PetscCall(PetscFinalize());
+  return 0;
+}
