@@ -151,7 +151,7 @@ static void TabCreate(int dim, int simplex, int degree, Tab *T)
   T->B    = NEW(double, T->nq * T->nb);
   T->D    = NEW(double, T->nq * T->nb * dim);
   T->Dc   = NEW(double, T->nq * T->ncv * dim);
-  T->node = NEW(double, T->nb * dim);
+  T->node = NEW(double, T->nb *dim);
   for (int q = 0; q < T->nq; q++) {
     double psi[8], dpsi[24];
     T->w[q] = wq[q];
@@ -208,21 +208,21 @@ static double Orientation(const Mesh *M, const int *v)
 static void MeshCreate(int dim, int simplex, const int *n, int distort, Mesh *M)
 {
   int ncubes = 1, perm3[6][3] = {
-                                   {0, 1, 2},
-                                   {0, 2, 1},
-                                   {1, 0, 2},
-                                   {1, 2, 0},
-                                   {2, 0, 1},
-                                   {2, 1, 0}
+                    {0, 1, 2},
+                    {0, 2, 1},
+                    {1, 0, 2},
+                    {1, 2, 0},
+                    {2, 0, 1},
+                    {2, 1, 0}
   };
   memset(M, 0, sizeof(*M));
   M->dim = dim, M->simplex = simplex;
   M->ncv = simplex ? dim + 1 : 1 << dim;
   if (!n[0]) { /* the corner simplex */
     M->corner = 1, M->ncells = 1, M->nverts = dim + 1, M->nsub = 1, M->ncolors = 1;
-    M->cv     = NEW(int, dim + 1);
-    M->color  = NEW(int, 1);
-    M->X      = NEW(double, (dim + 1) * dim);
+    M->cv    = NEW(int, dim + 1);
+    M->color = NEW(int, 1);
+    M->X     = NEW(double, (dim + 1) * dim);
     for (int k = 0; k <= dim; k++) M->cv[k] = k;
     for (int k = 1; k <= dim; k++) M->X[k * dim + k - 1] = 1;
     M->volume = dim == 2 ? 0.5 : 1.0 / 6;
@@ -235,7 +235,7 @@ static void MeshCreate(int dim, int simplex, const int *n, int distort, Mesh *M)
   M->ncolors = (1 << dim) * M->nsub;
   M->cv      = NEW(int, M->ncells * M->ncv);
   M->color   = NEW(int, M->ncells);
-  M->X       = NEW(double, M->nverts * dim);
+  M->X       = NEW(double, M->nverts *dim);
   for (int v = 0; v < M->nverts; v++) {
     int i[3] = {0, 0, 0}, interior = 1;
     for (int d = 0, r = v; d < dim; d++) i[d] = r % (n[d] + 1), r /= n[d] + 1, interior &= i[d] > 0 && i[d] < n[d];
@@ -250,18 +250,17 @@ static void MeshCreate(int dim, int simplex, const int *n, int distort, Mesh *M)
       q[k] = VertexId(M, j);
     }
     for (int s = 0; s < M->nsub; s++) {
-      int *v = M->cv + (c * M->nsub + s) * M->ncv;
+      int *v                    = M->cv + (c * M->nsub + s) * M->ncv;
       M->color[c * M->nsub + s] = par * M->nsub + s; /* cells of a color are two cubes apart: no shared vertex */
       if (!simplex) memcpy(v, q, sizeof(int) * M->ncv);
       else if (dim == 2) v[0] = q[0], v[1] = s ? q[3] : q[1], v[2] = s ? q[2] : q[3];
-      else { /* Kuhn: the path from corner 0 to corner 7 along the axes perm3[s] */
-        int k = 0;
-        v[0] = q[0];
+      else { /* Kuhn: the path from corner 0 to corner 7 along the axes perm3[s] */ int k = 0;
+        v[0]                                                                              = q[0];
         for (int m = 0; m < 3; m++) k |= 1 << perm3[s][m], v[m + 1] = q[k];
       }
       if (simplex && Orientation(M, v) < 0) {
         int t = v[1];
-        v[1]  = v[2], v[2] = t;
+        v[1] = v[2], v[2] = t;
       }
     }
   }
@@ -313,8 +312,8 @@ typedef struct {
 static void PackedInit(Packed *P, int bs)
 {
   P->nblocks = 0, P->bs = bs, P->cap = 1;
-  P->off     = NEW(int, 1);
-  P->ent     = NEW(int, 1);
+  P->off = NEW(int, 1);
+  P->ent = NEW(int, 1);
 }
 
 static PetscWarpRed PackedView(const Packed *P)
@@ -339,7 +338,7 @@ static int        ByLengthDesc(const void *a, const void *b)
 /* Append one block holding the nl lists lent[lptr[l] .. lptr[l+1]): LPT onto the bs columns, padded with 0 */
 static void PackBlock(Packed *P, int nl, const int *lptr, const int *lent)
 {
-  int  bs = P->bs, *order = NEW(int, nl), *col = NEW(int, nl), *pos = NEW(int, nl), *load = NEW(int, bs), nsteps = 0, base;
+  int bs = P->bs, *order = NEW(int, nl), *col = NEW(int, nl), *pos = NEW(int, nl), *load = NEW(int, bs), nsteps = 0, base;
   for (int l = 0; l < nl; l++) order[l] = l;
   sortlen = lptr;
   qsort(order, (size_t)nl, sizeof(int), ByLengthDesc);
@@ -395,7 +394,7 @@ static void BuildReduction(Packed *P, int nsrc, const int *tgt, int ntgt, int tp
   for (int b0 = 0; b0 == 0 || b0 < nused; b0 += tpb) { /* at least one block */
     int nl = 0, m = 0;
     for (int u = b0; u < nused && u < b0 + tpb; u++, nl++) {
-      int t = used[u];
+      int t    = used[u];
       lptr[nl] = m;
       for (int k = start[t]; k < start[t] + cnt[t]; k++) lent[m++] = fill[k] + 1;
       lent[m++] = -t - 1;
@@ -428,14 +427,14 @@ static void ProblemCreate(const Config *C, Problem *P)
   memset(P, 0, sizeof(*P));
   TabCreate(dim, C->simplex, C->degree, &P->T);
   MeshCreate(dim, C->simplex, C->n, C->distort, &P->M);
-  P->nb  = P->T.nb;
-  P->nc  = C->kind == PETSCWARP_PHYS_LAPLACE ? 1 : dim;
-  P->nel = P->nb * P->nc;
-  P->per = P->nel * P->nel;
+  P->nb     = P->T.nb;
+  P->nc     = C->kind == PETSCWARP_PHYS_LAPLACE ? 1 : dim;
+  P->nel    = P->nb * P->nc;
+  P->per    = P->nel * P->nel;
   P->fe.dim = dim, P->fe.nb = P->nb, P->fe.nc = P->nc, P->fe.nq = P->T.nq, P->fe.ncv = P->T.ncv;
   P->fe.w = P->T.w, P->fe.B = P->T.B, P->fe.D = P->T.D, P->fe.Dc = P->T.Dc;
   P->mesh.ncells = P->M.ncells, P->mesh.nverts = P->M.nverts, P->mesh.cv = P->M.cv, P->mesh.X = P->M.X;
-  P->kcell = NEW(double, P->M.ncells * dim * dim);
+  P->kcell = NEW(double, P->M.ncells *dim *dim);
   for (int c = 0; c < P->M.ncells; c++) {
     if (C->coef == 1) P->kcell[c] = 1.5 + 0.5 * Rand();
     if (C->coef == 2)
@@ -513,8 +512,8 @@ static void ClosedForm(const Problem *P, int a, int b, double *K, double *Mab)
   int dim = P->fe.dim, p = P->T.degree;
   if (P->M.simplex) {
     double vol = dim == 2 ? 0.5 : 1.0 / 6; /* grad lambda_0 = -(1,..,1), grad lambda_k = e_k */
-    *K   = vol * (a == 0 && b == 0 ? dim : a == 0 || b == 0 ? -1 : a == b ? 1 : 0);
-    *Mab = vol * (a == b ? 2 : 1) / ((dim + 1) * (dim + 2));
+    *K         = vol * (a == 0 && b == 0 ? dim : a == 0 || b == 0 ? -1 : a == b ? 1 : 0);
+    *Mab       = vol * (a == b ? 2 : 1) / ((dim + 1) * (dim + 2));
     return;
   }
   *K = 0, *Mab = 1;
@@ -535,13 +534,13 @@ static void ClosedForm(const Problem *P, int a, int b, double *K, double *Mab)
 static void CheckElements(const Config *C, Problem *P)
 {
   const int dim = P->fe.dim, nel = P->nel, nb = P->nb, nc = P->nc, per = P->per, nc_ = P->M.ncells;
-  double   *A = NEW(double, (size_t)nc_ * per), *Mm = NEW(double, (size_t)nc_ * per), vol = 0, scale;
+  double   *A = NEW(double, (size_t)nc_ *per), *Mm = NEW(double, (size_t)nc_ *per), vol = 0, scale;
   double   *u = NEW(double, nel), *v = NEW(double, nel);
   CHECK(PetscWarpAsmElemHost(&P->fe, &P->mesh, &P->stiff, nc_, NULL, A));
   CHECK(PetscWarpAsmElemHost(&P->fe, &P->mesh, &P->mass, nc_, NULL, Mm));
   scale = MaxAbs((size_t)nc_ * per, A);
   { /* stiffness and mass terms together: A + shift M */
-    double *Af = NEW(double, (size_t)nc_ * per), err = 0;
+    double *Af = NEW(double, (size_t)nc_ *per), err = 0;
     CHECK(PetscWarpAsmElemHost(&P->fe, &P->mesh, &P->full, nc_, NULL, Af));
     for (size_t m = 0; m < (size_t)nc_ * per; m++) err = fmax(err, fabs(Af[m] - A[m] - P->full.shift * Mm[m]));
     EXPECT(err <= 1e-14 * scale, "%s: element matrices with a shift differ from A + shift M by %g", C->name, err);
@@ -564,7 +563,7 @@ static void CheckElements(const Config *C, Problem *P)
         double res = 0;
         for (int a = 0; a < nb; a++)
           for (int k = 0; k < nc; k++) {
-            const double *x = xn + a * dim;
+            const double *x  = xn + a * dim;
             int           d0 = mode - dim == 2 ? 1 : 0, d1 = mode - dim == 0 ? 1 : 2; /* rotations in planes (0,1) (0,2) (1,2) */
             u[a * nc + k] = mode < dim ? (k == mode) : (k == d0 ? -x[d1] : k == d1 ? x[d0] : 0);
           }
@@ -637,15 +636,15 @@ typedef struct {
 static void BuildShared(const Problem *P, int nparts, int bs, SharedPlan *S)
 {
   const int nel = P->nel, per = P->per, ncv = P->M.ncv, nc_ = P->M.ncells;
-  int      *lc = NEW(int, nc_), *vcnt = NEW(int, P->M.nverts + 1), *tgt = NEW(int, (size_t)nc_ * per);
+  int      *lc = NEW(int, nc_), *vcnt = NEW(int, P->M.nverts + 1), *tgt = NEW(int, (size_t)nc_ *per);
   PackedInit(&S->scatter, bs);
   PackedInit(&S->red, bs);
   S->nblocks = nparts, S->maxcells = 0;
-  S->coff    = NEW(int, nparts + 1);
-  S->cells   = NEW(int, nparts * nc_);
+  S->coff  = NEW(int, nparts + 1);
+  S->cells = NEW(int, nparts *nc_);
   for (int p = 0; p < nparts; p++) {
-    int r0 = (int)((long long)P->ndof * p / nparts), r1 = (int)((long long)P->ndof * (p + 1) / nparts), m = 0, nl = 0;
-    int *lptr = NEW(int, P->M.nverts + 1), *lent = NEW(int, nc_ * ncv * 2 + 1), *first = NEW(int, P->M.nverts);
+    int  r0 = (int)((long long)P->ndof * p / nparts), r1 = (int)((long long)P->ndof * (p + 1) / nparts), m = 0, nl = 0;
+    int *lptr = NEW(int, P->M.nverts + 1), *lent = NEW(int, nc_ *ncv * 2 + 1), *first = NEW(int, P->M.nverts);
     for (int c = 0; c < nc_; c++) {
       int in = 0;
       for (int i = 0; i < nel; i++) in |= P->e2d[c * nel + i] >= r0 && P->e2d[c * nel + i] < r1;
@@ -668,7 +667,7 @@ static void BuildShared(const Problem *P, int nparts, int bs, SharedPlan *S)
     for (int l = 0; l < m; l++) {
       int c = S->cells[S->coff[p] + l];
       for (int ij = 0; ij < per; ij++) {
-        int r         = P->e2d[c * nel + ij / nel];
+        int r             = P->e2d[c * nel + ij / nel];
         tgt[l * per + ij] = r >= r0 && r < r1 ? P->slot[(size_t)c * per + ij] : -1;
       }
     }
@@ -723,8 +722,8 @@ static void DevCompare(const Config *C, const char *what, cudaStream_t st, const
 static PetscWarpRed DevRed(const Packed *P, int **d_off, int **d_ent)
 {
   PetscWarpRed r = PackedView(P);
-  *d_off = (int *)Dev(P->off, sizeof(int) * (P->nblocks + 1));
-  *d_ent = (int *)Dev(P->ent, sizeof(int) * P->off[P->nblocks]);
+  *d_off         = (int *)Dev(P->off, sizeof(int) * (P->nblocks + 1));
+  *d_ent         = (int *)Dev(P->ent, sizeof(int) * P->off[P->nblocks]);
   r.off = *d_off, r.ent = *d_ent;
   return r;
 }
@@ -736,13 +735,13 @@ static const int nparts[NPARTS] = {1, 2, 3, 8, 32};
 
 static void CheckAssembly(const Config *C, Problem *P, int cuda)
 {
-  const int     nc_ = P->M.ncells, per = P->per;
-  const size_t  nv  = (size_t)P->ndof * P->ndof;
-  double       *E = NEW(double, (size_t)nc_ * per), *E2 = NEW(double, (size_t)nc_ * per), *ref = NEW(double, nv), *val = NEW(double, nv), *F = NEW(double, P->ndof), rd;
-  int          *rev = NEW(int, nc_), *ccells = NEW(int, nc_), *ccoff = NEW(int, P->M.ncolors + 1), bs = 64;
-  Packed        gred;
-  SharedPlan    sp[NPARTS];
-  PetscWarpRed  red;
+  const int      nc_ = P->M.ncells, per = P->per;
+  const size_t   nv = (size_t)P->ndof * P->ndof;
+  double        *E = NEW(double, (size_t)nc_ *per), *E2 = NEW(double, (size_t)nc_ *per), *ref = NEW(double, nv), *val = NEW(double, nv), *F = NEW(double, P->ndof), rd;
+  int           *rev = NEW(int, nc_), *ccells = NEW(int, nc_), *ccoff = NEW(int, P->M.ncolors + 1), bs = 64;
+  Packed         gred;
+  SharedPlan     sp[NPARTS];
+  PetscWarpRed   red;
   PetscWarpPhys *ph = &P->full;
 
   for (int k = 0; k < nc_; k++) rev[k] = nc_ - 1 - k;
@@ -779,19 +778,19 @@ static void CheckAssembly(const Config *C, Problem *P, int cuda)
   CHECK(PetscWarpAsmLoadHost(&P->fe, &P->mesh, ph, P->e2d, F));
 #if defined(PETSCWARP_TEST_CUDA)
   if (cuda) {
-    cudaStream_t    st;
-    PetscWarpFE     dfe = P->fe;
-    PetscWarpMesh   dmesh = P->mesh;
-    PetscWarpPhys   dph   = *ph;
-    PetscWarpRed    dred;
-    int            *d_rev, *d_cc, *d_slot, *d_e2d, *d_off, *d_ent, nsh = 0;
-    double         *d_E, *d_val, *d_F;
-    size_t          maxsh;
+    cudaStream_t  st;
+    PetscWarpFE   dfe   = P->fe;
+    PetscWarpMesh dmesh = P->mesh;
+    PetscWarpPhys dph   = *ph;
+    PetscWarpRed  dred;
+    int          *d_rev, *d_cc, *d_slot, *d_e2d, *d_off, *d_ent, nsh = 0;
+    double       *d_E, *d_val, *d_F;
+    size_t        maxsh;
     CHECK(cudaStreamCreate(&st));
-    dfe.w = (double *)Dev(P->fe.w, sizeof(double) * P->fe.nq);
-    dfe.B = (double *)Dev(P->fe.B, sizeof(double) * P->fe.nq * P->nb);
-    dfe.D = (double *)Dev(P->fe.D, sizeof(double) * P->fe.nq * P->nb * P->fe.dim);
-    dfe.Dc = (double *)Dev(P->fe.Dc, sizeof(double) * P->fe.nq * P->fe.ncv * P->fe.dim);
+    dfe.w     = (double *)Dev(P->fe.w, sizeof(double) * P->fe.nq);
+    dfe.B     = (double *)Dev(P->fe.B, sizeof(double) * P->fe.nq * P->nb);
+    dfe.D     = (double *)Dev(P->fe.D, sizeof(double) * P->fe.nq * P->nb * P->fe.dim);
+    dfe.Dc    = (double *)Dev(P->fe.Dc, sizeof(double) * P->fe.nq * P->fe.ncv * P->fe.dim);
     dmesh.cv  = (int *)Dev(P->mesh.cv, sizeof(int) * nc_ * P->fe.ncv);
     dmesh.X   = (double *)Dev(P->mesh.X, sizeof(double) * P->mesh.nverts * P->fe.dim);
     dph.kcell = (double *)Dev(P->kcell, sizeof(double) * nc_ * P->fe.dim * P->fe.dim);
@@ -825,8 +824,8 @@ static void CheckAssembly(const Config *C, Problem *P, int cuda)
       if ((size_t)sp[k].maxcells * PetscWarpSharedNZCellBytes(&P->fe) + PetscWarpSharedNZFixedBytes(&P->fe) > maxsh) continue;
       dsh.scatter = DevRed(&sp[k].scatter, &d_soff, &d_sent);
       dsh.red     = DevRed(&sp[k].red, &d_roff, &d_rent);
-      dsh.coff    = d_coff = (int *)Dev(sp[k].coff, sizeof(int) * (np + 1));
-      dsh.cells   = d_cells = (int *)Dev(sp[k].cells, sizeof(int) * (sp[k].coff[np] + 1));
+      dsh.coff = d_coff = (int *)Dev(sp[k].coff, sizeof(int) * (np + 1));
+      dsh.cells = d_cells = (int *)Dev(sp[k].cells, sizeof(int) * (sp[k].coff[np] + 1));
       CHECK(cudaMemsetAsync(d_val, 0, sizeof(double) * nv, st));
       CHECK(PetscWarpAsmSharedNZCUDA(&dfe, &dmesh, &dph, &dsh, d_val, st));
       DevCompare(C, "SharedNZ", st, d_val, ref, nv);
@@ -851,7 +850,10 @@ static void CheckAssembly(const Config *C, Problem *P, int cuda)
 /* Unsupported sizes are refused, not computed */
 static void CheckErrors(int cuda)
 {
-  Config        C = {"errors", 2, 0, 1, PETSCWARP_PHYS_LAPLACE, 0, {1, 1, 1}, 0, 0};
+  Config C = {
+    "errors", 2, 0, 1, PETSCWARP_PHYS_LAPLACE, 0, {1, 1, 1},
+          0, 0
+  };
   Problem       P;
   PetscWarpFE   bad;
   PetscWarpPhys ph;
@@ -902,27 +904,27 @@ int main(int argc, char **argv)
 {
   const int    LAP = PETSCWARP_PHYS_LAPLACE, EL = PETSCWARP_PHYS_ELASTICITY;
   const Config configs[] = {
-    {"quad Q1 laplace unit squares",    2, 0, 1, LAP, 0, {2, 2, 1},  0, 1},
-    {"quad Q1 laplace kcell",           2, 0, 1, LAP, 1, {3, 2, 1},  1, 0},
-    {"quad Q2 laplace unit squares",    2, 0, 2, LAP, 0, {2, 2, 1},  0, 1},
-    {"quad Q2 laplace tensor",          2, 0, 2, LAP, 2, {2, 3, 1},  1, 0},
-    {"quad Q1 elasticity",              2, 0, 1, EL,  0, {3, 3, 1},  1, 0},
-    {"quad Q2 elasticity",              2, 0, 2, EL,  0, {2, 2, 1},  1, 0},
-    {"tri P1 laplace corner",           2, 1, 1, LAP, 0, {0, 0, 0},  0, 1},
-    {"tri P1 laplace tensor",           2, 1, 1, LAP, 2, {3, 2, 1},  1, 0},
-    {"tri P1 elasticity",               2, 1, 1, EL,  0, {3, 3, 1},  1, 0},
-    {"hex Q1 laplace unit cubes",       3, 0, 1, LAP, 0, {2, 2, 2},  0, 1},
-    {"hex Q1 laplace tensor",           3, 0, 1, LAP, 2, {2, 2, 2},  1, 0},
-    {"hex Q1 elasticity",               3, 0, 1, EL,  0, {2, 2, 2},  1, 0},
-    {"hex Q2 laplace unit cubes",       3, 0, 2, LAP, 0, {2, 2, 2},  0, 1},
-    {"hex Q2 laplace kcell",            3, 0, 2, LAP, 1, {2, 2, 1},  1, 0},
-    {"hex Q2 elasticity (nel 81)",      3, 0, 2, EL,  0, {2, 1, 1},  1, 0},
-    {"hex Q2 elasticity 2x2x2",         3, 0, 2, EL,  0, {2, 2, 2},  1, 0},
-    {"tet P1 laplace corner",           3, 1, 1, LAP, 0, {0, 0, 0},  0, 1},
-    {"tet P1 laplace tensor",           3, 1, 1, LAP, 2, {2, 2, 2},  1, 0},
-    {"tet P1 elasticity",               3, 1, 1, EL,  0, {2, 2, 2},  1, 0},
-    {"hex Q1 laplace 8^3 (batches)",    3, 0, 1, LAP, 0, {8, 8, 8},  1, 0},
-    {"tet P1 elasticity 4^3 (batches)", 3, 1, 1, EL,  0, {4, 4, 4},  1, 0},
+    {"quad Q1 laplace unit squares",    2, 0, 1, LAP, 0, {2, 2, 1},   0, 1},
+    {"quad Q1 laplace kcell",           2, 0, 1, LAP, 1, {3, 2, 1},   1, 0},
+    {"quad Q2 laplace unit squares",    2, 0, 2, LAP, 0, {2, 2, 1},   0, 1},
+    {"quad Q2 laplace tensor",          2, 0, 2, LAP, 2, {2, 3, 1},   1, 0},
+    {"quad Q1 elasticity",              2, 0, 1, EL,  0, {3, 3, 1},   1, 0},
+    {"quad Q2 elasticity",              2, 0, 2, EL,  0, {2, 2, 1},   1, 0},
+    {"tri P1 laplace corner",           2, 1, 1, LAP, 0, {0, 0, 0},   0, 1},
+    {"tri P1 laplace tensor",           2, 1, 1, LAP, 2, {3, 2, 1},   1, 0},
+    {"tri P1 elasticity",               2, 1, 1, EL,  0, {3, 3, 1},   1, 0},
+    {"hex Q1 laplace unit cubes",       3, 0, 1, LAP, 0, {2, 2, 2},   0, 1},
+    {"hex Q1 laplace tensor",           3, 0, 1, LAP, 2, {2, 2, 2},   1, 0},
+    {"hex Q1 elasticity",               3, 0, 1, EL,  0, {2, 2, 2},   1, 0},
+    {"hex Q2 laplace unit cubes",       3, 0, 2, LAP, 0, {2, 2, 2},   0, 1},
+    {"hex Q2 laplace kcell",            3, 0, 2, LAP, 1, {2, 2, 1},   1, 0},
+    {"hex Q2 elasticity (nel 81)",      3, 0, 2, EL,  0, {2, 1, 1},   1, 0},
+    {"hex Q2 elasticity 2x2x2",         3, 0, 2, EL,  0, {2, 2, 2},   1, 0},
+    {"tet P1 laplace corner",           3, 1, 1, LAP, 0, {0, 0, 0},   0, 1},
+    {"tet P1 laplace tensor",           3, 1, 1, LAP, 2, {2, 2, 2},   1, 0},
+    {"tet P1 elasticity",               3, 1, 1, EL,  0, {2, 2, 2},   1, 0},
+    {"hex Q1 laplace 8^3 (batches)",    3, 0, 1, LAP, 0, {8, 8, 8},   1, 0},
+    {"tet P1 elasticity 4^3 (batches)", 3, 1, 1, EL,  0, {4, 4, 4},   1, 0},
     {"tri P1 laplace 16^2 (batches)",   2, 1, 1, LAP, 1, {16, 16, 1}, 1, 0},
   };
   int cuda = 0;

@@ -4,13 +4,17 @@ static char help[] = "Assembly plans (src/mat/assembly/warpasmplan.c) against br
                      "  -seed <s>          random seed (default: from the clock; printed)\n"
                      "  -bench             time the plans on a 3D Q1 hexahedral mesh instead of the tests\n"
                      "  -bench_n <n>       n^3 cells (default 80: 531441 rows)\n"
+                     "  -bench_order <k>   Lagrange order 1 or 2 (default 1)\n"
+                     "  -bench_nc <nc>     components (default 1)\n"
                      "  -bench_maxcells <m> cells per sharednz block (default 320)\n"
                      "  -bench_bs <bs>     threads per block (default 256)\n"
-                     "  -bench_tpb <t>     targets per globalnz block (default 256)\n"
+                     "  -bench_tpb <t>     targets per globalnz block (default 1024)\n"
+                     "  -bench_metis <0,1> also time the METIS partition (default 1)\n"
                      "  -bench_check       also interpret the packed arrays of the benchmark (slow)\n";
 
 #include <petscsys.h>
 #include <petsctime.h>
+#include <time.h>
 #include <petscwarp/private/warpasmplan.h>
 
 /* ------------------------------------------------ random numbers (splitmix64) ------------------------------------------------ */
@@ -117,12 +121,12 @@ static PetscErrorCode MeshTensor(PetscInt dim, const PetscInt n[], PetscInt k, P
 
 /* Unstructured-like: each cell takes nel dofs from a window around a random centre (locality, as a renumbered mesh),
    about 10% dropped, and now and then a dof repeated in a cell (periodic closure); ncv vertices from a window too */
-static PetscErrorCode MeshRandom(PetscInt nrows, PetscInt ncells, PetscInt nel, PetscInt ncv, PetscBool repeats, Rng *rng, Mesh *m)
+static PetscErrorCode MeshRandom(PetscInt nrows, PetscInt ncells, PetscInt nel, PetscInt ncv, PetscInt window, PetscBool repeats, Rng *rng, Mesh *m)
 {
-  const PetscInt w = PetscMin(nrows, 4 * nel + 8), nverts = nrows / 2 + 1;
+  const PetscInt w = PetscMin(nrows, window > 0 ? window : 4 * nel + 8), nverts = nrows / 2 + 1;
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(m->name, sizeof(m->name), "random %d rows %d cells nel=%d%s", (int)nrows, (int)ncells, (int)nel, repeats ? " repeats" : ""));
+  PetscCall(PetscSNPrintf(m->name, sizeof(m->name), "random %d rows %d cells nel=%d window %d%s", (int)nrows, (int)ncells, (int)nel, (int)w, repeats ? " repeats" : ""));
   m->nrows  = nrows;
   m->ncells = ncells;
   m->nel    = nel;
@@ -511,6 +515,62 @@ static PetscErrorCode TestMesh(Mesh *m, Rng *rng)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  A mesh where METIS's first partition mostly overflows: a dense random part (rows in many cells) and a sparse grid,
+  with the grid's rows at the places where the number of rows per part is measured (nrows/6, nrows/2, 5 nrows/6), so
+  that the estimate comes from the sparse part only; then more parts are tried
+*/
+static PetscErrorCode TestRetry(Rng *rng)
+{
+  Mesh                a, b, m;
+  const PetscInt      nb[2] = {30, 30};
+  PetscInt           *rowptr, *colidx, *perm, maxrow, seeds[3];
+  int                *slot;
+  PetscWarpSharedHost sh;
+
+  PetscFunctionBegin;
+  PetscCall(MeshRandom(1500, 6000, 4, 4, 24, PETSC_FALSE, rng, &a));
+  PetscCall(MeshTensor(2, nb, 1, 1, PETSC_FALSE, PETSC_FALSE, rng, &b));
+  PetscCall(PetscMemzero(&m, sizeof(m)));
+  PetscCall(PetscSNPrintf(m.name, sizeof(m.name), "dense random + sparse grid"));
+  m.nrows  = a.nrows + b.nrows;
+  m.ncells = a.ncells + b.ncells;
+  m.nel    = 4;
+  m.ncv    = 4;
+  PetscCall(PetscMalloc1(m.ncells * m.nel, &m.e2d));
+  PetscCall(PetscMalloc1(m.ncells * m.ncv, &m.cv));
+  PetscCall(PetscMalloc1(m.nrows, &perm));
+  for (PetscInt r = 0; r < m.nrows; r++) perm[r] = r;
+  for (PetscInt s = 0; s < 3; s++) { /* swap the measured places with rows of the grid */
+    PetscInt t;
+    seeds[s]              = (2 * s + 1) * m.nrows / 6;
+    t                     = perm[seeds[s]];
+    perm[seeds[s]]        = perm[a.nrows + 7 * s];
+    perm[a.nrows + 7 * s] = t;
+  }
+  for (PetscInt k = 0; k < a.ncells * 4; k++) m.e2d[k] = a.e2d[k] >= 0 ? perm[a.e2d[k]] : -1;
+  for (PetscInt k = 0; k < b.ncells * 4; k++) m.e2d[a.ncells * 4 + k] = perm[a.nrows + b.e2d[k]];
+  for (PetscInt k = 0; k < a.ncells * 4; k++) m.cv[k] = a.cv[k];
+  for (PetscInt k = 0; k < b.ncells * 4; k++) m.cv[a.ncells * 4 + k] = (int)(a.nrows + b.cv[k]);
+  PetscCall(MaxCellsPerRow(&m, &maxrow));
+  PetscCall(PetscWarpPlanPattern(m.nrows, m.nrows, m.ncells, m.nel, m.e2d, PETSC_TRUE, &rowptr, &colidx));
+  PetscCall(PetscWarpPlanSlots(m.nrows, m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, &slot));
+  PetscCall(PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, PetscMax(40, maxrow), 32, PETSC_TRUE, &sh));
+  PetscCall(CheckSharedNZ(&m, slot, rowptr[m.nrows], &sh, PetscMax(40, maxrow), 32));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: %" PetscInt_FMT " rows, sharednz metis maxcells %" PetscInt_FMT ": %" PetscInt_FMT " blocks, %" PetscInt_FMT " partitions tried, %.3f computations per element\n", m.name, m.nrows, PetscMax(40, maxrow), sh.nblocks, sh.nparts_tried,
+                        (double)sh.redundancy));
+  PetscCheck(sh.nparts_tried > 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "expected more than one METIS partition");
+  PetscCall(PetscWarpSharedHostDestroy(&sh));
+  PetscCall(PetscFree(slot));
+  PetscCall(PetscFree(rowptr));
+  PetscCall(PetscFree(colidx));
+  PetscCall(PetscFree(perm));
+  PetscCall(MeshDestroy(&m));
+  PetscCall(MeshDestroy(&a));
+  PetscCall(MeshDestroy(&b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Run a call that must fail with the given error code */
 #define EXPECT_ERROR(call, code, what) \
   do { \
@@ -598,8 +658,8 @@ static PetscErrorCode TestEmpty(void)
 
 static PetscErrorCode Bench(Rng *rng)
 {
-  PetscInt            n = 80, maxcells = 320, bs = 256, tpb = 256, ncolors, nnz;
-  PetscBool           check = PETSC_FALSE;
+  PetscInt            n = 80, k = 1, nc = 1, maxcells = 320, bs = 256, tpb = 1024, ncolors, nnz;
+  PetscBool           check = PETSC_FALSE, metis = PETSC_TRUE;
   Mesh                m;
   PetscInt           *rowptr, *colidx;
   int                *slot, *coff, *cells;
@@ -610,13 +670,16 @@ static PetscErrorCode Bench(Rng *rng)
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_n", &n, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_order", &k, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_nc", &nc, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_maxcells", &maxcells, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_bs", &bs, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_tpb", &tpb, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-bench_check", &check, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-bench_metis", &metis, NULL));
   {
     const PetscInt nn[3] = {n, n, n};
-    PetscCall(MeshTensor(3, nn, 1, 1, PETSC_FALSE, PETSC_FALSE, rng, &m));
+    PetscCall(MeshTensor(3, nn, k, nc, PETSC_FALSE, PETSC_FALSE, rng, &m));
   }
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "bench: %s, %" PetscInt_FMT "^3 cells, %" PetscInt_FMT " rows, %" PetscInt_FMT " element entries\n", m.name, n, m.nrows, m.ncells * m.nel * m.nel));
 #define TIME(what, call) \
@@ -639,17 +702,19 @@ static PetscErrorCode Bench(Rng *rng)
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " blocks of <= %" PetscInt_FMT " cells (%" PetscInt_FMT " fit), %.3f computations per element, %.2f MB\n", sh.nblocks, sh.maxcells, maxcells, (double)sh.redundancy, PetscWarpSharedHostBytes(&sh) / 1e6));
   if (check) PetscCall(CheckSharedNZ(&m, slot, nnz, &sh, maxcells, bs));
   PetscCall(PetscWarpSharedHostDestroy(&sh));
-  TIME("PetscWarpPlanSharedNZ (METIS)", PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, maxcells, bs, PETSC_TRUE, &sh));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " blocks of <= %" PetscInt_FMT " cells (%" PetscInt_FMT " fit), %" PetscInt_FMT " partition(s) tried, %.3f computations per element, %.2f MB\n", sh.nblocks, sh.maxcells, maxcells, sh.nparts_tried,
-                        (double)sh.redundancy, PetscWarpSharedHostBytes(&sh) / 1e6));
+  if (metis) {
+    TIME("PetscWarpPlanSharedNZ (METIS)", PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, maxcells, bs, PETSC_TRUE, &sh));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " blocks of <= %" PetscInt_FMT " cells (%" PetscInt_FMT " fit), %" PetscInt_FMT " partition(s) tried, %.3f computations per element, %.2f MB\n", sh.nblocks, sh.maxcells, maxcells, sh.nparts_tried,
+                          (double)sh.redundancy, PetscWarpSharedHostBytes(&sh) / 1e6));
+    if (check) PetscCall(CheckSharedNZ(&m, slot, nnz, &sh, maxcells, bs));
+    PetscCall(PetscWarpSharedHostDestroy(&sh));
+  }
   if (check) {
     PetscCount padded;
-    PetscCall(CheckSharedNZ(&m, slot, nnz, &sh, maxcells, bs));
     PetscCall(CheckReduction(m.name, (PetscCount)m.ncells * m.nel * m.nel, slot, nnz, bs, tpb, &padded));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  checked\n"));
   }
 #undef TIME
-  PetscCall(PetscWarpSharedHostDestroy(&sh));
   PetscCall(PetscWarpRedHostDestroy(&red));
   PetscCall(PetscFree(coff));
   PetscCall(PetscFree(cells));
@@ -673,7 +738,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-bench", &bench, NULL));
   if (seed < 0) {
     PetscCall(PetscTime(&now));
-    seed = (PetscInt)((unsigned long long)(now * 1e6) % 1000000007ULL);
+    seed = (PetscInt)(Mix((unsigned long long)time(NULL) ^ (unsigned long long)(now * 1e6)) % 1000000007ULL);
   }
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "seed %" PetscInt_FMT " (rerun with -seed %" PetscInt_FMT ")\n", seed, seed));
   rng.s = (unsigned long long)seed;
@@ -699,13 +764,17 @@ int main(int argc, char **argv)
     }
     {
       Mesh m;
-      PetscCall(MeshRandom(500, 300, 6, 3, PETSC_FALSE, &rng, &m));
+      PetscCall(MeshRandom(500, 300, 6, 3, 0, PETSC_FALSE, &rng, &m));
       PetscCall(TestMesh(&m, &rng));
       PetscCall(MeshDestroy(&m));
-      PetscCall(MeshRandom(800, 400, 5, 4, PETSC_TRUE, &rng, &m));
+      PetscCall(MeshRandom(800, 400, 5, 4, 0, PETSC_TRUE, &rng, &m));
+      PetscCall(TestMesh(&m, &rng));
+      PetscCall(MeshDestroy(&m));
+      PetscCall(MeshRandom(3000, 1500, 4, 3, 600, PETSC_FALSE, &rng, &m));
       PetscCall(TestMesh(&m, &rng));
       PetscCall(MeshDestroy(&m));
     }
+    PetscCall(TestRetry(&rng));
     PetscCall(TestEmpty());
     PetscCall(TestErrors(&rng));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "all assembly plan checks passed\n"));

@@ -1,6 +1,12 @@
 /* Finite-element assembly on the device (Cecka, Lew, Darve, seeds/000): element batches (element matrices to global
    memory, direct atomic or colored accumulation, load vectors), reduction by non-zero through a packed reduction array,
-   and the shared-memory assembly by non-zero. Twin: warpasm_host.c; element computation: warpasm_elem.h. */
+   and the shared-memory assembly by non-zero. Twin: warpasm_host.c; element computation: warpasm_elem.h.
+
+   Every kernel computes element matrices the same way, for a group of cells at once, in shared memory:
+   stage 1: threads over (cell, q) compute the geometry and stage wdj and the (gradient, value) records;
+   stage 2: threads over (cell, tile) accumulate their tile of the element matrix in registers and store it into the
+   group's element matrices Es (shared memory); the kernels differ in where the cells' coordinates come from (gathered
+   directly or through the scatter array) and where Es goes (written out, added through slots, or reduced). */
 #include <petscwarp/private/warpasmkernels.h>
 #include "warpasm_elem.h"
 #include <cuda_runtime.h>
@@ -18,7 +24,7 @@ enum {
 
 /* Physics by value (no pointer to a kernel parameter is taken) */
 struct PwaPhys {
-  int           kind, coef;
+  int           coef;
   double        kappa, lambda, mu, shift, f[PETSCWARP_MAXDIM];
   const double *kcell;
 };
@@ -26,7 +32,6 @@ struct PwaPhys {
 static PwaPhys PwaPhysOf(const PetscWarpPhys *ph)
 {
   PwaPhys p;
-  p.kind   = ph->kind;
   p.coef   = ph->coef;
   p.kappa  = ph->kappa;
   p.lambda = ph->lambda;
@@ -37,63 +42,88 @@ static PwaPhys PwaPhysOf(const PetscWarpPhys *ph)
   return p;
 }
 
-/* Stage 1 for cells [0, m) of a batch: threads over (cell, q) compute the geometry from the coordinates Xs[lc*ncv*DIM]
-   and stage wdj[lc*nq + q] and (G non-NULL) G[(lc*nq + q)*nb*DIM ...] */
+/* Stage 1 for cells [0, m) of a group: threads over (cell, q) compute the geometry from the coordinates
+   Xs[lc*ncv*DIM ...], staging wdj[lc*nq + q] and (R non-NULL) Jinv in Js[(lc*nq + q)*DIM*DIM ...]; then threads over
+   (cell, q, a) compute the records R[lc*rs + (q*nb + a)*PWA_REC ...] (consecutive threads, consecutive records) */
 template <int DIM>
-static __device__ __forceinline__ void StageBatch(const PetscWarpFE &fe, int m, const double *Xs, double *wdj, double *G)
+static __device__ __forceinline__ void StageGroup(const PetscWarpFE &fe, int m, const double *Xs, double *wdj, double *Js, double *R, int rs)
 {
   const int ncv = fe.ncv, nb = fe.nb, nq = fe.nq;
   for (int t = threadIdx.x; t < m * nq; t += blockDim.x) {
-    int lc = t / nq, q = t - lc * nq;
-    PwaStageQ(DIM, ncv, nb, Xs + lc * ncv * DIM, fe.Dc + q * ncv * DIM, __ldg(&fe.w[q]), fe.D + q * nb * DIM, &wdj[t], G ? G + (size_t)t * nb * DIM : NULL);
+    int    lc = t / nq, q       = t - lc * nq;
+    double Jinv[DIM * DIM], det = PwaGeometry(DIM, ncv, Xs + lc * ncv * DIM, fe.Dc + q * ncv * DIM, Jinv);
+    wdj[t] = __ldg(&fe.w[q]) * det;
+    if (R)
+#pragma unroll
+      for (int k = 0; k < DIM * DIM; k++) Js[t * DIM * DIM + k] = Jinv[k];
+  }
+  if (!R) return;
+  __syncthreads();
+  for (int t = threadIdx.x; t < m * nq * nb; t += blockDim.x) {
+    int lq = t / nb, lc = lq / nq, qa = t - lc * nq * nb; /* qa = q*nb + a */
+    PwaRecord(DIM, Js + lq * DIM * DIM, fe.D + qa * DIM, __ldg(&fe.B[qa]), R + lc * rs + qa * PWA_REC);
   }
 }
 
-/* Entry ij of the element matrix of cell (its staged data wdj, G) */
-template <int DIM>
-static __device__ __forceinline__ double CellEntry(const PetscWarpFE &fe, const PwaPhys &ph, int cell, const double *wdj, const double *G, int i, int j)
+/* Stage 2 for cells [0, m) of a group: threads over (cell, tile) compute the element matrices Es[lc*per ...]; cell(lc)
+   gives the cell number (for its coefficient) */
+template <int DIM, int KIND, typename CellOf>
+static __device__ __forceinline__ void TileGroup(const PetscWarpFE &fe, const PwaPhys &ph, int m, CellOf cell, const double *wdj, const double *R, int rs, double *Es)
 {
-  double K[DIM * DIM];
-  int    tensor = ph.kind == PETSCWARP_PHYS_LAPLACE ? PwaCellCoef(ph.coef, ph.kappa, ph.kcell, DIM, cell, K) : 0;
-  return PwaEntry(ph.kind, DIM, fe.nb, fe.nc, fe.nq, fe.B, wdj, G, tensor, K, ph.lambda, ph.mu, ph.shift, i, j);
+  constexpr int NC = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM;
+  const int     nb = fe.nb, nq = fe.nq, nel = nb * NC, per = nel * nel, ntile = PwaTiles(DIM, nb, NC);
+  for (int t = threadIdx.x; t < m * ntile; t += blockDim.x) {
+    int    lc = t / ntile, tensor = 0;
+    double K[DIM * DIM];
+    K[0] = 0.0;
+    if (KIND == PETSCWARP_PHYS_LAPLACE) tensor = PwaCellCoef(ph.coef, ph.kappa, ph.kcell, DIM, cell(lc), K);
+    PwaTile(KIND, DIM, nb, nq, wdj + lc * nq, R + lc * rs, tensor, K, ph.lambda, ph.mu, ph.shift, t - lc * ntile, Es + (size_t)lc * per);
+  }
 }
 
 /* Element batch: block blockIdx.x takes cells [first, first + ne) of the list. Stage 0: threads over (cell, vertex,
-   coordinate) gather the coordinates into shared memory; stage 1: threads over (cell, q) stage the geometry; stage 2:
-   threads over (cell, i, j) (load: (cell, i)) compute the entries and write or accumulate them. Shared memory:
-   ne * (ncv*DIM + PwaStageDoubles) doubles. */
-template <int DIM, int MODE>
-__global__ void __launch_bounds__(PWA_BATCH_THREADS) PwaBatch(PetscWarpFE fe, PetscWarpMesh mesh, PwaPhys ph, int n, int ne, const int *__restrict__ cells, const int *__restrict__ slot, double *__restrict__ out)
+   coordinate) gather the coordinates; stages 1, 2 (above); stage 3: threads over (cell, i, j) write E or add into val
+   (coalesced). Load vectors: stage 1 stages wdj only and stage 3 runs over (cell, i). Shared memory (doubles):
+   records ne*rs, wdj ne*nq, element matrices ne*nel^2, Jinv ne*nq*DIM^2 (these two not for loads), coordinates
+   ne*ncv*DIM. */
+template <int DIM, int KIND, int MODE>
+__global__ void __launch_bounds__(PWA_BATCH_THREADS, 2) PwaBatch(PetscWarpFE fe, PetscWarpMesh mesh, PwaPhys ph, int n, int ne, const int *__restrict__ cells, const int *__restrict__ slot, double *__restrict__ out)
 {
   extern __shared__ double smem[];
-  const int ncv = fe.ncv, nc = fe.nc, nq = fe.nq, nel = fe.nb * nc, nx = ncv * DIM;
-  const int first = blockIdx.x * ne, m = min(ne, n - first);
-  double   *Xs = smem, *wdj = Xs + ne * nx, *G = wdj + ne * nq;
+  constexpr int            NC  = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM;
+  const int                ncv = fe.ncv, nq = fe.nq, nel = fe.nb * NC, per = nel * nel, nx = ncv * DIM, rs = MODE == PWA_LOAD ? 0 : PwaRecStride(fe.nb, nq);
+  const int                first = blockIdx.x * ne, m = min(ne, n - first);
+  double                  *R = smem, *wdj = R + ne * rs, *Es = wdj + ne * nq, *Js = Es + (MODE == PWA_LOAD ? 0 : (size_t)ne * per), *Xs = Js + (MODE == PWA_LOAD ? 0 : ne * nq * DIM * DIM);
+  auto                     cell = [&](int lc) { return cells ? __ldg(&cells[first + lc]) : first + lc; };
 
   for (int t = threadIdx.x; t < m * nx; t += blockDim.x) {
-    int lc = t / nx, r = t - lc * nx, k = r / DIM, d = r - k * DIM, cell = cells ? __ldg(&cells[first + lc]) : first + lc;
-    Xs[t] = __ldg(&mesh.X[(size_t)__ldg(&mesh.cv[(size_t)cell * ncv + k]) * DIM + d]);
+    int lc = t / nx, r = t - lc * nx, k = r / DIM;
+    Xs[t] = __ldg(&mesh.X[(size_t)__ldg(&mesh.cv[(size_t)cell(lc) * ncv + k]) * DIM + r - k * DIM]);
   }
   __syncthreads();
-  StageBatch<DIM>(fe, m, Xs, wdj, MODE == PWA_LOAD ? NULL : G);
+  StageGroup<DIM>(fe, m, Xs, wdj, Js, MODE == PWA_LOAD ? NULL : R, rs);
   __syncthreads();
   if (MODE == PWA_LOAD) {
     for (int t = threadIdx.x; t < m * nel; t += blockDim.x) {
-      int lc = t / nel, i = t - lc * nel, c = i % nc, cell = first + lc, s = __ldg(&slot[(size_t)cell * nel + i]);
-      if (s >= 0) atomicAdd(&out[s], PwaLoadEntry(fe.nb, nq, fe.B, wdj + lc * nq, c == 0 ? ph.f[0] : c == 1 ? ph.f[1] : ph.f[2], i / nc));
+      int lc = t / nel, i = t - lc * nel, c = i % NC, s = __ldg(&slot[(size_t)first * nel + t]);
+      if (s >= 0) atomicAdd(&out[s], PwaLoadEntry(fe.nb, nq, fe.B, wdj + lc * nq, c == 0 ? ph.f[0] : c == 1 ? ph.f[1] : ph.f[2], i / NC));
     }
-  } else {
-    const int per = nel * nel;
-    for (int t = threadIdx.x; t < m * per; t += blockDim.x) {
-      int    lc = t / per, ij = t - lc * per, i = ij / nel, j = ij - i * nel, cell = cells ? __ldg(&cells[first + lc]) : first + lc;
-      double v = CellEntry<DIM>(fe, ph, cell, wdj + lc * nq, G + (size_t)lc * nq * fe.nb * DIM, i, j);
-      if (MODE == PWA_ELEM) out[(size_t)first * per + t] = v; /* coalesced */
-      else {
-        int s = __ldg(&slot[(size_t)cell * per + ij]);
-        if (s >= 0) {
-          if (MODE == PWA_ATOMIC) atomicAdd(&out[s], v);
-          else out[s] += v;
-        }
+    return;
+  }
+  TileGroup<DIM, KIND>(fe, ph, m, cell, wdj, R, rs, Es);
+  __syncthreads();
+  for (int t = threadIdx.x; t < m * per; t += blockDim.x) {
+    double v = Es[t];
+    if (MODE == PWA_ELEM) out[(size_t)first * per + t] = v;
+    else {
+      int s;
+      if (cells) {
+        int lc = t / per;
+        s      = __ldg(&slot[(size_t)__ldg(&cells[first + lc]) * per + t - lc * per]);
+      } else s = __ldg(&slot[(size_t)first * per + t]);
+      if (s >= 0) {
+        if (MODE == PWA_ATOMIC) atomicAdd(&out[s], v);
+        else out[s] += v;
       }
     }
   }
@@ -141,21 +171,22 @@ __global__ void __launch_bounds__(1024) PwaReduce(const int *__restrict__ off, c
   ReduceWalk<true>(ent + o, (__ldg(&off[b + 1]) - o) / blockDim.x, S, T);
 }
 
-/* Shared-memory assembly by non-zero: one block per part b. Shared memory: the element matrices of the block's cells
-   (maxcells*nel*nel doubles; reduction sources), their coordinate slots (maxcells*ncv*DIM), and the staged geometry
-   of one sub-batch of ns cells (ns * nq * (1 + nb*DIM)). 1) scatter the vertex coordinates into the slots; 2) per
-   sub-batch of ns cells stage the geometry, then compute the entries into shared memory; 3) walk the reduction array,
-   writing each non-zero of the part once. */
-template <int DIM>
-__global__ void __launch_bounds__(1024) PwaSharedNZ(PetscWarpFE fe, PetscWarpMesh mesh, PwaPhys ph, int maxcells, int ns, const int *__restrict__ coff, const int *__restrict__ cells, const int *__restrict__ soff, const int *__restrict__ sent, const int *__restrict__ roff, const int *__restrict__ rent, double *__restrict__ T)
+/* Shared-memory assembly by non-zero: one block per part b. Shared memory (doubles): the staged data of one
+   sub-batch of ns cells (records ns*rs, wdj ns*nq, Jinv ns*nq*DIM^2: PetscWarpSharedNZFixedBytes), then per cell of the block its
+   element matrix (nel^2: the reduction's sources) and its coordinate slots (ncv*DIM; PetscWarpSharedNZCellBytes).
+   1) scatter the vertex coordinates into the slots; 2) per sub-batch of ns cells, stages 1 and 2 into the element
+   matrices; 3) walk the reduction array, writing each non-zero of the part once. */
+template <int DIM, int KIND, int MAXT>
+__global__ void __launch_bounds__(MAXT) PwaSharedNZ(PetscWarpFE fe, PetscWarpMesh mesh, PwaPhys ph, int maxcells, int ns, const int *__restrict__ coff, const int *__restrict__ cells, const int *__restrict__ soff, const int *__restrict__ sent, const int *__restrict__ roff, const int *__restrict__ rent, double *__restrict__ T)
 {
   extern __shared__ double smem[];
-  const int b = blockIdx.x, bs = blockDim.x, nq = fe.nq, nb = fe.nb, nel = nb * fe.nc, per = nel * nel, nx = fe.ncv * DIM;
-  const int c0 = __ldg(&coff[b]), m = __ldg(&coff[b + 1]) - c0;
-  double   *Es = smem, *Xs = Es + (size_t)maxcells * per, *wdj = Xs + maxcells * nx, *G = wdj + ns * nq;
+  constexpr int            NC = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM;
+  const int                b = blockIdx.x, bs = blockDim.x, nq = fe.nq, nel = fe.nb * NC, per = nel * nel, nx = fe.ncv * DIM, rs = PwaRecStride(fe.nb, nq);
+  const int                c0 = __ldg(&coff[b]), m = __ldg(&coff[b + 1]) - c0;
+  double                  *R = smem, *wdj = R + ns * rs, *Js = wdj + ns * nq, *Es = Js + ns * nq * DIM * DIM, *Xs = Es + (size_t)maxcells * per;
 
   {
-    const int *ent = sent + __ldg(&soff[b]);
+    const int *ent    = sent + __ldg(&soff[b]);
     int        nsteps = (__ldg(&soff[b + 1]) - __ldg(&soff[b])) / bs;
     double     v[DIM];
 #pragma unroll
@@ -174,12 +205,10 @@ __global__ void __launch_bounds__(1024) PwaSharedNZ(PetscWarpFE fe, PetscWarpMes
   __syncthreads();
   for (int s0 = 0; s0 < m; s0 += ns) {
     int ms = min(ns, m - s0);
-    StageBatch<DIM>(fe, ms, Xs + s0 * nx, wdj, G);
+    StageGroup<DIM>(fe, ms, Xs + s0 * nx, wdj, Js, R, rs);
     __syncthreads();
-    for (int t = threadIdx.x; t < ms * per; t += bs) {
-      int lc = t / per, ij = t - lc * per, i = ij / nel;
-      Es[(size_t)s0 * per + t] = CellEntry<DIM>(fe, ph, __ldg(&cells[c0 + s0 + lc]), wdj + lc * nq, G + (size_t)lc * nq * nb * DIM, i, ij - i * nel);
-    }
+    TileGroup<DIM, KIND>(
+      fe, ph, ms, [&](int lc) { return __ldg(&cells[c0 + s0 + lc]); }, wdj, R, rs, Es + (size_t)s0 * per);
     __syncthreads();
   }
   {
@@ -195,28 +224,34 @@ static cudaError_t AllowShared(const void *kernel, size_t bytes)
   return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
 }
 
-template <int DIM, int MODE>
+/* Cells per batch: enough tiles (entries for loads) for the block, within the shared memory budget, at least one */
+template <int DIM, int KIND, int MODE>
 static int LaunchBatch(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, int n, const int *cells, const int *slot, double *out, cudaStream_t st)
 {
-  const int    nel   = fe->nb * fe->nc, work = MODE == PWA_LOAD ? nel : nel * nel;
-  const size_t cellb = sizeof(double) * ((size_t)fe->ncv * DIM + PwaStageDoubles(DIM, fe->nb, fe->nq, MODE != PWA_LOAD));
-  int          ne    = (PWA_TARGET_ENTRIES + work - 1) / work, fit = (int)(PWA_BATCH_BUDGET / cellb);
+  const int    nc = fe->nc, nel = fe->nb * nc, work = MODE == PWA_LOAD ? nel : PwaTiles(DIM, fe->nb, nc);
+  const size_t cellb = sizeof(double) * (MODE == PWA_LOAD ? (size_t)fe->nq + fe->ncv * DIM : (size_t)PwaStageDoubles(DIM, fe->nb, fe->nq) + (size_t)nel * nel + fe->ncv * DIM);
+  int          ne = (PWA_TARGET_TILES + work - 1) / work, fit = (int)(PWA_BATCH_BUDGET / cellb);
   cudaError_t  e;
   if (ne > fit) ne = fit;
   if (ne > n) ne = n;
   if (ne < 1) ne = 1;
-  if ((e = AllowShared((const void *)PwaBatch<DIM, MODE>, ne * cellb)) != cudaSuccess) return (int)e;
-  PwaBatch<DIM, MODE><<<(n + ne - 1) / ne, PWA_BATCH_THREADS, ne * cellb, st>>>(*fe, *mesh, PwaPhysOf(ph), n, ne, cells, slot, out);
+  if ((e = AllowShared((const void *)PwaBatch<DIM, KIND, MODE>, ne * cellb)) != cudaSuccess) return (int)e;
+  PwaBatch<DIM, KIND, MODE><<<(n + ne - 1) / ne, PWA_BATCH_THREADS, ne * cellb, st>>>(*fe, *mesh, PwaPhysOf(ph), n, ne, cells, slot, out);
   return (int)cudaGetLastError();
 }
 
 template <int MODE>
 static int Batch(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, int n, const int *cells, const int *slot, double *out, void *stream)
 {
+  cudaStream_t st = (cudaStream_t)stream;
   if (PwaCheckCall(fe, ph) || n < 0) return (int)cudaErrorInvalidValue;
   if (n == 0) return 0;
-  if (fe->dim == 2) return LaunchBatch<2, MODE>(fe, mesh, ph, n, cells, slot, out, (cudaStream_t)stream);
-  return LaunchBatch<3, MODE>(fe, mesh, ph, n, cells, slot, out, (cudaStream_t)stream);
+  if (ph->kind == PETSCWARP_PHYS_LAPLACE) {
+    if (fe->dim == 2) return LaunchBatch<2, PETSCWARP_PHYS_LAPLACE, MODE>(fe, mesh, ph, n, cells, slot, out, st);
+    return LaunchBatch<3, PETSCWARP_PHYS_LAPLACE, MODE>(fe, mesh, ph, n, cells, slot, out, st);
+  }
+  if (fe->dim == 2) return LaunchBatch<2, PETSCWARP_PHYS_ELASTICITY, MODE>(fe, mesh, ph, n, cells, slot, out, st);
+  return LaunchBatch<3, PETSCWARP_PHYS_ELASTICITY, MODE>(fe, mesh, ph, n, cells, slot, out, st);
 }
 
 extern "C" int PetscWarpAsmElemCUDA(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, int n, const int *cells, double *E, void *stream)
@@ -243,24 +278,32 @@ extern "C" int PetscWarpReduceCUDA(const PetscWarpRed *red, const double *S, dou
   return (int)cudaGetLastError();
 }
 
-template <int DIM>
+/* Blocks of up to 512 threads get a kernel compiled for 512 (registers enough for the 3D tiles), larger ones one
+   compiled for 1024 */
+template <int DIM, int KIND, int MAXT>
 static int LaunchSharedNZ(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, const PetscWarpShared *sh, double *T, cudaStream_t st)
 {
   const size_t bytes = (size_t)sh->maxcells * PetscWarpSharedNZCellBytes(fe) + PetscWarpSharedNZFixedBytes(fe);
   const int    ns    = PwaSharedSubBatch(DIM, fe->nb, fe->nc, fe->nq);
   cudaError_t  e;
-  if ((e = AllowShared((const void *)PwaSharedNZ<DIM>, bytes)) != cudaSuccess) return (int)e;
-  PwaSharedNZ<DIM><<<sh->nblocks, sh->bs, bytes, st>>>(*fe, *mesh, PwaPhysOf(ph), sh->maxcells, ns, sh->coff, sh->cells, sh->scatter.off, sh->scatter.ent, sh->red.off, sh->red.ent, T);
+  if (MAXT == 512 && sh->bs > 512) return LaunchSharedNZ<DIM, KIND, 1024>(fe, mesh, ph, sh, T, st);
+  if ((e = AllowShared((const void *)PwaSharedNZ<DIM, KIND, MAXT>, bytes)) != cudaSuccess) return (int)e;
+  PwaSharedNZ<DIM, KIND, MAXT><<<sh->nblocks, sh->bs, bytes, st>>>(*fe, *mesh, PwaPhysOf(ph), sh->maxcells, ns, sh->coff, sh->cells, sh->scatter.off, sh->scatter.ent, sh->red.off, sh->red.ent, T);
   return (int)cudaGetLastError();
 }
 
 extern "C" int PetscWarpAsmSharedNZCUDA(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, const PetscWarpShared *sh, double *T, void *stream)
 {
+  cudaStream_t st = (cudaStream_t)stream;
   if (PwaCheckCall(fe, ph)) return (int)cudaErrorInvalidValue;
   if (sh->maxcells < 1 || sh->bs < 1 || sh->bs > 1024 || sh->scatter.bs != sh->bs || sh->red.bs != sh->bs || sh->scatter.nblocks != sh->nblocks || sh->red.nblocks != sh->nblocks || sh->nblocks < 0) return (int)cudaErrorInvalidValue;
   if (!sh->nblocks) return 0;
-  if (fe->dim == 2) return LaunchSharedNZ<2>(fe, mesh, ph, sh, T, (cudaStream_t)stream);
-  return LaunchSharedNZ<3>(fe, mesh, ph, sh, T, (cudaStream_t)stream);
+  if (ph->kind == PETSCWARP_PHYS_LAPLACE) {
+    if (fe->dim == 2) return LaunchSharedNZ<2, PETSCWARP_PHYS_LAPLACE, 512>(fe, mesh, ph, sh, T, st);
+    return LaunchSharedNZ<3, PETSCWARP_PHYS_LAPLACE, 512>(fe, mesh, ph, sh, T, st);
+  }
+  if (fe->dim == 2) return LaunchSharedNZ<2, PETSCWARP_PHYS_ELASTICITY, 512>(fe, mesh, ph, sh, T, st);
+  return LaunchSharedNZ<3, PETSCWARP_PHYS_ELASTICITY, 512>(fe, mesh, ph, sh, T, st);
 }
 
 extern "C" int PetscWarpAsmMaxSharedCUDA(size_t *bytes)

@@ -14,7 +14,7 @@ int PetscWarpAsmCheck(const PetscWarpFE *fe, int physkind)
 }
 
 /* The device's sharednz block (warpasm.cu) holds, per cell, its element matrix and its vertex coordinates, and beside
-   the cells the staged geometry of one sub-batch of cells */
+   the cells the staged data (records, wdj, Jinv) of one sub-batch of cells */
 size_t PetscWarpSharedNZCellBytes(const PetscWarpFE *fe)
 {
   size_t nel = (size_t)fe->nb * fe->nc;
@@ -23,12 +23,12 @@ size_t PetscWarpSharedNZCellBytes(const PetscWarpFE *fe)
 
 size_t PetscWarpSharedNZFixedBytes(const PetscWarpFE *fe)
 {
-  return sizeof(double) * (size_t)PwaSharedSubBatch(fe->dim, fe->nb, fe->nc, fe->nq) * PwaStageDoubles(fe->dim, fe->nb, fe->nq, 1);
+  return sizeof(double) * (size_t)PwaSharedSubBatch(fe->dim, fe->nb, fe->nc, fe->nq) * (size_t)PwaStageDoubles(fe->dim, fe->nb, fe->nq);
 }
 
-/* Work space of one cell: vertex coordinates, staged data, element matrix or load vector */
+/* Work space of one cell: vertex coordinates, staged data, element matrix */
 typedef struct {
-  double *Xc, *wdj, *G, *A;
+  double *Xc, *wdj, *R, *A;
 } Work;
 
 static int WorkCreate(const PetscWarpFE *fe, Work *w)
@@ -36,16 +36,16 @@ static int WorkCreate(const PetscWarpFE *fe, Work *w)
   size_t nel = (size_t)fe->nb * fe->nc;
   w->Xc      = malloc(sizeof(double) * (size_t)fe->ncv * fe->dim);
   w->wdj     = malloc(sizeof(double) * (size_t)fe->nq);
-  w->G       = malloc(sizeof(double) * (size_t)fe->nq * fe->nb * fe->dim);
+  w->R       = malloc(sizeof(double) * (size_t)PwaRecStride(fe->nb, fe->nq));
   w->A       = malloc(sizeof(double) * nel * nel);
-  return w->Xc && w->wdj && w->G && w->A ? PETSCWARP_ASM_OK : PETSCWARP_ASM_ERR_MEM;
+  return w->Xc && w->wdj && w->R && w->A ? PETSCWARP_ASM_OK : PETSCWARP_ASM_ERR_MEM;
 }
 
 static void WorkDestroy(Work *w)
 {
   free(w->Xc);
   free(w->wdj);
-  free(w->G);
+  free(w->R);
   free(w->A);
 }
 
@@ -55,22 +55,20 @@ static void GatherCoords(const PetscWarpFE *fe, const PetscWarpMesh *mesh, int c
     for (int d = 0; d < fe->dim; d++) Xc[k * fe->dim + d] = mesh->X[(size_t)mesh->cv[(size_t)cell * fe->ncv + k] * fe->dim + d];
 }
 
-/* Staged data of one cell from its vertex coordinates (G NULL: wdj only) */
-static void StageCell(const PetscWarpFE *fe, const double *Xc, double *wdj, double *G)
+/* Staged data of one cell from its vertex coordinates (R NULL: wdj only) */
+static void StageCell(const PetscWarpFE *fe, const double *Xc, double *wdj, double *R)
 {
   const int dim = fe->dim, nb = fe->nb, ncv = fe->ncv;
-  for (int q = 0; q < fe->nq; q++) PwaStageQ(dim, ncv, nb, Xc, fe->Dc + q * ncv * dim, fe->w[q], fe->D + q * nb * dim, &wdj[q], G ? G + q * nb * dim : NULL);
+  for (int q = 0; q < fe->nq; q++) PwaStageQ(dim, ncv, nb, Xc, fe->Dc + q * ncv * dim, fe->w[q], fe->D + q * nb * dim, fe->B + q * nb, &wdj[q], R ? R + q * nb * PWA_REC : NULL);
 }
 
-/* Element matrix A (row-major nel x nel) of cell from its vertex coordinates Xc */
+/* Element matrix A (row-major nel x nel) of cell from its vertex coordinates Xc, tile by tile as on the device */
 static void CellMatrix(const PetscWarpFE *fe, const PetscWarpPhys *ph, int cell, const double *Xc, Work *w, double *A)
 {
-  const int nel = fe->nb * fe->nc;
-  double    K[9];
-  int       tensor = ph->kind == PETSCWARP_PHYS_LAPLACE ? PwaCellCoef(ph->coef, ph->kappa, ph->kcell, fe->dim, cell, K) : 0;
-  StageCell(fe, Xc, w->wdj, w->G);
-  for (int i = 0; i < nel; i++)
-    for (int j = 0; j < nel; j++) A[i * nel + j] = PwaEntry(ph->kind, fe->dim, fe->nb, fe->nc, fe->nq, fe->B, w->wdj, w->G, tensor, K, ph->lambda, ph->mu, ph->shift, i, j);
+  double K[9]   = {0.0};
+  int    tensor = ph->kind == PETSCWARP_PHYS_LAPLACE ? PwaCellCoef(ph->coef, ph->kappa, ph->kcell, fe->dim, cell, K) : 0;
+  StageCell(fe, Xc, w->wdj, w->R);
+  for (int t = 0; t < PwaTiles(fe->dim, fe->nb, fe->nc); t++) PwaTile(ph->kind, fe->dim, fe->nb, fe->nq, w->wdj, w->R, tensor, K, ph->lambda, ph->mu, ph->shift, t, A);
 }
 
 int PetscWarpAsmElemHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, int n, const int *cells, double *E)
@@ -153,8 +151,8 @@ int PetscWarpAsmSharedNZHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, c
   if (sh->maxcells < 1 || sh->bs < 1 || sh->scatter.bs != sh->bs || sh->red.bs != sh->bs || sh->scatter.nblocks != sh->nblocks || sh->red.nblocks != sh->nblocks) return PETSCWARP_ASM_ERR_ARG;
   per   = (size_t)nb * fe->nc * nb * fe->nc;
   cellc = (size_t)fe->ncv * dim;
-  Xs    = malloc(sizeof(double) * cellc * sh->maxcells);   /* the block's coordinate slots (shared memory) */
-  Es    = malloc(sizeof(double) * per * sh->maxcells);     /* the block's element matrices (shared memory) */
+  Xs    = malloc(sizeof(double) * cellc * sh->maxcells); /* the block's coordinate slots (shared memory) */
+  Es    = malloc(sizeof(double) * per * sh->maxcells);   /* the block's element matrices (shared memory) */
   if ((err = WorkCreate(fe, &w)) == PETSCWARP_ASM_OK && !(Xs && Es)) err = PETSCWARP_ASM_ERR_MEM;
   for (int b = 0; b < sh->nblocks && !err; b++) {
     int m = sh->coff[b + 1] - sh->coff[b];
@@ -164,8 +162,8 @@ int PetscWarpAsmSharedNZHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, c
     }
     for (size_t s = 0; s < cellc * m; s++) Xs[s] = NAN; /* a slot the scatter array misses poisons its element */
     for (int t = 0; t < sh->bs; t++) {                  /* scatter: thread t walks its column */
-      const int *ent    = sh->scatter.ent + sh->scatter.off[b];
-      int        nsteps = (sh->scatter.off[b + 1] - sh->scatter.off[b]) / sh->bs;
+      const int *ent                 = sh->scatter.ent + sh->scatter.off[b];
+      int        nsteps              = (sh->scatter.off[b + 1] - sh->scatter.off[b]) / sh->bs;
       double     v[PETSCWARP_MAXDIM] = {0.0, 0.0, 0.0};
       for (int r = 0; r < nsteps; r++) {
         int e = ent[r * sh->bs + t];

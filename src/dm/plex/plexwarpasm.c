@@ -153,10 +153,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   PetscCall(DMGetCoordinateDM(dm, &cdm));
   PetscCall(DMGetNumFields(cdm, &cNf));
   if (cNf) {
-    PetscDS cds;
-
-    PetscCall(DMGetDS(cdm, &cds));
-    PetscCall(PetscDSGetDiscretization(cds, 0, &obj));
+    PetscCall(DMGetField(cdm, 0, NULL, &obj));
     PetscCall(PetscObjectGetClassId(obj, &id));
     if (id == PETSCFE_CLASSID) {
       cfe = (PetscFE)obj;

@@ -936,6 +936,12 @@ static PetscErrorCode Assemble(PetscWarpAsm a, const PetscScalar *Egiven, PetscM
   if (Egiven) device = (PetscBool)!PetscMemTypeHost(mtE);
   if (a->strategy == PETSCWARP_ASM_COO) { /* PETSc's own path: element matrices then MatSetValuesCOO() */
     PetscScalar *E = (PetscScalar *)Egiven;
+    PetscBool    iscusp;
+
+    /* PETSc's device COO path is MATSEQAIJCUSPARSE's; other AIJ types (MATELLWARP included) sum on the host */
+    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &iscusp));
+    PetscCheck(!Egiven || iscusp || PetscMemTypeHost(mtE), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Device element matrices need a MATSEQAIJCUSPARSE matrix for the coo strategy");
+    device = (PetscBool)(device && iscusp);
     if (a->plan.matid != ((PetscObject)A)->id || a->plan.nzstate != A->nonzerostate || a->plan.strategy != PETSCWARP_ASM_COO || a->plan.device != device) {
       t.nslots = A->rmap->n; /* unused by the COO plan */
       t.ell    = PETSC_FALSE;

@@ -13,6 +13,8 @@
 #include <petscbt.h>
 #include <metis.h>
 #include <limits.h>
+#include <stdint.h>
+#include <string.h>
 
 /* Every index of e2d is below nrows (used as a row) and below ncols (used as a column; ncols < 0: not checked) */
 static PetscErrorCode CheckE2D(PetscInt nrows, PetscInt ncols, PetscInt ncells, PetscInt nel, const PetscInt e2d[])
@@ -312,51 +314,143 @@ PetscErrorCode PetscWarpPlanColor(PetscInt nrows, PetscInt ncells, PetscInt nel,
 }
 
 /*
-  Packing of lists into column-major arrays, one thread block at a time (LPT). A block's lists are given as a CSR
-  (lptr, lent), each optionally with a head entry head[l] before and a tail entry tail[l] after its entries. The lists
-  are taken longest first (ties in list order), each onto the least-loaded of the bs threads (ties: the thread that
-  reached that load first); the threads' columns are padded with 0 to the longest. Since every length is an integer
-  and the least load never decreases, the least-loaded thread comes from a bucket queue indexed by load: O(1) a list.
+  Packing of lists into column-major arrays, one thread block at a time, by LPT: the lists are taken longest first
+  (ties in list order), each onto the least-loaded of the bs threads (ties: the thread that reached that load first);
+  the threads' columns are padded with 0 to the longest. Since the lengths are integers and the least load never
+  decreases, the least-loaded thread comes from a bucket queue indexed by load: O(1) a list, no heap.
 */
 typedef struct {
-  PetscInt   bs, nblocks, nb; /* threads per block; blocks expected; blocks written */
+  PetscInt bs, nlist, nbuck;        /* threads per block; scratch sizes */
+  int     *len, *order, *thr, *row; /* [nlist]: list lengths (input), then each list's thread and first row */
+  int     *bhead, *btail;           /* [nbuck]: counts of the sort by length, then the load buckets */
+  int     *next;                    /* [bs] */
+} Lpt;
+
+static PetscErrorCode LptCreate(PetscInt bs, Lpt *lpt)
+{
+  PetscFunctionBegin;
+  PetscCheck(bs >= 1 && bs < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Threads per block %" PetscInt_FMT " must be positive", bs);
+  PetscCall(PetscMemzero(lpt, sizeof(*lpt)));
+  lpt->bs = bs;
+  PetscCall(PetscMalloc1(bs, &lpt->next));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode LptDestroy(Lpt *lpt)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree4(lpt->len, lpt->order, lpt->thr, lpt->row));
+  PetscCall(PetscFree2(lpt->bhead, lpt->btail));
+  PetscCall(PetscFree(lpt->next));
+  lpt->nlist = lpt->nbuck = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Room for n lists in len[] */
+static PetscErrorCode LptReserve(Lpt *lpt, PetscInt n)
+{
+  PetscFunctionBegin;
+  if (n > lpt->nlist) {
+    PetscCall(PetscFree4(lpt->len, lpt->order, lpt->thr, lpt->row));
+    lpt->nlist = PetscMax(n, 2 * lpt->nlist);
+    PetscCall(PetscMalloc4(lpt->nlist, &lpt->len, lpt->nlist, &lpt->order, lpt->nlist, &lpt->thr, lpt->nlist, &lpt->row));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* LPT assignment of the n lists of lengths len[] to the threads: thr[l], row[l]; the block's height (longest column) */
+static PetscErrorCode LptAssign(Lpt *lpt, PetscInt n, PetscInt *height)
+{
+  const PetscInt bs     = lpt->bs;
+  PetscInt       maxlen = 0, nbk;
+  PetscCount     total  = 0;
+  int           *len = lpt->len, *order = lpt->order;
+
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < n; l++) {
+    maxlen = PetscMax(maxlen, len[l]);
+    total += len[l];
+  }
+  PetscCheck(total < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "A block's lists have %" PetscCount_FMT " entries, more than 32-bit offsets allow", total);
+  nbk = n > bs ? (PetscInt)(total / bs) + maxlen + 1 : maxlen + 1; /* LPT keeps every load below total/bs + maxlen */
+  if (nbk > lpt->nbuck) {
+    PetscCall(PetscFree2(lpt->bhead, lpt->btail));
+    lpt->nbuck = PetscMax(nbk, 2 * lpt->nbuck);
+    PetscCall(PetscMalloc2(lpt->nbuck, &lpt->bhead, lpt->nbuck, &lpt->btail));
+  }
+  /* longest first, stable: a counting sort by length */
+  for (PetscInt k = 0; k <= maxlen; k++) lpt->bhead[k] = 0;
+  for (PetscInt l = 0; l < n; l++) lpt->bhead[maxlen - len[l]]++;
+  for (PetscInt k = 0, s = 0; k <= maxlen; k++) {
+    const int c = lpt->bhead[k];
+
+    lpt->bhead[k] = (int)s;
+    s += c;
+  }
+  for (PetscInt l = 0; l < n; l++) order[lpt->bhead[maxlen - len[l]]++] = (int)l;
+  *height = 0;
+  if (n <= bs) { /* every list has a thread of its own */
+    for (PetscInt k = 0; k < n; k++) {
+      lpt->thr[order[k]] = (int)k;
+      lpt->row[order[k]] = 0;
+    }
+    *height = n ? maxlen : 0;
+  } else { /* bucket queue of the threads by load, FIFO within a bucket */
+    int *bh = lpt->bhead, *bt = lpt->btail, *next = lpt->next, cur = 0, h = 0;
+
+    for (PetscInt k = 0; k < nbk; k++) bh[k] = bt[k] = -1;
+    for (PetscInt t = 0; t < bs; t++) next[t] = (int)t + 1;
+    next[bs - 1] = -1;
+    bh[0]        = 0;
+    bt[0]        = (int)bs - 1;
+    for (PetscInt k = 0; k < n; k++) {
+      const int l = order[k];
+      int       t, nl;
+
+      while (bh[cur] < 0) cur++;
+      t       = bh[cur];
+      bh[cur] = next[t];
+      if (bh[cur] < 0) bt[cur] = -1;
+      lpt->thr[l] = t;
+      lpt->row[l] = cur;
+      nl          = cur + len[l];
+      h           = PetscMax(h, nl);
+      next[t]     = -1;
+      if (bt[nl] < 0) bh[nl] = t;
+      else next[bt[nl]] = t;
+      bt[nl] = t;
+    }
+    *height = h;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A packed array written block after block from lists given as a CSR (lptr, lent), each optionally with a head entry
+   head[l] before and a tail entry tail[l] after its entries */
+typedef struct {
+  Lpt        lpt;
+  PetscInt   nblocks, nb; /* blocks expected; blocks written */
   int       *off, *ent;
-  PetscCount cap;                     /* ints allocated in ent */
-  PetscInt   nlist, nbuck;            /* scratch sizes */
-  int       *len, *order, *thr, *row; /* [nlist] */
-  int       *bhead, *btail;           /* [nbuck]: counts of the sort by length, then the load buckets */
-  int       *next;                    /* [bs] */
+  PetscCount cap; /* ints allocated in ent */
 } Packer;
 
 static PetscErrorCode PackerCreate(PetscInt bs, PetscInt nblocks, PetscCount capguess, Packer *p)
 {
   PetscFunctionBegin;
-  PetscCheck(bs >= 1 && bs < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Threads per block %" PetscInt_FMT " must be positive", bs);
   PetscCall(PetscMemzero(p, sizeof(*p)));
-  p->bs      = bs;
+  PetscCall(LptCreate(bs, &p->lpt));
   p->nblocks = nblocks;
   p->cap     = PetscMax(PetscMin(capguess, (PetscCount)INT_MAX), 1);
   PetscCall(PetscMalloc1(nblocks + 1, &p->off));
   PetscCall(PetscMalloc1(p->cap, &p->ent));
-  PetscCall(PetscMalloc1(bs, &p->next));
   p->off[0] = 0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode PackerFreeScratch(Packer *p)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree4(p->len, p->order, p->thr, p->row));
-  PetscCall(PetscFree2(p->bhead, p->btail));
-  PetscCall(PetscFree(p->next));
-  p->nlist = p->nbuck = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PackerDestroy(Packer *p)
 {
   PetscFunctionBegin;
-  PetscCall(PackerFreeScratch(p));
+  PetscCall(LptDestroy(&p->lpt));
   PetscCall(PetscFree(p->off));
   PetscCall(PetscFree(p->ent));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -369,87 +463,29 @@ static PetscErrorCode PackerFinish(Packer *p, PetscWarpRedHost *red)
 
   PetscFunctionBegin;
   PetscCheck(p->nb == p->nblocks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Packed %" PetscInt_FMT " blocks, expected %" PetscInt_FMT, p->nb, p->nblocks);
-  PetscCall(PackerFreeScratch(p));
   if (used < p->cap) PetscCall(PetscRealloc(sizeof(int) * (size_t)PetscMax(used, 1), &p->ent));
   red->nblocks = p->nb;
-  red->bs      = p->bs;
+  red->bs      = p->lpt.bs;
   red->off     = p->off;
   red->ent     = p->ent;
   p->off       = NULL;
   p->ent       = NULL;
+  PetscCall(PackerDestroy(p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PackerBlock(Packer *p, PetscInt n, const int lptr[], const int lent[], const int head[], const int tail[])
 {
-  const PetscInt bs = p->bs, extra = (head ? 1 : 0) + (tail ? 1 : 0);
-  PetscInt       maxlen = 0, height = 0, nbk;
-  PetscCount     total = 0, base = p->off[p->nb], size;
+  const PetscInt bs = p->lpt.bs, extra = (head ? 1 : 0) + (tail ? 1 : 0);
+  PetscInt       height;
+  PetscCount     base = p->off[p->nb], size;
   int           *e;
 
   PetscFunctionBegin;
   PetscCheck(p->nb < p->nblocks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "More blocks than the %" PetscInt_FMT " expected", p->nblocks);
-  if (n > p->nlist) {
-    PetscCall(PetscFree4(p->len, p->order, p->thr, p->row));
-    p->nlist = PetscMax(n, 2 * p->nlist);
-    PetscCall(PetscMalloc4(p->nlist, &p->len, p->nlist, &p->order, p->nlist, &p->thr, p->nlist, &p->row));
-  }
-  for (PetscInt l = 0; l < n; l++) {
-    const PetscInt len = lptr[l + 1] - lptr[l] + extra;
-
-    p->len[l] = (int)len;
-    maxlen    = PetscMax(maxlen, len);
-    total += len;
-  }
-  PetscCheck(total < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "A block's lists have %" PetscCount_FMT " entries, more than 32-bit offsets allow", total);
-  nbk = n > bs ? (PetscInt)(total / bs) + maxlen + 1 : maxlen + 1; /* LPT keeps every load below total/bs + maxlen */
-  if (nbk > p->nbuck) {
-    PetscCall(PetscFree2(p->bhead, p->btail));
-    p->nbuck = PetscMax(nbk, 2 * p->nbuck);
-    PetscCall(PetscMalloc2(p->nbuck, &p->bhead, p->nbuck, &p->btail));
-  }
-  /* longest first, stable: a counting sort by length */
-  for (PetscInt k = 0; k <= maxlen; k++) p->bhead[k] = 0;
-  for (PetscInt l = 0; l < n; l++) p->bhead[maxlen - p->len[l]]++;
-  for (PetscInt k = 0, s = 0; k <= maxlen; k++) {
-    const int c = p->bhead[k];
-
-    p->bhead[k] = (int)s;
-    s += c;
-  }
-  for (PetscInt l = 0; l < n; l++) p->order[p->bhead[maxlen - p->len[l]]++] = (int)l;
-  if (n <= bs) { /* every list has a thread of its own */
-    for (PetscInt k = 0; k < n; k++) {
-      p->thr[p->order[k]] = (int)k;
-      p->row[p->order[k]] = 0;
-    }
-    height = n ? maxlen : 0;
-  } else { /* bucket queue of the threads by load, FIFO within a bucket */
-    int *bh = p->bhead, *bt = p->btail, *next = p->next, cur = 0;
-
-    for (PetscInt k = 0; k < nbk; k++) bh[k] = bt[k] = -1;
-    for (PetscInt t = 0; t < bs; t++) next[t] = (int)t + 1;
-    next[bs - 1] = -1;
-    bh[0]        = 0;
-    bt[0]        = (int)bs - 1;
-    for (PetscInt k = 0; k < n; k++) {
-      const int l = p->order[k];
-      int       t, nl;
-
-      while (bh[cur] < 0) cur++;
-      t       = bh[cur];
-      bh[cur] = next[t];
-      if (bh[cur] < 0) bt[cur] = -1;
-      p->thr[l] = t;
-      p->row[l] = cur;
-      nl        = cur + p->len[l];
-      height    = PetscMax(height, nl);
-      next[t]   = -1;
-      if (bt[nl] < 0) bh[nl] = t;
-      else next[bt[nl]] = t;
-      bt[nl] = t;
-    }
-  }
+  PetscCall(LptReserve(&p->lpt, n));
+  for (PetscInt l = 0; l < n; l++) p->lpt.len[l] = lptr[l + 1] - lptr[l] + (int)extra;
+  PetscCall(LptAssign(&p->lpt, n, &height));
   size = (PetscCount)height * bs;
   PetscCheck(base + size < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "The packed array needs more than 2^31 entries; use fewer threads per block or more MPI ranks");
   if (base + size > p->cap) {
@@ -459,33 +495,38 @@ static PetscErrorCode PackerBlock(Packer *p, PetscInt n, const int lptr[], const
   e = p->ent + base;
   PetscCall(PetscArrayzero(e, size));
   for (PetscInt l = 0; l < n; l++) {
-    PetscCount idx = (PetscCount)p->row[l] * bs + p->thr[l];
+    PetscCount idx = (PetscCount)p->lpt.row[l] * bs + p->lpt.thr[l];
 
     if (head) {
       e[idx] = head[l];
       idx += bs;
     }
-    for (PetscInt q = lptr[l]; q < lptr[l + 1]; q++, idx += bs) e[idx] = lent[q];
+    for (int q = lptr[l]; q < lptr[l + 1]; q++, idx += bs) e[idx] = lent[q];
     if (tail) e[idx] = tail[l];
   }
   p->off[++p->nb] = (int)(base + size);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  The reduction array without the lists in memory: the LPT assignment depends only on the list lengths, so the
+  counts per target give every list its place; then one pass over the sources, in increasing order, writes each
+  source at its target's next place, and the end entries close the lists.
+*/
 PetscErrorCode PetscWarpPlanReduction(PetscCount nsrc, const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, PetscWarpRedHost *red)
 {
   const PetscInt nblocks = tpb > 0 ? (ntargets + tpb - 1) / tpb : 0;
-  int           *ptr, *lent, *tails;
-  PetscCount     bad = -1, kept;
-  Packer         p;
+  int           *pos, *off, *ent;
+  PetscCount     bad = -1;
+  Lpt            lpt;
 
   PetscFunctionBegin;
   PetscCheck(bs >= 1 && tpb >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Threads per block %" PetscInt_FMT " and targets per block %" PetscInt_FMT " must be positive", bs, tpb);
   PetscCheck(nsrc >= 0 && ntargets >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative size");
   PetscCheck(nsrc < INT_MAX && ntargets < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Reduction arrays hold 32-bit indices: %" PetscCount_FMT " sources, %" PetscInt_FMT " targets are too many", nsrc, ntargets);
   PetscCheck(!nsrc || slot, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No slots");
-  /* sources by target, increasing within a target: a counting sort */
-  PetscCall(PetscCalloc1(ntargets + 1, &ptr));
+  /* sources per target */
+  PetscCall(PetscCalloc1(PetscMax(ntargets, 1), &pos));
   for (PetscCount s = 0; s < nsrc; s++) {
     const int t = slot[s];
 
@@ -494,32 +535,47 @@ PetscErrorCode PetscWarpPlanReduction(PetscCount nsrc, const int slot[], PetscIn
       bad = s;
       break;
     }
-    ptr[t + 1]++;
+    pos[t]++;
   }
-  if (bad >= 0) PetscCall(PetscFree(ptr));
+  if (bad >= 0) PetscCall(PetscFree(pos));
   PetscCheck(bad < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Source %" PetscCount_FMT " has slot %d, not below the number of targets %" PetscInt_FMT, bad, bad >= 0 ? slot[bad] : 0, ntargets);
-  for (PetscInt t = 0; t < ntargets; t++) ptr[t + 1] += ptr[t];
-  kept = ptr[ntargets];
-  if (kept + ntargets >= INT_MAX) PetscCall(PetscFree(ptr));
-  PetscCheck(kept + ntargets < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "The reduction array would need more than 2^31 entries (%" PetscCount_FMT " sources, %" PetscInt_FMT " targets)", kept, ntargets);
-  PetscCall(PetscMalloc1(PetscMax(ptr[ntargets], 1), &lent));
-  for (PetscCount s = 0; s < nsrc; s++)
-    if (slot[s] >= 0) lent[ptr[slot[s]]++] = (int)(s + 1);
-  for (PetscInt t = ntargets; t > 0; t--) ptr[t] = ptr[t - 1]; /* the fill advanced each start to the next one */
-  ptr[0] = 0;
-  /* one block per tpb consecutive targets, each list closed by its target */
-  PetscCall(PackerCreate(bs, nblocks, (PetscCount)ptr[ntargets] + ntargets + (PetscCount)nblocks * bs, &p));
-  PetscCall(PetscMalloc1(tpb, &tails));
+  /* one block per tpb consecutive targets: the place of each list (pos[t]: its first entry) */
+  PetscCall(PetscMalloc1(nblocks + 1, &off));
+  PetscCall(LptCreate(bs, &lpt));
+  PetscCall(LptReserve(&lpt, PetscMin(tpb, ntargets)));
+  off[0] = 0;
   for (PetscInt b = 0; b < nblocks; b++) {
     const PetscInt t0 = b * tpb, n = PetscMin(tpb, ntargets - t0);
+    PetscInt       height;
 
-    for (PetscInt l = 0; l < n; l++) tails[l] = -(int)(t0 + l + 1);
-    PetscCall(PackerBlock(&p, n, ptr + t0, lent, NULL, tails));
+    for (PetscInt l = 0; l < n; l++) lpt.len[l] = pos[t0 + l] + 1;
+    PetscCall(LptAssign(&lpt, n, &height));
+    if ((PetscCount)off[b] + (PetscCount)height * bs >= INT_MAX) {
+      PetscCall(PetscFree(pos));
+      PetscCall(PetscFree(off));
+      PetscCall(LptDestroy(&lpt));
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The reduction array needs more than 2^31 entries; use more MPI ranks");
+    }
+    for (PetscInt l = 0; l < n; l++) pos[t0 + l] = off[b] + lpt.row[l] * (int)bs + lpt.thr[l];
+    off[b + 1] = off[b] + (int)(height * bs);
   }
-  PetscCall(PetscFree(tails));
-  PetscCall(PetscFree(ptr));
-  PetscCall(PetscFree(lent));
-  PetscCall(PackerFinish(&p, red));
+  PetscCall(LptDestroy(&lpt));
+  /* the sources in increasing order, then the end entries; the padding stays 0 */
+  PetscCall(PetscCalloc1(PetscMax(off[nblocks], 1), &ent));
+  for (PetscCount s = 0; s < nsrc; s++) {
+    const int t = slot[s];
+
+    if (t >= 0) {
+      ent[pos[t]] = (int)(s + 1);
+      pos[t] += (int)bs;
+    }
+  }
+  for (PetscInt t = 0; t < ntargets; t++) ent[pos[t]] = -(int)(t + 1);
+  PetscCall(PetscFree(pos));
+  red->nblocks = nblocks;
+  red->bs      = bs;
+  red->off     = off;
+  red->ent     = ent;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -735,60 +791,275 @@ static PetscInt EstimateRowsPerPart(PetscInt nrows, const idx_t xadj[], const id
   return best;
 }
 
-#define SHAREDNZ_MAXTRIES 12
-
-/* METIS partitions of the rows with more parts until every element set fits; *fits false when none did */
-static PetscErrorCode PartitionMetis(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], const PetscCount rp[], const int rc[], PetscInt ncells, PetscInt maxcells, int cstamp[], int part[], PetscInt *nparts_, PetscInt *ntries, PetscBool *fits, PetscInt *worst)
+/*
+  Split the rows R[0..nR) into balls that fit: from the first row not yet taken, breadth-first over the rows of R not
+  yet taken, adding every row whose cells still fit (a row that does not is left for a later ball). Every row fits on
+  its own, so this always ends. The balls get the part numbers *nextpart, *nextpart + 1, ...
+  mark[] is -2 exactly on the rows of R not yet taken (set here), vis[] and cstamp[] hold stamps below *ballid.
+*/
+static void GrowBalls(PetscInt nR, const int R[], const idx_t xadj[], const idx_t adj[], const PetscCount rp[], const int rc[], PetscInt maxcells, int mark[], int vis[], int cstamp[], int queue[], int part[], PetscInt *nextpart, int *ballid)
 {
-  idx_t   *xadj = NULL, *adj = NULL, *mpart, opts[METIS_NOPTIONS];
-  int     *pptr = NULL, *prow, *ecnt = NULL, *queue;
-  PetscInt nparts, rpp;
-  int      status = METIS_OK;
+  PetscInt first = 0;
+
+  for (PetscInt q = 0; q < nR; q++) mark[R[q]] = -2;
+  while (1) {
+    const int b    = (*ballid)++;
+    PetscInt  head = 0, tail = 0, cnt = 0;
+
+    while (first < nR && mark[R[first]] != -2) first++;
+    if (first == nR) break;
+    queue[tail++] = R[first];
+    vis[R[first]] = b;
+    while (head < tail) {
+      const int r   = queue[head++];
+      PetscInt  add = 0;
+
+      for (PetscCount m = rp[r]; m < rp[r + 1]; m++) add += cstamp[rc[m]] != b;
+      if (cnt + add > maxcells) continue;
+      for (PetscCount m = rp[r]; m < rp[r + 1]; m++) cstamp[rc[m]] = b;
+      cnt += add;
+      mark[r] = -1;
+      part[r] = (int)*nextpart;
+      for (idx_t k = xadj[r]; k < xadj[r + 1]; k++)
+        if (mark[adj[k]] == -2 && vis[adj[k]] != b) {
+          vis[adj[k]]   = b;
+          queue[tail++] = (int)adj[k];
+        }
+    }
+    (*nextpart)++;
+  }
+}
+
+/*
+  Rows with the same cells (the components of a node, interlaced or not) make one vertex of METIS's graph, weighted by
+  their number: the partition never separates them (which would put their cells into two element sets) and the graph
+  is smaller (9 times fewer edges with 3 components). grp[r] is the group of row r; groups are found by hashing the
+  rows' cell lists.
+*/
+static PetscErrorCode RowGroups(PetscInt nrows, const PetscCount rp[], const int rc[], int grp[], PetscInt *ngrp)
+{
+  size_t   hsize = 1;
+  int     *table;
+  PetscInt ng = 0;
 
   PetscFunctionBegin;
-  *fits   = PETSC_FALSE;
+  while (hsize < 2 * (size_t)nrows) hsize *= 2;
+  PetscCall(PetscMalloc1(hsize, &table));
+  for (size_t h = 0; h < hsize; h++) table[h] = -1;
+  for (PetscInt r = 0; r < nrows; r++) {
+    const PetscCount n = rp[r + 1] - rp[r];
+    uint64_t         h = (uint64_t)n;
+    size_t           q;
+
+    grp[r] = -1;
+    for (PetscCount m = rp[r]; m < rp[r + 1]; m++) {
+      h = (h ^ (uint64_t)rc[m]) * 0x9e3779b97f4a7c15ULL;
+      h ^= h >> 29;
+    }
+    for (q = (size_t)h & (hsize - 1); n && table[q] >= 0; q = (q + 1) & (hsize - 1)) {
+      const int o = table[q];
+
+      if (rp[o + 1] - rp[o] == n && !memcmp(rc + rp[o], rc + rp[r], sizeof(int) * (size_t)n)) {
+        grp[r] = grp[o];
+        break;
+      }
+    }
+    if (grp[r] < 0) { /* a new group (rows in no cell: each its own) */
+      if (n) table[q] = (int)r;
+      grp[r] = (int)ng++;
+    }
+  }
+  PetscCall(PetscFree(table));
+  *ngrp = ng;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The graph of the groups (vertex weights: their rows) from the graph of the rows */
+static PetscErrorCode GroupGraph(PetscInt nrows, const idx_t xadj[], const idx_t adj[], const int grp[], PetscInt ng, idx_t **gxadj_, idx_t **gadj_, idx_t **vwgt_)
+{
+  int       *gptr, *gmem, *mark;
+  idx_t     *gxadj, *gadj, *vwgt;
+  PetscCount ne = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(ng + 1, &gptr));
+  PetscCall(PetscMalloc2(PetscMax(nrows, 1), &gmem, ng, &mark));
+  PetscCall(PetscMalloc2(ng + 1, &gxadj, ng, &vwgt));
+  for (PetscInt r = 0; r < nrows; r++) gptr[grp[r] + 1]++;
+  for (PetscInt g = 0; g < ng; g++) {
+    vwgt[g] = (idx_t)gptr[g + 1];
+    gptr[g + 1] += gptr[g];
+  }
+  for (PetscInt r = 0; r < nrows; r++) gmem[gptr[grp[r]]++] = (int)r;
+  for (PetscInt g = ng; g > 0; g--) gptr[g] = gptr[g - 1];
+  gptr[0] = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    for (PetscInt g = 0; g < ng; g++) mark[g] = -1;
+    ne = 0;
+    if (pass) gxadj[0] = 0;
+    for (PetscInt g = 0; g < ng; g++) {
+      for (int q = gptr[g]; q < gptr[g + 1]; q++)
+        for (idx_t k = xadj[gmem[q]]; k < xadj[gmem[q] + 1]; k++) {
+          const int h = grp[adj[k]];
+
+          if (h != (int)g && mark[h] != (int)g) {
+            mark[h] = (int)g;
+            if (pass) gadj[ne] = (idx_t)h;
+            ne++;
+          }
+        }
+      if (pass) gxadj[g + 1] = (idx_t)ne;
+    }
+    if (!pass) PetscCall(PetscMalloc1(PetscMax(ne, 1), &gadj)); /* no more edges than the rows' graph: fits idx_t */
+  }
+  PetscCall(PetscFree(gptr));
+  PetscCall(PetscFree2(gmem, mark));
+  *gxadj_ = gxadj;
+  *gadj_  = gadj;
+  *vwgt_  = vwgt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* METIS partition of the graph induced by the vertices V[0..nV) of (xadj, adj, vwgt) into m parts: vpart[V[q]] =
+   first + its part; loc[] is -1 on entry and exit */
+static PetscErrorCode SplitMetis(PetscInt nV, const int V[], const idx_t xadj[], const idx_t adj[], const idx_t vwgt[], PetscInt m, idx_t opts[], int loc[], int vpart[], PetscInt first, int *status)
+{
+  idx_t     *sx, *sa, *sw = NULL, *sp, nv = (idx_t)nV, ncon = 1, np = (idx_t)m, objval;
+  PetscCount ne = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt q = 0; q < nV; q++) loc[V[q]] = (int)q;
+  for (PetscInt q = 0; q < nV; q++)
+    for (idx_t k = xadj[V[q]]; k < xadj[V[q] + 1]; k++) ne += loc[adj[k]] >= 0;
+  PetscCall(PetscMalloc3(nV + 1, &sx, PetscMax(ne, 1), &sa, nV, &sp));
+  if (vwgt) PetscCall(PetscMalloc1(nV, &sw));
+  sx[0] = 0;
+  ne    = 0;
+  for (PetscInt q = 0; q < nV; q++) {
+    for (idx_t k = xadj[V[q]]; k < xadj[V[q] + 1]; k++)
+      if (loc[adj[k]] >= 0) sa[ne++] = (idx_t)loc[adj[k]];
+    sx[q + 1] = (idx_t)ne;
+    if (sw) sw[q] = vwgt[V[q]];
+  }
+  *status = METIS_PartGraphKway(&nv, &ncon, sx, sa, sw, NULL, NULL, &np, NULL, NULL, opts, &objval, sp);
+  for (PetscInt q = 0; q < nV; q++) {
+    vpart[V[q]] = (int)(first + (*status == METIS_OK ? sp[q] : 0));
+    loc[V[q]]   = -1;
+  }
+  PetscCall(PetscFree3(sx, sa, sp));
+  PetscCall(PetscFree(sw));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#define SHAREDNZ_MAXTRIES 4
+
+/*
+  METIS partition of the rows into parts whose element sets fit. The rows with the same cells are one weighted vertex
+  (RowGroups()). The number of parts comes from the rows per part measured on graph balls; while many parts overflow
+  (more than a third), a new partition with more parts (at most SHAREDNZ_MAXTRIES partitions). The parts that still
+  overflow are then split by METIS on their own graph, and what overflows after that into balls that fit
+  (GrowBalls()), so that this ends with a partition that fits whenever every row fits on its own.
+*/
+static PetscErrorCode PartitionMetis(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], const PetscCount rp[], const int rc[], PetscInt ncells, PetscInt maxcells, int cstamp[], int part[], PetscInt *nparts_, PetscInt *ntries)
+{
+  idx_t     *xadj = NULL, *adj = NULL, *gxadj = NULL, *gadj = NULL, *vwgt = NULL, *mpart, opts[METIS_NOPTIONS];
+  int       *pptr = NULL, *prow, *ecnt = NULL, *queue, *mark, *grp, *gp, *gptr, *glist;
+  PetscInt   nparts, rpp, ng = 0, maxe = 0, nover = 0;
+  PetscCount sume;
+  int        status = METIS_OK;
+
+  PetscFunctionBegin;
   *ntries = 0;
   PetscCall(BuildGraph(nrows, rowptr, colidx, &xadj, &adj));
+  PetscCall(PetscMalloc4(nrows, &prow, nrows, &mark, nrows, &grp, nrows, &gp));
   PetscCall(PetscMalloc2(nrows, &mpart, nrows, &queue));
-  PetscCall(PetscMalloc1(nrows, &prow));
-  rpp    = EstimateRowsPerPart(nrows, xadj, adj, rp, rc, ncells, maxcells, prow, cstamp, queue);
-  nparts = PetscMax(1, PetscMin(nrows, (PetscInt)PetscCeilReal((PetscReal)nrows / (0.8 * (PetscReal)rpp)))); /* METIS's parts are less round than balls */
+  PetscCall(RowGroups(nrows, rp, rc, grp, &ng));
+  if (ng < nrows) PetscCall(GroupGraph(nrows, xadj, adj, grp, ng, &gxadj, &gadj, &vwgt));
+  else {
+    gxadj = xadj;
+    gadj  = adj;
+  }
+  rpp = EstimateRowsPerPart(nrows, xadj, adj, rp, rc, ncells, maxcells, prow, cstamp, queue);
+  /* METIS's parts are less round than balls: 0.8 of their rows; at least 4 vertices a part, below which METIS complains
+     (on stdout) and the balls of the last resort do better */
+  nparts = rpp >= nrows ? 1 : PetscMax(1, PetscMin(ng / 4, (PetscInt)PetscCeilReal((PetscReal)nrows / (0.8 * (PetscReal)rpp))));
   METIS_SetDefaultOptions(opts);
   opts[METIS_OPTION_NUMBERING] = 0;
   opts[METIS_OPTION_SEED]      = 4321; /* reproducible */
   for (PetscInt t = 0; t < SHAREDNZ_MAXTRIES; t++) {
-    PetscInt   maxe;
-    PetscCount sume;
-    PetscReal  ratio, grow;
+    PetscReal ratio, grow;
 
     (*ntries)++;
     if (nparts > 1) {
-      idx_t nv = (idx_t)nrows, ncon = 1, np = (idx_t)nparts, objval;
+      idx_t nv = (idx_t)ng, ncon = 1, np = (idx_t)nparts, objval;
 
-      status = METIS_PartGraphKway(&nv, &ncon, xadj, adj, NULL, NULL, NULL, &np, NULL, NULL, opts, &objval, mpart);
+      status = METIS_PartGraphKway(&nv, &ncon, gxadj, gadj, vwgt, NULL, NULL, &np, NULL, NULL, opts, &objval, mpart);
       if (status != METIS_OK) break;
-      for (PetscInt r = 0; r < nrows; r++) part[r] = (int)mpart[r];
+      for (PetscInt g = 0; g < ng; g++) gp[g] = (int)mpart[g];
     } else
-      for (PetscInt r = 0; r < nrows; r++) part[r] = 0;
+      for (PetscInt g = 0; g < ng; g++) gp[g] = 0;
+    for (PetscInt r = 0; r < nrows; r++) part[r] = gp[grp[r]];
     PetscCall(PetscFree2(pptr, ecnt));
     PetscCall(PetscMalloc2(nparts + 1, &pptr, nparts, &ecnt));
     PetscCall(PartSets(nrows, part, nparts, rp, rc, ncells, cstamp, pptr, prow, ecnt, &maxe, &sume));
-    *worst = maxe;
-    PetscCall(PetscInfo(NULL, "sharednz: METIS partition %" PetscInt_FMT " into %" PetscInt_FMT " parts (%" PetscInt_FMT " rows per part estimated): largest element set %" PetscInt_FMT " cells of %" PetscInt_FMT " allowed\n", t + 1, nparts, rpp, maxe, maxcells));
-    if (maxe <= maxcells) {
-      *fits = PETSC_TRUE;
-      break;
-    }
-    if (nparts >= nrows) break;
-    /* element sets shrink more slowly than the parts: more than the ratio, and at least 10% more parts */
+    nover = 0;
+    for (PetscInt k = 0; k < nparts; k++) nover += ecnt[k] > maxcells;
+    PetscCall(PetscInfo(NULL, "sharednz: METIS partition %" PetscInt_FMT " of %" PetscInt_FMT " rows (%" PetscInt_FMT " groups) into %" PetscInt_FMT " parts (%" PetscInt_FMT " rows per part estimated): largest element set %" PetscInt_FMT " cells of %" PetscInt_FMT " allowed, %" PetscInt_FMT " parts too large\n", t + 1, nrows, ng, nparts, rpp, maxe, maxcells, nover));
+    if (!nover || t == SHAREDNZ_MAXTRIES - 1 || 3 * nover <= nparts || nparts >= ng / 4) break;
+    /* many parts too large: more parts; element sets shrink more slowly than the parts, so more than the ratio, and
+       at least 10% more */
     ratio  = (PetscReal)maxe / (PetscReal)maxcells;
     grow   = PetscMax((PetscReal)1.1, (PetscReal)1.02 * PetscPowReal(ratio, (PetscReal)1.25));
-    nparts = PetscMin(nrows, (PetscInt)PetscCeilReal(grow * (PetscReal)nparts));
+    nparts = PetscMin(ng / 4, (PetscInt)PetscCeilReal(grow * (PetscReal)nparts));
+  }
+  if (status == METIS_OK && nover) { /* split the parts too large with METIS on their groups */
+    PetscInt nnew = nparts;
+
+    PetscCall(PetscCalloc1(nparts + 1, &gptr));
+    PetscCall(PetscMalloc1(ng, &glist));
+    for (PetscInt g = 0; g < ng; g++) gptr[gp[g] + 1]++;
+    for (PetscInt k = 0; k < nparts; k++) gptr[k + 1] += gptr[k];
+    for (PetscInt g = 0; g < ng; g++) glist[gptr[gp[g]]++] = (int)g;
+    for (PetscInt k = nparts; k > 0; k--) gptr[k] = gptr[k - 1];
+    gptr[0] = 0;
+    for (PetscInt g = 0; g < ng; g++) mark[g] = -1;
+    for (PetscInt k = 0; k < nparts && status == METIS_OK; k++) {
+      const PetscInt nk = gptr[k + 1] - gptr[k], m = PetscMin(nk / 4, (PetscInt)PetscCeilReal((PetscReal)1.15 * (PetscReal)ecnt[k] / (PetscReal)maxcells));
+
+      if (ecnt[k] <= maxcells || m < 2) continue;
+      PetscCall(SplitMetis(nk, glist + gptr[k], gxadj, gadj, vwgt, m, opts, mark, gp, nnew, &status));
+      nnew += m;
+    }
+    PetscCall(PetscFree(gptr));
+    PetscCall(PetscFree(glist));
+    PetscCall(PetscInfo(NULL, "sharednz: %" PetscInt_FMT " parts too large split by METIS into %" PetscInt_FMT "\n", nover, nnew - nparts));
+    nparts = nnew;
+    for (PetscInt r = 0; r < nrows; r++) part[r] = gp[grp[r]];
+    PetscCall(PetscFree2(pptr, ecnt));
+    PetscCall(PetscMalloc2(nparts + 1, &pptr, nparts, &ecnt));
+    PetscCall(PartSets(nrows, part, nparts, rp, rc, ncells, cstamp, pptr, prow, ecnt, &maxe, &sume));
+    nover = 0;
+    for (PetscInt k = 0; k < nparts; k++) nover += ecnt[k] > maxcells;
+  }
+  if (status == METIS_OK && nover) { /* the last resort: balls */
+    PetscInt nnew   = nparts;
+    int      ballid = 0, *vis = grp; /* grp is no longer needed */
+
+    for (PetscInt c = 0; c < ncells; c++) cstamp[c] = -1;
+    for (PetscInt r = 0; r < nrows; r++) mark[r] = vis[r] = -1;
+    for (PetscInt k = 0; k < nparts; k++)
+      if (ecnt[k] > maxcells) GrowBalls(pptr[k + 1] - pptr[k], prow + pptr[k], xadj, adj, rp, rc, maxcells, mark, vis, cstamp, queue, part, &nnew, &ballid);
+    PetscCall(PetscInfo(NULL, "sharednz: %" PetscInt_FMT " parts too large split into %" PetscInt_FMT " balls\n", nover, nnew - nparts));
+    nparts = nnew;
   }
   *nparts_ = nparts;
   PetscCall(PetscFree2(pptr, ecnt));
-  PetscCall(PetscFree(prow));
+  PetscCall(PetscFree4(prow, mark, grp, gp));
   PetscCall(PetscFree2(mpart, queue));
+  if (gxadj != xadj) {
+    PetscCall(PetscFree2(gxadj, vwgt));
+    PetscCall(PetscFree(gadj));
+  }
   PetscCall(PetscFree(xadj));
   PetscCall(PetscFree(adj));
   PetscCheck(status == METIS_OK, PETSC_COMM_SELF, PETSC_ERR_LIB, "METIS_PartGraphKway() failed with status %d", status);
@@ -801,8 +1072,8 @@ PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], co
   const PetscCount nsrc = (PetscCount)ncells * nn;
   PetscCount      *rp, sume;
   int             *rc, *part, *cstamp, *pptr, *prow, *ecnt, *vloc, *tloc, *coff, *cells;
-  PetscInt         nparts = 0, ntries = 1, worst = 0, maxrow = 0, rowmax = -1, nverts = 0, ntgt = 0, maxe, nblocks = 0;
-  PetscBool        fits = PETSC_TRUE, clash = PETSC_FALSE;
+  PetscInt         nparts = 0, ntries = 1, maxrow = 0, rowmax = -1, nverts = 0, ntgt = 0, maxe, nblocks = 0;
+  PetscBool        clash       = PETSC_FALSE;
   PetscInt         clashtarget = -1;
   PetscBT          claimed;
   Packer           ps, pr;
@@ -842,7 +1113,7 @@ PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], co
   PetscCall(PetscMalloc2(nrows, &part, PetscMax(ncells, 1), &cstamp));
   if (nrows && ncells) {
     if (metis) {
-      PetscErrorCode ierr = PartitionMetis(nrows, rowptr, colidx, rp, rc, ncells, maxcells, cstamp, part, &nparts, &ntries, &fits, &worst);
+      PetscErrorCode ierr = PartitionMetis(nrows, rowptr, colidx, rp, rc, ncells, maxcells, cstamp, part, &nparts, &ntries);
 
       if (ierr) { /* free, then pass the error on */
         PetscCall(PetscFree(rp));
@@ -854,12 +1125,6 @@ PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], co
   } else { /* nothing to assemble: one part, no cell, no block */
     nparts = 1;
     for (PetscInt r = 0; r < nrows; r++) part[r] = 0;
-  }
-  if (!fits) {
-    PetscCall(PetscFree(rp));
-    PetscCall(PetscFree(rc));
-    PetscCall(PetscFree2(part, cstamp));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "No METIS partition of the %" PetscInt_FMT " rows in %" PetscInt_FMT " tries has element sets of at most %" PetscInt_FMT " cells (the largest of the last: %" PetscInt_FMT "); use -mat_warp_sharednz_metis 0", nrows, ntries, maxcells, worst);
   }
   PetscCall(PetscMalloc3(nparts + 1, &pptr, PetscMax(nrows, 1), &prow, PetscMax(nparts, 1), &ecnt));
   PetscCall(PartSets(nrows, part, nparts, rp, rc, ncells, cstamp, pptr, prow, ecnt, &maxe, &sume));
