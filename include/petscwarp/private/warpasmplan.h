@@ -29,7 +29,8 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode PetscWarpPlanPattern(PetscInt nrows, PetscInt ncols, PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscBool adddiag, PetscInt **rowptr, PetscInt **colidx);
 
 /* slot[src] = CSR position of element entry src in the pattern (rowptr, colidx), -1 when row or column is dropped.
-   Errors (PETSC_ERR_ARG_OUTOFRANGE) for an index >= nrows/ncols or an entry missing from the pattern. */
+   Errors: PETSC_ERR_ARG_OUTOFRANGE for an index >= nrows/ncols, PETSC_ERR_ARG_INCOMP for an entry missing from the
+   pattern. */
 PETSC_EXTERN PetscErrorCode PetscWarpPlanSlots(PetscInt nrows, PetscInt ncols, const PetscInt rowptr[], const PetscInt colidx[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], int **slot);
 
 /* Map slot[] (CSR positions) through pos2slot (CSR position -> target slot, e.g. ELL-WARP's inverse map), in place */
@@ -55,7 +56,8 @@ PETSC_EXTERN PetscErrorCode PetscWarpRedHostDestroy(PetscWarpRedHost *red);
    cell) and the reduction array from the element matrices in shared memory into the target slots of the part's rows
    (slot: element entry -> target, as from PetscWarpPlanSlots/Remap). Rows are 0..nrows-1 with CSR pattern rowptr
    (only its row lengths and adjacency are used). Errors (PETSC_ERR_SUP) when a single cell cannot fit (maxcells < 1)
-   or no partition fits. */
+   or no partition fits. Only the targets that element entries reach are written: positions of the pattern that no
+   element entry reaches keep their values (zero them once, if the pattern has such positions). */
 PETSC_EXTERN PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscInt ncv, const int cv[], const int slot[], PetscInt maxcells, PetscInt bs, PetscBool metis, PetscWarpSharedHost *sh);
 PETSC_EXTERN PetscErrorCode PetscWarpSharedHostDestroy(PetscWarpSharedHost *sh);
 

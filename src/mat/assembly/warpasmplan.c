@@ -1032,7 +1032,7 @@ static PetscErrorCode PartitionMetis(PetscInt nrows, const PetscInt rowptr[], co
     }
     PetscCall(PetscFree(gptr));
     PetscCall(PetscFree(glist));
-    PetscCall(PetscInfo(NULL, "sharednz: %" PetscInt_FMT " parts too large split by METIS into %" PetscInt_FMT "\n", nover, nnew - nparts));
+    if (nnew > nparts) PetscCall(PetscInfo(NULL, "sharednz: %" PetscInt_FMT " parts too large, some split by METIS into %" PetscInt_FMT "\n", nover, nnew - nparts));
     nparts = nnew;
     for (PetscInt r = 0; r < nrows; r++) part[r] = gp[grp[r]];
     PetscCall(PetscFree2(pptr, ecnt));
