@@ -116,9 +116,10 @@ static void CoordBasis(int dim, int simplex, const double *xi, double *psi, doub
   }
 }
 
-static void TabCreate(int dim, int simplex, int degree, Tab *T)
+/* extra: Gauss points per direction beyond degree + 1 (tensor cells) */
+static void TabCreate(int dim, int simplex, int degree, int extra, Tab *T)
 {
-  double xq[64 * 3], wq[64];
+  double xq[125 * 3], wq[125];
   T->dim = dim, T->simplex = simplex, T->degree = degree;
   if (simplex) { /* P1, degree-2 rules */
     double bary[4][4];
@@ -133,17 +134,20 @@ static void TabCreate(int dim, int simplex, int degree, Tab *T)
         for (int k = 0; k <= dim; k++) xq[q * dim + d] += bary[q][k] * (k == d + 1 ? 2 : 0);
       }
     }
-  } else { /* Q(degree), degree + 1 Gauss points per direction */
-    const double g2[2] = {-1 / sqrt(3.0), 1 / sqrt(3.0)}, w2[2] = {1, 1}, g3[3] = {-sqrt(0.6), 0, sqrt(0.6)}, w3[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
-    int          ng = degree + 1, n1 = degree + 1;
+  } else { /* Q(degree), degree + 1 + extra Gauss points per direction */
+    static const double g2[2] = {-0.5773502691896257, 0.5773502691896257}, w2[2] = {1, 1};
+    static const double g3[3] = {-0.7745966692414834, 0, 0.7745966692414834}, w3[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
+    static const double g4[4] = {-0.8611363115940526, -0.3399810435848563, 0.3399810435848563, 0.8611363115940526};
+    static const double w4[4] = {0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478548451374538};
+    int                 ng = degree + 1 + extra, n1 = degree + 1;
     T->ncv = 1 << dim;
     T->nb = T->nq = 1;
     for (int d = 0; d < dim; d++) T->nb *= n1, T->nq *= ng;
     for (int q = 0; q < T->nq; q++) {
       wq[q] = 1;
       for (int d = 0, r = q; d < dim; d++, r /= ng) {
-        xq[q * dim + d] = ng == 2 ? g2[r % ng] : g3[r % ng];
-        wq[q] *= ng == 2 ? w2[r % ng] : w3[r % ng];
+        xq[q * dim + d] = ng == 2 ? g2[r % ng] : ng == 3 ? g3[r % ng] : g4[r % ng];
+        wq[q] *= ng == 2 ? w2[r % ng] : ng == 3 ? w3[r % ng] : w4[r % ng];
       }
     }
   }
@@ -151,7 +155,7 @@ static void TabCreate(int dim, int simplex, int degree, Tab *T)
   T->B    = NEW(double, T->nq * T->nb);
   T->D    = NEW(double, T->nq * T->nb * dim);
   T->Dc   = NEW(double, T->nq * T->ncv * dim);
-  T->node = NEW(double, T->nb *dim);
+  T->node = NEW(double, dim * T->nb);
   for (int q = 0; q < T->nq; q++) {
     double psi[8], dpsi[24];
     T->w[q] = wq[q];
@@ -408,7 +412,7 @@ static void BuildReduction(Packed *P, int nsrc, const int *tgt, int ntgt, int tp
 /* ------------------------------------------------------------------ one problem */
 typedef struct {
   const char *name;
-  int         dim, simplex, degree, kind, coef, n[3], distort, closed;
+  int         dim, simplex, degree, kind, coef, n[3], distort, closed, extra; /* extra Gauss points per direction */
 } Config;
 
 typedef struct {
@@ -425,7 +429,7 @@ static void ProblemCreate(const Config *C, Problem *P)
 {
   int dim = C->dim;
   memset(P, 0, sizeof(*P));
-  TabCreate(dim, C->simplex, C->degree, &P->T);
+  TabCreate(dim, C->simplex, C->degree, C->extra, &P->T);
   MeshCreate(dim, C->simplex, C->n, C->distort, &P->M);
   P->nb     = P->T.nb;
   P->nc     = C->kind == PETSCWARP_PHYS_LAPLACE ? 1 : dim;
@@ -850,14 +854,13 @@ static void CheckAssembly(const Config *C, Problem *P, int cuda)
 /* Unsupported sizes are refused, not computed */
 static void CheckErrors(int cuda)
 {
-  Config C = {
-    "errors", 2, 0, 1, PETSCWARP_PHYS_LAPLACE, 0, {1, 1, 1},
-          0, 0
-  };
+  Config        C;
   Problem       P;
   PetscWarpFE   bad;
   PetscWarpPhys ph;
   double        E[16];
+  memset(&C, 0, sizeof(C)); /* one Q1 Laplace quadrilateral */
+  C.name = "errors", C.dim = 2, C.degree = 1, C.kind = PETSCWARP_PHYS_LAPLACE, C.n[0] = C.n[1] = C.n[2] = 1;
   ProblemCreate(&C, &P);
   ph = P.stiff;
   EXPECT(PetscWarpAsmCheck(&P.fe, PETSCWARP_PHYS_LAPLACE) == PETSCWARP_ASM_OK, "a Q1 Laplacian is refused");
@@ -904,28 +907,30 @@ int main(int argc, char **argv)
 {
   const int    LAP = PETSCWARP_PHYS_LAPLACE, EL = PETSCWARP_PHYS_ELASTICITY;
   const Config configs[] = {
-    {"quad Q1 laplace unit squares",    2, 0, 1, LAP, 0, {2, 2, 1},   0, 1},
-    {"quad Q1 laplace kcell",           2, 0, 1, LAP, 1, {3, 2, 1},   1, 0},
-    {"quad Q2 laplace unit squares",    2, 0, 2, LAP, 0, {2, 2, 1},   0, 1},
-    {"quad Q2 laplace tensor",          2, 0, 2, LAP, 2, {2, 3, 1},   1, 0},
-    {"quad Q1 elasticity",              2, 0, 1, EL,  0, {3, 3, 1},   1, 0},
-    {"quad Q2 elasticity",              2, 0, 2, EL,  0, {2, 2, 1},   1, 0},
-    {"tri P1 laplace corner",           2, 1, 1, LAP, 0, {0, 0, 0},   0, 1},
-    {"tri P1 laplace tensor",           2, 1, 1, LAP, 2, {3, 2, 1},   1, 0},
-    {"tri P1 elasticity",               2, 1, 1, EL,  0, {3, 3, 1},   1, 0},
-    {"hex Q1 laplace unit cubes",       3, 0, 1, LAP, 0, {2, 2, 2},   0, 1},
-    {"hex Q1 laplace tensor",           3, 0, 1, LAP, 2, {2, 2, 2},   1, 0},
-    {"hex Q1 elasticity",               3, 0, 1, EL,  0, {2, 2, 2},   1, 0},
-    {"hex Q2 laplace unit cubes",       3, 0, 2, LAP, 0, {2, 2, 2},   0, 1},
-    {"hex Q2 laplace kcell",            3, 0, 2, LAP, 1, {2, 2, 1},   1, 0},
-    {"hex Q2 elasticity (nel 81)",      3, 0, 2, EL,  0, {2, 1, 1},   1, 0},
-    {"hex Q2 elasticity 2x2x2",         3, 0, 2, EL,  0, {2, 2, 2},   1, 0},
-    {"tet P1 laplace corner",           3, 1, 1, LAP, 0, {0, 0, 0},   0, 1},
-    {"tet P1 laplace tensor",           3, 1, 1, LAP, 2, {2, 2, 2},   1, 0},
-    {"tet P1 elasticity",               3, 1, 1, EL,  0, {2, 2, 2},   1, 0},
-    {"hex Q1 laplace 8^3 (batches)",    3, 0, 1, LAP, 0, {8, 8, 8},   1, 0},
-    {"tet P1 elasticity 4^3 (batches)", 3, 1, 1, EL,  0, {4, 4, 4},   1, 0},
-    {"tri P1 laplace 16^2 (batches)",   2, 1, 1, LAP, 1, {16, 16, 1}, 1, 0},
+    {"quad Q1 laplace unit squares",    2, 0, 1, LAP, 0, {2, 2, 1},   0, 1, 0},
+    {"quad Q1 laplace kcell",           2, 0, 1, LAP, 1, {3, 2, 1},   1, 0, 0},
+    {"quad Q2 laplace unit squares",    2, 0, 2, LAP, 0, {2, 2, 1},   0, 1, 0},
+    {"quad Q2 laplace tensor",          2, 0, 2, LAP, 2, {2, 3, 1},   1, 0, 0},
+    {"quad Q1 elasticity",              2, 0, 1, EL,  0, {3, 3, 1},   1, 0, 0},
+    {"quad Q2 elasticity",              2, 0, 2, EL,  0, {2, 2, 1},   1, 0, 0},
+    {"tri P1 laplace corner",           2, 1, 1, LAP, 0, {0, 0, 0},   0, 1, 0},
+    {"tri P1 laplace tensor",           2, 1, 1, LAP, 2, {3, 2, 1},   1, 0, 0},
+    {"tri P1 elasticity",               2, 1, 1, EL,  0, {3, 3, 1},   1, 0, 0},
+    {"hex Q1 laplace unit cubes",       3, 0, 1, LAP, 0, {2, 2, 2},   0, 1, 0},
+    {"hex Q1 laplace tensor",           3, 0, 1, LAP, 2, {2, 2, 2},   1, 0, 0},
+    {"hex Q1 elasticity",               3, 0, 1, EL,  0, {2, 2, 2},   1, 0, 0},
+    {"hex Q2 laplace unit cubes",       3, 0, 2, LAP, 0, {2, 2, 2},   0, 1, 0},
+    {"hex Q2 laplace kcell",            3, 0, 2, LAP, 1, {2, 2, 1},   1, 0, 0},
+    {"hex Q2 elasticity (nel 81)",      3, 0, 2, EL,  0, {2, 1, 1},   1, 0, 0},
+    {"hex Q2 elasticity 2x2x2",         3, 0, 2, EL,  0, {2, 2, 2},   1, 0, 0},
+    {"tet P1 laplace corner",           3, 1, 1, LAP, 0, {0, 0, 0},   0, 1, 0},
+    {"tet P1 laplace tensor",           3, 1, 1, LAP, 2, {2, 2, 2},   1, 0, 0},
+    {"tet P1 elasticity",               3, 1, 1, EL,  0, {2, 2, 2},   1, 0, 0},
+    {"hex Q1 laplace 8^3 (batches)",    3, 0, 1, LAP, 0, {8, 8, 8},   1, 0, 0},
+    {"tet P1 elasticity 4^3 (batches)", 3, 1, 1, EL,  0, {4, 4, 4},   1, 0, 0},
+    {"tri P1 laplace 16^2 (batches)",   2, 1, 1, LAP, 1, {16, 16, 1}, 1, 0, 0},
+    {"hex Q2 laplace unit cubes nq 64", 3, 0, 2, LAP, 0, {2, 2, 2},   0, 1, 1}, /* tabulation beyond the shared memory budget */
+    {"hex Q2 elasticity nq 64",         3, 0, 2, EL,  0, {2, 1, 1},   1, 0, 1},
   };
   int cuda = 0;
 

@@ -3,10 +3,13 @@
    and the shared-memory assembly by non-zero. Twin: warpasm_host.c; element computation: warpasm_elem.h.
 
    Every kernel computes element matrices the same way, for a group of cells at once, in shared memory:
-   stage 1: threads over (cell, q) compute the geometry and stage wdj and the (gradient, value) records;
-   stage 2: threads over (cell, tile) accumulate their tile of the element matrix in registers and store it into the
-   group's element matrices Es (shared memory); the kernels differ in where the cells' coordinates come from (gathered
-   directly or through the scatter array) and where Es goes (written out, added through slots, or reduced). */
+   stage 0: the block copies the reference tabulation (D, B, Dc, w) to shared memory when it fits PWA_REF_BUDGET
+            (else it is read from global memory) and the cells' vertex coordinates arrive in shared memory;
+   stage 1: threads over (cell, q) compute the geometry and stage the geometric factors (PwaStageQ);
+   stage 2: threads over (cell, tile) accumulate their tile of the element matrix in registers (PwaTile) and store it
+            into the group's element matrices Es in shared memory.
+   The kernels differ in where the coordinates come from (gathered, or through the scatter array) and where Es goes
+   (written out coalesced, added through the slots, or reduced by non-zero). */
 #include <petscwarp/private/warpasmkernels.h>
 #include "warpasm_elem.h"
 #include <cuda_runtime.h>
@@ -14,6 +17,7 @@
 #define PWA_BATCH_THREADS 256         /* threads of an element-batch block */
 #define PWA_BATCH_BUDGET  (64 * 1024) /* shared memory of an element-batch block, unless one cell needs more */
 #define PWA_DEFAULT_SMEM  (48 * 1024) /* above this a kernel needs the opt-in attribute */
+#define PWA_BATCH_MINB    3           /* blocks per SM the element-batch kernels are compiled for (<= 85 registers) */
 
 enum {
   PWA_ELEM,   /* element matrices to E, one cell after another */
@@ -42,85 +46,98 @@ static PwaPhys PwaPhysOf(const PetscWarpPhys *ph)
   return p;
 }
 
-/* Stage 1 for cells [0, m) of a group: threads over (cell, q) compute the geometry from the coordinates
-   Xs[lc*ncv*DIM ...], staging wdj[lc*nq + q] and (R non-NULL) Jinv in Js[(lc*nq + q)*DIM*DIM ...]; then threads over
-   (cell, q, a) compute the records R[lc*rs + (q*nb + a)*PWA_REC ...] (consecutive threads, consecutive records) */
+/* The reference tabulation as the kernels read it: copies in shared memory at ref (refn > 0), or the global arrays */
+struct PwaRef {
+  const double *D, *B, *Dc, *w;
+};
+
 template <int DIM>
-static __device__ __forceinline__ void StageGroup(const PetscWarpFE &fe, int m, const double *Xs, double *wdj, double *Js, double *R, int rs)
+static __device__ __forceinline__ PwaRef StageRef(const PetscWarpFE &fe, double *ref, int refn)
 {
-  const int ncv = fe.ncv, nb = fe.nb, nq = fe.nq;
-  for (int t = threadIdx.x; t < m * nq; t += blockDim.x) {
-    int    lc = t / nq, q       = t - lc * nq;
-    double Jinv[DIM * DIM], det = PwaGeometry(DIM, ncv, Xs + lc * ncv * DIM, fe.Dc + q * ncv * DIM, Jinv);
-    wdj[t] = __ldg(&fe.w[q]) * det;
-    if (R)
-#pragma unroll
-      for (int k = 0; k < DIM * DIM; k++) Js[t * DIM * DIM + k] = Jinv[k];
-  }
-  if (!R) return;
-  __syncthreads();
-  for (int t = threadIdx.x; t < m * nq * nb; t += blockDim.x) {
-    int lq = t / nb, lc = lq / nq, qa = t - lc * nq * nb; /* qa = q*nb + a */
-    PwaRecord(DIM, Js + lq * DIM * DIM, fe.D + qa * DIM, __ldg(&fe.B[qa]), R + lc * rs + qa * PWA_REC);
-  }
+  PwaRef    r  = {fe.D, fe.B, fe.Dc, fe.w};
+  const int nD = fe.nq * fe.nb * DIM, nB = fe.nq * fe.nb, nDc = fe.nq * fe.ncv * DIM;
+  if (!refn) return r;
+  for (int t = threadIdx.x; t < refn; t += blockDim.x) ref[t] = t < nD ? __ldg(&fe.D[t]) : t < nD + nB ? __ldg(&fe.B[t - nD]) : t < nD + nB + nDc ? __ldg(&fe.Dc[t - nD - nB]) : __ldg(&fe.w[t - nD - nB - nDc]);
+  r.D  = ref;
+  r.B  = ref + nD;
+  r.Dc = ref + nD + nB;
+  r.w  = ref + nD + nB + nDc;
+  return r;
 }
 
-/* Stage 2 for cells [0, m) of a group: threads over (cell, tile) compute the element matrices Es[lc*per ...]; cell(lc)
-   gives the cell number (for its coefficient) */
-template <int DIM, int KIND, typename CellOf>
-static __device__ __forceinline__ void TileGroup(const PetscWarpFE &fe, const PwaPhys &ph, int m, CellOf cell, const double *wdj, const double *R, int rs, double *Es)
+/* Stage 1 for cells [0, m) of a group: threads over (cell, q) stage the geometric factors G[(lc*nq + q)*GS ...] from
+   the coordinates Xs[lc*ncv*DIM ...] (KIND ELASTICITY: Jinv and wdj, also for load vectors); with GRADS, then threads
+   over (cell, q, a) stage the physical gradients R[((lc*nq + q)*nb + a)*DIM ...] */
+template <int DIM, int KIND, bool GRADS, typename CellOf>
+static __device__ __forceinline__ void StageGroup(const PetscWarpFE &fe, const PwaRef &r, const PwaPhys &ph, int m, CellOf cell, const double *Xs, double *G, double *R)
 {
-  constexpr int NC = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM;
-  const int     nb = fe.nb, nq = fe.nq, nel = nb * NC, per = nel * nel, ntile = PwaTiles(DIM, nb, NC);
-  for (int t = threadIdx.x; t < m * ntile; t += blockDim.x) {
-    int    lc = t / ntile, tensor = 0;
+  const int ncv = fe.ncv, nq = fe.nq, nb = fe.nb;
+  for (int t = threadIdx.x; t < m * nq; t += blockDim.x) {
+    int    lc = t / nq, q = t - lc * nq, tensor = 0;
     double K[DIM * DIM];
     K[0] = 0.0;
     if (KIND == PETSCWARP_PHYS_LAPLACE) tensor = PwaCellCoef(ph.coef, ph.kappa, ph.kcell, DIM, cell(lc), K);
-    PwaTile(KIND, DIM, nb, nq, wdj + lc * nq, R + lc * rs, tensor, K, ph.lambda, ph.mu, ph.shift, t - lc * ntile, Es + (size_t)lc * per);
+    PwaStageQ(KIND, DIM, ncv, Xs + lc * ncv * DIM, r.Dc + q * ncv * DIM, r.w[q], tensor, K, G + t * PWA_GS(DIM));
+  }
+  if (!GRADS) return;
+  __syncthreads();
+  for (int t = threadIdx.x; t < m * nq * nb; t += blockDim.x) {
+    int lq = t / nb, qa = t - lq / nq * nq * nb; /* (lc*nq + q), q*nb + a */
+    PwaGradient(DIM, G + lq * PWA_GS(DIM), r.D + qa * DIM, R + t * DIM);
   }
 }
 
-/* Element batch: block blockIdx.x takes cells [first, first + ne) of the list. Stage 0: threads over (cell, vertex,
-   coordinate) gather the coordinates; stages 1, 2 (above); stage 3: threads over (cell, i, j) write E or add into val
-   (coalesced). Load vectors: stage 1 stages wdj only and stage 3 runs over (cell, i). Shared memory (doubles):
-   records ne*rs, wdj ne*nq, element matrices ne*nel^2, Jinv ne*nq*DIM^2 (these two not for loads), coordinates
-   ne*ncv*DIM. */
+/* Stage 2 for cells [0, m) of a group: threads over (cell, tile) compute the element matrices Es[lc*es ...] */
+template <int DIM, int KIND>
+static __device__ __forceinline__ void TileGroup(const PetscWarpFE &fe, const PwaRef &r, const PwaPhys &ph, int m, const double *G, const double *R, double *Es, int es)
+{
+  constexpr int NC = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM;
+  const int     nb = fe.nb, nq = fe.nq, ntile = PwaTiles(DIM, nb, NC);
+  for (int t = threadIdx.x; t < m * ntile; t += blockDim.x) {
+    int lc = t / ntile;
+    PwaTile(KIND, DIM, nb, nq, r.D, r.B, G + lc * nq * PWA_GS(DIM), R + (size_t)lc * nq * nb * DIM, ph.lambda, ph.mu, ph.shift, t - lc * ntile, Es + (size_t)lc * es);
+  }
+}
+
+/* Element batch: block blockIdx.x takes cells [first, first + ne) of the list: stages 0-2, then stage 3: threads over
+   (cell, i, j) write E or add into val (coalesced). Load vectors: stage 1 stages wdj only and stage 3 runs over
+   (cell, i). Shared memory (doubles): reference tabulation refn, staged data ne*PwaStageDoubles (geometric factors,
+   then the gradients for elasticity), element matrices ne*es (es = nel^2 rounded up to odd, spreading the cells over
+   the banks; none for loads), coordinates ne*ncv*DIM. */
 template <int DIM, int KIND, int MODE>
-__global__ void __launch_bounds__(PWA_BATCH_THREADS, 2) PwaBatch(PetscWarpFE fe, PetscWarpMesh mesh, PwaPhys ph, int n, int ne, const int *__restrict__ cells, const int *__restrict__ slot, double *__restrict__ out)
+__global__ void __launch_bounds__(PWA_BATCH_THREADS, PWA_BATCH_MINB) PwaBatch(PetscWarpFE fe, PetscWarpMesh mesh, PwaPhys ph, int n, int ne, int refn, const int *__restrict__ cells, const int *__restrict__ slot, double *__restrict__ out)
 {
   extern __shared__ double smem[];
   constexpr int            NC  = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM;
-  const int                ncv = fe.ncv, nq = fe.nq, nel = fe.nb * NC, per = nel * nel, nx = ncv * DIM, rs = MODE == PWA_LOAD ? 0 : PwaRecStride(fe.nb, nq);
+  const int                ncv = fe.ncv, nq = fe.nq, nel = fe.nb * NC, per = nel * nel, nx = ncv * DIM, es = MODE == PWA_LOAD ? 0 : per | 1;
   const int                first = blockIdx.x * ne, m = min(ne, n - first);
-  double                  *R = smem, *wdj = R + ne * rs, *Es = wdj + ne * nq, *Js = Es + (MODE == PWA_LOAD ? 0 : (size_t)ne * per), *Xs = Js + (MODE == PWA_LOAD ? 0 : ne * nq * DIM * DIM);
+  constexpr bool           GRADS = KIND == PETSCWARP_PHYS_ELASTICITY && MODE != PWA_LOAD;
+  double                  *G = smem + refn, *R = G + ne * nq * PWA_GS(DIM), *Es = R + (GRADS ? (size_t)ne * nq * fe.nb * DIM : 0), *Xs = Es + (size_t)ne * es;
   auto                     cell = [&](int lc) { return cells ? __ldg(&cells[first + lc]) : first + lc; };
+  const PwaRef             r    = StageRef<DIM>(fe, smem, refn);
 
   for (int t = threadIdx.x; t < m * nx; t += blockDim.x) {
-    int lc = t / nx, r = t - lc * nx, k = r / DIM;
-    Xs[t] = __ldg(&mesh.X[(size_t)__ldg(&mesh.cv[(size_t)cell(lc) * ncv + k]) * DIM + r - k * DIM]);
+    int lc = t / nx, k = (t - lc * nx) / DIM;
+    Xs[t] = __ldg(&mesh.X[(size_t)__ldg(&mesh.cv[(size_t)cell(lc) * ncv + k]) * DIM + t - lc * nx - k * DIM]);
   }
   __syncthreads();
-  StageGroup<DIM>(fe, m, Xs, wdj, Js, MODE == PWA_LOAD ? NULL : R, rs);
+  StageGroup<DIM, MODE == PWA_LOAD ? (int)PETSCWARP_PHYS_ELASTICITY : KIND, GRADS>(fe, r, ph, m, cell, Xs, G, R);
   __syncthreads();
   if (MODE == PWA_LOAD) {
     for (int t = threadIdx.x; t < m * nel; t += blockDim.x) {
       int lc = t / nel, i = t - lc * nel, c = i % NC, s = __ldg(&slot[(size_t)first * nel + t]);
-      if (s >= 0) atomicAdd(&out[s], PwaLoadEntry(fe.nb, nq, fe.B, wdj + lc * nq, c == 0 ? ph.f[0] : c == 1 ? ph.f[1] : ph.f[2], i / NC));
+      if (s >= 0) atomicAdd(&out[s], PwaLoadEntry(DIM, fe.nb, nq, r.B, G + lc * nq * PWA_GS(DIM), c == 0 ? ph.f[0] : c == 1 ? ph.f[1] : ph.f[2], i / NC));
     }
     return;
   }
-  TileGroup<DIM, KIND>(fe, ph, m, cell, wdj, R, rs, Es);
+  TileGroup<DIM, KIND>(fe, r, ph, m, G, R, Es, es);
   __syncthreads();
   for (int t = threadIdx.x; t < m * per; t += blockDim.x) {
-    double v = Es[t];
+    int    lc = t / per, ij = t - lc * per;
+    double v = Es[(size_t)lc * es + ij];
     if (MODE == PWA_ELEM) out[(size_t)first * per + t] = v;
     else {
-      int s;
-      if (cells) {
-        int lc = t / per;
-        s      = __ldg(&slot[(size_t)__ldg(&cells[first + lc]) * per + t - lc * per]);
-      } else s = __ldg(&slot[(size_t)first * per + t]);
+      int s = __ldg(&slot[(size_t)cell(lc) * per + ij]);
       if (s >= 0) {
         if (MODE == PWA_ATOMIC) atomicAdd(&out[s], v);
         else out[s] += v;
@@ -171,19 +188,20 @@ __global__ void __launch_bounds__(1024) PwaReduce(const int *__restrict__ off, c
   ReduceWalk<true>(ent + o, (__ldg(&off[b + 1]) - o) / blockDim.x, S, T);
 }
 
-/* Shared-memory assembly by non-zero: one block per part b. Shared memory (doubles): the staged data of one
-   sub-batch of ns cells (records ns*rs, wdj ns*nq, Jinv ns*nq*DIM^2: PetscWarpSharedNZFixedBytes), then per cell of the block its
-   element matrix (nel^2: the reduction's sources) and its coordinate slots (ncv*DIM; PetscWarpSharedNZCellBytes).
-   1) scatter the vertex coordinates into the slots; 2) per sub-batch of ns cells, stages 1 and 2 into the element
-   matrices; 3) walk the reduction array, writing each non-zero of the part once. */
+/* Shared-memory assembly by non-zero: one block per part b. Shared memory (doubles): the reference tabulation refn
+   and the staged data of one sub-batch of ns cells (ns*PwaStageDoubles: PetscWarpSharedNZFixedBytes), then per cell of the
+   block its element matrix (nel^2: the reduction's sources) and its coordinate slots (ncv*DIM:
+   PetscWarpSharedNZCellBytes). 1) scatter the vertex coordinates into the slots; 2) per sub-batch of ns cells, stages
+   1 and 2 into the element matrices; 3) walk the reduction array, writing each non-zero of the part once. */
 template <int DIM, int KIND, int MAXT>
-__global__ void __launch_bounds__(MAXT) PwaSharedNZ(PetscWarpFE fe, PetscWarpMesh mesh, PwaPhys ph, int maxcells, int ns, const int *__restrict__ coff, const int *__restrict__ cells, const int *__restrict__ soff, const int *__restrict__ sent, const int *__restrict__ roff, const int *__restrict__ rent, double *__restrict__ T)
+__global__ void __launch_bounds__(MAXT) PwaSharedNZ(PetscWarpFE fe, PetscWarpMesh mesh, PwaPhys ph, int maxcells, int ns, int refn, const int *__restrict__ coff, const int *__restrict__ cells, const int *__restrict__ soff, const int *__restrict__ sent, const int *__restrict__ roff, const int *__restrict__ rent, double *__restrict__ T)
 {
   extern __shared__ double smem[];
   constexpr int            NC = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM;
-  const int                b = blockIdx.x, bs = blockDim.x, nq = fe.nq, nel = fe.nb * NC, per = nel * nel, nx = fe.ncv * DIM, rs = PwaRecStride(fe.nb, nq);
+  const int                b = blockIdx.x, bs = blockDim.x, nq = fe.nq, nel = fe.nb * NC, per = nel * nel, nx = fe.ncv * DIM;
   const int                c0 = __ldg(&coff[b]), m = __ldg(&coff[b + 1]) - c0;
-  double                  *R = smem, *wdj = R + ns * rs, *Js = wdj + ns * nq, *Es = Js + ns * nq * DIM * DIM, *Xs = Es + (size_t)maxcells * per;
+  double                  *G = smem + refn, *R = G + ns * nq * PWA_GS(DIM), *Es = G + ns * PwaStageDoubles(DIM, fe.nb, NC, nq), *Xs = Es + (size_t)maxcells * per;
+  const PwaRef             r = StageRef<DIM>(fe, smem, refn);
 
   {
     const int *ent    = sent + __ldg(&soff[b]);
@@ -191,8 +209,8 @@ __global__ void __launch_bounds__(MAXT) PwaSharedNZ(PetscWarpFE fe, PetscWarpMes
     double     v[DIM];
 #pragma unroll
     for (int d = 0; d < DIM; d++) v[d] = 0.0;
-    for (int r = 0; r < nsteps; r++) {
-      int e = __ldg(&ent[r * bs + threadIdx.x]);
+    for (int k = 0; k < nsteps; k++) {
+      int e = __ldg(&ent[k * bs + threadIdx.x]);
       if (e > 0) {
 #pragma unroll
         for (int d = 0; d < DIM; d++) v[d] = __ldg(&mesh.X[(size_t)(e - 1) * DIM + d]);
@@ -205,10 +223,10 @@ __global__ void __launch_bounds__(MAXT) PwaSharedNZ(PetscWarpFE fe, PetscWarpMes
   __syncthreads();
   for (int s0 = 0; s0 < m; s0 += ns) {
     int ms = min(ns, m - s0);
-    StageGroup<DIM>(fe, ms, Xs + s0 * nx, wdj, Js, R, rs);
+    StageGroup<DIM, KIND, KIND == PETSCWARP_PHYS_ELASTICITY>(
+      fe, r, ph, ms, [&](int lc) { return __ldg(&cells[c0 + s0 + lc]); }, Xs + s0 * nx, G, R);
     __syncthreads();
-    TileGroup<DIM, KIND>(
-      fe, ph, ms, [&](int lc) { return __ldg(&cells[c0 + s0 + lc]); }, wdj, R, rs, Es + (size_t)s0 * per);
+    TileGroup<DIM, KIND>(fe, r, ph, ms, G, R, Es + (size_t)s0 * per, per);
     __syncthreads();
   }
   {
@@ -228,15 +246,15 @@ static cudaError_t AllowShared(const void *kernel, size_t bytes)
 template <int DIM, int KIND, int MODE>
 static int LaunchBatch(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, int n, const int *cells, const int *slot, double *out, cudaStream_t st)
 {
-  const int    nc = fe->nc, nel = fe->nb * nc, work = MODE == PWA_LOAD ? nel : PwaTiles(DIM, fe->nb, nc);
-  const size_t cellb = sizeof(double) * (MODE == PWA_LOAD ? (size_t)fe->nq + fe->ncv * DIM : (size_t)PwaStageDoubles(DIM, fe->nb, fe->nq) + (size_t)nel * nel + fe->ncv * DIM);
-  int          ne = (PWA_TARGET_TILES + work - 1) / work, fit = (int)(PWA_BATCH_BUDGET / cellb);
+  const int    nc = fe->nc, nel = fe->nb * nc, work = MODE == PWA_LOAD ? nel : PwaTiles(DIM, fe->nb, nc), refn = PwaRefDoubles(DIM, fe->nb, fe->nq, fe->ncv);
+  const size_t cellb = sizeof(double) * ((MODE == PWA_LOAD ? (size_t)fe->nq * PWA_GS(DIM) : (size_t)PwaStageDoubles(DIM, fe->nb, nc, fe->nq) + (nel * nel | 1)) + fe->ncv * DIM), refb = sizeof(double) * refn;
+  int          ne = (PWA_TARGET_TILES + work - 1) / work, fit = (int)((PWA_BATCH_BUDGET - refb) / cellb);
   cudaError_t  e;
   if (ne > fit) ne = fit;
   if (ne > n) ne = n;
   if (ne < 1) ne = 1;
-  if ((e = AllowShared((const void *)PwaBatch<DIM, KIND, MODE>, ne * cellb)) != cudaSuccess) return (int)e;
-  PwaBatch<DIM, KIND, MODE><<<(n + ne - 1) / ne, PWA_BATCH_THREADS, ne * cellb, st>>>(*fe, *mesh, PwaPhysOf(ph), n, ne, cells, slot, out);
+  if ((e = AllowShared((const void *)PwaBatch<DIM, KIND, MODE>, refb + ne * cellb)) != cudaSuccess) return (int)e;
+  PwaBatch<DIM, KIND, MODE><<<(n + ne - 1) / ne, PWA_BATCH_THREADS, refb + ne * cellb, st>>>(*fe, *mesh, PwaPhysOf(ph), n, ne, refn, cells, slot, out);
   return (int)cudaGetLastError();
 }
 
@@ -288,7 +306,7 @@ static int LaunchSharedNZ(const PetscWarpFE *fe, const PetscWarpMesh *mesh, cons
   cudaError_t  e;
   if (MAXT == 512 && sh->bs > 512) return LaunchSharedNZ<DIM, KIND, 1024>(fe, mesh, ph, sh, T, st);
   if ((e = AllowShared((const void *)PwaSharedNZ<DIM, KIND, MAXT>, bytes)) != cudaSuccess) return (int)e;
-  PwaSharedNZ<DIM, KIND, MAXT><<<sh->nblocks, sh->bs, bytes, st>>>(*fe, *mesh, PwaPhysOf(ph), sh->maxcells, ns, sh->coff, sh->cells, sh->scatter.off, sh->scatter.ent, sh->red.off, sh->red.ent, T);
+  PwaSharedNZ<DIM, KIND, MAXT><<<sh->nblocks, sh->bs, bytes, st>>>(*fe, *mesh, PwaPhysOf(ph), sh->maxcells, ns, PwaRefDoubles(DIM, fe->nb, fe->nq, fe->ncv), sh->coff, sh->cells, sh->scatter.off, sh->scatter.ent, sh->red.off, sh->red.ent, T);
   return (int)cudaGetLastError();
 }
 

@@ -3,18 +3,18 @@
   twin (C99, warpasm_host.c) and the device (CUDA, warpasm.cu).
 
   The work is split at the granularity the GPU kernels parallelize over:
-  - PwaStageQ: one (cell, quadrature point): geometry from the cell's vertex coordinates; stages wdj = w_q detJ_q and
-    one record per basis function a: its physical gradient and its value, R[a*PWA_REC + d] = d phi_a/d x_d (d < dim),
-    R[a*PWA_REC + 3] = phi_a(x_q) (records of 4 doubles: two 16-byte loads on the device);
-  - PwaTile: one tile of a cell's element matrix from that cell's staged data: the rows of RA consecutive basis
-    functions against the columns of RB consecutive ones (all components), accumulated in registers over the
-    quadrature points (Laplace 2 x 4 nodes, elasticity 1 x 2 in 2D and 1 x 1 in 3D: at most PWA_TILE_MAX entries), so
-    that each record read from shared memory serves several entries;
+  - PwaStageQ: one (cell, quadrature point): the geometry from the cell's vertex coordinates, reduced to a geometric
+    factor of PWA_GS(dim) doubles: g[0 .. dim^2) = M = w_q detJ Jinv K Jinv^T (LAPLACE: then the stiffness term of
+    entry (a,b) at q is D_qa^T M D_qb with the reference derivatives D) or Jinv (ELASTICITY), g[dim^2] = w_q detJ;
+  - PwaGradient (ELASTICITY only): one (cell, q, a): the physical gradient Jinv^T D_qa, staged in R[(q*nb + a)*dim ...]
+    (elasticity uses each gradient for nc^2 entries per pair of nodes: worth staging; Laplace is cheaper with M);
+  - PwaTile: one tile of a cell's element matrix: the rows of ra consecutive basis functions against the columns of
+    rb consecutive ones, all components (Laplace 2 x 4, elasticity 1 x 2 in 2D and 1 x 1 in 3D: at most PWA_TILE_MAX
+    entries), accumulated in registers over the quadrature points from the cell's staged data and the reference
+    tabulation, so that each value read serves several entries;
   - PwaLoadEntry: one entry of a cell's load vector.
-  Staged data of one cell: wdj[q] and the records R[q*nb*PWA_REC ...], PwaRecStride(nb, nq) doubles apart from cell to
-  cell (padded by 16 bytes to spread consecutive cells over the shared memory banks).
-  Reference tabulations (w, B, D, Dc) and kcell are read through PWA_LDG: the read-only path on the device, where they
-  always live in global memory; staged data and vertex coordinates are read plainly (shared memory on the device).
+  Inputs read plainly may be in shared or global memory on the device (the reference tabulation is copied to shared
+  memory when it fits); kcell is read through PWA_LDG (the read-only path on the device).
 */
 #pragma once
 
@@ -31,22 +31,18 @@
   #define PWA_LDG(p) (*(p))
 #endif
 
-#define PWA_REC          4           /* doubles of a staged record: gradient (dim), phi at index 3 */
-#define PWA_TILE_MAX     9           /* entries of a tile */
-#define PWA_TILE_RB      4           /* most column nodes of a tile */
-#define PWA_TARGET_TILES 256         /* tiles computed per batch of cells (element batches, sharednz sub-batches) */
-#define PWA_STAGE_BUDGET (32 * 1024) /* sharednz: bytes of the staged data of one sub-batch of cells */
+#define PWA_GS(dim)      ((dim) == 2 ? 5 : 11) /* doubles per geometric factor: dim^2 + 1, odd (spreads shared memory banks) */
+#define PWA_TILE_MAX     9                     /* entries of a tile */
+#define PWA_TILE_RB      4                     /* most column nodes of a tile */
+#define PWA_TARGET_TILES 256                   /* tiles per group of cells computed together (one per thread of a block) */
+#define PWA_STAGE_BUDGET (32 * 1024)           /* sharednz: bytes of the geometric factors of one sub-batch of cells */
+#define PWA_REF_BUDGET   (32 * 1024)           /* bytes of the reference tabulation copied to shared memory, at most */
 
-#if !defined(PWA_LAP_RA)
-  #define PWA_LAP_RA 2
-  #define PWA_LAP_RB 4
-#endif
-
-/* Tile shape: ra row nodes x rb column nodes, all components */
+/* Tile shape: ra row nodes x rb column nodes, all components (2 x 4 for Laplace measured best against 1 x 4, 2 x 2) */
 static inline PWA_HD void PwaTileShape(int dim, int nc, int *ra, int *rb)
 {
-  *ra = nc == 1 ? PWA_LAP_RA : 1;
-  *rb = nc == 1 ? PWA_LAP_RB : dim == 2 ? 2 : 1;
+  *ra = nc == 1 ? 2 : 1;
+  *rb = nc == 1 ? 4 : dim == 2 ? 2 : 1;
 }
 
 /* Tiles covering one element matrix */
@@ -57,23 +53,23 @@ static inline PWA_HD int PwaTiles(int dim, int nb, int nc)
   return ((nb + ra - 1) / ra) * ((nb + rb - 1) / rb);
 }
 
-/* Doubles between the records of consecutive cells (even: records stay 16-byte aligned) */
-static inline PWA_HD int PwaRecStride(int nb, int nq)
+/* Doubles of the reference tabulation as the device stages it (D, B, Dc, w), 0 when above PWA_REF_BUDGET */
+static inline PWA_HD int PwaRefDoubles(int dim, int nb, int nq, int ncv)
 {
-  return nq * nb * PWA_REC + 2;
+  int n = nq * (nb * dim + nb + ncv * dim + 1);
+  return n * (int)sizeof(double) <= PWA_REF_BUDGET ? n : 0;
 }
 
-/* Doubles of the staged data of one cell on the device: records, wdj, and Jinv at each quadrature point */
-static inline PWA_HD int PwaStageDoubles(int dim, int nb, int nq)
+/* Doubles staged per cell: geometric factors, and the physical gradients for ELASTICITY (nc > 1) */
+static inline PWA_HD int PwaStageDoubles(int dim, int nb, int nc, int nq)
 {
-  return PwaRecStride(nb, nq) + nq + nq * dim * dim;
+  return nq * PWA_GS(dim) + (nc > 1 ? nq * nb * dim : 0);
 }
 
-/* sharednz: cells per sub-batch whose data is staged at once (the fixed part of a block's shared memory) */
+/* sharednz: cells per sub-batch whose data is staged at once */
 static inline PWA_HD int PwaSharedSubBatch(int dim, int nb, int nc, int nq)
 {
-  int bytes = (int)sizeof(double) * PwaStageDoubles(dim, nb, nq), ntile = PwaTiles(dim, nb, nc);
-  int ns = (PWA_TARGET_TILES + ntile - 1) / ntile, fit = PWA_STAGE_BUDGET / bytes;
+  int ntile = PwaTiles(dim, nb, nc), ns = (PWA_TARGET_TILES + ntile - 1) / ntile, fit = PWA_STAGE_BUDGET / ((int)sizeof(double) * PwaStageDoubles(dim, nb, nc, nq));
   if (ns > fit) ns = fit;
   return ns > 0 ? ns : 1;
 }
@@ -84,12 +80,9 @@ static inline PWA_HD double PwaGeometry(int dim, int ncv, const double *Xc, cons
 {
   double J[9], det, r;
   for (int m = 0; m < dim * dim; m++) J[m] = 0.0;
-  for (int k = 0; k < ncv; k++) {
-    double dc[3];
-    for (int e = 0; e < dim; e++) dc[e] = PWA_LDG(&Dcq[k * dim + e]);
+  for (int k = 0; k < ncv; k++)
     for (int d = 0; d < dim; d++)
-      for (int e = 0; e < dim; e++) J[d * dim + e] += Xc[k * dim + d] * dc[e];
-  }
+      for (int e = 0; e < dim; e++) J[d * dim + e] += Xc[k * dim + d] * Dcq[k * dim + e];
   if (dim == 2) {
     det     = J[0] * J[3] - J[1] * J[2];
     r       = 1.0 / det;
@@ -114,47 +107,6 @@ static inline PWA_HD double PwaGeometry(int dim, int ncv, const double *Xc, cons
   return det;
 }
 
-/* The record of basis function a at a quadrature point: physical gradient Jinv^T Dqa (Dqa = D + (q*nb + a)*dim) and
-   value Bqa */
-static inline PWA_HD void PwaRecord(int dim, const double *Jinv, const double *Dqa, double Bqa, double *rec)
-{
-  double r[3];
-  for (int e = 0; e < dim; e++) r[e] = PWA_LDG(&Dqa[e]);
-  for (int d = 0; d < dim; d++) {
-    double s = 0.0;
-    for (int e = 0; e < dim; e++) s += r[e] * Jinv[e * dim + d];
-    rec[d] = s;
-  }
-  if (dim == 2) rec[2] = 0.0;
-  rec[3] = Bqa;
-}
-
-/* Stage one (cell, q): *wdj = w_q detJ_q and, unless R is NULL, the records R[a*PWA_REC ...] of the nb basis
-   functions. Dcq = Dc + q*ncv*dim, Dq = D + q*nb*dim, Bq = B + q*nb. (The device splits this over (cell, q) for the
-   geometry and (cell, q, a) for the records.) */
-static inline PWA_HD void PwaStageQ(int dim, int ncv, int nb, const double *Xc, const double *Dcq, double wq, const double *Dq, const double *Bq, double *wdj, double *R)
-{
-  double Jinv[9], det = PwaGeometry(dim, ncv, Xc, Dcq, Jinv);
-  *wdj = wq * det;
-  if (R)
-    for (int a = 0; a < nb; a++) PwaRecord(dim, Jinv, Dq + a * dim, PWA_LDG(&Bq[a]), R + a * PWA_REC);
-}
-
-/* One record: gradient g[0..dim) and value *phi (two 16-byte shared memory loads on the device) */
-static inline PWA_HD void PwaLoadRec(int dim, const double *rec, double *g, double *phi)
-{
-#if defined(__CUDA_ARCH__)
-  double2 u = *(const double2 *)rec, v = *(const double2 *)(rec + 2);
-  g[0] = u.x;
-  g[1] = u.y;
-  if (dim == 3) g[2] = v.x;
-  *phi = v.y;
-#else
-  for (int d = 0; d < dim; d++) g[d] = rec[d];
-  *phi = rec[3];
-#endif
-}
-
 /* The conductivity of a cell: returns 1 with the tensor K[d*dim+e] (coef 2), 0 with the scalar K[0] (coef 0, 1) */
 static inline PWA_HD int PwaCellCoef(int coef, double kappa, const double *kcell, int dim, int cell, double *K)
 {
@@ -166,15 +118,51 @@ static inline PWA_HD int PwaCellCoef(int coef, double kappa, const double *kcell
   return 0;
 }
 
-/* Tile number tile (row-major over the tile grid) of a cell's element matrix A (row-major nel x nel, element dof
-   a*nc + c) from its staged data wdj, R:
-     LAPLACE:    A[a,b] = sum_q wdj_q [grad phi_a . (K grad phi_b) + shift phi_a phi_b]   (K from PwaCellCoef)
-     ELASTICITY: A[(a,c),(b,e)] = sum_q wdj_q [mu (delta_ce grad phi_a . grad phi_b + d_e phi_a d_c phi_b)
-                                               + lambda d_c phi_a d_e phi_b + shift delta_ce phi_a phi_b]
-   Rows or columns past nb (the last tiles) are computed on clamped data and not written. */
-static inline PWA_HD void PwaTile(int kind, int dim, int nb, int nq, const double *wdj, const double *R, int tensor, const double *K, double lambda, double mu, double shift, int tile, double *A)
+/* Stage one (cell, q): the geometric factor g (PWA_GS(dim) doubles) from the cell's vertex coordinates Xc, with
+   Dcq = Dc + q*ncv*dim; tensor, K from PwaCellCoef (LAPLACE) */
+static inline PWA_HD void PwaStageQ(int kind, int dim, int ncv, const double *Xc, const double *Dcq, double wq, int tensor, const double *K, double *g)
 {
-  const int nc = kind == PETSCWARP_PHYS_LAPLACE ? 1 : dim, nel = nb * nc;
+  double Jinv[9], wdj = wq * PwaGeometry(dim, ncv, Xc, Dcq, Jinv);
+  if (kind == PETSCWARP_PHYS_LAPLACE) { /* M = wdj Jinv K Jinv^T */
+    for (int d = 0; d < dim; d++)
+      for (int e = 0; e < dim; e++) {
+        double s = 0.0;
+        if (tensor)
+          for (int k = 0; k < dim; k++)
+            for (int l = 0; l < dim; l++) s += Jinv[d * dim + k] * K[k * dim + l] * Jinv[e * dim + l];
+        else {
+          for (int k = 0; k < dim; k++) s += Jinv[d * dim + k] * Jinv[e * dim + k];
+          s *= K[0];
+        }
+        g[d * dim + e] = wdj * s;
+      }
+  } else
+    for (int m = 0; m < dim * dim; m++) g[m] = Jinv[m];
+  g[dim * dim] = wdj;
+}
+
+/* Physical gradient g = Jinv^T Dqa of one basis function from its reference derivatives Dqa = D + (q*nb + a)*dim */
+static inline PWA_HD void PwaGradient(int dim, const double *Jinv, const double *Dqa, double *g)
+{
+  double r[3];
+  for (int e = 0; e < dim; e++) r[e] = Dqa[e];
+  for (int d = 0; d < dim; d++) {
+    double s = 0.0;
+    for (int e = 0; e < dim; e++) s += r[e] * Jinv[e * dim + d];
+    g[d] = s;
+  }
+}
+
+/* Tile number tile (row-major over the tile grid) of a cell's element matrix A (row-major, nel = nb*nc columns,
+   element dof a*nc + c) from its geometric factors G[q*PWA_GS(dim) ...], (ELASTICITY) its physical gradients
+   R[(q*nb + a)*dim ...], and the reference tabulation D, B:
+     LAPLACE:    A[a,b] = sum_q D_qa^T M_q D_qb + shift wdj_q B_qa B_qb     (= int grad phi_a . K grad phi_b + ...)
+     ELASTICITY: A[(a,c),(b,e)] = sum_q wdj_q [mu (delta_ce grad phi_a . grad phi_b + d_e phi_a d_c phi_b)
+                                               + lambda d_c phi_a d_e phi_b + shift delta_ce B_qa B_qb]
+   Rows or columns past nb (the last tiles) are computed on clamped data and not written. */
+static inline PWA_HD void PwaTile(int kind, int dim, int nb, int nq, const double *D, const double *B, const double *G, const double *R, double lambda, double mu, double shift, int tile, double *A)
+{
+  const int nc = kind == PETSCWARP_PHYS_LAPLACE ? 1 : dim, nel = nb * nc, gs = PWA_GS(dim);
   int       ra, rb, a0, b0;
   double    acc[PWA_TILE_MAX];
   PwaTileShape(dim, nc, &ra, &rb);
@@ -182,33 +170,36 @@ static inline PWA_HD void PwaTile(int kind, int dim, int nb, int nq, const doubl
   b0 = tile % ((nb + rb - 1) / rb) * rb;
   for (int m = 0; m < PWA_TILE_MAX; m++) acc[m] = 0.0;
   for (int q = 0; q < nq; q++) {
-    const double *Rq = R + q * nb * PWA_REC, w = wdj[q];
-    double        gb[PWA_TILE_RB][3], pb[PWA_TILE_RB];
-    for (int y = 0; y < rb; y++) PwaLoadRec(dim, Rq + (b0 + y < nb ? b0 + y : nb - 1) * PWA_REC, gb[y], &pb[y]);
+    const double *g = G + q * gs, *Dq = D + q * nb * dim, *Bq = B + q * nb, *Rq = R + q * nb * dim, wdj = g[dim * dim];
+    double        M[9], db[PWA_TILE_RB][3], pb[PWA_TILE_RB];
+    if (kind == PETSCWARP_PHYS_LAPLACE)
+      for (int m = 0; m < dim * dim; m++) M[m] = g[m];
+    for (int y = 0; y < rb; y++) { /* columns: reference (LAPLACE) or physical (ELASTICITY) gradients, values */
+      int b = b0 + y < nb ? b0 + y : nb - 1;
+      for (int e = 0; e < dim; e++) db[y][e] = kind == PETSCWARP_PHYS_LAPLACE ? Dq[b * dim + e] : Rq[b * dim + e];
+      pb[y] = Bq[b];
+    }
     for (int x = 0; x < ra; x++) {
-      double ga[3], pa, wg[3], wp;
-      PwaLoadRec(dim, Rq + (a0 + x < nb ? a0 + x : nb - 1) * PWA_REC, ga, &pa);
-      wp = w * shift * pa;
-      if (kind == PETSCWARP_PHYS_LAPLACE) { /* wg = w K^T grad phi_a: A[a,b] += wg . grad phi_b */
+      int    a = a0 + x < nb ? a0 + x : nb - 1;
+      double h[3], sa = wdj * shift * Bq[a];
+      if (kind == PETSCWARP_PHYS_LAPLACE) { /* h = M^T D_qa: A[a,b] += h . D_qb */
         for (int e = 0; e < dim; e++) {
           double s = 0.0;
-          if (tensor)
-            for (int d = 0; d < dim; d++) s += ga[d] * K[d * dim + e];
-          else s = K[0] * ga[e];
-          wg[e] = w * s;
+          for (int d = 0; d < dim; d++) s += Dq[a * dim + d] * M[d * dim + e];
+          h[e] = s;
         }
         for (int y = 0; y < rb; y++) {
-          double s = wp * pb[y];
-          for (int e = 0; e < dim; e++) s += wg[e] * gb[y][e];
+          double s = sa * pb[y];
+          for (int e = 0; e < dim; e++) s += h[e] * db[y][e];
           acc[x * rb + y] += s;
         }
-      } else {
-        for (int d = 0; d < dim; d++) wg[d] = w * ga[d];
+      } else { /* h = wdj grad phi_a */
+        for (int d = 0; d < dim; d++) h[d] = wdj * Rq[a * dim + d];
         for (int y = 0; y < rb; y++) {
           double dot = 0.0;
-          for (int d = 0; d < dim; d++) dot += wg[d] * gb[y][d];
+          for (int d = 0; d < dim; d++) dot += h[d] * db[y][d];
           for (int c = 0; c < nc; c++)
-            for (int e = 0; e < nc; e++) acc[(x * nc + c) * rb * nc + y * nc + e] += mu * wg[e] * gb[y][c] + lambda * wg[c] * gb[y][e] + (c == e ? mu * dot + wp * pb[y] : 0.0);
+            for (int e = 0; e < nc; e++) acc[(x * nc + c) * rb * nc + y * nc + e] += mu * h[e] * db[y][c] + lambda * h[c] * db[y][e] + (c == e ? mu * dot + sa * pb[y] : 0.0);
         }
       }
     }
@@ -220,11 +211,11 @@ static inline PWA_HD void PwaTile(int kind, int dim, int nb, int nq, const doubl
           for (int e = 0; e < nc; e++) A[((a0 + x) * nc + c) * nel + (b0 + y) * nc + e] = acc[(x * nc + c) * rb * nc + y * nc + e];
 }
 
-/* Entry (a, c) of a cell's load vector: fc sum_q wdj_q B_qa */
-static inline PWA_HD double PwaLoadEntry(int nb, int nq, const double *B, const double *wdj, double fc, int a)
+/* Entry (a, c) of a cell's load vector from its geometric factors: fc sum_q wdj_q B_qa */
+static inline PWA_HD double PwaLoadEntry(int dim, int nb, int nq, const double *B, const double *G, double fc, int a)
 {
   double s = 0.0;
-  for (int q = 0; q < nq; q++) s += wdj[q] * PWA_LDG(&B[q * nb + a]);
+  for (int q = 0; q < nq; q++) s += G[q * PWA_GS(dim) + dim * dim] * B[q * nb + a];
   return fc * s;
 }
 

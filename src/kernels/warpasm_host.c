@@ -14,7 +14,7 @@ int PetscWarpAsmCheck(const PetscWarpFE *fe, int physkind)
 }
 
 /* The device's sharednz block (warpasm.cu) holds, per cell, its element matrix and its vertex coordinates, and beside
-   the cells the staged data (records, wdj, Jinv) of one sub-batch of cells */
+   the cells the reference tabulation (when it fits PWA_REF_BUDGET) and the geometric factors of one sub-batch */
 size_t PetscWarpSharedNZCellBytes(const PetscWarpFE *fe)
 {
   size_t nel = (size_t)fe->nb * fe->nc;
@@ -23,28 +23,29 @@ size_t PetscWarpSharedNZCellBytes(const PetscWarpFE *fe)
 
 size_t PetscWarpSharedNZFixedBytes(const PetscWarpFE *fe)
 {
-  return sizeof(double) * (size_t)PwaSharedSubBatch(fe->dim, fe->nb, fe->nc, fe->nq) * (size_t)PwaStageDoubles(fe->dim, fe->nb, fe->nq);
+  size_t ns = (size_t)PwaSharedSubBatch(fe->dim, fe->nb, fe->nc, fe->nq);
+  return sizeof(double) * ((size_t)PwaRefDoubles(fe->dim, fe->nb, fe->nq, fe->ncv) + ns * PwaStageDoubles(fe->dim, fe->nb, fe->nc, fe->nq));
 }
 
-/* Work space of one cell: vertex coordinates, staged data, element matrix */
+/* Work space of one cell: vertex coordinates, geometric factors, physical gradients, element matrix */
 typedef struct {
-  double *Xc, *wdj, *R, *A;
+  double *Xc, *G, *R, *A;
 } Work;
 
 static int WorkCreate(const PetscWarpFE *fe, Work *w)
 {
   size_t nel = (size_t)fe->nb * fe->nc;
   w->Xc      = malloc(sizeof(double) * (size_t)fe->ncv * fe->dim);
-  w->wdj     = malloc(sizeof(double) * (size_t)fe->nq);
-  w->R       = malloc(sizeof(double) * (size_t)PwaRecStride(fe->nb, fe->nq));
+  w->G       = malloc(sizeof(double) * (size_t)fe->nq * PWA_GS(fe->dim));
+  w->R       = malloc(sizeof(double) * (size_t)fe->nq * fe->nb * fe->dim);
   w->A       = malloc(sizeof(double) * nel * nel);
-  return w->Xc && w->wdj && w->R && w->A ? PETSCWARP_ASM_OK : PETSCWARP_ASM_ERR_MEM;
+  return w->Xc && w->G && w->R && w->A ? PETSCWARP_ASM_OK : PETSCWARP_ASM_ERR_MEM;
 }
 
 static void WorkDestroy(Work *w)
 {
   free(w->Xc);
-  free(w->wdj);
+  free(w->G);
   free(w->R);
   free(w->A);
 }
@@ -55,20 +56,22 @@ static void GatherCoords(const PetscWarpFE *fe, const PetscWarpMesh *mesh, int c
     for (int d = 0; d < fe->dim; d++) Xc[k * fe->dim + d] = mesh->X[(size_t)mesh->cv[(size_t)cell * fe->ncv + k] * fe->dim + d];
 }
 
-/* Staged data of one cell from its vertex coordinates (R NULL: wdj only) */
-static void StageCell(const PetscWarpFE *fe, const double *Xc, double *wdj, double *R)
+/* Geometric factors of one cell from its vertex coordinates (kind ELASTICITY: Jinv and wdj, no coefficient) */
+static void StageCell(const PetscWarpFE *fe, int kind, int tensor, const double *K, const double *Xc, double *G)
 {
-  const int dim = fe->dim, nb = fe->nb, ncv = fe->ncv;
-  for (int q = 0; q < fe->nq; q++) PwaStageQ(dim, ncv, nb, Xc, fe->Dc + q * ncv * dim, fe->w[q], fe->D + q * nb * dim, fe->B + q * nb, &wdj[q], R ? R + q * nb * PWA_REC : NULL);
+  for (int q = 0; q < fe->nq; q++) PwaStageQ(kind, fe->dim, fe->ncv, Xc, fe->Dc + q * fe->ncv * fe->dim, fe->w[q], tensor, K, G + q * PWA_GS(fe->dim));
 }
 
 /* Element matrix A (row-major nel x nel) of cell from its vertex coordinates Xc, tile by tile as on the device */
 static void CellMatrix(const PetscWarpFE *fe, const PetscWarpPhys *ph, int cell, const double *Xc, Work *w, double *A)
 {
-  double K[9]   = {0.0};
-  int    tensor = ph->kind == PETSCWARP_PHYS_LAPLACE ? PwaCellCoef(ph->coef, ph->kappa, ph->kcell, fe->dim, cell, K) : 0;
-  StageCell(fe, Xc, w->wdj, w->R);
-  for (int t = 0; t < PwaTiles(fe->dim, fe->nb, fe->nc); t++) PwaTile(ph->kind, fe->dim, fe->nb, fe->nq, w->wdj, w->R, tensor, K, ph->lambda, ph->mu, ph->shift, t, A);
+  const int dim = fe->dim, nb = fe->nb;
+  double    K[9]   = {0.0};
+  int       tensor = ph->kind == PETSCWARP_PHYS_LAPLACE ? PwaCellCoef(ph->coef, ph->kappa, ph->kcell, dim, cell, K) : 0;
+  StageCell(fe, ph->kind, tensor, K, Xc, w->G);
+  if (ph->kind == PETSCWARP_PHYS_ELASTICITY)
+    for (int qa = 0; qa < fe->nq * nb; qa++) PwaGradient(dim, w->G + qa / nb * PWA_GS(dim), fe->D + qa * dim, w->R + qa * dim);
+  for (int t = 0; t < PwaTiles(dim, nb, fe->nc); t++) PwaTile(ph->kind, dim, nb, fe->nq, fe->D, fe->B, w->G, w->R, ph->lambda, ph->mu, ph->shift, t, A);
 }
 
 int PetscWarpAsmElemHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, int n, const int *cells, double *E)
@@ -192,9 +195,9 @@ int PetscWarpAsmLoadHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const
     for (int cell = 0; cell < mesh->ncells; cell++) {
       const int *s = rowslot + (size_t)cell * nel;
       GatherCoords(fe, mesh, cell, w.Xc);
-      StageCell(fe, w.Xc, w.wdj, NULL);
+      StageCell(fe, PETSCWARP_PHYS_ELASTICITY, 0, NULL, w.Xc, w.G);
       for (int i = 0; i < nel; i++)
-        if (s[i] >= 0) F[s[i]] += PwaLoadEntry(fe->nb, fe->nq, fe->B, w.wdj, ph->f[i % nc], i / nc);
+        if (s[i] >= 0) F[s[i]] += PwaLoadEntry(fe->dim, fe->nb, fe->nq, fe->B, w.G, ph->f[i % nc], i / nc);
     }
   WorkDestroy(&w);
   return err;
