@@ -4,7 +4,7 @@
 # Run on the GPU machine (through the device tool), from the repository root, with gpu/ carried:
 # the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize tutorial bench bench_gmsh bench_kr bench_check bench_build
-#                                   bench_big profile tests_asm sanitize_asm bench_asm (default: probe tests sanitize
+#                                   bench_big profile tests_asm sanitize_asm bench_asm coo (default: probe tests sanitize
 #                                   tutorial bench)
 set -uo pipefail
 ROOT=$PWD
@@ -74,6 +74,15 @@ for w in $what; do
     done ;;
   bench_asm) # the assembly benchmark: PETSc's CPU path on all ranks and on one, every strategy into cuSPARSE and ELL-WARP on the GPU
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly ${ASM_ARGS:--cases q1lap,q2lap,q1elas,q2elas,p1tri,p2tri,p3tri,p1tet,p2tet} -csv "$OUTDIR/assembly.csv" 2>&1 | tee "$OUTDIR/bench_asm.log" ;;
+  coo) # COO assembly into ELL-WARP: MatSetPreallocationCOO/MatSetValuesCOO of 33 M entries (Q1 hexahedra, 80^3 cells)
+       # against seqaij and seqaijcusparse, then the COO tests on the device under compute-sanitizer memcheck
+    $B/tests/test_ellwarpcoo -mat_ellwarp_backend cuda -n_coo 33000000 -reps 3 -log_view 2>&1 | tee "$OUTDIR/coo.log"
+    for t in "test_ellwarpcoo -mat_ellwarp_backend cuda -malloc_dump" "test_ellwarpcoo -mat_ellwarp_backend cuda -n_coo 200000 -reps 1" "test_cookernels"; do
+      set -- $t
+      echo "== compute-sanitizer --tool memcheck $t" | tee -a "$OUTDIR/coo.log"
+      compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/tests/$@ > /tmp/sanitizer.log 2>&1
+      echo "exit $?" | tee -a "$OUTDIR/coo.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$OUTDIR/coo.log"
+    done ;;
   bench_big) # about 5 M rows
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap_big,q2lap_big -renumber -nmult 100 -csv "$OUTDIR/spmv_big.csv" 2>&1 | tee "$OUTDIR/bench_big.log" ;;
   esac

@@ -6,6 +6,7 @@ const char *const MatEllWarpBackends[] = {"host", "cuda", "MatEllWarpBackend", "
 const char *const MatEllWarpKernels[]  = {"auto", "k1", "k2", "MatEllWarpKernel", "MAT_ELLWARP_KERNEL_", NULL};
 
 PetscLogEvent               MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT, MATELLWARP_ToHost;
+PetscLogEvent               MATELLWARP_COOPre, MATELLWARP_COOVal;
 PetscLogEvent               PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc;
 PetscClassId                PETSCWARPASM_CLASSID;
 PETSC_INTERN PetscErrorCode MatCreate_SharedNZ(Mat);
@@ -57,6 +58,8 @@ PetscErrorCode PetscWarpInitializePackage(void)
   PetscCall(PetscLogEventRegister("EllWarpMult", MAT_CLASSID, &MATELLWARP_Mult));
   PetscCall(PetscLogEventRegister("EllWarpMultT", MAT_CLASSID, &MATELLWARP_MultT));
   PetscCall(PetscLogEventRegister("EllWarpToHost", MAT_CLASSID, &MATELLWARP_ToHost));
+  PetscCall(PetscLogEventRegister("EllWarpCOOPre", MAT_CLASSID, &MATELLWARP_COOPre));
+  PetscCall(PetscLogEventRegister("EllWarpCOOVal", MAT_CLASSID, &MATELLWARP_COOVal));
   PetscCall(MatRegister(MATSHAREDNZ, MatCreate_SharedNZ));
   PetscCall(PetscClassIdRegister("PetscWarpAsm", &PETSCWARPASM_CLASSID));
   PetscCall(PetscLogEventRegister("WarpAsmPlan", PETSCWARPASM_CLASSID, &PETSCWARPASM_Plan));

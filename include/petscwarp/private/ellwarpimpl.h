@@ -6,6 +6,7 @@
 #include <petscwarp/private/ellwarpkernels.h>
 
 PETSC_INTERN PetscLogEvent MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT, MATELLWARP_ToHost;
+PETSC_INTERN PetscLogEvent MATELLWARP_COOPre, MATELLWARP_COOVal;
 PETSC_INTERN PetscLogEvent PCELLWARPPERM_SetUp, PCELLWARPPERM_Scatter;
 
 typedef PetscErrorCode (*MatMultFn_Private)(Mat, Vec, Vec);
@@ -21,6 +22,8 @@ typedef struct {
   PetscErrorCode (*view)(Mat, PetscViewer);
   PetscErrorCode (*setfromoptions)(Mat, PetscOptionItems);
   PetscErrorCode (*bindtocpu)(Mat, PetscBool);
+  PetscErrorCode (*setpreallocationcoo)(Mat, PetscCount, PetscInt[], PetscInt[]); /* composed methods of MATSEQAIJ */
+  PetscErrorCode (*setvaluescoo)(Mat, const PetscScalar[], InsertMode);
 } MatEllWarpParentOps;
 
 /* What the user asked for (options or setters); shared by the seq and MPI types */
@@ -55,6 +58,10 @@ typedef struct {
   PetscBool layout_only;
   int      *pos2slot; /* host [nnz]: CSR position -> slot of the layout built nbuilds = pos2slot_build */
   PetscInt  pos2slot_build;
+  /* MatSetValuesCOO (ellwarpcoo.c): CSR position -> slot, in the layout's memory, for the layout built nbuilds = coo_slot_build */
+  int      *coo_slot;
+  PetscInt  coo_slot_build;
+  PetscBool coo_slot_device;
 } Mat_SeqAIJEllWarp;
 
 typedef struct {
@@ -64,6 +71,8 @@ typedef struct {
   PetscErrorCode (*destroy)(Mat);
   PetscErrorCode (*setfromoptions)(Mat, PetscOptionItems);
   PetscErrorCode (*view)(Mat, PetscViewer);
+  PetscErrorCode (*setpreallocationcoo)(Mat, PetscCount, PetscInt[], PetscInt[]); /* MPIAIJ's (host) COO */
+  PetscErrorCode (*setvaluescoo)(Mat, const PetscScalar[], InsertMode);
 } Mat_MPIAIJEllWarp;
 
 PETSC_INTERN PetscErrorCode MatEllWarpOptionsRead_Private(PetscOptionItems, MatEllWarpOpts *);
@@ -82,8 +91,17 @@ PETSC_INTERN PetscErrorCode MatEllWarpApply_Private(Mat, PetscBool, Vec, Vec, Ve
 PETSC_INTERN PetscErrorCode MatEllWarpGetDiagonal_Private(Mat, Vec);
 PETSC_INTERN PetscErrorCode MatEllWarpRefreshTimes_Private(Mat, PetscLogDouble *, PetscLogDouble *);
 PETSC_INTERN PetscErrorCode MatEllWarpRowPermutation_Private(Mat, Mat, IS *);
+/* build the layout from a CSR pattern already on the device (host row pointer, device row pointer and columns) */
+PETSC_INTERN PetscErrorCode MatEllWarpBuildFromDevice_Private(Mat, const int[], const int[], const int[]);
 
 /* device-authoritative values (src/mat/impls/ellwarp/seq/ellwarpvalues.c) */
 PETSC_INTERN PetscErrorCode MatEllWarpSetValueHooks_Private(Mat, PetscBool);
 PETSC_INTERN PetscErrorCode MatEllWarpSyncHost_Private(Mat);
 PETSC_INTERN PetscErrorCode MatEllWarpComposeTarget_Private(Mat, PetscBool);
+PETSC_INTERN PetscErrorCode MatEllWarpLayoutWritten_Private(Mat);
+
+/* COO assembly (src/mat/impls/ellwarp/seq/ellwarpcoo.c) */
+PETSC_INTERN PetscErrorCode MatEllWarpComposeCOO_Private(Mat, PetscBool);
+PETSC_INTERN PetscErrorCode MatEllWarpDuplicateCOO_Private(Mat, Mat);
+PETSC_INTERN PetscErrorCode MatEllWarpCOOToAIJ_Private(Mat);
+PETSC_INTERN PetscErrorCode MatEllWarpCOOReset_Private(Mat);

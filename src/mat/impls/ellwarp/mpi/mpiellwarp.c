@@ -4,6 +4,10 @@
   products.
 */
 #include <petscwarp/private/ellwarpimpl.h>
+#include <petscdevice.h>
+#if PetscDefined(HAVE_CUDA)
+  #include <petscdevice_cuda.h>
+#endif
 
 /* Make both blocks MATSEQAIJELLWARP with the matrix's options */
 static PetscErrorCode ConvertBlocks(Mat A)
@@ -40,6 +44,64 @@ static PetscErrorCode MatAssemblyEnd_MPIAIJEllWarp(Mat A, MatAssemblyType mode)
   PetscFunctionBegin;
   PetscCall((*mw->assemblyend)(A, mode));
   if (mode == MAT_FINAL_ASSEMBLY) PetscCall(ConvertBlocks(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CopyToHost(void *dst, const void *src, size_t bytes)
+{
+  PetscFunctionBegin;
+#if PetscDefined(HAVE_CUDA)
+  PetscCallCUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+  PetscCall(PetscLogGpuToCpu((PetscLogDouble)bytes));
+#else
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "Device memory without CUDA");
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* COO: MPIAIJ's own (it sums on the host into the blocks through their value accessors, and handles off-process
+   entries); indices or values in device memory are first copied to the host, which MPIAIJ's code reads directly */
+static PetscErrorCode MatSetPreallocationCOO_MPIAIJEllWarp(Mat A, PetscCount ncoo, PetscInt coo_i[], PetscInt coo_j[])
+{
+  Mat_MPIAIJEllWarp *mw = (Mat_MPIAIJEllWarp *)A->spptr;
+  PetscMemType       mt = PETSC_MEMTYPE_HOST;
+  PetscInt          *ij = NULL;
+
+  PetscFunctionBegin;
+  if (ncoo) PetscCall(PetscGetMemType(coo_i, &mt));
+  if (PetscMemTypeDevice(mt)) {
+    PetscCall(PetscInfo(A, "COO indices in device memory: copied to the host for MPIAIJ's preallocation\n"));
+    PetscCall(PetscMalloc1(2 * ncoo, &ij));
+    PetscCall(CopyToHost(ij, coo_i, sizeof(PetscInt) * (size_t)ncoo));
+    PetscCall(CopyToHost(ij + ncoo, coo_j, sizeof(PetscInt) * (size_t)ncoo));
+  }
+  PetscCall((*mw->setpreallocationcoo)(A, ncoo, ij ? ij : coo_i, ij ? ij + ncoo : coo_j));
+  PetscCall(PetscFree(ij));
+  PetscCall(ConvertBlocks(A)); /* MPIAIJ made new blocks of the root type: give them the matrix's options */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSetValuesCOO_MPIAIJEllWarp(Mat A, const PetscScalar v[], InsertMode imode)
+{
+  Mat_MPIAIJEllWarp *mw = (Mat_MPIAIJEllWarp *)A->spptr;
+  PetscMemType       mt = PETSC_MEMTYPE_HOST;
+  PetscScalar       *hv = NULL;
+
+  PetscFunctionBegin;
+  if (v) PetscCall(PetscGetMemType(v, &mt));
+  if (PetscMemTypeDevice(mt)) {
+    PetscContainer c;
+    PetscCount    *n; /* MatCOOStruct_MPIAIJ (src/mat/impls/aij/mpi/mpiaij.h) begins with the number of COO entries */
+    PetscCall(PetscObjectQuery((PetscObject)A, "__PETSc_MatCOOStruct_Host", (PetscObject *)&c));
+    PetscCheck(c, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Call MatSetPreallocationCOO() before MatSetValuesCOO()");
+    PetscCall(PetscContainerGetPointer(c, &n));
+    if (*n) {
+      PetscCall(PetscMalloc1(*n, &hv));
+      PetscCall(CopyToHost(hv, v, sizeof(PetscScalar) * (size_t)*n));
+    }
+  }
+  PetscCall((*mw->setvaluescoo)(A, hv ? hv : v, imode));
+  PetscCall(PetscFree(hv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -132,6 +194,8 @@ static PetscErrorCode RevertInPlace(Mat B)
   B->ops->setfromoptions = mw->setfromoptions;
   B->ops->view           = mw->view;
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatMPIAIJSetPreallocation_C", mw->prealloc));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSetPreallocationCOO_C", mw->setpreallocationcoo));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSetValuesCOO_C", mw->setvaluescoo));
   PetscCall(PetscFree(B->spptr));
   PetscCall(ComposeAll(B, PETSC_FALSE));
   PetscCall(MatSetVecType(B, VECSTANDARD));
@@ -193,6 +257,9 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   PetscCall(MatEllWarpOptsDefault_Private(&mw->opt));
   PetscCall(PetscObjectQueryFunction((PetscObject)B, "MatMPIAIJSetPreallocation_C", &mw->prealloc));
   PetscCheck(mw->prealloc, PetscObjectComm((PetscObject)B), PETSC_ERR_PLIB, "MPIAIJ has no MatMPIAIJSetPreallocation_C");
+  PetscCall(PetscObjectQueryFunction((PetscObject)B, "MatSetPreallocationCOO_C", &mw->setpreallocationcoo));
+  PetscCall(PetscObjectQueryFunction((PetscObject)B, "MatSetValuesCOO_C", &mw->setvaluescoo));
+  PetscCheck(mw->setpreallocationcoo && mw->setvaluescoo, PetscObjectComm((PetscObject)B), PETSC_ERR_PLIB, "MPIAIJ has no MatSetPreallocationCOO_C");
   mw->assemblyend        = B->ops->assemblyend;
   mw->destroy            = B->ops->destroy;
   mw->setfromoptions     = B->ops->setfromoptions;
@@ -202,6 +269,8 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   B->ops->setfromoptions = MatSetFromOptions_MPIAIJEllWarp;
   B->ops->view           = MatView_MPIAIJEllWarp;
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatMPIAIJSetPreallocation_C", MatMPIAIJSetPreallocation_MPIAIJEllWarp));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSetPreallocationCOO_C", MatSetPreallocationCOO_MPIAIJEllWarp));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSetValuesCOO_C", MatSetValuesCOO_MPIAIJEllWarp));
   PetscCall(ComposeAll(B, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATMPIAIJELLWARP));
   {

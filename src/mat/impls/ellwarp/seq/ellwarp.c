@@ -168,6 +168,7 @@ static PetscErrorCode MatDuplicate_SeqAIJEllWarp(Mat A, MatDuplicateOption op, M
   PetscFunctionBegin;
   PetscCall((*ew->parent.duplicate)(A, op, B)); /* creates *B with A's type name, then copies the AIJ data */
   PetscCall(MatEllWarpSetOpts_SeqAIJEllWarp(*B, &ew->opt));
+  PetscCall(MatEllWarpDuplicateCOO_Private(A, *B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -182,6 +183,7 @@ static PetscErrorCode RevertInPlace(Mat B)
   PetscCall(MatEllWarpReset_Private(B)); /* pulls values assembled into the layout back to the host first */
   PetscCall(MatEllWarpSetValueHooks_Private(B, PETSC_FALSE));
   PetscCall(MatEllWarpComposeTarget_Private(B, PETSC_FALSE));
+  PetscCall(MatEllWarpComposeCOO_Private(B, PETSC_FALSE));
   B->ops->mult             = ew->parent.mult;
   B->ops->multadd          = ew->parent.multadd;
   B->ops->multtranspose    = ew->parent.multtranspose;
@@ -210,11 +212,20 @@ static PetscErrorCode MatDestroy_SeqAIJEllWarp(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A conversion keeps MatSetValuesCOO() working: the COO maps go to AIJ first */
+static PetscErrorCode RevertInPlaceKeepCOO(Mat B)
+{
+  PetscFunctionBegin;
+  PetscCall(MatEllWarpCOOToAIJ_Private(B));
+  PetscCall(RevertInPlace(B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatConvert_SeqAIJEllWarp_SeqAIJ(Mat A, MatType type, MatReuse reuse, Mat *newmat)
 {
   PetscFunctionBegin;
   (void)type;
-  PetscCall(MatEllWarpConvertWith_Private(A, reuse, newmat, RevertInPlace));
+  PetscCall(MatEllWarpConvertWith_Private(A, reuse, newmat, RevertInPlaceKeepCOO));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -307,6 +318,7 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   PetscCall(ComposeAll(B, PETSC_TRUE));
   PetscCall(MatEllWarpSetValueHooks_Private(B, PETSC_TRUE));
   PetscCall(MatEllWarpComposeTarget_Private(B, PETSC_TRUE));
+  PetscCall(MatEllWarpComposeCOO_Private(B, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQAIJELLWARP));
 
   PetscCall(MatEllWarpSetOpts_SeqAIJEllWarp(B, &opt));
@@ -339,7 +351,13 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat A, MatType type, MatReuse reu
 
   Level: beginner
 
-.seealso: [](ch_matrices), `MATELLWARP`, `MATMPIAIJELLWARP`, `MatCreateSeqAIJEllWarp()`, `MatEllWarpGetInfo()`
+  Note:
+  `MatSetPreallocationCOO()` builds the nonzero pattern and the layout on the device with the CUDA backend (sort,
+  run-length encoding, layout build, one download of the pattern for the host AIJ arrays), and `MatSetValuesCOO()`, with
+  values in host or device memory, writes the layout's slots directly; the values are then current in the layout only,
+  and the first host read pulls them back once.
+
+.seealso: [](ch_matrices), `MATELLWARP`, `MATMPIAIJELLWARP`, `MatCreateSeqAIJEllWarp()`, `MatEllWarpGetInfo()`, `MatSetPreallocationCOO()`, `MatSetValuesCOO()`
 M*/
 PetscErrorCode MatCreate_SeqAIJEllWarp(Mat B)
 {

@@ -48,6 +48,7 @@ PetscErrorCode MatEllWarpReset_Private(Mat A)
   if (ew->built) PetscCall(MatEllWarpSyncHost_Private(A)); /* values assembled into the layout must not be lost */
   PetscCall(FreeLayout(ew));
   PetscCall(PetscFree(ew->pos2slot));
+  PetscCall(MatEllWarpCOOReset_Private(A));
   PetscCall(DeviceFree(&ew->d_csrval));
   for (int i = 0; i < 3; i++) PetscCall(DeviceFree(&ew->d_work[i]));
   ew->nwork = 0;
@@ -188,7 +189,9 @@ static PetscErrorCode GetOrder(Mat A, int **order)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Build(Mat A, const int *ai, const int *aj)
+/* Build the layout from the host CSR (ai, aj), or, with the CUDA backend, from a CSR already on the device (d_ai, d_aj
+   not NULL; ai still gives the row lengths on the host) */
+static PetscErrorCode Build(Mat A, const int *ai, const int *aj, const int *d_ai, const int *d_aj)
 {
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
   PetscInt           m = A->rmap->n, n = A->cmap->n, t;
@@ -213,10 +216,13 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj)
     int         *d_i = NULL, *d_j = NULL, *d_o = NULL, nnz = ai[m] - ai[0], err;
     PetscCall(PetscGetCurrentCUDAStream(&st));
     PetscCall(PetscTime(&t0));
-    PetscCallCUDA(cudaMalloc((void **)&d_i, sizeof(int) * (m + 1)));
-    PetscCallCUDA(cudaMalloc((void **)&d_j, sizeof(int) * PetscMax(nnz, 1)));
-    PetscCallCUDA(cudaMemcpyAsync(d_i, ai, sizeof(int) * (m + 1), cudaMemcpyHostToDevice, st));
-    PetscCallCUDA(cudaMemcpyAsync(d_j, aj + ai[0], sizeof(int) * nnz, cudaMemcpyHostToDevice, st));
+    if (!d_ai) {
+      PetscCallCUDA(cudaMalloc((void **)&d_i, sizeof(int) * (m + 1)));
+      PetscCallCUDA(cudaMalloc((void **)&d_j, sizeof(int) * PetscMax(nnz, 1)));
+      PetscCallCUDA(cudaMemcpyAsync(d_i, ai, sizeof(int) * (m + 1), cudaMemcpyHostToDevice, st));
+      PetscCallCUDA(cudaMemcpyAsync(d_j, aj + ai[0], sizeof(int) * nnz, cudaMemcpyHostToDevice, st));
+      PetscCall(PetscLogCpuToGpu(sizeof(int) * (m + 1 + nnz)));
+    }
     if (order) {
       PetscCallCUDA(cudaMalloc((void **)&d_o, sizeof(int) * PetscMax(m, 1)));
       PetscCallCUDA(cudaMemcpyAsync(d_o, order, sizeof(int) * m, cudaMemcpyHostToDevice, st));
@@ -224,14 +230,14 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj)
     PetscCallCUDA(cudaStreamSynchronize(st));
     PetscCall(PetscTime(&t1));
     ew->upload_time = t1 - t0;
-    PetscCall(PetscLogCpuToGpu(sizeof(int) * (m + 1 + nnz + (order ? m : 0))));
+    if (order) PetscCall(PetscLogCpuToGpu(sizeof(int) * m));
     PetscCall(PetscTime(&t0));
     PetscCall(PetscLogGpuTimeBegin());
-    err = PetscWarpEllBuildCUDA((int)m, (int)n, d_i, d_j, d_o, (int)t, st, &ew->E); /* synchronizes */
+    err = PetscWarpEllBuildCUDA((int)m, (int)n, d_ai ? d_ai : d_i, d_ai ? d_aj : d_j, d_o, (int)t, st, &ew->E); /* synchronizes */
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscTime(&t1));
-    PetscCallCUDA(cudaFree(d_i));
-    PetscCallCUDA(cudaFree(d_j));
+    if (d_i) PetscCallCUDA(cudaFree(d_i));
+    if (d_j) PetscCallCUDA(cudaFree(d_j));
     if (d_o) PetscCallCUDA(cudaFree(d_o));
     PetscCheck(err != cudaErrorMemoryAllocation, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of device memory building the ELL-WARP layout of a %" PetscInt_FMT " x %" PetscInt_FMT " matrix with %d entries", m, n, nnz);
     PetscCheck(err != cudaErrorInvalidValue, PETSC_COMM_SELF, PETSC_ERR_SUP, "The ELL-WARP layout of this matrix needs more than 2^31 slots; use more MPI ranks");
@@ -262,17 +268,32 @@ PetscErrorCode MatEllWarpSetUp_Private(Mat A)
   PetscFunctionBegin;
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
   rebuild = (PetscBool)(!ew->built || ew->built_backend != ew->opt.backend || ew->nzstate != A->nonzerostate || ew->m != A->rmap->n || ew->n != A->cmap->n);
-  if (rebuild || ew->state != state) {
+  /* values written into the layout (layout_only) stay current through state changes that wrote no host value (e.g. the
+     MatAssemblyEnd() of MatSetValuesCOO()): every host write goes through the value hooks, which pull them back first */
+  if (rebuild || (ew->state != state && !ew->layout_only)) {
     const int         *ai = NULL, *aj = NULL;
     int               *tmp = NULL;
     const PetscScalar *aa  = NULL;
 
     PetscCall(GetCSR32(A, &ai, &aj, &tmp, &aa));
-    if (rebuild) PetscCall(Build(A, ai, aj));
+    if (rebuild) PetscCall(Build(A, ai, aj, NULL, NULL));
     PetscCall(Refresh(A, aa));
     PetscCall(PetscFree(tmp));
     ew->state = state;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Build the CUDA layout from a CSR pattern that is already on the device (ai: its row pointer on the host). The host
+   values must be zero, as the layout's are after a build (MatSetPreallocationCOO()). */
+PetscErrorCode MatEllWarpBuildFromDevice_Private(Mat A, const int ai[], const int d_ai[], const int d_aj[])
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCheck(ew->opt.backend == MAT_ELLWARP_BACKEND_CUDA, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Needs the CUDA backend");
+  PetscCall(Build(A, ai, NULL, d_ai, d_aj));
+  PetscCall(PetscObjectStateGet((PetscObject)A, &ew->state));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

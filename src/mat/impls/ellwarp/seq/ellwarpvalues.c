@@ -6,7 +6,8 @@
   Host reads of AIJ values all go through MatSeqAIJGetArray{,Read,Write}() and MatSeqAIJGetCSRAndMemType(), which
   dispatch to the hooks of Mat_SeqAIJ::ops; AIJCUSPARSE and AIJKOKKOS keep their values coherent the same way. PETSc
   does not install the header of Mat_SeqAIJ, so scripts/setup.sh extracts it from the PETSc sdist it builds (the
-  same version, so the layout of the struct matches); this file is the only one that includes it.
+  same version, so the layout of the struct matches); this file and ellwarpcoo.c (the COO pattern) are the only ones
+  that include it.
 */
 #include <petscwarp/private/ellwarpimpl.h>
 #include <petscwarp/private/warpasmimpl.h>
@@ -40,6 +41,7 @@ static PetscErrorCode PullBack(Mat A)
   }
 #endif
   PetscCall(PetscLogEventEnd(MATELLWARP_ToHost, A, 0, 0, 0));
+  PetscCall(PetscObjectStateGet((PetscObject)A, &ew->state)); /* both copies agree now: no refresh before a host write */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -151,8 +153,9 @@ static PetscErrorCode Pos2Slot(Mat A, const int **p2s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* PetscWarpAsm's access to the layout's values (MatWarpTargetBegin) */
-static PetscErrorCode TargetEnd(Mat A)
+/* Values were written into the layout's slots (PetscWarpAsm, MatSetValuesCOO()): the layout holds the only current
+   values until the first host read pulls them back */
+PetscErrorCode MatEllWarpLayoutWritten_Private(Mat A)
 {
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
 
@@ -160,6 +163,14 @@ static PetscErrorCode TargetEnd(Mat A)
   PetscCall(PetscObjectStateIncrease((PetscObject)A));
   PetscCall(PetscObjectStateGet((PetscObject)A, &ew->state)); /* the layout holds the current values */
   ew->layout_only = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PetscWarpAsm's access to the layout's values (MatWarpTargetBegin) */
+static PetscErrorCode TargetEnd(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatEllWarpLayoutWritten_Private(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
