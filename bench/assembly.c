@@ -15,6 +15,10 @@ static char help[] = "Finite-element assembly benchmark: every compared path in 
                      "  -ncpu1 n           timed CPU assemblies on one rank after the one that gives the reference matrix (default 1;\n"
                      "                     0: the time of that first one is reported)\n"
                      "  -strategies a,...  sharednz,globalnz,color,atomic,coo (default all)\n"
+                     "  -sharednz_partitioners a,...  -sharednz_smem b,...  also run sharednz with each partitioner (balls, metis,\n"
+                     "                     ranges) and shared memory per block (bytes, 0: the device's maximum), without the\n"
+                     "                     redundancy fallback to globalnz, and -sharednz_bs c,... threads per block (default\n"
+                     "                     -mat_warp_sharednz_block_size): rows sharednz[partitioner,KiB,threads]>target\n"
                      "  -targets a,...     matrix types assembled into (default aijcusparse,ellwarp)\n"
                      "  -symbolic <first|all|none>  also assemble into a matrix of PetscWarpAsmCreateMatrix() (symbolic pattern from the\n"
                      "                     element map, no DMPlex preallocation): with the first strategy listed (default), all, none\n"
@@ -400,8 +404,9 @@ static PetscErrorCode RunPath(PetscWarpAsm wa, Mat T, Mat Jref, PetscWarpAsmStra
   /* what the plan turned out to be */
   switch (s) {
   case PETSCWARP_ASM_SHAREDNZ:
-    if (info.maxcells > 0) PetscCall(PetscSNPrintf(extra, sizeof(extra), "%" PetscInt_FMT " blocks of <= %" PetscInt_FMT " cells, %.3f element computations per element", info.nblocks, info.maxcells, (double)info.redundancy));
-    else PetscCall(PetscStrncpy(r->status, "fallback: the elements do not fit in shared memory, assembled by globalnz", sizeof(r->status)));
+    if (info.used == PETSCWARP_ASM_SHAREDNZ) PetscCall(PetscSNPrintf(extra, sizeof(extra), "%" PetscInt_FMT " blocks of <= %" PetscInt_FMT " cells, %.3f element computations per element", info.nblocks, info.maxcells, (double)info.redundancy));
+    else if (info.redundancy > 0) PetscCall(PetscSNPrintf(extra, sizeof(extra), "ran as globalnz: blocks would compute each element %.2f times", (double)info.redundancy));
+    else PetscCall(PetscStrncpy(extra, "ran as globalnz: the elements do not fit in shared memory", sizeof(extra)));
     break;
   case PETSCWARP_ASM_GLOBALNZ:
     PetscCall(PetscSNPrintf(extra, sizeof(extra), "%" PetscInt_FMT " reduction blocks", info.nblocks));
@@ -410,7 +415,7 @@ static PetscErrorCode RunPath(PetscWarpAsm wa, Mat T, Mat Jref, PetscWarpAsmStra
     PetscCall(PetscSNPrintf(extra, sizeof(extra), "%" PetscInt_FMT " colors", info.ncolors));
     break;
   case PETSCWARP_ASM_COO:
-    if (device && !info.device) PetscCall(PetscStrncpy(extra, "summed on the host (PETSc's device COO is aijcusparse's)", sizeof(extra)));
+    if (device && !info.device) PetscCall(PetscStrncpy(extra, "summed on the host (the target has no device COO path)", sizeof(extra)));
     break;
   default:
     break;
@@ -439,7 +444,7 @@ static PetscErrorCode Failed(PetscErrorCode ierr, char *status, size_t len)
 
 /* A path whose errors are caught: a strategy that cannot run is reported as such, not a crash. T: the target matrix
    (NULL when its creation failed, with that message in tfail), tmat: the seconds its creation took */
-static PetscErrorCode RunPathSafe(CaseInfo *ci, PetscWarpAsm wa, Mat T, PetscReal tmat, const char *tfail, Mat Jref, PetscWarpAsmStrategy s, const char *target, PetscBool symbolic, PetscBool device)
+static PetscErrorCode RunPathSafe(CaseInfo *ci, PetscWarpAsm wa, Mat T, PetscReal tmat, const char *tfail, Mat Jref, PetscWarpAsmStrategy s, const char *variant, const char *target, PetscBool symbolic, PetscBool device)
 {
   Row            r;
   Mat            A = NULL;
@@ -447,7 +452,7 @@ static PetscErrorCode RunPathSafe(CaseInfo *ci, PetscWarpAsm wa, Mat T, PetscRea
   char           path[64];
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(path, sizeof(path), "%s>%s%s", PetscWarpAsmStrategies[s], target, symbolic ? "(symbolic)" : ""));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s%s>%s%s", PetscWarpAsmStrategies[s], variant ? variant : "", target, symbolic ? "(symbolic)" : ""));
   RowInit(&r, path, PetscWarpAsmStrategies[s], target, symbolic ? "symbolic" : "dm", device ? "device" : "host", 1);
   r.mat = tmat;
   if (!T) {
@@ -505,7 +510,29 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
   Row            r;
   PetscLogDouble t0, t1;
 
+  PetscInt                     nswp = 8, nsws = 16, swsmem[16], smem0 = 0, nswb = 8, swbs[8], sbs0 = 512;
+  char                        *swpart[8];
+  PetscWarpSharedNZPartitioner part0   = PETSCWARP_SHAREDNZ_BALLS;
+  PetscReal                    maxred0 = 3;
+  PetscBool                    flg;
+
   PetscFunctionBegin;
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-sharednz_partitioners", swpart, &nswp, &flg));
+  if (!flg) nswp = 0;
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-sharednz_smem", swsmem, &nsws, &flg));
+  if (!flg) {
+    nsws      = 1;
+    swsmem[0] = 0;
+  }
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_warp_sharednz_block_size", &sbs0, NULL));
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-sharednz_bs", swbs, &nswb, &flg));
+  if (!flg) {
+    nswb    = 1;
+    swbs[0] = sbs0;
+  }
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-mat_warp_sharednz_partitioner", PetscWarpSharedNZPartitioners, (PetscEnum *)&part0, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_warp_sharednz_shared_memory", &smem0, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_warp_sharednz_max_redundancy", &maxred0, NULL));
   /* the element map, mesh and reference element taken from the DM (host work, once per problem) */
   RowInit(&r, "extract", "", "", "", "host", 1);
   PetscCall(PetscStrncpy(r.note, "DMPlexWarpAsmCreate: element map, coordinates, reference element", sizeof(r.note)));
@@ -541,11 +568,30 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
           tmat = -1;
         }
       }
-      for (PetscInt k = 0; k < (m == 0 || symbolic == 2 ? nstrat : 1); k++) PetscCall(RunPathSafe(ci, wa, T, tmat, tfail, Jref, strat[k], targ[t], (PetscBool)(m == 1), device || !run));
+      for (PetscInt k = 0; k < (m == 0 || symbolic == 2 ? nstrat : 1); k++) {
+        PetscCall(RunPathSafe(ci, wa, T, tmat, tfail, Jref, strat[k], NULL, targ[t], (PetscBool)(m == 1), device || !run));
+        if (strat[k] != PETSCWARP_ASM_SHAREDNZ || m == 1) continue;
+        /* the sweep of sharednz's parameters (-sharednz_partitioners, -sharednz_smem), without the redundancy fallback */
+        for (PetscInt ip = 0; ip < nswp; ip++)
+          for (PetscInt is = 0; is < nsws; is++)
+            for (PetscInt ib = 0; ib < nswb; ib++) {
+              char                         variant[64];
+              PetscWarpSharedNZPartitioner pt;
+              PetscBool                    found;
+
+              PetscCall(PetscEnumFind(PetscWarpSharedNZPartitioners, swpart[ip], (PetscEnum *)&pt, &found));
+              PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown partitioner %s", swpart[ip]);
+              PetscCall(PetscSNPrintf(variant, sizeof(variant), "[%s,%" PetscInt_FMT "K,%" PetscInt_FMT "]", swpart[ip], swsmem[is] / 1024, swbs[ib]));
+              PetscCall(PetscWarpAsmSetSharedNZ(wa, pt, swsmem[is], swbs[ib], 1e30));
+              PetscCall(RunPathSafe(ci, wa, T, tmat, tfail, Jref, strat[k], variant, targ[t], PETSC_FALSE, device || !run));
+              PetscCall(PetscWarpAsmSetSharedNZ(wa, part0, smem0, sbs0, maxred0));
+            }
+      }
       PetscCall(MatDestroy(&T));
     }
   }
   PetscCall(PetscWarpAsmDestroy(&wa));
+  for (PetscInt ip = 0; ip < nswp; ip++) PetscCall(PetscFree(swpart[ip]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -164,7 +164,7 @@ PETSC_EXTERN PetscClassId       PETSCWARPASM_CLASSID;
 /*E
   PetscWarpAsmStrategy - How element matrices are reduced into the matrix
 
-$ PETSCWARP_ASM_SHAREDNZ - rows partitioned with METIS into blocks whose elements fit in shared memory; per block the
+$ PETSCWARP_ASM_SHAREDNZ - rows partitioned into blocks whose elements fit in shared memory; per block the
 $                          element matrices are computed into shared memory and each non-zero is reduced by one thread
 $ PETSCWARP_ASM_GLOBALNZ - element matrices written to global memory, then reduced by non-zero
 $ PETSCWARP_ASM_COLOR    - balanced greedy element coloring, one launch per color, direct accumulation
@@ -183,6 +183,27 @@ typedef enum {
   PETSCWARP_ASM_COO
 } PetscWarpAsmStrategy;
 PETSC_EXTERN const char *const PetscWarpAsmStrategies[];
+
+/*E
+  PetscWarpSharedNZPartitioner - How the `PETSCWARP_ASM_SHAREDNZ` strategy partitions the rows into blocks whose element
+  sets fit in shared memory
+
+$ PETSCWARP_SHAREDNZ_BALLS  - breadth-first balls grown over the pattern's graph until the next row's cells would not
+$                             fit (linear time; the default)
+$ PETSCWARP_SHAREDNZ_METIS  - METIS k-way partitions of the pattern's graph, more parts until they fit (the method of
+$                             Cecka, Lew and Darve; seconds to minutes at 0.5 M rows)
+$ PETSCWARP_SHAREDNZ_RANGES - consecutive ranges of rows in the matrix's numbering
+
+  Level: advanced
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmSetSharedNZ()`, `PETSCWARP_ASM_SHAREDNZ`
+E*/
+typedef enum {
+  PETSCWARP_SHAREDNZ_BALLS,
+  PETSCWARP_SHAREDNZ_METIS,
+  PETSCWARP_SHAREDNZ_RANGES
+} PetscWarpSharedNZPartitioner;
+PETSC_EXTERN const char *const PetscWarpSharedNZPartitioners[];
 
 /*E
   PetscWarpPhysics - The built-in physics of a `PetscWarpAsm`
@@ -224,7 +245,8 @@ typedef enum {
 .seealso: `PetscWarpAsm`, `PetscWarpAsmGetInfo()`
 S*/
 typedef struct {
-  PetscWarpAsmStrategy strategy;
+  PetscWarpAsmStrategy strategy;      /* the strategy asked for */
+  PetscWarpAsmStrategy used;          /* the strategy the plan runs (sharednz falls back to globalnz) */
   PetscBool            device;        /* the last assembly ran on the device */
   PetscInt             ncells, nel;   /* cells, element dofs */
   PetscInt             nrows, nnz;    /* of the target */
@@ -251,6 +273,7 @@ PETSC_EXTERN PetscErrorCode PetscWarpAsmSetShift(PetscWarpAsm, PetscReal);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmSetSource(PetscWarpAsm, const PetscReal[]);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmSetStrategy(PetscWarpAsm, PetscWarpAsmStrategy);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmGetStrategy(PetscWarpAsm, PetscWarpAsmStrategy *);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmSetSharedNZ(PetscWarpAsm, PetscWarpSharedNZPartitioner, PetscInt, PetscInt, PetscReal);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmCreateMatrix(PetscWarpAsm, MatType, Mat *);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmAssembleMatrix(PetscWarpAsm, Mat);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmAssembleElementMatrices(PetscWarpAsm, const PetscScalar[], Mat);

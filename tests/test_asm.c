@@ -3,7 +3,8 @@ static char help[] = "Finite-element assembly by PetscWarpAsm against PETSc's ow
                      "that read values after a device assembly, load vectors, and bad input.\n"
                      "  -strategies sharednz,globalnz,color,atomic,coo   strategies to check (default all)\n"
                      "  -types aij,ellwarp,sharednz                     target types (default all)\n"
-                     "  -physics laplace|elasticity  -reassemble n      assemblies per plan (default 3)\n";
+                     "  -physics laplace|elasticity  -reassemble n      assemblies per plan (default 3)\n"
+                     "  -expect_sharednz_runs <sharednz|globalnz>  check which strategy the sharednz plans run\n";
 
 #include "testutil.h"
 #include <petscds.h>
@@ -236,7 +237,7 @@ int main(int argc, char **argv)
   PetscWarpAsm         wa;
   PetscBool            skip, device, same;
   PetscRandom          rnd;
-  char                 physname[32] = "laplace";
+  char                 physname[32] = "laplace", expect[32] = "";
   char                *strategies[8], *types[8];
   PetscInt             ns = 8, nt = 8, nre = 3;
   PetscBool            flg;
@@ -252,6 +253,7 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(physname, "elasticity", &flg));
   phys = flg ? PLEX_PHYSICS_ELASTICITY : PLEX_PHYSICS_LAPLACE;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-reassemble", &nre, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-expect_sharednz_runs", expect, sizeof(expect), NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-strategies", strategies, &ns, &flg));
   if (!flg) {
     ns = 5;
@@ -312,7 +314,13 @@ int main(int argc, char **argv)
       }
       PetscCall(PetscWarpAsmAssembleMatrix(wa, A)); /* back to the first matrix */
       PetscCall(CheckReads(A, Jref, rnd, what));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-30s %-14s max entry diff %.2e, plan %.3g s %.3g MB%s, reads after assembly agree\n", what, device && info.device ? "(device)" : "(host)", (double)e, info.setup_time, info.plan_bytes / 1e6, strat != PETSCWARP_ASM_ATOMIC && strat != PETSCWARP_ASM_COO ? ", bitwise reproducible" : ""));
+      PetscCall(PetscWarpAsmGetInfo(wa, &info));
+      if (expect[0] && strat == PETSCWARP_ASM_SHAREDNZ) {
+        PetscCall(PetscStrcmp(expect, PetscWarpAsmStrategies[info.used], &flg));
+        PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the plan runs %s, expected %s", what, PetscWarpAsmStrategies[info.used], expect);
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-30s %-14s max entry diff %.2e, plan %.3g s %.3g MB%s%s%s, reads after assembly agree\n", what, device && info.device ? "(device)" : "(host)", (double)e, info.setup_time, info.plan_bytes / 1e6, strat != PETSCWARP_ASM_ATOMIC && strat != PETSCWARP_ASM_COO ? ", bitwise reproducible" : "",
+                            info.used != info.strategy ? ", ran as " : "", info.used != info.strategy ? PetscWarpAsmStrategies[info.used] : ""));
       PetscCall(MatDestroy(&A));
       PetscCall(MatDestroy(&A2));
     }

@@ -825,7 +825,7 @@ static void CheckAssembly(const Config *C, Problem *P, int cuda)
     for (int k = 0; k < NPARTS; k++) { /* every partition whose blocks fit the device */
       PetscWarpShared dsh = SharedView(&sp[k]);
       int            *d_coff, *d_cells, *d_soff, *d_sent, *d_roff, *d_rent, np = nparts[k];
-      if ((size_t)sp[k].maxcells * PetscWarpSharedNZCellBytes(&P->fe) + PetscWarpSharedNZFixedBytes(&P->fe) > maxsh) continue;
+      if ((size_t)sp[k].maxcells * PetscWarpSharedNZCellBytes(&P->fe) + PetscWarpSharedNZFixedBytes(&P->fe, dsh.bs) > maxsh) continue;
       dsh.scatter = DevRed(&sp[k].scatter, &d_soff, &d_sent);
       dsh.red     = DevRed(&sp[k].red, &d_roff, &d_rent);
       dsh.coff = d_coff = (int *)Dev(sp[k].coff, sizeof(int) * (np + 1));

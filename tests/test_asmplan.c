@@ -493,16 +493,16 @@ static PetscErrorCode TestMesh(Mesh *m, Rng *rng)
     PetscCount padded;
     PetscCall(CheckReduction(m->name, (PetscCount)m->ncells * m->nel * m->nel, slot2, nnz, 32, 64, &padded));
   }
-  /* sharednz: both partitioners, several block capacities, CSR and remapped targets */
-  for (int metis = 0; metis < 2; metis++) {
+  /* sharednz: every partitioner, several block capacities, CSR and remapped targets */
+  for (int pt = 0; pt < 3; pt++) {
     const PetscInt caps[] = {maxrow, maxrow + 3, 2 * maxrow + 1, 40, m->ncells + 10};
     for (size_t q = 0; q < PETSC_STATIC_ARRAY_LENGTH(caps); q++) {
       PetscWarpSharedHost sh;
       const PetscInt      bs = q % 2 ? 32 : 64;
       if (caps[q] < maxrow) continue;
-      PetscCall(PetscWarpPlanSharedNZ(m->nrows, rowptr, colidx, m->ncells, m->nel, m->e2d, m->ncv, m->cv, q == 2 ? slot2 : slot, caps[q], bs, (PetscBool)metis, &sh));
+      PetscCall(PetscWarpPlanSharedNZ(m->nrows, rowptr, colidx, m->ncells, m->nel, m->e2d, m->ncv, m->cv, q == 2 ? slot2 : slot, caps[q], bs, (PetscWarpSharedNZPartitioner)pt, &sh));
       PetscCall(CheckSharedNZ(m, q == 2 ? slot2 : slot, nnz, &sh, caps[q], bs));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "    sharednz %-6s maxcells %4" PetscInt_FMT " bs %2" PetscInt_FMT "%s: %4" PetscInt_FMT " blocks of <= %4" PetscInt_FMT " cells, %" PetscInt_FMT " partition(s) tried, %.3f computations per element\n", metis ? "metis" : "ranges", caps[q], bs, q == 2 ? " (remapped)" : "", sh.nblocks, sh.maxcells, sh.nparts_tried,
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "    sharednz %-6s maxcells %4" PetscInt_FMT " bs %2" PetscInt_FMT "%s: %4" PetscInt_FMT " blocks of <= %4" PetscInt_FMT " cells, %" PetscInt_FMT " partition(s) tried, %.3f computations per element\n", PetscWarpSharedNZPartitioners[pt], caps[q], bs, q == 2 ? " (remapped)" : "", sh.nblocks, sh.maxcells, sh.nparts_tried,
                             (double)sh.redundancy));
       PetscCall(PetscWarpSharedHostDestroy(&sh));
     }
@@ -555,7 +555,7 @@ static PetscErrorCode TestRetry(Rng *rng)
   PetscCall(MaxCellsPerRow(&m, &maxrow));
   PetscCall(PetscWarpPlanPattern(m.nrows, m.nrows, m.ncells, m.nel, m.e2d, PETSC_TRUE, &rowptr, &colidx));
   PetscCall(PetscWarpPlanSlots(m.nrows, m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, &slot));
-  PetscCall(PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, PetscMax(40, maxrow), 32, PETSC_TRUE, &sh));
+  PetscCall(PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, PetscMax(40, maxrow), 32, PETSCWARP_SHAREDNZ_METIS, &sh));
   PetscCall(CheckSharedNZ(&m, slot, rowptr[m.nrows], &sh, PetscMax(40, maxrow), 32));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: %" PetscInt_FMT " rows, sharednz metis maxcells %" PetscInt_FMT ": %" PetscInt_FMT " blocks, %" PetscInt_FMT " partitions tried, %.3f computations per element\n", m.name, m.nrows, PetscMax(40, maxrow), sh.nblocks, sh.nparts_tried,
                         (double)sh.redundancy));
@@ -609,14 +609,14 @@ static PetscErrorCode TestErrors(Rng *rng)
   EXPECT_ERROR(PetscWarpPlanSlots(m.nrows, m.nrows - 1, rowptr, colidx, m.ncells, m.nel, m.e2d, &slot), PETSC_ERR_ARG_OUTOFRANGE, "Slots: a column index >= ncols");
   EXPECT_ERROR(PetscWarpPlanReduction(3, bad, 5, 32, 32, &red), PETSC_ERR_ARG_OUTOFRANGE, "Reduction: a slot >= ntargets");
   PetscCall(PetscWarpPlanSlots(m.nrows, m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, &slot));
-  EXPECT_ERROR(PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, 0, 32, PETSC_TRUE, &sh), PETSC_ERR_SUP, "SharedNZ: maxcells 0");
-  EXPECT_ERROR(PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, 3, 32, PETSC_FALSE, &sh), PETSC_ERR_SUP, "SharedNZ: a row in more cells than fit");
+  EXPECT_ERROR(PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, 0, 32, PETSCWARP_SHAREDNZ_BALLS, &sh), PETSC_ERR_SUP, "SharedNZ: maxcells 0");
+  EXPECT_ERROR(PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, 3, 32, PETSCWARP_SHAREDNZ_RANGES, &sh), PETSC_ERR_SUP, "SharedNZ: a row in more cells than fit");
   /* two rows mapped to one target: not a slot map of a matrix */
   {
     int *s2;
     PetscCall(PetscMalloc1(m.ncells * m.nel * m.nel, &s2));
     for (PetscInt k = 0; k < m.ncells * m.nel * m.nel; k++) s2[k] = slot[k] >= 0 ? 0 : -1;
-    EXPECT_ERROR(PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, s2, 4, 32, PETSC_FALSE, &sh), PETSC_ERR_ARG_INCOMP, "SharedNZ: one target reached from two parts");
+    EXPECT_ERROR(PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, s2, 4, 32, PETSCWARP_SHAREDNZ_RANGES, &sh), PETSC_ERR_ARG_INCOMP, "SharedNZ: one target reached from two parts");
     PetscCall(PetscFree(s2));
   }
   PetscCall(PetscFree(slot));
@@ -644,7 +644,7 @@ static PetscErrorCode TestEmpty(void)
   PetscCheck(ncolors == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "colors of nothing");
   PetscCall(PetscWarpPlanReduction(0, slot, 4, 32, 2, &red));
   PetscCheck(red.nblocks == 2 && red.off[2] == 64, PETSC_COMM_SELF, PETSC_ERR_PLIB, "empty reduction: %" PetscInt_FMT " blocks, %d entries", red.nblocks, red.off[red.nblocks]);
-  PetscCall(PetscWarpPlanSharedNZ(4, rowptr, colidx, 0, 8, NULL, 4, NULL, slot, 10, 32, PETSC_TRUE, &sh));
+  PetscCall(PetscWarpPlanSharedNZ(4, rowptr, colidx, 0, 8, NULL, 4, NULL, slot, 10, 32, PETSCWARP_SHAREDNZ_BALLS, &sh));
   PetscCheck(sh.nblocks == 0 && sh.coff[0] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "empty sharednz");
   PetscCall(PetscWarpSharedHostDestroy(&sh));
   PetscCall(PetscWarpRedHostDestroy(&red));
@@ -698,12 +698,16 @@ static PetscErrorCode Bench(Rng *rng)
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " colors\n", ncolors));
   TIME("PetscWarpPlanReduction", PetscWarpPlanReduction((PetscCount)m.ncells * m.nel * m.nel, slot, nnz, bs, tpb, &red));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " blocks, %d packed entries (%.2f MB)\n", red.nblocks, red.off[red.nblocks], PetscWarpRedHostBytes(&red) / 1e6));
-  TIME("PetscWarpPlanSharedNZ (consecutive ranges)", PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, maxcells, bs, PETSC_FALSE, &sh));
+  TIME("PetscWarpPlanSharedNZ (consecutive ranges)", PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, maxcells, bs, PETSCWARP_SHAREDNZ_RANGES, &sh));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " blocks of <= %" PetscInt_FMT " cells (%" PetscInt_FMT " fit), %.3f computations per element, %.2f MB\n", sh.nblocks, sh.maxcells, maxcells, (double)sh.redundancy, PetscWarpSharedHostBytes(&sh) / 1e6));
+  if (check) PetscCall(CheckSharedNZ(&m, slot, nnz, &sh, maxcells, bs));
+  PetscCall(PetscWarpSharedHostDestroy(&sh));
+  TIME("PetscWarpPlanSharedNZ (balls)", PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, maxcells, bs, PETSCWARP_SHAREDNZ_BALLS, &sh));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " blocks of <= %" PetscInt_FMT " cells (%" PetscInt_FMT " fit), %.3f computations per element, %.2f MB\n", sh.nblocks, sh.maxcells, maxcells, (double)sh.redundancy, PetscWarpSharedHostBytes(&sh) / 1e6));
   if (check) PetscCall(CheckSharedNZ(&m, slot, nnz, &sh, maxcells, bs));
   PetscCall(PetscWarpSharedHostDestroy(&sh));
   if (metis) {
-    TIME("PetscWarpPlanSharedNZ (METIS)", PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, maxcells, bs, PETSC_TRUE, &sh));
+    TIME("PetscWarpPlanSharedNZ (METIS)", PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, maxcells, bs, PETSCWARP_SHAREDNZ_METIS, &sh));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " blocks of <= %" PetscInt_FMT " cells (%" PetscInt_FMT " fit), %" PetscInt_FMT " partition(s) tried, %.3f computations per element, %.2f MB\n", sh.nblocks, sh.maxcells, maxcells, sh.nparts_tried,
                           (double)sh.redundancy, PetscWarpSharedHostBytes(&sh) / 1e6));
     if (check) PetscCall(CheckSharedNZ(&m, slot, nnz, &sh, maxcells, bs));

@@ -301,8 +301,8 @@ extern "C" int PetscWarpReduceCUDA(const PetscWarpRed *red, const double *S, dou
 template <int DIM, int KIND, int MAXT>
 static int LaunchSharedNZ(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, const PetscWarpShared *sh, double *T, cudaStream_t st)
 {
-  const size_t bytes = (size_t)sh->maxcells * PetscWarpSharedNZCellBytes(fe) + PetscWarpSharedNZFixedBytes(fe);
-  const int    ns    = PwaSharedSubBatch(DIM, fe->nb, fe->nc, fe->nq);
+  const size_t bytes = (size_t)sh->maxcells * PetscWarpSharedNZCellBytes(fe) + PetscWarpSharedNZFixedBytes(fe, sh->bs);
+  const int    ns    = PwaSharedSubBatch(DIM, fe->nb, fe->nc, fe->nq, sh->bs);
   cudaError_t  e;
   if (MAXT == 512 && sh->bs > 512) return LaunchSharedNZ<DIM, KIND, 1024>(fe, mesh, ph, sh, T, st);
   if ((e = AllowShared((const void *)PwaSharedNZ<DIM, KIND, MAXT>, bytes)) != cudaSuccess) return (int)e;

@@ -66,10 +66,11 @@ static inline PWA_HD int PwaStageDoubles(int dim, int nb, int nc, int nq)
   return nq * PWA_GS(dim) + (nc > 1 ? nq * nb * dim : 0);
 }
 
-/* sharednz: cells per sub-batch whose data is staged at once */
-static inline PWA_HD int PwaSharedSubBatch(int dim, int nb, int nc, int nq)
+/* sharednz: cells per sub-batch whose data is staged at once: a tile for each of the bs threads of the block (at least
+   PWA_TARGET_TILES), within PWA_STAGE_BUDGET per 256 threads */
+static inline PWA_HD int PwaSharedSubBatch(int dim, int nb, int nc, int nq, int bs)
 {
-  int ntile = PwaTiles(dim, nb, nc), ns = (PWA_TARGET_TILES + ntile - 1) / ntile, fit = PWA_STAGE_BUDGET / ((int)sizeof(double) * PwaStageDoubles(dim, nb, nc, nq));
+  int tt = bs > PWA_TARGET_TILES ? bs : PWA_TARGET_TILES, ntile = PwaTiles(dim, nb, nc), ns = (tt + ntile - 1) / ntile, fit = (PWA_STAGE_BUDGET / 256) * tt / ((int)sizeof(double) * PwaStageDoubles(dim, nb, nc, nq));
   if (ns > fit) ns = fit;
   return ns > 0 ? ns : 1;
 }
@@ -162,7 +163,7 @@ static inline PWA_HD void PwaGradient(int dim, const double *Jinv, const double 
    Rows or columns past nb (the last tiles) are computed on clamped data and not written. */
 static inline PWA_HD void PwaTile(int kind, int dim, int nb, int nq, const double *D, const double *B, const double *G, const double *R, double lambda, double mu, double shift, int tile, double *A)
 {
-  const int nc = kind == PETSCWARP_PHYS_LAPLACE ? 1 : dim, nel = nb * nc, gs = PWA_GS(dim);
+  const int nc = kind == PETSCWARP_PHYS_LAPLACE ? 1 : dim, nel = nb * nc, gs = PWA_GS(dim), hs = shift != 0.0; /* hs: a mass term */
   int       ra, rb, a0, b0;
   double    acc[PWA_TILE_MAX];
   PwaTileShape(dim, nc, &ra, &rb);
@@ -177,11 +178,11 @@ static inline PWA_HD void PwaTile(int kind, int dim, int nb, int nq, const doubl
     for (int y = 0; y < rb; y++) { /* columns: reference (LAPLACE) or physical (ELASTICITY) gradients, values */
       int b = b0 + y < nb ? b0 + y : nb - 1;
       for (int e = 0; e < dim; e++) db[y][e] = kind == PETSCWARP_PHYS_LAPLACE ? Dq[b * dim + e] : Rq[b * dim + e];
-      pb[y] = Bq[b];
+      pb[y] = hs ? Bq[b] : 0.0;
     }
     for (int x = 0; x < ra; x++) {
       int    a = a0 + x < nb ? a0 + x : nb - 1;
-      double h[3], sa = wdj * shift * Bq[a];
+      double h[3], sa = hs ? wdj * shift * Bq[a] : 0.0;
       if (kind == PETSCWARP_PHYS_LAPLACE) { /* h = M^T D_qa: A[a,b] += h . D_qb */
         for (int e = 0; e < dim; e++) {
           double s = 0.0;
@@ -189,7 +190,7 @@ static inline PWA_HD void PwaTile(int kind, int dim, int nb, int nq, const doubl
           h[e] = s;
         }
         for (int y = 0; y < rb; y++) {
-          double s = sa * pb[y];
+          double s = hs ? sa * pb[y] : 0.0;
           for (int e = 0; e < dim; e++) s += h[e] * db[y][e];
           acc[x * rb + y] += s;
         }

@@ -21,9 +21,9 @@ size_t PetscWarpSharedNZCellBytes(const PetscWarpFE *fe)
   return sizeof(double) * (nel * nel + (size_t)fe->ncv * fe->dim);
 }
 
-size_t PetscWarpSharedNZFixedBytes(const PetscWarpFE *fe)
+size_t PetscWarpSharedNZFixedBytes(const PetscWarpFE *fe, int bs)
 {
-  size_t ns = (size_t)PwaSharedSubBatch(fe->dim, fe->nb, fe->nc, fe->nq);
+  size_t ns = (size_t)PwaSharedSubBatch(fe->dim, fe->nb, fe->nc, fe->nq, bs);
   return sizeof(double) * ((size_t)PwaRefDoubles(fe->dim, fe->nb, fe->nq, fe->ncv) + ns * PwaStageDoubles(fe->dim, fe->nb, fe->nc, fe->nq));
 }
 

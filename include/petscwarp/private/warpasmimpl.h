@@ -39,8 +39,9 @@ struct _PetscWarpAsmOps {
 typedef struct {
   PetscObjectId        matid;
   PetscObjectState     nzstate;
-  PetscWarpAsmStrategy strategy;  /* the one that runs */
-  PetscWarpAsmStrategy requested; /* the one asked for (sharednz falls back to globalnz when elements do not fit) */
+  PetscWarpAsmStrategy strategy;            /* the one that runs */
+  PetscWarpAsmStrategy requested;           /* the one asked for (sharednz falls back to globalnz when elements do not fit) */
+  PetscReal            fallback_redundancy; /* sharednz that fell back for its redundancy: that redundancy (else 0) */
   PetscBool            device, ell;
   PetscInt             nslots;
   int                 *slot;   /* [ncells*nel*nel] element entry -> slot (host) */
@@ -70,11 +71,13 @@ struct _p_PetscWarpAsm {
   PetscReal           *kcell;
   PetscInt             nkcell;
   /* choices */
-  PetscWarpAsmStrategy strategy;
-  PetscBool            usedevice; /* asked for (default: when a device is present) */
-  PetscInt             bs, tpb;   /* threads per block; targets per reduction block (globalnz) */
-  PetscBool            metis;     /* sharednz: METIS partition (else consecutive rows) */
-  PetscInt             smem;      /* sharednz: shared memory per block, bytes (0: automatic) */
+  PetscWarpAsmStrategy         strategy;
+  PetscBool                    usedevice;   /* asked for (default: when a device is present) */
+  PetscInt                     bs, tpb;     /* threads per block; targets per reduction block (globalnz) */
+  PetscWarpSharedNZPartitioner partitioner; /* sharednz: how rows are split into blocks */
+  PetscReal                    maxred;      /* sharednz: above this redundancy (element computations per element), globalnz */
+  PetscInt                     smem;        /* sharednz: shared memory per block, bytes (0: automatic) */
+  PetscInt                     sbs;         /* sharednz: threads per block */
   /* device copies of the inputs */
   PetscBool        uploaded;
   double          *d_ref, *d_X, *d_kcell; /* d_ref holds w, B, D, Dc */

@@ -110,7 +110,7 @@ typedef struct {
 
 /* Shared memory (bytes) that sharednz needs per cell of a block, and for the whole block beside the cells */
 size_t PetscWarpSharedNZCellBytes(const PetscWarpFE *fe);
-size_t PetscWarpSharedNZFixedBytes(const PetscWarpFE *fe);
+size_t PetscWarpSharedNZFixedBytes(const PetscWarpFE *fe, int bs);
 /* 0 when (dim, nb, nc, nq, ncv) is supported, else PETSCWARP_ASM_ERR_ARG */
 int PetscWarpAsmCheck(const PetscWarpFE *fe, int physkind);
 

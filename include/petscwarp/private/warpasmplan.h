@@ -6,7 +6,7 @@
 */
 #pragma once
 
-#include <petscsys.h>
+#include <petscwarp.h>
 #include <petscwarp/private/warpasmkernels.h>
 
 /* A packed reduction or scatter array in host memory (see warpasmkernels.h for the format) */
@@ -50,15 +50,15 @@ PETSC_EXTERN PetscErrorCode PetscWarpPlanColor(PetscInt nrows, PetscInt ncells, 
 PETSC_EXTERN PetscErrorCode PetscWarpPlanReduction(PetscCount nsrc, const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, PetscWarpRedHost *red);
 PETSC_EXTERN PetscErrorCode PetscWarpRedHostDestroy(PetscWarpRedHost *red);
 
-/* Shared-memory assembly by non-zero: partition the rows (METIS on the pattern's graph when metis is true, else
-   consecutive ranges) into parts whose element sets have at most maxcells cells, increasing the number of parts
+/* Shared-memory assembly by non-zero: partition the rows (breadth-first balls over the pattern's graph, METIS on it,
+   or consecutive ranges: see PetscWarpSharedNZPartitioner) into parts whose element sets have at most maxcells cells, increasing the number of parts
    until all fit; then per part the element set, the scatter array of vertex coordinates (cv: cell -> vertex, ncv per
    cell) and the reduction array from the element matrices in shared memory into the target slots of the part's rows
    (slot: element entry -> target, as from PetscWarpPlanSlots/Remap). Rows are 0..nrows-1 with CSR pattern rowptr
    (only its row lengths and adjacency are used). Errors (PETSC_ERR_SUP) when a single cell cannot fit (maxcells < 1)
    or no partition fits. Only the targets that element entries reach are written: positions of the pattern that no
    element entry reaches keep their values (zero them once, if the pattern has such positions). */
-PETSC_EXTERN PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscInt ncv, const int cv[], const int slot[], PetscInt maxcells, PetscInt bs, PetscBool metis, PetscWarpSharedHost *sh);
+PETSC_EXTERN PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscInt ncv, const int cv[], const int slot[], PetscInt maxcells, PetscInt bs, PetscWarpSharedNZPartitioner partitioner, PetscWarpSharedHost *sh);
 PETSC_EXTERN PetscErrorCode PetscWarpSharedHostDestroy(PetscWarpSharedHost *sh);
 
 /* Bytes of a plan's arrays (for MatView / -info) */

@@ -10,7 +10,8 @@
   #include <petscdevice_cuda.h>
 #endif
 
-const char *const PetscWarpAsmStrategies[] = {"sharednz", "globalnz", "color", "atomic", "coo", "PetscWarpAsmStrategy", "PETSCWARP_ASM_", NULL};
+const char *const PetscWarpAsmStrategies[]        = {"sharednz", "globalnz", "color", "atomic", "coo", "PetscWarpAsmStrategy", "PETSCWARP_ASM_", NULL};
+const char *const PetscWarpSharedNZPartitioners[] = {"balls", "metis", "ranges", "PetscWarpSharedNZPartitioner", "PETSCWARP_SHAREDNZ_", NULL};
 
 #if PetscDefined(HAVE_CUDA)
 static PetscErrorCode DFree(void *p)
@@ -162,17 +163,19 @@ PetscErrorCode PetscWarpAsmCreate(MPI_Comm comm, PetscWarpAsm *wa)
   PetscCall(PetscWarpInitializePackage());
   PetscCall(PetscHeaderCreate(a, PETSCWARPASM_CLASSID, "PetscWarpAsm", "Finite-element assembly on the device", "Mat", comm, PetscWarpAsmDestroy, PetscWarpAsmView));
   PetscCall(PetscWarpDeviceAvailable(&dev));
-  a->usedevice = dev;
-  a->strategy  = PETSCWARP_ASM_SHAREDNZ;
-  a->physics   = PETSCWARP_PHYSICS_LAPLACE;
-  a->coef      = PETSCWARP_COEF_CONSTANT;
-  a->kappa     = 1.0;
-  a->lambda    = 1.0;
-  a->mu        = 1.0;
-  a->bs        = 256;
-  a->tpb       = 1024;
-  a->metis     = PETSC_TRUE;
-  *wa          = a;
+  a->usedevice   = dev;
+  a->strategy    = PETSCWARP_ASM_SHAREDNZ;
+  a->physics     = PETSCWARP_PHYSICS_LAPLACE;
+  a->coef        = PETSCWARP_COEF_CONSTANT;
+  a->kappa       = 1.0;
+  a->lambda      = 1.0;
+  a->mu          = 1.0;
+  a->bs          = 256;
+  a->tpb         = 1024;
+  a->partitioner = PETSCWARP_SHAREDNZ_BALLS;
+  a->maxred      = 3.0;
+  a->sbs         = 512;
+  *wa            = a;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -478,6 +481,58 @@ PetscErrorCode PetscWarpAsmGetStrategy(PetscWarpAsm wa, PetscWarpAsmStrategy *st
 }
 
 /*@
+  PetscWarpAsmSetSharedNZ - Sets the parameters of the `PETSCWARP_ASM_SHAREDNZ` strategy
+
+  Logically Collective
+
+  Input Parameters:
++ wa          - the assembly object
+. partitioner - how the rows are split into blocks whose element sets fit in shared memory, a `PetscWarpSharedNZPartitioner`
+. smem        - shared memory per block in bytes, `PETSC_DECIDE` (or 0) for the device's opt-in maximum (64 KiB on the host)
+. bs          - threads per block, a multiple of 32 in [32, 1024], `PETSC_DECIDE` for the default 512
+- maxred      - when the blocks' element sets sum to more than `maxred` times the number of cells (each element computed
+                that many times on average), the plan assembles with `PETSCWARP_ASM_GLOBALNZ` instead, and `-info` says
+                so; `PETSC_DETERMINE` for the default 3
+
+  Options Database Keys:
++ -mat_warp_sharednz_partitioner <balls,metis,ranges> - the partitioner
+. -mat_warp_sharednz_shared_memory <bytes>            - shared memory per block
+. -mat_warp_sharednz_block_size <bs>                  - threads per block
+- -mat_warp_sharednz_max_redundancy <r>               - the redundancy above which globalnz runs instead
+
+  Level: advanced
+
+  Note:
+  Balls (the default) are grown breadth-first over the pattern's graph in linear time; METIS partitions (the method of
+  Cecka, Lew and Darve) have slightly fewer cells per block in common but take seconds to minutes to compute at 0.5 M rows.
+  High-order elements fit few to a block, so neighbouring blocks recompute many of the same cells: for those the
+  redundancy limit hands the matrix to globalnz. On an H100, 512 threads and the whole opt-in shared memory per block
+  measured fastest (Q1 and Q2 hexahedra, 0.5 M rows; `bench/RESULTS.md`); at a redundancy of 3.4 (Q2) the blocks
+  took 3.5 times globalnz's time, at 1.9 (Q1) 1.7 times.
+
+.seealso: `PetscWarpAsm`, `PetscWarpSharedNZPartitioner`, `PetscWarpAsmSetStrategy()`, `PetscWarpAsmGetInfo()`
+@*/
+PetscErrorCode PetscWarpAsmSetSharedNZ(PetscWarpAsm wa, PetscWarpSharedNZPartitioner partitioner, PetscInt smem, PetscInt bs, PetscReal maxred)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(wa, partitioner, 2);
+  PetscCheck(partitioner >= PETSCWARP_SHAREDNZ_BALLS && partitioner <= PETSCWARP_SHAREDNZ_RANGES, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "Unknown partitioner %d", (int)partitioner);
+  if (smem == PETSC_DECIDE) smem = 0;
+  PetscCheck(smem >= 0, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "Shared memory per block %" PetscInt_FMT " must be >= 0", smem);
+  if (bs == PETSC_DECIDE) bs = 512;
+  PetscCheck(bs >= 32 && bs <= 1024 && bs % 32 == 0, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "sharednz threads per block %" PetscInt_FMT ": a multiple of 32 in [32, 1024]", bs);
+  if (maxred == (PetscReal)PETSC_DETERMINE) maxred = 3.0;
+  PetscCheck(maxred >= 1, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "Maximum redundancy %g must be >= 1", (double)maxred);
+  if (partitioner != wa->partitioner || smem != wa->smem || bs != wa->sbs || maxred != wa->maxred) PetscCall(PlanReset(wa));
+  wa->sbs         = bs;
+  wa->partitioner = partitioner;
+  wa->smem        = smem;
+  wa->maxred      = maxred;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   PetscWarpAsmUseDevice - Whether to assemble on the device (default: when PETSc has CUDA and a device is present)
 
   Logically Collective
@@ -517,9 +572,12 @@ PetscErrorCode PetscWarpAsmUseDevice(PetscWarpAsm wa, PetscBool flg)
   Options Database Keys:
 + -mat_warp_assembly <sharednz,globalnz,color,atomic,coo> - the strategy
 . -mat_warp_assembly_device <bool>                        - assemble on the device (default: when there is one)
-. -mat_warp_assembly_block_size <bs>                      - threads per block of the reduction kernels
+. -mat_warp_assembly_block_size <bs>                      - threads per block of the globalnz reduction kernels
 . -mat_warp_assembly_targets_per_block <n>                - globalnz: non-zeros per reduction block
-. -mat_warp_sharednz_metis <bool>                         - sharednz: METIS partition of the rows (else row ranges)
+. -mat_warp_sharednz_partitioner <balls,metis,ranges>     - sharednz: how the rows are split into blocks (default balls)
+. -mat_warp_sharednz_max_redundancy <r>                   - sharednz: assemble with globalnz when the blocks compute each
+                                                            element more than r times on average (default 3)
+. -mat_warp_sharednz_block_size <bs>                      - sharednz: threads per block (default 512)
 - -mat_warp_sharednz_shared_memory <bytes>                - sharednz: shared memory per block (default: the device's
                                                             opt-in maximum, 64 KB on the host)
 
@@ -529,25 +587,30 @@ PetscErrorCode PetscWarpAsmUseDevice(PetscWarpAsm wa, PetscBool flg)
 @*/
 PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
 {
-  PetscWarpAsmStrategy s;
-  PetscBool            dev, flg;
-  PetscInt             bs, tpb, smem;
-  PetscBool            metis;
+  PetscWarpAsmStrategy         s;
+  PetscBool                    dev, flg;
+  PetscInt                     bs, tpb, smem, sbs;
+  PetscWarpSharedNZPartitioner part;
+  PetscReal                    maxred;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
-  s     = wa->strategy;
-  dev   = wa->usedevice;
-  bs    = wa->bs;
-  tpb   = wa->tpb;
-  smem  = wa->smem;
-  metis = wa->metis;
+  s      = wa->strategy;
+  dev    = wa->usedevice;
+  bs     = wa->bs;
+  tpb    = wa->tpb;
+  smem   = wa->smem;
+  part   = wa->partitioner;
+  sbs    = wa->sbs;
+  maxred = wa->maxred;
   PetscObjectOptionsBegin((PetscObject)wa);
   PetscCall(PetscOptionsEnum("-mat_warp_assembly", "Assembly strategy", "PetscWarpAsmSetStrategy", PetscWarpAsmStrategies, (PetscEnum)s, (PetscEnum *)&s, NULL));
   PetscCall(PetscOptionsBool("-mat_warp_assembly_device", "Assemble on the device", "PetscWarpAsmUseDevice", dev, &dev, &flg));
   PetscCall(PetscOptionsInt("-mat_warp_assembly_block_size", "Threads per block of the reduction kernels", "PetscWarpAsmSetFromOptions", bs, &bs, NULL));
   PetscCall(PetscOptionsInt("-mat_warp_assembly_targets_per_block", "globalnz: non-zeros per reduction block", "PetscWarpAsmSetFromOptions", tpb, &tpb, NULL));
-  PetscCall(PetscOptionsBool("-mat_warp_sharednz_metis", "sharednz: METIS partition of the rows (else ranges of rows)", "PetscWarpAsmSetFromOptions", metis, &metis, NULL));
+  PetscCall(PetscOptionsEnum("-mat_warp_sharednz_partitioner", "sharednz: how the rows are split into blocks", "PetscWarpAsmSetSharedNZ", PetscWarpSharedNZPartitioners, (PetscEnum)part, (PetscEnum *)&part, NULL));
+  PetscCall(PetscOptionsInt("-mat_warp_sharednz_block_size", "sharednz: threads per block", "PetscWarpAsmSetSharedNZ", sbs, &sbs, NULL));
+  PetscCall(PetscOptionsReal("-mat_warp_sharednz_max_redundancy", "sharednz: globalnz instead when elements are computed more than this many times on average", "PetscWarpAsmSetSharedNZ", maxred, &maxred, NULL));
   PetscCall(PetscOptionsInt("-mat_warp_sharednz_shared_memory", "sharednz: shared memory per block in bytes (0: automatic)", "PetscWarpAsmSetFromOptions", smem, &smem, NULL));
   PetscOptionsEnd();
   PetscCheck(bs >= 32 && bs <= 1024 && bs % 32 == 0, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_assembly_block_size %" PetscInt_FMT ": a multiple of 32 in [32, 1024]", bs);
@@ -555,11 +618,10 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscCheck(smem >= 0, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_sharednz_shared_memory %" PetscInt_FMT " must be >= 0", smem);
   PetscCall(PetscWarpAsmSetStrategy(wa, s));
   if (flg) PetscCall(PetscWarpAsmUseDevice(wa, dev));
-  if (bs != wa->bs || tpb != wa->tpb || smem != wa->smem || metis != wa->metis) PetscCall(PlanReset(wa));
-  wa->bs    = bs;
-  wa->tpb   = tpb;
-  wa->smem  = smem;
-  wa->metis = metis;
+  if (bs != wa->bs || tpb != wa->tpb) PetscCall(PlanReset(wa));
+  wa->bs  = bs;
+  wa->tpb = tpb;
+  PetscCall(PetscWarpAsmSetSharedNZ(wa, part, smem, sbs, maxred));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -628,7 +690,7 @@ static PetscErrorCode Describe(PetscWarpAsm a, PetscBool device, PetscWarpFE *fe
 /* Shared memory per sharednz block, and the most cells that fit in it */
 static PetscErrorCode SharedNZMaxCells(PetscWarpAsm a, const PetscWarpFE *fe, PetscBool device, PetscInt *maxcells)
 {
-  size_t smem = (size_t)a->smem, cell = PetscWarpSharedNZCellBytes(fe), fixed = PetscWarpSharedNZFixedBytes(fe);
+  size_t smem = (size_t)a->smem, cell = PetscWarpSharedNZCellBytes(fe), fixed = PetscWarpSharedNZFixedBytes(fe, (int)a->sbs);
 
   PetscFunctionBegin;
   if (!smem) {
@@ -685,21 +747,29 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
     PetscInt       maxcells;
     PetscErrorCode ierr = PETSC_ERR_SUP;
     PetscCall(SharedNZMaxCells(a, &fe, device, &maxcells));
-    /* element sets that fit in shared memory: METIS parts (or row ranges); when none fit (high order, small shared
-       memory, rows in more cells than fit), ranges of rows; when those do not fit either, globalnz */
+    /* element sets that fit in shared memory: balls or METIS parts (or row ranges); when none fit (high order, small
+       shared memory, rows in more cells than fit), ranges of rows; when those do not fit either, or the blocks compute
+       the elements too many times over, globalnz */
     for (PetscInt k = 0; k < 2 && ierr == PETSC_ERR_SUP && maxcells >= 1; k++) {
-      PetscBool metis = (PetscBool)(k == 0 && a->metis);
-      if (k == 1 && !a->metis) break;
+      PetscWarpSharedNZPartitioner part = k == 0 ? a->partitioner : PETSCWARP_SHAREDNZ_RANGES;
+      if (k == 1 && a->partitioner == PETSCWARP_SHAREDNZ_RANGES) break;
       PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-      ierr = PetscWarpPlanSharedNZ(t->nrows, t->rowptr, t->colidx, a->ncells, nel, a->e2d, a->ncv, a->cv, p->slot, maxcells, a->bs, metis, &p->sh);
+      ierr = PetscWarpPlanSharedNZ(t->nrows, t->rowptr, t->colidx, a->ncells, nel, a->e2d, a->ncv, a->cv, p->slot, maxcells, a->sbs, part, &p->sh);
       PetscCall(PetscPopErrorHandler());
       if (ierr == PETSC_ERR_SUP) {
         PetscCall(PetscWarpSharedHostDestroy(&p->sh));
-        PetscCall(PetscInfo(a, "sharednz: no %s partition has element sets of at most %" PetscInt_FMT " cells\n", metis ? "METIS" : "row-range", maxcells));
+        PetscCall(PetscInfo(a, "sharednz: no %s partition has element sets of at most %" PetscInt_FMT " cells\n", PetscWarpSharedNZPartitioners[part], maxcells));
       } else PetscCall(ierr);
     }
+    if (!ierr && p->sh.redundancy > a->maxred) {
+      PetscCall(PetscInfo(a, "sharednz: %" PetscInt_FMT " blocks of at most %" PetscInt_FMT " cells compute each element %.3f times on average, more than %g (-mat_warp_sharednz_max_redundancy): assembling with globalnz\n", p->sh.nblocks, p->sh.maxcells,
+                          (double)p->sh.redundancy, (double)a->maxred));
+      p->fallback_redundancy = p->sh.redundancy;
+      PetscCall(PetscWarpSharedHostDestroy(&p->sh));
+      ierr = PETSC_ERR_SUP;
+    } else if (ierr == PETSC_ERR_SUP) PetscCall(PetscInfo(a, "sharednz: the elements (%" PetscInt_FMT " dofs, %" PetscInt_FMT " fit in a block's shared memory) do not fit\n", nel, maxcells));
     if (ierr == PETSC_ERR_SUP) {
-      PetscCall(PetscInfo(a, "sharednz: the elements (%" PetscInt_FMT " dofs, %" PetscInt_FMT " fit in a block's shared memory) do not fit: assembling with globalnz\n", nel, maxcells));
+      PetscCall(PetscInfo(a, "sharednz: assembling with globalnz\n"));
       p->strategy = PETSCWARP_ASM_GLOBALNZ;
       PetscCall(PetscWarpPlanReduction((PetscCount)nsrc, p->slot, t->nslots, a->bs, a->tpb, &p->red));
       p->bytes = PetscWarpRedHostBytes(&p->red) + sizeof(double) * (PetscLogDouble)nsrc;
@@ -936,12 +1006,22 @@ static PetscErrorCode Assemble(PetscWarpAsm a, const PetscScalar *Egiven, PetscM
   if (Egiven) device = (PetscBool)!PetscMemTypeHost(mtE);
   if (a->strategy == PETSCWARP_ASM_COO) { /* PETSc's own path: element matrices then MatSetValuesCOO() */
     PetscScalar *E = (PetscScalar *)Egiven;
-    PetscBool    iscusp;
+    PetscBool    iscusp, isell, devcoo;
 
-    /* PETSc's device COO path is MATSEQAIJCUSPARSE's; other AIJ types (MATELLWARP included) sum on the host */
+    /* device COO: PETSc's MATSEQAIJCUSPARSE (MATSHAREDNZ included) and MATSEQAIJELLWARP with the cuda backend (its own
+       MatSetValuesCOO() sums into the layout's slots on the device); other AIJ types sum on the host */
     PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &iscusp));
-    PetscCheck(!Egiven || iscusp || PetscMemTypeHost(mtE), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Device element matrices need a MATSEQAIJCUSPARSE matrix for the coo strategy");
-    device = (PetscBool)(device && iscusp);
+    if (!iscusp) PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSHAREDNZ, &iscusp));
+    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJELLWARP, &isell));
+    devcoo = iscusp;
+    if (isell) {
+      MatEllWarpBackend be;
+      PetscCall(MatEllWarpGetBackend(A, &be));
+      devcoo = (PetscBool)(be == MAT_ELLWARP_BACKEND_CUDA);
+    }
+    PetscCheck(!Egiven || devcoo || PetscMemTypeHost(mtE), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Device element matrices need a matrix with a device COO path for the coo strategy (MATSEQAIJCUSPARSE, MATSHAREDNZ, MATSEQAIJELLWARP with the cuda backend), not %s",
+               ((PetscObject)A)->type_name);
+    device = (PetscBool)(device && devcoo);
     if (a->plan.matid != ((PetscObject)A)->id || a->plan.nzstate != A->nonzerostate || a->plan.strategy != PETSCWARP_ASM_COO || a->plan.device != device) {
       t.nslots = A->rmap->n; /* unused by the COO plan */
       t.ell    = PETSC_FALSE;
@@ -1179,6 +1259,7 @@ PetscErrorCode PetscWarpAsmGetInfo(PetscWarpAsm wa, PetscWarpAsmInfo *info)
   p = &wa->plan;
   PetscCall(PetscMemzero(info, sizeof(*info)));
   info->strategy      = wa->strategy;
+  info->used          = wa->plan.matid ? p->strategy : wa->strategy;
   info->device        = wa->lastdevice;
   info->ncells        = wa->ncells;
   info->nel           = wa->nel;
@@ -1187,7 +1268,7 @@ PetscErrorCode PetscWarpAsmGetInfo(PetscWarpAsm wa, PetscWarpAsmInfo *info)
   info->ncolors       = p->ncolors;
   info->nblocks       = p->strategy == PETSCWARP_ASM_SHAREDNZ ? p->sh.nblocks : p->red.nblocks;
   info->maxcells      = p->sh.maxcells;
-  info->redundancy    = p->sh.redundancy;
+  info->redundancy    = p->strategy == PETSCWARP_ASM_SHAREDNZ ? p->sh.redundancy : p->fallback_redundancy;
   info->plan_bytes    = p->bytes;
   info->setup_time    = p->setup_time;
   info->nassemblies   = wa->nassemblies;
@@ -1231,11 +1312,16 @@ PetscErrorCode PetscWarpAsmView(PetscWarpAsm wa, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " cells of %" PetscInt_FMT " dofs (%" PetscInt_FMT " basis functions x %" PetscInt_FMT " components, %" PetscInt_FMT " quadrature points, %" PetscInt_FMT " vertices), %" PetscInt_FMT " rows, dim %" PetscInt_FMT "\n", wa->ncells, wa->nel, wa->nb, wa->nc, wa->nq, wa->ncv, wa->nrows, wa->dim));
   PetscCall(PetscViewerASCIIPrintf(viewer, "physics %s, shift %g; strategy %s on the %s\n", wa->physics == PETSCWARP_PHYSICS_LAPLACE ? "Laplace" : "elasticity", (double)wa->shift, PetscWarpAsmStrategies[wa->strategy], wa->usedevice ? "device" : "host"));
+  if (wa->strategy == PETSCWARP_ASM_SHAREDNZ)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "sharednz: %s partition, %" PetscInt_FMT " threads and shared memory %s%" PetscInt_FMT "%s per block, globalnz above %g computations per element\n", PetscWarpSharedNZPartitioners[wa->partitioner], wa->sbs, wa->smem ? "" : "(", wa->smem, wa->smem ? " bytes" : ": the device's maximum)",
+                                     (double)wa->maxred));
   if (wa->plan.matid) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "plan for a %s target of %" PetscInt_FMT " slots: set-up %.3g s, %.3g MB", wa->plan.ell ? "ELL-WARP" : "CSR", info.nnz, info.setup_time, info.plan_bytes / 1e6));
     if (wa->plan.strategy == PETSCWARP_ASM_COLOR) PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " colors", info.ncolors));
     if (wa->plan.strategy == PETSCWARP_ASM_SHAREDNZ) PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " blocks of at most %" PetscInt_FMT " cells, %.3f computations per element", info.nblocks, info.maxcells, (double)info.redundancy));
     if (wa->plan.strategy == PETSCWARP_ASM_GLOBALNZ) PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " reduction blocks", info.nblocks));
+    if (wa->plan.strategy != wa->plan.requested)
+      PetscCall(PetscViewerASCIIPrintf(viewer, " (%s fell back to %s%s)", PetscWarpAsmStrategies[wa->plan.requested], PetscWarpAsmStrategies[wa->plan.strategy], wa->plan.fallback_redundancy > 0 ? ": too much redundancy" : ": elements do not fit"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " assemblies, last %.3g s (%s)\n", info.nassemblies, info.assembly_time, info.device ? "device" : "host"));

@@ -831,6 +831,32 @@ static void GrowBalls(PetscInt nR, const int R[], const idx_t xadj[], const idx_
 }
 
 /*
+  Balls over all rows (PETSCWARP_SHAREDNZ_BALLS): GrowBalls() from row 0 over the pattern's graph. Linear in the
+  pattern (each ball visits its rows and their neighbours once), no METIS: a block is a breadth-first ball of mesh
+  neighbours, as round as the numbering-independent graph distance makes it.
+*/
+static PetscErrorCode PartitionBalls(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], const PetscCount rp[], const int rc[], PetscInt ncells, PetscInt maxcells, int cstamp[], int part[], PetscInt *nparts)
+{
+  idx_t *xadj, *adj;
+  int   *R, *mark, *vis, *queue, ballid = 0;
+
+  PetscFunctionBegin;
+  PetscCall(BuildGraph(nrows, rowptr, colidx, &xadj, &adj));
+  PetscCall(PetscMalloc4(nrows, &R, nrows, &mark, nrows, &vis, nrows, &queue));
+  for (PetscInt r = 0; r < nrows; r++) {
+    R[r]   = (int)r;
+    vis[r] = -1;
+  }
+  for (PetscInt c = 0; c < ncells; c++) cstamp[c] = -1;
+  *nparts = 0;
+  GrowBalls(nrows, R, xadj, adj, rp, rc, maxcells, mark, vis, cstamp, queue, part, nparts, &ballid);
+  PetscCall(PetscFree4(R, mark, vis, queue));
+  PetscCall(PetscFree(xadj));
+  PetscCall(PetscFree(adj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   Rows with the same cells (the components of a node, interlaced or not) make one vertex of METIS's graph, weighted by
   their number: the partition never separates them (which would put their cells into two element sets) and the graph
   is smaller (9 times fewer edges with 3 components). grp[r] is the group of row r; groups are found by hashing the
@@ -1066,7 +1092,7 @@ static PetscErrorCode PartitionMetis(PetscInt nrows, const PetscInt rowptr[], co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscInt ncv, const int cv[], const int slot[], PetscInt maxcells, PetscInt bs, PetscBool metis, PetscWarpSharedHost *sh)
+PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscInt ncv, const int cv[], const int slot[], PetscInt maxcells, PetscInt bs, PetscWarpSharedNZPartitioner partitioner, PetscWarpSharedHost *sh)
 {
   const PetscInt   nn = nel * nel, mc = PetscMin(maxcells, PetscMax(ncells, 1));
   const PetscCount nsrc = (PetscCount)ncells * nn;
@@ -1082,6 +1108,7 @@ PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], co
   int      *vlist, *vptr, *vent, *vhead, *tglob, *tptr, *tent, *tail, *ptl, *psrc;
 
   PetscFunctionBegin;
+  PetscCheck(partitioner >= PETSCWARP_SHAREDNZ_BALLS && partitioner <= PETSCWARP_SHAREDNZ_RANGES, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown partitioner %d", (int)partitioner);
   PetscCheck(maxcells >= 1, PETSC_COMM_SELF, PETSC_ERR_SUP, "Not a single cell fits in a block's shared memory (maxcells %" PetscInt_FMT ")", maxcells);
   PetscCheck(bs >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Threads per block %" PetscInt_FMT " must be positive", bs);
   PetscCheck(ncv >= 0 && (!ncv || !ncells || cv), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No cell-to-vertex map (%" PetscInt_FMT " vertices per cell)", ncv);
@@ -1112,8 +1139,9 @@ PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], co
   /* the partition */
   PetscCall(PetscMalloc2(nrows, &part, PetscMax(ncells, 1), &cstamp));
   if (nrows && ncells) {
-    if (metis) {
-      PetscErrorCode ierr = PartitionMetis(nrows, rowptr, colidx, rp, rc, ncells, maxcells, cstamp, part, &nparts, &ntries);
+    if (partitioner == PETSCWARP_SHAREDNZ_RANGES) PartitionRanges(nrows, rp, rc, ncells, maxcells, cstamp, part, &nparts);
+    else {
+      PetscErrorCode ierr = partitioner == PETSCWARP_SHAREDNZ_METIS ? PartitionMetis(nrows, rowptr, colidx, rp, rc, ncells, maxcells, cstamp, part, &nparts, &ntries) : PartitionBalls(nrows, rowptr, colidx, rp, rc, ncells, maxcells, cstamp, part, &nparts);
 
       if (ierr) { /* free, then pass the error on */
         PetscCall(PetscFree(rp));
@@ -1121,7 +1149,7 @@ PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], co
         PetscCall(PetscFree2(part, cstamp));
       }
       PetscCall(ierr);
-    } else PartitionRanges(nrows, rp, rc, ncells, maxcells, cstamp, part, &nparts);
+    }
   } else { /* nothing to assemble: one part, no cell, no block */
     nparts = 1;
     for (PetscInt r = 0; r < nrows; r++) part[r] = 0;
