@@ -30,7 +30,16 @@ for name in args:
                 device = device or line.split("=", 1)[1].strip()
             elif line.strip() and not line.startswith("#"):
                 lines.append(line)
-    for r in csv.DictReader(lines):
+    table = list(csv.reader(lines))
+    head = table[0] if table else []
+    ipath = head.index("path") if "path" in head else 0
+    for fields in table[1:]:
+        # bench_assembly does not quote the path, and the sweep rows' paths hold commas (sharednz[balls,0K,256]>...):
+        # join the surplus fields back into the path
+        extra = len(fields) - len(head)
+        if extra > 0:
+            fields = fields[:ipath] + [",".join(fields[ipath : ipath + extra + 1])] + fields[ipath + extra + 1 :]
+        r = dict(zip(head, fields))
         ok = r["status"].startswith("ok") or r["status"].startswith("fallback")
         if not ok or not r["time_ms"]:
             continue
@@ -80,8 +89,8 @@ for j, fam in enumerate(families):
             continue
         st = style(p)
         ax.plot(xs, ts, color=st["color"], ls=st["ls"], lw=1.2, marker=st["marker"], ms=st["ms"], label=p)
-        for d, t, r in pts:  # sharednz that fell back to globalnz: hollow
-            if r["status"].startswith("fallback"):
+        for d, t, r in pts:  # sharednz that fell back to globalnz (status "ok", note "... ran as globalnz ..."): hollow
+            if r["status"].startswith("fallback") or "ran as globalnz" in r["note"]:
                 ax.plot([d], [t], color=st["color"], marker=st["marker"], ms=st["ms"] + 2, mfc="white", ls="none")
         fr = [(d, 100 * float(r["frac_copy"])) for d, _, r in pts if r["frac_copy"]]
         if bx is not None and fr:

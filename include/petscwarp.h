@@ -285,3 +285,6 @@ PETSC_EXTERN PetscErrorCode MatIsSharedNZ(Mat, PetscBool *);
 
 #include <petscdm.h>
 PETSC_EXTERN PetscErrorCode DMPlexWarpAsmCreate(DM, PetscWarpPhysics, PetscWarpAsm *);
+PETSC_EXTERN PetscErrorCode DMPlexWarpRecognizePhysics(DM, PetscBool *, PetscWarpPhysics *, PetscReal[], char[], size_t);
+PETSC_EXTERN PetscErrorCode DMPlexWarpSetSNESLocalFEM(DM);
+PETSC_EXTERN PetscErrorCode DMPlexWarpGetAsm(DM, PetscWarpAsm *);

@@ -4,7 +4,7 @@
 # Run on the GPU machine (through the device tool), from the repository root, with gpu/ carried:
 # the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize tutorial bench bench_gmsh bench_kr bench_check bench_build
-#                                   bench_big profile tests_asm sanitize_asm bench_asm coo (default: probe tests sanitize
+#                                   bench_big profile tests_asm sanitize_asm bench_asm coo hook (default: probe tests sanitize
 #                                   tutorial bench)
 set -uo pipefail
 ROOT=$PWD
@@ -82,6 +82,17 @@ for w in $what; do
       echo "== compute-sanitizer --tool memcheck $t" | tee -a "$OUTDIR/coo.log"
       compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/tests/$@ > /tmp/sanitizer.log 2>&1
       echo "exit $?" | tee -a "$OUTDIR/coo.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$OUTDIR/coo.log"
+    done ;;
+  hook) # the DMPlex hook: its GPU tests, memcheck on them, and the heat tutorial at its default GPU size (1.96 M unknowns)
+    (cd $B && ctest --output-on-failure -L gpu -R 'plexsnes|ex2' 2>&1 | tee "$OUTDIR/ctest_hook.log" | tail -12)
+    for t in "test_plexsnes -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 6,5 -dm_plex_warp_check -petscspace_degree 2 -dm_vec_type cuda"; do
+      set -- $t
+      echo "== compute-sanitizer --tool memcheck $t" | tee -a "$OUTDIR/ctest_hook.log"
+      compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/tests/$@ -malloc_dump > /tmp/sanitizer.log 2>&1
+      echo "exit $?" | tee -a "$OUTDIR/ctest_hook.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$OUTDIR/ctest_hook.log"
+    done
+    for deg in 1 2; do
+      $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree $deg -dm_refine $((6 - deg)) -check 2>&1 | tee -a "$OUTDIR/ex2.log"
     done ;;
   bench_big) # about 5 M rows
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap_big,q2lap_big -renumber -nmult 100 -csv "$OUTDIR/spmv_big.csv" 2>&1 | tee "$OUTDIR/bench_big.log" ;;

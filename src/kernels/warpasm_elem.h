@@ -163,7 +163,7 @@ static inline PWA_HD void PwaGradient(int dim, const double *Jinv, const double 
    Rows or columns past nb (the last tiles) are computed on clamped data and not written. */
 static inline PWA_HD void PwaTile(int kind, int dim, int nb, int nq, const double *D, const double *B, const double *G, const double *R, double lambda, double mu, double shift, int tile, double *A)
 {
-  const int nc = kind == PETSCWARP_PHYS_LAPLACE ? 1 : dim, nel = nb * nc, gs = PWA_GS(dim), hs = shift != 0.0; /* hs: a mass term */
+  const int nc = kind == PETSCWARP_PHYS_LAPLACE ? 1 : dim, nel = nb * nc, gs = PWA_GS(dim);
   int       ra, rb, a0, b0;
   double    acc[PWA_TILE_MAX];
   PwaTileShape(dim, nc, &ra, &rb);
@@ -178,11 +178,11 @@ static inline PWA_HD void PwaTile(int kind, int dim, int nb, int nq, const doubl
     for (int y = 0; y < rb; y++) { /* columns: reference (LAPLACE) or physical (ELASTICITY) gradients, values */
       int b = b0 + y < nb ? b0 + y : nb - 1;
       for (int e = 0; e < dim; e++) db[y][e] = kind == PETSCWARP_PHYS_LAPLACE ? Dq[b * dim + e] : Rq[b * dim + e];
-      pb[y] = hs ? Bq[b] : 0.0;
+      pb[y] = Bq[b];
     }
     for (int x = 0; x < ra; x++) {
       int    a = a0 + x < nb ? a0 + x : nb - 1;
-      double h[3], sa = hs ? wdj * shift * Bq[a] : 0.0;
+      double h[3], sa = wdj * shift * Bq[a];
       if (kind == PETSCWARP_PHYS_LAPLACE) { /* h = M^T D_qa: A[a,b] += h . D_qb */
         for (int e = 0; e < dim; e++) {
           double s = 0.0;
@@ -190,7 +190,7 @@ static inline PWA_HD void PwaTile(int kind, int dim, int nb, int nq, const doubl
           h[e] = s;
         }
         for (int y = 0; y < rb; y++) {
-          double s = hs ? sa * pb[y] : 0.0;
+          double s = sa * pb[y];
           for (int e = 0; e < dim; e++) s += h[e] * db[y][e];
           acc[x * rb + y] += s;
         }
