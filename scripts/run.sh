@@ -6,4 +6,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=$(scripts/build.sh | tail -1)
+# one process: PETSc's CUDA build refuses a non-GPU-aware MPI unless told it need not be
+export PETSC_OPTIONS="${PETSC_OPTIONS:-} -use_gpu_aware_mpi 0"
 exec "$BUILD/tutorials/ex2" "$@"
