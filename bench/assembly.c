@@ -224,7 +224,8 @@ static PetscErrorCode DeviceDescription(PetscBool dev, char *buf, size_t len)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode DeviceSync(PetscBool device)
+/* cudaDeviceSynchronize(): every stream, not only the current context (the plan uploads are timed too) */
+static PetscErrorCode DeviceSynchronizeAll(PetscBool device)
 {
   PetscFunctionBegin;
 #if PetscDefined(HAVE_CUDA)
@@ -379,10 +380,10 @@ static PetscErrorCode RunPath(PetscWarpAsm wa, Mat T, Mat Jref, PetscWarpAsmStra
   PetscCall(MatDuplicate(T, MAT_DO_NOT_COPY_VALUES, A));
   PetscCall(Poison(*A));
   PetscCall(PetscWarpAsmSetStrategy(wa, s));
-  PetscCall(DeviceSync(device));
+  PetscCall(DeviceSynchronizeAll(device));
   PetscCall(PetscTime(&t0));
   PetscCall(PetscWarpAsmAssembleMatrix(wa, *A));
-  PetscCall(DeviceSync(device));
+  PetscCall(DeviceSynchronizeAll(device));
   PetscCall(PetscTime(&t1));
   r->first = (PetscReal)(t1 - t0);
   PetscCall(PetscWarpAsmGetInfo(wa, &info));
@@ -486,7 +487,7 @@ static PetscErrorCode CreateTarget(DM dm, PetscWarpAsm wa, Mat Jref, const char 
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
-  PetscCall(DeviceSync(device));
+  PetscCall(DeviceSynchronizeAll(device));
   PetscCall(PetscTime(&t0));
   if (symbolic) PetscCall(PetscWarpAsmCreateMatrix(wa, target, T));
   else if (convert) {
@@ -496,7 +497,7 @@ static PetscErrorCode CreateTarget(DM dm, PetscWarpAsm wa, Mat Jref, const char 
     PetscCall(DMSetMatType(dm, target));
     PetscCall(DMCreateMatrix(dm, T));
   }
-  PetscCall(DeviceSync(device));
+  PetscCall(DeviceSynchronizeAll(device));
   PetscCall(PetscTime(&t1));
   *tmat = (PetscReal)(t1 - t0);
   PetscFunctionReturn(PETSC_SUCCESS);

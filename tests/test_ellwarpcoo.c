@@ -413,19 +413,6 @@ static PetscErrorCode CheckErrors(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Sync(void)
-{
-  PetscDeviceContext dctx;
-  PetscBool          dev;
-
-  PetscFunctionBegin;
-  PetscCall(PetscWarpDeviceAvailable(&dev));
-  if (!dev) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
-  PetscCall(PetscDeviceContextSynchronize(dctx));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Q1 hexahedra on a k^3 box: 64 entries per cell, cell by cell (or shuffled) */
 static PetscErrorCode HexList(PetscInt k, PetscBool shuffle, PetscRandom r, COOList *L)
 {
@@ -470,14 +457,14 @@ static PetscErrorCode TimeType(const COOList *L, MatType type, const PetscScalar
     PetscCall(PetscMalloc2(L->n, &i, L->n, &j)); /* the call may change them */
     PetscCall(PetscArraycpy(i, L->i, L->n));
     PetscCall(PetscArraycpy(j, L->j, L->n));
-    PetscCall(Sync());
+    PetscCall(DeviceSync());
     PetscCall(PetscTime(&t0));
     PetscCall(MatSetPreallocationCOO(*A, L->n, i, j));
-    PetscCall(Sync());
+    PetscCall(DeviceSync());
     PetscCall(PetscFree2(i, j));
     PetscCall(PetscTime(&t1));
     PetscCall(MatSetValuesCOO(*A, v, INSERT_VALUES));
-    PetscCall(Sync());
+    PetscCall(DeviceSync());
     PetscCall(PetscTime(&t2));
     *tp = PetscMin(*tp, t1 - t0);
     *tv = PetscMin(*tv, t2 - t1);

@@ -21,20 +21,6 @@ typedef struct {
   PetscInt    its;
 } PathResult;
 
-/* Wait for the device, if there is one */
-static PetscErrorCode Sync(void)
-{
-  PetscDeviceContext dctx;
-  PetscBool          dev;
-
-  PetscFunctionBegin;
-  PetscCall(PetscWarpDeviceAvailable(&dev));
-  if (!dev) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
-  PetscCall(PetscDeviceContextSynchronize(dctx));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static int CmpReal(const void *a, const void *b)
 {
   PetscReal x = *(const PetscReal *)a, y = *(const PetscReal *)b;
@@ -51,10 +37,10 @@ static PetscErrorCode TimeMult(Mat A, Vec x, Vec y, PetscInt nmult, PetscReal *t
   PetscCall(PetscMalloc1(nmult, &ts));
   for (PetscInt i = 0; i < 2; i++) PetscCall(MatMult(A, x, y));
   for (PetscInt i = 0; i < nmult; i++) {
-    PetscCall(Sync());
+    PetscCall(DeviceSync());
     PetscCall(PetscTime(&t0));
     PetscCall(MatMult(A, x, y));
-    PetscCall(Sync());
+    PetscCall(DeviceSync());
     PetscCall(PetscTime(&t1));
     ts[i] = (PetscReal)(t1 - t0);
   }
@@ -105,10 +91,10 @@ static PetscErrorCode RunPath(Mat A, Vec b, Vec yref, Vec uref, Vec uout, PetscI
   PetscCall(VecCopy(b, rhs));
   PetscCall(KSPSolve(ksp, rhs, u)); /* warm-up */
   PetscCall(VecSet(u, 0.0));
-  PetscCall(Sync());
+  PetscCall(DeviceSync());
   PetscCall(PetscTime(&t0));
   PetscCall(KSPSolve(ksp, rhs, u));
-  PetscCall(Sync());
+  PetscCall(DeviceSync());
   PetscCall(PetscTime(&t1));
   r->t_solve = (PetscReal)(t1 - t0);
   PetscCall(KSPGetIterationNumber(solver, &r->its));

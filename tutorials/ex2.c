@@ -21,6 +21,7 @@ static char help[] = "petscwarp tutorial 2: the steady heat problem of Cecka, Le
                      "element: -petscspace_degree (default 1); solver: -ksp_type, -pc_type (default cg, jacobi; e.g. -pc_type gamg)\n\n";
 
 #include <petscwarp.h>
+#include "plexproblem.h"
 #include <petscsnes.h>
 #include <petscdmplex.h>
 #include <petscds.h>
@@ -64,19 +65,6 @@ typedef struct {
   PetscInt  its, rows;
   char      how[64];
 } Result;
-
-static PetscErrorCode Sync(void)
-{
-  PetscDeviceContext dctx;
-  PetscBool          dev;
-
-  PetscFunctionBegin;
-  PetscCall(PetscWarpDeviceAvailable(&dev));
-  if (!dev) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
-  PetscCall(PetscDeviceContextSynchronize(dctx));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /* The mesh, the field and the problem (the same for every path); the SNES callbacks by the path */
 static PetscErrorCode CreateProblem(MPI_Comm comm, const char *path, PetscBool device, DM *dm)
@@ -131,7 +119,7 @@ static PetscErrorCode RunPath(const char *path, PetscBool device, PetscReal rtol
   PetscFunctionBegin;
   PetscCall(PetscMemzero(r, sizeof(*r)));
   PetscCall(PetscStrncpy(r->name, path, sizeof(r->name)));
-  PetscCall(Sync());
+  PetscCall(DeviceSync());
   PetscCall(PetscTime(&t0));
   PetscCall(CreateProblem(PETSC_COMM_WORLD, path, device, &dm));
   PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
@@ -147,30 +135,30 @@ static PetscErrorCode RunPath(const char *path, PetscBool device, PetscReal rtol
   PetscCall(KSPSetTolerances(ksp, rtol, PETSC_CURRENT, PETSC_CURRENT, 10000));
   PetscCall(SNESSetFromOptions(snes));
   PetscCall(VecSet(u, 0.0));
-  PetscCall(Sync());
+  PetscCall(DeviceSync());
   PetscCall(PetscTime(&t1));
   r->t_setup = (PetscReal)(t1 - t0);
   PetscCall(VecGetSize(u, &r->rows));
 
   PetscCall(PetscTime(&t0));
   PetscCall(SNESComputeFunction(snes, u, F));
-  PetscCall(Sync());
+  PetscCall(DeviceSync());
   PetscCall(PetscTime(&t1));
   r->t_res = (PetscReal)(t1 - t0);
   for (PetscInt k = 0; k < 2; k++) {
     PetscCall(PetscTime(&t0));
     PetscCall(SNESComputeJacobian(snes, u, J, J));
-    PetscCall(Sync());
+    PetscCall(DeviceSync());
     PetscCall(PetscTime(&t1));
     if (k == 0) r->t_asm1 = (PetscReal)(t1 - t0);
     else r->t_asm2 = (PetscReal)(t1 - t0);
   }
   PetscCall(KSPSetOperators(ksp, J, J));
   PetscCall(KSPSetUp(ksp));
-  PetscCall(Sync());
+  PetscCall(DeviceSync());
   PetscCall(PetscTime(&t0));
   PetscCall(KSPSolve(ksp, F, du));
-  PetscCall(Sync());
+  PetscCall(DeviceSync());
   PetscCall(PetscTime(&t1));
   r->t_solve = (PetscReal)(t1 - t0);
   PetscCall(KSPGetIterationNumber(ksp, &r->its));

@@ -1,6 +1,7 @@
 #include "plexproblem.h"
 #include <petscwarp.h>
 #include <petscds.h>
+#include <petscdevice.h>
 
 static PetscErrorCode zero(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt Nc, PetscScalar *u, PetscCtx ctx)
 {
@@ -150,5 +151,18 @@ PetscErrorCode KSPSetCGJacobi(KSP ksp, PetscBool perm, KSP *solver)
   }
   PetscCall(KSPSetType(*solver, KSPCG));
   PetscCall(PCSetType(pc, PCJACOBI));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DeviceSync(void)
+{
+  PetscDeviceContext dctx;
+  PetscBool          dev;
+
+  PetscFunctionBegin;
+  PetscCall(PetscWarpDeviceAvailable(&dev));
+  if (!dev) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+  PetscCall(PetscDeviceContextSynchronize(dctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

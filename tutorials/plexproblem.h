@@ -21,3 +21,5 @@ PetscErrorCode VecRelativeDifference(Vec, Vec, PetscReal *);
 /* CG+Jacobi on ksp's operators; with perm, through PCELLWARPPERM (-ksp_type preonly -pc_type ellwarpperm
    -ellwarpperm_ksp_type cg -ellwarpperm_pc_type jacobi). Returns the KSP that iterates (ksp itself, or the inner one). */
 PetscErrorCode KSPSetCGJacobi(KSP, PetscBool perm, KSP *);
+/* Wait for the device, if there is one (for wall-clock timings) */
+PetscErrorCode DeviceSync(void);
