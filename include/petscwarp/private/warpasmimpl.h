@@ -60,6 +60,12 @@ struct _p_PetscWarpAsm {
   /* inputs (host copies) */
   PetscInt             ncells, nel, nrows, ncols;
   PetscInt            *e2d;
+  PetscMPIInt          size;    /* ranks of the communicator: on more than one, e2d holds global indices */
+  PetscInt             Nrows;   /* global rows */
+  PetscInt             nvcoo;   /* more than one rank: the distinct rows of the local cells (load vectors by VecSetValuesCOO) */
+  PetscInt            *vcoo;    /* [nvcoo] their global indices, sorted; rowslot then indexes them */
+  PetscObjectId        vcoo_id; /* the vector whose COO preallocation holds vcoo */
+  PetscBool            mpiinfo; /* -info said once that several ranks reduce with coo */
   PetscInt             dim, nverts, ncv;
   PetscReal           *X;
   int                 *cv;
@@ -83,6 +89,7 @@ struct _p_PetscWarpAsm {
   double          *d_ref, *d_X, *d_kcell; /* d_ref holds w, B, D, Dc */
   int             *d_cv, *d_rowslot;
   double          *d_E;     /* element matrices (globalnz, coo) */
+  double          *d_vwork; /* [nvcoo] load vector by distinct row (more than one rank) */
   PetscScalar     *h_E;     /* host element matrices (host globalnz, coo) */
   int             *rowslot; /* host [ncells*nel]: e2d as int for load vectors */
   PetscWarpAsmPlan plan;

@@ -46,7 +46,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   PetscMPIInt        size;
   PetscBool          isplex, localized, useClPerm, ok, hasTransform;
   PetscInt           d, Nf, Nds, cStart, cEnd, vStart, vEnd, Nb, Nc, nbs, totDim, cdimCoord, qdim, qNc, Nq, Ncv, Nel, Nr, Nv, Ncells;
-  PetscInt           cNf = 0, pdim, cNcomp, bad = -1;
+  PetscInt           cNf = 0, pdim, cNcomp, bad = -1, Nglobal;
   DMPolytopeType     ct;
   PetscDS            ds;
   PetscObject        obj;
@@ -77,7 +77,11 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   PetscCheck(isplex, comm, PETSC_ERR_ARG_WRONG, "DMPlexWarpAsmCreate() needs a DMPLEX, not a %s", ((PetscObject)dm)->type_name ? ((PetscObject)dm)->type_name : "DM without a type");
   PetscCheck(physics == PETSCWARP_PHYSICS_LAPLACE || physics == PETSCWARP_PHYSICS_ELASTICITY, comm, PETSC_ERR_ARG_OUTOFRANGE, "Unknown PetscWarpPhysics %d", (int)physics);
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCheck(size == 1, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() supports one MPI process only (this DM lives on %d): distributed meshes are not yet supported", size);
+  if (size > 1) { /* each rank its own cells: an overlap would assemble the shared cells twice */
+    PetscInt ov;
+    PetscCall(DMPlexGetOverlap(dm, &ov));
+    PetscCheck(ov == 0, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() needs a mesh distributed without overlap (this one has overlap %" PetscInt_FMT ")", ov);
+  }
 
   /* one field, a PetscFE with an H1 (Lagrange) dual space */
   PetscCall(DMGetDimension(dm, &d));
@@ -116,8 +120,23 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   /* cells: one type among triangle, quadrilateral, tetrahedron, hexahedron */
   PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
   Ncells = cEnd - cStart;
-  PetscCheck(Ncells > 0, comm, PETSC_ERR_ARG_WRONG, "DMPlexWarpAsmCreate(): the mesh has no cells");
-  PetscCall(DMPlexGetCellType(dm, cStart, &ct));
+  {
+    PetscInt Nall = Ncells;
+    if (size > 1) PetscCallMPI(MPIU_Allreduce(&Ncells, &Nall, 1, MPIU_INT, MPI_SUM, comm));
+    PetscCheck(Nall > 0, comm, PETSC_ERR_ARG_WRONG, "DMPlexWarpAsmCreate(): the mesh has no cells");
+  }
+  /* the cell type, the same on every rank (a rank without cells takes the others') */
+  {
+    PetscInt mine = -1, all;
+    if (Ncells) {
+      PetscCall(DMPlexGetCellType(dm, cStart, &ct));
+      mine = (PetscInt)ct;
+    }
+    all = mine;
+    if (size > 1) PetscCallMPI(MPIU_Allreduce(&mine, &all, 1, MPIU_INT, MPI_MAX, comm));
+    PetscCheck(mine < 0 || mine == all, PETSC_COMM_SELF, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() needs one cell type, the ranks have %s and %s", DMPolytopeTypes[mine], DMPolytopeTypes[all]);
+    ct = (DMPolytopeType)all;
+  }
   for (PetscInt c = cStart + 1; c < cEnd; ++c) {
     DMPolytopeType ctc;
 
@@ -179,6 +198,8 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   PetscCall(DMGetLocalSection(dm, &section));
   PetscCall(DMGetGlobalSection(dm, &gsection));
   PetscCall(PetscSectionGetConstrainedStorageSize(gsection, &Nr));
+  Nglobal = Nr;
+  if (size > 1) PetscCallMPI(MPIU_Allreduce(&Nr, &Nglobal, 1, MPIU_INT, MPI_SUM, comm));
   PetscCall(PetscSectionGetFieldSym(section, 0, &sym));
   PetscCall(DMPlexGetUseMatClosurePermutation(dm, &useClPerm));
   PetscCall(DMGetCoordinateSection(dm, &cs));
@@ -227,7 +248,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
     if (n == Nel) {
       for (PetscInt i = 0; i < Nel; ++i) {
         le2d[cell * Nel + i] = idx[i];
-        if (idx[i] >= Nr) fail = "a closure index beyond the local rows (the global section is not that of one process)";
+        if (idx[i] >= Nglobal) fail = "a closure index beyond the rows of the global section";
       }
     } else fail = "a closure whose number of dofs differs from the element's nb*nc";
     PetscCall(DMPlexRestoreClosureIndices(dm, section, gsection, c, useClPerm, &n, &idx, NULL, NULL));
@@ -348,8 +369,12 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   pointwise Jacobian g3 of the chosen physics; boundary (face) integrals, auxiliary fields and other pointwise terms of
   the `PetscDS` are not taken into account.
 
-  This first version supports
-+ one MPI process
+  On more than one MPI process each rank gives its own cells and the element-to-dof map holds global rows (those of
+  other ranks included); the mesh must be distributed without overlap. Matrices and load vectors are then reduced
+  through PETSc's COO interface (see `PetscWarpAsmSetElements()`).
+
+  This version supports
++ a mesh distributed without overlap (or on one process)
 . one field, a `PetscFE` with an H1 (Lagrange) dual space, with 1 component (Laplace) or dim components (elasticity),
   whose closure has nb*nc dofs on every cell
 . one cell type among triangles, quadrilaterals, tetrahedra and hexahedra

@@ -86,10 +86,11 @@ static PetscErrorCode DeviceReset(PetscWarpAsm a)
   PetscCall(DFree(a->d_cv));
   PetscCall(DFree(a->d_rowslot));
   PetscCall(DFree(a->d_E));
+  PetscCall(DFree(a->d_vwork));
   for (int i = 0; i < 2; i++)
     if (a->ev[i]) PetscCallCUDA(cudaEventDestroy((cudaEvent_t)a->ev[i]));
 #endif
-  a->d_ref = a->d_X = a->d_kcell = a->d_E = NULL;
+  a->d_ref = a->d_X = a->d_kcell = a->d_E = a->d_vwork = NULL;
   a->d_cv = a->d_rowslot = NULL;
   a->ev[0] = a->ev[1] = NULL;
   a->uploaded         = PETSC_FALSE;
@@ -129,6 +130,7 @@ PetscErrorCode PetscWarpAsmDestroy(PetscWarpAsm *wa)
   PetscCall(PetscFree(a->kcell));
   PetscCall(PetscFree(a->h_E));
   PetscCall(PetscFree(a->rowslot));
+  PetscCall(PetscFree(a->vcoo));
   PetscCall(PetscHeaderDestroy(wa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -139,7 +141,7 @@ PetscErrorCode PetscWarpAsmDestroy(PetscWarpAsm *wa)
   Collective
 
   Input Parameter:
-. comm - MPI communicator (one rank in this version)
+. comm - MPI communicator (on more than one rank each rank gives its cells; see `PetscWarpAsmSetElements()`)
 
   Output Parameter:
 . wa - the assembly object
@@ -163,8 +165,9 @@ PetscErrorCode PetscWarpAsmCreate(MPI_Comm comm, PetscWarpAsm *wa)
   PetscCall(PetscWarpInitializePackage());
   PetscCall(PetscHeaderCreate(a, PETSCWARPASM_CLASSID, "PetscWarpAsm", "Finite-element assembly on the device", "Mat", comm, PetscWarpAsmDestroy, PetscWarpAsmView));
   PetscCall(PetscWarpDeviceAvailable(&dev));
-  a->usedevice   = dev;
-  a->strategy    = PETSCWARP_ASM_SHAREDNZ;
+  a->usedevice = dev;
+  a->strategy  = PETSCWARP_ASM_SHAREDNZ;
+  PetscCallMPI(MPI_Comm_size(comm, &a->size));
   a->physics     = PETSCWARP_PHYSICS_LAPLACE;
   a->coef        = PETSCWARP_COEF_CONSTANT;
   a->kappa       = 1.0;
@@ -197,15 +200,19 @@ static PetscErrorCode InputsChanged(PetscWarpAsm a)
 + wa    - the assembly object
 . ncells - number of cells
 . nel    - dofs per cell (basis functions times components, interlaced: dof a*nc + c)
-. nrows  - rows of the matrices to assemble (local)
-. ncols  - columns
+. nrows  - rows of the matrices to assemble (local: owned by this rank)
+. ncols  - columns (local)
 - e2d    - `e2d[cell*nel + i]`: row (= column) of element dof i; negative: dropped, as `MatSetValues()` drops it
-           (a constrained dof)
+           (a constrained dof). On more than one MPI rank, global indices, which may belong to other ranks.
 
   Level: intermediate
 
-  Note:
+  Notes:
   The arrays are copied.
+
+  On more than one MPI rank each rank gives its own cells; the matrices and vectors are assembled through PETSc's COO
+  interface (`MatSetValuesCOO()`, `VecSetValuesCOO()`), which sends the entries of rows owned by other ranks to them
+  (on the device for `MATMPIAIJCUSPARSE` and `VECMPICUDA`).
 
 .seealso: `PetscWarpAsm`, `PetscWarpAsmSetMesh()`, `PetscWarpAsmSetReference()`
 @*/
@@ -218,12 +225,31 @@ PetscErrorCode PetscWarpAsmSetElements(PetscWarpAsm wa, PetscInt ncells, PetscIn
   PetscCall(InputsChanged(wa));
   PetscCall(PetscFree(wa->e2d));
   PetscCall(PetscFree(wa->rowslot));
+  PetscCall(PetscFree(wa->vcoo));
+  wa->nvcoo   = 0;
+  wa->vcoo_id = 0;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)wa), &wa->size));
+  wa->Nrows = nrows;
+  if (wa->size > 1) PetscCallMPI(MPIU_Allreduce(&nrows, &wa->Nrows, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)wa)));
   PetscCall(PetscMalloc1(ncells * nel, &wa->e2d));
   PetscCall(PetscMalloc1(ncells * nel, &wa->rowslot));
   for (PetscInt k = 0; k < ncells * nel; k++) {
-    PetscCheck(e2d[k] < nrows, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscInt_FMT " dof %" PetscInt_FMT " has index %" PetscInt_FMT " >= %" PetscInt_FMT " rows", k / nel, k % nel, e2d[k], nrows);
+    PetscCheck(e2d[k] < wa->Nrows, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscInt_FMT " dof %" PetscInt_FMT " has index %" PetscInt_FMT " >= %" PetscInt_FMT " rows", k / nel, k % nel, e2d[k], wa->Nrows);
     wa->e2d[k]     = e2d[k];
     wa->rowslot[k] = e2d[k] < 0 ? -1 : (int)e2d[k];
+  }
+  if (wa->size > 1) { /* the distinct rows of the local cells, and rowslot into them */
+    PetscInt n = 0;
+    PetscCall(PetscMalloc1(ncells * nel, &wa->vcoo));
+    for (PetscInt k = 0; k < ncells * nel; k++)
+      if (e2d[k] >= 0) wa->vcoo[n++] = e2d[k];
+    PetscCall(PetscSortRemoveDupsInt(&n, wa->vcoo));
+    wa->nvcoo = n;
+    for (PetscInt k = 0; k < ncells * nel; k++) {
+      PetscInt loc = -1;
+      if (e2d[k] >= 0) PetscCall(PetscFindInt(e2d[k], n, wa->vcoo, &loc));
+      wa->rowslot[k] = (int)loc;
+    }
   }
   wa->ncells = ncells;
   wa->nel    = nel;
@@ -718,16 +744,16 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
   PetscCall(PetscLogEventBegin(PETSCWARPASM_Plan, A, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   PetscCall(Describe(a, PETSC_FALSE, &fe, &mesh, &ph));
-  p->strategy  = a->strategy;
+  p->strategy  = a->size > 1 ? PETSCWARP_ASM_COO : a->strategy; /* several ranks: PETSc's MPI COO sends off-process entries */
   p->requested = a->strategy;
   p->device    = device;
   p->ell       = t->ell;
   p->nslots    = t->nslots;
-  if (a->strategy != PETSCWARP_ASM_COO) {
+  if (p->strategy != PETSCWARP_ASM_COO) {
     PetscCall(PetscWarpPlanSlots(t->nrows, t->ncols, t->rowptr, t->colidx, a->ncells, nel, a->e2d, &p->slot));
     if (t->pos2slot) PetscCall(PetscWarpPlanRemap((PetscCount)nsrc, p->slot, t->pos2slot));
   }
-  switch (a->strategy) {
+  switch (p->strategy) {
   case PETSCWARP_ASM_COLOR: {
     PetscBool rep;
     PetscCall(PetscWarpPlanHasRepeatedSlots(a->ncells, nel, p->slot, &rep));
@@ -817,9 +843,9 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
   PetscCall(PetscTime(&t1));
   p->setup_time = t1 - t0;
   p->matid      = ((PetscObject)A)->id;
-  p->nzstate    = a->strategy == PETSCWARP_ASM_COO ? A->nonzerostate : t->nzstate; /* COO preallocation changes the pattern */
+  p->nzstate    = p->strategy == PETSCWARP_ASM_COO ? A->nonzerostate : t->nzstate; /* COO preallocation changes the pattern */
   PetscCall(PetscLogEventEnd(PETSCWARPASM_Plan, A, 0, 0, 0));
-  PetscCall(PetscInfo(a, "plan (%s, %s, %s target): %.3g s, %.3g MB\n", PetscWarpAsmStrategies[a->strategy], device ? "device" : "host", t->ell ? "ELL-WARP" : "CSR", p->setup_time, p->bytes / 1e6));
+  PetscCall(PetscInfo(a, "plan (%s, %s, %s target): %.3g s, %.3g MB\n", PetscWarpAsmStrategies[p->strategy], device ? "device" : "host", t->ell ? "ELL-WARP" : "CSR", p->setup_time, p->bytes / 1e6));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -997,32 +1023,38 @@ static PetscErrorCode Assemble(PetscWarpAsm a, const PetscScalar *Egiven, PetscM
   PetscFunctionBegin;
   PetscValidHeaderSpecific(a, PETSCWARPASM_CLASSID, 1);
   PetscValidHeaderSpecific(A, MAT_CLASSID, 4);
+  PetscCheckSameComm(a, 1, A, 4);
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-  PetscCheck(size == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "PetscWarpAsm assembles matrices of one MPI rank in this version");
+  PetscCheck(size == 1 || a->size == size, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Set the elements (PetscWarpAsmSetElements()) before assembling on %d ranks", size);
   PetscCheck(A->rmap->n == a->nrows && A->cmap->n == a->ncols, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Matrix is %" PetscInt_FMT " x %" PetscInt_FMT ", the element map is for %" PetscInt_FMT " x %" PetscInt_FMT, A->rmap->n, A->cmap->n, a->nrows, a->ncols);
   PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Assemble the matrix's nonzero pattern first (MatAssemblyBegin/End after preallocation), or create it with PetscWarpAsmCreateMatrix()");
   PetscCall(PetscLogEventBegin(PETSCWARPASM_Assemble, A, 0, 0, 0));
   device = a->usedevice;
   if (Egiven) device = (PetscBool)!PetscMemTypeHost(mtE);
-  if (a->strategy == PETSCWARP_ASM_COO) { /* PETSc's own path: element matrices then MatSetValuesCOO() */
+  if (a->strategy == PETSCWARP_ASM_COO || size > 1) { /* PETSc's own path: element matrices then MatSetValuesCOO() */
     PetscScalar *E = (PetscScalar *)Egiven;
     PetscBool    iscusp, isell, devcoo;
 
-    /* device COO: PETSc's MATSEQAIJCUSPARSE (MATSHAREDNZ included) and MATSEQAIJELLWARP with the cuda backend (its own
-       MatSetValuesCOO() sums into the layout's slots on the device); other AIJ types sum on the host */
-    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &iscusp));
-    if (!iscusp) PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSHAREDNZ, &iscusp));
-    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJELLWARP, &isell));
+    /* device COO: PETSc's MATSEQAIJCUSPARSE (MATSHAREDNZ included) and MATMPIAIJCUSPARSE, and MATSEQAIJELLWARP with
+       the cuda backend (its own MatSetValuesCOO() sums into the layout's slots on the device); MATMPIAIJELLWARP takes
+       device element matrices (and sums on the host, MPIAIJ's COO); other AIJ types sum on the host */
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &iscusp, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, MATSHAREDNZ, ""));
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &isell, MATSEQAIJELLWARP, MATMPIAIJELLWARP, ""));
     devcoo = iscusp;
     if (isell) {
       MatEllWarpBackend be;
       PetscCall(MatEllWarpGetBackend(A, &be));
       devcoo = (PetscBool)(be == MAT_ELLWARP_BACKEND_CUDA);
     }
-    PetscCheck(!Egiven || devcoo || PetscMemTypeHost(mtE), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Device element matrices need a matrix with a device COO path for the coo strategy (MATSEQAIJCUSPARSE, MATSHAREDNZ, MATSEQAIJELLWARP with the cuda backend), not %s",
+    if (size > 1 && a->strategy != PETSCWARP_ASM_COO && !a->mpiinfo) {
+      PetscCall(PetscInfo(a, "%d ranks: the %s strategy is for one rank; the element matrices are reduced by MatSetValuesCOO() of the %s matrix, which sends the entries of other ranks' rows to them\n", size, PetscWarpAsmStrategies[a->strategy],
+                          ((PetscObject)A)->type_name));
+      a->mpiinfo = PETSC_TRUE;
+    }
+    PetscCheck(!Egiven || devcoo || PetscMemTypeHost(mtE), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Device element matrices need a matrix with a device COO path for the coo strategy (MATAIJCUSPARSE, MATSHAREDNZ, MATELLWARP with the cuda backend), not %s",
                ((PetscObject)A)->type_name);
     device = (PetscBool)(device && devcoo);
-    if (a->plan.matid != ((PetscObject)A)->id || a->plan.nzstate != A->nonzerostate || a->plan.strategy != PETSCWARP_ASM_COO || a->plan.device != device) {
+    if (a->plan.matid != ((PetscObject)A)->id || a->plan.nzstate != A->nonzerostate || a->plan.strategy != PETSCWARP_ASM_COO || a->plan.requested != a->strategy || a->plan.device != device) {
       t.nslots = A->rmap->n; /* unused by the COO plan */
       t.ell    = PETSC_FALSE;
       PetscCall(PlanSetUp(a, A, &t, device));
@@ -1134,6 +1166,54 @@ PetscErrorCode PetscWarpAsmComputeElementMatrices(PetscWarpAsm wa, PetscScalar E
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* More than one rank: the load vector of the local cells by distinct row (the same kernels, rowslot indexing the
+   distinct rows), then VecSetValuesCOO(), which sends the rows of other ranks to them */
+static PetscErrorCode AssembleVectorMPI(PetscWarpAsm wa, Vec F)
+{
+  PetscWarpFE   fe;
+  PetscWarpMesh mesh;
+  PetscWarpPhys ph;
+  PetscBool     device = PETSC_FALSE;
+  PetscScalar  *work   = NULL;
+  PetscInt      n      = wa->nvcoo;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_Vector, F, 0, 0, 0));
+  if (wa->vcoo_id != ((PetscObject)F)->id) {
+    PetscCall(VecSetPreallocationCOO(F, n, wa->vcoo));
+    wa->vcoo_id = ((PetscObject)F)->id;
+  }
+#if PetscDefined(HAVE_CUDA)
+  {
+    PetscBool iscuda;
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)F, &iscuda, VECMPICUDA, VECSEQCUDA, ""));
+    device = (PetscBool)(iscuda && wa->usedevice);
+  }
+  if (device) {
+    cudaStream_t st;
+    PetscCall(Describe(wa, PETSC_TRUE, &fe, &mesh, &ph));
+    if (!wa->d_vwork && n) PetscCallCUDA(cudaMalloc((void **)&wa->d_vwork, sizeof(double) * n));
+    work = wa->d_vwork;
+    PetscCall(PetscGetCurrentCUDAStream(&st));
+    PetscCall(PetscLogGpuTimeBegin());
+    if (n) PetscCallCUDA(cudaMemsetAsync(work, 0, sizeof(PetscScalar) * n, st));
+    PetscCallCUDA((cudaError_t)PetscWarpAsmLoadCUDA(&fe, &mesh, &ph, wa->d_rowslot, work, st));
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(PetscLogGpuFlops(2.0 * wa->ncells * wa->nel * wa->nq));
+  }
+#endif
+  if (!device) {
+    PetscCall(Describe(wa, PETSC_FALSE, &fe, &mesh, &ph));
+    PetscCall(PetscCalloc1(PetscMax(n, 1), &work));
+    PetscCheck(PetscWarpAsmLoadHost(&fe, &mesh, &ph, wa->rowslot, work) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_MEM, "Host load-vector kernel failed");
+    PetscCall(PetscLogFlops(2.0 * wa->ncells * wa->nel * wa->nq));
+  }
+  PetscCall(VecSetValuesCOO(F, work, INSERT_VALUES));
+  if (!device) PetscCall(PetscFree(work));
+  PetscCall(PetscLogEventEnd(PETSCWARPASM_Vector, F, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   PetscWarpAsmAssembleVector - Assembles the load vector F[(a,c)] = int f[c] phi_a of the source (`PetscWarpAsmSetSource()`)
 
@@ -1159,8 +1239,13 @@ PetscErrorCode PetscWarpAsmAssembleVector(PetscWarpAsm wa, Vec F)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
   PetscValidHeaderSpecific(F, VEC_CLASSID, 2);
+  PetscCheckSameComm(wa, 1, F, 2);
   PetscCall(VecGetLocalSize(F, &n));
   PetscCheck(n == wa->nrows, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Vector of local size %" PetscInt_FMT ", the element map has %" PetscInt_FMT " rows", n, wa->nrows);
+  if (wa->size > 1) {
+    PetscCall(AssembleVectorMPI(wa, F));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscLogEventBegin(PETSCWARPASM_Vector, F, 0, 0, 0));
   PetscCall(VecGetArrayWriteAndMemType(F, &f, &mt));
   if (PetscMemTypeHost(mt) || !wa->usedevice) {
@@ -1222,6 +1307,32 @@ PetscErrorCode PetscWarpAsmCreateMatrix(PetscWarpAsm wa, MatType type, Mat *A)
   PetscAssertPointer(A, 3);
   PetscCall(PetscWarpDeviceAvailable(&dev));
   if (!type) type = dev ? MATSHAREDNZ : MATAIJ;
+  if (wa->size > 1) { /* the pattern from the COO preallocation of the elements (the coo plan, reused by the assembly) */
+    PetscScalar  *zero;
+    MatWarpTarget t;
+    PetscBool     device = PETSC_FALSE;
+    PetscVoidFn  *f      = NULL;
+
+    PetscCall(MatCreate(PetscObjectComm((PetscObject)wa), A));
+    PetscCall(MatSetSizes(*A, wa->nrows, wa->ncols, PETSC_DETERMINE, PETSC_DETERMINE));
+    PetscCall(MatSetType(*A, type));
+    if (wa->usedevice) {
+      PetscCall(PetscObjectTypeCompareAny((PetscObject)*A, &device, MATMPIAIJCUSPARSE, MATSEQAIJCUSPARSE, ""));
+      PetscCall(PetscObjectQueryFunction((PetscObject)*A, "MatEllWarpGetOpts_C", &f));
+      if (f) {
+        MatEllWarpBackend be;
+        PetscCall(MatEllWarpGetBackend(*A, &be));
+        device = (PetscBool)(be == MAT_ELLWARP_BACKEND_CUDA);
+      }
+    }
+    t.nslots = wa->nrows;
+    t.ell    = PETSC_FALSE;
+    PetscCall(PlanSetUp(wa, *A, &t, device));
+    PetscCall(PetscCalloc1(PetscMax(wa->ncells * wa->nel * wa->nel, 1), &zero));
+    PetscCall(MatSetValuesCOO(*A, zero, INSERT_VALUES));
+    PetscCall(PetscFree(zero));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscLogEventBegin(PETSCWARPASM_Plan, 0, 0, 0, 0));
   PetscCall(PetscWarpPlanPattern(wa->nrows, wa->ncols, wa->ncells, wa->nel, wa->e2d, PETSC_TRUE, &ri, &cj));
   PetscCall(MatCreate(PetscObjectComm((PetscObject)wa), A));

@@ -1,0 +1,177 @@
+static char help[] = "PetscWarpAsm on several MPI ranks against PETSc's own assembly (DMPlexSNESComputeJacobianFEM into MATAIJ) on\n"
+                     "the same distributed DMPlex: every strategy (on several ranks they reduce through MatSetValuesCOO() of\n"
+                     "the MPI matrix, which -info says) into every target type, matrices from DMCreateMatrix() and from the\n"
+                     "elements' own COO pattern (PetscWarpAsmCreateMatrix()), values reassembled, load vectors\n"
+                     "(VecSetValuesCOO()), ranks without cells.\n"
+                     "  -strategies sharednz,globalnz,color,atomic,coo   (default all)\n"
+                     "  -types aij,ellwarp,aijcusparse                  (default aij,ellwarp; aijcusparse too with a device)\n"
+                     "  -physics laplace|elasticity  -reassemble n      (default 2)\n";
+
+#include "testutil.h"
+#include <petscds.h>
+
+/* max |A - B| / max |B| over the entries, through AIJ copies (B: PETSc's matrix) */
+static PetscErrorCode EntryDifference(Mat A, Mat B, PetscReal *rel)
+{
+  Mat       C;
+  PetscReal nd, nb;
+
+  PetscFunctionBegin;
+  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &C));
+  PetscCall(MatAXPY(C, -1.0, B, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatNorm(C, NORM_MAX, &nd));
+  PetscCall(MatNorm(B, NORM_MAX, &nb));
+  *rel = nb > 0 ? nd / nb : nd;
+  PetscCall(MatDestroy(&C));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void f0_const(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[])
+{
+  for (PetscInt c = 0; c < uOff[1] - uOff[0]; c++) f0[c] = (PetscReal)(c + 1); /* f = (1, 2, 3): the residual at u = 0 is the load vector */
+}
+
+/* The load vector of f = (1, 2, 3) against PETSc's residual at u = 0 with f0 = f */
+static PetscErrorCode CheckLoad(DM dm, PetscWarpAsm wa, PetscBool device)
+{
+  PetscDS   ds;
+  SNES      snes;
+  Vec       u, r, F;
+  PetscReal f[3] = {1, 2, 3}, e;
+  PetscInt  n;
+  void (*f0)(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], PetscReal, const PetscReal[], PetscInt, const PetscScalar[], PetscScalar[]);
+  void (*f1)(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], PetscReal, const PetscReal[], PetscInt, const PetscScalar[], PetscScalar[]);
+
+  PetscFunctionBegin;
+  PetscCall(DMGetDS(dm, &ds));
+  PetscCall(PetscDSGetResidual(ds, 0, &f0, &f1));
+  PetscCall(PetscDSSetResidual(ds, 0, f0_const, f1));
+  PetscCall(DMCreateGlobalVector(dm, &u));
+  PetscCall(VecDuplicate(u, &r));
+  PetscCall(VecSet(u, 0.0));
+  PetscCall(SNESCreate(PetscObjectComm((PetscObject)dm), &snes));
+  PetscCall(SNESSetDM(snes, dm));
+  PetscCall(SNESComputeFunction(snes, u, r));
+  PetscCall(PetscDSSetResidual(ds, 0, f0, f1));
+  PetscCall(VecCreate(PetscObjectComm((PetscObject)dm), &F));
+  PetscCall(VecGetLocalSize(r, &n));
+  PetscCall(VecSetSizes(F, n, PETSC_DETERMINE));
+  PetscCall(VecSetType(F, device ? VECCUDA : VECSTANDARD));
+  PetscCall(PetscWarpAsmSetSource(wa, f));
+  for (PetscInt k = 0; k < 2; k++) { /* the second reuses the vector's COO preallocation */
+    PetscCall(VecSet(F, 7.0));       /* overwritten */
+    PetscCall(PetscWarpAsmAssembleVector(wa, F));
+  }
+  PetscCall(VecRelativeDifference(F, r, &e));
+  PetscCheck(e < 1e-12, PetscObjectComm((PetscObject)dm), PETSC_ERR_PLIB, "load vector rel. err %g", (double)e);
+  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)dm), "  load vector (%s)                         rel. err %.2e\n", device ? "device" : "host", (double)e));
+  PetscCall(SNESDestroy(&snes));
+  PetscCall(VecDestroy(&u));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  DM                   dm;
+  Mat                  Jref, A, A2;
+  Vec                  b;
+  PetscWarpAsm         wa;
+  PetscBool            skip, device, flg;
+  char                 physname[32] = "laplace";
+  char                *strategies[8], *types[8];
+  PetscInt             ns = 8, nt = 8, nre = 2, cStart, cEnd, ncmin, ncmax;
+  PlexPhysics          phys;
+  PetscWarpAsmInfo     info;
+  PetscReal            e;
+  PetscWarpAsmStrategy strat;
+  PetscMPIInt          size;
+
+  PetscCall(TestBegin(&argc, &argv, help, &skip));
+  if (skip) return TestSkip();
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-physics", physname, sizeof(physname), NULL));
+  PetscCall(PetscStrcmp(physname, "elasticity", &flg));
+  phys = flg ? PLEX_PHYSICS_ELASTICITY : PLEX_PHYSICS_LAPLACE;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-reassemble", &nre, NULL));
+  PetscCall(PetscWarpDeviceAvailable(&device));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_warp_assembly_device", &device, NULL));
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-strategies", strategies, &ns, &flg));
+  if (!flg) {
+    ns = 5;
+    for (PetscInt s = 0; s < ns; s++) PetscCall(PetscStrallocpy(PetscWarpAsmStrategies[s], &strategies[s]));
+  }
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-types", types, &nt, &flg));
+  if (!flg) {
+    nt = 0;
+    PetscCall(PetscStrallocpy(MATAIJ, &types[nt++]));
+    PetscCall(PetscStrallocpy(MATELLWARP, &types[nt++]));
+    if (device) PetscCall(PetscStrallocpy(MATAIJCUSPARSE, &types[nt++]));
+  }
+
+  PetscCall(PlexProblemCreate(PETSC_COMM_WORLD, NULL, phys, &dm));
+  PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+  ncmin = ncmax = cEnd - cStart;
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &ncmin, 1, MPIU_INT, MPI_MIN, PETSC_COMM_WORLD));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &ncmax, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+  PetscCall(PlexProblemAssemble(dm, MATAIJ, &Jref, &b));
+  PetscCall(DMPlexWarpAsmCreate(dm, phys == PLEX_PHYSICS_LAPLACE ? PETSCWARP_PHYSICS_LAPLACE : PETSCWARP_PHYSICS_ELASTICITY, &wa));
+  PetscCall(PetscWarpAsmSetFromOptions(wa));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s on %d ranks, %" PetscInt_FMT " to %" PetscInt_FMT " cells per rank; assembly on the %s\n", physname, size, ncmin, ncmax, device ? "device" : "host"));
+
+  for (PetscInt t = 0; t < nt; t++) {
+    for (PetscInt s = 0; s < ns; s++) {
+      char what[128];
+
+      PetscCall(PetscEnumFind(PetscWarpAsmStrategies, strategies[s], (PetscEnum *)&strat, &flg));
+      PetscCheck(flg, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "Unknown strategy %s", strategies[s]);
+      PetscCall(PetscSNPrintf(what, sizeof(what), "%s into %s", strategies[s], types[t]));
+      PetscCall(PetscWarpAsmSetStrategy(wa, strat));
+      /* the DM's preallocation, values from PetscWarpAsm, several times */
+      PetscCall(DMSetMatType(dm, types[t]));
+      PetscCall(DMCreateMatrix(dm, &A));
+      for (PetscInt k = 0; k < nre; k++) PetscCall(PetscWarpAsmAssembleMatrix(wa, A));
+      PetscCall(EntryDifference(A, Jref, &e));
+      PetscCheck(e < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: max entry difference %g relative to max entry", what, (double)e);
+      PetscCall(PetscWarpAsmGetInfo(wa, &info));
+      PetscCheck(size == 1 || info.used == PETSCWARP_ASM_COO, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: on %d ranks the plan should run coo, it runs %s", what, size, PetscWarpAsmStrategies[info.used]);
+      /* the pattern of the elements' COO preallocation */
+      PetscCall(PetscWarpAsmCreateMatrix(wa, types[t], &A2));
+      PetscCall(PetscWarpAsmAssembleMatrix(wa, A2));
+      PetscCall(EntryDifference(A2, Jref, &e));
+      PetscCheck(e < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s, pattern of the elements: max entry difference %g", what, (double)e);
+      PetscCall(PetscWarpAsmAssembleMatrix(wa, A)); /* back to the first matrix: plan rebuilt, values equal */
+      PetscCall(EntryDifference(A, Jref, &e));
+      PetscCheck(e < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s, again: max entry difference %g", what, (double)e);
+      {
+        Vec       x, y1, y2;
+        PetscReal ey;
+        PetscCall(MatCreateVecs(A, &x, &y1));
+        PetscCall(MatCreateVecs(Jref, NULL, &y2));
+        PetscCall(VecSetRandom(x, NULL));
+        PetscCall(MatMult(A, x, y1));
+        PetscCall(MatMult(Jref, x, y2));
+        PetscCall(VecRelativeDifference(y1, y2, &ey));
+        PetscCheck(ey < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: MatMult rel. err %g", what, (double)ey);
+        PetscCall(VecDestroy(&x));
+        PetscCall(VecDestroy(&y1));
+        PetscCall(VecDestroy(&y2));
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-26s %-9s max entry diff %.2e, ran as %s, MatMult agrees\n", what, info.device ? "(device)" : "(host)", (double)e, PetscWarpAsmStrategies[info.used]));
+      PetscCall(MatDestroy(&A));
+      PetscCall(MatDestroy(&A2));
+    }
+  }
+  PetscCall(CheckLoad(dm, wa, device));
+  PetscCall(PetscObjectViewFromOptions((PetscObject)wa, NULL, "-warpasm_view"));
+
+  for (PetscInt s = 0; s < ns; s++) PetscCall(PetscFree(strategies[s]));
+  for (PetscInt t = 0; t < nt; t++) PetscCall(PetscFree(types[t]));
+  PetscCall(PetscWarpAsmDestroy(&wa));
+  PetscCall(MatDestroy(&Jref));
+  PetscCall(VecDestroy(&b));
+  PetscCall(DMDestroy(&dm));
+  PetscCall(PetscFinalize());
+  return 0;
+}
