@@ -1,0 +1,176 @@
+#include "plexpaths.h"
+#include "plexproblem.h"
+#include <petscdmplex.h>
+#include <petsctime.h>
+
+PetscErrorCode PlexPathOptions(PetscBool device, PetscInt *npaths, char *paths[], PetscReal *rtol, PetscBool *check, PetscBool *skip)
+{
+  PetscBool set, require = PETSC_FALSE;
+  PetscInt  n = *npaths;
+
+  PetscFunctionBegin;
+  *skip = PETSC_FALSE;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-require_device", &require, NULL));
+  if (require && !device) { /* a GPU test without a GPU: skipped, with the reason (the caller exits with 200: CTest's skip) */
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "SKIPPED: -require_device and no CUDA device is available\n"));
+    *skip = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-rtol", rtol, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-check", check, NULL));
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-paths", paths, &n, &set));
+  if (!set) {
+    n = 0;
+    PetscCall(PetscStrallocpy("aij", &paths[n++]));
+    PetscCall(PetscStrallocpy("ellwarp", &paths[n++]));
+    if (device) PetscCall(PetscStrallocpy("sharednz", &paths[n++]));
+  }
+  for (PetscInt p = 0; p < n; p++) {
+    PetscBool isaij;
+    PetscCall(PetscStrcmp(paths[p], "aij", &isaij));
+    PetscCheck(p > 0 || isaij, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "The first path must be aij (the reference)");
+  }
+  *npaths = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The problem, then the path's matrix type and SNES callbacks */
+static PetscErrorCode CreatePath(const PlexPathProblem *prob, const char *path, PetscBool device, DM *dm)
+{
+  PetscBool warp;
+
+  PetscFunctionBegin;
+  PetscCall(prob->create(PETSC_COMM_WORLD, device, dm));
+  PetscCall(PetscStrcmp(path, "aij", &warp));
+  warp = (PetscBool)!warp;
+  PetscCall(DMSetMatType(*dm, warp ? path : MATAIJ));
+  if (warp && device) PetscCall(DMSetVecType(*dm, VECCUDA));
+  if (warp) PetscCall(DMPlexWarpSetSNESLocalFEM(*dm));
+  else PetscCall(DMPlexSetSNESLocalFEM(*dm, PETSC_FALSE, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Tic(PetscLogDouble *t0)
+{
+  PetscFunctionBegin;
+  PetscCall(DeviceSync());
+  PetscCall(PetscTime(t0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Toc(PetscLogDouble t0, PetscReal *t)
+{
+  PetscLogDouble t1;
+
+  PetscFunctionBegin;
+  PetscCall(DeviceSync());
+  PetscCall(PetscTime(&t1));
+  *t = (PetscReal)(t1 - t0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PlexPathRun(const PlexPathProblem *prob, const char path[], PetscBool device, PetscReal rtol, Vec uref, Vec *uout, PlexPathResult *r)
+{
+  DM             dm;
+  SNES           snes;
+  KSP            ksp;
+  PC             pc;
+  Mat            J;
+  Vec            u, F, du;
+  PetscLogDouble t0 = 0;
+  PetscBool      isaij;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(r, sizeof(*r)));
+  PetscCall(PetscStrncpy(r->name, path, sizeof(r->name)));
+  PetscCall(Tic(&t0));
+  PetscCall(CreatePath(prob, path, device, &dm));
+  PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
+  PetscCall(SNESSetDM(snes, dm));
+  PetscCall(DMCreateMatrix(dm, &J));
+  PetscCall(DMCreateGlobalVector(dm, &u));
+  PetscCall(VecDuplicate(u, &F));
+  PetscCall(VecDuplicate(u, &du));
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, prob->pctype));
+  PetscCall(KSPSetTolerances(ksp, rtol, PETSC_CURRENT, PETSC_CURRENT, 10000));
+  PetscCall(SNESSetFromOptions(snes));
+  PetscCall(VecSet(u, 0.0));
+  PetscCall(Toc(t0, &r->t_setup));
+  PetscCall(VecGetSize(u, &r->rows));
+
+  PetscCall(Tic(&t0));
+  PetscCall(SNESComputeFunction(snes, u, F));
+  PetscCall(Toc(t0, &r->t_res));
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscCall(Tic(&t0));
+    PetscCall(SNESComputeJacobian(snes, u, J, J));
+    PetscCall(Toc(t0, k == 0 ? &r->t_asm1 : &r->t_asm2));
+  }
+  PetscCall(KSPSetOperators(ksp, J, J));
+  PetscCall(Tic(&t0));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(Toc(t0, &r->t_pcsetup));
+  PetscCall(Tic(&t0));
+  PetscCall(KSPSolve(ksp, F, du));
+  PetscCall(Toc(t0, &r->t_solve));
+  PetscCall(KSPGetIterationNumber(ksp, &r->its));
+  PetscCall(VecAXPY(u, -1.0, du));
+  if (uref) {
+    Vec       d;
+    PetscReal nd, nr;
+    PetscCall(VecDuplicate(uref, &d));
+    PetscCall(VecCopy(u, d)); /* VecCopy between a CUDA and a standard vector of the same layout goes through the host */
+    PetscCall(VecAXPY(d, -1.0, uref));
+    PetscCall(VecNorm(d, NORM_INFINITY, &nd));
+    PetscCall(VecNorm(uref, NORM_INFINITY, &nr));
+    r->err = nr > 0 ? nd / nr : nd;
+    PetscCall(VecDestroy(&d));
+  }
+  PetscCall(PetscStrcmp(path, "aij", &isaij));
+  if (!isaij) {
+    PetscWarpAsm     wa;
+    PetscWarpAsmInfo info;
+    PetscCall(DMPlexWarpGetAsm(dm, &wa));
+    PetscCall(PetscWarpAsmGetInfo(wa, &info));
+    PetscCall(PetscSNPrintf(r->how, sizeof(r->how), "PetscWarpAsm %s on the %s", PetscWarpAsmStrategies[info.used], info.device ? "GPU" : "host"));
+  } else PetscCall(PetscStrncpy(r->how, "PETSc, MatSetValues on the CPU", sizeof(r->how)));
+  PetscCall(DMViewFromOptions(dm, NULL, "-dm_view"));
+  if (uout) {
+    PetscCall(VecDuplicate(u, uout));
+    PetscCall(VecCopy(u, *uout));
+  }
+  PetscCall(VecDestroy(&u));
+  PetscCall(VecDestroy(&F));
+  PetscCall(VecDestroy(&du));
+  PetscCall(MatDestroy(&J));
+  PetscCall(SNESDestroy(&snes));
+  PetscCall(DMDestroy(&dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PlexPathReport(const PlexPathProblem *prob, PetscInt npaths, const PlexPathResult res[], PetscBool device, PetscBool check, PetscReal rtol)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s on %d rank(s), %" PetscInt_FMT " unknowns, CG + %s; the Jacobian assembled %s; times in seconds\n", prob->name, size, res[0].rows, prob->pctype, device ? "on the GPU by the petscwarp paths" : "by the host twins of the kernels for the petscwarp paths (no GPU)"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-9s %8s %8s %10s %10s %8s %8s %9s %6s %10s  %s\n", "path", "set-up", "residual", "asm first", "asm again", "PC setup", "solve", "asm+solve", "its", "max|du|/|u|", "assembly by"));
+  for (PetscInt p = 0; p < npaths; p++) {
+    const PlexPathResult *r = &res[p];
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-9s %8.3f %8.4f %10.4f %10.5f %8.4f %8.4f %9.4f %6" PetscInt_FMT " %10.2e  %s\n", r->name, (double)r->t_setup, (double)r->t_res, (double)r->t_asm1, (double)r->t_asm2, (double)r->t_pcsetup, (double)r->t_solve, (double)(r->t_asm2 + r->t_pcsetup + r->t_solve), r->its,
+                          (double)r->err, r->how));
+  }
+  for (PetscInt p = 1; p < npaths; p++)
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s against aij: assembly %.1fx faster (again), PC set-up + solve %.1fx, assembly + PC set-up + solve %.1fx\n", res[p].name, (double)(res[0].t_asm2 / res[p].t_asm2),
+                          (double)((res[0].t_pcsetup + res[0].t_solve) / (res[p].t_pcsetup + res[p].t_solve)), (double)((res[0].t_asm2 + res[0].t_pcsetup + res[0].t_solve) / (res[p].t_asm2 + res[p].t_pcsetup + res[p].t_solve))));
+  if (check)
+    for (PetscInt p = 1; p < npaths; p++) {
+      PetscCheck(res[p].err <= 100 * rtol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "Path %s: solution differs from aij's by %g", res[p].name, (double)res[p].err);
+      PetscCheck(PetscAbsInt(res[p].its - res[0].its) <= PetscMax(1, res[0].its / 200), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "Path %s: %" PetscInt_FMT " iterations, aij %" PetscInt_FMT, res[p].name, res[p].its, res[0].its);
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

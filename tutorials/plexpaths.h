@@ -1,0 +1,26 @@
+/* The comparison that the DMPlex tutorials print: one problem set up the same way for every path, PETSc's CPU path
+   (aij: DMPlexSetSNESLocalFEM(), MatSetValues on the host) against the petscwarp paths (DMPlexWarpSetSNESLocalFEM()
+   into ellwarp, sharednz, aijcusparse), timed phase by phase, solutions and iteration counts compared. */
+#pragma once
+#include <petscwarp.h>
+#include <petscsnes.h>
+
+typedef struct {
+  const char *name;                                           /* for the report */
+  PetscErrorCode (*create)(MPI_Comm, PetscBool device, DM *); /* mesh, field, PetscDS and boundary conditions */
+  PCType pctype;                                              /* the default preconditioner (CG is the default solver) */
+} PlexPathProblem;
+
+typedef struct {
+  char      name[16];
+  PetscReal t_setup, t_res, t_asm1, t_asm2, t_pcsetup, t_solve, err;
+  PetscInt  its, rows;
+  char      how[64];
+} PlexPathResult;
+
+/* -paths (default aij,ellwarp and, with a device, sharednz), -rtol, -check, -require_device (returns *skip) */
+PetscErrorCode PlexPathOptions(PetscBool device, PetscInt *npaths, char *paths[], PetscReal *rtol, PetscBool *check, PetscBool *skip);
+/* One path: u0 = 0 (boundary values inserted by DMPlex), F = F(u0), J (twice), du = J^{-1} F, u = u0 - du */
+PetscErrorCode PlexPathRun(const PlexPathProblem *, const char path[], PetscBool device, PetscReal rtol, Vec uref, Vec *uout, PlexPathResult *);
+/* The table, the speed-ups against the first path (aij), and with check the agreement (error otherwise) */
+PetscErrorCode PlexPathReport(const PlexPathProblem *, PetscInt, const PlexPathResult[], PetscBool device, PetscBool check, PetscReal rtol);
