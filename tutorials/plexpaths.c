@@ -167,6 +167,23 @@ PetscErrorCode PlexPathReport(const PlexPathProblem *prob, PetscInt npaths, cons
   for (PetscInt p = 1; p < npaths; p++)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s against aij: assembly %.1fx faster (again), PC set-up + solve %.1fx, assembly + PC set-up + solve %.1fx\n", res[p].name, (double)(res[0].t_asm2 / res[p].t_asm2),
                           (double)((res[0].t_pcsetup + res[0].t_solve) / (res[p].t_pcsetup + res[p].t_solve)), (double)((res[0].t_asm2 + res[0].t_pcsetup + res[0].t_solve) / (res[p].t_asm2 + res[p].t_pcsetup + res[p].t_solve))));
+  { /* -csv <file>: one line per path appended (the end-to-end benchmark collects them) */
+    char      csv[PETSC_MAX_PATH_LEN];
+    PetscBool set;
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-csv", csv, sizeof(csv), &set));
+    if (set) {
+      FILE    *fp;
+      PetscInt deg = 1;
+      PetscCall(PetscOptionsGetInt(NULL, NULL, "-petscspace_degree", &deg, NULL));
+      PetscCall(PetscFOpen(PETSC_COMM_WORLD, csv, "a", &fp));
+      for (PetscInt p = 0; p < npaths; p++) {
+        const PlexPathResult *r = &res[p];
+        PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "\"%s\",%" PetscInt_FMT ",%d,%" PetscInt_FMT ",\"%s\",%s,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%" PetscInt_FMT ",%.3e,\"%s\"\n", prob->name, deg, size, r->rows, r->name, prob->pctype, (double)r->t_setup, (double)r->t_res, (double)r->t_asm1, (double)r->t_asm2, (double)r->t_pcsetup,
+                               (double)r->t_solve, r->its, (double)r->err, r->how));
+      }
+      PetscCall(PetscFClose(PETSC_COMM_WORLD, fp));
+    }
+  }
   if (check)
     for (PetscInt p = 1; p < npaths; p++) {
       PetscCheck(res[p].err <= 100 * rtol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "Path %s: solution differs from aij's by %g", res[p].name, (double)res[p].err);

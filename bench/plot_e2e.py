@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Plot bench/e2e.sh's CSV: per case (problem, degree, preconditioner), stacked bars of the time of PETSc's CPU path on
+one core and on all ranks and of each petscwarp path (residual, assembly again, preconditioner set-up, solve), with
+the speed-up of assembly + PC set-up + solve against the CPU path on all ranks written above each bar; prints the
+table it plots.
+  usage: plot_e2e.py in.csv out.png"""
+import csv
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+rows = list(csv.DictReader(open(sys.argv[1])))
+cases = []
+for r in rows:
+    key = (r["problem"], r["degree"], r["pc"])
+    if key not in cases:
+        cases.append(key)
+phases = [("residual", "#999999"), ("asm_again", "#d62728"), ("pc_setup", "#ff7f0e"), ("solve", "#1f77b4")]
+fig, axes = plt.subplots(1, len(cases), figsize=(4.2 * len(cases), 4.8), squeeze=False)
+print(f"{'case':34s} {'path':18s} {'unknowns':>9s} {'asm':>9s} {'pcsetup':>9s} {'solve':>9s} {'its':>5s} {'asm+pc+solve':>12s} {'x CPU-all':>9s}")
+for ax, key in zip(axes[0], cases):
+    sel = [r for r in rows if (r["problem"], r["degree"], r["pc"]) == key]
+    bars = []
+    for r in sel:
+        label = f"CPU {r['ranks']}" if r["path"] == "aij" else r["path"]
+        bars.append((label, r))
+    cpu_all = [r for lab, r in bars if r["path"] == "aij" and int(r["ranks"]) > 1]
+    ref = None
+    if cpu_all:
+        c = cpu_all[0]
+        ref = float(c["asm_again"]) + float(c["pc_setup"]) + float(c["solve"])
+    for i, (label, r) in enumerate(bars):
+        bottom = 0.0
+        for ph, col in phases:
+            v = float(r[ph])
+            ax.bar(i, v, bottom=bottom, color=col, label=ph if i == 0 else None)
+            bottom += v
+        tot = float(r["asm_again"]) + float(r["pc_setup"]) + float(r["solve"])
+        sp = ref / tot if ref else float("nan")
+        ax.text(i, bottom * 1.05, f"{sp:.1f}x", ha="center", fontsize=8)
+        print(f"{key[0] + ' deg ' + key[1] + ' ' + key[2]:34s} {label:18s} {int(r['unknowns']):9d} {float(r['asm_again']):9.4f} {float(r['pc_setup']):9.4f} {float(r['solve']):9.4f} {int(r['its']):5d} {tot:12.4f} {sp:9.1f}")
+    ax.set_xticks(range(len(bars)))
+    ax.set_xticklabels([b[0] for b in bars], rotation=30, fontsize=8)
+    ax.set_yscale("log")
+    ax.set_title(f"{key[0]}, degree {key[1]}, CG+{key[2]}\n{int(sel[0]['unknowns'])} unknowns", fontsize=9)
+    ax.set_ylabel("seconds")
+axes[0][0].legend(fontsize=8)
+fig.suptitle("PETSc CPU path (1 core, all ranks) against petscwarp on one GPU\nx: speed-up of assembly + PC set-up + solve over the CPU path on all ranks", fontsize=9)
+fig.tight_layout()
+fig.savefig(sys.argv[2], dpi=120)
