@@ -172,7 +172,7 @@ static PetscErrorCode Report(const CaseInfo *ci, Row *r)
   Num(s[10], 32, "%.2f", gbs, PETSC_FALSE);
   Num(s[11], 32, "%.5f", frac, PETSC_FALSE);
   Num(s[12], 32, "%.3e", r->diff, PETSC_FALSE);
-  PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, "%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%s,%s,%s,%s,%s,%" PetscInt_FMT ",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.0f,%s,%s,%s,\"%s\",\"%s\"\n",
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, "%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",\"%s\",%s,%s,%s,%s,%" PetscInt_FMT ",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.0f,%s,%s,%s,\"%s\",\"%s\"\n",
                          ci->bc->name, ci->bc->family, ci->bc->degree, ci->rows, ci->nnz, ci->ncells, ci->nel, ci->ncv, ci->dim, r->path, r->strategy, r->target, r->matrix, r->where, r->nprocs, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9],
                          (double)ci->bytes, s[10], s[11], s[12], r->status, r->note));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -34,8 +34,8 @@ for name in args:
     head = table[0] if table else []
     ipath = head.index("path") if "path" in head else 0
     for fields in table[1:]:
-        # bench_assembly does not quote the path, and the sweep rows' paths hold commas (sharednz[balls,0K,256]>...):
-        # join the surplus fields back into the path
+        # bench_assembly quotes the path since 2026-11-23; older CSVs do not, and their sweep rows' paths hold commas
+        # (sharednz[balls,0K,256]>...): join the surplus fields back into the path
         extra = len(fields) - len(head)
         if extra > 0:
             fields = fields[:ipath] + [",".join(fields[ipath : ipath + extra + 1])] + fields[ipath + extra + 1 :]
