@@ -4,8 +4,8 @@
 # Run on the GPU machine (through the device tool), from the repository root, with gpu/ carried:
 # the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize tutorial bench bench_gmsh bench_kr bench_check bench_build
-#                                   bench_big profile tests_asm sanitize_asm bench_asm coo hook (default: probe tests sanitize
-#                                   tutorial bench)
+#                                   bench_big profile tests_asm sanitize_asm bench_asm coo hook e2e asm_mpi profile_asm
+#                                   (default: probe tests sanitize tutorial bench)
 set -uo pipefail
 ROOT=$PWD
 OUTDIR=${OUT:-$ROOT/gpu-out}
@@ -94,6 +94,13 @@ for w in $what; do
     for deg in 1 2; do
       $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree $deg -dm_refine $((6 - deg)) -check 2>&1 | tee -a "$OUTDIR/ex2.log"
     done ;;
+  e2e) # the end-to-end benchmark: heat P1/P2 and elasticity Q1/Q2, PETSc's CPU path on 1 and all cores against the GPU
+    NP=$(nproc) bench/e2e.sh $B "$OUTDIR" ;;
+  asm_mpi) # PetscWarpAsm on 2 ranks sharing the GPU (MPI COO), against PETSc's assembly
+    (cd $B && ctest --output-on-failure -L gpu -R 'asm_mpi|ex3' 2>&1 | tee "$OUTDIR/ctest_asm_mpi.log" | tail -8) ;;
+  profile_asm) # Nsight Compute on the element kernel of the atomic Q2 Laplacian assembly (40^3 hexahedra), one launch
+    ncu -k regex:PwaBatch --launch-skip 3 --launch-count 1 --section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section WarpStateStats \
+      $B/bench/bench_assembly -cases q2lap -strategies atomic -targets aijcusparse -symbolic none -nasm 3 -nwarm 1 -ncpu1 0 2>&1 | tee "$OUTDIR/profile_asm.log" | grep -vE "^\s*$" | tail -90 ;;
   bench_big) # about 5 M rows
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap_big,q2lap_big -renumber -nmult 100 -csv "$OUTDIR/spmv_big.csv" 2>&1 | tee "$OUTDIR/bench_big.log" ;;
   esac
