@@ -10,7 +10,19 @@ static char help[] = "SpMV benchmark: every compared path in one run. Run it wit
                      "  -mtx file        Matrix Market file for the case mtx\n"
                      "  -nmult n         timed products (median reported, default 200)\n"
                      "  -cg_its n        CG+Jacobi iterations timed per path (default 200, 0: none)\n"
-                     "  -csv file        write results as CSV\n";
+                     "  -csv file        write results as CSV\n"
+                     "One-GPU-user mode (issue 9; run with ONE rank): DMPlex's own numbering, nothing gathered:\n"
+                     "  -pattern_only    matrices from DMCreateMatrix() (DMPlex's FE sparsity, Dirichlet rows removed) with synthetic\n"
+                     "                   SPD values (-1 off the diagonal, row length on it) instead of PETSc's FE assembly (minutes on one core);\n"
+                     "                   SpMV and CG-iteration times depend on the sparsity only\n"
+                     "  -plex_reorders a,b  mesh orderings of every DMPlex case: none and/or a -dm_plex_reorder type (rcm, ...) (default none)\n"
+                     "  -windows a,b,... ellwarp sort windows to run (K1, K2 t=8 and the automatic kernel with each; default 64,256,1024,4096)\n"
+                     "  -cpu_nmult n     products timed on the CPU path (default: -nmult)\n"
+                     "  -cpu_cg 0|1      time CG on the CPU path (default 1)\n"
+                     "  -kr 0|1          run the Kr/Krs paths (matrices permuted into their layout's order; default 1)\n"
+                     "gmsh cases of bench/meshes, P1 and P2, one rank: cube_tet_p1/_p2 (0.72 M rows), graded_tet_p1/_p2 (0.71 M),\n"
+                     "  lshape_tet_p1/_p2 (0.21 M), torus_tet_p1/_p2 (0.18 M), shell_tet_p1/_p2 (0.15 M), holed_tri_p1/_p2 (0.49 M),\n"
+                     "  holed_quad_p1/_p2 (0.48 M) (all nodes; the Dirichlet rows are removed)\n";
 
 #include <petscwarp.h>
 #include <petscksp.h>
@@ -22,7 +34,8 @@ static char help[] = "SpMV benchmark: every compared path in one run. Run it wit
 
 static PetscReal copy_gbs = 0;
 static FILE     *csv      = NULL;
-static PetscInt  nmult = 200, cg_its = 200;
+static PetscInt  nmult = 200, cg_its = 200, cpu_nmult = -1;
+static PetscBool cpu_cg = PETSC_TRUE, run_kr = PETSC_TRUE;
 
 static int CmpReal(const void *a, const void *b)
 {
@@ -54,10 +67,11 @@ static PetscErrorCode TimeMult(Mat A, PetscBool device, PetscReal *t)
   PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)A), &r));
   PetscCall(VecSetRandom(x, r));
   PetscCall(PetscRandomDestroy(&r));
-  PetscCall(PetscMalloc1(nmult, &ts));
-  for (PetscInt i = 0; i < 10; i++) PetscCall(MatMult(A, x, y)); /* warm-up: conversion, upload, handles */
+  PetscInt n = device || cpu_nmult <= 0 ? nmult : cpu_nmult;
+  PetscCall(PetscMalloc1(n, &ts));
+  for (PetscInt i = 0; i < (device ? 10 : 2); i++) PetscCall(MatMult(A, x, y)); /* warm-up: conversion, upload, handles */
   PetscCall(Sync(A, device));
-  for (PetscInt i = 0; i < nmult; i++) {
+  for (PetscInt i = 0; i < n; i++) {
 #if PetscDefined(HAVE_CUDA)
     if (device) {
       cudaEvent_t  e0, e1;
@@ -88,8 +102,8 @@ static PetscErrorCode TimeMult(Mat A, PetscBool device, PetscReal *t)
     }
   }
   (void)device;
-  qsort(ts, (size_t)nmult, sizeof(PetscReal), CmpReal);
-  *t = ts[nmult / 2];
+  qsort(ts, (size_t)n, sizeof(PetscReal), CmpReal);
+  *t = ts[n / 2];
   PetscCall(PetscFree(ts));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
@@ -107,7 +121,7 @@ static PetscErrorCode TimeCG(Mat A, PetscBool device, PetscBool perm, PetscReal 
 
   PetscFunctionBegin;
   *t = 0;
-  if (cg_its <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  if (cg_its <= 0 || (!device && !cpu_cg)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSet(b, 1.0));
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
@@ -197,6 +211,9 @@ static PetscErrorCode BuildSell(Mat A, Mat *S)
 }
 
 /* One result line (rank 0): the table and the CSV */
+static PetscInt  rep_window = -1; /* extra CSV columns of the next Report(): ellwarp's window and bytes per nonzero */
+static PetscReal rep_bpn    = 0;
+
 static PetscErrorCode Report(const char *cs, PetscInt m, PetscInt nnz, const char *path, PetscMPIInt np, PetscReal t, PetscReal tcusp, PetscReal tcg, PetscReal padding, PetscReal build, PetscReal upload, PetscReal refresh, const char *note)
 {
   PetscReal gbs = (12.0 * nnz + 20.0 * m) / t / 1e9, gfs = 2.0 * nnz / t / 1e9, frac = copy_gbs > 0 ? gbs / copy_gbs : 0;
@@ -204,19 +221,37 @@ static PetscErrorCode Report(const char *cs, PetscInt m, PetscInt nnz, const cha
   PetscFunctionBegin;
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-14s %9" PetscInt_FMT " %10" PetscInt_FMT " %-22s %3d %9.1f %6.0f %5.0f %5.1f%% %6.2fx %7.4f %7.4f %6.1f %6.1f %6.1f %8.4f %s\n", cs, m, nnz, path, np, t * 1e6, gfs, gbs, 100 * frac, tcusp > 0 ? tcusp / t : 0.0, padding, build, build / t, upload / t, refresh / t, tcg, note));
   if (csv)
-    PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%s,%d,%.3f,%.2f,%.1f,%.4f,%.4f,%.5f,%.1f,%.1f,%.2f,%.5f,\"%s\"\n", cs, m, nnz, path, np, t * 1e6, gfs, gbs, frac, padding, build, build / t, upload / t, refresh / t, tcg, note));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%s,%d,%.3f,%.2f,%.1f,%.4f,%.4f,%.5f,%.1f,%.1f,%.2f,%.5f,\"%s\",%.3f,%" PetscInt_FMT ",%.3f\n", cs, m, nnz, path, np, t * 1e6, gfs, gbs, frac, padding, build, build / t, upload / t, refresh / t, tcg, note, tcg > 0 && cg_its > 0 ? tcg / cg_its * 1e6 : 0.0, rep_window, (double)(rep_bpn > 0 ? rep_bpn : (np ? 12.0 + 4.0 * (m + 1) / PetscMax(nnz, 1) : 0))));
+  rep_window = -1;
+  rep_bpn    = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* ellwarp with the given settings: SpMV time and its statistics */
-static PetscErrorCode RunEllWarp(Mat S, MatEllWarpKernel k, PetscInt t, PetscInt bs, const char *reorder, PetscReal *time, MatEllWarpInfo *info)
+/* ellwarp with the sort window w (-1: automatic, the default; -2: whatever the options say) */
+static PetscErrorCode ConvertEllWarp(Mat S, PetscInt w, Mat *B)
+{
+  char str[32];
+
+  PetscFunctionBegin;
+  PetscCall(MatConvert(S, MATELLWARP, MAT_INITIAL_MATRIX, B));
+  if (w != -2) {
+    PetscCall(PetscSNPrintf(str, sizeof(str), "%" PetscInt_FMT, w));
+    PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_window", str));
+    PetscCall(MatSetFromOptions(*B));
+    PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_window"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RunEllWarp(Mat S, MatEllWarpKernel k, PetscInt t, PetscInt bs, const char *reorder, PetscInt w, PetscReal *time, MatEllWarpInfo *info)
 {
   Mat       B;
   PetscBool dev;
 
   PetscFunctionBegin;
   PetscCall(PetscWarpDeviceAvailable(&dev));
-  PetscCall(MatConvert(S, MATELLWARP, MAT_INITIAL_MATRIX, &B));
+  PetscCall(ConvertEllWarp(S, w, &B));
   PetscCall(MatEllWarpSetKernel(B, k, t));
   PetscCall(MatEllWarpSetBlockSize(B, bs));
   PetscCall(MatEllWarpSetReorder(B, reorder));
@@ -225,6 +260,8 @@ static PetscErrorCode RunEllWarp(Mat S, MatEllWarpKernel k, PetscInt t, PetscInt
   PetscCall(TimeMult(B, dev, time));
   PetscCall(MatEllWarpGetInfo(B, info));
   PetscCall(MatDestroy(&B));
+  rep_window = info->window;
+  rep_bpn    = info->bytes_per_nnz;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -279,6 +316,8 @@ static PetscErrorCode PermutedCopies(Mat S, const char *reorder, Mat *Krs, Mat *
 }
 
 /* All GPU paths on the sequential matrix S (rank 0) */
+static PetscInt nwindows = 4, windows[16] = {64, 256, 1024, 4096};
+
 static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
 {
   PetscInt       m, nnz;
@@ -293,11 +332,13 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
     MatEllWarpKernel k;
     PetscInt         t;
     const char      *reorder;
+    PetscInt         w;
   } ew[] = {
-    {"ellwarp_k1",       MAT_ELLWARP_KERNEL_K1,   PETSC_DETERMINE, "none"},
-    {"ellwarp_k2_t8",    MAT_ELLWARP_KERNEL_K2,   8,               "none"},
-    {"ellwarp_auto",     MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none"},
-    {"ellwarp_auto_rcm", MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "rcm" }
+    {"ellwarp_k1",          MAT_ELLWARP_KERNEL_K1,   PETSC_DETERMINE, "none", 0 },
+    {"ellwarp_k2_t8",       MAT_ELLWARP_KERNEL_K2,   8,               "none", 0 },
+    {"ellwarp_auto",        MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1},
+    {"ellwarp_auto_rcm",    MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "rcm",  -1},
+    {"ellwarp_auto_global", MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", 0 }
   };
 
   PetscFunctionBegin;
@@ -332,18 +373,32 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
   /* ellwarp variants */
   for (size_t v = 0; v < sizeof(ew) / sizeof(ew[0]); v++) {
     char note[128];
-    PetscCall(RunEllWarp(S, ew[v].k, ew[v].t, 0, ew[v].reorder, &t, &info));
-    if (v == 2) {
-      tauto = t;
-      PetscCall(MatConvert(S, MATELLWARP, MAT_INITIAL_MATRIX, &B));
+    PetscCall(RunEllWarp(S, ew[v].k, ew[v].t, 0, ew[v].reorder, ew[v].w, &t, &info));
+    if (v == 2 || v == 4) { /* CG with the default (automatic window) and with the global sort */
+      if (v == 2) tauto = t;
+      PetscCall(ConvertEllWarp(S, ew[v].w, &B));
       PetscCall(TimeCG(B, dev, PETSC_FALSE, &tcg));
       PetscCall(MatDestroy(&B));
+      rep_window = info.window;
+      rep_bpn    = info.bytes_per_nnz;
     } else tcg = 0;
-    PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " bs=%" PetscInt_FMT " lanes<=%s", MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.kernel == MAT_ELLWARP_KERNEL_K1 ? "1" : "32"));
+    PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " bs=%" PetscInt_FMT " lanes<=%s window=%" PetscInt_FMT, MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.kernel == MAT_ELLWARP_KERNEL_K1 ? "1" : "32", info.window));
     PetscCall(Report(cs, m, nnz, ew[v].name, 1, t, tcusp, tcg, info.padding, info.build_time, info.upload_time, info.refresh_time, note));
   }
+  /* sort windows (issue 9): K1, K2 t=8 and the automatic kernel within windows of each size */
+  for (PetscInt wi = 0; wi < nwindows; wi++) {
+    MatEllWarpKernel ks[] = {MAT_ELLWARP_KERNEL_K1, MAT_ELLWARP_KERNEL_K2, MAT_ELLWARP_KERNEL_AUTO};
+    const char      *kn[] = {"k1", "k2t8", "auto"};
+    for (int kk = 0; kk < 3; kk++) {
+      char note[128], name[64];
+      PetscCall(RunEllWarp(S, ks[kk], kk == 1 ? 8 : PETSC_DETERMINE, 0, "none", windows[wi], &t, &info));
+      PetscCall(PetscSNPrintf(name, sizeof(name), "ellwarp_%s_w%" PetscInt_FMT, kn[kk], windows[wi]));
+      PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " bs=%" PetscInt_FMT " window=%" PetscInt_FMT, MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.window));
+      PetscCall(Report(cs, m, nnz, name, 1, t, tcusp, 0, info.padding, info.build_time, info.upload_time, info.refresh_time, note));
+    }
+  }
   /* Kr and Krs: the matrix in its layout's numbering (rows already sorted: coalesced stores, no permutation read) */
-  for (int rv = 0; rv < 2; rv++) {
+  for (int rv = 0; rv < (run_kr ? 2 : 0); rv++) {
     const char *ro = rv ? "rcm" : "none";
     Mat         Krs, Kr, V[2];
     char        note[160], name[64];
@@ -351,7 +406,7 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
     V[0] = Kr;
     V[1] = Krs;
     for (int k = 0; k < 2; k++) {
-      PetscCall(RunEllWarp(V[k], MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, 0, "none", &t, &info));
+      PetscCall(RunEllWarp(V[k], MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, 0, "none", -1, &t, &info));
       tcg = 0;
       if (k == 1) { /* the solver path: PCELLWARPPERM on the user's matrix (its own setup forms Krs) */
         PetscCall(MatConvert(S, MATELLWARP, MAT_INITIAL_MATRIX, &B));
@@ -372,7 +427,7 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
     char      note[128];
     for (size_t i = 0; i < sizeof(ts) / sizeof(ts[0]); i++)
       for (size_t j = 0; j < sizeof(bss) / sizeof(bss[0]); j++) {
-        PetscCall(RunEllWarp(S, ts[i] ? MAT_ELLWARP_KERNEL_K2 : MAT_ELLWARP_KERNEL_K1, ts[i] ? ts[i] : PETSC_DETERMINE, bss[j], "none", &t, &info));
+        PetscCall(RunEllWarp(S, ts[i] ? MAT_ELLWARP_KERNEL_K2 : MAT_ELLWARP_KERNEL_K1, ts[i] ? ts[i] : PETSC_DETERMINE, bss[j], "none", -1, &t, &info));
         if (t < best) best = t, bt = ts[i], bb = bss[j];
       }
     PetscCall(PetscSNPrintf(note, sizeof(note), "best of 30: %s t=%" PetscInt_FMT " bs=%" PetscInt_FMT "; auto/best time = %.3f", bt ? "k2" : "k1", bt, bb, (double)(tauto / best)));
@@ -504,6 +559,27 @@ static PetscErrorCode LoadMTX(const char *file, Mat *A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* DMPlex's finite-element sparsity (DMCreateMatrix(): the closure pattern, Dirichlet rows removed) with synthetic
+   symmetric positive definite values: -1 off the diagonal, the row length on it. PETSc's FE assembly of the same
+   matrix takes minutes on one core; SpMV and CG-iteration times depend on the sparsity only. */
+static PetscErrorCode PatternMatrix(DM dm, Mat *A)
+{
+  const PetscInt *ai, *aj;
+  PetscScalar    *aa;
+  PetscMemType    mt;
+  PetscInt        m;
+
+  PetscFunctionBegin;
+  PetscCall(DMSetMatType(dm, MATAIJ));
+  PetscCall(DMCreateMatrix(dm, A));
+  PetscCall(MatGetLocalSize(*A, &m, NULL));
+  PetscCall(MatSeqAIJGetCSRAndMemType(*A, &ai, &aj, &aa, &mt));
+  for (PetscInt i = 0; i < m; i++)
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) aa[k] = aj[k] == i ? (PetscScalar)(ai[i + 1] - ai[i]) : -1.0;
+  PetscCall(PetscObjectStateIncrease((PetscObject)*A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 typedef struct {
   const char *name, *physics;
   PetscInt    dim, faces, degree, refine;
@@ -530,11 +606,28 @@ int main(int argc, char **argv)
     {"p2graded_gmsh", "laplace",    3, 0,   2, 1, PETSC_TRUE,  "graded_tet.msh"},
     {"p1tri_gmsh",    "laplace",    2, 0,   1, 3, PETSC_TRUE,  "square_tri.msh"},
     {"p2tri_gmsh",    "laplace",    2, 0,   2, 2, PETSC_TRUE,  "square_tri.msh"},
+ /* issue 9: every mesh of bench/meshes, P1 and P2, on one rank (rows: see -help) */
+    {"cube_tet_p1",   "laplace",    3, 0,   1, 2, PETSC_TRUE,  "cube_tet.msh"  },
+    {"cube_tet_p2",   "laplace",    3, 0,   2, 1, PETSC_TRUE,  "cube_tet.msh"  },
+    {"graded_tet_p1", "laplace",    3, 0,   1, 2, PETSC_TRUE,  "graded_tet.msh"},
+    {"graded_tet_p2", "laplace",    3, 0,   2, 1, PETSC_TRUE,  "graded_tet.msh"},
+    {"lshape_tet_p1", "laplace",    3, 0,   1, 2, PETSC_TRUE,  "lshape_tet.msh"},
+    {"lshape_tet_p2", "laplace",    3, 0,   2, 1, PETSC_TRUE,  "lshape_tet.msh"},
+    {"torus_tet_p1",  "laplace",    3, 0,   1, 2, PETSC_TRUE,  "torus_tet.msh" },
+    {"torus_tet_p2",  "laplace",    3, 0,   2, 1, PETSC_TRUE,  "torus_tet.msh" },
+    {"shell_tet_p1",  "laplace",    3, 0,   1, 2, PETSC_TRUE,  "shell_tet.msh" },
+    {"shell_tet_p2",  "laplace",    3, 0,   2, 1, PETSC_TRUE,  "shell_tet.msh" },
+    {"holed_tri_p1",  "laplace",    2, 0,   1, 4, PETSC_TRUE,  "holed_tri.msh" },
+    {"holed_tri_p2",  "laplace",    2, 0,   2, 3, PETSC_TRUE,  "holed_tri.msh" },
+    {"holed_quad_p1", "laplace",    2, 0,   1, 4, PETSC_FALSE, "holed_quad.msh"},
+    {"holed_quad_p2", "laplace",    2, 0,   2, 3, PETSC_FALSE, "holed_quad.msh"},
   };
   char       *cases[32], mtx[PETSC_MAX_PATH_LEN] = "", csvname[PETSC_MAX_PATH_LEN] = "", meshdir[PETSC_MAX_PATH_LEN] = "bench/meshes";
   PetscInt    ncases = 32;
   PetscReal   scale  = 1.0;
-  PetscBool   setc, renumber = PETSC_FALSE, search = PETSC_FALSE, dev;
+  PetscBool   setc, renumber = PETSC_FALSE, search = PETSC_FALSE, dev, pattern_only = PETSC_FALSE;
+  char       *reorders[8];
+  PetscInt    nreorders = 8;
   PetscMPIInt size, rank;
 
   PetscFunctionBeginUser;
@@ -551,7 +644,21 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mtx", mtx, sizeof(mtx), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-csv", csvname, sizeof(csvname), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mesh_dir", meshdir, sizeof(meshdir), NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-pattern_only", &pattern_only, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-cpu_nmult", &cpu_nmult, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-cpu_cg", &cpu_cg, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-kr", &run_kr, NULL));
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-windows", windows, &nwindows, NULL));
+  {
+    PetscBool set;
+    PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-plex_reorders", reorders, &nreorders, &set));
+    if (!set) {
+      nreorders = 1;
+      PetscCall(PetscStrallocpy("none", &reorders[0]));
+    }
+  }
   PetscCall(PetscWarpDeviceAvailable(&dev));
+  PetscCheck(!pattern_only || size == 1, PETSC_COMM_WORLD, PETSC_ERR_SUP, "-pattern_only is the one-GPU-user mode: run it on one rank");
   if (!setc) {
     ncases = 8;
     for (int i = 0; i < 8; i++) PetscCall(PetscStrallocpy(all[i].name, &cases[i]));
@@ -559,15 +666,17 @@ int main(int argc, char **argv)
   if (!rank && dev) PetscCall(CopyBandwidth(&copy_gbs));
   if (!rank && csvname[0]) {
     PetscCall(PetscFOpen(PETSC_COMM_SELF, csvname, "w", &csv));
-    PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, "# copy_gbs=%.1f cpu_ranks=%d\n# case,rows,nnz,path,nprocs,time_us,gflops,eff_gbs,frac_copy,padding,build_s,build_per_spmv,upload_per_spmv,refresh_per_spmv,cg_s,note\n", (double)copy_gbs, size));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, "# copy_gbs=%.1f cpu_ranks=%d\n# case,rows,nnz,path,nprocs,time_us,gflops,eff_gbs,frac_copy,padding,build_s,build_per_spmv,upload_per_spmv,refresh_per_spmv,cg_s,note,cg_it_us,window,bytes_per_nnz\n", (double)copy_gbs, size));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "device-to-device copy bandwidth (read + write): %.0f GB/s; CPU path on %d MPI ranks; GPU paths on rank 0\n", (double)copy_gbs, size));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %9s %10s %-22s %3s %9s %6s %5s %6s %7s %7s %7s %6s %6s %6s %8s %s\n", "case", "rows", "nnz", "path", "np", "SpMV(us)", "GF/s", "GB/s", "%copy", "vsCusp", "padding", "build_s", "b/SpMV", "u/SpMV", "r/SpMV", "CG(s)", "note"));
-  for (PetscInt c = 0; c < ncases; c++) {
-    BenchCase *bc = NULL;
-    Mat        A = NULL, S = NULL, R;
-    PetscBool  isp, ism;
-    char       name[64];
+  for (PetscInt cr = 0; cr < ncases * nreorders; cr++) {
+    PetscInt    c      = cr / nreorders;
+    const char *plexro = reorders[cr % nreorders];
+    BenchCase  *bc     = NULL;
+    Mat         A = NULL, S = NULL, R;
+    PetscBool   isp, ism, nore;
+    char        name[64], cname[64];
 
     PetscCall(PetscStrcmp(cases[c], "powerlaw", &isp));
     PetscCall(PetscStrcmp(cases[c], "mtx", &ism));
@@ -577,6 +686,13 @@ int main(int argc, char **argv)
       if (f) bc = &all[i];
     }
     PetscCheck(bc || isp || ism, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown case %s", cases[c]);
+    PetscCall(PetscStrcmp(plexro, "none", &nore));
+    if (!bc && !nore) continue; /* mesh orderings only for DMPlex cases */
+    PetscCall(PetscStrncpy(cname, cases[c], sizeof(cname)));
+    if (!nore) {
+      PetscCall(PetscStrlcat(cname, "_plex", sizeof(cname)));
+      PetscCall(PetscStrlcat(cname, plexro, sizeof(cname)));
+    }
     if (bc) { /* assembled by PETSc on all ranks: the CPU path */
       DM        dm;
       Vec       b;
@@ -592,16 +708,29 @@ int main(int argc, char **argv)
       if (bc->file)
         PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sdm_plex_filename %s/%s -%sdm_refine %" PetscInt_FMT " -%spetscspace_degree %" PetscInt_FMT, prefix, meshdir, bc->file, prefix, (PetscInt)PetscMax(0, (PetscInt)(bc->refine + PetscLog2Real(scale) + 0.5)), prefix, bc->degree));
       PetscCall(PetscOptionsInsertString(NULL, opt));
+      if (!nore) {
+        PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sdm_plex_reorder", prefix));
+        PetscCall(PetscOptionsSetValue(NULL, opt, plexro));
+      }
       PetscCall(PlexProblemCreate(PETSC_COMM_WORLD, prefix, bc->physics[0] == 'l' ? PLEX_PHYSICS_LAPLACE : PLEX_PHYSICS_ELASTICITY, &dm));
-      PetscCall(PlexProblemAssemble(dm, MATAIJ, &A, &b));
-      PetscCall(VecDestroy(&b));
+      if (pattern_only) PetscCall(PatternMatrix(dm, &A));
+      else {
+        PetscCall(PlexProblemAssemble(dm, MATAIJ, &A, &b));
+        PetscCall(VecDestroy(&b));
+      }
       PetscCall(DMDestroy(&dm));
+      if (!nore) {
+        PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sdm_plex_reorder", prefix));
+        PetscCall(PetscOptionsClearValue(NULL, opt));
+      }
       PetscCall(MatGetSize(A, &M, NULL));
       PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &minfo));
       nnz = (PetscInt)minfo.nz_used;
-      PetscCall(TimeMult(A, PETSC_FALSE, &t));
-      PetscCall(TimeCG(A, PETSC_FALSE, PETSC_FALSE, &tcg));
-      if (!rank) PetscCall(Report(bc->name, M, nnz, "aij_cpu", size, t, 0, tcg, 1, 0, 0, 0, "PETSc CPU path, all ranks"));
+      if (size > 1) { /* on one rank, aij_cpu1 below is the same path */
+        PetscCall(TimeMult(A, PETSC_FALSE, &t));
+        PetscCall(TimeCG(A, PETSC_FALSE, PETSC_FALSE, &tcg));
+        if (!rank) PetscCall(Report(cname, M, nnz, "aij_cpu", size, t, 0, tcg, 1, 0, 0, 0, "PETSc CPU path, all ranks"));
+      }
       PetscCall(GatherToRoot(A, &S));
       PetscCall(MatDestroy(&A));
     } else if (!rank) {
@@ -612,10 +741,10 @@ int main(int argc, char **argv)
       }
     }
     if (!rank) {
-      PetscCall(GpuPaths(cases[c], S, search));
+      PetscCall(GpuPaths(cname, S, search));
       if (renumber) {
         PetscCall(Renumber(S, &R));
-        PetscCall(PetscSNPrintf(name, sizeof(name), "%s_rand", cases[c]));
+        PetscCall(PetscSNPrintf(name, sizeof(name), "%s_rand", cname));
         PetscCall(GpuPaths(name, R, PETSC_FALSE));
         PetscCall(MatDestroy(&R));
       }
@@ -626,6 +755,7 @@ int main(int argc, char **argv)
   if (csv) PetscCall(PetscFClose(PETSC_COMM_SELF, csv));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GB/s: minimum bytes of a CSR product, nnz*(8+4) + rows*(4+8+8), over the median of %" PetscInt_FMT " products; b/u/r per SpMV: device build, index upload and device value refresh over one SpMV; CG: %" PetscInt_FMT " CG+Jacobi iterations\n", nmult, cg_its));
   for (PetscInt c = 0; c < ncases; c++) PetscCall(PetscFree(cases[c]));
+  for (PetscInt c = 0; c < nreorders; c++) PetscCall(PetscFree(reorders[c]));
   PetscCall(PetscFinalize());
   return 0;
 }

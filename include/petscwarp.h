@@ -103,6 +103,9 @@ typedef struct {
   PetscInt          nproducts;           /* products run in the layout so far */
   PetscBool         sorted_rows;         /* the rows are already in the layout's order (a matrix permuted with
                                             MatEllWarpGetRowPermutation(), the Kr/Krs form): products store y coalesced */
+  PetscInt          window;              /* rows sorted by length within windows of this many rows; 0: one global sort */
+  PetscReal         bytes_per_nnz;       /* bytes of the layout a product reads per nonzero (values, columns, slice offsets,
+                                            permutation; x and y not counted; CSR: 12 plus its row pointer) */
 } MatEllWarpInfo;
 
 PETSC_EXTERN PetscErrorCode PetscWarpInitializePackage(void);

@@ -3,9 +3,9 @@
 # ex1_logview.txt, bench.log, spmv.csv, bench_big.log and spmv_big.csv.
 # Run on the GPU machine (through the device tool), from the repository root, with gpu/ carried:
 # the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
-#   scripts/gpu_run.sh [what ...]   what: probe tests sanitize tutorial bench bench_gmsh bench_kr bench_check bench_build
-#                                   bench_big profile tests_asm sanitize_asm bench_asm coo hook e2e asm_mpi profile_asm
-#                                   (default: probe tests sanitize tutorial bench)
+#   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm
+#                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
+#                                   bench_asm coo hook e2e asm_mpi profile_asm (default: probe tests sanitize tutorial bench)
 set -uo pipefail
 ROOT=$PWD
 OUTDIR=${OUT:-$ROOT/gpu-out}
@@ -28,14 +28,50 @@ for w in $what; do
     (cd $B && ctest --output-on-failure -j 4 -LE memcheck 2>&1 | tee "$OUTDIR/ctest.log" | tail -40) ;;
   tests_gpu)
     (cd $B && ctest --output-on-failure -j 4 -L gpu 2>&1 | tee "$OUTDIR/ctest_gpu.log" | tail -15) ;;
-  sanitize)
-    for t in "test_spmv -mat_ellwarp_backend cuda" "test_spmv -mat_ellwarp_backend cuda -kernels k2 -threshold 1" "test_spmv -mat_ellwarp_backend cuda -host_vecs" "test_coherence -mat_ellwarp_backend cuda" "test_layout" "test_ksp -mat_ellwarp_backend cuda -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 12,12 -ellwarpperm -mat_ellwarp_kernel k2 -mat_ellwarp_threshold 1 -ksp_type cg -pc_type jacobi"; do
-      set -- $t
-      echo "== compute-sanitizer --tool memcheck $t"
-      compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/tests/$@ -malloc_dump > /tmp/sanitizer.log 2>&1
-      echo "exit $?"; tail -3 /tmp/sanitizer.log
-      cat /tmp/sanitizer.log >> "$OUTDIR/sanitizer.log"
+  sanitize) # memcheck, racecheck and initcheck (issue 9) on the ELL-WARP GPU tests
+    for tool in memcheck racecheck initcheck; do
+      for t in "test_spmv -mat_ellwarp_backend cuda" "test_spmv -mat_ellwarp_backend cuda -kernels k2 -threshold 1" "test_spmv -mat_ellwarp_backend cuda -host_vecs" "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_window 64 -kernels k1,k2 -threshold 1" "test_coherence -mat_ellwarp_backend cuda" "test_layout" "test_ksp -mat_ellwarp_backend cuda -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 12,12 -ellwarpperm -mat_ellwarp_kernel k2 -mat_ellwarp_threshold 1 -ksp_type cg -pc_type jacobi"; do
+        set -- $t
+        extra=""; [ $tool = memcheck ] && extra="--leak-check full"
+        echo "== compute-sanitizer --tool $tool $t"
+        compute-sanitizer --tool $tool $extra --error-exitcode 3 $B/tests/$@ -malloc_dump > /tmp/sanitizer.log 2>&1
+        echo "exit $?"; grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY" /tmp/sanitizer.log | tail -3
+        cat /tmp/sanitizer.log >> "$OUTDIR/sanitizer.log"
+      done
     done ;;
+  sanitize9) # issue 9, quick (~1-2 min): initcheck and memcheck on the pathological inputs (split rows: dense_row, longrow,
+             # powerlaw; K2 threshold 1 splits most rows) with the global sort and with sort windows; the device layout
+             # against the host twin (test_layout: windows 0/32/100/1024); the GPU ctest entries of spmv and layout.
+             # Decides: initcheck "ERROR SUMMARY: 0 errors" on every line (before the fix: 6 uninitialized 8-byte reads in
+             # the CUB scan of the split-row chunks), memcheck 0 errors and no leaks, ctest all passed.
+    (cd $B && ctest --output-on-failure -L gpu -R 'spmv|layout' 2>&1 | tee "$OUTDIR/ctest9.log" | tail -8)
+    for tool in initcheck memcheck; do
+      for t in "test_spmv -mat_ellwarp_backend cuda -kernels k2 -threshold 1" "test_spmv -mat_ellwarp_backend cuda" "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_window 64 -kernels k1,k2,auto -threshold 1" "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_window_padding 1000" "test_layout 7"; do
+        set -- $t
+        extra=""; [ $tool = memcheck ] && extra="--leak-check full"
+        echo "== compute-sanitizer --tool $tool $t" | tee -a "$OUTDIR/sanitize9.log"
+        compute-sanitizer --tool $tool $extra --error-exitcode 3 $B/tests/$@ > /tmp/sanitizer.log 2>&1
+        echo "exit $?" | tee -a "$OUTDIR/sanitize9.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$OUTDIR/sanitize9.log"
+        grep -E "Uninitialized|Invalid|at 0x|by thread" /tmp/sanitizer.log | head -12 >> "$OUTDIR/sanitize9.log"
+      done
+    done ;;
+  bench9) # issue 9 (~2-3 min): the box suite as a one-GPU user gets it: ONE rank, DMPlex's numbering, FE sparsity with
+          # synthetic SPD values; every path (aij 1 core, aijcusparse, sellcuda, ellwarp auto, global sort, windows 64..4096
+          # with K1/K2 t=8/auto); CG+Jacobi 200 its on aijcusparse, sellcuda, ellwarp auto and global (cg_it_us column).
+          # Decides: ellwarp_auto >= 1.2x aijcusparse and >= 1.05x sellcuda on q1lap/q2lap/q1elas/q2elas, >= 1.0x on q1lap2d;
+          # ellwarp_auto == ellwarp_auto_global there (window 0: box layout unchanged); CG per iteration >= 1.2x on q1lap, q1elas.
+    $B/bench/bench_spmv -pattern_only -cases q1lap,q2lap,q1elas,q2elas,q1lap2d -cpu_nmult 10 -cpu_cg 0 -kr 0 -csv "$OUTDIR/spmv9_box.csv" 2>&1 | tee "$OUTDIR/bench9_box.log"
+    python3 bench/plot_spmv.py "$OUTDIR/spmv9_box.png" "$OUTDIR/spmv9_box.csv" --paths=aijcusparse,sellcuda,ellwarp_auto,ellwarp_auto_global,ellwarp_k1_w256,ellwarp_k2t8_w256 2>&1 | tail -1 ;;
+  bench9_gmsh) # issue 9 (~3-4 min): every gmsh mesh of bench/meshes, P1 and P2, one rank, DMPlex's own numbering (0.15-0.72 M
+               # rows, see bench_spmv -help); the same paths. Decides: ellwarp_auto >= 1.0x aijcusparse on every matrix (where it
+               # loses, which ellwarp_{k1,k2t8,auto}_w* / ellwarp_auto_global wins tells how to change the automatic window rule:
+               # -mat_ellwarp_window_padding, or the kernel under a window)
+    $B/bench/bench_spmv -pattern_only -cases cube_tet_p1,cube_tet_p2,graded_tet_p1,graded_tet_p2,lshape_tet_p1,lshape_tet_p2,torus_tet_p1,torus_tet_p2,shell_tet_p1,shell_tet_p2,holed_tri_p1,holed_tri_p2,holed_quad_p1,holed_quad_p2 -cpu_nmult 5 -cpu_cg 0 -kr 0 -cg_its 100 -csv "$OUTDIR/spmv9_gmsh.csv" 2>&1 | tee "$OUTDIR/bench9_gmsh.log"
+    python3 bench/plot_spmv.py "$OUTDIR/spmv9_gmsh.png" "$OUTDIR/spmv9_gmsh.csv" --paths=aijcusparse,sellcuda,ellwarp_auto,ellwarp_auto_global,ellwarp_k1_w256,ellwarp_k2t8_w256 2>&1 | tail -1 ;;
+  bench9_gmsh_rcm) # issue 9, second priority (~3-4 min): the same gmsh cases with -dm_plex_reorder rcm (DMPlex reorders the coarse
+                   # mesh, before its refinement); case names end in _plexrcm
+    $B/bench/bench_spmv -pattern_only -plex_reorders rcm -cases cube_tet_p1,cube_tet_p2,graded_tet_p1,graded_tet_p2,lshape_tet_p1,lshape_tet_p2,torus_tet_p1,torus_tet_p2,shell_tet_p1,shell_tet_p2,holed_tri_p1,holed_tri_p2,holed_quad_p1,holed_quad_p2 -cpu_nmult 5 -cpu_cg 0 -kr 0 -cg_its 100 -csv "$OUTDIR/spmv9_gmsh_rcm.csv" 2>&1 | tee "$OUTDIR/bench9_gmsh_rcm.log"
+    python3 bench/plot_spmv.py "$OUTDIR/spmv9_gmsh_rcm.png" "$OUTDIR/spmv9_gmsh_rcm.csv" --paths=aijcusparse,sellcuda,ellwarp_auto,ellwarp_auto_global,ellwarp_k1_w256,ellwarp_k2t8_w256 2>&1 | tail -1 ;;
   tutorial)
     $B/tutorials/ex1 -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 80,80,80 -nmult 100 -check -log_view :"$OUTDIR/ex1_logview.txt" 2>&1 | tee "$OUTDIR/ex1.log" ;;
   bench) # 0.5 M-row matrices, each also randomly renumbered, with the exhaustive parameter search

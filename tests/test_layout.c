@@ -1,5 +1,6 @@
 /* The device build of the ELL-WARP layout equals the host twin's, array by array, on random CSR matrices with empty
-   rows, long rows and every lane count; and the device products equal the host twin's. No PETSc: kernel layer only. */
+   rows, long rows and every lane count, with the global sort and with sort windows (32, 100 -> 128, 1024); and the
+   device products equal the host twin's. No PETSc: kernel layer only. */
 #include <petscwarp/private/ellwarpkernels.h>
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -85,15 +86,15 @@ int main(int argc, char **argv)
     CHECK(cudaMemcpy(d_j, cj, sizeof(int) * nnz, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(d_a, a, sizeof(double) * nnz, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(d_x, x, sizeof(double) * n, cudaMemcpyHostToDevice));
-    for (int t = 0; t < 8; t++) { /* thresholds 0, 1, 4, 16, each with the natural and a reversed row order */
-      int          threshold = (t / 2) ? 1 << (2 * (t / 2 - 1)) : 0, reversed = t % 2;
+    for (int t = 0; t < 32; t++) { /* thresholds 0, 1, 4, 16, each with the natural and a reversed row order, x 4 windows */
+      int          threshold = (t % 8 / 2) ? 1 << (2 * (t % 8 / 2 - 1)) : 0, reversed = t % 2, windows[] = {0, 32, 100, 1024}, window = windows[t / 8];
       PetscWarpEll H, D, C;
       double       num = 0, den = 0;
-      CHECK(PetscWarpEllBuildHost(m, n, rp, cj, reversed ? order : NULL, threshold, &H));
-      CHECK(PetscWarpEllBuildCUDA(m, n, d_i, d_j, reversed ? d_o : NULL, threshold, NULL, &D));
+      CHECK(PetscWarpEllBuildWindowHost(m, n, rp, cj, reversed ? order : NULL, threshold, window, &H));
+      CHECK(PetscWarpEllBuildWindowCUDA(m, n, d_i, d_j, reversed ? d_o : NULL, threshold, window, NULL, &D));
       PetscWarpEllRefreshHost(&H, a);
       CHECK(PetscWarpEllRefreshCUDA(&D, d_a, NULL));
-      if (D.nwarps != H.nwarps || D.nslots != H.nslots || D.maxlanes != H.maxlanes || D.maxwidth != H.maxwidth || D.nnz != H.nnz || D.nsplit != H.nsplit || D.identity != H.identity) {
+      if (D.nwarps != H.nwarps || D.nslots != H.nslots || D.maxlanes != H.maxlanes || D.maxwidth != H.maxwidth || D.nnz != H.nnz || D.nsplit != H.nsplit || D.identity != H.identity || D.window != H.window) {
         fprintf(stderr, "threshold %d: sizes differ (or nsplit/identity): warps %d/%d slots %d/%d lanes %d/%d width %d/%d\n", threshold, D.nwarps, H.nwarps, D.nslots, H.nslots, D.maxlanes, H.maxlanes, D.maxwidth, H.maxwidth);
         return 1;
       }
@@ -133,11 +134,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "threshold %d: device transpose product differs from the host twin: %g\n", threshold, sqrt(num / (den > 0 ? den : 1)));
         fails++;
       }
-      if (trial == 6 && !reversed && !H.identity) {
+      if (trial == 6 && !reversed && !H.identity && !window) {
         fprintf(stderr, "rows sorted by length but the layout is not the identity permutation\n");
         fails++;
       }
-      printf("m %5d n %5d nnz %6d threshold %2d order %-8s: %4d warps, %7d slots, lanes <= %2d, split %3d, identity %d: layouts identical, products agree\n", m, n, nnz, threshold, reversed ? "reversed" : "natural", H.nwarps, H.nslots, H.maxlanes, H.nsplit, H.identity);
+      printf("m %5d n %5d nnz %6d threshold %2d window %4d order %-8s: %4d warps, %7d slots, lanes <= %2d, split %3d, identity %d: layouts identical, products agree\n", m, n, nnz, threshold, H.window, reversed ? "reversed" : "natural", H.nwarps, H.nslots, H.maxlanes, H.nsplit, H.identity);
       PetscWarpEllFreeHost(&H);
       PetscWarpEllFreeHost(&C);
       CHECK(PetscWarpEllFreeCUDA(&D));

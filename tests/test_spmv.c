@@ -3,7 +3,8 @@ static char help[] = "Compares MATELLWARP products with MATAIJ on pathological r
                      "  -kernels k1,k2,auto kernels to test (default: all three)\n"
                      "  -threshold t       K2 threshold (default 4: splits most rows)\n"
                      "  -zero_rank r       MPI rank that owns no rows (default: the last rank when size > 1)\n"
-                     "  -host_vecs         use host vectors with the CUDA backend\n";
+                     "  -host_vecs         use host vectors with the CUDA backend\n"
+                     "  -expect_window w   check that the layout of every case with at least 2w rows (rank 0) uses sort window w\n";
 
 #include "testutil.h"
 
@@ -80,9 +81,15 @@ static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold,
     PetscCall(Check("MatGetDiagonal", cs, k, yb, ya));
   }
   PetscCall(MatEllWarpGetInfo(B, &info));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s layout: %s, kernel %s, threshold %" PetscInt_FMT ", order %s, %" PetscInt_FMT " slices, padding %.3f\n", cs, k, MatEllWarpBackends[info.backend], MatEllWarpKernels[info.kernel], info.threshold,
-                        info.reorder, info.nwarps, (double)info.padding));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s layout: %s, kernel %s, threshold %" PetscInt_FMT ", order %s, window %" PetscInt_FMT ", %" PetscInt_FMT " slices, padding %.3f, %.2f B/nnz\n", cs, k, MatEllWarpBackends[info.backend],
+                        MatEllWarpKernels[info.kernel], info.threshold, info.reorder, info.window, info.nwarps, (double)info.padding, (double)info.bytes_per_nnz));
   PetscCheck(info.nproducts >= (M == N && samelayout ? 4 : 3) || m == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the products did not run in the ELL-WARP layout (%" PetscInt_FMT " products)", info.nproducts);
+  {
+    PetscInt  want = PETSC_DETERMINE;
+    PetscBool wset;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-expect_window", &want, &wset));
+    PetscCheck(!wset || m < 2 * want || info.window == want, PETSC_COMM_SELF, PETSC_ERR_PLIB, "case %s: window %" PetscInt_FMT " expected, %" PetscInt_FMT " used", cs, want, info.window);
+  }
   PetscCheck(kern == MAT_ELLWARP_KERNEL_AUTO || info.kernel == kern, PETSC_COMM_SELF, PETSC_ERR_PLIB, "kernel %s requested, %s used", MatEllWarpKernels[kern], MatEllWarpKernels[info.kernel]);
 
   PetscCall(VecDestroy(&xa));

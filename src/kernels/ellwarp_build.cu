@@ -39,11 +39,28 @@ __device__ int GroupOfRow(const Groups &G, int s)
   return g;
 }
 
-/* Chunks of each split row (the first nsplit sorted rows) */
+/* Chunks of each split row (the first nsplit sorted rows), and nch[nsplit] = 0: the exclusive scan that follows reads
+   nsplit + 1 items (its last output is the total), so the last one must be written too (compute-sanitizer initcheck) */
 __global__ void SplitChunks(int nsplit, int threshold, const int *__restrict__ slen, long long *__restrict__ nch)
 {
   int s = blockIdx.x * blockDim.x + threadIdx.x;
   if (s < nsplit) nch[s] = PetscWarpEllChunks(slen[s], threshold);
+  else if (s == nsplit) nch[s] = 0;
+}
+
+/* wrow, winfo and slots of warp w < cbase[nsplit], a chunk of a split row */
+__device__ void SplitWarpInfo(int w, int nsplit, const long long *__restrict__ cbase, int threshold, const int *__restrict__ slen, int *__restrict__ wrow, int *__restrict__ winfo, long long *__restrict__ wslots)
+{
+  int lo = 0, hi = nsplit - 1; /* the split row whose chunks hold warp w */
+  while (lo < hi) {
+    int mid = (lo + hi + 1) / 2;
+    if (cbase[mid] <= w) lo = mid;
+    else hi = mid - 1;
+  }
+  long long cap = 32LL * threshold, k = w - cbase[lo], clen = slen[lo] - k * cap < cap ? slen[lo] - k * cap : cap;
+  wrow[w]   = lo;
+  winfo[w]  = 5 | (1 << 8) | PETSCWARP_SPLIT;
+  wslots[w] = 32 * ((clen + 31) / 32);
 }
 
 /* wrow, winfo and 32 * width of every warp: split-row chunks first (cbase: first warp of each split row), then groups */
@@ -52,16 +69,7 @@ __global__ void WarpInfo(Groups G, int nwarps, int nsplit, const long long *__re
   int w = blockIdx.x * blockDim.x + threadIdx.x;
   if (w >= nwarps) return;
   if (nsplit && w < cbase[nsplit]) {
-    int lo = 0, hi = nsplit - 1; /* the split row whose chunks hold warp w */
-    while (lo < hi) {
-      int mid = (lo + hi + 1) / 2;
-      if (cbase[mid] <= w) lo = mid;
-      else hi = mid - 1;
-    }
-    long long cap = 32LL * threshold, k = w - cbase[lo], clen = slen[lo] - k * cap < cap ? slen[lo] - k * cap : cap;
-    wrow[w]   = lo;
-    winfo[w]  = 5 | (1 << 8) | PETSCWARP_SPLIT;
-    wslots[w] = 32 * ((clen + 31) / 32);
+    SplitWarpInfo(w, nsplit, cbase, threshold, slen, wrow, winfo, wslots);
     return;
   }
   int g = GroupOfWarp(G, w), l = G.lanes_log2[g], L = 1 << l, R = PETSCWARP_WARP / L;
@@ -72,14 +80,11 @@ __global__ void WarpInfo(Groups G, int nwarps, int nsplit, const long long *__re
   wslots[w] = (long long)PETSCWARP_WARP * ((slen[s] + L - 1) / L);
 }
 
-/* One thread per sorted row: write its columns, CSR positions, padding columns and diagonal slot */
-__global__ void Fill(Groups G, int nrows, const int *__restrict__ rowptr, const int *__restrict__ colidx, const int *__restrict__ perm, const int *__restrict__ woff, int *__restrict__ col, int *__restrict__ map, int *__restrict__ diag)
+/* Sorted row s, local row r of warp w with 2^l lanes per row: write its columns, CSR positions, padding columns and
+   diagonal slot */
+__device__ void FillRow(int s, int w, int r, int l, const int *__restrict__ rowptr, const int *__restrict__ colidx, const int *__restrict__ perm, const int *__restrict__ woff, int *__restrict__ col, int *__restrict__ map, int *__restrict__ diag)
 {
-  int s = blockIdx.x * blockDim.x + threadIdx.x;
-  if (s >= nrows || s < G.start[0]) return; /* rows before G.start[0] are split: FillSplit */
-  int g = GroupOfRow(G, s), l = G.lanes_log2[g], L = 1 << l, R = PETSCWARP_WARP / L;
-  int w = G.wbase[g] + (s - G.start[g]) / R, r = (s - G.start[g]) % R;
-  int row = perm[s], p = rowptr[row], len = rowptr[row + 1] - p, base = rowptr[0];
+  int L = 1 << l, row = perm[s], p = rowptr[row], len = rowptr[row + 1] - p, base = rowptr[0];
   int width = (woff[w + 1] - woff[w]) / PETSCWARP_WARP, pad = len ? colidx[p + len - 1] : 0;
   for (int e = 0; e < L * width; e++) {
     int slot = woff[w] + PETSCWARP_WARP * (e >> l) + r * L + (e & (L - 1));
@@ -90,6 +95,24 @@ __global__ void Fill(Groups G, int nrows, const int *__restrict__ rowptr, const 
       if (c == row) diag[row] = slot;
     } else col[slot] = pad;
   }
+}
+
+/* One thread per sorted row of the global layout (rows before G.start[0] are split: FillSplit) */
+__global__ void Fill(Groups G, int nrows, const int *__restrict__ rowptr, const int *__restrict__ colidx, const int *__restrict__ perm, const int *__restrict__ woff, int *__restrict__ col, int *__restrict__ map, int *__restrict__ diag)
+{
+  int s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= nrows || s < G.start[0]) return;
+  int g = GroupOfRow(G, s), l = G.lanes_log2[g], R = PETSCWARP_WARP >> l;
+  FillRow(s, G.wbase[g] + (s - G.start[g]) / R, (s - G.start[g]) % R, l, rowptr, colidx, perm, woff, col, map, diag);
+}
+
+/* One thread per sorted row of a windowed layout: its warp is rowwarp[s] */
+__global__ void FillWin(int nsplit, int nrows, const int *__restrict__ rowwarp, const int *__restrict__ wrow, const int *__restrict__ winfo, const int *__restrict__ rowptr, const int *__restrict__ colidx, const int *__restrict__ perm, const int *__restrict__ woff, int *__restrict__ col, int *__restrict__ map, int *__restrict__ diag)
+{
+  int s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= nrows || s < nsplit) return;
+  int w = rowwarp[s];
+  FillRow(s, w, s - wrow[w], winfo[w] & 255, rowptr, colidx, perm, woff, col, map, diag);
 }
 
 /* One thread per chunk of a split row: its columns, CSR positions, padding and diagonal slot */
@@ -199,7 +222,7 @@ __global__ void Narrow(int n, const long long *__restrict__ in, int *__restrict_
   if (i < n) out[i] = (int)in[i];
 }
 
-extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, void *stream, PetscWarpEll *E)
+static int BuildGlobal(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, void *stream, PetscWarpEll *E)
 {
   cudaStream_t st  = (cudaStream_t)stream;
   auto         pol = thrust::cuda::par.on(st);
@@ -246,7 +269,7 @@ extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, 
     TRY(Alloc((void **)&T.cbase, sizeof(long long) * ((size_t)nsplit + 1)));
     if (nsplit) {
       thrust::device_ptr<long long> C(T.cbase);
-      SplitChunks<<<(nsplit + 255) / 256, 256, 0, st>>>(nsplit, threshold, T.slen, T.cbase);
+      SplitChunks<<<(nsplit + 256) / 256, 256, 0, st>>>(nsplit, threshold, T.slen, T.cbase);
       TRY(cudaGetLastError());
       thrust::exclusive_scan(pol, C, C + nsplit + 1, C, 0LL);
       TRY(cudaMemcpyAsync(&nsw, T.cbase + nsplit, sizeof(long long), cudaMemcpyDeviceToHost, st));
@@ -343,4 +366,222 @@ extern "C" int PetscWarpEllCopyToHostCUDA(const PetscWarpEll *dE, PetscWarpEll *
       if (e != cudaSuccess) return (int)e;
     }
   return 0;
+}
+
+/* ---------------- windowed layout (E->window > 0): see ellwarpkernels.h; twin: SortRowsWindowed/CutWarps ---------------- */
+namespace
+{
+/* Sort keys in the given order: segment << 32 | (INT_MAX - length), segment 0 for split rows, 1 + window otherwise */
+__global__ void WinKeys(int nrows, int W, int threshold, const int *__restrict__ rowptr, const int *__restrict__ order, long long *__restrict__ key, int *__restrict__ perm)
+{
+  int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= nrows) return;
+  int       i = order ? order[p] : p, len = rowptr[i + 1] - rowptr[i];
+  long long sg = PetscWarpEllChunks(len, threshold) ? 0 : 1 + p / W;
+  key[p]       = (sg << 32) | (long long)(2147483647 - len);
+  perm[p]      = i;
+}
+
+__device__ int LanesLog2(int len, int t)
+{
+  int L = PetscWarpEllLanes(len, t), l = 0;
+  while ((1 << l) < L) l++;
+  return l;
+}
+
+/* Sorted lengths and segments; head[s] = s where a run of rows of one segment and one lane count starts, else 0 */
+__global__ void WinRuns(int nsplit, int nrows, int threshold, const long long *__restrict__ key, int *__restrict__ slen, int *__restrict__ head)
+{
+  int s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s >= nrows) return;
+  int len = 2147483647 - (int)(key[s] & 0xffffffffLL);
+  slen[s] = len;
+  if (s < nsplit) return;
+  bool h  = s == nsplit || (key[s] >> 32) != (key[s - 1] >> 32) || LanesLog2(len, threshold) != LanesLog2(2147483647 - (int)(key[s - 1] & 0xffffffffLL), threshold);
+  head[s] = h ? s : 0;
+}
+
+/* After a max-scan of head (the start of each row's run): 1 where a warp starts (every 32/L rows of a run) */
+__global__ void WinWarpStarts(int nsplit, int nrows, int threshold, const int *__restrict__ slen, const int *__restrict__ runstart, int *__restrict__ start)
+{
+  int s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s < nsplit || s >= nrows) return;
+  int R    = PETSCWARP_WARP >> LanesLog2(slen[runstart[s]], threshold);
+  start[s] = (s - runstart[s]) % R == 0;
+}
+
+/* After an inclusive sum of the starts: the warp of each row, and the first row of each warp */
+__global__ void WinRowWarp(int nsplit, int nrows, int nsw, const int *__restrict__ cum, int *__restrict__ rowwarp, int *__restrict__ wrow)
+{
+  int s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s < nsplit || s >= nrows) return;
+  int w      = nsw + cum[s] - 1;
+  rowwarp[s] = w;
+  if (s == nsplit || cum[s] != cum[s - 1]) wrow[w] = s;
+}
+
+__global__ void WinWarpInfo(int nwarps, int nrows, int nsplit, const long long *__restrict__ cbase, int threshold, const int *__restrict__ slen, int *__restrict__ wrow, int *__restrict__ winfo, long long *__restrict__ wslots, int *__restrict__ maxlanes)
+{
+  int w = blockIdx.x * blockDim.x + threadIdx.x;
+  if (w >= nwarps) return;
+  if (nsplit && w < cbase[nsplit]) {
+    SplitWarpInfo(w, nsplit, cbase, threshold, slen, wrow, winfo, wslots);
+    return;
+  }
+  int s = wrow[w], next = w + 1 < nwarps ? wrow[w + 1] : nrows, l = LanesLog2(slen[s], threshold), L = 1 << l;
+  winfo[w]  = l | ((next - s) << 8);
+  wslots[w] = (long long)PETSCWARP_WARP * ((slen[s] + L - 1) / L);
+  if (L > 1) atomicMax(maxlanes, L);
+}
+
+/* out[0] = split rows (segment 0, sorted first), out[1] = rowptr[0], out[2] = rowptr[nrows] */
+__global__ void WinCounts(int nrows, const long long *__restrict__ key, const int *__restrict__ rowptr, int *__restrict__ out)
+{
+  int lo = 0, hi = nrows;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if ((key[mid] >> 32) == 0) lo = mid + 1;
+    else hi = mid;
+  }
+  out[0] = lo;
+  out[1] = rowptr[0];
+  out[2] = rowptr[nrows];
+}
+
+struct WinScratch {
+  long long *key  = nullptr; /* sort keys, then nothing */
+  int       *ints = nullptr; /* slen, head/run start, warp starts/cumulative, rowwarp: 4 nrows, + 5 counts */
+  ~WinScratch()
+  {
+    cudaFree(key);
+    cudaFree(ints);
+  }
+};
+} // namespace
+
+static int BuildWindowed(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, int W, cudaStream_t st, PetscWarpEll *E)
+{
+  auto       pol = thrust::cuda::par.on(st);
+  Scratch    T;
+  WinScratch S;
+  int        counts[5] = {0, 0, 0, 0, 1}; /* nsplit, rowptr[0], rowptr[nrows], maxlanes, perm moved */
+  long long  tail[2] = {0, 0}, nsw = 0;
+  int        nw_rows = 0, *d_counts, *slen, *run, *cum, *rowwarp, grid = (nrows + 255) / 256;
+
+  memset(E, 0, sizeof(*E));
+  E->nrows     = nrows;
+  E->ncols     = ncols;
+  E->threshold = threshold;
+  E->window    = W;
+  E->maxlanes  = 1;
+  TRY(Alloc((void **)&E->perm, sizeof(int) * (size_t)nrows));
+  TRY(Alloc((void **)&E->diag, sizeof(int) * (size_t)nrows));
+  TRY(Alloc((void **)&S.key, sizeof(long long) * (size_t)nrows));
+  TRY(Alloc((void **)&S.ints, sizeof(int) * (4 * (size_t)nrows + 5)));
+  slen     = S.ints;
+  run      = S.ints + nrows;
+  cum      = S.ints + 2 * (size_t)nrows;
+  rowwarp  = S.ints + 3 * (size_t)nrows;
+  d_counts = S.ints + 4 * (size_t)nrows;
+  try {
+    thrust::device_ptr<long long> K(S.key);
+    thrust::device_ptr<int>       P(E->perm), H(run), C(cum);
+    WinKeys<<<grid, 256, 0, st>>>(nrows, W, threshold, d_rowptr, d_order, S.key, E->perm);
+    TRY(cudaGetLastError());
+    thrust::stable_sort_by_key(pol, K, K + nrows, P);
+    TRY(cudaMemsetAsync(d_counts + 3, 0, 2 * sizeof(int), st));
+    WinCounts<<<1, 1, 0, st>>>(nrows, S.key, d_rowptr, d_counts);
+    NotIdentity<<<grid, 256, 0, st>>>(nrows, E->perm, d_counts + 4);
+    TRY(cudaGetLastError());
+    TRY(cudaMemcpyAsync(counts, d_counts, 3 * sizeof(int), cudaMemcpyDeviceToHost, st));
+    TRY(cudaStreamSynchronize(st));
+    int nsplit = counts[0];
+    E->nsplit  = nsplit;
+    E->nnz     = counts[2] - counts[1];
+    WinRuns<<<grid, 256, 0, st>>>(nsplit, nrows, threshold, S.key, slen, run);
+    TRY(cudaGetLastError());
+    TRY(Alloc((void **)&T.cbase, sizeof(long long) * ((size_t)nsplit + 1)));
+    if (nsplit) {
+      thrust::device_ptr<long long> CB(T.cbase);
+      SplitChunks<<<(nsplit + 256) / 256, 256, 0, st>>>(nsplit, threshold, slen, T.cbase);
+      TRY(cudaGetLastError());
+      thrust::exclusive_scan(pol, CB, CB + nsplit + 1, CB, 0LL);
+      TRY(cudaMemcpyAsync(&nsw, T.cbase + nsplit, sizeof(long long), cudaMemcpyDeviceToHost, st));
+      E->maxlanes = 32;
+    }
+    if (nsplit < nrows) {
+      thrust::inclusive_scan(pol, H + nsplit, H + nrows, H + nsplit, thrust::maximum<int>());
+      WinWarpStarts<<<grid, 256, 0, st>>>(nsplit, nrows, threshold, slen, run, cum);
+      TRY(cudaGetLastError());
+      thrust::inclusive_scan(pol, C + nsplit, C + nrows, C + nsplit);
+      TRY(cudaMemcpyAsync(&nw_rows, cum + nrows - 1, sizeof(int), cudaMemcpyDeviceToHost, st));
+    }
+    TRY(cudaStreamSynchronize(st));
+    if (nsw + nw_rows > 2147483647LL) {
+      PetscWarpEllFreeCUDA(E);
+      return (int)cudaErrorInvalidValue;
+    }
+    int wb    = (int)nsw + nw_rows;
+    E->nwarps = wb;
+    TRY(Alloc((void **)&E->woff, sizeof(int) * ((size_t)wb + 1)));
+    TRY(Alloc((void **)&E->wrow, sizeof(int) * 2 * (size_t)wb));
+    E->winfo = E->wrow + wb;
+    TRY(Alloc((void **)&T.wslots, sizeof(long long) * ((size_t)wb + 2)));
+    TRY(cudaMemsetAsync(T.wslots + wb, 0, 2 * sizeof(long long), st));
+    WinRowWarp<<<grid, 256, 0, st>>>(nsplit, nrows, (int)nsw, cum, rowwarp, E->wrow);
+    TRY(cudaGetLastError());
+    if (wb) {
+      thrust::device_ptr<long long> Wp(T.wslots);
+      WinWarpInfo<<<(wb + 255) / 256, 256, 0, st>>>(wb, nrows, nsplit, T.cbase, threshold, slen, E->wrow, E->winfo, T.wslots, d_counts + 3);
+      MaxSlots<<<(wb + 255) / 256, 256, 0, st>>>(wb, T.wslots, (unsigned long long *)(T.wslots + wb + 1));
+      TRY(cudaGetLastError());
+      thrust::exclusive_scan(pol, Wp, Wp + wb + 1, Wp, 0LL);
+    }
+    TRY(cudaMemcpyAsync(tail, T.wslots + wb, sizeof(tail), cudaMemcpyDeviceToHost, st));
+    TRY(cudaMemcpyAsync(counts + 3, d_counts + 3, 2 * sizeof(int), cudaMemcpyDeviceToHost, st));
+    TRY(cudaStreamSynchronize(st));
+    if (tail[0] > 2147483647LL) {
+      PetscWarpEllFreeCUDA(E);
+      return (int)cudaErrorInvalidValue;
+    }
+    if (counts[3] > E->maxlanes) E->maxlanes = counts[3];
+    E->identity = counts[4] == 0;
+    Narrow<<<(wb + 256) / 256, 256, 0, st>>>(wb + 1, T.wslots, E->woff);
+    TRY(cudaGetLastError());
+    size_t total = (size_t)tail[0];
+    E->nslots    = (int)total;
+    E->maxwidth  = (int)(tail[1] / PETSCWARP_WARP);
+    TRY(Alloc((void **)&E->col, (2 * sizeof(int) + sizeof(double)) * total));
+    E->map = E->col + total;
+    E->val = (double *)(E->col + 2 * total);
+    TRY(cudaMemsetAsync(E->col, 0, sizeof(int) * total, st));
+    TRY(cudaMemsetAsync(E->map, 0xff, sizeof(int) * total, st));
+    TRY(cudaMemsetAsync(E->val, 0, sizeof(double) * total, st));
+    TRY(cudaMemsetAsync(E->diag, 0xff, sizeof(int) * (size_t)nrows, st));
+    FillWin<<<(nrows + 127) / 128, 128, 0, st>>>(nsplit, nrows, rowwarp, E->wrow, E->winfo, d_rowptr, d_colidx, E->perm, E->woff, E->col, E->map, E->diag);
+    TRY(cudaGetLastError());
+    if (nsw) {
+      FillSplit<<<(int)((nsw + 127) / 128), 128, 0, st>>>((int)nsw, threshold, T.cbase, E->wrow, d_rowptr, d_colidx, E->perm, E->woff, E->col, E->map, E->diag);
+      TRY(cudaGetLastError());
+    }
+  } catch (std::bad_alloc &) {
+    PetscWarpEllFreeCUDA(E);
+    return (int)cudaErrorMemoryAllocation;
+  } catch (...) {
+    PetscWarpEllFreeCUDA(E);
+    return (int)cudaErrorUnknown;
+  }
+  return (int)cudaStreamSynchronize(st);
+}
+
+extern "C" int PetscWarpEllBuildWindowCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, int window, void *stream, PetscWarpEll *E)
+{
+  int W = PetscWarpEllWindow(nrows, window);
+  if (!W) return BuildGlobal(nrows, ncols, d_rowptr, d_colidx, d_order, threshold, stream, E);
+  return BuildWindowed(nrows, ncols, d_rowptr, d_colidx, d_order, threshold, W, (cudaStream_t)stream, E);
+}
+
+extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, void *stream, PetscWarpEll *E)
+{
+  return BuildGlobal(nrows, ncols, d_rowptr, d_colidx, d_order, threshold, stream, E);
 }

@@ -33,6 +33,8 @@ typedef struct {
   PetscInt          threshold;   /* PETSC_DETERMINE: automatic */
   PetscInt          block_size;  /* threads per block; 0: automatic */
   char              reorder[64]; /* MatOrderingType of the locality ordering, "none" for none */
+  PetscInt          window;      /* sort by length within windows of this many rows; 0: global sort; PETSC_DETERMINE: automatic */
+  PetscReal         window_pad;  /* automatic window: most extra padding (slots/nnz) over the global sort that it may cost */
 } MatEllWarpOpts;
 
 typedef struct {
@@ -43,8 +45,9 @@ typedef struct {
   MatEllWarpBackend built_backend;
   MatEllWarpKernel  kernel; /* K1 or K2 */
   PetscInt          bs;
-  PetscObjectState  nzstate, state; /* of the host values the layout holds */
-  PetscInt          m, n;           /* sizes it was built for */
+  PetscReal         pad_global, pad_window; /* K1 padding of the global sort and of the window in use (automatic choice; 0: not computed) */
+  PetscObjectState  nzstate, state;         /* of the host values the layout holds */
+  PetscInt          m, n;                   /* sizes it was built for */
   /* device work space */
   PetscScalar *d_csrval;  /* staging of the host values for a refresh */
   PetscScalar *d_work[3]; /* copies of host vectors */
@@ -91,6 +94,9 @@ PETSC_INTERN PetscErrorCode MatEllWarpApply_Private(Mat, PetscBool, Vec, Vec, Ve
 PETSC_INTERN PetscErrorCode MatEllWarpGetDiagonal_Private(Mat, Vec);
 PETSC_INTERN PetscErrorCode MatEllWarpRefreshTimes_Private(Mat, PetscLogDouble *, PetscLogDouble *);
 PETSC_INTERN PetscErrorCode MatEllWarpRowPermutation_Private(Mat, Mat, IS *);
+PETSC_INTERN PetscErrorCode MatEllWarpChooseWindow_Private(PetscInt, const int[], const int[], PetscInt, PetscReal, PetscInt *, PetscReal *, PetscReal *);
+PETSC_INTERN PetscErrorCode MatEllWarpViewLayout_Private(Mat, PetscViewer);
+PETSC_INTERN PetscErrorCode MatEllWarpInfoLayout_Private(Mat, MatEllWarpInfo *);
 /* build the layout from a CSR pattern already on the device (host row pointer, device row pointer and columns) */
 PETSC_INTERN PetscErrorCode MatEllWarpBuildFromDevice_Private(Mat, const int[], const int[], const int[]);
 

@@ -16,6 +16,10 @@
   - padding slots hold value 0 and a valid column (the row's last column; column 0 for empty rows), so the inner loop
     has no branch; map[slot] is the CSR position of the entry, -1 for padding; diag[row] is the slot of A(row,row)
     (original numbering) or -1.
+  - windowed variant (window W > 0, a multiple of 32): the rows that are split (K2, below) come first, sorted by length;
+    then the rows are sorted by length only within windows of W consecutive rows of the given order (window k holds the
+    rows at positions kW .. kW+W-1), and a warp never spans two windows. Slices then stay mesh neighbours (the x reads
+    of a slice's lanes and its y stores stay local) at the price of more padding; W >= nrows is the global sort.
   - winfo[w] = l | (rows in warp << 8) | (split << 16), wrow[w] = first sorted row of warp w. With all L = 1 (K1
     layout) wrow[w] = 32w.
   - K2 only (threshold t > 0): a row longer than 32 t entries does not fit one warp at the threshold; it is split into
@@ -49,6 +53,8 @@ typedef struct {
   int     nslots;       /* slots, padding included (woff[nwarps]) */
   int     maxwidth;     /* widest warp, in slots per lane */
   int     nsplit;       /* rows split over several warps (the first nsplit sorted rows) */
+  int     window;       /* rows sorted by length only within windows of this many consecutive rows (a multiple of 32) of
+                           the given order, split rows first; 0: one global sort (the paper's layout) */
   int     identity;     /* perm[s] == s for every s: the rows are already in sorted order (a matrix in the layout's own
                            numbering, the paper's Kr/Krs), so products write y[s] directly, coalesced, without reading perm */
   int    *woff;         /* [nwarps+1] */
@@ -79,6 +85,13 @@ static inline PETSCWARP_HD int PetscWarpEllChunks(int len, int t)
   return (t > 0 && len > cap) ? (int)((len + cap - 1) / cap) : 0;
 }
 
+/* The sort window in use for a requested one: a multiple of 32, or 0 (global sort) when it covers every row */
+static inline int PetscWarpEllWindow(int nrows, int window)
+{
+  long long w = window <= 0 ? 0 : ((long long)window + PETSCWARP_WARP - 1) / PETSCWARP_WARP * PETSCWARP_WARP;
+  return (w <= 0 || w >= nrows) ? 0 : (int)w;
+}
+
 /* Return codes of the host twin */
 #define PETSCWARP_OK        0
 #define PETSCWARP_ERR_MEM   1 /* allocation failed */
@@ -88,7 +101,12 @@ static inline PETSCWARP_HD int PetscWarpEllChunks(int len, int t)
 /* Build the layout from CSR (rowptr[nrows+1], colidx[nnz], 32-bit); allocates E's arrays with malloc.
    order: NULL, or the rows in the order in which rows of equal length are to be placed (a locality ordering such as
    RCM); the sort by length is stable with respect to it. */
-int  PetscWarpEllBuildHost(int nrows, int ncols, const int *rowptr, const int *colidx, const int *order, int threshold, PetscWarpEll *E);
+int PetscWarpEllBuildHost(int nrows, int ncols, const int *rowptr, const int *colidx, const int *order, int threshold, PetscWarpEll *E);
+/* The same with a sort window (0: global sort, as PetscWarpEllBuildHost(); else rounded up to a multiple of 32) */
+int PetscWarpEllBuildWindowHost(int nrows, int ncols, const int *rowptr, const int *colidx, const int *order, int threshold, int window, PetscWarpEll *E);
+/* Padding (slots / entries, 1 when there are none) of a K1 layout sorted within windows of the given size (0: global),
+   from the row lengths only, without building it: for the automatic choice of the window */
+int  PetscWarpEllWindowStatsHost(int nrows, const int *rowptr, const int *order, int window, double *padding);
 void PetscWarpEllFreeHost(PetscWarpEll *E);
 /* val[s] = csrval[map[s]] (0 for padding) */
 void PetscWarpEllRefreshHost(const PetscWarpEll *E, const double *csrval);
@@ -106,6 +124,7 @@ int PetscWarpCUDADeviceCount(int *count);
 /* Build from device CSR arrays; allocates E's arrays with cudaMalloc on the device (winfo inside wrow's allocation, map
    and val inside col's: free with PetscWarpEllFreeCUDA() only). */
 int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, void *stream, PetscWarpEll *E);
+int PetscWarpEllBuildWindowCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, int window, void *stream, PetscWarpEll *E);
 int PetscWarpEllFreeCUDA(PetscWarpEll *E);
 int PetscWarpEllRefreshCUDA(const PetscWarpEll *E, const double *d_csrval, void *stream);
 int PetscWarpEllToCSRCUDA(const PetscWarpEll *E, double *d_csrval, void *stream);

@@ -13,13 +13,16 @@ PetscErrorCode MatEllWarpOptsDefault_Private(MatEllWarpOpts *o)
   o->threshold  = PETSC_DETERMINE;
   o->block_size = 0;
   PetscCall(PetscStrncpy(o->reorder, "none", sizeof(o->reorder)));
+  o->window     = PETSC_DETERMINE;
+  o->window_pad = 0.10;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Read -mat_ellwarp_* into o (which holds the current values); the type checks them when it installs them */
 PetscErrorCode MatEllWarpOptionsRead_Private(PetscOptionItems PetscOptionsObject, MatEllWarpOpts *o)
 {
-  PetscInt t = o->threshold, bs = o->block_size;
+  PetscInt  t = o->threshold, bs = o->block_size, w = o->window;
+  PetscReal wp = o->window_pad;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "MATELLWARP options");
@@ -28,9 +31,13 @@ PetscErrorCode MatEllWarpOptionsRead_Private(PetscOptionItems PetscOptionsObject
   PetscCall(PetscOptionsInt("-mat_ellwarp_threshold", "K2: most entries per lane before a row is split (-1: automatic)", "MatEllWarpSetKernel", t, &t, NULL));
   PetscCall(PetscOptionsInt("-mat_ellwarp_block_size", "Threads per CUDA block, a multiple of 32 up to 1024 (0: automatic)", "MatEllWarpSetBlockSize", bs, &bs, NULL));
   PetscCall(PetscOptionsString("-mat_ellwarp_reorder", "Locality ordering of the rows inside the format (none or a MatOrderingType: rcm, nd, ...)", "MatEllWarpSetReorder", o->reorder, o->reorder, sizeof(o->reorder), NULL));
+  PetscCall(PetscOptionsInt("-mat_ellwarp_window", "Sort rows by length only within windows of this many consecutive rows, rounded up to a multiple of 32, so that slices stay mesh neighbours (0: one global sort; -1: automatic)", "MATELLWARP", w, &w, NULL));
+  PetscCall(PetscOptionsReal("-mat_ellwarp_window_padding", "Automatic window: the smallest window whose K1 padding exceeds the global sort's by at most this (only for rows whose lengths vary from row to row)", "MATELLWARP", wp, &wp, NULL));
   PetscOptionsHeadEnd();
   o->threshold  = t;
   o->block_size = bs;
+  o->window     = w;
+  o->window_pad = wp;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -43,6 +50,8 @@ PetscErrorCode MatEllWarpOptsCheck_Private(const MatEllWarpOpts *o)
   PetscCheck(o->backend == MAT_ELLWARP_BACKEND_HOST || o->backend == MAT_ELLWARP_BACKEND_CUDA, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown ELL-WARP backend %d", (int)o->backend);
   PetscCheck(o->kernel >= MAT_ELLWARP_KERNEL_AUTO && o->kernel <= MAT_ELLWARP_KERNEL_K2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown ELL-WARP kernel %d", (int)o->kernel);
   PetscCheck(o->threshold == PETSC_DETERMINE || o->threshold > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ELL-WARP threshold must be positive (or PETSC_DETERMINE), not %" PetscInt_FMT, o->threshold);
+  PetscCheck(o->window >= 0 || o->window == PETSC_DETERMINE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ELL-WARP window must be 0 (global sort), positive, or PETSC_DETERMINE (automatic), not %" PetscInt_FMT, o->window);
+  PetscCheck(o->window_pad >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ELL-WARP window padding must be nonnegative, not %g", (double)o->window_pad);
   PetscCheck(o->block_size == 0 || (o->block_size >= 32 && o->block_size <= 1024 && o->block_size % 32 == 0), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ELL-WARP block size must be a multiple of 32 between 32 and 1024 (or 0: automatic), not %" PetscInt_FMT, o->block_size);
   if (o->backend == MAT_ELLWARP_BACKEND_CUDA) {
     PetscCall(PetscWarpDeviceAvailable(&dev));

@@ -108,6 +108,7 @@ static PetscErrorCode MatEllWarpGetInfo_SeqAIJEllWarp(Mat A, MatEllWarpInfo *inf
   info->nrefreshes  = ew->nrefreshes;
   info->nproducts   = ew->nproducts;
   info->sorted_rows = (PetscBool)(E->identity != 0);
+  PetscCall(MatEllWarpInfoLayout_Private(A, info)); /* window, bytes per nonzero (ellwarpbackend.c) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -158,6 +159,7 @@ static PetscErrorCode MatView_SeqAIJEllWarp(Mat A, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: rows ordered by %s before the sort by length%s\n", info.reorder, info.sorted_rows ? "; rows already in sorted order (Kr form: coalesced stores, no permutation read)" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: %" PetscInt_FMT " builds (last %.3g s, after a %.3g s upload of the indices), %" PetscInt_FMT " value refreshes (last %.3g s, after a %.3g s upload), %" PetscInt_FMT " products\n", info.nbuilds,
                                    info.build_time, info.upload_time, info.nrefreshes, info.refresh_time, info.refresh_upload_time, info.nproducts));
+  PetscCall(MatEllWarpViewLayout_Private(A, viewer)); /* sort window, bytes per nonzero (ellwarpbackend.c) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

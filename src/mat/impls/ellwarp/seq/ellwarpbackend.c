@@ -100,6 +100,78 @@ PetscErrorCode MatEllWarpChoose_Private(PetscInt m, const int rowptr[], MatEllWa
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  The sort window. The global sort by length (the paper's layout) puts rows of equal length together wherever they are
+  in the numbering; on box meshes neighbouring rows have equal lengths and stay neighbours, but on unstructured meshes
+  (row lengths varying from one row to the next) the 32 rows of a slice come from all over the mesh: their x reads and
+  y stores scatter. Sorting only within windows of W consecutive rows keeps a slice's rows mesh neighbours and costs
+  padding. Automatic choice (req = PETSC_DETERMINE): the global sort when the lengths mostly repeat from one row to
+  the next (at least 3/4 of the rows as long as the previous one: box meshes, 0.83-1.00) -- the layout measured on the
+  H200, unchanged -- else the smallest W of 64, 128, ..., 8192 whose K1 padding exceeds the global sort's by at most
+  maxpad (-mat_ellwarp_window_padding, default 0.10), else the global sort. The paddings come from the row lengths
+  alone (PetscWarpEllWindowStatsHost()). order: the locality ordering, or NULL.
+*/
+PetscErrorCode MatEllWarpChooseWindow_Private(PetscInt m, const int rowptr[], const int order[], PetscInt req, PetscReal maxpad, PetscInt *window, PetscReal *pad_global, PetscReal *pad_window)
+{
+  PetscInt same = 0;
+  double   pg = 0, pw = 0;
+
+  PetscFunctionBegin;
+  *window     = req > 0 ? PetscWarpEllWindow((int)m, (int)PetscMin(req, PETSC_INT32_MAX)) : 0;
+  *pad_global = *pad_window = 0;
+  if (req != PETSC_DETERMINE || m < 128) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 1; i < m; i++)
+    if (rowptr[i + 1] - rowptr[i] == rowptr[i] - rowptr[i - 1]) same++;
+  if (4 * same >= 3 * (m - 1)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(!PetscWarpEllWindowStatsHost((int)m, rowptr, order, 0, &pg), PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of host memory");
+  for (int W = 64; W <= 8192 && W < m; W *= 2) {
+    PetscCheck(!PetscWarpEllWindowStatsHost((int)m, rowptr, order, W, &pw), PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of host memory");
+    if (pw <= pg + maxpad) {
+      *window = W;
+      break;
+    }
+  }
+  *pad_global = pg;
+  *pad_window = *window ? pw : pg;
+  PetscCall(PetscInfo(NULL, "ELL-WARP window: %.3f of the rows as long as the previous one; K1 padding %.4f with the global sort, window %" PetscInt_FMT " (padding %.4f)\n", (double)same / (double)(m - 1), pg, *window, (double)*pad_window));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Bytes a product reads from the layout per nonzero: values and columns of every slot, the warp offsets (and the warp
+   rows and info for K2), the permutation unless the rows are in sorted order; x and y not counted */
+static PetscReal BytesPerNonzero(const PetscWarpEll *E, MatEllWarpKernel k)
+{
+  PetscLogDouble b = (PetscLogDouble)E->nslots * (sizeof(double) + sizeof(int)) + (PetscLogDouble)E->nwarps * (k == MAT_ELLWARP_KERNEL_K1 ? 1 : 3) * sizeof(int) + (E->identity ? 0 : (PetscLogDouble)E->nrows * sizeof(int));
+  return E->nnz ? (PetscReal)(b / E->nnz) : 0;
+}
+
+/* The fields of MatEllWarpInfo about the sort window and the bytes (called by the type's MatEllWarpGetInfo) */
+PetscErrorCode MatEllWarpInfoLayout_Private(Mat A, MatEllWarpInfo *info)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+
+  PetscFunctionBegin;
+  info->window        = ew->built ? ew->E.window : 0;
+  info->bytes_per_nnz = ew->built ? BytesPerNonzero(&ew->E, ew->kernel) : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Lines of -mat_view ::ascii_info about the sort window and the bytes (called by the type's MatView) */
+PetscErrorCode MatEllWarpViewLayout_Private(Mat A, PetscViewer viewer)
+{
+  Mat_SeqAIJEllWarp *ew      = (Mat_SeqAIJEllWarp *)A->spptr;
+  PetscWarpEll      *E       = &ew->E;
+  char               pad[96] = "";
+
+  PetscFunctionBegin;
+  if (!ew->built) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ew->pad_global > 0) PetscCall(PetscSNPrintf(pad, sizeof(pad), "; K1 padding %.4f with the global sort, %.4f with the window", (double)ew->pad_global, (double)ew->pad_window));
+  if (E->window) PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: rows sorted by length within windows of %d rows (-mat_ellwarp_window%s)%s\n", E->window, ew->opt.window == PETSC_DETERMINE ? ", automatic" : "", pad));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: rows sorted by length over the whole matrix (-mat_ellwarp_window%s)%s\n", ew->opt.window == PETSC_DETERMINE ? ", automatic" : " 0", pad));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: a product reads %.2f bytes of the layout per nonzero (values, columns, slice offsets, permutation; 12 for CSR without its row pointer)\n", (double)BytesPerNonzero(E, ew->kernel)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* 32-bit copies of the CSR indices, as the kernels take them */
 static PetscErrorCode GetCSR32(Mat A, const int **ai, const int **aj, int **tmp, const PetscScalar **aa)
 {
@@ -194,7 +266,7 @@ static PetscErrorCode GetOrder(Mat A, int **order)
 static PetscErrorCode Build(Mat A, const int *ai, const int *aj, const int *d_ai, const int *d_aj)
 {
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
-  PetscInt           m = A->rmap->n, n = A->cmap->n, t;
+  PetscInt           m = A->rmap->n, n = A->cmap->n, t, w;
   PetscLogDouble     t0, t1;
   int               *order;
 
@@ -204,11 +276,12 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj, const int *d_ai
   PetscCall(DeviceFree(&ew->d_csrval)); /* sized by the old number of entries */
   PetscCall(MatEllWarpChoose_Private(m, ai, ew->opt.kernel, ew->opt.threshold, &ew->kernel, &t));
   PetscCall(GetOrder(A, &order));
+  PetscCall(MatEllWarpChooseWindow_Private(m, ai, order, ew->opt.window, ew->opt.window_pad, &w, &ew->pad_global, &ew->pad_window));
   ew->bs          = ew->opt.block_size > 0 ? ew->opt.block_size : 128; /* the best or within 2% of it on the suite */
   ew->upload_time = 0;
   if (ew->opt.backend == MAT_ELLWARP_BACKEND_HOST) {
     PetscCall(PetscTime(&t0));
-    PetscCall(CheckHost(A, PetscWarpEllBuildHost((int)m, (int)n, ai, aj, order, (int)t, &ew->E)));
+    PetscCall(CheckHost(A, PetscWarpEllBuildWindowHost((int)m, (int)n, ai, aj, order, (int)t, (int)w, &ew->E)));
     PetscCall(PetscTime(&t1));
   } else {
 #if PetscDefined(HAVE_CUDA)
@@ -233,7 +306,7 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj, const int *d_ai
     if (order) PetscCall(PetscLogCpuToGpu(sizeof(int) * m));
     PetscCall(PetscTime(&t0));
     PetscCall(PetscLogGpuTimeBegin());
-    err = PetscWarpEllBuildCUDA((int)m, (int)n, d_ai ? d_ai : d_i, d_ai ? d_aj : d_j, d_o, (int)t, st, &ew->E); /* synchronizes */
+    err = PetscWarpEllBuildWindowCUDA((int)m, (int)n, d_ai ? d_ai : d_i, d_ai ? d_aj : d_j, d_o, (int)t, (int)w, st, &ew->E); /* synchronizes */
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscTime(&t1));
     if (d_i) PetscCallCUDA(cudaFree(d_i));
