@@ -10,6 +10,7 @@ set -uo pipefail
 ROOT=$PWD
 OUTDIR=${OUT:-$ROOT/gpu-out}
 mkdir -p "$OUTDIR"
+for f in gpu/lib/*.xz; do [ -e "$f" ] && xz -d -k -f "$f"; done # scripts/pack_gpu.sh compressed the largest libraries
 export LD_LIBRARY_PATH=$ROOT/gpu/lib:$ROOT/gpu/build:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export PETSC_OPTIONS="-use_gpu_aware_mpi 0"
