@@ -150,6 +150,8 @@ PetscErrorCode DMPlexWarpHookBoundary_Private(DM dm, DMPlexWarpHook *h, PetscRea
     h->bcprobed = PETSC_TRUE;
     PetscCall(DMCreateLocalVector(dm, &h->bc));
     PetscCall(VecDuplicate(h->bc, &h->bc_t));
+    PetscCall(VecSetDM(h->bc, NULL)); /* the DM owns them: no reference back to it */
+    PetscCall(VecSetDM(h->bc_t, NULL));
     PetscCall(VecZeroEntries(h->bc));
     PetscCall(VecZeroEntries(h->bc_t));
     PetscCall(InsertBoundary(dm, h, t, h->bc, h->bc_t));
