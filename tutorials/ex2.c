@@ -116,6 +116,8 @@ static PetscErrorCode RunPath(const char *path, PetscBool device, PetscReal rtol
   Mat            J;
   Vec            u, F, du;
   PetscLogDouble t0, t1;
+  PetscLogStage  stage[2];
+  char           sname[64];
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(r, sizeof(*r)));
@@ -141,21 +143,27 @@ static PetscErrorCode RunPath(const char *path, PetscBool device, PetscReal rtol
   r->t_setup = (PetscReal)(t1 - t0);
   PetscCall(VecGetSize(u, &r->rows));
 
-  for (PetscInt k = 0; k < 2; k++) { /* first (boundary values projected, the hook's residual set up), again (as in a solve) */
+  /* residual and Jacobian twice: first (boundary values projected, plans built), then again as in a Newton step; the
+     second time and the solve are the log stage "<path> step" (-log_view: its CpuToGpu/GpuToCpu are one Newton step's) */
+  PetscCall(PetscSNPrintf(sname, sizeof(sname), "%s first", path));
+  PetscCall(PetscLogStageRegister(sname, &stage[0]));
+  PetscCall(PetscSNPrintf(sname, sizeof(sname), "%s step", path));
+  PetscCall(PetscLogStageRegister(sname, &stage[1]));
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscCall(PetscLogStagePush(stage[k]));
     PetscCall(PetscTime(&t0));
     PetscCall(SNESComputeFunction(snes, u, F));
     PetscCall(DeviceSync());
     PetscCall(PetscTime(&t1));
     if (k == 0) r->t_res1 = (PetscReal)(t1 - t0);
     else r->t_res2 = (PetscReal)(t1 - t0);
-  }
-  for (PetscInt k = 0; k < 2; k++) {
     PetscCall(PetscTime(&t0));
     PetscCall(SNESComputeJacobian(snes, u, J, J));
     PetscCall(DeviceSync());
     PetscCall(PetscTime(&t1));
     if (k == 0) r->t_asm1 = (PetscReal)(t1 - t0);
     else r->t_asm2 = (PetscReal)(t1 - t0);
+    if (k == 0) PetscCall(PetscLogStagePop());
   }
   PetscCall(KSPSetOperators(ksp, J, J));
   PetscCall(KSPSetUp(ksp));
@@ -167,6 +175,7 @@ static PetscErrorCode RunPath(const char *path, PetscBool device, PetscReal rtol
   r->t_solve = (PetscReal)(t1 - t0);
   PetscCall(KSPGetIterationNumber(ksp, &r->its));
   PetscCall(VecAXPY(u, -1.0, du));
+  PetscCall(PetscLogStagePop());
   if (uref) {
     Vec       d;
     PetscReal nd, nr;
