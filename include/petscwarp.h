@@ -282,6 +282,8 @@ PETSC_EXTERN PetscErrorCode PetscWarpAsmAssembleMatrix(PetscWarpAsm, Mat);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmAssembleElementMatrices(PetscWarpAsm, const PetscScalar[], Mat);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmComputeElementMatrices(PetscWarpAsm, PetscScalar[]);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmAssembleVector(PetscWarpAsm, Vec);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmSetLocalElements(PetscWarpAsm, PetscInt, const PetscInt[]);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmComputeResidualLocal(PetscWarpAsm, Vec, Vec, PetscReal, Vec);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmGetInfo(PetscWarpAsm, PetscWarpAsmInfo *);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmUseDevice(PetscWarpAsm, PetscBool);
 PETSC_EXTERN PetscErrorCode MatIsSharedNZ(Mat, PetscBool *);
@@ -289,5 +291,8 @@ PETSC_EXTERN PetscErrorCode MatIsSharedNZ(Mat, PetscBool *);
 #include <petscdm.h>
 PETSC_EXTERN PetscErrorCode DMPlexWarpAsmCreate(DM, PetscWarpPhysics, PetscWarpAsm *);
 PETSC_EXTERN PetscErrorCode DMPlexWarpRecognizePhysics(DM, PetscBool *, PetscWarpPhysics *, PetscReal[], char[], size_t);
+PETSC_EXTERN PetscErrorCode DMPlexWarpRecognizeResidual(DM, PetscWarpPhysics, const PetscReal[], PetscReal, PetscBool *, PetscReal[], char[], size_t);
 PETSC_EXTERN PetscErrorCode DMPlexWarpSetSNESLocalFEM(DM);
+PETSC_EXTERN PetscErrorCode DMPlexWarpSetTSLocalFEM(DM);
+PETSC_EXTERN PetscErrorCode DMPlexWarpGetResidualCount(DM, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode DMPlexWarpGetAsm(DM, PetscWarpAsm *);

@@ -5,7 +5,7 @@
 # the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
-#                                   bench_asm coo hook e2e asm_mpi profile_asm (default: probe tests sanitize tutorial bench)
+#                                   bench_asm coo hook hook2 e2e asm_mpi profile_asm (default: probe tests sanitize tutorial bench)
 set -uo pipefail
 ROOT=$PWD
 OUTDIR=${OUT:-$ROOT/gpu-out}
@@ -138,6 +138,23 @@ for w in $what; do
   profile_asm) # Nsight Compute on the element kernel of the atomic Q2 Laplacian assembly (40^3 hexahedra), one launch
     ncu -k regex:PwaBatch --launch-skip 3 --launch-count 1 --section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section WarpStateStats \
       $B/bench/bench_assembly -cases q2lap -strategies atomic -targets aijcusparse -symbolic none -nasm 3 -nwarm 1 -ncpu1 0 2>&1 | tee "$OUTDIR/profile_asm.log" | grep -vE "^\s*$" | tail -90 ;;
+  hook2) # device residuals and the TS hook (issue 8): their GPU tests, memcheck on the SNES+TS residual test, ex2 with
+         # -log_view (events WarpAsmResidual/WarpAsmAssemble; CpuToGpu/GpuToCpu counts per Newton step in the summary)
+    (cd $B && ctest --output-on-failure -L gpu -R 'plexres|plexsnes|ex2' 2>&1 | tee "$OUTDIR/ctest_hook2.log" | tail -16)
+    for t in "test_plexres -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 4,3 -physics elasticity -ts" "test_plexres -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 2,2,1 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -degrees 2 -types ellwarp,sharednz"; do
+      set -- $t
+      echo "== compute-sanitizer --tool memcheck $t" | tee -a "$OUTDIR/ctest_hook2.log"
+      compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/tests/$@ -malloc_dump > /tmp/sanitizer.log 2>&1
+      echo "exit $?" | tee -a "$OUTDIR/ctest_hook2.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$OUTDIR/ctest_hook2.log"
+    done
+    # P1 at 1.96 M unknowns (-dm_refine 5) then P2: residual first/again per path; -log_view has a stage "<path> first"
+    # (set-up, first residual and Jacobian) and "<path> step" (residual, Jacobian and CG of one Newton step): the
+    # CpuToGpu/GpuToCpu columns of "ellwarp step" are the copies of one Newton step
+    for deg in 1 2; do
+      $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree $deg -dm_refine $((6 - deg)) -paths aij,ellwarp -check -log_view :"$OUTDIR/ex2_logview_p$deg.txt" 2>&1 | tee -a "$OUTDIR/ex2_hook2.log"
+    done
+    $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -dm_refine 4 -paths aij,sharednz -check 2>&1 | tee -a "$OUTDIR/ex2_hook2.log"
+    grep -E "^(--- Event Stage|WarpAsmResidual|WarpAsmAssemble|SNESFunctionEval|SNESJacobianEval|DMPlexResidualFE|VecCopy|DMGlobalToLocal|DMLocalToGlobal|KSPSolve)" "$OUTDIR"/ex2_logview_p1.txt | tee -a "$OUTDIR/ex2_hook2.log" ;;
   bench_big) # about 5 M rows
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap_big,q2lap_big -renumber -nmult 100 -csv "$OUTDIR/spmv_big.csv" 2>&1 | tee "$OUTDIR/bench_big.log" ;;
   esac

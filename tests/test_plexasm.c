@@ -33,7 +33,7 @@ typedef struct {
 static PetscErrorCode DataGet(DM dm, PetscWarpPhysics ph, Data *a)
 {
   PetscFunctionBegin;
-  PetscCall(DMPlexWarpAsmGetData_Private(dm, ph, &a->ncells, &a->nel, &a->nrows, &a->e2d, &a->dim, &a->nverts, &a->X, &a->ncv, &a->cv, &a->nb, &a->nc, &a->nq, &a->w, &a->B, &a->D, &a->Dc));
+  PetscCall(DMPlexWarpAsmGetData_Private(dm, ph, &a->ncells, &a->nel, &a->nrows, &a->e2d, &a->dim, &a->nverts, &a->X, &a->ncv, &a->cv, &a->nb, &a->nc, &a->nq, &a->w, &a->B, &a->D, &a->Dc, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -18,5 +18,7 @@
     B[nq*nb]              scalar basis values B[q*nb+a]
     D[nq*nb*dim]          reference derivatives D[(q*nb+a)*dim+d]
     Dc[nq*ncv*dim]        reference derivatives of the P1/Q1 coordinate basis Dc[(q*ncv+k)*dim+d]
+    nloc, l2d[ncells*nel] (optional: NULL for none) local vector size, and the index in the local vector of element dof
+                          i of cell c at l2d[c*nel+i] (closure of the local section, constrained dofs included)
 */
-PETSC_EXTERN PetscErrorCode DMPlexWarpAsmGetData_Private(DM, PetscWarpPhysics, PetscInt *, PetscInt *, PetscInt *, PetscInt **, PetscInt *, PetscInt *, PetscReal **, PetscInt *, PetscInt **, PetscInt *, PetscInt *, PetscInt *, PetscReal **, PetscReal **, PetscReal **, PetscReal **);
+PETSC_EXTERN PetscErrorCode DMPlexWarpAsmGetData_Private(DM, PetscWarpPhysics, PetscInt *, PetscInt *, PetscInt *, PetscInt **, PetscInt *, PetscInt *, PetscReal **, PetscInt *, PetscInt **, PetscInt *, PetscInt *, PetscInt *, PetscReal **, PetscReal **, PetscReal **, PetscReal **, PetscInt *, PetscInt **);

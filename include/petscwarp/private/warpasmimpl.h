@@ -7,7 +7,7 @@
 #include <petscwarp/private/warpasmkernels.h>
 #include <petscwarp/private/warpasmplan.h>
 
-PETSC_INTERN PetscLogEvent PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc;
+PETSC_INTERN PetscLogEvent PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual;
 
 /*
   The value array of a matrix that an assembly writes, from MatWarpTargetBegin(): the matrix's CSR pattern (host),
@@ -98,4 +98,14 @@ struct _p_PetscWarpAsm {
   PetscInt       nassemblies;
   PetscBool      lastdevice;
   void          *ev[2];
+  /* residuals (warpasmres.c) */
+  PetscInt nloc, nl2d; /* local vector size; entries of l2d (ncells*nel when set) */
+  int     *l2d;        /* [ncells*nel] element dof -> local vector index (constrained dofs included) */
+  int     *d_l2d;      /* device copy */
+  PetscInt nresiduals;
 };
+
+/* Kernel-layer descriptions of the inputs, in host or device memory (uploading them once) (warpasm.c) */
+PETSC_INTERN PetscErrorCode PetscWarpAsmDescribe_Private(PetscWarpAsm, PetscBool, PetscWarpFE *, PetscWarpMesh *, PetscWarpPhys *);
+/* Frees the residual data (warpasmres.c) */
+PETSC_INTERN PetscErrorCode PetscWarpAsmResidualReset_Private(PetscWarpAsm);

@@ -40,7 +40,7 @@ static PetscErrorCode PlexWarpScalarTabulation_Private(PetscTabulation T, PetscI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, PetscInt *ncells, PetscInt *nel, PetscInt *nrows, PetscInt **e2d, PetscInt *dim, PetscInt *nverts, PetscReal **X, PetscInt *ncv, PetscInt **cv, PetscInt *nb, PetscInt *nc, PetscInt *nq, PetscReal **w, PetscReal **B, PetscReal **D, PetscReal **Dc)
+PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, PetscInt *ncells, PetscInt *nel, PetscInt *nrows, PetscInt **e2d, PetscInt *dim, PetscInt *nverts, PetscReal **X, PetscInt *ncv, PetscInt **cv, PetscInt *nb, PetscInt *nc, PetscInt *nq, PetscReal **w, PetscReal **B, PetscReal **D, PetscReal **Dc, PetscInt *nloc, PetscInt **l2d)
 {
   MPI_Comm           comm;
   PetscMPIInt        size;
@@ -62,7 +62,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   IS                 ais;
   Vec                coords;
   const PetscScalar *ca;
-  PetscInt          *le2d, *lcv, *spts = NULL, maxcl = 0, csStart, csEnd, sStart, sEnd;
+  PetscInt          *le2d, *ll2d = NULL, *lcv, *spts = NULL, maxcl = 0, csStart, csEnd, sStart, sEnd, Nloc;
   PetscReal         *lX, *lw, *lB, *lD, *lDc;
   const char        *fail = NULL;
 
@@ -200,6 +200,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   PetscCall(PetscSectionGetConstrainedStorageSize(gsection, &Nr));
   Nglobal = Nr;
   if (size > 1) PetscCallMPI(MPIU_Allreduce(&Nr, &Nglobal, 1, MPIU_INT, MPI_SUM, comm));
+  PetscCall(PetscSectionGetStorageSize(section, &Nloc));
   PetscCall(PetscSectionGetFieldSym(section, 0, &sym));
   PetscCall(DMPlexGetUseMatClosurePermutation(dm, &useClPerm));
   PetscCall(DMGetCoordinateSection(dm, &cs));
@@ -210,6 +211,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
 
   /* everything that can be checked cheaply was; from here on a failure frees what was allocated before it errors */
   PetscCall(PetscMalloc1((size_t)Ncells * Nel, &le2d));
+  if (l2d) PetscCall(PetscMalloc1((size_t)Ncells * Nel, &ll2d));
   PetscCall(PetscMalloc1((size_t)Ncells * Ncv, &lcv));
   PetscCall(PetscMalloc1((size_t)Nv * d, &lX));
   PetscCall(PetscMalloc1(Nq, &lw));
@@ -252,6 +254,17 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
       }
     } else fail = "a closure whose number of dofs differs from the element's nb*nc";
     PetscCall(DMPlexRestoreClosureIndices(dm, section, gsection, c, useClPerm, &n, &idx, NULL, NULL));
+    if (ll2d && !fail) { /* the local indices, in the order of DMPlexVecGetClosure() (the closure permutation always):
+                            constrained dofs come as -(idx+1) */
+      PetscCall(DMPlexGetClosureIndices(dm, section, section, c, PETSC_TRUE, &n, &idx, NULL, NULL));
+      if (n == Nel) {
+        for (PetscInt i = 0; i < Nel; ++i) {
+          ll2d[cell * Nel + i] = idx[i] < 0 ? -(idx[i] + 1) : idx[i];
+          if (ll2d[cell * Nel + i] >= Nloc) fail = "a local closure index beyond the local section";
+        }
+      } else fail = "a local closure whose number of dofs differs from the element's nb*nc";
+      PetscCall(DMPlexRestoreClosureIndices(dm, section, section, c, PETSC_TRUE, &n, &idx, NULL, NULL));
+    }
     PetscCall(DMPlexGetTransitiveClosure(dm, c, PETSC_TRUE, &ncl, &cl));
     for (PetscInt p = 0; p < ncl && !fail; ++p) {
       const PetscInt pt = cl[2 * p];
@@ -300,6 +313,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   PetscCall(PetscFEDestroy(&cfe));
   if (fail) {
     PetscCall(PetscFree(le2d));
+    PetscCall(PetscFree(ll2d));
     PetscCall(PetscFree(lcv));
     PetscCall(PetscFree(lX));
     PetscCall(PetscFree(lw));
@@ -324,6 +338,8 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   *B      = lB;
   *D      = lD;
   *Dc     = lDc;
+  if (nloc) *nloc = Nloc;
+  if (l2d) *l2d = ll2d;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -352,7 +368,9 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
 + the element-to-dof map - per cell the global rows of its closure, exactly as `DMPlexGetClosureIndices()` returns them
   with the global section and the closure permutation flag that PETSc's FE Jacobian uses
   (`DMPlexGetUseMatClosurePermutation()`); constrained (essential boundary condition) dofs are negative and dropped.
-  The matrix has as many rows and columns as the global section has unconstrained dofs.
+  The matrix has as many rows and columns as the global section has unconstrained dofs. The element-to-local-dof map
+  of residuals (`PetscWarpAsmSetLocalElements()`) is taken from the same closures with the local section (the order of
+  `DMPlexVecGetClosure()`), constrained dofs included.
 . the mesh - the vertex coordinates (vertex v is the point vStart + v of depth 0) and, per cell, its vertices in the
   closure order of the coordinate section, the order in which `DMPlexComputeCellGeometryFEM()` pairs them with the
   coordinate basis
@@ -394,22 +412,24 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
 @*/
 PetscErrorCode DMPlexWarpAsmCreate(DM dm, PetscWarpPhysics physics, PetscWarpAsm *assembler)
 {
-  PetscInt   ncells, nel, nrows, dim, nverts, ncv, nb, nc, nq;
-  PetscInt  *e2d, *cv;
+  PetscInt   ncells, nel, nrows, dim, nverts, ncv, nb, nc, nq, nloc;
+  PetscInt  *e2d, *cv, *l2d;
   PetscReal *X, *w, *B, *D, *Dc;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
   PetscAssertPointer(assembler, 3);
   *assembler = NULL;
-  PetscCall(DMPlexWarpAsmGetData_Private(dm, physics, &ncells, &nel, &nrows, &e2d, &dim, &nverts, &X, &ncv, &cv, &nb, &nc, &nq, &w, &B, &D, &Dc));
+  PetscCall(DMPlexWarpAsmGetData_Private(dm, physics, &ncells, &nel, &nrows, &e2d, &dim, &nverts, &X, &ncv, &cv, &nb, &nc, &nq, &w, &B, &D, &Dc, &nloc, &l2d));
   PetscCall(PetscWarpAsmCreate(PetscObjectComm((PetscObject)dm), assembler));
   PetscCall(PetscWarpAsmSetElements(*assembler, ncells, nel, nrows, nrows, e2d));
+  PetscCall(PetscWarpAsmSetLocalElements(*assembler, nloc, l2d));
   PetscCall(PetscWarpAsmSetMesh(*assembler, dim, nverts, X, ncv, cv));
   PetscCall(PetscWarpAsmSetReference(*assembler, nb, nc, nq, w, B, D, Dc));
   if (physics == PETSCWARP_PHYSICS_LAPLACE) PetscCall(PetscWarpAsmSetLaplace(*assembler, PETSCWARP_COEF_CONSTANT, 1.0, NULL));
   else PetscCall(PetscWarpAsmSetElasticity(*assembler, 1.0, 1.0));
   PetscCall(PetscFree(e2d));
+  PetscCall(PetscFree(l2d));
   PetscCall(PetscFree(cv));
   PetscCall(PetscFree(X));
   PetscCall(PetscFree(w));

@@ -131,6 +131,7 @@ PetscErrorCode PetscWarpAsmDestroy(PetscWarpAsm *wa)
   PetscCall(PetscFree(a->h_E));
   PetscCall(PetscFree(a->rowslot));
   PetscCall(PetscFree(a->vcoo));
+  PetscCall(PetscWarpAsmResidualReset_Private(a));
   PetscCall(PetscHeaderDestroy(wa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1437,5 +1438,12 @@ PetscErrorCode PetscWarpAsmView(PetscWarpAsm wa, PetscViewer viewer)
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " assemblies, last %.3g s (%s)\n", info.nassemblies, info.assembly_time, info.device ? "device" : "host"));
   PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpAsmDescribe_Private(PetscWarpAsm a, PetscBool device, PetscWarpFE *fe, PetscWarpMesh *mesh, PetscWarpPhys *ph)
+{
+  PetscFunctionBegin;
+  PetscCall(Describe(a, device, fe, mesh, ph));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

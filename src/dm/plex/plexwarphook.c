@@ -1,0 +1,282 @@
+/*
+  What the SNES and TS hooks of DMPlex share (plexwarpsnes.c, plexwarpts.c): recognition of the PetscDS and options at
+  set-up, the PetscWarpAsm, the cached boundary values, and the comparisons with PETSc of -dm_plex_warp_check.
+*/
+#include <petscwarp/private/plexwarphook.h>
+#include <petscsnes.h>
+#include <petscts.h>
+#include <petscds.h>
+
+static PetscErrorCode HookDestroy(PetscCtxRt ctx)
+{
+  DMPlexWarpHook *h = *(DMPlexWarpHook **)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(PetscWarpAsmDestroy(&h->wa));
+  PetscCall(VecDestroy(&h->bc));
+  PetscCall(VecDestroy(&h->bc_t));
+  PetscCall(PetscFree(h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* VECCUDA for the DM's vectors when the device assembles into a matrix whose values live there, unless the vector
+   type was chosen (-dm_vec_type, or a type other than the standard one) */
+static PetscErrorCode DeviceVectors(DM dm)
+{
+  const char *prefix;
+  MatType     mt;
+  VecType     vt;
+  PetscBool   dev, devmat, set, std, flg = PETSC_TRUE, hostbe = PETSC_FALSE;
+  char        be[16];
+
+  PetscFunctionBegin;
+  PetscCall(PetscWarpDeviceAvailable(&dev));
+  if (!dev) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)dm, &prefix));
+  PetscCall(DMGetMatType(dm, &mt));
+  PetscCall(PetscStrbeginswith(mt ? mt : MATAIJ, MATELLWARP, &devmat));
+  if (!devmat) PetscCall(PetscStrcmpAny(mt ? mt : MATAIJ, &devmat, MATSEQAIJELLWARP, MATMPIAIJELLWARP, MATSHAREDNZ, MATAIJCUSPARSE, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+  PetscCall(PetscOptionsHasName(((PetscObject)dm)->options, prefix, "-dm_vec_type", &set));
+  PetscCall(DMGetVecType(dm, &vt));
+  PetscCall(PetscStrcmpAny(vt ? vt : VECSTANDARD, &std, VECSTANDARD, VECSEQ, VECMPI, ""));
+  PetscCall(PetscOptionsGetBool(((PetscObject)dm)->options, prefix, "-mat_warp_assembly_device", &flg, NULL));
+  PetscCall(PetscOptionsGetString(((PetscObject)dm)->options, prefix, "-mat_ellwarp_backend", be, sizeof(be), &hostbe));
+  if (hostbe) PetscCall(PetscStrcmp(be, "host", &hostbe));
+  if (devmat && flg && !hostbe && std && !set) {
+    PetscCall(DMSetVecType(dm, VECCUDA));
+    PetscCall(PetscInfo(dm, "Vectors of type %s: the device assembles into %s matrices\n", VECCUDA, mt));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const char name[], DMPlexWarpHook **hook)
+{
+  DMPlexWarpHook *h;
+  PetscBool       isplex, found, useres = PETSC_TRUE;
+  char            why[256];
+
+  PetscFunctionBegin;
+  PetscCall(PetscWarpInitializePackage());
+  PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMPLEX, &isplex));
+  PetscCheck(isplex, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The PetscWarpAsm hooks need a DMPLEX, not %s", ((PetscObject)dm)->type_name);
+  PetscCall(PetscNew(&h));
+  h->transient = transient;
+  h->cachebc   = PETSC_TRUE;
+  PetscCall(DMPlexWarpRecognizeJacobian_Private(dm, transient, &found, &h->physics, h->coef, &h->mass, why, sizeof(why)));
+  if (!found) {
+    PetscCall(PetscFree(h));
+    SETERRQ(PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "The PetscDS's Jacobian is not a built-in physics of PetscWarpAsm: %s", why);
+  }
+  PetscCall(DMPlexWarpRecognizeResidual(dm, h->physics, h->coef, h->mass, &h->residual, h->f, h->why, sizeof(h->why)));
+  PetscObjectOptionsBegin((PetscObject)dm);
+  PetscCall(PetscOptionsBool("-dm_plex_warp_check", "Compare the first device Jacobian and residual with PETSc's", "DMPlexWarpSetSNESLocalFEM", h->check, &h->check, NULL));
+  PetscCall(PetscOptionsBool("-dm_plex_warp_residual", "Compute the residual with PetscWarpAsm when the PetscDS's residual is recognised", "DMPlexWarpSetSNESLocalFEM", useres, &useres, NULL));
+  PetscCall(PetscOptionsBool("-dm_plex_warp_cache_boundary", "Project the (time-independent) boundary values once and copy them at every residual", "DMPlexWarpSetSNESLocalFEM", h->cachebc, &h->cachebc, NULL));
+  PetscOptionsEnd();
+  if (h->residual && !useres) {
+    h->residual = PETSC_FALSE;
+    PetscCall(PetscStrncpy(h->why, "-dm_plex_warp_residual 0", sizeof(h->why)));
+  }
+  if (h->physics == PETSCWARP_PHYSICS_LAPLACE) PetscCall(PetscInfo(dm, "Jacobians by PetscWarpAsm: Laplacian, kappa %g, mass %g\n", (double)h->coef[0], (double)h->mass));
+  else PetscCall(PetscInfo(dm, "Jacobians by PetscWarpAsm: isotropic elasticity, lambda %g, mu %g, mass %g\n", (double)h->coef[0], (double)h->coef[1], (double)h->mass));
+  if (h->residual) PetscCall(PetscInfo(dm, "Residuals by PetscWarpAsm: f0 = %s(%g, %g, %g)\n", transient ? "c u_t + " : "", (double)h->f[0], (double)h->f[1], (double)h->f[2]));
+  else PetscCall(PetscInfo(dm, "Residuals by PETSc: %s\n", h->why));
+  PetscCall(DeviceVectors(dm));
+  PetscCall(PetscObjectContainerCompose((PetscObject)dm, name, h, HookDestroy)); /* replaces (and frees) an earlier one */
+  *hook = h;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DMPlexWarpHookGet_Private(DM dm, DMPlexWarpHook **h)
+{
+  PetscFunctionBegin;
+  *h = NULL;
+  PetscCall(PetscObjectContainerQuery((PetscObject)dm, "DMPlexWarpSNES", h));
+  if (!*h) PetscCall(PetscObjectContainerQuery((PetscObject)dm, "DMPlexWarpTS", h));
+  PetscCheck(*h, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONGSTATE, "Call DMPlexWarpSetSNESLocalFEM() or DMPlexWarpSetTSLocalFEM() first");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The assembler, made at the first use (the section is final by then) */
+PetscErrorCode DMPlexWarpHookGetAsm_Private(DM dm, DMPlexWarpHook *h)
+{
+  PetscFunctionBegin;
+  if (h->wa) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMPlexWarpAsmCreate(dm, h->physics, &h->wa));
+  if (h->physics == PETSCWARP_PHYSICS_LAPLACE) PetscCall(PetscWarpAsmSetLaplace(h->wa, PETSCWARP_COEF_CONSTANT, h->coef[0], NULL));
+  else PetscCall(PetscWarpAsmSetElasticity(h->wa, h->coef[0], h->coef[1]));
+  PetscCall(PetscWarpAsmSetSource(h->wa, h->f));
+  PetscCall(PetscWarpAsmSetStrategy(h->wa, PETSCWARP_ASM_ATOMIC)); /* the fastest on the H100 for every case measured (bench/RESULTS.md) */
+  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)h->wa, ((PetscObject)dm)->prefix));
+  PetscCall(PetscWarpAsmSetFromOptions(h->wa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether PetscWarpAsm can fill this matrix */
+PetscErrorCode DMPlexWarpHookSupported_Private(Mat A, PetscBool *ok)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, ok));
+  if (size > 1) *ok = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PETSc's projection of the boundary values (and of their time derivative) into local vectors */
+static PetscErrorCode InsertBoundary(DM dm, DMPlexWarpHook *h, PetscReal t, Vec locX, Vec locX_t)
+{
+  PetscFunctionBegin;
+  if (!h->transient) PetscCall(DMPlexInsertBoundaryValues(dm, PETSC_TRUE, locX, PETSC_MIN_REAL, NULL, NULL, NULL));
+  else {
+    PetscCall(DMPlexInsertBoundaryValues(dm, PETSC_TRUE, locX, t, NULL, NULL, NULL));
+    if (locX_t) PetscCall(DMPlexInsertTimeDerivativeBoundaryValues(dm, PETSC_TRUE, locX_t, t, NULL, NULL, NULL));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The boundary values of the local state (and of its time derivative) at time t, into locX (locX_t), as PETSc's
+  DMPlexSNESComputeBoundaryFEM() (DMPlexTSComputeBoundary()) puts them there. PETSc projects them at every call
+  (about 1 s at 120 k unknowns on one core); they are projected once into cached local vectors and copied (on the
+  device with VECCUDA), unless they depend on time: the first call (of a TS) projects them at t and at t + 1.2345 and
+  keeps projecting at every call when the two differ (-info says which).
+*/
+PetscErrorCode DMPlexWarpHookBoundary_Private(DM dm, DMPlexWarpHook *h, PetscReal t, Vec locX, Vec locX_t)
+{
+  PetscFunctionBegin;
+  if (h->cachebc && !h->bcprobed) {
+    h->bcprobed = PETSC_TRUE;
+    PetscCall(DMCreateLocalVector(dm, &h->bc));
+    PetscCall(VecDuplicate(h->bc, &h->bc_t));
+    PetscCall(VecSetDM(h->bc, NULL)); /* the DM owns them: no reference back to it */
+    PetscCall(VecSetDM(h->bc_t, NULL));
+    PetscCall(VecZeroEntries(h->bc));
+    PetscCall(VecZeroEntries(h->bc_t));
+    PetscCall(InsertBoundary(dm, h, t, h->bc, h->bc_t));
+    if (h->transient) {
+      Vec       b, bt;
+      PetscBool e1, e2;
+
+      PetscCall(VecDuplicate(h->bc, &b));
+      PetscCall(VecDuplicate(h->bc, &bt));
+      PetscCall(VecZeroEntries(b));
+      PetscCall(VecZeroEntries(bt));
+      PetscCall(InsertBoundary(dm, h, t + 1.2345, b, bt));
+      PetscCall(VecEqual(b, h->bc, &e1));
+      PetscCall(VecEqual(bt, h->bc_t, &e2));
+      h->bctimedep = (PetscBool) !(e1 && e2);
+      PetscCall(VecDestroy(&b));
+      PetscCall(VecDestroy(&bt));
+    }
+    PetscCall(PetscInfo(dm, "Boundary values %s\n", h->bctimedep ? "depend on time: projected at every call" : "cached (projected once)"));
+  }
+  if (!h->cachebc || h->bctimedep) PetscCall(InsertBoundary(dm, h, t, locX, locX_t));
+  else {
+    PetscCall(VecCopy(h->bc, locX));
+    if (locX_t) PetscCall(VecCopy(h->bc_t, locX_t));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -dm_plex_warp_check: the device Jacobian against PETSc's at the same state */
+PetscErrorCode DMPlexWarpHookCheckJacobian_Private(DM dm, DMPlexWarpHook *h, PetscReal t, Vec locX, Vec locX_t, PetscReal shift, Mat A)
+{
+  Mat       D, R;
+  PetscReal nd, nr;
+
+  PetscFunctionBegin;
+  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &D)); /* the values pulled from the device once */
+  PetscCall(MatDuplicate(D, MAT_DO_NOT_COPY_VALUES, &R));
+  if (h->transient) PetscCall(DMPlexTSComputeIJacobianFEM(dm, t, locX, locX_t, shift, R, R, NULL));
+  else PetscCall(DMPlexSNESComputeJacobianFEM(dm, locX, R, R, NULL));
+  PetscCall(MatNorm(R, NORM_FROBENIUS, &nr));
+  PetscCall(MatAXPY(D, -1.0, R, SAME_NONZERO_PATTERN));
+  PetscCall(MatNorm(D, NORM_FROBENIUS, &nd));
+  PetscCall(MatDestroy(&D));
+  PetscCall(MatDestroy(&R));
+  PetscCall(PetscInfo(dm, "-dm_plex_warp_check: |J_warp - J_PETSc|_F / |J_PETSc|_F = %g\n", (double)(nr > 0 ? nd / nr : nd)));
+  PetscCheck(nd <= 1e-10 * nr, PetscObjectComm((PetscObject)dm), PETSC_ERR_PLIB, "The device Jacobian differs from PETSc's: relative Frobenius difference %g", (double)(nd / nr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -dm_plex_warp_check: the device residual (local, constrained dofs included) against PETSc's at the same state */
+PetscErrorCode DMPlexWarpHookCheckResidual_Private(DM dm, DMPlexWarpHook *h, PetscReal t, Vec locX, Vec locX_t, Vec locF)
+{
+  Vec       R;
+  PetscReal nd, nr;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetLocalVector(dm, &R));
+  PetscCall(VecZeroEntries(R));
+  if (h->transient) PetscCall(DMPlexTSComputeIFunctionFEM(dm, t, locX, locX_t, R, NULL));
+  else PetscCall(DMPlexSNESComputeResidualFEM(dm, locX, R, NULL));
+  PetscCall(VecNorm(R, NORM_2, &nr));
+  PetscCall(VecAXPY(R, -1.0, locF));
+  PetscCall(VecNorm(R, NORM_2, &nd));
+  PetscCall(DMRestoreLocalVector(dm, &R));
+  PetscCall(PetscInfo(dm, "-dm_plex_warp_check: |r_warp - r_PETSc| / |r_PETSc| = %g\n", (double)(nr > 0 ? nd / nr : nd)));
+  PetscCheck(nd <= 1e-10 * PetscMax(nr, PETSC_SMALL), PetscObjectComm((PetscObject)dm), PETSC_ERR_PLIB, "The device residual differs from PETSc's: relative difference %g", (double)(nr > 0 ? nd / nr : nd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  DMPlexWarpGetAsm - Gets the `PetscWarpAsm` that `DMPlexWarpSetSNESLocalFEM()` or `DMPlexWarpSetTSLocalFEM()` installed
+  (made at the first call)
+
+  Not Collective
+
+  Input Parameter:
+. dm - the `DMPLEX`
+
+  Output Parameter:
+. wa - the assembler (owned by the DM), for `PetscWarpAsmGetInfo()`, `PetscWarpAsmView()` or settings
+
+  Level: intermediate
+
+.seealso: `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`, `PetscWarpAsm`
+@*/
+PetscErrorCode DMPlexWarpGetAsm(DM dm, PetscWarpAsm *wa)
+{
+  DMPlexWarpHook *h;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
+  PetscAssertPointer(wa, 2);
+  PetscCall(DMPlexWarpHookGet_Private(dm, &h));
+  PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
+  *wa = h->wa;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  DMPlexWarpGetResidualCount - Gets how many residuals the hook computed with `PetscWarpAsm` and how many it left to
+  PETSc
+
+  Not Collective
+
+  Input Parameter:
+. dm - the `DMPLEX`, with `DMPlexWarpSetSNESLocalFEM()` or `DMPlexWarpSetTSLocalFEM()` called
+
+  Output Parameters:
++ nwarp  - residuals (`SNES` functions, `TS` implicit functions) computed by `PetscWarpAsmComputeResidualLocal()`
+           (on the device or by the host twin), or `NULL`
+- npetsc - residuals computed by PETSc (`DMPlexSNESComputeResidualFEM()`, `DMPlexTSComputeIFunctionFEM()`) because the
+           `PetscDS`'s residual was not recognised (the reason is printed with `-info`), or `NULL`
+
+  Level: intermediate
+
+.seealso: `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`, `DMPlexWarpRecognizeResidual()`
+@*/
+PetscErrorCode DMPlexWarpGetResidualCount(DM dm, PetscInt *nwarp, PetscInt *npetsc)
+{
+  DMPlexWarpHook *h;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
+  PetscCall(DMPlexWarpHookGet_Private(dm, &h));
+  if (nwarp) *nwarp = h->nrwarp;
+  if (npetsc) *npetsc = h->nrpetsc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

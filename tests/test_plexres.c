@@ -1,0 +1,410 @@
+static char help[] = "Residuals by PetscWarpAsm (PetscWarpAsmComputeResidualLocal, DMPlexWarpSetSNESLocalFEM, DMPlexWarpSetTSLocalFEM)\n"
+                     "against PETSc's DMPlexSNESComputeResidualFEM / DMPlexTSComputeIFunctionFEM at random states with non-zero\n"
+                     "Dirichlet values (relative difference < 1e-12, local and global), SNES and backward Euler TS solves with the\n"
+                     "same iteration counts and solutions as PETSc's path, and the refusals of residuals that are not recognised.\n"
+                     "  -physics laplace|elasticity  -degrees 1,2  -types aij,ellwarp (matrix types of the hook; sharednz with a device)\n"
+                     "  -ts  also the TS hook;  mesh: -dm_plex_* options\n"
+                     "Newton (TS: step) iteration counts must be equal, CG counts within one (the residual is summed in another order).\n";
+
+#include "testutil.h"
+#include <petscsnes.h>
+#include <petscts.h>
+#include <petscds.h>
+
+#define KAPPA  2.5
+#define LAMBDA 1.5
+#define MU     0.75
+#define MASS   3.0
+
+static PetscErrorCode bc(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt Nc, PetscScalar *u, PetscCtx ctx)
+{
+  for (PetscInt c = 0; c < Nc; c++) u[c] = 1.0 + x[0] - 0.5 * x[1] + 0.1 * c;
+  return PETSC_SUCCESS;
+}
+
+static void f0_const(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[])
+{
+  for (PetscInt c = 0; c < uOff[1] - uOff[0]; c++) f0[c] = -0.7 + 0.4 * c;
+}
+
+static void f0_ts(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[])
+{
+  for (PetscInt c = 0; c < uOff[1] - uOff[0]; c++) f0[c] = MASS * u_t[c] - 0.7 + 0.4 * c;
+}
+
+static void f0_x(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[])
+{
+  for (PetscInt c = 0; c < uOff[1] - uOff[0]; c++) f0[c] = x[0];
+}
+
+static void f1_lap(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f1[])
+{
+  for (PetscInt d = 0; d < dim; ++d) f1[d] = KAPPA * u_x[d];
+}
+
+static void f1_lap_wrong(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f1[])
+{
+  for (PetscInt d = 0; d < dim; ++d) f1[d] = (KAPPA + u[0] * u[0]) * u_x[d];
+}
+
+static void g3_lap(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, PetscReal u_tShift, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar g3[])
+{
+  for (PetscInt d = 0; d < dim; ++d) g3[d * dim + d] = KAPPA;
+}
+
+static void f1_elas(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f1[])
+{
+  PetscScalar div = 0.0;
+  for (PetscInt d = 0; d < dim; ++d) div += u_x[d * dim + d];
+  for (PetscInt c = 0; c < dim; ++c)
+    for (PetscInt d = 0; d < dim; ++d) f1[c * dim + d] = MU * (u_x[c * dim + d] + u_x[d * dim + c]) + (c == d ? LAMBDA * div : 0.0);
+}
+
+static void g3_elas(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, PetscReal u_tShift, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar g3[])
+{
+  for (PetscInt c = 0; c < dim; ++c)
+    for (PetscInt g = 0; g < dim; ++g)
+      for (PetscInt d = 0; d < dim; ++d)
+        for (PetscInt e = 0; e < dim; ++e) g3[((c * dim + g) * dim + d) * dim + e] = MU * ((c == g && d == e) + (c == e && d == g)) + LAMBDA * (c == d && g == e);
+}
+
+static void g0_ts(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, PetscReal u_tShift, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar g0[])
+{
+  PetscInt nc = uOff[1] - uOff[0];
+  for (PetscInt c = 0; c < nc; ++c) g0[c * nc + c] = MASS * u_tShift;
+}
+
+static void bdf0(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], const PetscReal n[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[])
+{
+  f0[0] = 1.0;
+}
+
+/* The problem on the mesh of the options: Lagrange elements of the degree, Dirichlet values bc() on the whole boundary;
+   hook: the petscwarp callbacks on a DM of matrix type mattype, else PETSc's own (aij) */
+static PetscErrorCode CreateDM(PetscBool elas, PetscBool ts, PetscInt degree, const char *mattype, PetscBool hook, DM *dm)
+{
+  PetscFE        fe;
+  PetscDS        ds;
+  DMLabel        label;
+  PetscInt       dim, cStart, id = 1;
+  DMPolytopeType ct;
+
+  PetscFunctionBegin;
+  PetscCall(DMCreate(PETSC_COMM_WORLD, dm));
+  PetscCall(DMSetType(*dm, DMPLEX));
+  PetscCall(DMSetFromOptions(*dm));
+  PetscCall(DMGetDimension(*dm, &dim));
+  PetscCall(DMPlexGetHeightStratum(*dm, 0, &cStart, NULL));
+  PetscCall(DMPlexGetCellType(*dm, cStart, &ct));
+  PetscCall(PetscFECreateLagrange(PETSC_COMM_SELF, dim, elas ? dim : 1, DMPolytopeTypeGetNumVertices(ct) == dim + 1 ? PETSC_TRUE : PETSC_FALSE, degree, PETSC_DETERMINE, &fe));
+  PetscCall(DMSetField(*dm, 0, NULL, (PetscObject)fe));
+  PetscCall(PetscFEDestroy(&fe));
+  PetscCall(DMCreateDS(*dm));
+  PetscCall(DMGetDS(*dm, &ds));
+  PetscCall(PetscDSSetResidual(ds, 0, ts ? f0_ts : f0_const, elas ? f1_elas : f1_lap));
+  PetscCall(PetscDSSetJacobian(ds, 0, 0, ts ? g0_ts : NULL, NULL, NULL, elas ? g3_elas : g3_lap));
+  PetscCall(DMCreateLabel(*dm, "marker"));
+  PetscCall(DMGetLabel(*dm, "marker", &label));
+  PetscCall(DMPlexMarkBoundaryFaces(*dm, 1, label));
+  PetscCall(DMPlexLabelComplete(*dm, label));
+  PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "wall", label, 1, &id, 0, 0, NULL, (PetscVoidFn *)bc, NULL, NULL, NULL));
+  PetscCall(DMSetMatType(*dm, hook ? mattype : MATAIJ));
+  if (hook) {
+    if (ts) PetscCall(DMPlexWarpSetTSLocalFEM(*dm));
+    else PetscCall(DMPlexWarpSetSNESLocalFEM(*dm));
+  } else if (ts) {
+    PetscCall(DMTSSetBoundaryLocal(*dm, DMPlexTSComputeBoundary, NULL));
+    PetscCall(DMTSSetIFunctionLocal(*dm, DMPlexTSComputeIFunctionFEM, NULL));
+    PetscCall(DMTSSetIJacobianLocal(*dm, DMPlexTSComputeIJacobianFEM, NULL));
+  } else PetscCall(DMPlexSetSNESLocalFEM(*dm, PETSC_FALSE, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ||a - b|| / ||b|| of two vectors, whatever their types */
+static PetscErrorCode RelDiff(Vec a, Vec b, PetscReal *e)
+{
+  Vec       ah;
+  PetscBool same;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)a, ((PetscObject)b)->type_name, &same));
+  if (same) PetscCall(VecRelativeDifference(a, b, e));
+  else {
+    PetscCall(VecDuplicate(b, &ah));
+    PetscCall(VecCopy(a, ah));
+    PetscCall(VecRelativeDifference(ah, b, e));
+    PetscCall(VecDestroy(&ah));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The local state of X with PETSc's boundary values at time t */
+static PetscErrorCode LocalState(DM dm, PetscReal t, Vec X, Vec *Xloc)
+{
+  PetscFunctionBegin;
+  PetscCall(DMCreateLocalVector(dm, Xloc));
+  PetscCall(VecZeroEntries(*Xloc));
+  PetscCall(DMPlexInsertBoundaryValues(dm, PETSC_TRUE, *Xloc, t, NULL, NULL, NULL));
+  PetscCall(DMGlobalToLocalBegin(dm, X, INSERT_VALUES, *Xloc));
+  PetscCall(DMGlobalToLocalEnd(dm, X, INSERT_VALUES, *Xloc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Residuals at a random state (and time derivative): the hook's DM against PETSc's, locally (PetscWarpAsm's kernel
+   against PETSc's integration on the same local state) and globally (SNESComputeFunction / TSComputeIFunction) */
+static PetscErrorCode CompareResiduals(DM dmw, DM dmp, PetscBool ts, PetscRandom rnd, const char *what)
+{
+  Vec             Xs, X, Xt, Xp, Xtp, Fw, Fp, Xloc, Xtloc = NULL, Rw, Rp;
+  PetscWarpAsm    wa;
+  PetscReal       el, eg;
+  PetscInt        nwarp;
+  const PetscReal t = 0.3;
+
+  PetscFunctionBegin;
+  PetscCall(DMCreateGlobalVector(dmp, &Xs));
+  PetscCall(DMCreateGlobalVector(dmw, &X));
+  PetscCall(VecDuplicate(X, &Xt));
+  PetscCall(VecDuplicate(X, &Fw));
+  PetscCall(VecDuplicate(Xs, &Xp));
+  PetscCall(VecDuplicate(Xs, &Xtp));
+  PetscCall(VecDuplicate(Xs, &Fp));
+  PetscCall(VecSetRandom(Xs, rnd));
+  PetscCall(VecCopy(Xs, Xp));
+  PetscCall(VecCopy(Xs, X));
+  PetscCall(VecSetRandom(Xs, rnd));
+  PetscCall(VecCopy(Xs, Xtp));
+  PetscCall(VecCopy(Xs, Xt));
+  /* local: the kernel against PETSc on the same local state */
+  PetscCall(DMPlexWarpGetAsm(dmw, &wa));
+  PetscCall(LocalState(dmw, ts ? t : PETSC_MIN_REAL, X, &Xloc));
+  if (ts) { /* the boundary values of u_t are zero (they do not depend on time) */
+    PetscCall(DMCreateLocalVector(dmw, &Xtloc));
+    PetscCall(VecZeroEntries(Xtloc));
+    PetscCall(DMGlobalToLocalBegin(dmw, Xt, INSERT_VALUES, Xtloc));
+    PetscCall(DMGlobalToLocalEnd(dmw, Xt, INSERT_VALUES, Xtloc));
+  }
+  PetscCall(VecDuplicate(Xloc, &Rw));
+  PetscCall(VecDuplicate(Xloc, &Rp));
+  PetscCall(VecZeroEntries(Rw));
+  PetscCall(VecZeroEntries(Rp));
+  PetscCall(PetscWarpAsmComputeResidualLocal(wa, Xloc, Xtloc, ts ? MASS : 0.0, Rw));
+  if (ts) PetscCall(DMPlexTSComputeIFunctionFEM(dmw, t, Xloc, Xtloc, Rp, NULL));
+  else PetscCall(DMPlexSNESComputeResidualFEM(dmw, Xloc, Rp, NULL));
+  PetscCall(VecRelativeDifference(Rw, Rp, &el));
+  /* global: the hook's callbacks against PETSc's */
+  if (ts) {
+    TS tw, tp;
+    PetscCall(TSCreate(PETSC_COMM_WORLD, &tw));
+    PetscCall(TSSetDM(tw, dmw));
+    PetscCall(TSCreate(PETSC_COMM_WORLD, &tp));
+    PetscCall(TSSetDM(tp, dmp));
+    PetscCall(TSComputeIFunction(tw, t, X, Xt, Fw, PETSC_FALSE));
+    PetscCall(TSComputeIFunction(tp, t, Xp, Xtp, Fp, PETSC_FALSE));
+    PetscCall(TSDestroy(&tw));
+    PetscCall(TSDestroy(&tp));
+  } else {
+    SNES sw, sp;
+    PetscCall(SNESCreate(PETSC_COMM_WORLD, &sw));
+    PetscCall(SNESSetDM(sw, dmw));
+    PetscCall(SNESCreate(PETSC_COMM_WORLD, &sp));
+    PetscCall(SNESSetDM(sp, dmp));
+    PetscCall(SNESComputeFunction(sw, X, Fw));
+    PetscCall(SNESComputeFunction(sp, Xp, Fp));
+    PetscCall(SNESDestroy(&sw));
+    PetscCall(SNESDestroy(&sp));
+  }
+  PetscCall(RelDiff(Fw, Fp, &eg));
+  PetscCall(DMPlexWarpGetResidualCount(dmw, &nwarp, NULL));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: residual rel. diff. local %.1e, global %.1e (%s vectors)\n", what, (double)el, (double)eg, ((PetscObject)X)->type_name));
+  PetscCheck(el < 1e-12 && eg < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: residuals differ from PETSc's: local %g, global %g", what, (double)el, (double)eg);
+  PetscCheck(nwarp == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " residuals by PetscWarpAsm, expected 1", what, nwarp);
+  PetscCall(VecDestroy(&Xs));
+  PetscCall(VecDestroy(&X));
+  PetscCall(VecDestroy(&Xt));
+  PetscCall(VecDestroy(&Xp));
+  PetscCall(VecDestroy(&Xtp));
+  PetscCall(VecDestroy(&Fw));
+  PetscCall(VecDestroy(&Fp));
+  PetscCall(VecDestroy(&Xloc));
+  PetscCall(VecDestroy(&Xtloc));
+  PetscCall(VecDestroy(&Rw));
+  PetscCall(VecDestroy(&Rp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SetKSP(KSP ksp)
+{
+  PC pc;
+
+  PetscFunctionBegin;
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(KSPSetTolerances(ksp, 1e-12, PETSC_CURRENT, PETSC_CURRENT, PETSC_CURRENT));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A Newton solve (SNES) or 3 backward Euler steps (TS) from u = 0: iterations and solution */
+static PetscErrorCode Solve(DM dm, PetscBool ts, PetscInt *its, PetscInt *lits, Vec *u)
+{
+  SNES snes;
+  KSP  ksp;
+  TS   t = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(DMCreateGlobalVector(dm, u));
+  PetscCall(VecSet(*u, 0.0));
+  if (ts) {
+    PetscCall(TSCreate(PETSC_COMM_WORLD, &t));
+    PetscCall(TSSetDM(t, dm));
+    PetscCall(TSSetType(t, TSBEULER));
+    PetscCall(TSSetTimeStep(t, 0.01));
+    PetscCall(TSSetMaxSteps(t, 3));
+    PetscCall(TSSetExactFinalTime(t, TS_EXACTFINALTIME_MATCHSTEP));
+    PetscCall(TSGetSNES(t, &snes));
+  } else {
+    PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
+    PetscCall(SNESSetDM(snes, dm));
+  }
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(SetKSP(ksp));
+  if (ts) {
+    PetscCall(TSSetFromOptions(t));
+    PetscCall(TSSolve(t, *u));
+    PetscCall(TSGetSNESIterations(t, its));
+    PetscCall(TSGetKSPIterations(t, lits));
+    PetscCall(TSDestroy(&t));
+  } else {
+    PetscCall(SNESSetFromOptions(snes));
+    PetscCall(SNESSolve(snes, NULL, *u));
+    PetscCall(SNESGetIterationNumber(snes, its));
+    PetscCall(SNESGetLinearSolveIterations(snes, lits));
+    PetscCall(SNESDestroy(&snes));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What is not recognised: the hook falls back to PETSc's residual (counted), or the recognizer says why */
+static PetscErrorCode Refusals(PetscBool elas)
+{
+  DM        dm;
+  PetscDS   ds;
+  PetscBool found;
+  PetscReal coef[2] = {elas ? LAMBDA : KAPPA, MU}, f[3];
+  char      why[256];
+  PetscInt  nwarp, npetsc;
+  Vec       u, F;
+  SNES      snes;
+
+  PetscFunctionBegin;
+  PetscCall(CreateDM(elas, PETSC_FALSE, 1, MATAIJ, PETSC_FALSE, &dm));
+  PetscCall(DMGetDS(dm, &ds));
+  PetscCall(DMPlexWarpRecognizeResidual(dm, elas ? PETSCWARP_PHYSICS_ELASTICITY : PETSCWARP_PHYSICS_LAPLACE, coef, 0.0, &found, f, why, sizeof(why)));
+  PetscCheck(found && PetscAbsReal(f[0] + 0.7) < 1e-14, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the constant f0 was not recognised: %s", why);
+  /* a mass term in f0 without g0 (a steady problem): refused */
+  PetscCall(PetscDSSetResidual(ds, 0, f0_ts, elas ? f1_elas : f1_lap));
+  PetscCall(DMPlexWarpRecognizeResidual(dm, elas ? PETSCWARP_PHYSICS_ELASTICITY : PETSCWARP_PHYSICS_LAPLACE, coef, 0.0, &found, f, why, sizeof(why)));
+  PetscCheck(!found, PETSC_COMM_SELF, PETSC_ERR_PLIB, "f0 = c u_t + f recognised for a steady problem");
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  refused: f0 with u_t, steady (%s)\n", why));
+  /* f1 that is not the Jacobian's flux */
+  if (!elas) {
+    PetscCall(PetscDSSetResidual(ds, 0, f0_const, f1_lap_wrong));
+    PetscCall(DMPlexWarpRecognizeResidual(dm, PETSCWARP_PHYSICS_LAPLACE, coef, 0.0, &found, f, why, sizeof(why)));
+    PetscCheck(!found, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a nonlinear f1 was recognised");
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  refused: nonlinear f1 (%s)\n", why));
+  }
+  /* a Neumann flux */
+  PetscCall(PetscDSSetResidual(ds, 0, f0_const, elas ? f1_elas : f1_lap));
+  PetscCall(PetscDSSetBdResidual(ds, 0, bdf0, NULL));
+  PetscCall(DMPlexWarpRecognizeResidual(dm, elas ? PETSCWARP_PHYSICS_ELASTICITY : PETSCWARP_PHYSICS_LAPLACE, coef, 0.0, &found, f, why, sizeof(why)));
+  PetscCheck(!found, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a boundary residual was accepted");
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  refused: boundary residual (%s)\n", why));
+  PetscCall(DMDestroy(&dm));
+  /* the hook with an f0 that depends on x: PETSc's residual, counted */
+  PetscCall(CreateDM(elas, PETSC_FALSE, 1, MATAIJ, PETSC_FALSE, &dm));
+  PetscCall(DMGetDS(dm, &ds));
+  PetscCall(PetscDSSetResidual(ds, 0, f0_x, elas ? f1_elas : f1_lap));
+  PetscCall(DMPlexWarpSetSNESLocalFEM(dm));
+  PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
+  PetscCall(SNESSetDM(snes, dm));
+  PetscCall(DMCreateGlobalVector(dm, &u));
+  PetscCall(VecDuplicate(u, &F));
+  PetscCall(VecSet(u, 1.0));
+  PetscCall(SNESComputeFunction(snes, u, F));
+  PetscCall(DMPlexWarpGetResidualCount(dm, &nwarp, &npetsc));
+  PetscCheck(nwarp == 0 && npetsc == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "f0(x): %" PetscInt_FMT " residuals by PetscWarpAsm, %" PetscInt_FMT " by PETSc", nwarp, npetsc);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  f0(x): residual left to PETSc\n"));
+  PetscCall(VecDestroy(&u));
+  PetscCall(VecDestroy(&F));
+  PetscCall(SNESDestroy(&snes));
+  PetscCall(DMDestroy(&dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscBool   skip, device, elas, flg, ts = PETSC_FALSE;
+  char        physname[32] = "laplace", *types[8];
+  PetscInt    nt = 8, degrees[4] = {1, 2}, nd = 4;
+  PetscRandom rnd;
+
+  PetscCall(TestBegin(&argc, &argv, help, &skip));
+  if (skip) return TestSkip();
+  PetscCall(PetscWarpDeviceAvailable(&device));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-physics", physname, sizeof(physname), NULL));
+  PetscCall(PetscStrcmp(physname, "elasticity", &elas));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-ts", &ts, NULL));
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-degrees", degrees, &nd, &flg));
+  if (!flg) nd = 2;
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-types", types, &nt, &flg));
+  if (!flg) {
+    nt = device ? 3 : 2;
+    PetscCall(PetscStrallocpy(MATAIJ, &types[0]));
+    PetscCall(PetscStrallocpy(MATELLWARP, &types[1]));
+    if (device) PetscCall(PetscStrallocpy(MATSHAREDNZ, &types[2]));
+  }
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 20261123));
+  PetscCall(PetscRandomSeed(rnd));
+  for (PetscInt k = 0; k < nd; k++)
+    for (PetscInt pass = 0; pass < (ts ? 2 : 1); pass++) {
+      PetscBool tsp = (PetscBool)(pass == 1);
+      DM        dmp;
+      Vec       up;
+      PetscInt  its0, lits0;
+
+      PetscCall(CreateDM(elas, tsp, degrees[k], MATAIJ, PETSC_FALSE, &dmp));
+      PetscCall(Solve(dmp, tsp, &its0, &lits0, &up));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s %s, degree %" PetscInt_FMT ": PETSc %" PetscInt_FMT " Newton, %" PetscInt_FMT " CG iterations\n", elas ? "elasticity" : "Laplace", tsp ? "TS (backward Euler, 3 steps)" : "SNES", degrees[k], its0, lits0));
+      for (PetscInt t = 0; t < nt; t++) {
+        DM        dmw;
+        Vec       u;
+        PetscInt  its, lits, nwarp, npetsc;
+        PetscReal e;
+        char      what[64];
+
+        PetscCall(PetscSNPrintf(what, sizeof(what), "%-8s %s", types[t], tsp ? "TS" : "SNES"));
+        PetscCall(CreateDM(elas, tsp, degrees[k], types[t], PETSC_TRUE, &dmw));
+        PetscCall(CompareResiduals(dmw, dmp, tsp, rnd, what));
+        PetscCall(DMDestroy(&dmw));
+        PetscCall(CreateDM(elas, tsp, degrees[k], types[t], PETSC_TRUE, &dmw));
+        PetscCall(Solve(dmw, tsp, &its, &lits, &u));
+        PetscCall(RelDiff(u, up, &e));
+        PetscCall(DMPlexWarpGetResidualCount(dmw, &nwarp, &npetsc));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: %" PetscInt_FMT " Newton, %" PetscInt_FMT " CG iterations, solution rel. diff. %.1e, %" PetscInt_FMT " residuals by PetscWarpAsm\n", what, its, lits, (double)e, nwarp));
+        /* the residual is summed in another order than PETSc's (at 1e-16): CG may cross its tolerance one step apart */
+        PetscCheck(its == its0 && PetscAbsInt(lits - lits0) <= 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: iterations %" PetscInt_FMT "/%" PetscInt_FMT ", PETSc %" PetscInt_FMT "/%" PetscInt_FMT, what, its, lits, its0, lits0);
+        PetscCheck(e < 1e-9, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: solution differs by %g", what, (double)e);
+        PetscCheck(nwarp > 0 && npetsc == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " residuals by PetscWarpAsm, %" PetscInt_FMT " by PETSc", what, nwarp, npetsc);
+        PetscCall(VecDestroy(&u));
+        PetscCall(DMDestroy(&dmw));
+      }
+      PetscCall(VecDestroy(&up));
+      PetscCall(DMDestroy(&dmp));
+    }
+  PetscCall(Refusals(elas));
+  PetscCall(PetscRandomDestroy(&rnd));
+  for (PetscInt t = 0; t < nt; t++) PetscCall(PetscFree(types[t]));
+  PetscCall(PetscFinalize());
+  return 0;
+}
