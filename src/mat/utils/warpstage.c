@@ -56,7 +56,7 @@ typedef struct {
   PetscScalar     *buf;     /* nval + ntail values */
   /* the cycle */
   StageMode mode;
-  PetscBool incycle, zeroed, busy;
+  PetscBool incycle, zeroed, busy, fellback;
   PetscInt  k;
   /* statistics */
   PetscInt nrecordings, nrecorded, nstaged, nfallback, nplain;
@@ -142,6 +142,7 @@ static PetscErrorCode Fallback(Mat A, MatWarpStage *s, const char why[])
   for (PetscInt j = 0; j < s->k; j++) PetscCall((*s->setvalues)(A, s->cm[j], s->idx + s->ioff[j], s->cn[j], s->idx + s->ioff[j] + s->cm[j], s->buf + s->voff[j], ADD_VALUES));
   a->roworiented = ro;
   s->mode        = STAGE_PLAIN;
+  s->fellback    = PETSC_TRUE;
   s->nfallback++;
   PetscCall(ResetRecording(s));
   PetscCall(PetscLogEventEnd(MATWARP_StageFallback, A, 0, 0, 0));
@@ -162,8 +163,9 @@ static PetscErrorCode CycleBegin(Mat A, MatWarpStage *s, InsertMode addv)
   Mat_SeqAIJ *a = (Mat_SeqAIJ *)A->data;
 
   PetscFunctionBegin;
-  s->incycle = PETSC_TRUE;
-  s->k       = 0;
+  s->incycle  = PETSC_TRUE;
+  s->fellback = PETSC_FALSE;
+  s->k        = 0;
   if (!s->optread) {
     PetscObjectOptionsBegin((PetscObject)A);
     PetscCall(PetscOptionsBool(s->option, "Stage the values of a repeated MatSetValues() sequence and sum them on the device (MatSetValuesCOO())", "MatWarpSetStage", s->on, &s->on, NULL));
@@ -336,7 +338,7 @@ static PetscErrorCode StageAssemblyEnd(Mat A, MatAssemblyType type)
       PetscCall(PetscInfo(A, "Staged assembly: recording dropped, the matrix is assembled by another path from now on\n"));
       PetscCall(ResetRecording(s));
     }
-  } else {
+  } else if (!s->fellback) {
     s->nplain++;
     PetscCall(PetscInfo(A, "Staged assembly: plain AIJ assembly (%s)\n", s->reason));
   }
