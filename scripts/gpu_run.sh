@@ -4,7 +4,7 @@
 # Run on the GPU machine (through the device tool), from the repository root, with gpu/ carried:
 # the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize tutorial bench bench_gmsh bench_kr bench_check bench_build
-#                                   bench_big profile tests_asm sanitize_asm bench_asm coo hook (default: probe tests sanitize
+#                                   bench_big profile tests_asm sanitize_asm bench_asm coo hook nocode (default: probe tests sanitize
 #                                   tutorial bench)
 set -uo pipefail
 ROOT=$PWD
@@ -15,7 +15,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 export PETSC_OPTIONS="-use_gpu_aware_mpi 0"
 # the CTest files name the build directory of the machine that built them
 origin=$(cat gpu/build/.origin)
-find gpu/build -name CTestTestfile.cmake -exec sed -i "s#$origin#$ROOT/gpu/build#g; s#/work/main#$ROOT#g" {} +
+srcdir=$(dirname "$origin") # the source tree it was built from (scripts such as tests/petsc_tutorial.sh are run from it)
+find gpu/build -name CTestTestfile.cmake -exec sed -i "s#$origin#$ROOT/gpu/build#g; s#$srcdir/#$ROOT/#g; s#/work/main#$ROOT#g" {} +
 what=${*:-probe tests sanitize tutorial bench}
 B=gpu/build
 for w in $what; do
@@ -94,6 +95,18 @@ for w in $what; do
     for deg in 1 2; do
       $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree $deg -dm_refine $((6 - deg)) -check 2>&1 | tee -a "$OUTDIR/ex2.log"
     done ;;
+  nocode) # issue 8, no code change: staged reassembly and PETSc's own ex12/ex56 with -dll_append -dm_mat_type ellwarp|sharednz
+           # against aij on the device (same SNES/KSP iteration counts, -info paths), then compute-sanitizer memcheck
+    (cd $B && ctest --output-on-failure -L gpu -R 'stage|petsc_ex' 2>&1 | tee "$OUTDIR/ctest_nocode.log" | tail -20)
+    for t in "test_stage -mat_ellwarp_backend cuda -malloc_dump" "test_stage -mat_type sharednz -mat_ellwarp_backend cuda -tol 1e-15 -blocked -malloc_dump"; do
+      set -- $t
+      echo "== compute-sanitizer --tool memcheck $t" | tee -a "$OUTDIR/ctest_nocode.log"
+      compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/tests/$@ > /tmp/sanitizer.log 2>&1
+      echo "exit $?" | tee -a "$OUTDIR/ctest_nocode.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$OUTDIR/ctest_nocode.log"
+    done
+    echo "== compute-sanitizer --tool memcheck ex56 (staged, ellwarp cuda)" | tee -a "$OUTDIR/ctest_nocode.log"
+    compute-sanitizer --tool memcheck --error-exitcode 3 $B/tests/petsc_tutorials/ex56 -dll_append $B/libpetscwarp.so -dm_mat_type ellwarp -mat_ellwarp_backend cuda -dm_vec_type cuda -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 2,2,1 -max_conv_its 2 -petscspace_degree 2 -snes_max_it 1 -ksp_type cg -pc_type gamg -use_mat_nearnullspace true -snes_type ksponly -ksp_converged_reason -malloc_dump > /tmp/sanitizer.log 2>&1
+    echo "exit $?" | tee -a "$OUTDIR/ctest_nocode.log"; grep -E "ERROR SUMMARY|converged" /tmp/sanitizer.log | tail -3 | tee -a "$OUTDIR/ctest_nocode.log" ;;
   bench_big) # about 5 M rows
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap_big,q2lap_big -renumber -nmult 100 -csv "$OUTDIR/spmv_big.csv" 2>&1 | tee "$OUTDIR/bench_big.log" ;;
   esac

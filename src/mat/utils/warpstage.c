@@ -180,8 +180,10 @@ static PetscErrorCode CycleBegin(Mat A, MatWarpStage *s, InsertMode addv)
       PetscCall(PetscInfo(A, "Staged assembly: the nonzero pattern changed since the recording: recording again\n"));
       PetscCall(ResetRecording(s));
     }
-    if (s->recorded) s->mode = STAGE_STAGE;
-    else if (s->nrecordings < MAX_RECORDINGS) {
+    if (s->recorded) {
+      s->mode = STAGE_STAGE;
+      if (!s->buf) PetscCall(PetscMalloc1(s->nval, &s->buf)); /* at the first repeat: one-shot assemblies keep only the indices */
+    } else if (s->nrecordings < MAX_RECORDINGS) {
       s->mode        = STAGE_RECORD;
       s->roworiented = a->roworiented;
       s->nrecordings++;
@@ -331,7 +333,6 @@ static PetscErrorCode StageAssemblyEnd(Mat A, MatAssemblyType type)
     s->recorded     = PETSC_TRUE;
     s->nzstate      = A->nonzerostate;
     s->nrecorded++;
-    PetscCall(PetscMalloc1(s->nval, &s->buf));
     PetscCall(PetscInfo(A, "Staged assembly: recorded %" PetscInt_FMT " MatSetValues() calls (%" PetscCount_FMT " values) of an AIJ assembly; the next assemblies with the same sequence are staged and summed by MatSetValuesCOO()\n", s->ncalls, s->nval));
     if (StageHook) PetscCall((*StageHook)(A, &taken));
     if (taken) {
