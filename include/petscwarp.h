@@ -288,6 +288,29 @@ PETSC_EXTERN PetscErrorCode PetscWarpAsmGetInfo(PetscWarpAsm, PetscWarpAsmInfo *
 PETSC_EXTERN PetscErrorCode PetscWarpAsmUseDevice(PetscWarpAsm, PetscBool);
 PETSC_EXTERN PetscErrorCode MatIsSharedNZ(Mat, PetscBool *);
 
+/*S
+  MatWarpStageInfo - What staged reassembly (`MatWarpSetStage()`) did with a matrix
+
+  Level: intermediate
+
+.seealso: `MatWarpGetStageInfo()`, `MatWarpSetStage()`
+S*/
+typedef struct {
+  PetscBool  available; /* the type stages (sequential MATELLWARP, MATSHAREDNZ) */
+  PetscBool  enabled;   /* -mat_ellwarp_stage / -mat_sharednz_stage / MatWarpSetStage() */
+  PetscBool  recorded;  /* a recording of a MatSetValues() sequence exists */
+  PetscBool  built;     /* its COO is set up */
+  PetscInt   ncalls;    /* MatSetValues() calls in the recording */
+  PetscCount nvalues;   /* values per staged assembly: recorded entries and the pattern's nonzeros */
+  PetscInt   nrecorded; /* assemblies recorded (PETSc's AIJ assembly) */
+  PetscInt   nstaged;   /* assemblies staged and summed by MatSetValuesCOO() */
+  PetscInt   nfallback; /* staged assemblies that fell back to AIJ at a mismatch */
+  PetscInt   nplain;    /* assemblies that ran plain AIJ from the start */
+  char       reason[128]; /* why the last assembly that was not staged was not */
+} MatWarpStageInfo;
+PETSC_EXTERN PetscErrorCode MatWarpSetStage(Mat, PetscBool);
+PETSC_EXTERN PetscErrorCode MatWarpGetStageInfo(Mat, MatWarpStageInfo *);
+
 #include <petscdm.h>
 PETSC_EXTERN PetscErrorCode DMPlexWarpAsmCreate(DM, PetscWarpPhysics, PetscWarpAsm *);
 PETSC_EXTERN PetscErrorCode DMPlexWarpRecognizePhysics(DM, PetscBool *, PetscWarpPhysics *, PetscReal[], char[], size_t);
@@ -296,3 +319,4 @@ PETSC_EXTERN PetscErrorCode DMPlexWarpSetSNESLocalFEM(DM);
 PETSC_EXTERN PetscErrorCode DMPlexWarpSetTSLocalFEM(DM);
 PETSC_EXTERN PetscErrorCode DMPlexWarpGetResidualCount(DM, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode DMPlexWarpGetAsm(DM, PetscWarpAsm *);
+PETSC_EXTERN PetscErrorCode DMPlexWarpAutoGetStatus(DM, PetscBool *, char[], size_t);

@@ -5,7 +5,8 @@
 # the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
-#                                   bench_asm coo hook hook2 e2e asm_mpi profile_asm (default: probe tests sanitize tutorial bench)
+#                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm (default: probe tests sanitize
+#                                   tutorial bench)
 set -uo pipefail
 ROOT=$PWD
 OUTDIR=${OUT:-$ROOT/gpu-out}
@@ -16,7 +17,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 export PETSC_OPTIONS="-use_gpu_aware_mpi 0"
 # the CTest files name the build directory of the machine that built them
 origin=$(cat gpu/build/.origin)
-find gpu/build -name CTestTestfile.cmake -exec sed -i "s#$origin#$ROOT/gpu/build#g; s#/work/main#$ROOT#g" {} +
+srcdir=$(dirname "$origin") # the source tree it was built from (scripts such as tests/petsc_tutorial.sh are run from it)
+find gpu/build -name CTestTestfile.cmake -exec sed -i "s#$origin#$ROOT/gpu/build#g; s#$srcdir/#$ROOT/#g; s#/work/main#$ROOT#g" {} +
 what=${*:-probe tests sanitize tutorial bench}
 B=gpu/build
 for w in $what; do
@@ -132,9 +134,11 @@ for w in $what; do
       $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree $deg -dm_refine $((6 - deg)) -check 2>&1 | tee -a "$OUTDIR/ex2.log"
     done ;;
   e2e) # the end-to-end benchmark: heat P1/P2 and elasticity Q1/Q2, PETSc's CPU path on 1 and all cores against the GPU
-    NP=$(nproc) bench/e2e.sh $B "$OUTDIR" ;;
+    NP=$(nproc) ONLY=${E2E_ONLY:-} bench/e2e.sh $B "$OUTDIR" ;;
   asm_mpi) # PetscWarpAsm on 2 ranks sharing the GPU (MPI COO), against PETSc's assembly
     (cd $B && ctest --output-on-failure -L gpu -R 'asm_mpi|ex3' 2>&1 | tee "$OUTDIR/ctest_asm_mpi.log" | tail -8) ;;
+  mpi_vec_diag) # the load vector of PetscWarpAsm on 2 ranks into VECMPICUDA crashed (SEGV) in test_asmmpi: where
+    mpiexec -n 2 $B/tests/test_asmmpi -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 3,2 -types aij -strategies coo -log_trace 2>&1 | tail -40 | tee "$OUTDIR/mpi_vec_diag.log" ;;
   profile_asm) # Nsight Compute on the element kernel of the atomic Q2 Laplacian assembly (40^3 hexahedra), one launch
     ncu -k regex:PwaBatch --launch-skip 3 --launch-count 1 --section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section WarpStateStats \
       $B/bench/bench_assembly -cases q2lap -strategies atomic -targets aijcusparse -symbolic none -nasm 3 -nwarm 1 -ncpu1 0 2>&1 | tee "$OUTDIR/profile_asm.log" | grep -vE "^\s*$" | tail -90 ;;
@@ -147,14 +151,26 @@ for w in $what; do
       compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/tests/$@ -malloc_dump > /tmp/sanitizer.log 2>&1
       echo "exit $?" | tee -a "$OUTDIR/ctest_hook2.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$OUTDIR/ctest_hook2.log"
     done
-    # P1 at 1.96 M unknowns (-dm_refine 5) then P2: residual first/again per path; -log_view has a stage "<path> first"
+    # P1 at 487 k unknowns (-dm_refine 4) then P2 (-dm_refine 3; PETSc's one-core CG takes minutes beyond): residual first/again per path; -log_view has a stage "<path> first"
     # (set-up, first residual and Jacobian) and "<path> step" (residual, Jacobian and CG of one Newton step): the
     # CpuToGpu/GpuToCpu columns of "ellwarp step" are the copies of one Newton step
     for deg in 1 2; do
-      $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree $deg -dm_refine $((6 - deg)) -paths aij,ellwarp -check -log_view :"$OUTDIR/ex2_logview_p$deg.txt" 2>&1 | tee -a "$OUTDIR/ex2_hook2.log"
+      $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree $deg -dm_refine $((5 - deg)) -paths aij,ellwarp -check -log_view :"$OUTDIR/ex2_logview_p$deg.txt" 2>&1 | tee -a "$OUTDIR/ex2_hook2.log"
     done
     $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -dm_refine 4 -paths aij,sharednz -check 2>&1 | tee -a "$OUTDIR/ex2_hook2.log"
     grep -E "^(--- Event Stage|WarpAsmResidual|WarpAsmAssemble|SNESFunctionEval|SNESJacobianEval|DMPlexResidualFE|VecCopy|DMGlobalToLocal|DMLocalToGlobal|KSPSolve)" "$OUTDIR"/ex2_logview_p1.txt | tee -a "$OUTDIR/ex2_hook2.log" ;;
+  nocode) # issue 8, no code change: staged reassembly and PETSc's own ex12/ex56 with -dll_append -dm_mat_type ellwarp|sharednz
+           # against aij on the device (same SNES/KSP iteration counts, -info paths), then compute-sanitizer memcheck
+    (cd $B && ctest --output-on-failure -L gpu -R 'stage|petsc_ex' 2>&1 | tee "$OUTDIR/ctest_nocode.log" | tail -20)
+    for t in "test_stage -mat_ellwarp_backend cuda -malloc_dump" "test_stage -mat_type sharednz -mat_ellwarp_backend cuda -tol 1e-15 -blocked -malloc_dump"; do
+      set -- $t
+      echo "== compute-sanitizer --tool memcheck $t" | tee -a "$OUTDIR/ctest_nocode.log"
+      compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/tests/$@ > /tmp/sanitizer.log 2>&1
+      echo "exit $?" | tee -a "$OUTDIR/ctest_nocode.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$OUTDIR/ctest_nocode.log"
+    done
+    echo "== compute-sanitizer --tool memcheck ex56 (staged, ellwarp cuda)" | tee -a "$OUTDIR/ctest_nocode.log"
+    compute-sanitizer --tool memcheck --error-exitcode 3 $B/tests/petsc_tutorials/ex56 -dll_append $B/libpetscwarp.so -dm_mat_type ellwarp -mat_ellwarp_backend cuda -dm_vec_type cuda -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 2,2,1 -max_conv_its 2 -petscspace_degree 2 -snes_max_it 1 -ksp_type cg -pc_type gamg -use_mat_nearnullspace true -snes_type ksponly -ksp_converged_reason -malloc_dump > /tmp/sanitizer.log 2>&1
+    echo "exit $?" | tee -a "$OUTDIR/ctest_nocode.log"; grep -E "ERROR SUMMARY|converged" /tmp/sanitizer.log | tail -3 | tee -a "$OUTDIR/ctest_nocode.log" ;;
   bench_big) # about 5 M rows
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap_big,q2lap_big -renumber -nmult 100 -csv "$OUTDIR/spmv_big.csv" 2>&1 | tee "$OUTDIR/bench_big.log" ;;
   esac

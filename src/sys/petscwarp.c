@@ -1,6 +1,8 @@
 /* petscwarp package: registration of types and log events, the dynamic-library entry point, the public API. */
 #include <petscwarp/private/ellwarpimpl.h>
 #include <petscwarp/private/warpasmimpl.h>
+#include <petscwarp/private/warpstage.h>
+PETSC_INTERN PetscErrorCode DMPlexWarpAutoRegister_Private(void);
 
 const char *const MatEllWarpBackends[] = {"host", "cuda", "MatEllWarpBackend", "MAT_ELLWARP_BACKEND_", NULL};
 const char *const MatEllWarpKernels[]  = {"auto", "k1", "k2", "MatEllWarpKernel", "MAT_ELLWARP_KERNEL_", NULL};
@@ -61,6 +63,10 @@ PetscErrorCode PetscWarpInitializePackage(void)
   PetscCall(PetscLogEventRegister("EllWarpCOOPre", MAT_CLASSID, &MATELLWARP_COOPre));
   PetscCall(PetscLogEventRegister("EllWarpCOOVal", MAT_CLASSID, &MATELLWARP_COOVal));
   PetscCall(MatRegister(MATSHAREDNZ, MatCreate_SharedNZ));
+  PetscCall(PetscLogEventRegister("WarpStageBuild", MAT_CLASSID, &MATWARP_StageBuild));
+  PetscCall(PetscLogEventRegister("WarpStageUpload", MAT_CLASSID, &MATWARP_StageUpload));
+  PetscCall(PetscLogEventRegister("WarpStageFallback", MAT_CLASSID, &MATWARP_StageFallback));
+  PetscCall(DMPlexWarpAutoRegister_Private());
   PetscCall(PetscClassIdRegister("PetscWarpAsm", &PETSCWARPASM_CLASSID));
   PetscCall(PetscLogEventRegister("WarpAsmPlan", PETSCWARPASM_CLASSID, &PETSCWARPASM_Plan));
   PetscCall(PetscLogEventRegister("WarpAsmAssemble", PETSCWARPASM_CLASSID, &PETSCWARPASM_Assemble));

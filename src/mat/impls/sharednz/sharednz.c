@@ -7,6 +7,7 @@
   type name exactly, so a renamed subtype would lose them.
 */
 #include <petscwarp/private/warpasmimpl.h>
+#include <petscwarp/private/warpstage.h>
 
 static PetscErrorCode MatSharedNZMarker(void)
 {
@@ -28,6 +29,7 @@ PetscErrorCode MatCreate_SharedNZ(Mat B)
   if (!dev) PetscCall(PetscInfo(B, "No CUDA device: MATSHAREDNZ is a MATSEQAIJ matrix assembled by the host twins of the kernels\n"));
   PetscCall(MatSetType(B, dev ? MATSEQAIJCUSPARSE : MATSEQAIJ));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatIsSharedNZ_C", MatSharedNZMarker));
+  PetscCall(MatWarpStageInstall_Private(B, "-mat_sharednz_stage")); /* staged reassembly into cuSPARSE's COO (warpstage.c) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -4,6 +4,7 @@
   products.
 */
 #include <petscwarp/private/ellwarpimpl.h>
+#include <petscwarp/private/warpstage.h>
 #include <petscdevice.h>
 #if PetscDefined(HAVE_CUDA)
   #include <petscdevice_cuda.h>
@@ -22,6 +23,7 @@ static PetscErrorCode ConvertBlocks(Mat A)
     if (!blk[i]) continue;
     PetscCall(PetscObjectTypeCompare((PetscObject)blk[i], MATSEQAIJELLWARP, &is));
     if (!is) PetscCall(MatConvert_SeqAIJ_SeqAIJEllWarp(blk[i], MATSEQAIJELLWARP, MAT_INPLACE_MATRIX, &blk[i]));
+    PetscCall(MatWarpStageUninstall_Private(blk[i])); /* MPIAIJ's MatSetValues() does not go through the blocks' operations */
     PetscUseMethod(blk[i], "MatEllWarpSetOpts_C", (Mat, const MatEllWarpOpts *), (blk[i], &mw->opt));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -3,6 +3,7 @@
   The host AIJ values stay authoritative; the layout is rebuilt or refreshed lazily (ellwarpbackend.c).
 */
 #include <petscwarp/private/ellwarpimpl.h>
+#include <petscwarp/private/warpstage.h>
 #include <petscdevice.h>
 
 static PetscErrorCode MatMult_SeqAIJEllWarp(Mat A, Vec x, Vec y)
@@ -183,6 +184,7 @@ static PetscErrorCode RevertInPlace(Mat B)
 
   PetscFunctionBegin;
   PetscCall(MatEllWarpReset_Private(B)); /* pulls values assembled into the layout back to the host first */
+  PetscCall(MatWarpStageUninstall_Private(B));
   PetscCall(MatEllWarpSetValueHooks_Private(B, PETSC_FALSE));
   PetscCall(MatEllWarpComposeTarget_Private(B, PETSC_FALSE));
   PetscCall(MatEllWarpComposeCOO_Private(B, PETSC_FALSE));
@@ -321,6 +323,7 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   PetscCall(MatEllWarpSetValueHooks_Private(B, PETSC_TRUE));
   PetscCall(MatEllWarpComposeTarget_Private(B, PETSC_TRUE));
   PetscCall(MatEllWarpComposeCOO_Private(B, PETSC_TRUE));
+  PetscCall(MatWarpStageInstall_Private(B, "-mat_ellwarp_stage")); /* staged reassembly (warpstage.c) */
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQAIJELLWARP));
 
   PetscCall(MatEllWarpSetOpts_SeqAIJEllWarp(B, &opt));
@@ -349,7 +352,8 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat A, MatType type, MatReuse reu
 . -mat_ellwarp_backend <host,cuda> - where the products run
 . -mat_ellwarp_kernel <auto,k1,k2> - product kernel
 . -mat_ellwarp_threshold <t>      - K2 threshold (entries per lane)
-- -mat_ellwarp_block_size <bs>    - threads per CUDA block
+. -mat_ellwarp_block_size <bs>    - threads per CUDA block
+- -mat_ellwarp_stage <bool>       - staged reassembly of a repeated `MatSetValues()` sequence (`MatWarpSetStage()`)
 
   Level: beginner
 

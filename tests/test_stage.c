@@ -1,0 +1,151 @@
+static const char help[] = "Staged reassembly (MatWarpSetStage) of ellwarp/sharednz against plain MATSEQAIJ: the same MatSetValues() calls,\n"
+                           "repeated assemblies, a changed sequence, fewer calls, INSERT_VALUES, MatSetValuesBlocked, no MatZeroEntries.\n"
+                           "  -mat_type <ellwarp|sharednz>  -blocked (MatSetValuesBlocked with bs 2)  -n <nodes>  -tol <t> (0: the exact AIJ matrix)\n";
+
+#include "testutil.h"
+
+/* Element e couples the nodes e, e+1, e+w, e+w+1 (mod n), like a structured quad mesh; every 13th element has a
+   constrained (negative) node, dropped as MatSetValues() drops it */
+typedef struct {
+  PetscInt  n, w, ne, bs;
+  PetscBool blocked;
+} Problem;
+
+typedef enum {
+  SEQ_SAME,
+  SEQ_PERMUTED, /* one element in the middle lists its nodes in another order */
+  SEQ_FEWER,    /* the last element is missing */
+  SEQ_INSERT    /* the same calls with INSERT_VALUES (as DMCreateMatrix() fills the pattern with zeros) */
+} Sequence;
+
+static PetscErrorCode Assemble(const Problem *p, Mat A, PetscInt it, Sequence seq, PetscBool zero)
+{
+  PetscInt    nb = 4, ne = seq == SEQ_FEWER ? p->ne - 1 : p->ne, bs = p->bs;
+  PetscScalar v[64];
+
+  PetscFunctionBegin;
+  if (zero) PetscCall(MatZeroEntries(A));
+  {
+    InsertMode mode = seq == SEQ_INSERT ? INSERT_VALUES : ADD_VALUES;
+    for (PetscInt e = 0; e < ne; e++) {
+      PetscInt idx[4] = {e % p->n, (e + 1) % p->n, (e + p->w) % p->n, (e + p->w + 1) % p->n}, pidx[8];
+      if (e % 13 == 0) idx[2] = -1;
+      if (seq == SEQ_PERMUTED && e == p->ne / 2) {
+        PetscInt t = idx[0];
+        idx[0]     = idx[3];
+        idx[3]     = t;
+      }
+      for (PetscInt i = 0; i < nb * bs; i++)
+        for (PetscInt j = 0; j < nb * bs; j++) v[i * nb * bs + j] = PetscSinReal(0.37 * e + 1.3 * i + 0.7 * j + it) / 3.0 + (i == j ? 2.0 : 0.0);
+      if (p->blocked) PetscCall(MatSetValuesBlocked(A, nb, idx, nb, idx, v, mode));
+      else {
+        for (PetscInt i = 0; i < nb; i++)
+          for (PetscInt c = 0; c < bs; c++) pidx[i * bs + c] = idx[i] < 0 ? -1 : idx[i] * bs + c;
+        PetscCall(MatSetValues(A, nb * bs, pidx, nb * bs, pidx, v, mode));
+      }
+    }
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A against R: the values (host, after the pull from the layout), the nonzero pattern, and a product (the layout) */
+static PetscErrorCode Compare(Mat A, Mat R, PetscReal tol, const char *what)
+{
+  Mat       B;
+  Vec       x, ya, yr;
+  PetscReal nd, nr, pd, pr;
+  MatInfo   ia, ir;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateVecs(A, &x, &ya));
+  PetscCall(MatCreateVecs(R, NULL, &yr));
+  PetscCall(VecSetRandom(x, NULL));
+  PetscCall(MatMult(A, x, ya));
+  PetscCall(MatMult(R, x, yr));
+  PetscCall(VecNorm(yr, NORM_2, &pr));
+  PetscCall(VecAXPY(ya, -1.0, yr));
+  PetscCall(VecNorm(ya, NORM_2, &pd));
+  PetscCall(MatGetInfo(A, MAT_LOCAL, &ia));
+  PetscCall(MatGetInfo(R, MAT_LOCAL, &ir));
+  PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatNorm(R, NORM_FROBENIUS, &nr));
+  PetscCall(MatAXPY(B, -1.0, R, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatNorm(B, NORM_FROBENIUS, &nd));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-44s |A-R|_F/|R|_F = %.3g, product %.3g, nonzeros %g/%g\n", what, (double)(nd / nr), (double)(pd / pr), ia.nz_used, ir.nz_used));
+  PetscCheck(nd <= tol * nr, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: values differ from AIJ's (%g relative)", what, (double)(nd / nr));
+  PetscCheck(pd <= 1e-13 * pr, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: product differs from AIJ's (%g relative)", what, (double)(pd / pr));
+  PetscCheck(ia.nz_used == ir.nz_used, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: nonzero pattern differs from AIJ's", what);
+  PetscCall(MatDestroy(&B));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&ya));
+  PetscCall(VecDestroy(&yr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  Problem          p = {.n = 300, .w = 17, .bs = 1};
+  Mat              A, R;
+  MatWarpStageInfo info;
+  PetscBool        expect_off = PETSC_FALSE, skip;
+  PetscObjectState nz0, nz1;
+  PetscReal        tol = 0;
+  /* the assemblies: sequence, MatZeroEntries, tolerance (0: the exact matrix) */
+  const struct {
+    Sequence    seq;
+    PetscBool   zero;
+    PetscReal   tol;
+    const char *what;
+  } run[] = {
+    {SEQ_INSERT,   PETSC_FALSE, 0,     "1 INSERT_VALUES (plain)"                  },
+    {SEQ_SAME,     PETSC_TRUE,  0,     "2 first ADD assembly (recorded)"          },
+    {SEQ_SAME,     PETSC_TRUE,  0,     "3 same sequence (staged, COO made)"       },
+    {SEQ_SAME,     PETSC_TRUE,  0,     "4 same sequence (staged)"                 },
+    {SEQ_SAME,     PETSC_FALSE, 1e-14, "5 no MatZeroEntries (staged, ADD)"        },
+    {SEQ_PERMUTED, PETSC_TRUE,  0,     "6 permuted element (fallback)"            },
+    {SEQ_SAME,     PETSC_TRUE,  0,     "7 original sequence (recorded again)"     },
+    {SEQ_SAME,     PETSC_TRUE,  0,     "8 original sequence (staged)"             },
+    {SEQ_FEWER,    PETSC_TRUE,  0,     "9 one call fewer (fallback at the end)"   },
+    {SEQ_INSERT,   PETSC_FALSE, 0,     "10 INSERT_VALUES (plain)"                 },
+    {SEQ_SAME,     PETSC_TRUE,  0,     "11 original sequence (recorded, 3rd time)"},
+    {SEQ_SAME,     PETSC_TRUE,  0,     "12 original sequence (staged)"            },
+    {SEQ_SAME,     PETSC_TRUE,  0,     "13 original sequence (staged)"            },
+  };
+
+  PetscFunctionBeginUser;
+  PetscCall(TestBegin(&argc, &argv, help, &skip));
+  if (skip) return TestSkip();
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &p.n, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-blocked", &p.blocked, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_off", &expect_off, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL)); /* PETSc's own COO (sharednz) sums in the order of an unstable sort */
+  if (p.blocked) p.bs = 2;
+  p.ne = p.n - p.w - 1;
+  PetscCall(MatCreate(PETSC_COMM_SELF, &A));
+  PetscCall(MatSetSizes(A, p.n * p.bs, p.n * p.bs, p.n * p.bs, p.n * p.bs));
+  PetscCall(MatSetBlockSize(A, p.bs));
+  PetscCall(MatSetType(A, MATELLWARP));
+  PetscCall(MatSetFromOptions(A));
+  PetscCall(MatSeqAIJSetPreallocation(A, 9 * p.bs, NULL));
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, p.n * p.bs, p.n * p.bs, 9 * p.bs, NULL, &R));
+  PetscCall(MatSetBlockSize(R, p.bs));
+  for (size_t r = 0; r < PETSC_STATIC_ARRAY_LENGTH(run); r++) {
+    PetscCall(MatGetNonzeroState(A, &nz0));
+    PetscCall(Assemble(&p, A, (PetscInt)r, run[r].seq, run[r].zero));
+    PetscCall(Assemble(&p, R, (PetscInt)r, run[r].seq, run[r].zero));
+    PetscCall(MatGetNonzeroState(A, &nz1));
+    PetscCall(Compare(A, R, PetscMax(run[r].tol, tol), run[r].what));
+    if (r >= 2) PetscCheck(nz0 == nz1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the nonzero state changed", run[r].what);
+  }
+  PetscCall(MatWarpGetStageInfo(A, &info));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "type %s: staging %s; %" PetscInt_FMT " recorded, %" PetscInt_FMT " staged, %" PetscInt_FMT " fell back, %" PetscInt_FMT " plain; recording of %" PetscInt_FMT " calls, %" PetscCount_FMT " values; last reason: %s\n",
+                        ((PetscObject)A)->type_name, info.enabled ? "on" : "off", info.nrecorded, info.nstaged, info.nfallback, info.nplain, info.ncalls, info.nvalues, info.reason));
+  if (expect_off) PetscCheck(!info.enabled && info.nplain == (PetscInt)PETSC_STATIC_ARRAY_LENGTH(run) && !info.nstaged, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Staging ran although turned off");
+  else PetscCheck(info.available && info.nrecorded == 3 && info.nstaged == 6 && info.nfallback == 2 && info.nplain == 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Unexpected paths");
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&R));
+  PetscCall(PetscFinalize());
+  return 0;
+}
