@@ -162,7 +162,7 @@ for w in $what; do
   nocode) # issue 8, no code change: staged reassembly and PETSc's own ex12/ex56 with -dll_append -dm_mat_type ellwarp|sharednz
            # against aij on the device (same SNES/KSP iteration counts, -info paths), then compute-sanitizer memcheck
     (cd $B && ctest --output-on-failure -L gpu -R 'stage|petsc_ex' 2>&1 | tee "$OUTDIR/ctest_nocode.log" | tail -20)
-    for t in "test_stage -mat_ellwarp_backend cuda -malloc_dump" "test_stage -mat_type sharednz -mat_ellwarp_backend cuda -tol 1e-15 -blocked -malloc_dump"; do
+    for t in "test_stage -mat_ellwarp_backend cuda -malloc_dump" "test_stage -mat_type sharednz -mat_sharednz_stage -mat_ellwarp_backend cuda -tol 1e-15 -blocked -malloc_dump"; do
       set -- $t
       echo "== compute-sanitizer --tool memcheck $t" | tee -a "$OUTDIR/ctest_nocode.log"
       compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/tests/$@ > /tmp/sanitizer.log 2>&1

@@ -9,7 +9,7 @@ PETSC_INTERN PetscLogEvent MATWARP_StageBuild, MATWARP_StageUpload, MATWARP_Stag
 
 /* Wrap A's setvalues/zeroentries/assemblyend (on); option: the options-database name of the on/off switch (with A's
    prefix), e.g. "-mat_ellwarp_stage". Off: put the saved operations back and drop the recording. */
-PETSC_INTERN PetscErrorCode MatWarpStageInstall_Private(Mat, const char[]);
+PETSC_INTERN PetscErrorCode MatWarpStageInstall_Private(Mat, const char[], PetscBool);
 PETSC_INTERN PetscErrorCode MatWarpStageUninstall_Private(Mat);
 
 /* Called once at the end of the first recorded (ADD_VALUES) assembly of a matrix; sets *taken when someone else

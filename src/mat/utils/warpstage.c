@@ -359,7 +359,7 @@ static PetscErrorCode StageZeroEntries(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MatWarpStageInstall_Private(Mat A, const char option[])
+PetscErrorCode MatWarpStageInstall_Private(Mat A, const char option[], PetscBool on)
 {
   MatWarpStage *s;
 
@@ -371,7 +371,7 @@ PetscErrorCode MatWarpStageInstall_Private(Mat A, const char option[])
   s->setvaluesblocked = A->ops->setvaluesblocked;
   s->zeroentries      = A->ops->zeroentries;
   s->assemblyend      = A->ops->assemblyend;
-  s->on               = PETSC_TRUE;
+  s->on               = on;
   PetscCall(PetscStrncpy(s->option, option, sizeof(s->option)));
   PetscCall(PetscStrncpy(s->reason, "no assembly yet", sizeof(s->reason)));
   PetscCall(PetscObjectContainerCompose((PetscObject)A, STAGE_NAME, s, StageDestroy));
@@ -415,7 +415,7 @@ PetscErrorCode MatWarpStageSetHook_Private(MatWarpStageHook hook)
 
   Options Database Keys:
 + -mat_ellwarp_stage <bool>  - for `MATELLWARP` (default true)
-- -mat_sharednz_stage <bool> - for `MATSHAREDNZ` (default true)
+- -mat_sharednz_stage <bool> - for `MATSHAREDNZ` (default false: PETSc's ex56 with GAMG hung on the H100 with it, 2026-11-23)
 
   Level: intermediate
 

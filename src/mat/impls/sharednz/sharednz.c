@@ -29,7 +29,7 @@ PetscErrorCode MatCreate_SharedNZ(Mat B)
   if (!dev) PetscCall(PetscInfo(B, "No CUDA device: MATSHAREDNZ is a MATSEQAIJ matrix assembled by the host twins of the kernels\n"));
   PetscCall(MatSetType(B, dev ? MATSEQAIJCUSPARSE : MATSEQAIJ));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatIsSharedNZ_C", MatSharedNZMarker));
-  PetscCall(MatWarpStageInstall_Private(B, "-mat_sharednz_stage")); /* staged reassembly into cuSPARSE's COO (warpstage.c) */
+  PetscCall(MatWarpStageInstall_Private(B, "-mat_sharednz_stage", PETSC_FALSE)); /* staged reassembly into cuSPARSE's COO (warpstage.c) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

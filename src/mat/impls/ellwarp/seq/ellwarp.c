@@ -323,7 +323,7 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   PetscCall(MatEllWarpSetValueHooks_Private(B, PETSC_TRUE));
   PetscCall(MatEllWarpComposeTarget_Private(B, PETSC_TRUE));
   PetscCall(MatEllWarpComposeCOO_Private(B, PETSC_TRUE));
-  PetscCall(MatWarpStageInstall_Private(B, "-mat_ellwarp_stage")); /* staged reassembly (warpstage.c) */
+  PetscCall(MatWarpStageInstall_Private(B, "-mat_ellwarp_stage", PETSC_TRUE)); /* staged reassembly (warpstage.c) */
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQAIJELLWARP));
 
   PetscCall(MatEllWarpSetOpts_SeqAIJEllWarp(B, &opt));
