@@ -296,16 +296,16 @@ PETSC_EXTERN PetscErrorCode MatIsSharedNZ(Mat, PetscBool *);
 .seealso: `MatWarpGetStageInfo()`, `MatWarpSetStage()`
 S*/
 typedef struct {
-  PetscBool  available; /* the type stages (sequential MATELLWARP, MATSHAREDNZ) */
-  PetscBool  enabled;   /* -mat_ellwarp_stage / -mat_sharednz_stage / MatWarpSetStage() */
-  PetscBool  recorded;  /* a recording of a MatSetValues() sequence exists */
-  PetscBool  built;     /* its COO is set up */
-  PetscInt   ncalls;    /* MatSetValues() calls in the recording */
-  PetscCount nvalues;   /* values per staged assembly: recorded entries and the pattern's nonzeros */
-  PetscInt   nrecorded; /* assemblies recorded (PETSc's AIJ assembly) */
-  PetscInt   nstaged;   /* assemblies staged and summed by MatSetValuesCOO() */
-  PetscInt   nfallback; /* staged assemblies that fell back to AIJ at a mismatch */
-  PetscInt   nplain;    /* assemblies that ran plain AIJ from the start */
+  PetscBool  available;   /* the type stages (sequential MATELLWARP, MATSHAREDNZ) */
+  PetscBool  enabled;     /* -mat_ellwarp_stage / -mat_sharednz_stage / MatWarpSetStage() */
+  PetscBool  recorded;    /* a recording of a MatSetValues() sequence exists */
+  PetscBool  built;       /* its COO is set up */
+  PetscInt   ncalls;      /* MatSetValues() calls in the recording */
+  PetscCount nvalues;     /* values per staged assembly: recorded entries and the pattern's nonzeros */
+  PetscInt   nrecorded;   /* assemblies recorded (PETSc's AIJ assembly) */
+  PetscInt   nstaged;     /* assemblies staged and summed by MatSetValuesCOO() */
+  PetscInt   nfallback;   /* staged assemblies that fell back to AIJ at a mismatch */
+  PetscInt   nplain;      /* assemblies that ran plain AIJ from the start */
   char       reason[128]; /* why the last assembly that was not staged was not */
 } MatWarpStageInfo;
 PETSC_EXTERN PetscErrorCode MatWarpSetStage(Mat, PetscBool);
