@@ -27,7 +27,7 @@ PETSC_INTERN PetscErrorCode DMPlexWarpRecognizeJacobian_Private(DM, PetscBool, P
 PETSC_INTERN PetscErrorCode DMPlexWarpHookCreate_Private(DM, PetscBool, const char[], DMPlexWarpHook **);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookGet_Private(DM, DMPlexWarpHook **);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookGetAsm_Private(DM, DMPlexWarpHook *);
-PETSC_INTERN PetscErrorCode DMPlexWarpHookSupported_Private(Mat, PetscBool *);
+PETSC_INTERN PetscErrorCode DMPlexWarpHookAssemble_Private(DM, DMPlexWarpHook *, const PetscReal *, Mat, Mat, PetscBool *);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookBoundary_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookCheckJacobian_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, PetscReal, Mat);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookCheckResidual_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, Vec);

@@ -113,7 +113,7 @@ PetscErrorCode DMPlexWarpHookGetAsm_Private(DM dm, DMPlexWarpHook *h)
 }
 
 /* Whether PetscWarpAsm can fill this matrix */
-PetscErrorCode DMPlexWarpHookSupported_Private(Mat A, PetscBool *ok)
+static PetscErrorCode Supported(Mat A, PetscBool *ok)
 {
   PetscMPIInt size;
 
@@ -121,6 +121,35 @@ PetscErrorCode DMPlexWarpHookSupported_Private(Mat A, PetscBool *ok)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, ok));
   if (size > 1) *ok = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The Jacobian Jp (and J, unless it is Jp or a MATMFFD that only needs assembling) by PetscWarpAsm, with the mass shift
+   when shift is given; *done is false, nothing assembled, when PetscWarpAsm cannot fill them: the caller assembles with
+   PETSc */
+PetscErrorCode DMPlexWarpHookAssemble_Private(DM dm, DMPlexWarpHook *h, const PetscReal *shift, Mat J, Mat Jp, PetscBool *done)
+{
+  PetscBool okp, okj = PETSC_TRUE, mffd;
+
+  PetscFunctionBegin;
+  PetscCall(Supported(Jp, &okp));
+  PetscCall(PetscObjectTypeCompare((PetscObject)J, MATMFFD, &mffd));
+  if (J != Jp && !mffd) PetscCall(Supported(J, &okj));
+  *done = (PetscBool)(okp && okj);
+  if (!*done) {
+    h->nhost++;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
+  if (shift) PetscCall(PetscWarpAsmSetShift(h->wa, *shift));
+  PetscCall(PetscWarpAsmAssembleMatrix(h->wa, Jp));
+  if (J != Jp) {
+    if (mffd) {
+      PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+      PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+    } else PetscCall(PetscWarpAsmAssembleMatrix(h->wa, J));
+  }
+  h->ndevice++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

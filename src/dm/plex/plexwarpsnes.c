@@ -56,32 +56,20 @@ static PetscErrorCode JacobianGlobal(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
   DMPlexWarpHook *h = (DMPlexWarpHook *)ctx;
   DM              dm;
   Vec             Xloc;
-  PetscBool       okp, okj = PETSC_TRUE, mffd;
+  PetscBool       done;
 
   PetscFunctionBegin;
   PetscCall(SNESGetDM(snes, &dm));
-  PetscCall(DMPlexWarpHookSupported_Private(Jp, &okp));
-  PetscCall(PetscObjectTypeCompare((PetscObject)J, MATMFFD, &mffd));
-  if (J != Jp && !mffd) PetscCall(DMPlexWarpHookSupported_Private(J, &okj));
-  if (!okp || !okj) { /* PETSc's own assembly */
+  PetscCall(DMPlexWarpHookAssemble_Private(dm, h, NULL, J, Jp, &done));
+  if (!done) { /* PETSc's own assembly */
     if (!h->warned)
       PetscCall(PetscInfo(dm, "Jacobian of type %s on %s: assembled by PETSc (DMPlexSNESComputeJacobianFEM); PetscWarpAsm fills one-rank AIJ types\n", ((PetscObject)Jp)->type_name, PetscObjectComm((PetscObject)Jp) == PETSC_COMM_SELF ? "one rank" : "several ranks"));
     h->warned = PETSC_TRUE;
-    h->nhost++;
     PetscCall(LocalState(dm, h, X, &Xloc));
     PetscCall(DMPlexSNESComputeJacobianFEM(dm, Xloc, J, Jp, NULL));
     PetscCall(DMRestoreLocalVector(dm, &Xloc));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
-  PetscCall(PetscWarpAsmAssembleMatrix(h->wa, Jp));
-  if (J != Jp) {
-    if (mffd) {
-      PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
-      PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
-    } else PetscCall(PetscWarpAsmAssembleMatrix(h->wa, J));
-  }
-  h->ndevice++;
   if (h->check && !h->checked) {
     PetscCall(LocalState(dm, h, X, &Xloc));
     PetscCall(DMPlexWarpHookCheckJacobian_Private(dm, h, 0.0, Xloc, NULL, 0.0, Jp));

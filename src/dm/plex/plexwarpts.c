@@ -57,33 +57,21 @@ static PetscErrorCode IJacobianGlobal(TS ts, PetscReal t, Vec X, Vec X_t, PetscR
   DMPlexWarpHook *h = (DMPlexWarpHook *)ctx;
   DM              dm;
   Vec             locX, locX_t;
-  PetscBool       okp, okj = PETSC_TRUE, mffd;
+  PetscReal       mshift = shift * h->mass;
+  PetscBool       done;
 
   PetscFunctionBegin;
   PetscCall(TSGetDM(ts, &dm));
-  PetscCall(DMPlexWarpHookSupported_Private(Jp, &okp));
-  PetscCall(PetscObjectTypeCompare((PetscObject)J, MATMFFD, &mffd));
-  if (J != Jp && !mffd) PetscCall(DMPlexWarpHookSupported_Private(J, &okj));
-  if (!okp || !okj) { /* PETSc's own assembly */
+  PetscCall(DMPlexWarpHookAssemble_Private(dm, h, &mshift, J, Jp, &done));
+  if (!done) { /* PETSc's own assembly */
     if (!h->warned) PetscCall(PetscInfo(dm, "Jacobian of type %s: assembled by PETSc (DMPlexTSComputeIJacobianFEM); PetscWarpAsm fills one-rank AIJ types\n", ((PetscObject)Jp)->type_name));
     h->warned = PETSC_TRUE;
-    h->nhost++;
     PetscCall(LocalState(dm, h, t, X, X_t, &locX, &locX_t));
     PetscCall(DMPlexTSComputeIJacobianFEM(dm, t, locX, locX_t, shift, J, Jp, NULL));
     PetscCall(DMRestoreLocalVector(dm, &locX));
     PetscCall(DMRestoreLocalVector(dm, &locX_t));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
-  PetscCall(PetscWarpAsmSetShift(h->wa, shift * h->mass));
-  PetscCall(PetscWarpAsmAssembleMatrix(h->wa, Jp));
-  if (J != Jp) {
-    if (mffd) {
-      PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
-      PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
-    } else PetscCall(PetscWarpAsmAssembleMatrix(h->wa, J));
-  }
-  h->ndevice++;
   if (h->check && !h->checked) {
     PetscCall(LocalState(dm, h, t, X, X_t, &locX, &locX_t));
     PetscCall(DMPlexWarpHookCheckJacobian_Private(dm, h, t, locX, locX_t, shift, Jp));
