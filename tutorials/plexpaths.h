@@ -13,14 +13,15 @@ typedef struct {
 
 typedef struct {
   char      name[16];
-  PetscReal t_setup, t_res, t_asm1, t_asm2, t_pcsetup, t_solve, err;
+  PetscReal t_setup, t_res1, t_res2, t_asm1, t_asm2, t_pcsetup, t_solve, err;
   PetscInt  its, rows;
-  char      how[64];
+  char      how[96];
 } PlexPathResult;
 
 /* -paths (default aij,ellwarp and, with a device, sharednz), -rtol, -check, -require_device (returns *skip) */
 PetscErrorCode PlexPathOptions(PetscBool device, PetscInt *npaths, char *paths[], PetscReal *rtol, PetscBool *check, PetscBool *skip);
-/* One path: u0 = 0 (boundary values inserted by DMPlex), F = F(u0), J (twice), du = J^{-1} F, u = u0 - du */
+/* One path: u0 = 0 (boundary values inserted by DMPlex), F = F(u0) and J twice (first; again, as in a Newton step: the
+   log stages "<path> first" and "<path> step"), du = J^{-1} F, u = u0 - du */
 PetscErrorCode PlexPathRun(const PlexPathProblem *, const char path[], PetscBool device, PetscReal rtol, Vec uref, Vec *uout, PlexPathResult *);
 /* The table, the speed-ups against the first path (aij), and with check the agreement (error otherwise) */
 PetscErrorCode PlexPathReport(const PlexPathProblem *, PetscInt, const PlexPathResult[], PetscBool device, PetscBool check, PetscReal rtol);
