@@ -9,22 +9,6 @@ static char help[] = "Finite-element assembly by PetscWarpAsm against PETSc's ow
 #include "testutil.h"
 #include <petscds.h>
 
-/* max |A - B| / max |B| over the entries, through AIJ copies (B: PETSc's matrix) */
-static PetscErrorCode EntryDifference(Mat A, Mat B, PetscReal *rel)
-{
-  Mat       C;
-  PetscReal nd, nb;
-
-  PetscFunctionBegin;
-  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &C));
-  PetscCall(MatAXPY(C, -1.0, B, DIFFERENT_NONZERO_PATTERN));
-  PetscCall(MatNorm(C, NORM_MAX, &nd));
-  PetscCall(MatNorm(B, NORM_MAX, &nb));
-  *rel = nb > 0 ? nd / nb : nd;
-  PetscCall(MatDestroy(&C));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The AIJ operations that read values, on A (assembled on the device) against B (PETSc's AIJ): each must agree */
 static PetscErrorCode CheckReads(Mat A, Mat B, PetscRandom rnd, const char *what)
 {
@@ -78,21 +62,21 @@ static PetscErrorCode CheckReads(Mat A, Mat B, PetscRandom rnd, const char *what
   PetscCall(MatGetValues(A, 1, &row, 1, &row, &va));
   PetscCall(MatGetValues(B, 1, &row, 1, &row, &vb));
   PetscCheck(PetscAbsScalar(va - vb) <= 1e-12 * PetscAbsScalar(vb), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: MatGetValues %g vs %g", what, (double)PetscRealPart(va), (double)PetscRealPart(vb));
-  /* MatDuplicate with values, MatConvert to AIJ (EntryDifference), MatCopy, MatTranspose */
+  /* MatDuplicate with values, MatConvert to AIJ (TestEntryDifference), MatCopy, MatTranspose */
   PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &C));
-  PetscCall(EntryDifference(C, B, &e));
+  PetscCall(TestEntryDifference(C, B, &e));
   PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: MatDuplicate rel. err %g", what, (double)e);
   PetscCall(MatDestroy(&C));
   PetscCall(MatTranspose(A, MAT_INITIAL_MATRIX, &C));
   PetscCall(MatTranspose(B, MAT_INITIAL_MATRIX, &D));
-  PetscCall(EntryDifference(C, D, &e));
+  PetscCall(TestEntryDifference(C, D, &e));
   PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: MatTranspose rel. err %g", what, (double)e);
   PetscCall(MatDestroy(&C));
   PetscCall(MatDestroy(&D));
   /* MatMatMult (host product of the values) */
   PetscCall(MatMatMult(A, A, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &C));
   PetscCall(MatMatMult(B, B, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &D));
-  PetscCall(EntryDifference(C, D, &e));
+  PetscCall(TestEntryDifference(C, D, &e));
   PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: MatMatMult rel. err %g", what, (double)e);
   PetscCall(MatDestroy(&C));
   PetscCall(MatDestroy(&D));
@@ -100,7 +84,7 @@ static PetscErrorCode CheckReads(Mat A, Mat B, PetscRandom rnd, const char *what
   PetscCall(MatDuplicate(B, MAT_COPY_VALUES, &D));
   PetscCall(MatScale(A, 2.0));
   PetscCall(MatScale(D, 2.0));
-  PetscCall(EntryDifference(A, D, &e));
+  PetscCall(TestEntryDifference(A, D, &e));
   PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: MatScale rel. err %g", what, (double)e);
   PetscCall(MatDestroy(&D));
   PetscCall(VecDestroy(&x));
@@ -108,49 +92,6 @@ static PetscErrorCode CheckReads(Mat A, Mat B, PetscRandom rnd, const char *what
   PetscCall(VecDestroy(&yb));
   PetscCall(VecDestroy(&da));
   PetscCall(VecDestroy(&db));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static void f0_const(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[])
-{
-  for (PetscInt c = 0; c < uOff[1] - uOff[0]; c++) f0[c] = 1.0 + c;
-}
-
-/* The load vector of f[c] = 1 + c against PETSc's residual at u = 0 with f0 = 1 + c */
-static PetscErrorCode CheckLoad(DM dm, PetscWarpAsm wa, PetscBool device)
-{
-  PetscDS   ds;
-  SNES      snes;
-  Vec       u, r, F;
-  PetscReal f[3] = {1, 2, 3}, e;
-  PetscInt  n;
-  void (*f0)(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], PetscReal, const PetscReal[], PetscInt, const PetscScalar[], PetscScalar[]);
-  void (*f1)(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], PetscReal, const PetscReal[], PetscInt, const PetscScalar[], PetscScalar[]);
-
-  PetscFunctionBegin;
-  PetscCall(DMGetDS(dm, &ds));
-  PetscCall(PetscDSGetResidual(ds, 0, &f0, &f1));
-  PetscCall(PetscDSSetResidual(ds, 0, f0_const, f1));
-  PetscCall(DMCreateGlobalVector(dm, &u));
-  PetscCall(VecDuplicate(u, &r));
-  PetscCall(VecSet(u, 0.0));
-  PetscCall(SNESCreate(PETSC_COMM_SELF, &snes));
-  PetscCall(SNESSetDM(snes, dm));
-  PetscCall(SNESComputeFunction(snes, u, r));
-  PetscCall(PetscDSSetResidual(ds, 0, f0, f1));
-  PetscCall(VecCreate(PETSC_COMM_SELF, &F));
-  PetscCall(VecGetLocalSize(r, &n));
-  PetscCall(VecSetSizes(F, n, PETSC_DETERMINE));
-  PetscCall(VecSetType(F, device ? VECCUDA : VECSTANDARD));
-  PetscCall(PetscWarpAsmSetSource(wa, f));
-  PetscCall(PetscWarpAsmAssembleVector(wa, F));
-  PetscCall(VecRelativeDifference(F, r, &e));
-  PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "load vector rel. err %g", (double)e);
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  load vector (%s)                              rel. err %.2e\n", device ? "device" : "host", (double)e));
-  PetscCall(SNESDestroy(&snes));
-  PetscCall(VecDestroy(&u));
-  PetscCall(VecDestroy(&r));
-  PetscCall(VecDestroy(&F));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -296,13 +237,13 @@ int main(int argc, char **argv)
         setup0 = info.setup_time;
       }
       PetscCheck(nsetups == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the plan was set up %" PetscInt_FMT " times in %" PetscInt_FMT " assemblies", what, nsetups, nre);
-      PetscCall(EntryDifference(A, Jref, &e));
+      PetscCall(TestEntryDifference(A, Jref, &e));
       PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: max entry difference %g relative to max entry", what, (double)e);
       /* a second matrix from the symbolic assembly of the elements: reproducible values (all but atomic) */
       PetscCall(PetscWarpAsmCreateMatrix(wa, types[t], &A2));
       PetscCall(PetscWarpAsmAssembleMatrix(wa, A2)); /* another matrix: plan rebuilt */
       PetscCall(PetscWarpAsmAssembleMatrix(wa, A2));
-      PetscCall(EntryDifference(A2, Jref, &e));
+      PetscCall(TestEntryDifference(A2, Jref, &e));
       PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s, symbolic pattern: max entry difference %g", what, (double)e);
       if (strat != PETSCWARP_ASM_ATOMIC && strat != PETSCWARP_ASM_COO) {
         Mat A3;
@@ -325,7 +266,7 @@ int main(int argc, char **argv)
       PetscCall(MatDestroy(&A2));
     }
   }
-  PetscCall(CheckLoad(dm, wa, device));
+  PetscCall(TestCheckLoad(dm, wa, device ? VECCUDA : VECSTANDARD, 1));
   PetscCall(PetscObjectViewFromOptions((PetscObject)wa, NULL, "-warpasm_view"));
   PetscCall(CheckErrors(wa));
 

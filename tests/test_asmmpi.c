@@ -10,68 +10,6 @@ static char help[] = "PetscWarpAsm on several MPI ranks against PETSc's own asse
 #include "testutil.h"
 #include <petscds.h>
 
-/* max |A - B| / max |B| over the entries, through AIJ copies (B: PETSc's matrix) */
-static PetscErrorCode EntryDifference(Mat A, Mat B, PetscReal *rel)
-{
-  Mat       C;
-  PetscReal nd, nb;
-
-  PetscFunctionBegin;
-  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &C));
-  PetscCall(MatAXPY(C, -1.0, B, DIFFERENT_NONZERO_PATTERN));
-  PetscCall(MatNorm(C, NORM_MAX, &nd));
-  PetscCall(MatNorm(B, NORM_MAX, &nb));
-  *rel = nb > 0 ? nd / nb : nd;
-  PetscCall(MatDestroy(&C));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static void f0_const(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[])
-{
-  for (PetscInt c = 0; c < uOff[1] - uOff[0]; c++) f0[c] = (PetscReal)(c + 1); /* f = (1, 2, 3): the residual at u = 0 is the load vector */
-}
-
-/* The load vector of f = (1, 2, 3) against PETSc's residual at u = 0 with f0 = f */
-static PetscErrorCode CheckLoad(DM dm, PetscWarpAsm wa, PetscBool device)
-{
-  PetscDS   ds;
-  SNES      snes;
-  Vec       u, r, F;
-  PetscReal f[3] = {1, 2, 3}, e;
-  PetscInt  n;
-  void (*f0)(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], PetscReal, const PetscReal[], PetscInt, const PetscScalar[], PetscScalar[]);
-  void (*f1)(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], PetscReal, const PetscReal[], PetscInt, const PetscScalar[], PetscScalar[]);
-
-  PetscFunctionBegin;
-  PetscCall(DMGetDS(dm, &ds));
-  PetscCall(PetscDSGetResidual(ds, 0, &f0, &f1));
-  PetscCall(PetscDSSetResidual(ds, 0, f0_const, f1));
-  PetscCall(DMCreateGlobalVector(dm, &u));
-  PetscCall(VecDuplicate(u, &r));
-  PetscCall(VecSet(u, 0.0));
-  PetscCall(SNESCreate(PetscObjectComm((PetscObject)dm), &snes));
-  PetscCall(SNESSetDM(snes, dm));
-  PetscCall(SNESComputeFunction(snes, u, r));
-  PetscCall(PetscDSSetResidual(ds, 0, f0, f1));
-  PetscCall(VecCreate(PetscObjectComm((PetscObject)dm), &F));
-  PetscCall(VecGetLocalSize(r, &n));
-  PetscCall(VecSetSizes(F, n, PETSC_DETERMINE));
-  PetscCall(VecSetType(F, VECSTANDARD)); /* several ranks: host vectors (VECMPICUDA is refused, see AssembleVectorMPI()) */
-  PetscCall(PetscWarpAsmSetSource(wa, f));
-  for (PetscInt k = 0; k < 2; k++) { /* the second reuses the vector's COO preallocation */
-    PetscCall(VecSet(F, 7.0));       /* overwritten */
-    PetscCall(PetscWarpAsmAssembleVector(wa, F));
-  }
-  PetscCall(VecRelativeDifference(F, r, &e));
-  PetscCheck(e < 1e-12, PetscObjectComm((PetscObject)dm), PETSC_ERR_PLIB, "load vector rel. err %g", (double)e);
-  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)dm), "  load vector (host vector and kernels)      rel. err %.2e\n", (double)e));
-  PetscCall(SNESDestroy(&snes));
-  PetscCall(VecDestroy(&u));
-  PetscCall(VecDestroy(&r));
-  PetscCall(VecDestroy(&F));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 int main(int argc, char **argv)
 {
   DM                   dm;
@@ -132,17 +70,17 @@ int main(int argc, char **argv)
       PetscCall(DMSetMatType(dm, types[t]));
       PetscCall(DMCreateMatrix(dm, &A));
       for (PetscInt k = 0; k < nre; k++) PetscCall(PetscWarpAsmAssembleMatrix(wa, A));
-      PetscCall(EntryDifference(A, Jref, &e));
+      PetscCall(TestEntryDifference(A, Jref, &e));
       PetscCheck(e < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: max entry difference %g relative to max entry", what, (double)e);
       PetscCall(PetscWarpAsmGetInfo(wa, &info));
       PetscCheck(size == 1 || info.used == PETSCWARP_ASM_COO, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: on %d ranks the plan should run coo, it runs %s", what, size, PetscWarpAsmStrategies[info.used]);
       /* the pattern of the elements' COO preallocation */
       PetscCall(PetscWarpAsmCreateMatrix(wa, types[t], &A2));
       PetscCall(PetscWarpAsmAssembleMatrix(wa, A2));
-      PetscCall(EntryDifference(A2, Jref, &e));
+      PetscCall(TestEntryDifference(A2, Jref, &e));
       PetscCheck(e < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s, pattern of the elements: max entry difference %g", what, (double)e);
       PetscCall(PetscWarpAsmAssembleMatrix(wa, A)); /* back to the first matrix: plan rebuilt, values equal */
-      PetscCall(EntryDifference(A, Jref, &e));
+      PetscCall(TestEntryDifference(A, Jref, &e));
       PetscCheck(e < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s, again: max entry difference %g", what, (double)e);
       {
         Vec       x, y1, y2;
@@ -163,7 +101,7 @@ int main(int argc, char **argv)
       PetscCall(MatDestroy(&A2));
     }
   }
-  PetscCall(CheckLoad(dm, wa, device));
+  PetscCall(TestCheckLoad(dm, wa, VECSTANDARD, 2)); /* host vectors: VECMPICUDA is refused on several ranks (see AssembleVectorMPI()); the second reuses the vector's COO */
   PetscCall(PetscObjectViewFromOptions((PetscObject)wa, NULL, "-warpasm_view"));
 
   for (PetscInt s = 0; s < ns; s++) PetscCall(PetscFree(strategies[s]));

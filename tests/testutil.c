@@ -1,4 +1,5 @@
 #include "testutil.h"
+#include <petscds.h>
 #include <time.h>
 
 PetscErrorCode TestRandomCreate(MPI_Comm comm, PetscRandom *r)
@@ -132,5 +133,66 @@ PetscErrorCode TestSkipWithoutDevice(PetscBool *skip)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "SKIPPED: no CUDA device is present (or PETSc was built without CUDA); this GPU test did not run\n"));
     *skip = PETSC_TRUE;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode TestEntryDifference(Mat A, Mat B, PetscReal *rel)
+{
+  Mat       C;
+  PetscReal nd, nb;
+
+  PetscFunctionBegin;
+  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &C));
+  PetscCall(MatAXPY(C, -1.0, B, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatNorm(C, NORM_MAX, &nd));
+  PetscCall(MatNorm(B, NORM_MAX, &nb));
+  *rel = nb > 0 ? nd / nb : nd;
+  PetscCall(MatDestroy(&C));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void f0_const(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[])
+{
+  for (PetscInt c = 0; c < uOff[1] - uOff[0]; c++) f0[c] = 1.0 + c;
+}
+
+PetscErrorCode TestCheckLoad(DM dm, PetscWarpAsm wa, VecType vtype, PetscInt nrep)
+{
+  PetscDS   ds;
+  SNES      snes;
+  Vec       u, r, F;
+  PetscReal f[3] = {1, 2, 3}, e;
+  PetscInt  n;
+  MPI_Comm  comm = PetscObjectComm((PetscObject)dm);
+  void (*f0)(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], PetscReal, const PetscReal[], PetscInt, const PetscScalar[], PetscScalar[]);
+  void (*f1)(PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], const PetscInt[], const PetscInt[], const PetscScalar[], const PetscScalar[], const PetscScalar[], PetscReal, const PetscReal[], PetscInt, const PetscScalar[], PetscScalar[]);
+
+  PetscFunctionBegin;
+  PetscCall(DMGetDS(dm, &ds));
+  PetscCall(PetscDSGetResidual(ds, 0, &f0, &f1));
+  PetscCall(PetscDSSetResidual(ds, 0, f0_const, f1));
+  PetscCall(DMCreateGlobalVector(dm, &u));
+  PetscCall(VecDuplicate(u, &r));
+  PetscCall(VecSet(u, 0.0));
+  PetscCall(SNESCreate(comm, &snes));
+  PetscCall(SNESSetDM(snes, dm));
+  PetscCall(SNESComputeFunction(snes, u, r));
+  PetscCall(PetscDSSetResidual(ds, 0, f0, f1));
+  PetscCall(VecCreate(comm, &F));
+  PetscCall(VecGetLocalSize(r, &n));
+  PetscCall(VecSetSizes(F, n, PETSC_DETERMINE));
+  PetscCall(VecSetType(F, vtype));
+  PetscCall(PetscWarpAsmSetSource(wa, f));
+  for (PetscInt k = 0; k < nrep; k++) {
+    PetscCall(VecSet(F, 7.0)); /* overwritten */
+    PetscCall(PetscWarpAsmAssembleVector(wa, F));
+  }
+  PetscCall(VecRelativeDifference(F, r, &e));
+  PetscCheck(e < 1e-12, comm, PETSC_ERR_PLIB, "load vector rel. err %g", (double)e);
+  PetscCall(PetscPrintf(comm, "  load vector (%s, %" PetscInt_FMT " assemblies)          rel. err %.2e\n", vtype, nrep, (double)e));
+  PetscCall(SNESDestroy(&snes));
+  PetscCall(VecDestroy(&u));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&F));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -14,3 +14,8 @@ int            TestSkip(void);
 PetscErrorCode TestSkipWithoutDevice(PetscBool *);
 /* Random generator seeded from -seed or fresh from the clock; prints the seed */
 PetscErrorCode TestRandomCreate(MPI_Comm, PetscRandom *);
+/* max |A - B| / max |B| over the entries, through an AIJ copy of A (B: PETSc's AIJ matrix) */
+PetscErrorCode TestEntryDifference(Mat, Mat, PetscReal *);
+/* The load vector of the source f = (1, 2, 3) assembled nrep times by wa into a vector of the given type (its values
+   overwritten each time) against PETSc's residual at u = 0 with f0 = f: an error above 1e-12 */
+PetscErrorCode TestCheckLoad(DM, PetscWarpAsm, VecType, PetscInt);
