@@ -19,14 +19,7 @@
       exit(1); \
     } \
   } while (0)
-#define CALL(c) \
-  do { \
-    int e_ = (c); \
-    if (e_) { \
-      fprintf(stderr, "%s:%d: %s failed with %d\n", __FILE__, __LINE__, #c, e_); \
-      exit(1); \
-    } \
-  } while (0)
+#include "kernelcall.h"
 
 static int Find(const PetscWarpCOO *C, long long r, long long c) /* CSR position of (r, c), -1 if absent */
 {
@@ -110,8 +103,8 @@ int main(int argc, char **argv)
     }
     if (trial == 3) ci[ncoo - 1] = 0, cj[ncoo - 1] = n + 2;
     for (int k = 0; k < ncoo; k++) li[k] = ci[k], lj[k] = cj[k];
-    CALL(PetscWarpCOOBuildHost(m, n, ncoo, ci, cj, 4, &C));
-    CALL(PetscWarpCOOBuildHost(m, n, ncoo, li, lj, 8, &C64));
+    KERNEL_CALL(PetscWarpCOOBuildHost(m, n, ncoo, ci, cj, 4, &C));
+    KERNEL_CALL(PetscWarpCOOBuildHost(m, n, ncoo, li, lj, 8, &C64));
     CHECK(C.badrow == C64.badrow && C.badcol == C64.badcol);
     if (trial == 2) CHECK(C.badrow == m + 5 && !C.rowptr);
     if (trial == 3) CHECK(C.badrow < 0 && C.badcol == n + 2 && !C.rowptr);
@@ -139,72 +132,72 @@ int main(int argc, char **argv)
         int         *d_i, *d_j, *h      = malloc(sizeof(int) * ((size_t)(m + 1) + ncoo + 1)), *d_slot;
         double      *d_v, *d_val, *hval = malloc(sizeof(double) * (3 * (size_t)C.nnz + 2));
         long long   *d_li;
-        CALL(cudaMalloc((void **)&d_i, sizeof(int) * (ncoo + 1)));
-        CALL(cudaMalloc((void **)&d_j, sizeof(int) * (ncoo + 1)));
-        CALL(cudaMalloc((void **)&d_li, sizeof(long long) * (2 * (size_t)ncoo + 1)));
-        CALL(cudaMemcpy(d_i, ci, sizeof(int) * ncoo, cudaMemcpyHostToDevice));
-        CALL(cudaMemcpy(d_j, cj, sizeof(int) * ncoo, cudaMemcpyHostToDevice));
-        CALL(cudaMemcpy(d_li, li, sizeof(long long) * ncoo, cudaMemcpyHostToDevice));
-        CALL(cudaMemcpy(d_li + ncoo, lj, sizeof(long long) * ncoo, cudaMemcpyHostToDevice));
+        KERNEL_CALL(cudaMalloc((void **)&d_i, sizeof(int) * (ncoo + 1)));
+        KERNEL_CALL(cudaMalloc((void **)&d_j, sizeof(int) * (ncoo + 1)));
+        KERNEL_CALL(cudaMalloc((void **)&d_li, sizeof(long long) * (2 * (size_t)ncoo + 1)));
+        KERNEL_CALL(cudaMemcpy(d_i, ci, sizeof(int) * ncoo, cudaMemcpyHostToDevice));
+        KERNEL_CALL(cudaMemcpy(d_j, cj, sizeof(int) * ncoo, cudaMemcpyHostToDevice));
+        KERNEL_CALL(cudaMemcpy(d_li, li, sizeof(long long) * ncoo, cudaMemcpyHostToDevice));
+        KERNEL_CALL(cudaMemcpy(d_li + ncoo, lj, sizeof(long long) * ncoo, cudaMemcpyHostToDevice));
         for (int w = 0; w < 2; w++) { /* 32- and 64-bit indices; D: the 32-bit one */
           PetscWarpCOO Dw;
-          CALL(PetscWarpCOOBuildCUDA(m, n, ncoo, w ? (void *)d_li : (void *)d_i, w ? (void *)(d_li + ncoo) : (void *)d_j, w ? 8 : 4, NULL, &Dw));
+          KERNEL_CALL(PetscWarpCOOBuildCUDA(m, n, ncoo, w ? (void *)d_li : (void *)d_i, w ? (void *)(d_li + ncoo) : (void *)d_j, w ? 8 : 4, NULL, &Dw));
           CHECK(Dw.nnz == C.nnz && Dw.nvalid == C.nvalid && Dw.badrow < 0 && Dw.badcol < 0);
-          CALL(cudaMemcpy(h, Dw.rowptr, sizeof(int) * (m + 1), cudaMemcpyDeviceToHost));
+          KERNEL_CALL(cudaMemcpy(h, Dw.rowptr, sizeof(int) * (m + 1), cudaMemcpyDeviceToHost));
           CHECK(Same(h, C.rowptr, sizeof(int) * (m + 1)));
-          CALL(cudaMemcpy(h, Dw.colidx, sizeof(int) * C.nnz, cudaMemcpyDeviceToHost));
+          KERNEL_CALL(cudaMemcpy(h, Dw.colidx, sizeof(int) * C.nnz, cudaMemcpyDeviceToHost));
           CHECK(Same(h, C.colidx, sizeof(int) * C.nnz));
-          CALL(cudaMemcpy(h, Dw.jmap, sizeof(int) * (C.nnz + 1), cudaMemcpyDeviceToHost));
+          KERNEL_CALL(cudaMemcpy(h, Dw.jmap, sizeof(int) * (C.nnz + 1), cudaMemcpyDeviceToHost));
           CHECK(Same(h, C.jmap, sizeof(int) * (C.nnz + 1)));
-          CALL(cudaMemcpy(h, Dw.perm, sizeof(int) * C.nvalid, cudaMemcpyDeviceToHost));
+          KERNEL_CALL(cudaMemcpy(h, Dw.perm, sizeof(int) * C.nvalid, cudaMemcpyDeviceToHost));
           CHECK(Same(h, C.perm, sizeof(int) * C.nvalid));
-          if (w) CALL(PetscWarpCOOFreeCUDA(&Dw, PETSCWARP_COO_PATTERN | PETSCWARP_COO_MAPS));
+          if (w) KERNEL_CALL(PetscWarpCOOFreeCUDA(&Dw, PETSCWARP_COO_PATTERN | PETSCWARP_COO_MAPS));
           else D = Dw;
         }
         /* maps to the host and back */
-        CALL(PetscWarpCOOMapsToHostCUDA(&D, &H2));
+        KERNEL_CALL(PetscWarpCOOMapsToHostCUDA(&D, &H2));
         CHECK(H2.nnz == C.nnz && Same(H2.jmap, C.jmap, sizeof(int) * (C.nnz + 1)) && Same(H2.perm, C.perm, sizeof(int) * C.nvalid));
-        CALL(PetscWarpCOOMapsToDeviceCUDA(&H2, &D2));
-        CALL(cudaMemcpy(h, D2.perm, sizeof(int) * C.nvalid, cudaMemcpyDeviceToHost));
+        KERNEL_CALL(PetscWarpCOOMapsToDeviceCUDA(&H2, &D2));
+        KERNEL_CALL(cudaMemcpy(h, D2.perm, sizeof(int) * C.nvalid, cudaMemcpyDeviceToHost));
         CHECK(Same(h, C.perm, sizeof(int) * C.nvalid));
         /* the numeric step: INSERT then ADD, identical to the host twin */
-        CALL(cudaMalloc((void **)&d_slot, sizeof(int) * (C.nnz + 1)));
-        CALL(cudaMalloc((void **)&d_v, sizeof(double) * (ncoo + 1)));
-        CALL(cudaMalloc((void **)&d_val, sizeof(double) * (3 * (size_t)C.nnz + 2)));
-        CALL(cudaMemcpy(d_slot, slot, sizeof(int) * C.nnz, cudaMemcpyHostToDevice));
-        CALL(cudaMemcpy(d_v, v, sizeof(double) * ncoo, cudaMemcpyHostToDevice));
-        CALL(cudaMemset(d_val, 0, sizeof(double) * (3 * (size_t)C.nnz + 2)));
-        CALL(PetscWarpCOOSetValuesCUDA(C.nnz, D2.jmap, D2.perm, d_slot, d_v, 0, d_val, NULL));
-        CALL(PetscWarpCOOSetValuesCUDA(C.nnz, D.jmap, D.perm, d_slot, d_v, 1, d_val, NULL));
-        CALL(cudaMemcpy(hval, d_val, sizeof(double) * (3 * (size_t)C.nnz + 2), cudaMemcpyDeviceToHost));
+        KERNEL_CALL(cudaMalloc((void **)&d_slot, sizeof(int) * (C.nnz + 1)));
+        KERNEL_CALL(cudaMalloc((void **)&d_v, sizeof(double) * (ncoo + 1)));
+        KERNEL_CALL(cudaMalloc((void **)&d_val, sizeof(double) * (3 * (size_t)C.nnz + 2)));
+        KERNEL_CALL(cudaMemcpy(d_slot, slot, sizeof(int) * C.nnz, cudaMemcpyHostToDevice));
+        KERNEL_CALL(cudaMemcpy(d_v, v, sizeof(double) * ncoo, cudaMemcpyHostToDevice));
+        KERNEL_CALL(cudaMemset(d_val, 0, sizeof(double) * (3 * (size_t)C.nnz + 2)));
+        KERNEL_CALL(PetscWarpCOOSetValuesCUDA(C.nnz, D2.jmap, D2.perm, d_slot, d_v, 0, d_val, NULL));
+        KERNEL_CALL(PetscWarpCOOSetValuesCUDA(C.nnz, D.jmap, D.perm, d_slot, d_v, 1, d_val, NULL));
+        KERNEL_CALL(cudaMemcpy(hval, d_val, sizeof(double) * (3 * (size_t)C.nnz + 2), cudaMemcpyDeviceToHost));
         CHECK(Same(hval, val, sizeof(double) * (3 * (size_t)C.nnz + 2)));
         /* the slot map of an ELL-WARP layout of the pattern (K2 with threshold 2: several lane counts) */
         {
           PetscWarpEll Eh, Ed;
           int         *p2h = malloc(sizeof(int) * (C.nnz + 1)), *p2d, *hp = malloc(sizeof(int) * (C.nnz + 1));
-          CALL(PetscWarpEllBuildHost(m, n, C.rowptr, C.colidx, NULL, 2, &Eh));
-          CALL(PetscWarpEllBuildCUDA(m, n, D.rowptr, D.colidx, NULL, 2, NULL, &Ed));
-          CALL(cudaMalloc((void **)&p2d, sizeof(int) * (C.nnz + 1)));
+          KERNEL_CALL(PetscWarpEllBuildHost(m, n, C.rowptr, C.colidx, NULL, 2, &Eh));
+          KERNEL_CALL(PetscWarpEllBuildCUDA(m, n, D.rowptr, D.colidx, NULL, 2, NULL, &Ed));
+          KERNEL_CALL(cudaMalloc((void **)&p2d, sizeof(int) * (C.nnz + 1)));
           PetscWarpEllPos2SlotHost(&Eh, p2h);
-          CALL(PetscWarpEllPos2SlotCUDA(&Ed, p2d, NULL));
-          CALL(cudaMemcpy(hp, p2d, sizeof(int) * C.nnz, cudaMemcpyDeviceToHost));
+          KERNEL_CALL(PetscWarpEllPos2SlotCUDA(&Ed, p2d, NULL));
+          KERNEL_CALL(cudaMemcpy(hp, p2d, sizeof(int) * C.nnz, cudaMemcpyDeviceToHost));
           CHECK(Same(hp, p2h, sizeof(int) * C.nnz));
           for (int p = 0; p < C.nnz; p++) CHECK(Eh.map[p2h[p]] == p);
           PetscWarpEllFreeHost(&Eh);
-          CALL(PetscWarpEllFreeCUDA(&Ed));
-          CALL(cudaFree(p2d));
+          KERNEL_CALL(PetscWarpEllFreeCUDA(&Ed));
+          KERNEL_CALL(cudaFree(p2d));
           free(p2h);
           free(hp);
         }
-        CALL(PetscWarpCOOFreeCUDA(&D, PETSCWARP_COO_PATTERN | PETSCWARP_COO_MAPS));
-        CALL(PetscWarpCOOFreeCUDA(&D2, PETSCWARP_COO_MAPS));
+        KERNEL_CALL(PetscWarpCOOFreeCUDA(&D, PETSCWARP_COO_PATTERN | PETSCWARP_COO_MAPS));
+        KERNEL_CALL(PetscWarpCOOFreeCUDA(&D2, PETSCWARP_COO_MAPS));
         PetscWarpCOOFreeHost(&H2, PETSCWARP_COO_MAPS);
-        CALL(cudaFree(d_i));
-        CALL(cudaFree(d_j));
-        CALL(cudaFree(d_li));
-        CALL(cudaFree(d_slot));
-        CALL(cudaFree(d_v));
-        CALL(cudaFree(d_val));
+        KERNEL_CALL(cudaFree(d_i));
+        KERNEL_CALL(cudaFree(d_j));
+        KERNEL_CALL(cudaFree(d_li));
+        KERNEL_CALL(cudaFree(d_slot));
+        KERNEL_CALL(cudaFree(d_v));
+        KERNEL_CALL(cudaFree(d_val));
         free(h);
         free(hval);
       }
@@ -217,14 +210,14 @@ int main(int argc, char **argv)
     else if (!hostonly) { /* out-of-range indices: the same report, nothing allocated */
       PetscWarpCOO D;
       int         *d_i, *d_j;
-      CALL(cudaMalloc((void **)&d_i, sizeof(int) * ncoo));
-      CALL(cudaMalloc((void **)&d_j, sizeof(int) * ncoo));
-      CALL(cudaMemcpy(d_i, ci, sizeof(int) * ncoo, cudaMemcpyHostToDevice));
-      CALL(cudaMemcpy(d_j, cj, sizeof(int) * ncoo, cudaMemcpyHostToDevice));
-      CALL(PetscWarpCOOBuildCUDA(m, n, ncoo, d_i, d_j, 4, NULL, &D));
+      KERNEL_CALL(cudaMalloc((void **)&d_i, sizeof(int) * ncoo));
+      KERNEL_CALL(cudaMalloc((void **)&d_j, sizeof(int) * ncoo));
+      KERNEL_CALL(cudaMemcpy(d_i, ci, sizeof(int) * ncoo, cudaMemcpyHostToDevice));
+      KERNEL_CALL(cudaMemcpy(d_j, cj, sizeof(int) * ncoo, cudaMemcpyHostToDevice));
+      KERNEL_CALL(PetscWarpCOOBuildCUDA(m, n, ncoo, d_i, d_j, 4, NULL, &D));
       CHECK(D.badrow == C.badrow && D.badcol == C.badcol && !D.rowptr && !D.perm && !D.jmap);
-      CALL(cudaFree(d_i));
-      CALL(cudaFree(d_j));
+      KERNEL_CALL(cudaFree(d_i));
+      KERNEL_CALL(cudaFree(d_j));
     }
 #endif
     printf("trial %2d: %3d x %3d, %4d entries -> %4d kept, %4d nonzeros%s\n", trial, m, n, ncoo, C.nvalid, C.nnz, C.badrow >= 0 || C.badcol >= 0 ? " (index out of range: reported)" : "");

@@ -9,14 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#define CHECK(c) \
-  do { \
-    int e_ = (c); \
-    if (e_) { \
-      fprintf(stderr, "%s:%d: %s failed with %d\n", __FILE__, __LINE__, #c, e_); \
-      exit(1); \
-    } \
-  } while (0)
+#include "kernelcall.h"
 
 static int Same(const void *a, const void *b, size_t n, const char *what, int threshold)
 {
@@ -74,26 +67,26 @@ int main(int argc, char **argv)
     x2d = malloc(sizeof(double) * (n + 1));
     for (int j = 0; j < n; j++) x[j] = rand() / (double)RAND_MAX;
     for (int i = 0; i < m; i++) order[i] = m - 1 - i;
-    CHECK(cudaMalloc((void **)&d_o, sizeof(int) * (m + 1)));
-    CHECK(cudaMemcpy(d_o, order, sizeof(int) * m, cudaMemcpyHostToDevice));
-    CHECK(cudaMalloc((void **)&d_i, sizeof(int) * (m + 1)));
-    CHECK(cudaMalloc((void **)&d_j, sizeof(int) * (nnz + 1)));
-    CHECK(cudaMalloc((void **)&d_a, sizeof(double) * (nnz + 1)));
-    CHECK(cudaMalloc((void **)&d_x, sizeof(double) * (n + 1)));
-    CHECK(cudaMalloc((void **)&d_y, sizeof(double) * (m + 1)));
-    CHECK(cudaMalloc((void **)&d_x2, sizeof(double) * (n + 1)));
-    CHECK(cudaMemcpy(d_i, rp, sizeof(int) * (m + 1), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(d_j, cj, sizeof(int) * nnz, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(d_a, a, sizeof(double) * nnz, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(d_x, x, sizeof(double) * n, cudaMemcpyHostToDevice));
+    KERNEL_CALL(cudaMalloc((void **)&d_o, sizeof(int) * (m + 1)));
+    KERNEL_CALL(cudaMemcpy(d_o, order, sizeof(int) * m, cudaMemcpyHostToDevice));
+    KERNEL_CALL(cudaMalloc((void **)&d_i, sizeof(int) * (m + 1)));
+    KERNEL_CALL(cudaMalloc((void **)&d_j, sizeof(int) * (nnz + 1)));
+    KERNEL_CALL(cudaMalloc((void **)&d_a, sizeof(double) * (nnz + 1)));
+    KERNEL_CALL(cudaMalloc((void **)&d_x, sizeof(double) * (n + 1)));
+    KERNEL_CALL(cudaMalloc((void **)&d_y, sizeof(double) * (m + 1)));
+    KERNEL_CALL(cudaMalloc((void **)&d_x2, sizeof(double) * (n + 1)));
+    KERNEL_CALL(cudaMemcpy(d_i, rp, sizeof(int) * (m + 1), cudaMemcpyHostToDevice));
+    KERNEL_CALL(cudaMemcpy(d_j, cj, sizeof(int) * nnz, cudaMemcpyHostToDevice));
+    KERNEL_CALL(cudaMemcpy(d_a, a, sizeof(double) * nnz, cudaMemcpyHostToDevice));
+    KERNEL_CALL(cudaMemcpy(d_x, x, sizeof(double) * n, cudaMemcpyHostToDevice));
     for (int t = 0; t < 32; t++) { /* thresholds 0, 1, 4, 16, each with the natural and a reversed row order, x 4 windows */
       int          threshold = (t % 8 / 2) ? 1 << (2 * (t % 8 / 2 - 1)) : 0, reversed = t % 2, windows[] = {0, 32, 100, 1024}, window = windows[t / 8];
       PetscWarpEll H, D, C;
       double       num = 0, den = 0;
-      CHECK(PetscWarpEllBuildWindowHost(m, n, rp, cj, reversed ? order : NULL, threshold, window, &H));
-      CHECK(PetscWarpEllBuildWindowCUDA(m, n, d_i, d_j, reversed ? d_o : NULL, threshold, window, NULL, &D));
+      KERNEL_CALL(PetscWarpEllBuildWindowHost(m, n, rp, cj, reversed ? order : NULL, threshold, window, &H));
+      KERNEL_CALL(PetscWarpEllBuildWindowCUDA(m, n, d_i, d_j, reversed ? d_o : NULL, threshold, window, NULL, &D));
       PetscWarpEllRefreshHost(&H, a);
-      CHECK(PetscWarpEllRefreshCUDA(&D, d_a, NULL));
+      KERNEL_CALL(PetscWarpEllRefreshCUDA(&D, d_a, NULL));
       if (D.nwarps != H.nwarps || D.nslots != H.nslots || D.maxlanes != H.maxlanes || D.maxwidth != H.maxwidth || D.nnz != H.nnz || D.nsplit != H.nsplit || D.identity != H.identity || D.window != H.window) {
         fprintf(stderr, "threshold %d: sizes differ (or nsplit/identity): warps %d/%d slots %d/%d lanes %d/%d width %d/%d\n", threshold, D.nwarps, H.nwarps, D.nslots, H.nslots, D.maxlanes, H.maxlanes, D.maxwidth, H.maxwidth);
         return 1;
@@ -107,7 +100,7 @@ int main(int argc, char **argv)
       C.col   = malloc(sizeof(int) * (H.nslots + 1));
       C.map   = malloc(sizeof(int) * (H.nslots + 1));
       C.val   = malloc(sizeof(double) * (H.nslots + 1));
-      CHECK(PetscWarpEllCopyToHostCUDA(&D, &C));
+      KERNEL_CALL(PetscWarpEllCopyToHostCUDA(&D, &C));
       fails += Same(C.woff, H.woff, sizeof(int) * (H.nwarps + 1), "woff", threshold);
       fails += Same(C.wrow, H.wrow, sizeof(int) * H.nwarps, "wrow", threshold);
       fails += Same(C.winfo, H.winfo, sizeof(int) * H.nwarps, "winfo", threshold);
@@ -117,17 +110,17 @@ int main(int argc, char **argv)
       fails += Same(C.map, H.map, sizeof(int) * H.nslots, "map", threshold);
       fails += Same(C.val, H.val, sizeof(double) * H.nslots, "val", threshold);
       PetscWarpEllMultHost(&H, x, NULL, yh);
-      CHECK(PetscWarpEllMultCUDA(&D, threshold ? 2 : 1, 128, d_x, NULL, d_y, NULL));
-      CHECK(cudaMemcpy(yd, d_y, sizeof(double) * m, cudaMemcpyDeviceToHost));
+      KERNEL_CALL(PetscWarpEllMultCUDA(&D, threshold ? 2 : 1, 128, d_x, NULL, d_y, NULL));
+      KERNEL_CALL(cudaMemcpy(yd, d_y, sizeof(double) * m, cudaMemcpyDeviceToHost));
       for (int i = 0; i < m; i++) num += (yd[i] - yh[i]) * (yd[i] - yh[i]), den += yh[i] * yh[i];
       if (sqrt(num) > 1e-12 * sqrt(den)) {
         fprintf(stderr, "threshold %d: device product differs from the host twin: %g\n", threshold, sqrt(num / (den > 0 ? den : 1)));
         fails++;
       }
       PetscWarpEllMultTransposeHost(&H, yh, NULL, x2h);
-      CHECK(cudaMemcpy(d_y, yh, sizeof(double) * m, cudaMemcpyHostToDevice));
-      CHECK(PetscWarpEllMultTransposeCUDA(&D, d_y, NULL, d_x2, NULL));
-      CHECK(cudaMemcpy(x2d, d_x2, sizeof(double) * n, cudaMemcpyDeviceToHost));
+      KERNEL_CALL(cudaMemcpy(d_y, yh, sizeof(double) * m, cudaMemcpyHostToDevice));
+      KERNEL_CALL(PetscWarpEllMultTransposeCUDA(&D, d_y, NULL, d_x2, NULL));
+      KERNEL_CALL(cudaMemcpy(x2d, d_x2, sizeof(double) * n, cudaMemcpyDeviceToHost));
       num = den = 0;
       for (int j = 0; j < n; j++) num += (x2d[j] - x2h[j]) * (x2d[j] - x2h[j]), den += x2h[j] * x2h[j];
       if (sqrt(num) > 1e-12 * sqrt(den)) {
@@ -141,7 +134,7 @@ int main(int argc, char **argv)
       printf("m %5d n %5d nnz %6d threshold %2d window %4d order %-8s: %4d warps, %7d slots, lanes <= %2d, split %3d, identity %d: layouts identical, products agree\n", m, n, nnz, threshold, H.window, reversed ? "reversed" : "natural", H.nwarps, H.nslots, H.maxlanes, H.nsplit, H.identity);
       PetscWarpEllFreeHost(&H);
       PetscWarpEllFreeHost(&C);
-      CHECK(PetscWarpEllFreeCUDA(&D));
+      KERNEL_CALL(PetscWarpEllFreeCUDA(&D));
     }
     cudaFree(d_i), cudaFree(d_j), cudaFree(d_a), cudaFree(d_x), cudaFree(d_y), cudaFree(d_o), cudaFree(d_x2);
     free(rp), free(cj), free(a), free(x), free(yh), free(yd), free(order), free(x2h), free(x2d);
