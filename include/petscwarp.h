@@ -228,7 +228,7 @@ typedef enum {
 
 $ PETSCWARP_COEF_CONSTANT - one value kappa
 $ PETSCWARP_COEF_CELL     - one value per cell
-$ PETSCWARP_COEF_TENSOR   - a dim x dim tensor per cell (row-major)
+$ PETSCWARP_COEF_TENSOR   - a dim x dim tensor per cell (row-major, symmetric)
 
   Level: intermediate
 

@@ -163,10 +163,15 @@ static PetscErrorCode CheckErrors(PetscWarpAsm wa)
     }
     ierr = PetscWarpAsmSetReference(b, 3, 1, 1, w, B, Dr, Dr);
     PetscCheck(ierr == PETSC_ERR_ARG_INCOMP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dof count mismatch: expected PETSC_ERR_ARG_INCOMP, got %d", (int)ierr);
+    { /* a conductivity tensor that is not symmetric (the kernels compute symmetric element matrices) */
+      PetscReal K[4] = {2, 0.5, 0.25, 2};
+      ierr           = PetscWarpAsmSetLaplace(b, PETSCWARP_COEF_TENSOR, 0, K);
+      PetscCheck(ierr == PETSC_ERR_ARG_WRONG, PETSC_COMM_SELF, PETSC_ERR_PLIB, "non-symmetric tensor: expected PETSC_ERR_ARG_WRONG, got %d", (int)ierr);
+    }
     PetscCall(PetscWarpAsmDestroy(&b));
   }
   PetscCall(PetscPopErrorHandler());
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  bad input: dense target, wrong sizes, missing couplings, index out of range, dof count -> clear errors\n"));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  bad input: dense target, wrong sizes, missing couplings, index out of range, dof count, non-symmetric tensor -> clear errors\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

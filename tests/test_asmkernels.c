@@ -443,7 +443,7 @@ static void ProblemCreate(const Config *C, Problem *P)
     if (C->coef == 1) P->kcell[c] = 1.5 + 0.5 * Rand();
     if (C->coef == 2)
       for (int d = 0; d < dim; d++)
-        for (int e = 0; e < dim; e++) P->kcell[(c * dim + d) * dim + e] = d == e ? 2 + 0.5 * Rand() : 0.7 * Rand(); /* not symmetric */
+        for (int e = d; e < dim; e++) P->kcell[(c * dim + d) * dim + e] = P->kcell[(c * dim + e) * dim + d] = d == e ? 2 + 0.5 * Rand() : 0.7 * Rand(); /* symmetric, as the kernels require */
   }
   memset(&P->stiff, 0, sizeof(P->stiff));
   P->stiff.kind   = C->kind;

@@ -45,12 +45,29 @@ static inline PWA_HD void PwaTileShape(int dim, int nc, int *ra, int *rb)
   *rb = nc == 1 ? 4 : dim == 2 ? 2 : 1;
 }
 
-/* Tiles covering one element matrix */
+/* Tiles covering the upper triangle of one element matrix (node a <= node b; the element matrices of every built-in
+   physics are symmetric, the lower triangle is written as the mirror of the upper): row tile i (nodes i*ra ...) holds
+   the column blocks j >= i*ra/rb of the ncb = ceil(nb/rb) blocks */
 static inline PWA_HD int PwaTiles(int dim, int nb, int nc)
 {
-  int ra, rb;
+  int ra, rb, n = 0;
   PwaTileShape(dim, nc, &ra, &rb);
-  return ((nb + ra - 1) / ra) * ((nb + rb - 1) / rb);
+  for (int i = 0; i < (nb + ra - 1) / ra; i++) n += (nb + rb - 1) / rb - i * ra / rb;
+  return n;
+}
+
+/* First row and column node (a0, b0) of tile number tile of PwaTiles() */
+static inline PWA_HD void PwaTileOrigin(int nb, int ra, int rb, int tile, int *a0, int *b0)
+{
+  const int ncb = (nb + rb - 1) / rb;
+  int       i   = 0, nj = ncb;
+  while (tile >= nj) { /* at most ceil(nb/ra) rows */
+    tile -= nj;
+    i++;
+    nj = ncb - i * ra / rb;
+  }
+  *a0 = i * ra;
+  *b0 = (ncb - nj + tile) * rb;
 }
 
 /* Doubles of the reference tabulation as the device stages it (D, B, Dc, w), 0 when above PWA_REF_BUDGET */
@@ -160,15 +177,15 @@ static inline PWA_HD void PwaGradient(int dim, const double *Jinv, const double 
      LAPLACE:    A[a,b] = sum_q D_qa^T M_q D_qb + shift wdj_q B_qa B_qb     (= int grad phi_a . K grad phi_b + ...)
      ELASTICITY: A[(a,c),(b,e)] = sum_q wdj_q [mu (delta_ce grad phi_a . grad phi_b + d_e phi_a d_c phi_b)
                                                + lambda d_c phi_a d_e phi_b + shift delta_ce B_qa B_qb]
-   Rows or columns past nb (the last tiles) are computed on clamped data and not written. */
+   Rows or columns past nb (the last tiles) are computed on clamped data and not written; of the entries of node pairs
+   (a, b), those with a <= b are written, and for a < b their mirror (b, a) too (the matrix is symmetric). */
 static inline PWA_HD void PwaTile(int kind, int dim, int nb, int nq, const double *D, const double *B, const double *G, const double *R, double lambda, double mu, double shift, int tile, double *A)
 {
   const int nc = kind == PETSCWARP_PHYS_LAPLACE ? 1 : dim, nel = nb * nc, gs = PWA_GS(dim);
   int       ra, rb, a0, b0;
   double    acc[PWA_TILE_MAX];
   PwaTileShape(dim, nc, &ra, &rb);
-  a0 = tile / ((nb + rb - 1) / rb) * ra;
-  b0 = tile % ((nb + rb - 1) / rb) * rb;
+  PwaTileOrigin(nb, ra, rb, tile, &a0, &b0);
   for (int m = 0; m < PWA_TILE_MAX; m++) acc[m] = 0.0;
   for (int q = 0; q < nq; q++) {
     const double *g = G + q * gs, *Dq = D + q * nb * dim, *Bq = B + q * nb, *Rq = R + q * nb * dim, wdj = g[dim * dim];
@@ -206,10 +223,16 @@ static inline PWA_HD void PwaTile(int kind, int dim, int nb, int nq, const doubl
     }
   }
   for (int x = 0; x < ra; x++)
-    for (int y = 0; y < rb; y++)
-      if (a0 + x < nb && b0 + y < nb)
+    for (int y = 0; y < rb; y++) {
+      const int a = a0 + x, b = b0 + y;
+      if (a < nb && b < nb && a <= b) /* the upper triangle, and its mirror: each entry written once */
         for (int c = 0; c < nc; c++)
-          for (int e = 0; e < nc; e++) A[((a0 + x) * nc + c) * nel + (b0 + y) * nc + e] = acc[(x * nc + c) * rb * nc + y * nc + e];
+          for (int e = 0; e < nc; e++) {
+            const double v = acc[(x * nc + c) * rb * nc + y * nc + e];
+            A[(a * nc + c) * nel + b * nc + e] = v;
+            if (a < b) A[(b * nc + e) * nel + a * nc + c] = v;
+          }
+    }
 }
 
 /* Entry (a, c) of a cell's load vector from its geometric factors: fc sum_q wdj_q B_qa */

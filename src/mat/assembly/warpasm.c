@@ -360,7 +360,7 @@ PetscErrorCode PetscWarpAsmSetReference(PetscWarpAsm wa, PetscInt nb, PetscInt n
   Input Parameters:
 + wa   - the assembly object
 . coef  - `PETSCWARP_COEF_CONSTANT` (K = kappa I), `PETSCWARP_COEF_CELL` (K = k[cell] I) or `PETSCWARP_COEF_TENSOR`
-          (K = the dim x dim tensor k[cell*dim*dim ...], row-major)
+          (K = the dim x dim tensor k[cell*dim*dim ...], row-major, symmetric)
 . kappa - the constant (`PETSCWARP_COEF_CONSTANT`)
 - k     - per-cell values (copied), or `NULL` for `PETSCWARP_COEF_CONSTANT`
 
@@ -379,6 +379,13 @@ PetscErrorCode PetscWarpAsmSetLaplace(PetscWarpAsm wa, PetscWarpCoefficient coef
   else if (coef == PETSCWARP_COEF_TENSOR) n = wa->ncells * wa->dim * wa->dim;
   else PetscCheck(coef == PETSCWARP_COEF_CONSTANT, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "Unknown coefficient kind %d", (int)coef);
   if (n) PetscAssertPointer(k, 4);
+  if (coef == PETSCWARP_COEF_TENSOR) /* the element kernels compute the upper triangle of symmetric element matrices */
+    for (PetscInt c = 0; c < wa->ncells; c++)
+      for (PetscInt d = 0; d < wa->dim; d++)
+        for (PetscInt e = d + 1; e < wa->dim; e++) {
+          const PetscReal *K = k + c * wa->dim * wa->dim, kde = K[d * wa->dim + e], ked = K[e * wa->dim + d];
+          PetscCheck(PetscAbsReal(kde - ked) <= 1e-12 * (PetscAbsReal(kde) + PetscAbsReal(ked)), PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_WRONG, "The tensor of cell %" PetscInt_FMT " is not symmetric (K[%" PetscInt_FMT "][%" PetscInt_FMT "] = %g, K[%" PetscInt_FMT "][%" PetscInt_FMT "] = %g): the element matrices are computed as symmetric", c, d, e, (double)kde, e, d, (double)ked);
+        }
   PetscCall(PetscFree(wa->kcell));
   PetscCall(PetscMalloc1(n, &wa->kcell));
   PetscCall(PetscArraycpy(wa->kcell, k, n));
