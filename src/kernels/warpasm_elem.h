@@ -9,8 +9,8 @@
   - PwaGradient (ELASTICITY only): one (cell, q, a): the physical gradient Jinv^T D_qa, staged in R[(q*nb + a)*dim ...]
     (elasticity uses each gradient for nc^2 entries per pair of nodes: worth staging; Laplace is cheaper with M);
   - PwaTile: one tile of a cell's element matrix: the rows of ra consecutive basis functions against the columns of
-    rb consecutive ones, all components (Laplace 2 x 4, elasticity 1 x 2 in 2D and 1 x 1 in 3D: at most PWA_TILE_MAX
-    entries), accumulated in registers over the quadrature points from the cell's staged data and the reference
+    rb consecutive ones, all components (Laplace 2 x 4, elasticity 1 x 2 in 2D and 1 x 1 in 3D: at most
+    PWA_TILE_MAX entries; the upper triangle only, mirrored), accumulated in registers over the quadrature points from the cell's staged data and the reference
     tabulation, so that each value read serves several entries;
   - PwaLoadEntry: one entry of a cell's load vector.
   Inputs read plainly may be in shared or global memory on the device (the reference tabulation is copied to shared
@@ -33,12 +33,14 @@
 
 #define PWA_GS(dim)      ((dim) == 2 ? 5 : 11) /* doubles per geometric factor: dim^2 + 1, odd (spreads shared memory banks) */
 #define PWA_TILE_MAX     9                     /* entries of a tile */
+#define PWA_TILE_RA      2                     /* most row nodes of a tile */
 #define PWA_TILE_RB      4                     /* most column nodes of a tile */
 #define PWA_TARGET_TILES 256                   /* tiles per group of cells computed together (one per thread of a block) */
 #define PWA_STAGE_BUDGET (32 * 1024)           /* sharednz: bytes of the geometric factors of one sub-batch of cells */
 #define PWA_REF_BUDGET   (32 * 1024)           /* bytes of the reference tabulation copied to shared memory, at most */
 
-/* Tile shape: ra row nodes x rb column nodes, all components (2 x 4 for Laplace measured best against 1 x 4, 2 x 2) */
+/* Tile shape: ra row nodes x rb column nodes, all components (2 x 4 for Laplace measured best against 1 x 4, 2 x 2;
+   a 3 x 4 variant next to it in the same kernel made the H100 kernels spill registers at 85 per thread) */
 static inline PWA_HD void PwaTileShape(int dim, int nc, int *ra, int *rb)
 {
   *ra = nc == 1 ? 2 : 1;
@@ -60,7 +62,7 @@ static inline PWA_HD int PwaTiles(int dim, int nb, int nc)
 static inline PWA_HD void PwaTileOrigin(int nb, int ra, int rb, int tile, int *a0, int *b0)
 {
   const int ncb = (nb + rb - 1) / rb;
-  int       i   = 0, nj = ncb;
+  int       i = 0, nj = ncb;
   while (tile >= nj) { /* at most ceil(nb/ra) rows */
     tile -= nj;
     i++;
@@ -171,53 +173,47 @@ static inline PWA_HD void PwaGradient(int dim, const double *Jinv, const double 
   }
 }
 
-/* Tile number tile (row-major over the tile grid) of a cell's element matrix A (row-major, nel = nb*nc columns,
-   element dof a*nc + c) from its geometric factors G[q*PWA_GS(dim) ...], (ELASTICITY) its physical gradients
-   R[(q*nb + a)*dim ...], and the reference tabulation D, B:
-     LAPLACE:    A[a,b] = sum_q D_qa^T M_q D_qb + shift wdj_q B_qa B_qb     (= int grad phi_a . K grad phi_b + ...)
-     ELASTICITY: A[(a,c),(b,e)] = sum_q wdj_q [mu (delta_ce grad phi_a . grad phi_b + d_e phi_a d_c phi_b)
-                                               + lambda d_c phi_a d_e phi_b + shift delta_ce B_qa B_qb]
-   Rows or columns past nb (the last tiles) are computed on clamped data and not written; of the entries of node pairs
-   (a, b), those with a <= b are written, and for a < b their mirror (b, a) too (the matrix is symmetric). */
-static inline PWA_HD void PwaTile(int kind, int dim, int nb, int nq, const double *D, const double *B, const double *G, const double *R, double lambda, double mu, double shift, int tile, double *A)
+/* One tile of ra x rb nodes at (a0, b0) (PwaTile; ra and rb are literal constants at each call, so that acc, h and sa
+   live in registers) */
+static inline PWA_HD void PwaTileRect(int kind, int dim, int nb, int nq, const double *D, const double *B, const double *G, const double *R, double lambda, double mu, double shift, int ra, int rb, int a0, int b0, double *A)
 {
   const int nc = kind == PETSCWARP_PHYS_LAPLACE ? 1 : dim, nel = nb * nc, gs = PWA_GS(dim);
-  int       ra, rb, a0, b0;
   double    acc[PWA_TILE_MAX];
-  PwaTileShape(dim, nc, &ra, &rb);
-  PwaTileOrigin(nb, ra, rb, tile, &a0, &b0);
   for (int m = 0; m < PWA_TILE_MAX; m++) acc[m] = 0.0;
   for (int q = 0; q < nq; q++) {
     const double *g = G + q * gs, *Dq = D + q * nb * dim, *Bq = B + q * nb, *Rq = R + q * nb * dim, wdj = g[dim * dim];
-    double        M[9], db[PWA_TILE_RB][3], pb[PWA_TILE_RB];
-    if (kind == PETSCWARP_PHYS_LAPLACE)
-      for (int m = 0; m < dim * dim; m++) M[m] = g[m];
-    for (int y = 0; y < rb; y++) { /* columns: reference (LAPLACE) or physical (ELASTICITY) gradients, values */
-      int b = b0 + y < nb ? b0 + y : nb - 1;
-      for (int e = 0; e < dim; e++) db[y][e] = kind == PETSCWARP_PHYS_LAPLACE ? Dq[b * dim + e] : Rq[b * dim + e];
-      pb[y] = Bq[b];
+    double        h[PWA_TILE_RA][3], sa[PWA_TILE_RA];
+    { /* rows: LAPLACE h = M^T D_qa (A[a,b] += h . D_qb), ELASTICITY h = wdj grad phi_a */
+      double M[9];
+      if (kind == PETSCWARP_PHYS_LAPLACE)
+        for (int m = 0; m < dim * dim; m++) M[m] = g[m];
+      for (int x = 0; x < ra; x++) {
+        const int a = a0 + x < nb ? a0 + x : nb - 1;
+        sa[x]       = wdj * shift * Bq[a];
+        if (kind == PETSCWARP_PHYS_LAPLACE)
+          for (int e = 0; e < dim; e++) {
+            double t = 0.0;
+            for (int d = 0; d < dim; d++) t += Dq[a * dim + d] * M[d * dim + e];
+            h[x][e] = t;
+          }
+        else
+          for (int d = 0; d < dim; d++) h[x][d] = wdj * Rq[a * dim + d];
+      }
     }
-    for (int x = 0; x < ra; x++) {
-      int    a = a0 + x < nb ? a0 + x : nb - 1;
-      double h[3], sa = wdj * shift * Bq[a];
-      if (kind == PETSCWARP_PHYS_LAPLACE) { /* h = M^T D_qa: A[a,b] += h . D_qb */
-        for (int e = 0; e < dim; e++) {
-          double s = 0.0;
-          for (int d = 0; d < dim; d++) s += Dq[a * dim + d] * M[d * dim + e];
-          h[e] = s;
-        }
-        for (int y = 0; y < rb; y++) {
-          double s = sa * pb[y];
-          for (int e = 0; e < dim; e++) s += h[e] * db[y][e];
-          acc[x * rb + y] += s;
-        }
-      } else { /* h = wdj grad phi_a */
-        for (int d = 0; d < dim; d++) h[d] = wdj * Rq[a * dim + d];
-        for (int y = 0; y < rb; y++) {
+    for (int y = 0; y < rb; y++) { /* columns: reference (LAPLACE) or physical (ELASTICITY) gradients, values */
+      const int b = b0 + y < nb ? b0 + y : nb - 1;
+      double    db[3], pb = Bq[b];
+      for (int e = 0; e < dim; e++) db[e] = kind == PETSCWARP_PHYS_LAPLACE ? Dq[b * dim + e] : Rq[b * dim + e];
+      for (int x = 0; x < ra; x++) {
+        if (kind == PETSCWARP_PHYS_LAPLACE) {
+          double t = sa[x] * pb;
+          for (int e = 0; e < dim; e++) t += h[x][e] * db[e];
+          acc[x * rb + y] += t;
+        } else {
           double dot = 0.0;
-          for (int d = 0; d < dim; d++) dot += h[d] * db[y][d];
+          for (int d = 0; d < dim; d++) dot += h[x][d] * db[d];
           for (int c = 0; c < nc; c++)
-            for (int e = 0; e < nc; e++) acc[(x * nc + c) * rb * nc + y * nc + e] += mu * h[e] * db[y][c] + lambda * h[c] * db[y][e] + (c == e ? mu * dot + sa * pb[y] : 0.0);
+            for (int e = 0; e < nc; e++) acc[(x * nc + c) * rb * nc + y * nc + e] += mu * h[x][e] * db[c] + lambda * h[x][c] * db[e] + (c == e ? mu * dot + sa[x] * pb : 0.0);
         }
       }
     }
@@ -228,11 +224,30 @@ static inline PWA_HD void PwaTile(int kind, int dim, int nb, int nq, const doubl
       if (a < nb && b < nb && a <= b) /* the upper triangle, and its mirror: each entry written once */
         for (int c = 0; c < nc; c++)
           for (int e = 0; e < nc; e++) {
-            const double v = acc[(x * nc + c) * rb * nc + y * nc + e];
+            const double v                     = acc[(x * nc + c) * rb * nc + y * nc + e];
             A[(a * nc + c) * nel + b * nc + e] = v;
             if (a < b) A[(b * nc + e) * nel + a * nc + c] = v;
           }
     }
+}
+
+/* Tile number tile of PwaTiles() of a cell's element matrix A (row-major, nel = nb*nc columns, element dof a*nc + c)
+   from its geometric factors G[q*PWA_GS(dim) ...], (ELASTICITY) its physical gradients R[(q*nb + a)*dim ...], and the
+   reference tabulation D, B:
+     LAPLACE:    A[a,b] = sum_q D_qa^T M_q D_qb + shift wdj_q B_qa B_qb     (= int grad phi_a . K grad phi_b + ...)
+     ELASTICITY: A[(a,c),(b,e)] = sum_q wdj_q [mu (delta_ce grad phi_a . grad phi_b + d_e phi_a d_c phi_b)
+                                               + lambda d_c phi_a d_e phi_b + shift delta_ce B_qa B_qb]
+   Rows or columns past nb (the last tiles) are computed on clamped data and not written; of the entries of node pairs
+   (a, b), those with a <= b are written, and for a < b their mirror (b, a) too (the matrix is symmetric). */
+static inline PWA_HD void PwaTile(int kind, int dim, int nb, int nq, const double *D, const double *B, const double *G, const double *R, double lambda, double mu, double shift, int tile, double *A)
+{
+  const int nc = kind == PETSCWARP_PHYS_LAPLACE ? 1 : dim;
+  int       ra, rb, a0, b0;
+  PwaTileShape(dim, nc, &ra, &rb);
+  PwaTileOrigin(nb, ra, rb, tile, &a0, &b0);
+  if (ra == 2) PwaTileRect(kind, dim, nb, nq, D, B, G, R, lambda, mu, shift, 2, 4, a0, b0, A);
+  else if (rb == 2) PwaTileRect(kind, dim, nb, nq, D, B, G, R, lambda, mu, shift, 1, 2, a0, b0, A);
+  else PwaTileRect(kind, dim, nb, nq, D, B, G, R, lambda, mu, shift, 1, 1, a0, b0, A);
 }
 
 /* Entry (a, c) of a cell's load vector from its geometric factors: fc sum_q wdj_q B_qa */
