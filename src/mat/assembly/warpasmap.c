@@ -45,7 +45,10 @@ PetscErrorCode PetscWarpAsmAPReset_Private(PetscWarpAsm wa)
 
   PetscFunctionBegin;
   if (!ap) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFree4(ap->rn, ap->rq, ap->pq, ap->stim));
+  PetscCall(PetscFree(ap->rn)); /* separate allocations: rn and rq swap at each step */
+  PetscCall(PetscFree(ap->rq));
+  PetscCall(PetscFree(ap->pq));
+  PetscCall(PetscFree(ap->stim));
   PetscCall(DFree(&ap->d_rn));
   PetscCall(DFree(&ap->d_rq));
   PetscCall(DFree(&ap->d_pq));
@@ -164,7 +167,10 @@ PetscErrorCode PetscWarpAsmSetAlievPanfilov(PetscWarpAsm wa, const PetscReal p[]
   PetscCheck(ap->p[PETSCWARP_AP_DT] > 0, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "The time step must be positive, not %g", ap->p[PETSCWARP_AP_DT]);
   ap->n      = wa->ncells * wa->nq;
   ap->ncells = stim ? wa->ncells : 0;
-  PetscCall(PetscCalloc4(ap->n, &ap->rn, ap->n, &ap->rq, ap->n, &ap->pq, ap->ncells, &ap->stim));
+  PetscCall(PetscCalloc1(ap->n, &ap->rn));
+  PetscCall(PetscCalloc1(ap->n, &ap->rq));
+  PetscCall(PetscCalloc1(ap->n, &ap->pq));
+  PetscCall(PetscCalloc1(ap->ncells, &ap->stim));
   if (stim) PetscCall(PetscArraycpy(ap->stim, stim, ap->ncells));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
