@@ -139,19 +139,19 @@ for w in $what; do
           # (ellwarp, sharednz) against PETSc's aij path on 16 ranks (10 steps, as the GPU) and on 1 rank (2 steps: about
           # 50 s per step); writes heart.log, heart.csv and the epicardium snapshots heart_surf_*.csv (bench/heart_png.py)
     (cd $B && ctest --output-on-failure -L gpu -R 'plexap|ex4' 2>&1 | tee "$OUTDIR/heart.log" | tail -8)
-    for t in "tests/test_plexap -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -types aij,ellwarp,sharednz" "tutorials/ex4 -steps 4 -paths ellwarp,sharednz"; do
+    for t in "tests/test_plexap -dm_plex_filename bench/meshes/shell_tet.msh -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -types aij,ellwarp,sharednz" "tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -steps 4 -paths ellwarp,sharednz"; do
       set -- $t
       echo "== compute-sanitizer --tool memcheck $t" | tee -a "$OUTDIR/heart.log"
       compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/$@ -malloc_dump > /tmp/sanitizer.log 2>&1
       echo "exit $?" | tee -a "$OUTDIR/heart.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$OUTDIR/heart.log"
     done
     nvidia-smi --query-gpu=name --format=csv,noheader | tee -a "$OUTDIR/heart.log"
-    $B/tutorials/ex4 -dm_refine 2 -steps 10 -paths ellwarp,sharednz -csv "$OUTDIR/heart.csv" -surface "$OUTDIR/heart_surf" -snapshots 0,4,9 2>&1 | tee -a "$OUTDIR/heart.log"
-    mpiexec -n 16 --bind-to core $B/tutorials/ex4 -dm_refine 2 -steps 10 -paths aij -csv "$OUTDIR/heart.csv" 2>&1 | tee -a "$OUTDIR/heart.log"
-    $B/tutorials/ex4 -dm_refine 2 -steps 2 -paths aij -csv "$OUTDIR/heart.csv" 2>&1 | tee -a "$OUTDIR/heart.log" ;;
+    $B/tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -dm_refine 2 -steps 10 -paths ellwarp,sharednz -csv "$OUTDIR/heart.csv" -surface "$OUTDIR/heart_surf" -snapshots 0,4,9 2>&1 | tee -a "$OUTDIR/heart.log"
+    mpiexec -n 16 --bind-to core $B/tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -dm_refine 2 -steps 10 -paths aij -csv "$OUTDIR/heart.csv" 2>&1 | tee -a "$OUTDIR/heart.log"
+    $B/tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -dm_refine 2 -steps 2 -paths aij -csv "$OUTDIR/heart.csv" 2>&1 | tee -a "$OUTDIR/heart.log" ;;
   heart_big) # the heart at -dm_refine 3 (6.4 M tets, 1.1 M unknowns) on the GPU, 20 steps, against PETSc on 16 ranks (2 steps)
-    $B/tutorials/ex4 -dm_refine 3 -steps 20 -paths ellwarp,sharednz -csv "$OUTDIR/heart_big.csv" 2>&1 | tee "$OUTDIR/heart_big.log"
-    mpiexec -n 16 --bind-to core $B/tutorials/ex4 -dm_refine 3 -steps 2 -paths aij -csv "$OUTDIR/heart_big.csv" 2>&1 | tee -a "$OUTDIR/heart_big.log" ;;
+    $B/tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -dm_refine 3 -steps 20 -paths ellwarp,sharednz -csv "$OUTDIR/heart_big.csv" 2>&1 | tee "$OUTDIR/heart_big.log"
+    mpiexec -n 16 --bind-to core $B/tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -dm_refine 3 -steps 2 -paths aij -csv "$OUTDIR/heart_big.csv" 2>&1 | tee -a "$OUTDIR/heart_big.log" ;;
   e2e) # the end-to-end benchmark: heat P1/P2 and elasticity Q1/Q2, PETSc's CPU path on 1 and all cores against the GPU
     NP=$(nproc) ONLY=${E2E_ONLY:-} bench/e2e.sh $B "$OUTDIR" ;;
   asm_mpi) # PetscWarpAsm on 2 ranks sharing the GPU (MPI COO), against PETSc's assembly
