@@ -26,6 +26,7 @@ static char help[] = "petscwarp tutorial 4: the heart application of Wong, Kuhl 
                      "SNES/KSP options as usual (defaults: -snes_rtol 1e-8 -snes_atol 1e-10 -ksp_rtol 1e-10, no line search).\n\n";
 
 #include "heartproblem.h"
+#include "plexproblem.h"
 #include <petscdmplex.h>
 #include <petsctime.h>
 
@@ -48,7 +49,7 @@ static PetscErrorCode PreSolve(KSP ksp, Vec b, Vec x, void *ctx)
   Result *r = (Result *)ctx;
 
   PetscFunctionBegin;
-  PetscCall(HeartSync());
+  PetscCall(DeviceSync());
   PetscCall(PetscTime(&r->tk));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -59,7 +60,7 @@ static PetscErrorCode PostSolve(KSP ksp, Vec b, Vec x, void *ctx)
   PetscLogDouble t1;
 
   PetscFunctionBegin;
-  PetscCall(HeartSync());
+  PetscCall(DeviceSync());
   PetscCall(PetscTime(&t1));
   r->t_solve += (PetscReal)(t1 - r->tk);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -216,11 +217,11 @@ static PetscErrorCode RunPath(const HeartParams *hp, const char *path, PetscInt 
   for (PetscInt n = 0; n < nsteps; n++) {
     PetscInt its, lits;
     PetscCall(HeartSetStep(&h, n));
-    PetscCall(HeartSync());
+    PetscCall(DeviceSync());
     PetscCall(PetscTime(&t0));
     PetscCall(SNESSolve(snes, NULL, U));
     PetscCall(HeartAdvance(&h, U));
-    PetscCall(HeartSync());
+    PetscCall(DeviceSync());
     PetscCall(PetscTime(&t1));
     r->t_total += (PetscReal)(t1 - t0);
     PetscCall(SNESGetIterationNumber(snes, &its));
@@ -238,17 +239,7 @@ static PetscErrorCode RunPath(const HeartParams *hp, const char *path, PetscInt 
     r->t_asm = tm[0], r->t_solve = tm[1], r->t_total = tm[2];
   }
   if (surf) PetscCall(SurfaceWrite(h.dm, hp->p[PETSCWARP_AP_DT], surf));
-  if (uref) {
-    Vec       d;
-    PetscReal nd, nr;
-    PetscCall(VecDuplicate(uref, &d));
-    PetscCall(VecCopy(U, d));
-    PetscCall(VecAXPY(d, -1.0, uref));
-    PetscCall(VecNorm(d, NORM_INFINITY, &nd));
-    PetscCall(VecNorm(uref, NORM_INFINITY, &nr));
-    r->err = nr > 0 ? nd / nr : nd;
-    PetscCall(VecDestroy(&d));
-  }
+  if (uref) PetscCall(VecRelativeDifferenceNorm(U, uref, NORM_INFINITY, &r->err));
   if (uout) {
     PetscCall(VecDuplicate(U, uout));
     PetscCall(VecCopy(U, *uout));

@@ -1,4 +1,5 @@
 #include "heartproblem.h"
+#include "plexproblem.h"
 #include <petscdmplex.h>
 #include <petscds.h>
 #include <petscdevice.h>
@@ -80,19 +81,6 @@ static void g3_ap(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff
     for (PetscInt e = 0; e < dim; e++) g3[d * dim + e] = constants[HEART_DISO] * (d == e) + constants[HEART_DANI] * n[d] * n[e];
 }
 
-PetscErrorCode HeartSync(void)
-{
-  PetscDeviceContext dctx;
-  PetscBool          dev;
-
-  PetscFunctionBegin;
-  PetscCall(PetscWarpDeviceAvailable(&dev));
-  if (!dev) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
-  PetscCall(PetscDeviceContextSynchronize(dctx));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* ---------------- SNES callbacks (timed: assembly = residuals + Jacobians) ---------------- */
 static PetscErrorCode ResidualLocal(DM dm, Vec X, Vec F, void *ctx)
 {
@@ -100,11 +88,11 @@ static PetscErrorCode ResidualLocal(DM dm, Vec X, Vec F, void *ctx)
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
-  PetscCall(HeartSync());
+  PetscCall(DeviceSync());
   PetscCall(PetscTime(&t0));
   if (h->warp) PetscCall(PetscWarpAsmAPComputeResidualLocal(h->wa, X, h->Unloc, F));
   else PetscCall(DMPlexSNESComputeResidualFEM(dm, X, F, NULL));
-  PetscCall(HeartSync());
+  PetscCall(DeviceSync());
   PetscCall(PetscTime(&t1));
   h->t_asm += (PetscReal)(t1 - t0);
   h->nres++;
@@ -117,11 +105,11 @@ static PetscErrorCode JacobianLocal(DM dm, Vec X, Mat J, Mat Jp, void *ctx)
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
-  PetscCall(HeartSync());
+  PetscCall(DeviceSync());
   PetscCall(PetscTime(&t0));
   if (h->warp) PetscCall(PetscWarpAsmAPAssembleJacobian(h->wa, X, Jp));
   else PetscCall(DMPlexSNESComputeJacobianFEM(dm, X, J, Jp, NULL));
-  PetscCall(HeartSync());
+  PetscCall(DeviceSync());
   PetscCall(PetscTime(&t1));
   h->t_asm += (PetscReal)(t1 - t0);
   h->njac++;
@@ -376,7 +364,8 @@ static PetscErrorCode AuxAdvance(Heart *h, Vec Uloc, const PetscReal *rset)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode HeartAdvance(Heart *h, Vec U)
+/* The previous step's voltage from the global U, and its recovery: r given, or (r NULL) solved at U */
+static PetscErrorCode Previous(Heart *h, Vec U, const PetscReal r[])
 {
   Vec Uloc;
 
@@ -384,10 +373,18 @@ PetscErrorCode HeartAdvance(Heart *h, Vec U)
   PetscCall(DMGetLocalVector(h->dm, &Uloc));
   PetscCall(DMGlobalToLocal(h->dm, U, INSERT_VALUES, Uloc));
   if (h->warp) {
-    PetscCall(PetscWarpAsmAPAdvance(h->wa, Uloc));
+    if (r) PetscCall(PetscWarpAsmAPSetRecovery(h->wa, r));
+    else PetscCall(PetscWarpAsmAPAdvance(h->wa, Uloc));
     PetscCall(VecCopy(Uloc, h->Unloc));
-  } else PetscCall(AuxAdvance(h, Uloc, NULL));
+  } else PetscCall(AuxAdvance(h, Uloc, r));
   PetscCall(DMRestoreLocalVector(h->dm, &Uloc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HeartAdvance(Heart *h, Vec U)
+{
+  PetscFunctionBegin;
+  PetscCall(Previous(h, U, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -414,15 +411,7 @@ PetscErrorCode HeartGetRecovery(Heart *h, PetscReal r[])
 
 PetscErrorCode HeartSetPrevious(Heart *h, const PetscReal r[], Vec Un)
 {
-  Vec Uloc;
-
   PetscFunctionBegin;
-  PetscCall(DMGetLocalVector(h->dm, &Uloc));
-  PetscCall(DMGlobalToLocal(h->dm, Un, INSERT_VALUES, Uloc));
-  if (h->warp) {
-    PetscCall(PetscWarpAsmAPSetRecovery(h->wa, r));
-    PetscCall(VecCopy(Uloc, h->Unloc));
-  } else PetscCall(AuxAdvance(h, Uloc, r));
-  PetscCall(DMRestoreLocalVector(h->dm, &Uloc));
+  PetscCall(Previous(h, Un, r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -47,5 +47,3 @@ PetscErrorCode HeartAdvance(Heart *, Vec);
 PetscErrorCode HeartGetRecovery(Heart *, PetscReal[]);
 /* Set the previous recovery (host, r[cell*nq + q]) and the previous voltage (global vector) */
 PetscErrorCode HeartSetPrevious(Heart *, const PetscReal[], Vec);
-/* Wait for the device, if there is one */
-PetscErrorCode HeartSync(void);
