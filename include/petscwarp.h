@@ -285,6 +285,14 @@ PETSC_EXTERN PetscErrorCode PetscWarpAsmAssembleVector(PetscWarpAsm, Vec);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmSetLocalElements(PetscWarpAsm, PetscInt, const PetscInt[]);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmComputeResidualLocal(PetscWarpAsm, Vec, Vec, PetscReal, Vec);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmGetInfo(PetscWarpAsm, PetscWarpAsmInfo *);
+/* the Aliev-Panfilov monodomain model (parameters: include/petscwarp/alievpanfilov.h) */
+PETSC_EXTERN PetscErrorCode PetscWarpAsmSetAlievPanfilov(PetscWarpAsm, const PetscReal[], const PetscReal[]);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmAPSetStep(PetscWarpAsm, PetscReal, PetscReal);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmAPComputeResidualLocal(PetscWarpAsm, Vec, Vec, Vec);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmAPAssembleJacobian(PetscWarpAsm, Vec, Mat);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmAPAdvance(PetscWarpAsm, Vec);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmAPGetRecovery(PetscWarpAsm, PetscReal[]);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmAPSetRecovery(PetscWarpAsm, const PetscReal[]);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmUseDevice(PetscWarpAsm, PetscBool);
 PETSC_EXTERN PetscErrorCode MatIsSharedNZ(Mat, PetscBool *);
 

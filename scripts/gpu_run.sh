@@ -5,7 +5,7 @@
 # the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
-#                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm (default: probe tests sanitize
+#                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big (default: probe tests sanitize
 #                                   tutorial bench)
 set -uo pipefail
 ROOT=$PWD
@@ -133,6 +133,25 @@ for w in $what; do
     for deg in 1 2; do
       $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree $deg -dm_refine $((6 - deg)) -check 2>&1 | tee -a "$OUTDIR/ex2.log"
     done ;;
+  heart) # issue 8, the Aliev-Panfilov heart (tutorial 4), ~4 min: its GPU tests (test_plexap: residual/Jacobian/Newton
+          # step of the device physics against PETSc's pointwise form, quadratic Newton; ex4 -check: equal Newton
+          # iterations every step), memcheck on both, then ex4 at -dm_refine 2 (800 k tets, 140 k unknowns) on the GPU
+          # (ellwarp, sharednz) against PETSc's aij path on 16 ranks (10 steps, as the GPU) and on 1 rank (2 steps: about
+          # 50 s per step); writes heart.log, heart.csv and the epicardium snapshots heart_surf_*.csv (bench/heart_png.py)
+    (cd $B && ctest --output-on-failure -L gpu -R 'plexap|ex4' 2>&1 | tee "$OUTDIR/heart.log" | tail -8)
+    for t in "tests/test_plexap -dm_plex_filename bench/meshes/shell_tet.msh -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -types aij,ellwarp,sharednz" "tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -steps 4 -paths ellwarp,sharednz"; do
+      set -- $t
+      echo "== compute-sanitizer --tool memcheck $t" | tee -a "$OUTDIR/heart.log"
+      compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/$@ -malloc_dump > /tmp/sanitizer.log 2>&1
+      echo "exit $?" | tee -a "$OUTDIR/heart.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$OUTDIR/heart.log"
+    done
+    nvidia-smi --query-gpu=name --format=csv,noheader | tee -a "$OUTDIR/heart.log"
+    $B/tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -dm_refine 2 -steps 10 -paths ellwarp,sharednz -csv "$OUTDIR/heart.csv" -surface "$OUTDIR/heart_surf" -snapshots 0,4,9 2>&1 | tee -a "$OUTDIR/heart.log"
+    mpiexec -n 16 --bind-to core $B/tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -dm_refine 2 -steps 10 -paths aij -csv "$OUTDIR/heart.csv" 2>&1 | tee -a "$OUTDIR/heart.log"
+    $B/tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -dm_refine 2 -steps 2 -paths aij -csv "$OUTDIR/heart.csv" 2>&1 | tee -a "$OUTDIR/heart.log" ;;
+  heart_big) # the heart at -dm_refine 3 (6.4 M tets, 1.1 M unknowns) on the GPU, 20 steps, against PETSc on 16 ranks (2 steps)
+    $B/tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -dm_refine 3 -steps 20 -paths ellwarp,sharednz -csv "$OUTDIR/heart_big.csv" 2>&1 | tee "$OUTDIR/heart_big.log"
+    mpiexec -n 16 --bind-to core $B/tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -dm_refine 3 -steps 2 -paths aij -csv "$OUTDIR/heart_big.csv" 2>&1 | tee -a "$OUTDIR/heart_big.log" ;;
   e2e) # the end-to-end benchmark: heat P1/P2 and elasticity Q1/Q2, PETSc's CPU path on 1 and all cores against the GPU
     NP=$(nproc) ONLY=${E2E_ONLY:-} bench/e2e.sh $B "$OUTDIR" ;;
   asm_mpi) # PetscWarpAsm on 2 ranks sharing the GPU (MPI COO), against PETSc's assembly

@@ -120,19 +120,26 @@ PetscErrorCode PlexProblemAssemble(DM dm, MatType type, Mat *J, Vec *b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode VecRelativeDifference(Vec a, Vec b, PetscReal *err)
+PetscErrorCode VecRelativeDifferenceNorm(Vec a, Vec b, NormType type, PetscReal *err)
 {
   Vec       d;
   PetscReal nd, nb;
 
   PetscFunctionBegin;
   PetscCall(VecDuplicate(b, &d));
-  PetscCall(VecCopy(a, d));
+  PetscCall(VecCopy(a, d)); /* a may be a device vector of the same layout */
   PetscCall(VecAXPY(d, -1.0, b));
-  PetscCall(VecNorm(d, NORM_2, &nd));
-  PetscCall(VecNorm(b, NORM_2, &nb));
+  PetscCall(VecNorm(d, type, &nd));
+  PetscCall(VecNorm(b, type, &nb));
   *err = nb > 0 ? nd / nb : nd;
   PetscCall(VecDestroy(&d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode VecRelativeDifference(Vec a, Vec b, PetscReal *err)
+{
+  PetscFunctionBegin;
+  PetscCall(VecRelativeDifferenceNorm(a, b, NORM_2, err));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

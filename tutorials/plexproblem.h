@@ -18,6 +18,8 @@ PetscErrorCode PlexProblemCreate(MPI_Comm, const char prefix[], PlexPhysics, DM 
 PetscErrorCode PlexProblemAssemble(DM, MatType, Mat *, Vec *);
 /* ||a - b|| / ||b|| (||a - b|| when b vanishes), for comparing a path with PETSc's AIJ */
 PetscErrorCode VecRelativeDifference(Vec, Vec, PetscReal *);
+/* the same in another norm (NORM_INFINITY: max |a - b| / max |b|) */
+PetscErrorCode VecRelativeDifferenceNorm(Vec, Vec, NormType, PetscReal *);
 /* CG+Jacobi on ksp's operators; with perm, through PCELLWARPPERM (-ksp_type preonly -pc_type ellwarpperm
    -ellwarpperm_ksp_type cg -ellwarpperm_pc_type jacobi). Returns the KSP that iterates (ksp itself, or the inner one). */
 PetscErrorCode KSPSetCGJacobi(KSP, PetscBool perm, KSP *);

@@ -30,7 +30,7 @@ enum {
 struct PwaPhys {
   int           coef;
   double        kappa, lambda, mu, shift, f[PETSCWARP_MAXDIM];
-  const double *kcell;
+  const double *kcell, *cq;
 };
 
 static PwaPhys PwaPhysOf(const PetscWarpPhys *ph)
@@ -43,6 +43,7 @@ static PwaPhys PwaPhysOf(const PetscWarpPhys *ph)
   p.shift  = ph->shift;
   for (int c = 0; c < PETSCWARP_MAXDIM; c++) p.f[c] = ph->f[c];
   p.kcell = ph->kcell;
+  p.cq    = ph->cq;
   return p;
 }
 
@@ -78,6 +79,7 @@ static __device__ __forceinline__ void StageGroup(const PetscWarpFE &fe, const P
     K[0] = 0.0;
     if (KIND == PETSCWARP_PHYS_LAPLACE) tensor = PwaCellCoef(ph.coef, ph.kappa, ph.kcell, DIM, cell(lc), K);
     PwaStageQ(KIND, DIM, ncv, Xs + lc * ncv * DIM, r.Dc + q * ncv * DIM, r.w[q], tensor, K, G + t * PWA_GS(DIM));
+    if (KIND == PETSCWARP_PHYS_LAPLACE) PwaMassCoef(ph.cq, DIM, nq, cell(lc), q, G + t * PWA_GS(DIM));
   }
   if (!GRADS) return;
   __syncthreads();

@@ -161,6 +161,13 @@ static inline PWA_HD void PwaStageQ(int kind, int dim, int ncv, const double *Xc
   g[dim * dim] = wdj;
 }
 
+/* The mass coefficient of (cell, q) (PetscWarpPhys.cq) applied to a staged factor: the mass term of PwaTile is
+   shift * g[dim^2] * B_qa B_qb, so scaling g[dim^2] by cq[cell*nq + q] gives shift * cq * w detJ B_qa B_qb */
+static inline PWA_HD void PwaMassCoef(const double *cq, int dim, int nq, int cell, int q, double *g)
+{
+  if (cq) g[dim * dim] *= PWA_LDG(&cq[(size_t)cell * nq + q]);
+}
+
 /* Physical gradient g = Jinv^T Dqa of one basis function from its reference derivatives Dqa = D + (q*nb + a)*dim */
 static inline PWA_HD void PwaGradient(int dim, const double *Jinv, const double *Dqa, double *g)
 {

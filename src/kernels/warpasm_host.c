@@ -57,9 +57,12 @@ static void GatherCoords(const PetscWarpFE *fe, const PetscWarpMesh *mesh, int c
 }
 
 /* Geometric factors of one cell from its vertex coordinates (kind ELASTICITY: Jinv and wdj, no coefficient) */
-static void StageCell(const PetscWarpFE *fe, int kind, int tensor, const double *K, const double *Xc, double *G)
+static void StageCell(const PetscWarpFE *fe, int kind, int tensor, const double *K, const double *cq, int cell, const double *Xc, double *G)
 {
-  for (int q = 0; q < fe->nq; q++) PwaStageQ(kind, fe->dim, fe->ncv, Xc, fe->Dc + q * fe->ncv * fe->dim, fe->w[q], tensor, K, G + q * PWA_GS(fe->dim));
+  for (int q = 0; q < fe->nq; q++) {
+    PwaStageQ(kind, fe->dim, fe->ncv, Xc, fe->Dc + q * fe->ncv * fe->dim, fe->w[q], tensor, K, G + q * PWA_GS(fe->dim));
+    if (kind == PETSCWARP_PHYS_LAPLACE) PwaMassCoef(cq, fe->dim, fe->nq, cell, q, G + q * PWA_GS(fe->dim));
+  }
 }
 
 /* Element matrix A (row-major nel x nel) of cell from its vertex coordinates Xc, tile by tile as on the device */
@@ -68,7 +71,7 @@ static void CellMatrix(const PetscWarpFE *fe, const PetscWarpPhys *ph, int cell,
   const int dim = fe->dim, nb = fe->nb;
   double    K[9]   = {0.0};
   int       tensor = ph->kind == PETSCWARP_PHYS_LAPLACE ? PwaCellCoef(ph->coef, ph->kappa, ph->kcell, dim, cell, K) : 0;
-  StageCell(fe, ph->kind, tensor, K, Xc, w->G);
+  StageCell(fe, ph->kind, tensor, K, ph->cq, cell, Xc, w->G);
   if (ph->kind == PETSCWARP_PHYS_ELASTICITY)
     for (int qa = 0; qa < fe->nq * nb; qa++) PwaGradient(dim, w->G + qa / nb * PWA_GS(dim), fe->D + qa * dim, w->R + qa * dim);
   for (int t = 0; t < PwaTiles(dim, nb, fe->nc); t++) PwaTile(ph->kind, dim, nb, fe->nq, fe->D, fe->B, w->G, w->R, ph->lambda, ph->mu, ph->shift, t, A);
@@ -195,7 +198,7 @@ int PetscWarpAsmLoadHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const
     for (int cell = 0; cell < mesh->ncells; cell++) {
       const int *s = rowslot + (size_t)cell * nel;
       GatherCoords(fe, mesh, cell, w.Xc);
-      StageCell(fe, PETSCWARP_PHYS_ELASTICITY, 0, NULL, w.Xc, w.G);
+      StageCell(fe, PETSCWARP_PHYS_ELASTICITY, 0, NULL, NULL, cell, w.Xc, w.G);
       for (int i = 0; i < nel; i++)
         if (s[i] >= 0) F[s[i]] += PwaLoadEntry(fe->dim, fe->nb, fe->nq, fe->B, w.G, ph->f[i % nc], i / nc);
     }

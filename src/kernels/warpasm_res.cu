@@ -16,7 +16,7 @@
 struct PwrPhys {
   int           coef;
   double        kappa, lambda, mu, mass, f[PETSCWARP_MAXDIM];
-  const double *kcell;
+  const double *kcell, *fq;
 };
 
 template <int DIM, int KIND>
@@ -41,9 +41,11 @@ __global__ void __launch_bounds__(PWR_THREADS) PwrResidual(PetscWarpFE fe, Petsc
   for (int t = threadIdx.x; t < m * nq; t += blockDim.x) {
     int    lc = t / nq, q = t - lc * nq, tensor = 0;
     double K[DIM * DIM];
-    K[0] = 0.0;
+    K[0]                       = 0.0;
+    double f[PETSCWARP_MAXDIM] = {ph.f[0], ph.f[1], ph.f[2]};
     if (KIND == PETSCWARP_PHYS_LAPLACE) tensor = PwaCellCoef(ph.coef, ph.kappa, ph.kcell, DIM, first + lc, K);
-    PwaResStageQ(KIND, DIM, nb, ncv, Xs + lc * nx, fe.Dc + q * ncv * DIM, __ldg(&fe.w[q]), fe.D + q * nb * DIM, fe.B + q * nb, tensor, K, ph.lambda, ph.mu, ph.mass, ph.f, Us + lc * nel, ut ? Uts + lc * nel : NULL, S + t * RS);
+    if (KIND == PETSCWARP_PHYS_LAPLACE && ph.fq) f[0] += __ldg(&ph.fq[(size_t)(first + lc) * nq + q]);
+    PwaResStageQ(KIND, DIM, nb, ncv, Xs + lc * nx, fe.Dc + q * ncv * DIM, __ldg(&fe.w[q]), fe.D + q * nb * DIM, fe.B + q * nb, tensor, K, ph.lambda, ph.mu, ph.mass, f, Us + lc * nel, ut ? Uts + lc * nel : NULL, S + t * RS);
   }
   __syncthreads();
   for (int t = threadIdx.x; t < m * nel; t += blockDim.x) {
@@ -70,6 +72,7 @@ static int Launch(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscW
   p.mass   = mass;
   for (int c = 0; c < PETSCWARP_MAXDIM; c++) p.f[c] = ph->f[c];
   p.kcell = ph->kcell;
+  p.fq    = ph->fq;
   PwrResidual<DIM, KIND><<<(mesh->ncells + ne - 1) / ne, PWR_THREADS, ne * cell, st>>>(*fe, *mesh, p, ne, l2d, u, ut, r);
   return (int)cudaGetLastError();
 }

@@ -29,7 +29,11 @@ int PetscWarpAsmResidualHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, c
       ue[i] = u[l[i]];
       if (ut) ute[i] = ut[l[i]];
     }
-    for (int q = 0; q < nq; q++) PwaResStageQ(ph->kind, dim, nb, ncv, Xc, fe->Dc + q * ncv * dim, fe->w[q], fe->D + q * nb * dim, fe->B + q * nb, tensor, K, ph->lambda, ph->mu, mass, ph->f, ue, ut ? ute : NULL, S + q * PWA_RS(dim, nc));
+    for (int q = 0; q < nq; q++) {
+      double f[PETSCWARP_MAXDIM] = {ph->f[0], ph->f[1], ph->f[2]};
+      if (ph->kind == PETSCWARP_PHYS_LAPLACE && ph->fq) f[0] += ph->fq[(size_t)cell * nq + q];
+      PwaResStageQ(ph->kind, dim, nb, ncv, Xc, fe->Dc + q * ncv * dim, fe->w[q], fe->D + q * nb * dim, fe->B + q * nb, tensor, K, ph->lambda, ph->mu, mass, f, ue, ut ? ute : NULL, S + q * PWA_RS(dim, nc));
+    }
     for (int i = 0; i < nel; i++) r[l[i]] += PwaResEntry(dim, nb, nc, nq, fe->D, fe->B, S, i);
   }
   free(Xc);

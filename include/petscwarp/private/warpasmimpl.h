@@ -7,7 +7,7 @@
 #include <petscwarp/private/warpasmkernels.h>
 #include <petscwarp/private/warpasmplan.h>
 
-PETSC_INTERN PetscLogEvent PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual;
+PETSC_INTERN PetscLogEvent PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual, PETSCWARPASM_APPoints;
 
 /*
   The value array of a matrix that an assembly writes, from MatWarpTargetBegin(): the matrix's CSR pattern (host),
@@ -103,9 +103,18 @@ struct _p_PetscWarpAsm {
   int     *l2d;        /* [ncells*nel] element dof -> local vector index (constrained dofs included) */
   int     *d_l2d;      /* device copy */
   PetscInt nresiduals;
+  /* the Aliev-Panfilov model (warpasmap.c) */
+  struct _n_PetscWarpAsmAP *ap;
 };
 
 /* Kernel-layer descriptions of the inputs, in host or device memory (uploading them once) (warpasm.c) */
 PETSC_INTERN PetscErrorCode PetscWarpAsmDescribe_Private(PetscWarpAsm, PetscBool, PetscWarpFE *, PetscWarpMesh *, PetscWarpPhys *);
+/* The per-point arrays of the Aliev-Panfilov model that the next kernel call uses (PetscWarpPhys.cq, fq), in the memory
+   of the backend (device or host), moved there if needed; NULL when none is in use (warpasmap.c) */
+PETSC_INTERN PetscErrorCode PetscWarpAsmAPDescribe_Private(PetscWarpAsm, PetscBool, PetscWarpPhys *);
+/* Frees the Aliev-Panfilov data (warpasmap.c) */
+PETSC_INTERN PetscErrorCode PetscWarpAsmAPReset_Private(PetscWarpAsm);
+/* The device copy of the element-to-local-dof map, uploaded once (warpasmres.c) */
+PETSC_INTERN PetscErrorCode PetscWarpAsmLocalMapDevice_Private(PetscWarpAsm);
 /* Frees the residual data (warpasmres.c) */
 PETSC_INTERN PetscErrorCode PetscWarpAsmResidualReset_Private(PetscWarpAsm);

@@ -23,7 +23,9 @@
     vertices), J = dx/dxi = sum_k X_k (x) grad psi_k at each quadrature point (affine and multilinear cells alike).
   - Integrals: sum_q w[q] detJ_q (...), detJ with its sign (as PETSc).
   - Physics (all element matrices are symmetric, but are computed and stored whole):
-      LAPLACE:     A[(a,0),(b,0)] = int K grad phi_b . grad phi_a + shift phi_a phi_b
+      LAPLACE:     A[(a,0),(b,0)] = int K grad phi_b . grad phi_a + shift c phi_a phi_b
+                   c = 1, or the value cq[cell*nq + q] at each quadrature point (a state-dependent mass coefficient,
+                   e.g. 1/dt - dI_ion/dV of the Aliev-Panfilov model: warpasmapkernels.h)
                    K = kappa I (coef 0), kcell[cell] I (coef 1), or the dim x dim tensor kcell[cell*dim*dim ...]
                    (row-major, coef 2)
       ELASTICITY:  A[(a,c),(b,e)] = int mu (delta_ce grad phi_a . grad phi_b + d_e phi_a d_c phi_b)
@@ -80,6 +82,8 @@ typedef struct {
   double        shift;               /* mass term */
   double        f[PETSCWARP_MAXDIM]; /* load: f[c] per component */
   const double *kcell;               /* coef 1: [ncells], coef 2: [ncells*dim*dim]; same memory space as the mesh */
+  const double *cq;                  /* NULL, or LAPLACE matrices: the mass term at (cell, q) is shift*cq[cell*nq + q] */
+  const double *fq;                  /* NULL, or LAPLACE residuals: f + fq[cell*nq + q] at (cell, q) (warpasmreskernels.h) */
 } PetscWarpPhys;
 
 /* Packed reduction array (see above): nblocks blocks of bs threads */

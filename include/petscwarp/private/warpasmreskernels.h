@@ -9,7 +9,8 @@
     r[(a,c)] += int grad phi_a . flux_c(grad u) + phi_a (mass u_t,c + f[c])
   with flux = K grad u (LAPLACE: K = kappa I, kcell[cell] I or the tensor of the cell) or the stress
   sigma = mu (grad u + grad u^T) + lambda div(u) I (ELASTICITY; flux_c = row c of sigma), f = ph->f (the constant f0 of
-  PETSc's pointwise residual). It equals K_e u_e + mass M_e ut_e + F_e with the element matrices of warpasmkernels.h
+  PETSc's pointwise residual), plus ph->fq[cell*nq + q] at each quadrature point when given (LAPLACE: a state-dependent
+  source such as the Aliev-Panfilov reaction, computed beforehand at the points: warpasmapkernels.h). It equals K_e u_e + mass M_e ut_e + F_e with the element matrices of warpasmkernels.h
   (ph->shift is not used: the mass term acts on u_t), evaluated at the quadrature points (O(nb nq) per cell, not O(nb^2 nq)).
 
   Vectors are local: u, ut and r are indexed by l2d[cell*nel + i] (the cell's dofs in the local vector, constrained ones

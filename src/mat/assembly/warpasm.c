@@ -132,6 +132,7 @@ PetscErrorCode PetscWarpAsmDestroy(PetscWarpAsm *wa)
   PetscCall(PetscFree(a->rowslot));
   PetscCall(PetscFree(a->vcoo));
   PetscCall(PetscWarpAsmResidualReset_Private(a));
+  PetscCall(PetscWarpAsmAPReset_Private(a));
   PetscCall(PetscHeaderDestroy(wa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -680,6 +681,7 @@ static PetscErrorCode Describe(PetscWarpAsm a, PetscBool device, PetscWarpFE *fe
   ph->mu     = a->mu;
   ph->shift  = a->shift;
   for (int c = 0; c < PETSCWARP_MAXDIM; c++) ph->f[c] = a->f[c];
+  PetscCall(PetscWarpAsmAPDescribe_Private(a, device, ph));
   mesh->ncells = (int)a->ncells;
   mesh->nverts = (int)a->nverts;
   PetscCheck(PetscWarpAsmCheck(fe, ph->kind) == PETSCWARP_ASM_OK, PetscObjectComm((PetscObject)a), PETSC_ERR_SUP, "Unsupported element: dim %" PetscInt_FMT ", %" PetscInt_FMT " basis functions, %" PetscInt_FMT " components, %" PetscInt_FMT " quadrature points, %" PetscInt_FMT " vertices", dim, nb, a->nc, nq, a->ncv);

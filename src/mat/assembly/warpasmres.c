@@ -22,6 +22,19 @@ PetscErrorCode PetscWarpAsmResidualReset_Private(PetscWarpAsm a)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode PetscWarpAsmLocalMapDevice_Private(PetscWarpAsm wa)
+{
+  PetscFunctionBegin;
+#if PetscDefined(HAVE_CUDA)
+  if (!wa->d_l2d && wa->nl2d) {
+    PetscCallCUDA(cudaMalloc((void **)&wa->d_l2d, sizeof(int) * (size_t)wa->nl2d));
+    PetscCallCUDA(cudaMemcpy(wa->d_l2d, wa->l2d, sizeof(int) * (size_t)wa->nl2d, cudaMemcpyHostToDevice));
+    PetscCall(PetscLogCpuToGpu(sizeof(int) * (PetscLogDouble)wa->nl2d));
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   PetscWarpAsmSetLocalElements - Sets the element-to-local-dof map used by residuals: where each element dof lives in a
   local vector (one with the constrained dofs, as `DMGetLocalVector()` makes it)
@@ -150,11 +163,7 @@ PetscErrorCode PetscWarpAsmComputeResidualLocal(PetscWarpAsm wa, Vec U, Vec Ut, 
   else {
     cudaStream_t st;
 
-    if (!wa->d_l2d && wa->nl2d) {
-      PetscCallCUDA(cudaMalloc((void **)&wa->d_l2d, sizeof(int) * (size_t)wa->nl2d));
-      PetscCallCUDA(cudaMemcpy(wa->d_l2d, wa->l2d, sizeof(int) * (size_t)wa->nl2d, cudaMemcpyHostToDevice));
-      PetscCall(PetscLogCpuToGpu(sizeof(int) * (PetscLogDouble)wa->nl2d));
-    }
+    PetscCall(PetscWarpAsmLocalMapDevice_Private(wa));
     PetscCall(PetscGetCurrentCUDAStream(&st));
     PetscCall(PetscLogGpuTimeBegin());
     PetscCallCUDA((cudaError_t)PetscWarpAsmResidualCUDA(&fe, &mesh, &ph, (double)mass, wa->d_l2d, u, ut, f, st));

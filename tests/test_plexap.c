@@ -1,0 +1,189 @@
+static char help[] = "The Aliev-Panfilov monodomain model by PetscWarpAsm (PetscWarpAsmSetAlievPanfilov: residual, consistent Jacobian,\n"
+                     "recovery at the quadrature points) against PETSc's pointwise form of the same problem (tutorials/heartproblem.c:\n"
+                     "DMPlexSNESComputeResidualFEM/JacobianFEM with auxiliary fields) on the shell mesh:\n"
+                     "  1. at a random state (previous voltage, recovery, current voltage; stimulus on): residuals and Jacobians\n"
+                     "     agree to 1e-12 (relative, max norm), for each matrix type of -types (default aij,ellwarp; sharednz too\n"
+                     "     with a device);\n"
+                     "  2. one backward Euler step solved by Newton (CG + Jacobi to 1e-14) from the previous voltage: the same Newton\n"
+                     "     and CG iteration counts, the same solution and recovery (1e-10), and quadratic convergence of both\n"
+                     "     (log r_{k+1} / log r_k >= 1.8 for the residual norms relative to the first, while above 1e-13).\n"
+                     "  -types a,b  -dm_refine n  -heart_* (tutorials/heartproblem.c)\n";
+
+#include "testutil.h"
+#include "../tutorials/heartproblem.h"
+#include <petscsnes.h>
+
+#ifndef PETSCWARP_SOURCE_DIR
+  #define PETSCWARP_SOURCE_DIR "."
+#endif
+
+typedef struct {
+  Heart     h;
+  SNES      snes;
+  Mat       J;
+  Vec       U, F;
+  PetscReal hist[32];
+  PetscInt  hits[32], nhist, its, lits;
+} Path;
+
+static PetscErrorCode PathCreate(const HeartParams *hp, const char *type, Path *p)
+{
+  KSP ksp;
+  PC  pc;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(p, sizeof(*p)));
+  PetscCall(HeartCreate(PETSC_COMM_WORLD, hp, type ? PETSC_TRUE : PETSC_FALSE, PETSCWARP_SOURCE_DIR, &p->h));
+  if (type) PetscCall(DMSetMatType(p->h.dm, type));
+  PetscCall(DMCreateMatrix(p->h.dm, &p->J));
+  PetscCall(DMCreateGlobalVector(p->h.dm, &p->U));
+  PetscCall(VecDuplicate(p->U, &p->F));
+  PetscCall(SNESCreate(PETSC_COMM_WORLD, &p->snes));
+  PetscCall(SNESSetDM(p->snes, p->h.dm));
+  PetscCall(SNESSetJacobian(p->snes, p->J, p->J, NULL, NULL));
+  PetscCall(SNESSetTolerances(p->snes, 1e-30, 1e-13, 0.0, 20, PETSC_CURRENT));
+  PetscCall(SNESGetKSP(p->snes, &ksp));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(KSPSetTolerances(ksp, 1e-14, 1e-50, PETSC_CURRENT, 10000));
+  {
+    SNESLineSearch ls;
+    PetscCall(SNESGetLineSearch(p->snes, &ls));
+    PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHNONE));
+  }
+  PetscCall(SNESSetConvergenceHistory(p->snes, p->hist, p->hits, 32, PETSC_TRUE));
+  PetscCall(SNESSetFromOptions(p->snes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PathDestroy(Path *p)
+{
+  PetscFunctionBegin;
+  PetscCall(SNESDestroy(&p->snes));
+  PetscCall(MatDestroy(&p->J));
+  PetscCall(VecDestroy(&p->U));
+  PetscCall(VecDestroy(&p->F));
+  PetscCall(HeartDestroy(&p->h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Newton's residual norms r_0, r_1, ...: quadratic where the error dominates roundoff */
+static PetscErrorCode CheckQuadratic(const char *name, const Path *p)
+{
+  PetscInt nq = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(p->nhist >= 3, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " residual norms, too few to see the convergence", name, p->nhist);
+  for (PetscInt k = 1; k + 1 < p->nhist; k++) {
+    PetscReal a = p->hist[k] / p->hist[0], b = p->hist[k + 1] / p->hist[0];
+    if (a >= 1e-1 || b <= 1e-13) continue; /* before the quadratic regime, or at roundoff */
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: |F_%" PetscInt_FMT "|/|F_0| = %.3e -> %.3e: order %.2f\n", name, k, (double)a, (double)b, (double)(PetscLogReal(b) / PetscLogReal(a))));
+    PetscCheck(PetscLogReal(b) / PetscLogReal(a) >= 1.8, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: Newton is not quadratic: %g -> %g", name, (double)a, (double)b);
+    nq++;
+  }
+  PetscCheck(nq >= 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: no step in the quadratic regime (residual norms %g .. %g)", name, (double)p->hist[0], (double)p->hist[p->nhist - 1]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscBool   skip, device, flg;
+  char       *types[8];
+  PetscInt    nt = 8, ncells, n;
+  PetscRandom rnd;
+  HeartParams hp;
+  Path        ref;
+  Vec         Un, Ustate;
+  Mat         Jref;
+  PetscReal  *rn, *r0, *r1;
+
+  PetscCall(TestBegin(&argc, &argv, help, &skip));
+  if (skip) return TestSkip();
+  PetscCall(PetscWarpDeviceAvailable(&device));
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-types", types, &nt, &flg));
+  if (!flg) {
+    nt = device ? 3 : 2;
+    PetscCall(PetscStrallocpy(MATAIJ, &types[0]));
+    PetscCall(PetscStrallocpy(MATELLWARP, &types[1]));
+    if (device) PetscCall(PetscStrallocpy(MATSHAREDNZ, &types[2]));
+  }
+  PetscCall(HeartParamsFromOptions(&hp));
+  PetscCall(PathCreate(&hp, NULL, &ref));
+  ncells = ref.h.ncells;
+  PetscCall(PetscMalloc3(ncells, &rn, ncells, &r0, ncells, &r1));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 20261124));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(VecDuplicate(ref.U, &Un));
+  PetscCall(VecDuplicate(ref.U, &Ustate));
+  PetscCall(VecSetRandom(Un, rnd));     /* previous voltage in [0, 1) */
+  PetscCall(VecSetRandom(Ustate, rnd)); /* a state for the residual and Jacobian */
+  for (PetscInt c = 0; c < ncells; c++) {
+    PetscReal v;
+    PetscCall(PetscRandomGetValueReal(rnd, &v));
+    rn[c] = 0.5 * v;
+  }
+  PetscCall(VecGetSize(Un, &n));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "shell: %" PetscInt_FMT " cells, %" PetscInt_FMT " unknowns, one quadrature point per cell\n", ncells, n));
+  /* PETSc: residual, Jacobian, one step */
+  PetscCall(HeartSetPrevious(&ref.h, rn, Un));
+  PetscCall(HeartSetStep(&ref.h, 0));
+  PetscCall(SNESComputeFunction(ref.snes, Ustate, ref.F));
+  PetscCall(SNESComputeJacobian(ref.snes, Ustate, ref.J, ref.J));
+  PetscCall(MatDuplicate(ref.J, MAT_COPY_VALUES, &Jref)); /* the solve below overwrites ref.J */
+  PetscCall(VecCopy(Un, ref.U));
+  PetscCall(SNESSolve(ref.snes, NULL, ref.U));
+  PetscCall(SNESGetIterationNumber(ref.snes, &ref.its));
+  PetscCall(SNESGetLinearSolveIterations(ref.snes, &ref.lits));
+  PetscCall(SNESGetConvergenceHistory(ref.snes, NULL, NULL, &ref.nhist));
+  PetscCall(HeartAdvance(&ref.h, ref.U));
+  PetscCall(HeartGetRecovery(&ref.h, r0));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PETSc: %" PetscInt_FMT " Newton, %" PetscInt_FMT " CG iterations\n", ref.its, ref.lits));
+  PetscCall(CheckQuadratic("PETSc", &ref));
+  for (PetscInt t = 0; t < nt; t++) {
+    Path      w;
+    Vec       F;
+    PetscReal eF, eJ, eU, er = 0, rmax = 0;
+
+    PetscCall(PathCreate(&hp, types[t], &w));
+    PetscCall(HeartSetPrevious(&w.h, rn, Un));
+    PetscCall(HeartSetStep(&w.h, 0));
+    PetscCall(VecCopy(Ustate, w.U));
+    PetscCall(SNESComputeFunction(w.snes, w.U, w.F));
+    PetscCall(VecRelativeDifferenceNorm(w.F, ref.F, NORM_INFINITY, &eF));
+    PetscCall(SNESComputeJacobian(w.snes, w.U, w.J, w.J));
+    PetscCall(TestEntryDifference(w.J, Jref, &eJ));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: residual differs by %.2e, Jacobian by %.2e (relative, max)\n", types[t], (double)eF, (double)eJ));
+    PetscCheck(eF <= 1e-12 && eJ <= 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: residual or Jacobian differs from PETSc's", types[t]);
+    PetscCall(VecCopy(Un, w.U));
+    PetscCall(SNESSolve(w.snes, NULL, w.U));
+    PetscCall(SNESGetIterationNumber(w.snes, &w.its));
+    PetscCall(SNESGetLinearSolveIterations(w.snes, &w.lits));
+    PetscCall(SNESGetConvergenceHistory(w.snes, NULL, NULL, &w.nhist));
+    PetscCall(HeartAdvance(&w.h, w.U));
+    PetscCall(HeartGetRecovery(&w.h, r1));
+    PetscCall(VecDuplicate(ref.U, &F));
+    PetscCall(VecRelativeDifferenceNorm(w.U, ref.U, NORM_INFINITY, &eU));
+    for (PetscInt c = 0; c < ncells; c++) {
+      er   = PetscMax(er, PetscAbsReal(r1[c] - r0[c]));
+      rmax = PetscMax(rmax, PetscAbsReal(r0[c]));
+    }
+    er /= rmax;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " Newton, %" PetscInt_FMT " CG iterations; solution differs by %.2e, recovery by %.2e\n", types[t], w.its, w.lits, (double)eU, (double)er));
+    PetscCheck(w.its == ref.its && PetscAbsInt(w.lits - ref.lits) <= 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: iteration counts differ from PETSc's", types[t]);
+    PetscCheck(eU <= 1e-10 && er <= 1e-10, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: step differs from PETSc's", types[t]);
+    PetscCall(CheckQuadratic(types[t], &w));
+    PetscCall(VecDestroy(&F));
+    PetscCall(PathDestroy(&w));
+    PetscCall(PetscFree(types[t]));
+  }
+  PetscCall(PetscFree3(rn, r0, r1));
+  PetscCall(VecDestroy(&Un));
+  PetscCall(VecDestroy(&Ustate));
+  PetscCall(MatDestroy(&Jref));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PathDestroy(&ref));
+  PetscCall(PetscFinalize());
+  return 0;
+}
