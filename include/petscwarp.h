@@ -136,7 +136,8 @@ PETSC_EXTERN PetscErrorCode PCEllWarpPermGetKSP(PC, KSP *);
 
   Creating one gives a `MATSEQAIJCUSPARSE` matrix (`MatGetType()` says so: PETSc's cuSPARSE accessors require that
   exact type) marked as `MATSHAREDNZ`; without a CUDA device, a `MATSEQAIJ` matrix filled by the host twins of the
-  assembly kernels. One MPI rank in this version.
+  assembly kernels. On several MPI ranks, a `MATMPIAIJCUSPARSE` (`MATMPIAIJ` without a device) matrix marked the same
+  way, which `PetscWarpAsm` fills through its `MatSetValuesCOO()` (each rank its own cells; no staged reassembly).
 
   Options Database Keys:
 + -mat_type sharednz              - sets the matrix type during `MatSetFromOptions()`

@@ -86,16 +86,22 @@ static PetscErrorCode CreateDM(PetscBool elas, PetscBool ts, PetscInt degree, co
   PetscFE        fe;
   PetscDS        ds;
   DMLabel        label;
-  PetscInt       dim, cStart, id = 1;
+  PetscInt       dim, cStart, cEnd, id = 1;
   DMPolytopeType ct;
 
   PetscFunctionBegin;
-  PetscCall(DMCreate(PETSC_COMM_WORLD, dm));
-  PetscCall(DMSetType(*dm, DMPLEX));
-  PetscCall(DMSetFromOptions(*dm));
+  PetscCall(TestPlexCreate(PETSC_COMM_WORLD, dm)); /* distributed without overlap; -empty_rank r: rank r without cells */
   PetscCall(DMGetDimension(*dm, &dim));
-  PetscCall(DMPlexGetHeightStratum(*dm, 0, &cStart, NULL));
-  PetscCall(DMPlexGetCellType(*dm, cStart, &ct));
+  PetscCall(DMPlexGetHeightStratum(*dm, 0, &cStart, &cEnd));
+  { /* a rank without cells takes the others' cell type */
+    PetscInt ict = DM_POLYTOPE_UNKNOWN;
+    if (cEnd > cStart) {
+      PetscCall(DMPlexGetCellType(*dm, cStart, &ct));
+      ict = ct;
+    }
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &ict, 1, MPIU_INT, MPI_MIN, PETSC_COMM_WORLD));
+    ct = (DMPolytopeType)ict;
+  }
   PetscCall(PetscFECreateLagrange(PETSC_COMM_SELF, dim, elas ? dim : 1, DMPolytopeTypeGetNumVertices(ct) == dim + 1 ? PETSC_TRUE : PETSC_FALSE, degree, PETSC_DETERMINE, &fe));
   PetscCall(DMSetField(*dm, 0, NULL, (PetscObject)fe));
   PetscCall(PetscFEDestroy(&fe));
@@ -147,6 +153,57 @@ static PetscErrorCode LocalState(DM dm, PetscReal t, Vec X, Vec *Xloc)
   PetscCall(DMPlexInsertBoundaryValues(dm, PETSC_TRUE, *Xloc, t, NULL, NULL, NULL));
   PetscCall(DMGlobalToLocalBegin(dm, X, INSERT_VALUES, *Xloc));
   PetscCall(DMGlobalToLocalEnd(dm, X, INSERT_VALUES, *Xloc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The Jacobian (TS: the implicit one, shift 7) of the hook's DM against PETSc's at a state, entry by entry, and that
+   PetscWarpAsm assembled it */
+static PetscErrorCode CompareJacobians(DM dmw, DM dmp, PetscBool ts, Vec X, Vec Xt, const char *what)
+{
+  Mat              Jw, Jp;
+  PetscReal        e;
+  PetscWarpAsm     wa;
+  PetscWarpAsmInfo info;
+  Vec              Xp, Xtp;
+
+  PetscFunctionBegin;
+  PetscCall(DMCreateMatrix(dmw, &Jw));
+  PetscCall(DMCreateMatrix(dmp, &Jp));
+  PetscCall(DMCreateGlobalVector(dmp, &Xp));
+  PetscCall(VecDuplicate(Xp, &Xtp));
+  PetscCall(VecCopy(X, Xp));
+  PetscCall(VecCopy(Xt, Xtp));
+  if (ts) {
+    TS tw, tp;
+    PetscCall(TSCreate(PETSC_COMM_WORLD, &tw));
+    PetscCall(TSSetDM(tw, dmw));
+    PetscCall(TSCreate(PETSC_COMM_WORLD, &tp));
+    PetscCall(TSSetDM(tp, dmp));
+    PetscCall(TSComputeIJacobian(tw, 0.3, X, Xt, 7.0, Jw, Jw, PETSC_FALSE));
+    PetscCall(TSComputeIJacobian(tp, 0.3, Xp, Xtp, 7.0, Jp, Jp, PETSC_FALSE));
+    PetscCall(TSDestroy(&tw));
+    PetscCall(TSDestroy(&tp));
+  } else {
+    SNES sw, sp;
+    PetscCall(SNESCreate(PETSC_COMM_WORLD, &sw));
+    PetscCall(SNESSetDM(sw, dmw));
+    PetscCall(SNESCreate(PETSC_COMM_WORLD, &sp));
+    PetscCall(SNESSetDM(sp, dmp));
+    PetscCall(SNESComputeJacobian(sw, X, Jw, Jw));
+    PetscCall(SNESComputeJacobian(sp, Xp, Jp, Jp));
+    PetscCall(SNESDestroy(&sw));
+    PetscCall(SNESDestroy(&sp));
+  }
+  PetscCall(TestEntryDifference(Jw, Jp, &e));
+  PetscCall(DMPlexWarpGetAsm(dmw, &wa));
+  PetscCall(PetscWarpAsmGetInfo(wa, &info));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: Jacobian (%s) max entry diff. %.1e, assembled by PetscWarpAsm (%s, %s)\n", what, ((PetscObject)Jw)->type_name, (double)e, PetscWarpAsmStrategies[info.used], info.device ? "device" : "host"));
+  PetscCheck(e < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the Jacobian differs from PETSc's: max entry difference %g", what, (double)e);
+  PetscCheck(info.nassemblies == 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " Jacobians by PetscWarpAsm, expected 1", what, info.nassemblies);
+  PetscCall(MatDestroy(&Jw));
+  PetscCall(MatDestroy(&Jp));
+  PetscCall(VecDestroy(&Xp));
+  PetscCall(VecDestroy(&Xtp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -214,6 +271,7 @@ static PetscErrorCode CompareResiduals(DM dmw, DM dmp, PetscBool ts, PetscRandom
     PetscCall(SNESDestroy(&sp));
   }
   PetscCall(RelDiff(Fw, Fp, &eg));
+  PetscCall(CompareJacobians(dmw, dmp, ts, X, Xt, what));
   PetscCall(DMPlexWarpGetResidualCount(dmw, &nwarp, NULL));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: residual rel. diff. local %.1e, global %.1e (%s vectors)\n", what, (double)el, (double)eg, ((PetscObject)X)->type_name));
   PetscCheck(el < 1e-12 && eg < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: residuals differ from PETSc's: local %g, global %g", what, (double)el, (double)eg);
@@ -341,6 +399,29 @@ static PetscErrorCode Refusals(PetscBool elas)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Several ranks: a mesh distributed with overlap is refused by the hooks with PETSC_ERR_SUP (its cells would be
+   assembled twice) */
+static PetscErrorCode Overlap(PetscBool elas)
+{
+  DM             dm;
+  PetscErrorCode ierr;
+  PetscMPIInt    size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscOptionsSetValue(NULL, "-test_overlap", "1"));
+  PetscCall(CreateDM(elas, PETSC_FALSE, 1, MATAIJ, PETSC_FALSE, &dm));
+  PetscCall(PetscOptionsClearValue(NULL, "-test_overlap"));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = DMPlexWarpSetSNESLocalFEM(dm);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr == PETSC_ERR_SUP, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "a mesh with overlap 1: expected PETSC_ERR_SUP from DMPlexWarpSetSNESLocalFEM(), got %d", (int)ierr);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  refused: a mesh distributed with overlap 1\n"));
+  PetscCall(DMDestroy(&dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscBool   skip, device, elas, flg, ts = PETSC_FALSE;
@@ -362,6 +443,18 @@ int main(int argc, char **argv)
     PetscCall(PetscStrallocpy(MATAIJ, &types[0]));
     PetscCall(PetscStrallocpy(MATELLWARP, &types[1]));
     if (device) PetscCall(PetscStrallocpy(MATSHAREDNZ, &types[2]));
+  }
+  {
+    PetscMPIInt size;
+    PetscInt    nc = 0, ncmin, ncmax;
+    DM          dm;
+    PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    PetscCall(CreateDM(elas, PETSC_FALSE, 1, MATAIJ, PETSC_FALSE, &dm));
+    PetscCall(DMPlexGetHeightStratum(dm, 0, NULL, &nc));
+    PetscCallMPI(MPIU_Allreduce(&nc, &ncmin, 1, MPIU_INT, MPI_MIN, PETSC_COMM_WORLD));
+    PetscCallMPI(MPIU_Allreduce(&nc, &ncmax, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%d ranks, %" PetscInt_FMT " to %" PetscInt_FMT " cells per rank\n", size, ncmin, ncmax));
+    PetscCall(DMDestroy(&dm));
   }
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 20261123));
@@ -403,6 +496,7 @@ int main(int argc, char **argv)
       PetscCall(DMDestroy(&dmp));
     }
   PetscCall(Refusals(elas));
+  PetscCall(Overlap(elas));
   PetscCall(PetscRandomDestroy(&rnd));
   for (PetscInt t = 0; t < nt; t++) PetscCall(PetscFree(types[t]));
   PetscCall(PetscFinalize());

@@ -49,6 +49,20 @@ static PetscErrorCode DeviceVectors(DM dm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Several ranks: each assembles its own cells, so a cell may not be on two ranks (an overlap would add it twice) */
+static PetscErrorCode CheckOverlap(DM dm)
+{
+  PetscMPIInt size;
+  PetscInt    ov;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &size));
+  if (size == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMPlexGetOverlap(dm, &ov));
+  PetscCheck(ov == 0, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "The PetscWarpAsm hooks need a mesh distributed without overlap (-dm_distribute_overlap 0, DMPlexDistribute() with overlap 0); this one has overlap %" PetscInt_FMT ": its cells would be assembled on two ranks. Use PETSc's DMPlexSetSNESLocalFEM() (or DMTSSetIFunctionLocal() ...) for it", ov);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const char name[], DMPlexWarpHook **hook)
 {
   DMPlexWarpHook *h;
@@ -59,6 +73,7 @@ PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const ch
   PetscCall(PetscWarpInitializePackage());
   PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMPLEX, &isplex));
   PetscCheck(isplex, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The PetscWarpAsm hooks need a DMPLEX, not %s", ((PetscObject)dm)->type_name);
+  PetscCall(CheckOverlap(dm));
   PetscCall(PetscNew(&h));
   h->transient = transient;
   h->cachebc   = PETSC_TRUE;
@@ -93,7 +108,8 @@ PetscErrorCode DMPlexWarpHookGet_Private(DM dm, DMPlexWarpHook **h)
   *h = NULL;
   PetscCall(PetscObjectContainerQuery((PetscObject)dm, "DMPlexWarpSNES", h));
   if (!*h) PetscCall(PetscObjectContainerQuery((PetscObject)dm, "DMPlexWarpTS", h));
-  PetscCheck(*h, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONGSTATE, "Call DMPlexWarpSetSNESLocalFEM() or DMPlexWarpSetTSLocalFEM() first");
+  if (!*h) PetscCall(PetscObjectContainerQuery((PetscObject)dm, "DMPlexWarpKSP", h));
+  PetscCheck(*h, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONGSTATE, "Call DMPlexWarpSetSNESLocalFEM(), DMPlexWarpSetTSLocalFEM() or DMPlexWarpSetKSPLocalFEM() first");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -112,15 +128,15 @@ PetscErrorCode DMPlexWarpHookGetAsm_Private(DM dm, DMPlexWarpHook *h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether PetscWarpAsm can fill this matrix */
+/* Whether PetscWarpAsm can fill this matrix: an AIJ type (seqaij, seqaijcusparse, sharednz, seqaijellwarp) on one rank;
+   on several, an MPIAIJ one (mpiaij, mpiaijcusparse, mpiaijellwarp, sharednz), filled through its MatSetValuesCOO() */
 static PetscErrorCode Supported(Mat A, PetscBool *ok)
 {
   PetscMPIInt size;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, ok));
-  if (size > 1) *ok = PETSC_FALSE;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, size > 1 ? MATMPIAIJ : MATSEQAIJ, ok));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -245,6 +261,12 @@ PetscErrorCode DMPlexWarpHookCheckResidual_Private(DM dm, DMPlexWarpHook *h, Pet
   PetscCall(VecAXPY(R, -1.0, locF));
   PetscCall(VecNorm(R, NORM_2, &nd));
   PetscCall(DMRestoreLocalVector(dm, &R));
+  { /* the local vectors of every rank (a rank may have no cells) */
+    PetscReal s[2] = {nr * nr, nd * nd};
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, s, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)dm)));
+    nr = PetscSqrtReal(s[0]);
+    nd = PetscSqrtReal(s[1]);
+  }
   PetscCall(PetscInfo(dm, "-dm_plex_warp_check: |r_warp - r_PETSc| / |r_PETSc| = %g\n", (double)(nr > 0 ? nd / nr : nd)));
   PetscCheck(nd <= 1e-10 * PetscMax(nr, PETSC_SMALL), PetscObjectComm((PetscObject)dm), PETSC_ERR_PLIB, "The device residual differs from PETSc's: relative difference %g", (double)(nr > 0 ? nd / nr : nd));
   PetscFunctionReturn(PETSC_SUCCESS);

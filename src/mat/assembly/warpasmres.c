@@ -52,7 +52,7 @@ PetscErrorCode PetscWarpAsmSetLocalElements(PetscWarpAsm wa, PetscInt nloc, cons
   n = wa->ncells * wa->nel;
   if (n) PetscAssertPointer(l2d, 3);
   PetscCall(PetscWarpAsmResidualReset_Private(wa));
-  PetscCall(PetscMalloc1(n, &wa->l2d));
+  PetscCall(PetscMalloc1(PetscMax(n, 1), &wa->l2d)); /* not NULL on a rank without cells: the map is set */
   for (PetscInt k = 0; k < n; k++) {
     PetscCheck(l2d[k] >= 0 && l2d[k] < nloc, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscInt_FMT " dof %" PetscInt_FMT " has local index %" PetscInt_FMT ", not in [0, %" PetscInt_FMT ")", k / wa->nel, k % wa->nel, l2d[k], nloc);
     wa->l2d[k] = (int)l2d[k];
