@@ -318,6 +318,7 @@ PETSC_EXTERN PetscErrorCode DMPlexWarpRecognizePhysics(DM, PetscBool *, PetscWar
 PETSC_EXTERN PetscErrorCode DMPlexWarpRecognizeResidual(DM, PetscWarpPhysics, const PetscReal[], PetscReal, PetscBool *, PetscReal[], char[], size_t);
 PETSC_EXTERN PetscErrorCode DMPlexWarpSetSNESLocalFEM(DM);
 PETSC_EXTERN PetscErrorCode DMPlexWarpSetTSLocalFEM(DM);
+PETSC_EXTERN PetscErrorCode DMPlexWarpSetKSPLocalFEM(DM);
 PETSC_EXTERN PetscErrorCode DMPlexWarpGetResidualCount(DM, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode DMPlexWarpGetAsm(DM, PetscWarpAsm *);
 PETSC_EXTERN PetscErrorCode DMPlexWarpAutoGetStatus(DM, PetscBool *, char[], size_t);

@@ -1,4 +1,5 @@
-static char help[] = "Residuals by PetscWarpAsm (PetscWarpAsmComputeResidualLocal, DMPlexWarpSetSNESLocalFEM, DMPlexWarpSetTSLocalFEM)\n"
+static char help[] = "Residuals by PetscWarpAsm (PetscWarpAsmComputeResidualLocal, DMPlexWarpSetSNESLocalFEM, DMPlexWarpSetTSLocalFEM,\n"
+                     "DMPlexWarpSetKSPLocalFEM: operator and right-hand side of a KSP with KSPSetDM())\n"
                      "against PETSc's DMPlexSNESComputeResidualFEM / DMPlexTSComputeIFunctionFEM at random states with non-zero\n"
                      "Dirichlet values (relative difference < 1e-12, local and global), SNES and backward Euler TS solves with the\n"
                      "same iteration counts and solutions as PETSc's path, and the refusals of residuals that are not recognised.\n"
@@ -399,6 +400,63 @@ static PetscErrorCode Refusals(PetscBool elas)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The KSP hook (DMPlexWarpSetKSPLocalFEM) with KSPSetDM(): operator entry-wise against PETSc's Jacobian, right-hand side
+   against -F(0) of PETSc's residual, and the solution and CG iterations of PETSc's Newton step (up, lits0) */
+static PetscErrorCode KSPHook(PetscBool elas, PetscInt degree, const char *type, DM dmp, Vec up, PetscInt lits0)
+{
+  DM               dm;
+  KSP              ksp;
+  SNES             snes;
+  Mat              A, Jp;
+  Vec              b, x, u0, F;
+  PetscReal        ej, eb, eu;
+  PetscInt         lits, nwarp, npetsc;
+  PetscWarpAsm     wa;
+  PetscWarpAsmInfo info;
+
+  PetscFunctionBegin;
+  PetscCall(CreateDM(elas, PETSC_FALSE, degree, MATAIJ, PETSC_FALSE, &dm));
+  PetscCall(DMSetMatType(dm, type));
+  PetscCall(DMPlexWarpSetKSPLocalFEM(dm));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetDM(ksp, dm));
+  PetscCall(SetKSP(ksp));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSolve(ksp, NULL, NULL));
+  PetscCall(KSPGetIterationNumber(ksp, &lits));
+  PetscCall(KSPGetSolution(ksp, &x));
+  PetscCall(KSPGetRhs(ksp, &b));
+  PetscCall(KSPGetOperators(ksp, &A, NULL));
+  /* PETSc's Jacobian and -F(0) */
+  PetscCall(DMCreateMatrix(dmp, &Jp));
+  PetscCall(DMCreateGlobalVector(dmp, &u0));
+  PetscCall(VecDuplicate(u0, &F));
+  PetscCall(VecZeroEntries(u0));
+  PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
+  PetscCall(SNESSetDM(snes, dmp));
+  PetscCall(SNESComputeJacobian(snes, u0, Jp, Jp));
+  PetscCall(SNESComputeFunction(snes, u0, F));
+  PetscCall(VecScale(F, -1.0));
+  PetscCall(SNESDestroy(&snes));
+  PetscCall(TestEntryDifference(A, Jp, &ej));
+  PetscCall(RelDiff(b, F, &eb));
+  PetscCall(RelDiff(x, up, &eu));
+  PetscCall(DMPlexWarpGetAsm(dm, &wa));
+  PetscCall(PetscWarpAsmGetInfo(wa, &info));
+  PetscCall(DMPlexWarpGetResidualCount(dm, &nwarp, &npetsc));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-8s KSP: operator (%s) max entry diff. %.1e, rhs rel. diff. %.1e, %" PetscInt_FMT " CG iterations, solution rel. diff. %.1e; %" PetscInt_FMT " operators and %" PetscInt_FMT " rhs by PetscWarpAsm\n", type,
+                        ((PetscObject)A)->type_name, (double)ej, (double)eb, lits, (double)eu, info.nassemblies, nwarp));
+  PetscCheck(ej < 1e-12 && eb < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s KSP: operator (%g) or right-hand side (%g) differs from PETSc's", type, (double)ej, (double)eb);
+  PetscCheck(PetscAbsInt(lits - lits0) <= 1 && eu < 1e-9, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s KSP: %" PetscInt_FMT " CG iterations (PETSc %" PetscInt_FMT "), solution differs by %g", type, lits, lits0, (double)eu);
+  PetscCheck(info.nassemblies == 1 && nwarp == 1 && npetsc == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s KSP: %" PetscInt_FMT " operators, %" PetscInt_FMT "/%" PetscInt_FMT " right-hand sides by PetscWarpAsm/PETSc", type, info.nassemblies, nwarp, npetsc);
+  PetscCall(MatDestroy(&Jp));
+  PetscCall(VecDestroy(&u0));
+  PetscCall(VecDestroy(&F));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(DMDestroy(&dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Several ranks: a mesh distributed with overlap is refused by the hooks with PETSC_ERR_SUP (its cells would be
    assembled twice) */
 static PetscErrorCode Overlap(PetscBool elas)
@@ -491,6 +549,7 @@ int main(int argc, char **argv)
         PetscCheck(nwarp > 0 && npetsc == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " residuals by PetscWarpAsm, %" PetscInt_FMT " by PETSc", what, nwarp, npetsc);
         PetscCall(VecDestroy(&u));
         PetscCall(DMDestroy(&dmw));
+        if (!tsp) PetscCall(KSPHook(elas, degrees[k], types[t], dmp, up, lits0));
       }
       PetscCall(VecDestroy(&up));
       PetscCall(DMDestroy(&dmp));

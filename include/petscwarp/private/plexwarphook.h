@@ -5,7 +5,7 @@
 #include <petscdmplex.h>
 
 /* The state of a hook, composed with the DM (DMPlexWarpSetSNESLocalFEM(): "DMPlexWarpSNES"; DMPlexWarpSetTSLocalFEM():
-   "DMPlexWarpTS") */
+   "DMPlexWarpTS"; DMPlexWarpSetKSPLocalFEM(): "DMPlexWarpKSP") */
 typedef struct {
   PetscWarpAsm     wa;
   PetscBool        transient; /* TS: g0 = mass u_tShift, f0 = mass u_t + f */
@@ -29,5 +29,6 @@ PETSC_INTERN PetscErrorCode DMPlexWarpHookGet_Private(DM, DMPlexWarpHook **);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookGetAsm_Private(DM, DMPlexWarpHook *);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookAssemble_Private(DM, DMPlexWarpHook *, const PetscReal *, Mat, Mat, PetscBool *);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookBoundary_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec);
+PETSC_INTERN PetscErrorCode DMPlexWarpHookResidual_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookCheckJacobian_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, PetscReal, Mat);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookCheckResidual_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, Vec);

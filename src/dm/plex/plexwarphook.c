@@ -225,6 +225,30 @@ PetscErrorCode DMPlexWarpHookBoundary_Private(DM dm, DMPlexWarpHook *h, PetscRea
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  locF += the residual (SNES) or implicit function (TS) at the local state locX (and locX_t), boundary values included:
+  by PetscWarpAsm when the PetscDS's residual was recognised, else by PETSc (counted; -dm_plex_warp_check compares the
+  first one with PETSc's)
+*/
+PetscErrorCode DMPlexWarpHookResidual_Private(DM dm, DMPlexWarpHook *h, PetscReal t, Vec locX, Vec locX_t, Vec locF)
+{
+  PetscFunctionBegin;
+  if (!h->residual) {
+    h->nrpetsc++;
+    if (h->transient) PetscCall(DMPlexTSComputeIFunctionFEM(dm, t, locX, locX_t, locF, NULL));
+    else PetscCall(DMPlexSNESComputeResidualFEM(dm, locX, locF, NULL));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
+  PetscCall(PetscWarpAsmComputeResidualLocal(h->wa, locX, h->transient ? locX_t : NULL, h->mass, locF));
+  h->nrwarp++;
+  if (h->check && !h->rchecked) {
+    h->rchecked = PETSC_TRUE;
+    PetscCall(DMPlexWarpHookCheckResidual_Private(dm, h, t, locX, locX_t, locF));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* -dm_plex_warp_check: the device Jacobian against PETSc's at the same state */
 PetscErrorCode DMPlexWarpHookCheckJacobian_Private(DM dm, DMPlexWarpHook *h, PetscReal t, Vec locX, Vec locX_t, PetscReal shift, Mat A)
 {
@@ -273,7 +297,8 @@ PetscErrorCode DMPlexWarpHookCheckResidual_Private(DM dm, DMPlexWarpHook *h, Pet
 }
 
 /*@
-  DMPlexWarpGetAsm - Gets the `PetscWarpAsm` that `DMPlexWarpSetSNESLocalFEM()` or `DMPlexWarpSetTSLocalFEM()` installed
+  DMPlexWarpGetAsm - Gets the `PetscWarpAsm` that `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()` or
+  `DMPlexWarpSetKSPLocalFEM()` installed
   (made at the first call)
 
   Not Collective
@@ -286,7 +311,7 @@ PetscErrorCode DMPlexWarpHookCheckResidual_Private(DM dm, DMPlexWarpHook *h, Pet
 
   Level: intermediate
 
-.seealso: `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`, `PetscWarpAsm`
+.seealso: `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`, `DMPlexWarpSetKSPLocalFEM()`, `PetscWarpAsm`
 @*/
 PetscErrorCode DMPlexWarpGetAsm(DM dm, PetscWarpAsm *wa)
 {
@@ -308,10 +333,10 @@ PetscErrorCode DMPlexWarpGetAsm(DM dm, PetscWarpAsm *wa)
   Not Collective
 
   Input Parameter:
-. dm - the `DMPLEX`, with `DMPlexWarpSetSNESLocalFEM()` or `DMPlexWarpSetTSLocalFEM()` called
+. dm - the `DMPLEX`, with `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()` or `DMPlexWarpSetKSPLocalFEM()` called
 
   Output Parameters:
-+ nwarp  - residuals (`SNES` functions, `TS` implicit functions) computed by `PetscWarpAsmComputeResidualLocal()`
++ nwarp  - residuals (`SNES` functions, `TS` implicit functions, `KSP` right-hand sides) computed by `PetscWarpAsmComputeResidualLocal()`
            (on the device or by the host twin), or `NULL`
 - npetsc - residuals computed by PETSc (`DMPlexSNESComputeResidualFEM()`, `DMPlexTSComputeIFunctionFEM()`) because the
            `PetscDS`'s residual was not recognised (the reason is printed with `-info`), or `NULL`

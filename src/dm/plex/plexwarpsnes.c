@@ -20,21 +20,8 @@ static PetscErrorCode BoundaryLocal(DM dm, Vec Xloc, void *ctx)
 /* DMSNESSetFunctionLocal(): Floc += r(Xloc), by PetscWarpAsm or by PETSc */
 static PetscErrorCode ResidualLocal(DM dm, Vec Xloc, Vec Floc, void *ctx)
 {
-  DMPlexWarpHook *h = (DMPlexWarpHook *)ctx;
-
   PetscFunctionBegin;
-  if (!h->residual) {
-    h->nrpetsc++;
-    PetscCall(DMPlexSNESComputeResidualFEM(dm, Xloc, Floc, NULL));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
-  PetscCall(PetscWarpAsmComputeResidualLocal(h->wa, Xloc, NULL, 0.0, Floc));
-  h->nrwarp++;
-  if (h->check && !h->rchecked) {
-    h->rchecked = PETSC_TRUE;
-    PetscCall(DMPlexWarpHookCheckResidual_Private(dm, h, PETSC_MIN_REAL, Xloc, NULL, Floc));
-  }
+  PetscCall(DMPlexWarpHookResidual_Private(dm, (DMPlexWarpHook *)ctx, PETSC_MIN_REAL, Xloc, NULL, Floc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -19,21 +19,8 @@ static PetscErrorCode BoundaryLocal(DM dm, PetscReal t, Vec locX, Vec locX_t, vo
 /* DMTSSetIFunctionLocal(): locF += F(t, locX, locX_t), by PetscWarpAsm or by PETSc */
 static PetscErrorCode IFunctionLocal(DM dm, PetscReal t, Vec locX, Vec locX_t, Vec locF, void *ctx)
 {
-  DMPlexWarpHook *h = (DMPlexWarpHook *)ctx;
-
   PetscFunctionBegin;
-  if (!h->residual) {
-    h->nrpetsc++;
-    PetscCall(DMPlexTSComputeIFunctionFEM(dm, t, locX, locX_t, locF, NULL));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
-  PetscCall(PetscWarpAsmComputeResidualLocal(h->wa, locX, locX_t, h->mass, locF));
-  h->nrwarp++;
-  if (h->check && !h->rchecked) {
-    h->rchecked = PETSC_TRUE;
-    PetscCall(DMPlexWarpHookCheckResidual_Private(dm, h, t, locX, locX_t, locF));
-  }
+  PetscCall(DMPlexWarpHookResidual_Private(dm, (DMPlexWarpHook *)ctx, t, locX, locX_t, locF));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
