@@ -285,6 +285,7 @@ PETSC_EXTERN PetscErrorCode PetscWarpAsmComputeElementMatrices(PetscWarpAsm, Pet
 PETSC_EXTERN PetscErrorCode PetscWarpAsmAssembleVector(PetscWarpAsm, Vec);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmSetLocalElements(PetscWarpAsm, PetscInt, const PetscInt[]);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmComputeResidualLocal(PetscWarpAsm, Vec, Vec, PetscReal, Vec);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmSetBoundaryFluxes(PetscWarpAsm, PetscInt, const PetscInt[], const PetscInt[], const PetscReal[], PetscInt, const PetscReal[]);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmGetInfo(PetscWarpAsm, PetscWarpAsmInfo *);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmUseDevice(PetscWarpAsm, PetscBool);
 PETSC_EXTERN PetscErrorCode MatIsSharedNZ(Mat, PetscBool *);

@@ -4,7 +4,7 @@ static char help[] = "Residuals by PetscWarpAsm (PetscWarpAsmComputeResidualLoca
                      "Dirichlet values (relative difference < 1e-12, local and global), SNES and backward Euler TS solves with the\n"
                      "same iteration counts and solutions as PETSc's path, and the refusals of residuals that are not recognised.\n"
                      "  -physics laplace|elasticity  -degrees 1,2  -types aij,ellwarp (matrix types of the hook; sharednz with a device)\n"
-                     "  -ts  also the TS hook;  mesh: -dm_plex_* options\n"
+                     "  -ts  also the TS hook;  -neumann  constant Neumann fluxes on the faces at x = 1;  mesh: -dm_plex_* options\n"
                      "Newton (TS: step) iteration counts must be equal, CG counts within one (the residual is summed in another order).\n";
 
 #include "testutil.h"
@@ -80,6 +80,61 @@ static void bdf0(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[
   f0[0] = 1.0;
 }
 
+static PetscBool neumann = PETSC_FALSE; /* -neumann: fluxes on the faces at x = 1 */
+
+static void bdf0_a(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], const PetscReal n[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[])
+{
+  for (PetscInt c = 0; c < uOff[1] - uOff[0]; c++) f0[c] = 0.8 + 0.3 * c;
+}
+
+static void bdf0_b(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], const PetscReal n[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[])
+{
+  for (PetscInt c = 0; c < uOff[1] - uOff[0]; c++) f0[c] = -1.1;
+}
+
+static void bdf0_x(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], const PetscReal n[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[])
+{
+  for (PetscInt c = 0; c < uOff[1] - uOff[0]; c++) f0[c] = x[1];
+}
+
+/* -neumann: the boundary faces at x = 1 get natural conditions, constant fluxes bdf0_a (y < 1/2, value 1) and bdf0_b
+   (value 2), the others stay Dirichlet (*label becomes theirs) */
+static PetscErrorCode SplitBoundary(DM dm, PetscDS ds, DMLabel *label)
+{
+  DMLabel         dir, neu;
+  IS              is;
+  PetscWeakForm   wf;
+  PetscInt        n       = 0, bd;
+  const PetscInt  vals[2] = {1, 2};
+  const PetscInt *pts;
+
+  PetscFunctionBegin;
+  PetscCall(DMCreateLabel(dm, "dirichlet"));
+  PetscCall(DMGetLabel(dm, "dirichlet", &dir));
+  PetscCall(DMCreateLabel(dm, "neumann"));
+  PetscCall(DMGetLabel(dm, "neumann", &neu));
+  PetscCall(DMGetCoordinatesLocalSetUp(dm)); /* for the face centroids (a mesh read from a file, not distributed) */
+  PetscCall(DMLabelGetStratumIS(*label, 1, &is));
+  if (is) {
+    PetscCall(ISGetLocalSize(is, &n));
+    PetscCall(ISGetIndices(is, &pts));
+  }
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal cen[3];
+    PetscCall(DMPlexComputeCellGeometryFVM(dm, pts[i], NULL, cen, NULL));
+    if (cen[0] > 1 - 1e-8) PetscCall(DMLabelSetValue(neu, pts[i], cen[1] < 0.5 ? 1 : 2));
+    else PetscCall(DMLabelSetValue(dir, pts[i], 1));
+  }
+  if (is) PetscCall(ISRestoreIndices(is, &pts));
+  PetscCall(ISDestroy(&is));
+  PetscCall(DMAddBoundary(dm, DM_BC_NATURAL, "flux", neu, 2, vals, 0, 0, NULL, NULL, NULL, NULL, &bd));
+  PetscCall(PetscDSGetBoundary(ds, bd, &wf, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(PetscWeakFormSetIndexBdResidual(wf, neu, 1, 0, 0, 0, bdf0_a, 0, NULL));
+  PetscCall(PetscWeakFormSetIndexBdResidual(wf, neu, 2, 0, 0, 0, bdf0_b, 0, NULL));
+  *label = dir;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The problem on the mesh of the options: Lagrange elements of the degree, Dirichlet values bc() on the whole boundary;
    hook: the petscwarp callbacks on a DM of matrix type mattype, else PETSc's own (aij) */
 static PetscErrorCode CreateDM(PetscBool elas, PetscBool ts, PetscInt degree, const char *mattype, PetscBool hook, DM *dm)
@@ -113,6 +168,7 @@ static PetscErrorCode CreateDM(PetscBool elas, PetscBool ts, PetscInt degree, co
   PetscCall(DMCreateLabel(*dm, "marker"));
   PetscCall(DMGetLabel(*dm, "marker", &label));
   PetscCall(DMPlexMarkBoundaryFaces(*dm, 1, label));
+  if (neumann) PetscCall(SplitBoundary(*dm, ds, &label));
   PetscCall(DMPlexLabelComplete(*dm, label));
   PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "wall", label, 1, &id, 0, 0, NULL, (PetscVoidFn *)bc, NULL, NULL, NULL));
   PetscCall(DMSetMatType(*dm, hook ? mattype : MATAIJ));
@@ -378,6 +434,21 @@ static PetscErrorCode Refusals(PetscBool elas)
   PetscCall(DMPlexWarpRecognizeResidual(dm, elas ? PETSCWARP_PHYSICS_ELASTICITY : PETSCWARP_PHYSICS_LAPLACE, coef, 0.0, &found, f, why, sizeof(why)));
   PetscCheck(!found, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a boundary residual was accepted");
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  refused: boundary residual (%s)\n", why));
+  if (neumann) { /* a Neumann flux that depends on x */
+    PetscWeakForm wf;
+    DMLabel       neu;
+    PetscCall(DMDestroy(&dm));
+    PetscCall(CreateDM(elas, PETSC_FALSE, 1, MATAIJ, PETSC_FALSE, &dm));
+    PetscCall(DMGetDS(dm, &ds));
+    PetscCall(DMPlexWarpRecognizeResidual(dm, elas ? PETSCWARP_PHYSICS_ELASTICITY : PETSCWARP_PHYSICS_LAPLACE, coef, 0.0, &found, f, why, sizeof(why)));
+    PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_PLIB, "constant Neumann fluxes not recognised: %s", why);
+    PetscCall(DMGetLabel(dm, "neumann", &neu));
+    PetscCall(PetscDSGetBoundary(ds, 0, &wf, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)); /* "flux", added first */
+    PetscCall(PetscWeakFormSetIndexBdResidual(wf, neu, 2, 0, 0, 0, bdf0_x, 0, NULL));
+    PetscCall(DMPlexWarpRecognizeResidual(dm, elas ? PETSCWARP_PHYSICS_ELASTICITY : PETSCWARP_PHYSICS_LAPLACE, coef, 0.0, &found, f, why, sizeof(why)));
+    PetscCheck(!found, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a Neumann flux that depends on x was recognised");
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  refused: Neumann flux g(x) (%s)\n", why));
+  }
   PetscCall(DMDestroy(&dm));
   /* the hook with an f0 that depends on x: PETSc's residual, counted */
   PetscCall(CreateDM(elas, PETSC_FALSE, 1, MATAIJ, PETSC_FALSE, &dm));
@@ -493,6 +564,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-physics", physname, sizeof(physname), NULL));
   PetscCall(PetscStrcmp(physname, "elasticity", &elas));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-ts", &ts, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-neumann", &neumann, NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-degrees", degrees, &nd, &flg));
   if (!flg) nd = 2;
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-types", types, &nt, &flg));

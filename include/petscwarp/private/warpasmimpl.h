@@ -7,7 +7,7 @@
 #include <petscwarp/private/warpasmkernels.h>
 #include <petscwarp/private/warpasmplan.h>
 
-PETSC_INTERN PetscLogEvent PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual;
+PETSC_INTERN PetscLogEvent PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual, PETSCWARPASM_BdResidual;
 
 /*
   The value array of a matrix that an assembly writes, from MatWarpTargetBegin(): the matrix's CSR pattern (host),
@@ -103,9 +103,18 @@ struct _p_PetscWarpAsm {
   int     *l2d;        /* [ncells*nel] element dof -> local vector index (constrained dofs included) */
   int     *d_l2d;      /* device copy */
   PetscInt nresiduals;
+  /* boundary (Neumann) residual of constant fluxes (warpasmbdres.c) */
+  PetscInt nbf, nbset;     /* boundary faces; flux sets */
+  int     *bfcell, *bfset; /* [nbf] the face's cell and flux set */
+  double  *bW, *bg;        /* [nbf*nb] int_f phi_a dS; [nbset*nc] the fluxes */
+  int     *d_bfcell, *d_bfset;
+  double  *d_bW, *d_bg; /* device copies */
 };
 
 /* Kernel-layer descriptions of the inputs, in host or device memory (uploading them once) (warpasm.c) */
 PETSC_INTERN PetscErrorCode PetscWarpAsmDescribe_Private(PetscWarpAsm, PetscBool, PetscWarpFE *, PetscWarpMesh *, PetscWarpPhys *);
-/* Frees the residual data (warpasmres.c) */
+/* Frees the residual data (warpasmres.c), and that of the boundary residual (warpasmbdres.c) */
 PETSC_INTERN PetscErrorCode PetscWarpAsmResidualReset_Private(PetscWarpAsm);
+PETSC_INTERN PetscErrorCode PetscWarpAsmBdResidualReset_Private(PetscWarpAsm);
+/* Adds the boundary residual into the local residual f (device memory when device) (warpasmbdres.c) */
+PETSC_INTERN PetscErrorCode PetscWarpAsmBdResidual_Private(PetscWarpAsm, PetscBool, PetscScalar *);

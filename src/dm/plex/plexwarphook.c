@@ -15,6 +15,7 @@ static PetscErrorCode HookDestroy(PetscCtxRt ctx)
   PetscCall(PetscWarpAsmDestroy(&h->wa));
   PetscCall(VecDestroy(&h->bc));
   PetscCall(VecDestroy(&h->bc_t));
+  PetscCall(PetscFree(h->flux));
   PetscCall(PetscFree(h));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -92,9 +93,14 @@ PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const ch
     h->residual = PETSC_FALSE;
     PetscCall(PetscStrncpy(h->why, "-dm_plex_warp_residual 0", sizeof(h->why)));
   }
+  if (h->residual) { /* the Neumann fluxes (recognised with the residual) */
+    PetscBool ok;
+    PetscCall(DMPlexWarpRecognizeBoundary_Private(dm, &ok, &h->nflux, &h->flux, why, sizeof(why)));
+    PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Boundary fluxes recognised, then not: %s", why);
+  }
   if (h->physics == PETSCWARP_PHYSICS_LAPLACE) PetscCall(PetscInfo(dm, "Jacobians by PetscWarpAsm: Laplacian, kappa %g, mass %g\n", (double)h->coef[0], (double)h->mass));
   else PetscCall(PetscInfo(dm, "Jacobians by PetscWarpAsm: isotropic elasticity, lambda %g, mu %g, mass %g\n", (double)h->coef[0], (double)h->coef[1], (double)h->mass));
-  if (h->residual) PetscCall(PetscInfo(dm, "Residuals by PetscWarpAsm: f0 = %s(%g, %g, %g)\n", transient ? "c u_t + " : "", (double)h->f[0], (double)h->f[1], (double)h->f[2]));
+  if (h->residual) PetscCall(PetscInfo(dm, "Residuals by PetscWarpAsm: f0 = %s(%g, %g, %g), %" PetscInt_FMT " constant Neumann fluxes\n", transient ? "c u_t + " : "", (double)h->f[0], (double)h->f[1], (double)h->f[2], h->nflux));
   else PetscCall(PetscInfo(dm, "Residuals by PETSc: %s\n", h->why));
   PetscCall(DeviceVectors(dm));
   PetscCall(PetscObjectContainerCompose((PetscObject)dm, name, h, HookDestroy)); /* replaces (and frees) an earlier one */
@@ -122,6 +128,7 @@ PetscErrorCode DMPlexWarpHookGetAsm_Private(DM dm, DMPlexWarpHook *h)
   if (h->physics == PETSCWARP_PHYSICS_LAPLACE) PetscCall(PetscWarpAsmSetLaplace(h->wa, PETSCWARP_COEF_CONSTANT, h->coef[0], NULL));
   else PetscCall(PetscWarpAsmSetElasticity(h->wa, h->coef[0], h->coef[1]));
   PetscCall(PetscWarpAsmSetSource(h->wa, h->f));
+  if (h->residual && h->nflux) PetscCall(DMPlexWarpSetBoundaryFluxes_Private(dm, h->nflux, h->flux, h->wa));
   PetscCall(PetscWarpAsmSetStrategy(h->wa, PETSCWARP_ASM_ATOMIC)); /* the fastest on the H100 for every case measured (bench/RESULTS.md) */
   PetscCall(PetscObjectSetOptionsPrefix((PetscObject)h->wa, ((PetscObject)dm)->prefix));
   PetscCall(PetscWarpAsmSetFromOptions(h->wa));

@@ -95,7 +95,7 @@ static PetscErrorCode JacobianGlobal(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
   makes: choose `-dm_mat_type ellwarp`, `sharednz` or `aijcusparse` for values on the device; with `aij` the host twins
   assemble it. Jacobians of other types (not AIJ) are assembled by PETSc, which `-info` says once.
 . the residual - when `DMPlexWarpRecognizeResidual()` recognises the pointwise residual (f1 the flux of the physics, f0
-  a constant), by `PetscWarpAsmComputeResidualLocal()` on the local state (`DMSNESSetFunctionLocal()`: PETSc's wrapper
+  a constant, constant Neumann fluxes), by `PetscWarpAsmComputeResidualLocal()` on the local state (`DMSNESSetFunctionLocal()`: PETSc's wrapper
   scatters the state to a local vector and adds the local residual into the global one with `DMLocalToGlobal()`);
   otherwise PETSc's `DMPlexSNESComputeResidualFEM()`, the reason printed by `-info`.
 - the boundary values - by the local vector of the boundary values projected once (`DMSNESSetBoundaryLocal()`: a
@@ -111,7 +111,9 @@ static PetscErrorCode JacobianGlobal(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
   `DMLocalToGlobal()`.
 
   The Jacobian must not depend on the state: linear problems, or the linear part of a Newton step. Natural (Neumann)
-  boundary conditions with a flux, auxiliary fields and several regions are left to PETSc's residual.
+  boundary conditions with a constant flux (a constant boundary f0 per label value) are part of the residual computed by
+  `PetscWarpAsm` (`PetscWarpAsmSetBoundaryFluxes()`: the face integrals of the basis functions computed once with PETSc's
+  face quadrature and geometry); other fluxes, auxiliary fields and several regions leave the residual to PETSc.
 
 .seealso: `DMPlexSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`, `DMPlexWarpRecognizePhysics()`,
           `DMPlexWarpRecognizeResidual()`, `DMPlexWarpGetAsm()`, `DMPlexWarpGetResidualCount()`, `PetscWarpAsm`
