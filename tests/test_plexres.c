@@ -213,54 +213,43 @@ static PetscErrorCode LocalState(DM dm, PetscReal t, Vec X, Vec *Xloc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The Jacobian (TS: the implicit one, shift 7) of the hook's DM against PETSc's at a state, entry by entry, and that
-   PetscWarpAsm assembled it */
-static PetscErrorCode CompareJacobians(DM dmw, DM dmp, PetscBool ts, Vec X, Vec Xt, const char *what)
+/* The global residual (TS: implicit function at t = 0.3) and Jacobian (TS: implicit one, shift 7) of dm's callbacks at
+   the state X (and X_t) */
+static PetscErrorCode Evaluate(DM dm, PetscBool ts, Vec X, Vec Xt, Vec F, Mat J)
 {
-  Mat              Jw, Jp;
+  PetscFunctionBegin;
+  if (ts) {
+    TS t;
+    PetscCall(TSCreate(PETSC_COMM_WORLD, &t));
+    PetscCall(TSSetDM(t, dm));
+    PetscCall(TSComputeIFunction(t, 0.3, X, Xt, F, PETSC_FALSE));
+    PetscCall(TSComputeIJacobian(t, 0.3, X, Xt, 7.0, J, J, PETSC_FALSE));
+    PetscCall(TSDestroy(&t));
+  } else {
+    SNES snes;
+    PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
+    PetscCall(SNESSetDM(snes, dm));
+    PetscCall(SNESComputeFunction(snes, X, F));
+    PetscCall(SNESComputeJacobian(snes, X, J, J));
+    PetscCall(SNESDestroy(&snes));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The Jacobian of the hook's DM against PETSc's, entry by entry, and that PetscWarpAsm assembled it */
+static PetscErrorCode CompareJacobians(DM dmw, Mat Jw, Mat Jp, const char *what)
+{
   PetscReal        e;
   PetscWarpAsm     wa;
   PetscWarpAsmInfo info;
-  Vec              Xp, Xtp;
 
   PetscFunctionBegin;
-  PetscCall(DMCreateMatrix(dmw, &Jw));
-  PetscCall(DMCreateMatrix(dmp, &Jp));
-  PetscCall(DMCreateGlobalVector(dmp, &Xp));
-  PetscCall(VecDuplicate(Xp, &Xtp));
-  PetscCall(VecCopy(X, Xp));
-  PetscCall(VecCopy(Xt, Xtp));
-  if (ts) {
-    TS tw, tp;
-    PetscCall(TSCreate(PETSC_COMM_WORLD, &tw));
-    PetscCall(TSSetDM(tw, dmw));
-    PetscCall(TSCreate(PETSC_COMM_WORLD, &tp));
-    PetscCall(TSSetDM(tp, dmp));
-    PetscCall(TSComputeIJacobian(tw, 0.3, X, Xt, 7.0, Jw, Jw, PETSC_FALSE));
-    PetscCall(TSComputeIJacobian(tp, 0.3, Xp, Xtp, 7.0, Jp, Jp, PETSC_FALSE));
-    PetscCall(TSDestroy(&tw));
-    PetscCall(TSDestroy(&tp));
-  } else {
-    SNES sw, sp;
-    PetscCall(SNESCreate(PETSC_COMM_WORLD, &sw));
-    PetscCall(SNESSetDM(sw, dmw));
-    PetscCall(SNESCreate(PETSC_COMM_WORLD, &sp));
-    PetscCall(SNESSetDM(sp, dmp));
-    PetscCall(SNESComputeJacobian(sw, X, Jw, Jw));
-    PetscCall(SNESComputeJacobian(sp, Xp, Jp, Jp));
-    PetscCall(SNESDestroy(&sw));
-    PetscCall(SNESDestroy(&sp));
-  }
   PetscCall(TestEntryDifference(Jw, Jp, &e));
   PetscCall(DMPlexWarpGetAsm(dmw, &wa));
   PetscCall(PetscWarpAsmGetInfo(wa, &info));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: Jacobian (%s) max entry diff. %.1e, assembled by PetscWarpAsm (%s, %s)\n", what, ((PetscObject)Jw)->type_name, (double)e, PetscWarpAsmStrategies[info.used], info.device ? "device" : "host"));
   PetscCheck(e < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the Jacobian differs from PETSc's: max entry difference %g", what, (double)e);
   PetscCheck(info.nassemblies == 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " Jacobians by PetscWarpAsm, expected 1", what, info.nassemblies);
-  PetscCall(MatDestroy(&Jw));
-  PetscCall(MatDestroy(&Jp));
-  PetscCall(VecDestroy(&Xp));
-  PetscCall(VecDestroy(&Xtp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -269,6 +258,7 @@ static PetscErrorCode CompareJacobians(DM dmw, DM dmp, PetscBool ts, Vec X, Vec 
 static PetscErrorCode CompareResiduals(DM dmw, DM dmp, PetscBool ts, PetscRandom rnd, const char *what)
 {
   Vec             Xs, X, Xt, Xp, Xtp, Fw, Fp, Xloc, Xtloc = NULL, Rw, Rp;
+  Mat             Jw, Jp;
   PetscWarpAsm    wa;
   PetscReal       el, eg;
   PetscInt        nwarp;
@@ -306,29 +296,14 @@ static PetscErrorCode CompareResiduals(DM dmw, DM dmp, PetscBool ts, PetscRandom
   else PetscCall(DMPlexSNESComputeResidualFEM(dmw, Xloc, Rp, NULL));
   PetscCall(VecRelativeDifference(Rw, Rp, &el));
   /* global: the hook's callbacks against PETSc's */
-  if (ts) {
-    TS tw, tp;
-    PetscCall(TSCreate(PETSC_COMM_WORLD, &tw));
-    PetscCall(TSSetDM(tw, dmw));
-    PetscCall(TSCreate(PETSC_COMM_WORLD, &tp));
-    PetscCall(TSSetDM(tp, dmp));
-    PetscCall(TSComputeIFunction(tw, t, X, Xt, Fw, PETSC_FALSE));
-    PetscCall(TSComputeIFunction(tp, t, Xp, Xtp, Fp, PETSC_FALSE));
-    PetscCall(TSDestroy(&tw));
-    PetscCall(TSDestroy(&tp));
-  } else {
-    SNES sw, sp;
-    PetscCall(SNESCreate(PETSC_COMM_WORLD, &sw));
-    PetscCall(SNESSetDM(sw, dmw));
-    PetscCall(SNESCreate(PETSC_COMM_WORLD, &sp));
-    PetscCall(SNESSetDM(sp, dmp));
-    PetscCall(SNESComputeFunction(sw, X, Fw));
-    PetscCall(SNESComputeFunction(sp, Xp, Fp));
-    PetscCall(SNESDestroy(&sw));
-    PetscCall(SNESDestroy(&sp));
-  }
+  PetscCall(DMCreateMatrix(dmw, &Jw));
+  PetscCall(DMCreateMatrix(dmp, &Jp));
+  PetscCall(Evaluate(dmw, ts, X, Xt, Fw, Jw));
+  PetscCall(Evaluate(dmp, ts, Xp, Xtp, Fp, Jp));
   PetscCall(RelDiff(Fw, Fp, &eg));
-  PetscCall(CompareJacobians(dmw, dmp, ts, X, Xt, what));
+  PetscCall(CompareJacobians(dmw, Jw, Jp, what));
+  PetscCall(MatDestroy(&Jw));
+  PetscCall(MatDestroy(&Jp));
   PetscCall(DMPlexWarpGetResidualCount(dmw, &nwarp, NULL));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: residual rel. diff. local %.1e, global %.1e (%s vectors)\n", what, (double)el, (double)eg, ((PetscObject)X)->type_name));
   PetscCheck(el < 1e-12 && eg < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: residuals differ from PETSc's: local %g, global %g", what, (double)el, (double)eg);
