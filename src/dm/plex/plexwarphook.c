@@ -21,7 +21,9 @@ static PetscErrorCode HookDestroy(PetscCtxRt ctx)
 }
 
 /* VECCUDA for the DM's vectors when the device assembles into a matrix whose values live there, unless the vector
-   type was chosen (-dm_vec_type, or a type other than the standard one) */
+   type was chosen (-dm_vec_type, or a type other than the standard one); on one rank only: on several, VECMPICUDA
+   (device residuals added through DMLocalToGlobal()) is taken when asked for with -dm_vec_type cuda, until it has run
+   on the GPU machine (PetscWarpAsm's load vectors crashed in PETSc's VecSetValuesCOO() on VECMPICUDA) */
 static PetscErrorCode DeviceVectors(DM dm)
 {
   const char *prefix;
@@ -29,10 +31,16 @@ static PetscErrorCode DeviceVectors(DM dm)
   VecType     vt;
   PetscBool   dev, devmat, set, std, flg = PETSC_TRUE, hostbe = PETSC_FALSE;
   char        be[16];
+  PetscMPIInt size;
 
   PetscFunctionBegin;
   PetscCall(PetscWarpDeviceAvailable(&dev));
   if (!dev) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &size));
+  if (size > 1) {
+    PetscCall(PetscInfo(dm, "%d ranks: the vectors keep their type (-dm_vec_type cuda for device residuals)\n", size));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)dm, &prefix));
   PetscCall(DMGetMatType(dm, &mt));
   PetscCall(PetscStrbeginswith(mt ? mt : MATAIJ, MATELLWARP, &devmat));
