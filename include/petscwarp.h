@@ -136,7 +136,8 @@ PETSC_EXTERN PetscErrorCode PCEllWarpPermGetKSP(PC, KSP *);
 
   Creating one gives a `MATSEQAIJCUSPARSE` matrix (`MatGetType()` says so: PETSc's cuSPARSE accessors require that
   exact type) marked as `MATSHAREDNZ`; without a CUDA device, a `MATSEQAIJ` matrix filled by the host twins of the
-  assembly kernels. One MPI rank in this version.
+  assembly kernels. On several MPI ranks, a `MATMPIAIJCUSPARSE` (`MATMPIAIJ` without a device) matrix marked the same
+  way, which `PetscWarpAsm` fills through its `MatSetValuesCOO()` (each rank its own cells; no staged reassembly).
 
   Options Database Keys:
 + -mat_type sharednz              - sets the matrix type during `MatSetFromOptions()`
@@ -284,6 +285,7 @@ PETSC_EXTERN PetscErrorCode PetscWarpAsmComputeElementMatrices(PetscWarpAsm, Pet
 PETSC_EXTERN PetscErrorCode PetscWarpAsmAssembleVector(PetscWarpAsm, Vec);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmSetLocalElements(PetscWarpAsm, PetscInt, const PetscInt[]);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmComputeResidualLocal(PetscWarpAsm, Vec, Vec, PetscReal, Vec);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmSetBoundaryFluxes(PetscWarpAsm, PetscInt, const PetscInt[], const PetscInt[], const PetscReal[], PetscInt, const PetscReal[]);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmGetInfo(PetscWarpAsm, PetscWarpAsmInfo *);
 /* the Aliev-Panfilov monodomain model (parameters: include/petscwarp/alievpanfilov.h) */
 PETSC_EXTERN PetscErrorCode PetscWarpAsmSetAlievPanfilov(PetscWarpAsm, const PetscReal[], const PetscReal[]);
@@ -325,6 +327,7 @@ PETSC_EXTERN PetscErrorCode DMPlexWarpRecognizePhysics(DM, PetscBool *, PetscWar
 PETSC_EXTERN PetscErrorCode DMPlexWarpRecognizeResidual(DM, PetscWarpPhysics, const PetscReal[], PetscReal, PetscBool *, PetscReal[], char[], size_t);
 PETSC_EXTERN PetscErrorCode DMPlexWarpSetSNESLocalFEM(DM);
 PETSC_EXTERN PetscErrorCode DMPlexWarpSetTSLocalFEM(DM);
+PETSC_EXTERN PetscErrorCode DMPlexWarpSetKSPLocalFEM(DM);
 PETSC_EXTERN PetscErrorCode DMPlexWarpGetResidualCount(DM, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode DMPlexWarpGetAsm(DM, PetscWarpAsm *);
 PETSC_EXTERN PetscErrorCode DMPlexWarpAutoGetStatus(DM, PetscBool *, char[], size_t);

@@ -5,7 +5,7 @@
 # the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
-#                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big (default: probe tests sanitize
+#                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook (default: probe tests sanitize
 #                                   tutorial bench)
 set -uo pipefail
 ROOT=$PWD
@@ -190,6 +190,18 @@ for w in $what; do
     echo "== compute-sanitizer --tool memcheck ex56 (staged, ellwarp cuda)" | tee -a "$OUTDIR/ctest_nocode.log"
     compute-sanitizer --tool memcheck --error-exitcode 3 $B/tests/petsc_tutorials/ex56 -dll_append $B/libpetscwarp.so -dm_mat_type ellwarp -mat_ellwarp_backend cuda -dm_vec_type cuda -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 2,2,1 -max_conv_its 2 -petscspace_degree 2 -snes_max_it 1 -ksp_type cg -pc_type gamg -use_mat_nearnullspace true -snes_type ksponly -ksp_converged_reason -malloc_dump > /tmp/sanitizer.log 2>&1
     echo "exit $?" | tee -a "$OUTDIR/ctest_nocode.log"; grep -E "ERROR SUMMARY|converged" /tmp/sanitizer.log | tail -3 | tee -a "$OUTDIR/ctest_nocode.log" ;;
+  mpihook) # issue 8 (branch mpihook, ~3 min): the hooks on 2 and 3 ranks sharing the GPU (Jacobians through MatSetValuesCOO()
+           # of mpiaijellwarp/mpiaijcusparse/sharednz, device residuals through DMLocalToGlobal() on VECMPICUDA in the
+           # 2-rank tests (-dm_vec_type cuda; the 3-rank ones keep host vectors, the default on several ranks), a rank
+           # without cells, overlap refused), the KSP hook, constant Neumann fluxes (boundary residual kernel); memcheck on
+           # the Neumann residual on one rank and on two. Decides: ctest all passed, "ERROR SUMMARY: 0 errors" everywhere
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'plexres_(mpi|neumann)|plexsnes_mpi|ex2_flux' 2>&1 | tee "$OUTDIR/ctest_mpihook.log" | tail -20)
+    M="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 4,3 -neumann -degrees 2 -malloc_dump"
+    for np in 1 2; do
+      echo "== mpiexec -n $np compute-sanitizer --tool memcheck test_plexres $M -ts -dm_vec_type cuda" | tee -a "$OUTDIR/ctest_mpihook.log"
+      mpiexec -n $np compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/tests/test_plexres $M -ts -dm_vec_type cuda > /tmp/sanitizer.log 2>&1
+      echo "exit $?" | tee -a "$OUTDIR/ctest_mpihook.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -4 | tee -a "$OUTDIR/ctest_mpihook.log"
+    done ;;
   bench_big) # about 5 M rows
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap_big,q2lap_big -renumber -nmult 100 -csv "$OUTDIR/spmv_big.csv" 2>&1 | tee "$OUTDIR/bench_big.log" ;;
   esac

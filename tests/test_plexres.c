@@ -1,9 +1,10 @@
-static char help[] = "Residuals by PetscWarpAsm (PetscWarpAsmComputeResidualLocal, DMPlexWarpSetSNESLocalFEM, DMPlexWarpSetTSLocalFEM)\n"
+static char help[] = "Residuals by PetscWarpAsm (PetscWarpAsmComputeResidualLocal, DMPlexWarpSetSNESLocalFEM, DMPlexWarpSetTSLocalFEM,\n"
+                     "DMPlexWarpSetKSPLocalFEM: operator and right-hand side of a KSP with KSPSetDM())\n"
                      "against PETSc's DMPlexSNESComputeResidualFEM / DMPlexTSComputeIFunctionFEM at random states with non-zero\n"
                      "Dirichlet values (relative difference < 1e-12, local and global), SNES and backward Euler TS solves with the\n"
                      "same iteration counts and solutions as PETSc's path, and the refusals of residuals that are not recognised.\n"
                      "  -physics laplace|elasticity  -degrees 1,2  -types aij,ellwarp (matrix types of the hook; sharednz with a device)\n"
-                     "  -ts  also the TS hook;  mesh: -dm_plex_* options\n"
+                     "  -ts  also the TS hook;  -neumann  constant Neumann fluxes on the faces at x = 1;  mesh: -dm_plex_* options\n"
                      "Newton (TS: step) iteration counts must be equal, CG counts within one (the residual is summed in another order).\n";
 
 #include "testutil.h"
@@ -79,6 +80,61 @@ static void bdf0(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[
   f0[0] = 1.0;
 }
 
+static PetscBool neumann = PETSC_FALSE; /* -neumann: fluxes on the faces at x = 1 */
+
+static void bdf0_a(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], const PetscReal n[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[])
+{
+  for (PetscInt c = 0; c < uOff[1] - uOff[0]; c++) f0[c] = 0.8 + 0.3 * c;
+}
+
+static void bdf0_b(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], const PetscReal n[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[])
+{
+  for (PetscInt c = 0; c < uOff[1] - uOff[0]; c++) f0[c] = -1.1;
+}
+
+static void bdf0_x(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], const PetscReal n[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[])
+{
+  for (PetscInt c = 0; c < uOff[1] - uOff[0]; c++) f0[c] = x[1];
+}
+
+/* -neumann: the boundary faces at x = 1 get natural conditions, constant fluxes bdf0_a (y < 1/2, value 1) and bdf0_b
+   (value 2), the others stay Dirichlet (*label becomes theirs) */
+static PetscErrorCode SplitBoundary(DM dm, PetscDS ds, DMLabel *label)
+{
+  DMLabel         dir, neu;
+  IS              is;
+  PetscWeakForm   wf;
+  PetscInt        n       = 0, bd;
+  const PetscInt  vals[2] = {1, 2};
+  const PetscInt *pts;
+
+  PetscFunctionBegin;
+  PetscCall(DMCreateLabel(dm, "dirichlet"));
+  PetscCall(DMGetLabel(dm, "dirichlet", &dir));
+  PetscCall(DMCreateLabel(dm, "neumann"));
+  PetscCall(DMGetLabel(dm, "neumann", &neu));
+  PetscCall(DMGetCoordinatesLocalSetUp(dm)); /* for the face centroids (a mesh read from a file, not distributed) */
+  PetscCall(DMLabelGetStratumIS(*label, 1, &is));
+  if (is) {
+    PetscCall(ISGetLocalSize(is, &n));
+    PetscCall(ISGetIndices(is, &pts));
+  }
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal cen[3];
+    PetscCall(DMPlexComputeCellGeometryFVM(dm, pts[i], NULL, cen, NULL));
+    if (cen[0] > 1 - 1e-8) PetscCall(DMLabelSetValue(neu, pts[i], cen[1] < 0.5 ? 1 : 2));
+    else PetscCall(DMLabelSetValue(dir, pts[i], 1));
+  }
+  if (is) PetscCall(ISRestoreIndices(is, &pts));
+  PetscCall(ISDestroy(&is));
+  PetscCall(DMAddBoundary(dm, DM_BC_NATURAL, "flux", neu, 2, vals, 0, 0, NULL, NULL, NULL, NULL, &bd));
+  PetscCall(PetscDSGetBoundary(ds, bd, &wf, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(PetscWeakFormSetIndexBdResidual(wf, neu, 1, 0, 0, 0, bdf0_a, 0, NULL));
+  PetscCall(PetscWeakFormSetIndexBdResidual(wf, neu, 2, 0, 0, 0, bdf0_b, 0, NULL));
+  *label = dir;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The problem on the mesh of the options: Lagrange elements of the degree, Dirichlet values bc() on the whole boundary;
    hook: the petscwarp callbacks on a DM of matrix type mattype, else PETSc's own (aij) */
 static PetscErrorCode CreateDM(PetscBool elas, PetscBool ts, PetscInt degree, const char *mattype, PetscBool hook, DM *dm)
@@ -86,16 +142,22 @@ static PetscErrorCode CreateDM(PetscBool elas, PetscBool ts, PetscInt degree, co
   PetscFE        fe;
   PetscDS        ds;
   DMLabel        label;
-  PetscInt       dim, cStart, id = 1;
+  PetscInt       dim, cStart, cEnd, id = 1;
   DMPolytopeType ct;
 
   PetscFunctionBegin;
-  PetscCall(DMCreate(PETSC_COMM_WORLD, dm));
-  PetscCall(DMSetType(*dm, DMPLEX));
-  PetscCall(DMSetFromOptions(*dm));
+  PetscCall(TestPlexCreate(PETSC_COMM_WORLD, dm)); /* distributed without overlap; -empty_rank r: rank r without cells */
   PetscCall(DMGetDimension(*dm, &dim));
-  PetscCall(DMPlexGetHeightStratum(*dm, 0, &cStart, NULL));
-  PetscCall(DMPlexGetCellType(*dm, cStart, &ct));
+  PetscCall(DMPlexGetHeightStratum(*dm, 0, &cStart, &cEnd));
+  { /* a rank without cells takes the others' cell type */
+    PetscInt ict = DM_POLYTOPE_UNKNOWN;
+    if (cEnd > cStart) {
+      PetscCall(DMPlexGetCellType(*dm, cStart, &ct));
+      ict = ct;
+    }
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &ict, 1, MPIU_INT, MPI_MIN, PETSC_COMM_WORLD));
+    ct = (DMPolytopeType)ict;
+  }
   PetscCall(PetscFECreateLagrange(PETSC_COMM_SELF, dim, elas ? dim : 1, DMPolytopeTypeGetNumVertices(ct) == dim + 1 ? PETSC_TRUE : PETSC_FALSE, degree, PETSC_DETERMINE, &fe));
   PetscCall(DMSetField(*dm, 0, NULL, (PetscObject)fe));
   PetscCall(PetscFEDestroy(&fe));
@@ -106,6 +168,7 @@ static PetscErrorCode CreateDM(PetscBool elas, PetscBool ts, PetscInt degree, co
   PetscCall(DMCreateLabel(*dm, "marker"));
   PetscCall(DMGetLabel(*dm, "marker", &label));
   PetscCall(DMPlexMarkBoundaryFaces(*dm, 1, label));
+  if (neumann) PetscCall(SplitBoundary(*dm, ds, &label));
   PetscCall(DMPlexLabelComplete(*dm, label));
   PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "wall", label, 1, &id, 0, 0, NULL, (PetscVoidFn *)bc, NULL, NULL, NULL));
   PetscCall(DMSetMatType(*dm, hook ? mattype : MATAIJ));
@@ -150,11 +213,52 @@ static PetscErrorCode LocalState(DM dm, PetscReal t, Vec X, Vec *Xloc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The global residual (TS: implicit function at t = 0.3) and Jacobian (TS: implicit one, shift 7) of dm's callbacks at
+   the state X (and X_t) */
+static PetscErrorCode Evaluate(DM dm, PetscBool ts, Vec X, Vec Xt, Vec F, Mat J)
+{
+  PetscFunctionBegin;
+  if (ts) {
+    TS t;
+    PetscCall(TSCreate(PETSC_COMM_WORLD, &t));
+    PetscCall(TSSetDM(t, dm));
+    PetscCall(TSComputeIFunction(t, 0.3, X, Xt, F, PETSC_FALSE));
+    PetscCall(TSComputeIJacobian(t, 0.3, X, Xt, 7.0, J, J, PETSC_FALSE));
+    PetscCall(TSDestroy(&t));
+  } else {
+    SNES snes;
+    PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
+    PetscCall(SNESSetDM(snes, dm));
+    PetscCall(SNESComputeFunction(snes, X, F));
+    PetscCall(SNESComputeJacobian(snes, X, J, J));
+    PetscCall(SNESDestroy(&snes));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The Jacobian of the hook's DM against PETSc's, entry by entry, and that PetscWarpAsm assembled it */
+static PetscErrorCode CompareJacobians(DM dmw, Mat Jw, Mat Jp, const char *what)
+{
+  PetscReal        e;
+  PetscWarpAsm     wa;
+  PetscWarpAsmInfo info;
+
+  PetscFunctionBegin;
+  PetscCall(TestEntryDifference(Jw, Jp, &e));
+  PetscCall(DMPlexWarpGetAsm(dmw, &wa));
+  PetscCall(PetscWarpAsmGetInfo(wa, &info));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: Jacobian (%s) max entry diff. %.1e, assembled by PetscWarpAsm (%s, %s)\n", what, ((PetscObject)Jw)->type_name, (double)e, PetscWarpAsmStrategies[info.used], info.device ? "device" : "host"));
+  PetscCheck(e < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the Jacobian differs from PETSc's: max entry difference %g", what, (double)e);
+  PetscCheck(info.nassemblies == 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " Jacobians by PetscWarpAsm, expected 1", what, info.nassemblies);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Residuals at a random state (and time derivative): the hook's DM against PETSc's, locally (PetscWarpAsm's kernel
    against PETSc's integration on the same local state) and globally (SNESComputeFunction / TSComputeIFunction) */
 static PetscErrorCode CompareResiduals(DM dmw, DM dmp, PetscBool ts, PetscRandom rnd, const char *what)
 {
   Vec             Xs, X, Xt, Xp, Xtp, Fw, Fp, Xloc, Xtloc = NULL, Rw, Rp;
+  Mat             Jw, Jp;
   PetscWarpAsm    wa;
   PetscReal       el, eg;
   PetscInt        nwarp;
@@ -192,28 +296,14 @@ static PetscErrorCode CompareResiduals(DM dmw, DM dmp, PetscBool ts, PetscRandom
   else PetscCall(DMPlexSNESComputeResidualFEM(dmw, Xloc, Rp, NULL));
   PetscCall(VecRelativeDifference(Rw, Rp, &el));
   /* global: the hook's callbacks against PETSc's */
-  if (ts) {
-    TS tw, tp;
-    PetscCall(TSCreate(PETSC_COMM_WORLD, &tw));
-    PetscCall(TSSetDM(tw, dmw));
-    PetscCall(TSCreate(PETSC_COMM_WORLD, &tp));
-    PetscCall(TSSetDM(tp, dmp));
-    PetscCall(TSComputeIFunction(tw, t, X, Xt, Fw, PETSC_FALSE));
-    PetscCall(TSComputeIFunction(tp, t, Xp, Xtp, Fp, PETSC_FALSE));
-    PetscCall(TSDestroy(&tw));
-    PetscCall(TSDestroy(&tp));
-  } else {
-    SNES sw, sp;
-    PetscCall(SNESCreate(PETSC_COMM_WORLD, &sw));
-    PetscCall(SNESSetDM(sw, dmw));
-    PetscCall(SNESCreate(PETSC_COMM_WORLD, &sp));
-    PetscCall(SNESSetDM(sp, dmp));
-    PetscCall(SNESComputeFunction(sw, X, Fw));
-    PetscCall(SNESComputeFunction(sp, Xp, Fp));
-    PetscCall(SNESDestroy(&sw));
-    PetscCall(SNESDestroy(&sp));
-  }
+  PetscCall(DMCreateMatrix(dmw, &Jw));
+  PetscCall(DMCreateMatrix(dmp, &Jp));
+  PetscCall(Evaluate(dmw, ts, X, Xt, Fw, Jw));
+  PetscCall(Evaluate(dmp, ts, Xp, Xtp, Fp, Jp));
   PetscCall(RelDiff(Fw, Fp, &eg));
+  PetscCall(CompareJacobians(dmw, Jw, Jp, what));
+  PetscCall(MatDestroy(&Jw));
+  PetscCall(MatDestroy(&Jp));
   PetscCall(DMPlexWarpGetResidualCount(dmw, &nwarp, NULL));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: residual rel. diff. local %.1e, global %.1e (%s vectors)\n", what, (double)el, (double)eg, ((PetscObject)X)->type_name));
   PetscCheck(el < 1e-12 && eg < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: residuals differ from PETSc's: local %g, global %g", what, (double)el, (double)eg);
@@ -319,6 +409,21 @@ static PetscErrorCode Refusals(PetscBool elas)
   PetscCall(DMPlexWarpRecognizeResidual(dm, elas ? PETSCWARP_PHYSICS_ELASTICITY : PETSCWARP_PHYSICS_LAPLACE, coef, 0.0, &found, f, why, sizeof(why)));
   PetscCheck(!found, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a boundary residual was accepted");
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  refused: boundary residual (%s)\n", why));
+  if (neumann) { /* a Neumann flux that depends on x */
+    PetscWeakForm wf;
+    DMLabel       neu;
+    PetscCall(DMDestroy(&dm));
+    PetscCall(CreateDM(elas, PETSC_FALSE, 1, MATAIJ, PETSC_FALSE, &dm));
+    PetscCall(DMGetDS(dm, &ds));
+    PetscCall(DMPlexWarpRecognizeResidual(dm, elas ? PETSCWARP_PHYSICS_ELASTICITY : PETSCWARP_PHYSICS_LAPLACE, coef, 0.0, &found, f, why, sizeof(why)));
+    PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_PLIB, "constant Neumann fluxes not recognised: %s", why);
+    PetscCall(DMGetLabel(dm, "neumann", &neu));
+    PetscCall(PetscDSGetBoundary(ds, 0, &wf, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)); /* "flux", added first */
+    PetscCall(PetscWeakFormSetIndexBdResidual(wf, neu, 2, 0, 0, 0, bdf0_x, 0, NULL));
+    PetscCall(DMPlexWarpRecognizeResidual(dm, elas ? PETSCWARP_PHYSICS_ELASTICITY : PETSCWARP_PHYSICS_LAPLACE, coef, 0.0, &found, f, why, sizeof(why)));
+    PetscCheck(!found, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a Neumann flux that depends on x was recognised");
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  refused: Neumann flux g(x) (%s)\n", why));
+  }
   PetscCall(DMDestroy(&dm));
   /* the hook with an f0 that depends on x: PETSc's residual, counted */
   PetscCall(CreateDM(elas, PETSC_FALSE, 1, MATAIJ, PETSC_FALSE, &dm));
@@ -341,6 +446,86 @@ static PetscErrorCode Refusals(PetscBool elas)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The KSP hook (DMPlexWarpSetKSPLocalFEM) with KSPSetDM(): operator entry-wise against PETSc's Jacobian, right-hand side
+   against -F(0) of PETSc's residual, and the solution and CG iterations of PETSc's Newton step (up, lits0) */
+static PetscErrorCode KSPHook(PetscBool elas, PetscInt degree, const char *type, DM dmp, Vec up, PetscInt lits0)
+{
+  DM               dm;
+  KSP              ksp;
+  SNES             snes;
+  Mat              A, Jp;
+  Vec              b, x, u0, F;
+  PetscReal        ej, eb, eu;
+  PetscInt         lits, nwarp, npetsc;
+  PetscWarpAsm     wa;
+  PetscWarpAsmInfo info;
+
+  PetscFunctionBegin;
+  PetscCall(CreateDM(elas, PETSC_FALSE, degree, MATAIJ, PETSC_FALSE, &dm));
+  PetscCall(DMSetMatType(dm, type));
+  PetscCall(DMPlexWarpSetKSPLocalFEM(dm));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetDM(ksp, dm));
+  PetscCall(SetKSP(ksp));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSolve(ksp, NULL, NULL));
+  PetscCall(KSPGetIterationNumber(ksp, &lits));
+  PetscCall(KSPGetSolution(ksp, &x));
+  PetscCall(KSPGetRhs(ksp, &b));
+  PetscCall(KSPGetOperators(ksp, &A, NULL));
+  /* PETSc's Jacobian and -F(0) */
+  PetscCall(DMCreateMatrix(dmp, &Jp));
+  PetscCall(DMCreateGlobalVector(dmp, &u0));
+  PetscCall(VecDuplicate(u0, &F));
+  PetscCall(VecZeroEntries(u0));
+  PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
+  PetscCall(SNESSetDM(snes, dmp));
+  PetscCall(SNESComputeJacobian(snes, u0, Jp, Jp));
+  PetscCall(SNESComputeFunction(snes, u0, F));
+  PetscCall(VecScale(F, -1.0));
+  PetscCall(SNESDestroy(&snes));
+  PetscCall(TestEntryDifference(A, Jp, &ej));
+  PetscCall(RelDiff(b, F, &eb));
+  PetscCall(RelDiff(x, up, &eu));
+  PetscCall(DMPlexWarpGetAsm(dm, &wa));
+  PetscCall(PetscWarpAsmGetInfo(wa, &info));
+  PetscCall(DMPlexWarpGetResidualCount(dm, &nwarp, &npetsc));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-8s KSP: operator (%s) max entry diff. %.1e, rhs rel. diff. %.1e, %" PetscInt_FMT " CG iterations, solution rel. diff. %.1e; %" PetscInt_FMT " operators and %" PetscInt_FMT " rhs by PetscWarpAsm\n", type,
+                        ((PetscObject)A)->type_name, (double)ej, (double)eb, lits, (double)eu, info.nassemblies, nwarp));
+  PetscCheck(ej < 1e-12 && eb < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s KSP: operator (%g) or right-hand side (%g) differs from PETSc's", type, (double)ej, (double)eb);
+  PetscCheck(PetscAbsInt(lits - lits0) <= 1 && eu < 1e-9, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s KSP: %" PetscInt_FMT " CG iterations (PETSc %" PetscInt_FMT "), solution differs by %g", type, lits, lits0, (double)eu);
+  PetscCheck(info.nassemblies == 1 && nwarp == 1 && npetsc == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s KSP: %" PetscInt_FMT " operators, %" PetscInt_FMT "/%" PetscInt_FMT " right-hand sides by PetscWarpAsm/PETSc", type, info.nassemblies, nwarp, npetsc);
+  PetscCall(MatDestroy(&Jp));
+  PetscCall(VecDestroy(&u0));
+  PetscCall(VecDestroy(&F));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(DMDestroy(&dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Several ranks: a mesh distributed with overlap is refused by the hooks with PETSC_ERR_SUP (its cells would be
+   assembled twice) */
+static PetscErrorCode Overlap(PetscBool elas)
+{
+  DM             dm;
+  PetscErrorCode ierr;
+  PetscMPIInt    size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscOptionsSetValue(NULL, "-test_overlap", "1"));
+  PetscCall(CreateDM(elas, PETSC_FALSE, 1, MATAIJ, PETSC_FALSE, &dm));
+  PetscCall(PetscOptionsClearValue(NULL, "-test_overlap"));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = DMPlexWarpSetSNESLocalFEM(dm);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr == PETSC_ERR_SUP, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "a mesh with overlap 1: expected PETSC_ERR_SUP from DMPlexWarpSetSNESLocalFEM(), got %d", (int)ierr);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  refused: a mesh distributed with overlap 1\n"));
+  PetscCall(DMDestroy(&dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscBool   skip, device, elas, flg, ts = PETSC_FALSE;
@@ -354,6 +539,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-physics", physname, sizeof(physname), NULL));
   PetscCall(PetscStrcmp(physname, "elasticity", &elas));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-ts", &ts, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-neumann", &neumann, NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-degrees", degrees, &nd, &flg));
   if (!flg) nd = 2;
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-types", types, &nt, &flg));
@@ -362,6 +548,18 @@ int main(int argc, char **argv)
     PetscCall(PetscStrallocpy(MATAIJ, &types[0]));
     PetscCall(PetscStrallocpy(MATELLWARP, &types[1]));
     if (device) PetscCall(PetscStrallocpy(MATSHAREDNZ, &types[2]));
+  }
+  {
+    PetscMPIInt size;
+    PetscInt    nc = 0, ncmin, ncmax;
+    DM          dm;
+    PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    PetscCall(CreateDM(elas, PETSC_FALSE, 1, MATAIJ, PETSC_FALSE, &dm));
+    PetscCall(DMPlexGetHeightStratum(dm, 0, NULL, &nc));
+    PetscCallMPI(MPIU_Allreduce(&nc, &ncmin, 1, MPIU_INT, MPI_MIN, PETSC_COMM_WORLD));
+    PetscCallMPI(MPIU_Allreduce(&nc, &ncmax, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%d ranks, %" PetscInt_FMT " to %" PetscInt_FMT " cells per rank\n", size, ncmin, ncmax));
+    PetscCall(DMDestroy(&dm));
   }
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 20261123));
@@ -398,11 +596,13 @@ int main(int argc, char **argv)
         PetscCheck(nwarp > 0 && npetsc == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " residuals by PetscWarpAsm, %" PetscInt_FMT " by PETSc", what, nwarp, npetsc);
         PetscCall(VecDestroy(&u));
         PetscCall(DMDestroy(&dmw));
+        if (!tsp) PetscCall(KSPHook(elas, degrees[k], types[t], dmp, up, lits0));
       }
       PetscCall(VecDestroy(&up));
       PetscCall(DMDestroy(&dmp));
     }
   PetscCall(Refusals(elas));
+  PetscCall(Overlap(elas));
   PetscCall(PetscRandomDestroy(&rnd));
   for (PetscInt t = 0; t < nt; t++) PetscCall(PetscFree(types[t]));
   PetscCall(PetscFinalize());

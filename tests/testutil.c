@@ -196,3 +196,45 @@ PetscErrorCode TestCheckLoad(DM dm, PetscWarpAsm wa, VecType vtype, PetscInt nre
   PetscCall(VecDestroy(&F));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode TestPlexCreate(MPI_Comm comm, DM *dm)
+{
+  PetscMPIInt size, rank;
+  PetscInt    empty = -1, overlap = 0;
+  DM          dist = NULL;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-empty_rank", &empty, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-test_overlap", &overlap, NULL));
+  PetscCall(DMCreate(comm, dm));
+  PetscCall(DMSetType(*dm, DMPLEX));
+  PetscCall(DMPlexDistributeSetDefault(*dm, PETSC_FALSE));
+  PetscCall(DMSetFromOptions(*dm));
+  if (size == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  if (empty >= 0) { /* contiguous blocks of cells to the ranks other than empty */
+    PetscPartitioner part;
+    PetscInt         cStart, cEnd, n, *sizes, *points;
+
+    PetscCall(DMPlexGetHeightStratum(*dm, 0, &cStart, &cEnd));
+    n = rank == 0 ? cEnd - cStart : 0;
+    PetscCall(PetscCalloc2(size, &sizes, n, &points));
+    for (PetscInt r = 0, k = 0; r < size; r++) {
+      if (r == empty) continue;
+      sizes[r] = n / (size - 1) + (k < n % (size - 1) ? 1 : 0);
+      k++;
+    }
+    for (PetscInt i = 0; i < n; i++) points[i] = i;
+    PetscCall(DMPlexGetPartitioner(*dm, &part));
+    PetscCall(PetscPartitionerSetType(part, PETSCPARTITIONERSHELL));
+    PetscCall(PetscPartitionerShellSetPartition(part, size, sizes, points));
+    PetscCall(PetscFree2(sizes, points));
+  }
+  PetscCall(DMPlexDistribute(*dm, overlap, NULL, &dist));
+  if (dist) {
+    PetscCall(DMDestroy(dm));
+    *dm = dist;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -19,3 +19,6 @@ PetscErrorCode TestEntryDifference(Mat, Mat, PetscReal *);
 /* The load vector of the source f = (1, 2, 3) assembled nrep times by wa into a vector of the given type (its values
    overwritten each time) against PETSc's residual at u = 0 with f0 = f: an error above 1e-12 */
 PetscErrorCode TestCheckLoad(DM, PetscWarpAsm, VecType, PetscInt);
+/* A DMPLEX from the options (-dm_plex_*), distributed over comm by DMPlexDistribute() with overlap -test_overlap (default
+   0); -empty_rank r: contiguous blocks of cells to the other ranks, none to rank r */
+PetscErrorCode TestPlexCreate(MPI_Comm, DM *);

@@ -1,6 +1,6 @@
 static char help[] = "petscwarp tutorial 2: the steady heat problem of Cecka, Lew and Darve (section 6.1) on a 2D domain with holes,\n"
                      "  -div(grad u) = f = 0.1,  u = 200 on the left edge (gmsh Face Set 1), u = 10 on the holes (Face Set 2),\n"
-                     "  grad u . n = 0 elsewhere (Face Set 3),\n"
+                     "  grad u . n = q elsewhere (Face Set 3; -q <q>, default 0: insulated; a constant q is part of the device residual),\n"
                      "Lagrange elements of any degree on the gmsh triangles (or quadrilaterals) refined by DMPlex, one Newton step\n"
                      "(the problem is linear) with CG. Each path sets the problem up the same way and differs only in the\n"
                      "Jacobian's matrix type and who assembles it and the residual:\n"
@@ -50,6 +50,12 @@ static void f0_heat(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uO
   f0[0] = -0.1; /* -f */
 }
 
+/* the boundary f0 of the flux grad u . n = q (constant 0 of the PetscDS) on Face Set 3: -q */
+static void f0_flux(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], const PetscReal n[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[])
+{
+  f0[0] = -constants[0];
+}
+
 static void f1_heat(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f1[])
 {
   for (PetscInt d = 0; d < dim; ++d) f1[d] = u_x[d];
@@ -68,6 +74,7 @@ static PetscErrorCode CreateProblem(MPI_Comm comm, PetscBool device, DM *dm)
   PetscDS        ds;
   DMLabel        label;
   PetscInt       dim, cStart, hot = 1, cold = 2;
+  PetscReal      q = 0.0;
   DMPolytopeType ct;
   PetscBool      simplex;
 
@@ -91,6 +98,17 @@ static PetscErrorCode CreateProblem(MPI_Comm comm, PetscBool device, DM *dm)
   PetscCheck(label, comm, PETSC_ERR_ARG_WRONG, "The mesh has no \"Face Sets\" label: use a gmsh mesh with physical groups 1 (u = 200) and 2 (u = 10)");
   PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "hot", label, 1, &hot, 0, 0, NULL, (PetscVoidFn *)g200, NULL, NULL, NULL));
   PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "cold", label, 1, &cold, 0, 0, NULL, (PetscVoidFn *)g10, NULL, NULL, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-q", &q, NULL));
+  if (q != 0.0) { /* a Neumann flux on Face Set 3 (the natural boundary with q = 0 needs no term) */
+    PetscWeakForm wf;
+    PetscScalar   c = q;
+    PetscInt      bd, ins = 3;
+
+    PetscCall(PetscDSSetConstants(ds, 1, &c));
+    PetscCall(DMAddBoundary(*dm, DM_BC_NATURAL, "flux", label, 1, &ins, 0, 0, NULL, NULL, NULL, NULL, &bd));
+    PetscCall(PetscDSGetBoundary(ds, bd, &wf, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+    PetscCall(PetscWeakFormSetIndexBdResidual(wf, label, ins, 0, 0, 0, f0_flux, 0, NULL));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

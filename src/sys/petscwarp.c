@@ -9,7 +9,7 @@ const char *const MatEllWarpKernels[]  = {"auto", "k1", "k2", "MatEllWarpKernel"
 
 PetscLogEvent               MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT, MATELLWARP_ToHost;
 PetscLogEvent               MATELLWARP_COOPre, MATELLWARP_COOVal;
-PetscLogEvent               PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual, PETSCWARPASM_APPoints;
+PetscLogEvent               PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual, PETSCWARPASM_APPoints, PETSCWARPASM_BdResidual;
 PetscClassId                PETSCWARPASM_CLASSID;
 PETSC_INTERN PetscErrorCode MatCreate_SharedNZ(Mat);
 PetscLogEvent               PCELLWARPPERM_SetUp, PCELLWARPPERM_Scatter;
@@ -75,7 +75,7 @@ PetscErrorCode PetscWarpInitializePackage(void)
   PetscCall(PetscLogEventRegister("WarpAsmVector", PETSCWARPASM_CLASSID, &PETSCWARPASM_Vector));
   PetscCall(PetscLogEventRegister("WarpAsmCOOPrealloc", PETSCWARPASM_CLASSID, &PETSCWARPASM_COOPrealloc));
   PetscCall(PetscLogEventRegister("WarpAsmResidual", PETSCWARPASM_CLASSID, &PETSCWARPASM_Residual));
-  PetscCall(PetscLogEventRegister("WarpAsmAPPoints", PETSCWARPASM_CLASSID, &PETSCWARPASM_APPoints));
+  PetscCall(PetscLogEventRegister("WarpAsmAPPoints", PETSCWARPASM_CLASSID, &PETSCWARPASM_APPoints)), &PETSCWARPASM_BdResidual));
   PetscCall(PCInitializePackage());
   PetscCall(PCRegister(PCELLWARPPERM, PCCreate_EllWarpPerm));
   PetscCall(PetscLogEventRegister("EllWarpPermSetUp", PC_CLASSID, &PCELLWARPPERM_SetUp));

@@ -4,30 +4,42 @@
 #include <petscwarp.h>
 #include <petscdmplex.h>
 
-/* The state of a hook, composed with the DM (DMPlexWarpSetSNESLocalFEM(): "DMPlexWarpSNES"; DMPlexWarpSetTSLocalFEM():
-   "DMPlexWarpTS") */
+/* A constant Neumann flux g on the faces of a label value (a natural boundary's boundary f0) */
 typedef struct {
-  PetscWarpAsm     wa;
-  PetscBool        transient; /* TS: g0 = mass u_tShift, f0 = mass u_t + f */
-  PetscWarpPhysics physics;
-  PetscReal        coef[2];  /* LAPLACE: kappa; ELASTICITY: lambda, mu */
-  PetscReal        mass;     /* TS: the mass coefficient c */
-  PetscReal        f[3];     /* the constant part of f0 */
-  PetscBool        residual; /* the residual is computed by PetscWarpAsm (recognised and not turned off) */
-  char             why[256]; /* why not, when it is not */
-  PetscBool        check, checked, rchecked, warned;
-  PetscInt         ndevice, nhost;  /* Jacobians assembled by PetscWarpAsm, by PETSc */
-  PetscInt         nrwarp, nrpetsc; /* residuals computed by PetscWarpAsm, by PETSc */
-  PetscBool        cachebc;         /* cache the boundary values (time-independent ones) */
-  Vec              bc, bc_t;        /* the cached local vectors of boundary values (state, time derivative) */
-  PetscBool        bcprobed, bctimedep;
+  DMLabel   label;
+  PetscInt  value;
+  PetscReal g[3];
+} DMPlexWarpBdFlux;
+
+/* The state of a hook, composed with the DM (DMPlexWarpSetSNESLocalFEM(): "DMPlexWarpSNES"; DMPlexWarpSetTSLocalFEM():
+   "DMPlexWarpTS"; DMPlexWarpSetKSPLocalFEM(): "DMPlexWarpKSP") */
+typedef struct {
+  PetscWarpAsm      wa;
+  PetscBool         transient; /* TS: g0 = mass u_tShift, f0 = mass u_t + f */
+  PetscWarpPhysics  physics;
+  PetscReal         coef[2];  /* LAPLACE: kappa; ELASTICITY: lambda, mu */
+  PetscReal         mass;     /* TS: the mass coefficient c */
+  PetscReal         f[3];     /* the constant part of f0 */
+  PetscBool         residual; /* the residual is computed by PetscWarpAsm (recognised and not turned off) */
+  char              why[256]; /* why not, when it is not */
+  PetscBool         check, checked, rchecked, warned;
+  PetscInt          ndevice, nhost;  /* Jacobians assembled by PetscWarpAsm, by PETSc */
+  PetscInt          nrwarp, nrpetsc; /* residuals computed by PetscWarpAsm, by PETSc */
+  PetscBool         cachebc;         /* cache the boundary values (time-independent ones) */
+  Vec               bc, bc_t;        /* the cached local vectors of boundary values (state, time derivative) */
+  PetscBool         bcprobed, bctimedep;
+  PetscInt          nflux; /* the recognised Neumann fluxes (residuals by PetscWarpAsm) */
+  DMPlexWarpBdFlux *flux;
 } DMPlexWarpHook;
 
+PETSC_INTERN PetscErrorCode DMPlexWarpRecognizeBoundary_Private(DM, PetscBool *, PetscInt *, DMPlexWarpBdFlux **, char[], size_t);
+PETSC_INTERN PetscErrorCode DMPlexWarpSetBoundaryFluxes_Private(DM, PetscInt, const DMPlexWarpBdFlux[], PetscWarpAsm);
 PETSC_INTERN PetscErrorCode DMPlexWarpRecognizeJacobian_Private(DM, PetscBool, PetscBool *, PetscWarpPhysics *, PetscReal[], PetscReal *, char[], size_t);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookCreate_Private(DM, PetscBool, const char[], DMPlexWarpHook **);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookGet_Private(DM, DMPlexWarpHook **);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookGetAsm_Private(DM, DMPlexWarpHook *);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookAssemble_Private(DM, DMPlexWarpHook *, const PetscReal *, Mat, Mat, PetscBool *);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookBoundary_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec);
+PETSC_INTERN PetscErrorCode DMPlexWarpHookResidual_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookCheckJacobian_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, PetscReal, Mat);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookCheckResidual_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, Vec);

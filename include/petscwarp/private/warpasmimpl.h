@@ -7,7 +7,7 @@
 #include <petscwarp/private/warpasmkernels.h>
 #include <petscwarp/private/warpasmplan.h>
 
-PETSC_INTERN PetscLogEvent PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual, PETSCWARPASM_APPoints;
+PETSC_INTERN PetscLogEvent PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual, PETSCWARPASM_APPoints, PETSCWARPASM_BdResidual;
 
 /*
   The value array of a matrix that an assembly writes, from MatWarpTargetBegin(): the matrix's CSR pattern (host),
@@ -105,6 +105,12 @@ struct _p_PetscWarpAsm {
   PetscInt nresiduals;
   /* the Aliev-Panfilov model (warpasmap.c) */
   struct _n_PetscWarpAsmAP *ap;
+  /* boundary (Neumann) residual of constant fluxes (warpasmbdres.c) */
+  PetscInt nbf, nbset;     /* boundary faces; flux sets */
+  int     *bfcell, *bfset; /* [nbf] the face's cell and flux set */
+  double  *bW, *bg;        /* [nbf*nb] int_f phi_a dS; [nbset*nc] the fluxes */
+  int     *d_bfcell, *d_bfset;
+  double  *d_bW, *d_bg; /* device copies */
 };
 
 /* Kernel-layer descriptions of the inputs, in host or device memory (uploading them once) (warpasm.c) */
@@ -116,5 +122,8 @@ PETSC_INTERN PetscErrorCode PetscWarpAsmAPDescribe_Private(PetscWarpAsm, PetscBo
 PETSC_INTERN PetscErrorCode PetscWarpAsmAPReset_Private(PetscWarpAsm);
 /* The device copy of the element-to-local-dof map, uploaded once (warpasmres.c) */
 PETSC_INTERN PetscErrorCode PetscWarpAsmLocalMapDevice_Private(PetscWarpAsm);
-/* Frees the residual data (warpasmres.c) */
+/* Frees the residual data (warpasmres.c), and that of the boundary residual (warpasmbdres.c) */
 PETSC_INTERN PetscErrorCode PetscWarpAsmResidualReset_Private(PetscWarpAsm);
+PETSC_INTERN PetscErrorCode PetscWarpAsmBdResidualReset_Private(PetscWarpAsm);
+/* Adds the boundary residual into the local residual f (device memory when device) (warpasmbdres.c) */
+PETSC_INTERN PetscErrorCode PetscWarpAsmBdResidual_Private(PetscWarpAsm, PetscBool, PetscScalar *);

@@ -30,6 +30,14 @@ int PetscWarpAsmResidualHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, c
    returns a cudaError_t as int */
 int PetscWarpAsmResidualCUDA(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, double mass, const int *l2d, const double *u, const double *ut, double *r, void *stream);
 
+/*
+  The boundary (Neumann) residual of constant fluxes (src/kernels/warpasm_bdres*): for each boundary face f (nfaces)
+  of cell fcell[f], flux set fset[f] and weights W[f*nb + a] = int_f phi_a dS,
+    r[l2d[fcell[f]*nb*nc + a*nc + c]] += g[fset[f]*nc + c] * W[f*nb + a]
+*/
+int PetscWarpAsmBdResidualHost(int nfaces, int nb, int nc, const int *fcell, const int *fset, const double *W, const double *g, const int *l2d, double *r);
+int PetscWarpAsmBdResidualCUDA(int nfaces, int nb, int nc, const int *fcell, const int *fset, const double *W, const double *g, const int *l2d, double *r, void *stream);
+
 #if defined(__cplusplus)
 }
 #endif

@@ -15,12 +15,15 @@ static PetscErrorCode HookDestroy(PetscCtxRt ctx)
   PetscCall(PetscWarpAsmDestroy(&h->wa));
   PetscCall(VecDestroy(&h->bc));
   PetscCall(VecDestroy(&h->bc_t));
+  PetscCall(PetscFree(h->flux));
   PetscCall(PetscFree(h));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* VECCUDA for the DM's vectors when the device assembles into a matrix whose values live there, unless the vector
-   type was chosen (-dm_vec_type, or a type other than the standard one) */
+   type was chosen (-dm_vec_type, or a type other than the standard one); on one rank only: on several, VECMPICUDA
+   (device residuals added through DMLocalToGlobal()) is taken when asked for with -dm_vec_type cuda, until it has run
+   on the GPU machine (PetscWarpAsm's load vectors crashed in PETSc's VecSetValuesCOO() on VECMPICUDA) */
 static PetscErrorCode DeviceVectors(DM dm)
 {
   const char *prefix;
@@ -28,10 +31,16 @@ static PetscErrorCode DeviceVectors(DM dm)
   VecType     vt;
   PetscBool   dev, devmat, set, std, flg = PETSC_TRUE, hostbe = PETSC_FALSE;
   char        be[16];
+  PetscMPIInt size;
 
   PetscFunctionBegin;
   PetscCall(PetscWarpDeviceAvailable(&dev));
   if (!dev) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &size));
+  if (size > 1) {
+    PetscCall(PetscInfo(dm, "%d ranks: the vectors keep their type (-dm_vec_type cuda for device residuals)\n", size));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)dm, &prefix));
   PetscCall(DMGetMatType(dm, &mt));
   PetscCall(PetscStrbeginswith(mt ? mt : MATAIJ, MATELLWARP, &devmat));
@@ -49,6 +58,20 @@ static PetscErrorCode DeviceVectors(DM dm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Several ranks: each assembles its own cells, so a cell may not be on two ranks (an overlap would add it twice) */
+static PetscErrorCode CheckOverlap(DM dm)
+{
+  PetscMPIInt size;
+  PetscInt    ov;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &size));
+  if (size == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMPlexGetOverlap(dm, &ov));
+  PetscCheck(ov == 0, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "The PetscWarpAsm hooks need a mesh distributed without overlap (-dm_distribute_overlap 0, DMPlexDistribute() with overlap 0); this one has overlap %" PetscInt_FMT ": its cells would be assembled on two ranks. Use PETSc's DMPlexSetSNESLocalFEM() (or DMTSSetIFunctionLocal() ...) for it", ov);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const char name[], DMPlexWarpHook **hook)
 {
   DMPlexWarpHook *h;
@@ -59,6 +82,7 @@ PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const ch
   PetscCall(PetscWarpInitializePackage());
   PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMPLEX, &isplex));
   PetscCheck(isplex, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The PetscWarpAsm hooks need a DMPLEX, not %s", ((PetscObject)dm)->type_name);
+  PetscCall(CheckOverlap(dm));
   PetscCall(PetscNew(&h));
   h->transient = transient;
   h->cachebc   = PETSC_TRUE;
@@ -77,9 +101,14 @@ PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const ch
     h->residual = PETSC_FALSE;
     PetscCall(PetscStrncpy(h->why, "-dm_plex_warp_residual 0", sizeof(h->why)));
   }
+  if (h->residual) { /* the Neumann fluxes (recognised with the residual) */
+    PetscBool ok;
+    PetscCall(DMPlexWarpRecognizeBoundary_Private(dm, &ok, &h->nflux, &h->flux, why, sizeof(why)));
+    PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Boundary fluxes recognised, then not: %s", why);
+  }
   if (h->physics == PETSCWARP_PHYSICS_LAPLACE) PetscCall(PetscInfo(dm, "Jacobians by PetscWarpAsm: Laplacian, kappa %g, mass %g\n", (double)h->coef[0], (double)h->mass));
   else PetscCall(PetscInfo(dm, "Jacobians by PetscWarpAsm: isotropic elasticity, lambda %g, mu %g, mass %g\n", (double)h->coef[0], (double)h->coef[1], (double)h->mass));
-  if (h->residual) PetscCall(PetscInfo(dm, "Residuals by PetscWarpAsm: f0 = %s(%g, %g, %g)\n", transient ? "c u_t + " : "", (double)h->f[0], (double)h->f[1], (double)h->f[2]));
+  if (h->residual) PetscCall(PetscInfo(dm, "Residuals by PetscWarpAsm: f0 = %s(%g, %g, %g), %" PetscInt_FMT " constant Neumann fluxes\n", transient ? "c u_t + " : "", (double)h->f[0], (double)h->f[1], (double)h->f[2], h->nflux));
   else PetscCall(PetscInfo(dm, "Residuals by PETSc: %s\n", h->why));
   PetscCall(DeviceVectors(dm));
   PetscCall(PetscObjectContainerCompose((PetscObject)dm, name, h, HookDestroy)); /* replaces (and frees) an earlier one */
@@ -93,7 +122,8 @@ PetscErrorCode DMPlexWarpHookGet_Private(DM dm, DMPlexWarpHook **h)
   *h = NULL;
   PetscCall(PetscObjectContainerQuery((PetscObject)dm, "DMPlexWarpSNES", h));
   if (!*h) PetscCall(PetscObjectContainerQuery((PetscObject)dm, "DMPlexWarpTS", h));
-  PetscCheck(*h, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONGSTATE, "Call DMPlexWarpSetSNESLocalFEM() or DMPlexWarpSetTSLocalFEM() first");
+  if (!*h) PetscCall(PetscObjectContainerQuery((PetscObject)dm, "DMPlexWarpKSP", h));
+  PetscCheck(*h, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONGSTATE, "Call DMPlexWarpSetSNESLocalFEM(), DMPlexWarpSetTSLocalFEM() or DMPlexWarpSetKSPLocalFEM() first");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -106,21 +136,22 @@ PetscErrorCode DMPlexWarpHookGetAsm_Private(DM dm, DMPlexWarpHook *h)
   if (h->physics == PETSCWARP_PHYSICS_LAPLACE) PetscCall(PetscWarpAsmSetLaplace(h->wa, PETSCWARP_COEF_CONSTANT, h->coef[0], NULL));
   else PetscCall(PetscWarpAsmSetElasticity(h->wa, h->coef[0], h->coef[1]));
   PetscCall(PetscWarpAsmSetSource(h->wa, h->f));
+  if (h->residual && h->nflux) PetscCall(DMPlexWarpSetBoundaryFluxes_Private(dm, h->nflux, h->flux, h->wa));
   PetscCall(PetscWarpAsmSetStrategy(h->wa, PETSCWARP_ASM_ATOMIC)); /* the fastest on the H100 for every case measured (bench/RESULTS.md) */
   PetscCall(PetscObjectSetOptionsPrefix((PetscObject)h->wa, ((PetscObject)dm)->prefix));
   PetscCall(PetscWarpAsmSetFromOptions(h->wa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether PetscWarpAsm can fill this matrix */
+/* Whether PetscWarpAsm can fill this matrix: an AIJ type (seqaij, seqaijcusparse, sharednz, seqaijellwarp) on one rank;
+   on several, an MPIAIJ one (mpiaij, mpiaijcusparse, mpiaijellwarp, sharednz), filled through its MatSetValuesCOO() */
 static PetscErrorCode Supported(Mat A, PetscBool *ok)
 {
   PetscMPIInt size;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, ok));
-  if (size > 1) *ok = PETSC_FALSE;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, size > 1 ? MATMPIAIJ : MATSEQAIJ, ok));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -209,6 +240,30 @@ PetscErrorCode DMPlexWarpHookBoundary_Private(DM dm, DMPlexWarpHook *h, PetscRea
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  locF += the residual (SNES) or implicit function (TS) at the local state locX (and locX_t), boundary values included:
+  by PetscWarpAsm when the PetscDS's residual was recognised, else by PETSc (counted; -dm_plex_warp_check compares the
+  first one with PETSc's)
+*/
+PetscErrorCode DMPlexWarpHookResidual_Private(DM dm, DMPlexWarpHook *h, PetscReal t, Vec locX, Vec locX_t, Vec locF)
+{
+  PetscFunctionBegin;
+  if (!h->residual) {
+    h->nrpetsc++;
+    if (h->transient) PetscCall(DMPlexTSComputeIFunctionFEM(dm, t, locX, locX_t, locF, NULL));
+    else PetscCall(DMPlexSNESComputeResidualFEM(dm, locX, locF, NULL));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
+  PetscCall(PetscWarpAsmComputeResidualLocal(h->wa, locX, h->transient ? locX_t : NULL, h->mass, locF));
+  h->nrwarp++;
+  if (h->check && !h->rchecked) {
+    h->rchecked = PETSC_TRUE;
+    PetscCall(DMPlexWarpHookCheckResidual_Private(dm, h, t, locX, locX_t, locF));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* -dm_plex_warp_check: the device Jacobian against PETSc's at the same state */
 PetscErrorCode DMPlexWarpHookCheckJacobian_Private(DM dm, DMPlexWarpHook *h, PetscReal t, Vec locX, Vec locX_t, PetscReal shift, Mat A)
 {
@@ -245,13 +300,20 @@ PetscErrorCode DMPlexWarpHookCheckResidual_Private(DM dm, DMPlexWarpHook *h, Pet
   PetscCall(VecAXPY(R, -1.0, locF));
   PetscCall(VecNorm(R, NORM_2, &nd));
   PetscCall(DMRestoreLocalVector(dm, &R));
+  { /* the local vectors of every rank (a rank may have no cells) */
+    PetscReal s[2] = {nr * nr, nd * nd};
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, s, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)dm)));
+    nr = PetscSqrtReal(s[0]);
+    nd = PetscSqrtReal(s[1]);
+  }
   PetscCall(PetscInfo(dm, "-dm_plex_warp_check: |r_warp - r_PETSc| / |r_PETSc| = %g\n", (double)(nr > 0 ? nd / nr : nd)));
   PetscCheck(nd <= 1e-10 * PetscMax(nr, PETSC_SMALL), PetscObjectComm((PetscObject)dm), PETSC_ERR_PLIB, "The device residual differs from PETSc's: relative difference %g", (double)(nr > 0 ? nd / nr : nd));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
-  DMPlexWarpGetAsm - Gets the `PetscWarpAsm` that `DMPlexWarpSetSNESLocalFEM()` or `DMPlexWarpSetTSLocalFEM()` installed
+  DMPlexWarpGetAsm - Gets the `PetscWarpAsm` that `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()` or
+  `DMPlexWarpSetKSPLocalFEM()` installed
   (made at the first call)
 
   Not Collective
@@ -264,7 +326,7 @@ PetscErrorCode DMPlexWarpHookCheckResidual_Private(DM dm, DMPlexWarpHook *h, Pet
 
   Level: intermediate
 
-.seealso: `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`, `PetscWarpAsm`
+.seealso: `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`, `DMPlexWarpSetKSPLocalFEM()`, `PetscWarpAsm`
 @*/
 PetscErrorCode DMPlexWarpGetAsm(DM dm, PetscWarpAsm *wa)
 {
@@ -286,10 +348,10 @@ PetscErrorCode DMPlexWarpGetAsm(DM dm, PetscWarpAsm *wa)
   Not Collective
 
   Input Parameter:
-. dm - the `DMPLEX`, with `DMPlexWarpSetSNESLocalFEM()` or `DMPlexWarpSetTSLocalFEM()` called
+. dm - the `DMPLEX`, with `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()` or `DMPlexWarpSetKSPLocalFEM()` called
 
   Output Parameters:
-+ nwarp  - residuals (`SNES` functions, `TS` implicit functions) computed by `PetscWarpAsmComputeResidualLocal()`
++ nwarp  - residuals (`SNES` functions, `TS` implicit functions, `KSP` right-hand sides) computed by `PetscWarpAsmComputeResidualLocal()`
            (on the device or by the host twin), or `NULL`
 - npetsc - residuals computed by PETSc (`DMPlexSNESComputeResidualFEM()`, `DMPlexTSComputeIFunctionFEM()`) because the
            `PetscDS`'s residual was not recognised (the reason is printed with `-info`), or `NULL`

@@ -71,8 +71,9 @@ static PetscErrorCode CheckField(DM dm, PetscDS *ds, PetscInt *dim, PetscInt *nc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Boundary (face) integrals of kinds k0..k1 in the PetscDS's weak form or in the weak forms of its natural boundaries */
-static PetscErrorCode HasBoundaryForms(PetscDS ds, PetscWeakFormKind k0, PetscWeakFormKind k1, PetscBool *has)
+/* Boundary (face) integrals of kinds k0..k1 in the PetscDS's weak form or (natural) in the weak forms of its natural
+   boundaries */
+static PetscErrorCode HasBoundaryForms(PetscDS ds, PetscWeakFormKind k0, PetscWeakFormKind k1, PetscBool natural, PetscBool *has)
 {
   PetscWeakForm wf;
   PetscInt      nbd, n;
@@ -85,7 +86,7 @@ static PetscErrorCode HasBoundaryForms(PetscDS ds, PetscWeakFormKind k0, PetscWe
     if (n) *has = PETSC_TRUE;
   }
   PetscCall(PetscDSGetNumBoundary(ds, &nbd));
-  for (PetscInt b = 0; b < nbd && !*has; b++) {
+  for (PetscInt b = 0; b < nbd && !*has && natural; b++) {
     DMBoundaryConditionType type;
 
     PetscCall(PetscDSGetBoundary(ds, b, &wf, &type, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
@@ -124,7 +125,7 @@ PetscErrorCode DMPlexWarpRecognizeJacobian_Private(DM dm, PetscBool transient, P
     }
   }
   if (ok) {
-    PetscCall(HasBoundaryForms(ds, PETSC_WF_BDG0, PETSC_WF_BDGP3, &bd));
+    PetscCall(HasBoundaryForms(ds, PETSC_WF_BDG0, PETSC_WF_BDGP3, PETSC_TRUE, &bd));
     if (bd) {
       PetscCall(PetscStrncpy(reason, "the Jacobian has boundary (face) integrals (PetscDSSetBdJacobian() or a natural boundary's weak form), which PetscWarpAsm does not assemble", sizeof(reason)));
       ok = PETSC_FALSE;
@@ -231,6 +232,96 @@ static PetscErrorCode SingleKey(PetscWeakForm wf, PetscWeakFormKind k, PetscBool
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  The Neumann fluxes of the natural boundaries (DMAddBoundary() with DM_BC_NATURAL): for each of their label values, the
+  boundary f0 of the boundary's weak form (PetscWeakFormSetIndexBdResidual()) probed at pseudo-random states, gradients,
+  points, normals and times; recognised when each is a constant and there is no boundary f1. *ok is false otherwise,
+  with the reason. With flux, the list of the (label, value, constant) of every boundary f0 (to free).
+*/
+PetscErrorCode DMPlexWarpRecognizeBoundary_Private(DM dm, PetscBool *ok, PetscInt *nflux, DMPlexWarpBdFlux **flux, char reason[], size_t len)
+{
+  PetscDS            ds;
+  PetscInt           dim, nc, nbd, n = 0, nmax = 0, nconst;
+  const PetscScalar *constants;
+  DMPlexWarpBdFlux  *list = NULL;
+
+  PetscFunctionBegin;
+  *ok = PETSC_TRUE;
+  PetscCall(CheckField(dm, &ds, &dim, &nc, reason, len));
+  if (!nc) {
+    *ok = PETSC_FALSE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscDSGetConstants(ds, &nconst, &constants));
+  PetscCall(PetscDSGetNumBoundary(ds, &nbd));
+  for (PetscInt b = 0; b < nbd; b++) {
+    DMBoundaryConditionType type;
+    PetscWeakForm           wf;
+    PetscInt                nv;
+
+    PetscCall(PetscDSGetBoundary(ds, b, &wf, &type, NULL, NULL, &nv, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+    if (type & DM_BC_NATURAL) nmax += nv;
+  }
+  if (flux) PetscCall(PetscCalloc1(nmax, &list));
+  for (PetscInt b = 0; b < nbd && *ok; b++) {
+    DMBoundaryConditionType type;
+    PetscWeakForm           wf;
+    DMLabel                 label;
+    const char             *name;
+    const PetscInt         *values;
+    PetscInt                nv, field, nk;
+
+    PetscCall(PetscDSGetBoundary(ds, b, &wf, &type, &name, &label, &nv, &values, &field, NULL, NULL, NULL, NULL, NULL));
+    if (!(type & DM_BC_NATURAL) || !wf) continue;
+    PetscCall(NumKeys(wf, PETSC_WF_BDF1, &nk));
+    if (nk || field != 0) {
+      PetscCall(PetscSNPrintf(reason, len, "the natural boundary %s has %s", name, nk ? "a boundary f1 (only a constant boundary f0 is recognised)" : "a field other than 0"));
+      *ok = PETSC_FALSE;
+      break;
+    }
+    for (PetscInt v = 0; v < nv && *ok; v++) {
+      const PetscInt   uOff[2] = {0, nc}, uOff_x[2] = {0, nc * dim};
+      PetscInt         n0, n1;
+      PetscBdPointFn **f0, **f1;
+      PetscReal        g[3] = {0, 0, 0};
+      unsigned         seed = 24680u;
+
+      PetscCall(PetscWeakFormGetBdResidual(wf, label, values[v], field, 0, &n0, &f0, &n1, &f1));
+      if (!n0) continue; /* no flux: nothing to integrate */
+      if (n0 > 1 || n1) {
+        PetscCall(PetscSNPrintf(reason, len, "the natural boundary %s, value %" PetscInt_FMT ", has %" PetscInt_FMT " boundary f0 and %" PetscInt_FMT " f1 (one constant f0 is recognised)", name, values[v], n0, n1));
+        *ok = PETSC_FALSE;
+        break;
+      }
+      for (PetscInt k = 0; k < NPROBES && *ok; k++) {
+        ProbeState  p;
+        PetscReal   nrm[3] = {0, 0, 0}, s = 0;
+        PetscScalar r[3] = {0, 0, 0}, a[1] = {0};
+
+        ProbeNext(&seed, dim, nc, &p);
+        for (PetscInt d = 0; d < dim; d++) nrm[d] = Probe(&seed) + (d == 0 ? 2.0 : 0.0), s += nrm[d] * nrm[d];
+        for (PetscInt d = 0; d < dim; d++) nrm[d] /= PetscSqrtReal(s);
+        f0[0](dim, 1, 0, uOff, uOff_x, p.u, p.u_t, p.u_x, NULL, NULL, a, a, a, p.t, p.x, nrm, nconst, constants, r);
+        for (PetscInt c = 0; c < nc && *ok; c++) {
+          if (k == 0) g[c] = PetscRealPart(r[c]);
+          if (PetscAbsScalar(r[c] - g[c]) > 1e-12 * PetscMax(1.0, PetscAbsReal(g[c]))) *ok = PETSC_FALSE;
+        }
+      }
+      if (!*ok) PetscCall(PetscSNPrintf(reason, len, "the boundary f0 of the natural boundary %s, value %" PetscInt_FMT ", is not a constant (it depends on the state, its gradient, the point, the normal or the time)", name, values[v]));
+      else if (list) {
+        list[n].label = label;
+        list[n].value = values[v];
+        for (PetscInt c = 0; c < 3; c++) list[n].g[c] = g[c];
+        n++;
+      }
+    }
+  }
+  if (!*ok) PetscCall(PetscFree(list));
+  if (nflux) *nflux = *ok ? n : 0;
+  if (flux) *flux = list;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   DMPlexWarpRecognizeResidual - Recognizes the pointwise residual of a DMPlex's `PetscDS` as the residual of a built-in
   physics of `PetscWarpAsm` (the one its Jacobian was recognised as), with a constant source and a mass term
@@ -252,10 +343,13 @@ static PetscErrorCode SingleKey(PetscWeakForm wf, PetscWeakFormKind k, PetscBool
   Level: intermediate
 
   Notes:
-  f0 and f1 are evaluated at 8 pseudo-random states, time derivatives, gradients, points and times. Refused as well:
-  residual functions on labelled regions or several functions per term (`PetscWeakForm`), boundary (face) integrals
-  (`PetscDSSetBdResidual()`, or the weak form of a natural (Neumann) boundary condition with a boundary residual: a
-  natural condition without one, the homogeneous flux, needs nothing and is accepted), and auxiliary fields.
+  f0 and f1 are evaluated at 8 pseudo-random states, time derivatives, gradients, points and times. Natural (Neumann)
+  boundary conditions (`DMAddBoundary()` with `DM_BC_NATURAL`) are recognised when the boundary f0 of each of their
+  label values (`PetscWeakFormSetIndexBdResidual()` on the boundary's weak form) is a constant flux (probed the same way,
+  with random normals) and there is no boundary f1; a natural condition without a boundary f0 (the homogeneous flux)
+  needs nothing. Refused as well: residual functions on labelled regions or several functions per term
+  (`PetscWeakForm`), boundary integrals on the `PetscDS`'s own weak form (`PetscDSSetBdResidual()`), and auxiliary
+  fields.
 
 .seealso: `DMPlexWarpRecognizePhysics()`, `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`,
           `PetscWarpAsmComputeResidualLocal()`, `PetscDSSetResidual()`
@@ -302,12 +396,13 @@ PetscErrorCode DMPlexWarpRecognizeResidual(DM dm, PetscWarpPhysics physics, cons
     }
   }
   if (ok) {
-    PetscCall(HasBoundaryForms(ds, PETSC_WF_BDF0, PETSC_WF_BDF1, &bd));
+    PetscCall(HasBoundaryForms(ds, PETSC_WF_BDF0, PETSC_WF_BDF1, PETSC_FALSE, &bd));
     if (bd) {
-      PetscCall(PetscStrncpy(reason, "boundary (face) residual integrals (a Neumann condition with a flux, PetscDSSetBdResidual()): not computed on the device", sizeof(reason)));
+      PetscCall(PetscStrncpy(reason, "boundary (face) residual integrals on the PetscDS's own weak form (PetscDSSetBdResidual()); Neumann fluxes are recognised on the weak form of a DM_BC_NATURAL boundary", sizeof(reason)));
       ok = PETSC_FALSE;
     }
   }
+  if (ok) PetscCall(DMPlexWarpRecognizeBoundary_Private(dm, &ok, NULL, NULL, reason, sizeof(reason)));
   if (ok) {
     PetscCall(DMGetNumAuxiliaryVec(dm, &naux));
     if (naux) {

@@ -20,21 +20,8 @@ static PetscErrorCode BoundaryLocal(DM dm, Vec Xloc, void *ctx)
 /* DMSNESSetFunctionLocal(): Floc += r(Xloc), by PetscWarpAsm or by PETSc */
 static PetscErrorCode ResidualLocal(DM dm, Vec Xloc, Vec Floc, void *ctx)
 {
-  DMPlexWarpHook *h = (DMPlexWarpHook *)ctx;
-
   PetscFunctionBegin;
-  if (!h->residual) {
-    h->nrpetsc++;
-    PetscCall(DMPlexSNESComputeResidualFEM(dm, Xloc, Floc, NULL));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
-  PetscCall(PetscWarpAsmComputeResidualLocal(h->wa, Xloc, NULL, 0.0, Floc));
-  h->nrwarp++;
-  if (h->check && !h->rchecked) {
-    h->rchecked = PETSC_TRUE;
-    PetscCall(DMPlexWarpHookCheckResidual_Private(dm, h, PETSC_MIN_REAL, Xloc, NULL, Floc));
-  }
+  PetscCall(DMPlexWarpHookResidual_Private(dm, (DMPlexWarpHook *)ctx, PETSC_MIN_REAL, Xloc, NULL, Floc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -62,8 +49,7 @@ static PetscErrorCode JacobianGlobal(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
   PetscCall(SNESGetDM(snes, &dm));
   PetscCall(DMPlexWarpHookAssemble_Private(dm, h, NULL, J, Jp, &done));
   if (!done) { /* PETSc's own assembly */
-    if (!h->warned)
-      PetscCall(PetscInfo(dm, "Jacobian of type %s on %s: assembled by PETSc (DMPlexSNESComputeJacobianFEM); PetscWarpAsm fills one-rank AIJ types\n", ((PetscObject)Jp)->type_name, PetscObjectComm((PetscObject)Jp) == PETSC_COMM_SELF ? "one rank" : "several ranks"));
+    if (!h->warned) PetscCall(PetscInfo(dm, "Jacobian of type %s: assembled by PETSc (DMPlexSNESComputeJacobianFEM); PetscWarpAsm fills AIJ types (MPIAIJ ones on several ranks)\n", ((PetscObject)Jp)->type_name));
     h->warned = PETSC_TRUE;
     PetscCall(LocalState(dm, h, X, &Xloc));
     PetscCall(DMPlexSNESComputeJacobianFEM(dm, Xloc, J, Jp, NULL));
@@ -107,10 +93,9 @@ static PetscErrorCode JacobianGlobal(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
 + the Jacobian - by a global one (`DMSNESSetJacobian()`: the state and its boundary values are not needed by a
   state-independent Jacobian) that `PetscWarpAsmAssembleMatrix()` fills. The matrix is the one `DMCreateMatrix()`
   makes: choose `-dm_mat_type ellwarp`, `sharednz` or `aijcusparse` for values on the device; with `aij` the host twins
-  assemble it. Jacobians of other types, and of more than one MPI rank in this version, are assembled by PETSc, which
-  `-info` says once.
+  assemble it. Jacobians of other types (not AIJ) are assembled by PETSc, which `-info` says once.
 . the residual - when `DMPlexWarpRecognizeResidual()` recognises the pointwise residual (f1 the flux of the physics, f0
-  a constant), by `PetscWarpAsmComputeResidualLocal()` on the local state (`DMSNESSetFunctionLocal()`: PETSc's wrapper
+  a constant, constant Neumann fluxes), by `PetscWarpAsmComputeResidualLocal()` on the local state (`DMSNESSetFunctionLocal()`: PETSc's wrapper
   scatters the state to a local vector and adds the local residual into the global one with `DMLocalToGlobal()`);
   otherwise PETSc's `DMPlexSNESComputeResidualFEM()`, the reason printed by `-info`.
 - the boundary values - by the local vector of the boundary values projected once (`DMSNESSetBoundaryLocal()`: a
@@ -118,10 +103,19 @@ static PetscErrorCode JacobianGlobal(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
 
   When there is a device and the matrix type is a device one (`ellwarp`, `sharednz`, `aijcusparse`), the DM's vectors
   become `VECCUDA` unless `-dm_vec_type` was given: the state, the residual and the boundary values then stay on the
-  device. Call it after the DM's matrix type is set (`DMSetFromOptions()`, `DMSetMatType()`).
+  device. On several ranks the vectors keep their type unless `-dm_vec_type cuda` asks for the device (the residual is
+  then computed on the device and added with `DMLocalToGlobal()` on `VECMPICUDA`; otherwise by the host twin). Call it
+  after the DM's matrix type is set (`DMSetFromOptions()`, `DMSetMatType()`).
+
+  On several MPI ranks the mesh must be distributed without overlap (an error otherwise: a cell on two ranks would be
+  assembled twice); ranks without cells are fine. Each rank computes its own cells: the Jacobian goes through the MPI
+  matrix's `MatSetValuesCOO()` (`mpiaij`, `mpiaijcusparse`, `mpiaijellwarp`, `sharednz`), the residual through
+  `DMLocalToGlobal()`.
 
   The Jacobian must not depend on the state: linear problems, or the linear part of a Newton step. Natural (Neumann)
-  boundary conditions with a flux, auxiliary fields and several regions are left to PETSc's residual.
+  boundary conditions with a constant flux (a constant boundary f0 per label value) are part of the residual computed by
+  `PetscWarpAsm` (`PetscWarpAsmSetBoundaryFluxes()`: the face integrals of the basis functions computed once with PETSc's
+  face quadrature and geometry); other fluxes, auxiliary fields and several regions leave the residual to PETSc.
 
 .seealso: `DMPlexSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`, `DMPlexWarpRecognizePhysics()`,
           `DMPlexWarpRecognizeResidual()`, `DMPlexWarpGetAsm()`, `DMPlexWarpGetResidualCount()`, `PetscWarpAsm`

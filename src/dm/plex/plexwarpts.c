@@ -19,21 +19,8 @@ static PetscErrorCode BoundaryLocal(DM dm, PetscReal t, Vec locX, Vec locX_t, vo
 /* DMTSSetIFunctionLocal(): locF += F(t, locX, locX_t), by PetscWarpAsm or by PETSc */
 static PetscErrorCode IFunctionLocal(DM dm, PetscReal t, Vec locX, Vec locX_t, Vec locF, void *ctx)
 {
-  DMPlexWarpHook *h = (DMPlexWarpHook *)ctx;
-
   PetscFunctionBegin;
-  if (!h->residual) {
-    h->nrpetsc++;
-    PetscCall(DMPlexTSComputeIFunctionFEM(dm, t, locX, locX_t, locF, NULL));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
-  PetscCall(PetscWarpAsmComputeResidualLocal(h->wa, locX, locX_t, h->mass, locF));
-  h->nrwarp++;
-  if (h->check && !h->rchecked) {
-    h->rchecked = PETSC_TRUE;
-    PetscCall(DMPlexWarpHookCheckResidual_Private(dm, h, t, locX, locX_t, locF));
-  }
+  PetscCall(DMPlexWarpHookResidual_Private(dm, (DMPlexWarpHook *)ctx, t, locX, locX_t, locF));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -64,7 +51,7 @@ static PetscErrorCode IJacobianGlobal(TS ts, PetscReal t, Vec X, Vec X_t, PetscR
   PetscCall(TSGetDM(ts, &dm));
   PetscCall(DMPlexWarpHookAssemble_Private(dm, h, &mshift, J, Jp, &done));
   if (!done) { /* PETSc's own assembly */
-    if (!h->warned) PetscCall(PetscInfo(dm, "Jacobian of type %s: assembled by PETSc (DMPlexTSComputeIJacobianFEM); PetscWarpAsm fills one-rank AIJ types\n", ((PetscObject)Jp)->type_name));
+    if (!h->warned) PetscCall(PetscInfo(dm, "Jacobian of type %s: assembled by PETSc (DMPlexTSComputeIJacobianFEM); PetscWarpAsm fills AIJ types (MPIAIJ ones on several ranks)\n", ((PetscObject)Jp)->type_name));
     h->warned = PETSC_TRUE;
     PetscCall(LocalState(dm, h, t, X, X_t, &locX, &locX_t));
     PetscCall(DMPlexTSComputeIJacobianFEM(dm, t, locX, locX_t, shift, J, Jp, NULL));
@@ -107,7 +94,7 @@ static PetscErrorCode IJacobianGlobal(TS ts, PetscReal t, Vec X, Vec X_t, PetscR
   Notes:
   The implicit Jacobian u_tShift c M + K is assembled by `PetscWarpAsmAssembleMatrix()` with the shift u_tShift c
   (`PetscWarpAsmSetShift()`) into the matrix `DMCreateMatrix()` makes (`-dm_mat_type ellwarp`, `sharednz`,
-  `aijcusparse` for values on the device; other types, and several MPI ranks, are assembled by PETSc). The implicit
+  `aijcusparse` for values on the device; other types are assembled by PETSc). The implicit
   function c M u_t + K u + F is computed by `PetscWarpAsmComputeResidualLocal()` when `DMPlexWarpRecognizeResidual()`
   recognises f0 = c u_t + f (f constant) and f1 the physics' flux, else by `DMPlexTSComputeIFunctionFEM()`.
 

@@ -19,6 +19,7 @@ PetscErrorCode PetscWarpAsmResidualReset_Private(PetscWarpAsm a)
   a->d_l2d = NULL;
   a->nl2d  = 0;
   a->nloc  = 0;
+  PetscCall(PetscWarpAsmBdResidualReset_Private(a)); /* the faces index the cells' local dofs */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -65,7 +66,7 @@ PetscErrorCode PetscWarpAsmSetLocalElements(PetscWarpAsm wa, PetscInt nloc, cons
   n = wa->ncells * wa->nel;
   if (n) PetscAssertPointer(l2d, 3);
   PetscCall(PetscWarpAsmResidualReset_Private(wa));
-  PetscCall(PetscMalloc1(n, &wa->l2d));
+  PetscCall(PetscMalloc1(PetscMax(n, 1), &wa->l2d)); /* not NULL on a rank without cells: the map is set */
   for (PetscInt k = 0; k < n; k++) {
     PetscCheck(l2d[k] >= 0 && l2d[k] < nloc, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscInt_FMT " dof %" PetscInt_FMT " has local index %" PetscInt_FMT ", not in [0, %" PetscInt_FMT ")", k / wa->nel, k % wa->nel, l2d[k], nloc);
     wa->l2d[k] = (int)l2d[k];
@@ -100,7 +101,8 @@ static PetscLogDouble ResidualFlops(PetscWarpAsm a, PetscBool ut)
   Level: intermediate
 
   Notes:
-  Per cell, r_e[(a,c)] = int grad phi_a . flux_c + phi_a (mass u_t,c + f[c]) with the physics of
+  Per cell, r_e[(a,c)] = int grad phi_a . flux_c + phi_a (mass u_t,c + f[c]) (plus, on the boundary faces set by
+  `PetscWarpAsmSetBoundaryFluxes()`, int_f phi_a g_c dS) with the physics of
   `PetscWarpAsmSetLaplace()` (flux = K grad u) or `PetscWarpAsmSetElasticity()` (flux_c = row c of the stress
   mu (grad u + grad u^T) + lambda div(u) I) and the constant f of `PetscWarpAsmSetSource()`, which is the f0 of PETSc's
   pointwise residual (`PetscDSSetResidual()`): a body force b enters as f = -b. This is what
@@ -158,6 +160,7 @@ PetscErrorCode PetscWarpAsmComputeResidualLocal(PetscWarpAsm wa, Vec U, Vec Ut, 
     int err = PetscWarpAsmResidualHost(&fe, &mesh, &ph, (double)mass, wa->l2d, u, ut, f);
     PetscCheck(err == PETSCWARP_ASM_OK, PETSC_COMM_SELF, err == PETSCWARP_ASM_ERR_MEM ? PETSC_ERR_MEM : PETSC_ERR_SUP, "Host residual kernel failed (%d)", err);
     PetscCall(PetscLogFlops(ResidualFlops(wa, (PetscBool) !!Ut)));
+    PetscCall(PetscWarpAsmBdResidual_Private(wa, PETSC_FALSE, f));
   }
 #if PetscDefined(HAVE_CUDA)
   else {
@@ -169,6 +172,7 @@ PetscErrorCode PetscWarpAsmComputeResidualLocal(PetscWarpAsm wa, Vec U, Vec Ut, 
     PetscCallCUDA((cudaError_t)PetscWarpAsmResidualCUDA(&fe, &mesh, &ph, (double)mass, wa->d_l2d, u, ut, f, st));
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscLogGpuFlops(ResidualFlops(wa, (PetscBool) !!Ut)));
+    PetscCall(PetscWarpAsmBdResidual_Private(wa, PETSC_TRUE, f));
   }
 #endif
   if (plain) {

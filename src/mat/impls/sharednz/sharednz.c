@@ -24,12 +24,13 @@ PetscErrorCode MatCreate_SharedNZ(Mat B)
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)B), &size));
-  PetscCheck(size == 1, PetscObjectComm((PetscObject)B), PETSC_ERR_SUP, "MATSHAREDNZ runs on one MPI rank in this version; use MATELLWARP or MATAIJCUSPARSE");
   PetscCall(PetscWarpDeviceAvailable(&dev));
-  if (!dev) PetscCall(PetscInfo(B, "No CUDA device: MATSHAREDNZ is a MATSEQAIJ matrix assembled by the host twins of the kernels\n"));
-  PetscCall(MatSetType(B, dev ? MATSEQAIJCUSPARSE : MATSEQAIJ));
+  if (!dev) PetscCall(PetscInfo(B, "No CUDA device: MATSHAREDNZ is a %s matrix assembled by the host twins of the kernels\n", size > 1 ? MATMPIAIJ : MATSEQAIJ));
+  /* several ranks: PETSc's MPI cuSPARSE matrix, filled by PetscWarpAsm through its MatSetValuesCOO() */
+  if (size > 1) PetscCall(MatSetType(B, dev ? MATMPIAIJCUSPARSE : MATMPIAIJ));
+  else PetscCall(MatSetType(B, dev ? MATSEQAIJCUSPARSE : MATSEQAIJ));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatIsSharedNZ_C", MatSharedNZMarker));
-  PetscCall(MatWarpStageInstall_Private(B, "-mat_sharednz_stage", PETSC_FALSE)); /* staged reassembly into cuSPARSE's COO (warpstage.c) */
+  if (size == 1) PetscCall(MatWarpStageInstall_Private(B, "-mat_sharednz_stage", PETSC_FALSE)); /* staged reassembly into cuSPARSE's COO (warpstage.c); one rank only */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
