@@ -12,7 +12,7 @@ static char help[] = "petscwarp tutorial 2: the steady heat problem of Cecka, Le
                      "and prints set-up, residual and assembly (first, with the set-up; again, as in time stepping), the\n"
                      "preconditioner's set-up, solve,\n"
                      "iterations and the agreement of the solutions with the aij path.\n"
-                     "  -paths a,b,...     paths to run (default aij,ellwarp, and sharednz with a GPU)\n"
+                     "  -paths a,b,...     paths to run (default aij,ellwarp, and sharednz with a GPU; the first is the reference)\n"
                      "  -rtol <r>          CG relative tolerance (default 1e-10)\n"
                      "  -check             exit with an error if a path's solution differs from aij's by more than 100 rtol or\n"
                      "                     its iteration count by more than max(1, 0.5%): the sums of the assembly run in another\n"
