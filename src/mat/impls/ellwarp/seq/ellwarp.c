@@ -343,7 +343,8 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQAIJELLWARP));
 
   PetscCall(MatEllWarpSetOpts_SeqAIJEllWarp(B, &opt));
-  PetscObjectOptionsBegin((PetscObject)B);
+  /* a title of its own: -help prints a title once per prefix, and "Mat" was printed by the parent's options already */
+  PetscOptionsBegin(PetscObjectComm((PetscObject)B), ((PetscObject)B)->prefix, "MATSEQAIJELLWARP options", "Mat");
   PetscCall(EllWarpOptions(B, PetscOptionsObject));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
