@@ -173,7 +173,8 @@ for w in $what; do
     echo "exit $?" | tee -a "$OUTDIR/ctest_nocode.log"; grep -E "ERROR SUMMARY|converged" /tmp/sanitizer.log | tail -3 | tee -a "$OUTDIR/ctest_nocode.log" ;;
   gamg) # issue 8, GAMG's set-up on MATELLWARP (~3-4 min): the GPU tests of the products (test_product: every product kind on
         # the aijcusparse twin against AIJ, new values, values gathered from the layout after MatSetValuesCOO, PCMG Galerkin;
-        # the twin turned off) and of GAMG (ksp_gamg_cuda*, tutorial_ex3_cuda), compute-sanitizer memcheck on test_product;
+        # the twin turned off) and of GAMG (ksp_gamg_*cuda*, tutorial_ex3_cuda, PETSc's ex12/ex56 by -dll_append), memcheck
+        # on test_product;
         # then CG + GAMG, the "PC setup" column: heat P1 at 487 k unknowns (aij, ellwarp, sharednz; then ellwarp with
         # -mat_ellwarp_product_device 0: the products on the host, as before), elasticity Q1 50^3 (ellwarp, sharednz, and
         # ellwarp with the twin off) and Q2 25^3 (ellwarp, sharednz); -log_view of the P1 and Q1 runs (stage "<path> step":
@@ -181,7 +182,7 @@ for w in $what; do
         # Decides: ellwarp's PC setup within ~1.2x of sharednz's (before, H100: P1 1.57 vs 0.64 s; elasticity 4.5-11.7 vs
         # 0.59-1.85 s), the same iteration counts (its column; -check), ctest passed, memcheck "ERROR SUMMARY: 0 errors".
     L="$OUTDIR/gamg.log"
-    (cd $B && ctest --output-on-failure -L gpu -R 'product|ksp_gamg|ex3' 2>&1 | tee "$L" | tail -14)
+    (cd $B && ctest --output-on-failure -L gpu -R 'product|gamg|ex3|petsc_ex56' 2>&1 | tee "$L" | tail -18)
     echo "== compute-sanitizer --tool memcheck test_product -mat_ellwarp_backend cuda" | tee -a "$L"
     compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/tests/test_product -mat_ellwarp_backend cuda -expect_type seqaijcusparse -its_tol 1 -malloc_dump > /tmp/sanitizer.log 2>&1
     echo "exit $?" | tee -a "$L"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$L"
