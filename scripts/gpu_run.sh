@@ -5,7 +5,7 @@
 # the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
-#                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook (default: probe tests sanitize
+#                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg (default: probe tests sanitize
 #                                   tutorial bench)
 set -uo pipefail
 ROOT=$PWD
@@ -201,6 +201,35 @@ for w in $what; do
       echo "== mpiexec -n $np compute-sanitizer --tool memcheck test_plexres $M -ts -dm_vec_type cuda" | tee -a "$OUTDIR/ctest_mpihook.log"
       mpiexec -n $np compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/tests/test_plexres $M -ts -dm_vec_type cuda > /tmp/sanitizer.log 2>&1
       echo "exit $?" | tee -a "$OUTDIR/ctest_mpihook.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -4 | tee -a "$OUTDIR/ctest_mpihook.log"
+  gamg) # issue 8, GAMG's set-up on MATELLWARP (~3-4 min): the GPU tests of the products (test_product: every product kind on
+        # the aijcusparse twin against AIJ, new values, values gathered from the layout after MatSetValuesCOO, PCMG Galerkin;
+        # the twin turned off) and of GAMG (ksp_gamg_*cuda*, tutorial_ex3_cuda, PETSc's ex12/ex56 by -dll_append), memcheck
+        # on test_product;
+        # then CG + GAMG, the "PC setup" column: heat P1 at 487 k unknowns (aij, ellwarp, sharednz; then ellwarp with
+        # -mat_ellwarp_product_device 0: the products on the host, as before), elasticity Q1 50^3 (ellwarp, sharednz, and
+        # ellwarp with the twin off) and Q2 25^3 (ellwarp, sharednz); -log_view of the P1 and Q1 runs (stage "<path> step":
+        # EllWarpTwin, EllWarpTwinVal, MatPtAPNumeric, MatMatMultNumeric, PCSetUp, GAMG's events; excerpt in gamg.log).
+        # Decides: ellwarp's PC setup within ~1.2x of sharednz's (before, H100: P1 1.57 vs 0.64 s; elasticity 4.5-11.7 vs
+        # 0.59-1.85 s), the same iteration counts (its column; -check), ctest passed, memcheck "ERROR SUMMARY: 0 errors".
+    L="$OUTDIR/gamg.log"
+    (cd $B && ctest --output-on-failure -L gpu -R 'product|gamg|ex3|petsc_ex56' 2>&1 | tee "$L" | tail -18)
+    echo "== compute-sanitizer --tool memcheck test_product -mat_ellwarp_backend cuda" | tee -a "$L"
+    compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/tests/test_product -mat_ellwarp_backend cuda -expect_type seqaijcusparse -its_tol 1 -malloc_dump > /tmp/sanitizer.log 2>&1
+    echo "exit $?" | tee -a "$L"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$L"
+    P1="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 4 -pc_type gamg -check"
+    echo "== heat P1, CG + GAMG" | tee -a "$L"
+    $B/tutorials/ex2 $P1 -paths aij,ellwarp,sharednz -log_view :"$OUTDIR/ex2_gamg_logview.txt" 2>&1 | tee -a "$L"
+    echo "== heat P1, ellwarp with -mat_ellwarp_product_device 0 (products on the host, as before)" | tee -a "$L"
+    $B/tutorials/ex2 $P1 -paths ellwarp -mat_ellwarp_product_device 0 2>&1 | tee -a "$L"
+    echo "== elasticity Q1 50^3, CG + GAMG" | tee -a "$L"
+    $B/tutorials/ex3 -petscspace_degree 1 -dm_plex_box_faces 50,50,50 -paths ellwarp,sharednz -check -log_view :"$OUTDIR/ex3_gamg_logview.txt" 2>&1 | tee -a "$L"
+    echo "== elasticity Q1 50^3, ellwarp with -mat_ellwarp_product_device 0 (products on the host, as before)" | tee -a "$L"
+    $B/tutorials/ex3 -petscspace_degree 1 -dm_plex_box_faces 50,50,50 -paths ellwarp -mat_ellwarp_product_device 0 2>&1 | tee -a "$L"
+    echo "== elasticity Q2 25^3, CG + GAMG" | tee -a "$L"
+    $B/tutorials/ex3 -petscspace_degree 2 -dm_plex_box_faces 25,25,25 -paths ellwarp,sharednz -check 2>&1 | tee -a "$L"
+    for f in ex2_gamg_logview.txt ex3_gamg_logview.txt; do
+      echo "== $f" >> "$L"
+      grep -E "^(--- Event Stage|EllWarpTwin|EllWarpTwinVal|EllWarpBuild|EllWarpRefresh|EllWarpToHost|MatPtAPSymbolic|MatPtAPNumeric|MatMatMultSym|MatMatMultNum|MatTrnMatMultSym|MatTrnMatMultNum|MatCUSPARSCopyTo|MatConvert|PCSetUp|GAMG|PCGAMG)" "$OUTDIR/$f" >> "$L"
     done ;;
   bench_big) # about 5 M rows
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap_big,q2lap_big -renumber -nmult 100 -csv "$OUTDIR/spmv_big.csv" 2>&1 | tee "$OUTDIR/bench_big.log" ;;

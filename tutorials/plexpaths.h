@@ -18,7 +18,8 @@ typedef struct {
   char      how[96];
 } PlexPathResult;
 
-/* -paths (default aij,ellwarp and, with a device, sharednz), -rtol, -check, -require_device (returns *skip) */
+/* -paths (default aij,ellwarp and, with a device, sharednz; the first is the reference), -rtol, -check, -require_device
+   (returns *skip) */
 PetscErrorCode PlexPathOptions(PetscBool device, PetscInt *npaths, char *paths[], PetscReal *rtol, PetscBool *check, PetscBool *skip);
 /* One path: u0 = 0 (boundary values inserted by DMPlex), F = F(u0) and J twice (first; again, as in a Newton step: the
    log stages "<path> first" and "<path> step"), du = J^{-1} F, u = u0 - du */

@@ -9,6 +9,7 @@ const char *const MatEllWarpKernels[]  = {"auto", "k1", "k2", "MatEllWarpKernel"
 
 PetscLogEvent               MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT, MATELLWARP_ToHost;
 PetscLogEvent               MATELLWARP_COOPre, MATELLWARP_COOVal;
+PetscLogEvent               MATELLWARP_TwinBuild, MATELLWARP_TwinValues;
 PetscLogEvent               PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual, PETSCWARPASM_APPoints, PETSCWARPASM_BdResidual;
 PetscClassId                PETSCWARPASM_CLASSID;
 PETSC_INTERN PetscErrorCode MatCreate_SharedNZ(Mat);
@@ -62,6 +63,8 @@ PetscErrorCode PetscWarpInitializePackage(void)
   PetscCall(PetscLogEventRegister("EllWarpToHost", MAT_CLASSID, &MATELLWARP_ToHost));
   PetscCall(PetscLogEventRegister("EllWarpCOOPre", MAT_CLASSID, &MATELLWARP_COOPre));
   PetscCall(PetscLogEventRegister("EllWarpCOOVal", MAT_CLASSID, &MATELLWARP_COOVal));
+  PetscCall(PetscLogEventRegister("EllWarpTwin", MAT_CLASSID, &MATELLWARP_TwinBuild));
+  PetscCall(PetscLogEventRegister("EllWarpTwinVal", MAT_CLASSID, &MATELLWARP_TwinValues));
   PetscCall(MatRegister(MATSHAREDNZ, MatCreate_SharedNZ));
   PetscCall(PetscLogEventRegister("WarpStageBuild", MAT_CLASSID, &MATWARP_StageBuild));
   PetscCall(PetscLogEventRegister("WarpStageUpload", MAT_CLASSID, &MATWARP_StageUpload));

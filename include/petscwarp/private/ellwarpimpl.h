@@ -7,6 +7,7 @@
 
 PETSC_INTERN PetscLogEvent MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT, MATELLWARP_ToHost;
 PETSC_INTERN PetscLogEvent MATELLWARP_COOPre, MATELLWARP_COOVal;
+PETSC_INTERN PetscLogEvent MATELLWARP_TwinBuild, MATELLWARP_TwinValues;
 PETSC_INTERN PetscLogEvent PCELLWARPPERM_SetUp, PCELLWARPPERM_Scatter;
 
 typedef PetscErrorCode (*MatMultFn_Private)(Mat, Vec, Vec);
@@ -22,6 +23,7 @@ typedef struct {
   PetscErrorCode (*view)(Mat, PetscViewer);
   PetscErrorCode (*setfromoptions)(Mat, PetscOptionItems);
   PetscErrorCode (*bindtocpu)(Mat, PetscBool);
+  PetscErrorCode (*productsetfromoptions)(Mat);
   PetscErrorCode (*setpreallocationcoo)(Mat, PetscCount, PetscInt[], PetscInt[]); /* composed methods of MATSEQAIJ */
   PetscErrorCode (*setvaluescoo)(Mat, const PetscScalar[], InsertMode);
 } MatEllWarpParentOps;
@@ -65,6 +67,15 @@ typedef struct {
   int      *coo_slot;
   PetscInt  coo_slot_build;
   PetscBool coo_slot_device;
+  /* matrix products (ellwarpproduct.c): they run on a CSR twin of the matrix (MATSEQAIJCUSPARSE with the CUDA backend),
+     built once per nonzero pattern (its row pointer and columns are the host AIJ arrays), its values refreshed from the
+     layout (device gather) or the host values when the matrix's state changed */
+  PetscBool        product_device;    /* -mat_ellwarp_product_device: products on the device twin (CUDA backend) */
+  PetscBool        product_host_twin; /* -mat_ellwarp_product_host_twin: products on a MATSEQAIJ twin (host backend; tests) */
+  PetscBool        mpi_block;         /* a block of a MATMPIAIJELLWARP: MPIAIJ's products read its host arrays, no twin */
+  Mat              twin;
+  PetscObjectState twin_state, twin_nzstate;
+  PetscInt         ntwinbuilds, ntwingathers, ntwinuploads;
 } Mat_SeqAIJEllWarp;
 
 typedef struct {
@@ -105,6 +116,14 @@ PETSC_INTERN PetscErrorCode MatEllWarpSetValueHooks_Private(Mat, PetscBool);
 PETSC_INTERN PetscErrorCode MatEllWarpSyncHost_Private(Mat);
 PETSC_INTERN PetscErrorCode MatEllWarpComposeTarget_Private(Mat, PetscBool);
 PETSC_INTERN PetscErrorCode MatEllWarpLayoutWritten_Private(Mat);
+
+/* matrix products on a CSR twin (src/mat/impls/ellwarp/seq/ellwarpproduct.c) */
+PETSC_INTERN PetscErrorCode MatEllWarpLayoutCurrent_Private(Mat, PetscBool *);
+PETSC_INTERN PetscErrorCode MatEllWarpComposeProduct_Private(Mat, PetscBool);
+PETSC_INTERN PetscErrorCode MatEllWarpProductOptions_Private(Mat, PetscOptionItems);
+PETSC_INTERN PetscErrorCode MatEllWarpProductReset_Private(Mat);
+PETSC_INTERN PetscErrorCode MatEllWarpProductView_Private(Mat, PetscViewer);
+PETSC_INTERN PetscErrorCode MatEllWarpGetTwin_Private(Mat, Mat *);
 
 /* COO assembly (src/mat/impls/ellwarp/seq/ellwarpcoo.c) */
 PETSC_INTERN PetscErrorCode MatEllWarpComposeCOO_Private(Mat, PetscBool);

@@ -23,7 +23,8 @@ static PetscErrorCode ConvertBlocks(Mat A)
     if (!blk[i]) continue;
     PetscCall(PetscObjectTypeCompare((PetscObject)blk[i], MATSEQAIJELLWARP, &is));
     if (!is) PetscCall(MatConvert_SeqAIJ_SeqAIJEllWarp(blk[i], MATSEQAIJELLWARP, MAT_INPLACE_MATRIX, &blk[i]));
-    PetscCall(MatWarpStageUninstall_Private(blk[i])); /* MPIAIJ's MatSetValues() does not go through the blocks' operations */
+    ((Mat_SeqAIJEllWarp *)blk[i]->spptr)->mpi_block = PETSC_TRUE; /* MPIAIJ's products read the blocks' host arrays: no twin */
+    PetscCall(MatWarpStageUninstall_Private(blk[i]));             /* MPIAIJ's MatSetValues() does not go through the blocks' operations */
     PetscUseMethod(blk[i], "MatEllWarpSetOpts_C", (Mat, const MatEllWarpOpts *), (blk[i], &mw->opt));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -34,10 +34,16 @@ static PetscErrorCode MatMultTransposeAdd_SeqAIJEllWarp(Mat A, Vec x, Vec z, Vec
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* From the layout when it holds the current values, else from the host values: no layout is built or refreshed for a
+   diagonal alone (e.g. GAMG's graph, scaled by its diagonal and never multiplied) */
 static PetscErrorCode MatGetDiagonal_SeqAIJEllWarp(Mat A, Vec d)
 {
+  PetscBool current;
+
   PetscFunctionBegin;
-  PetscCall(MatEllWarpGetDiagonal_Private(A, d));
+  PetscCall(MatEllWarpLayoutCurrent_Private(A, &current));
+  if (current) PetscCall(MatEllWarpGetDiagonal_Private(A, d));
+  else PetscCall((*((Mat_SeqAIJEllWarp *)A->spptr)->parent.getdiagonal)(A, d));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -127,6 +133,7 @@ static PetscErrorCode EllWarpOptions(Mat A, PetscOptionItems PetscOptionsObject)
   PetscFunctionBegin;
   PetscCall(MatEllWarpOptionsRead_Private(PetscOptionsObject, &o));
   PetscCall(MatEllWarpSetOpts_SeqAIJEllWarp(A, &o));
+  PetscCall(MatEllWarpProductOptions_Private(A, PetscOptionsObject));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -160,17 +167,22 @@ static PetscErrorCode MatView_SeqAIJEllWarp(Mat A, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: rows ordered by %s before the sort by length%s\n", info.reorder, info.sorted_rows ? "; rows already in sorted order (Kr form: coalesced stores, no permutation read)" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: %" PetscInt_FMT " builds (last %.3g s, after a %.3g s upload of the indices), %" PetscInt_FMT " value refreshes (last %.3g s, after a %.3g s upload), %" PetscInt_FMT " products\n", info.nbuilds,
                                    info.build_time, info.upload_time, info.nrefreshes, info.refresh_time, info.refresh_upload_time, info.nproducts));
-  PetscCall(MatEllWarpViewLayout_Private(A, viewer)); /* sort window, bytes per nonzero (ellwarpbackend.c) */
+  PetscCall(MatEllWarpViewLayout_Private(A, viewer));  /* sort window, bytes per nonzero (ellwarpbackend.c) */
+  PetscCall(MatEllWarpProductView_Private(A, viewer)); /* where products run, the twin (ellwarpproduct.c) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MatDuplicate_SeqAIJEllWarp(Mat A, MatDuplicateOption op, Mat *B)
 {
-  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr, *bw;
 
   PetscFunctionBegin;
   PetscCall((*ew->parent.duplicate)(A, op, B)); /* creates *B with A's type name, then copies the AIJ data */
   PetscCall(MatEllWarpSetOpts_SeqAIJEllWarp(*B, &ew->opt));
+  bw                    = (Mat_SeqAIJEllWarp *)(*B)->spptr;
+  bw->product_device    = ew->product_device;
+  bw->product_host_twin = ew->product_host_twin;
+  bw->mpi_block         = ew->mpi_block;
   PetscCall(MatEllWarpDuplicateCOO_Private(A, *B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -188,6 +200,8 @@ static PetscErrorCode RevertInPlace(Mat B)
   PetscCall(MatEllWarpSetValueHooks_Private(B, PETSC_FALSE));
   PetscCall(MatEllWarpComposeTarget_Private(B, PETSC_FALSE));
   PetscCall(MatEllWarpComposeCOO_Private(B, PETSC_FALSE));
+  PetscCall(MatEllWarpProductReset_Private(B));
+  PetscCall(MatEllWarpComposeProduct_Private(B, PETSC_FALSE));
   B->ops->mult             = ew->parent.mult;
   B->ops->multadd          = ew->parent.multadd;
   B->ops->multtranspose    = ew->parent.multtranspose;
@@ -302,6 +316,7 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   B->spptr = ew;
   PetscCall(MatEllWarpOptsDefault_Private(&opt));
   ew->opt                     = opt; /* installed (and checked) below, once the type is in place */
+  ew->product_device          = PETSC_TRUE;
   ew->parent.mult             = B->ops->mult;
   ew->parent.multadd          = B->ops->multadd;
   ew->parent.multtranspose    = B->ops->multtranspose;
@@ -323,11 +338,13 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   PetscCall(MatEllWarpSetValueHooks_Private(B, PETSC_TRUE));
   PetscCall(MatEllWarpComposeTarget_Private(B, PETSC_TRUE));
   PetscCall(MatEllWarpComposeCOO_Private(B, PETSC_TRUE));
+  PetscCall(MatEllWarpComposeProduct_Private(B, PETSC_TRUE));
   PetscCall(MatWarpStageInstall_Private(B, "-mat_ellwarp_stage", PETSC_TRUE)); /* staged reassembly (warpstage.c) */
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQAIJELLWARP));
 
   PetscCall(MatEllWarpSetOpts_SeqAIJEllWarp(B, &opt));
-  PetscObjectOptionsBegin((PetscObject)B);
+  /* a title of its own: -help prints a title once per prefix, and "Mat" was printed by the parent's options already */
+  PetscOptionsBegin(PetscObjectComm((PetscObject)B), ((PetscObject)B)->prefix, "MATSEQAIJELLWARP options", "Mat");
   PetscCall(EllWarpOptions(B, PetscOptionsObject));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -353,7 +370,9 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat A, MatType type, MatReuse reu
 . -mat_ellwarp_kernel <auto,k1,k2> - product kernel
 . -mat_ellwarp_threshold <t>      - K2 threshold (entries per lane)
 . -mat_ellwarp_block_size <bs>    - threads per CUDA block
-- -mat_ellwarp_stage <bool>       - staged reassembly of a repeated `MatSetValues()` sequence (`MatWarpSetStage()`)
+. -mat_ellwarp_stage <bool>       - staged reassembly of a repeated `MatSetValues()` sequence (`MatWarpSetStage()`)
+. -mat_ellwarp_product_device <bool> - matrix products on the device through an aijcusparse twin (CUDA backend; default true)
+- -mat_ellwarp_product_host_twin <bool> - matrix products of the host backend on a `MATSEQAIJ` twin (for tests; default false)
 
   Level: beginner
 
@@ -362,6 +381,16 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat A, MatType type, MatReuse reu
   run-length encoding, layout build, one download of the pattern for the host AIJ arrays), and `MatSetValuesCOO()`, with
   values in host or device memory, writes the layout's slots directly; the values are then current in the layout only,
   and the first host read pulls them back once.
+
+  Matrix products (`MatMatMult()`, `MatTransposeMatMult()`, `MatMatTransposeMult()`, `MatPtAP()`, `MatRARt()`, `MatProductCreate()`;
+  `PCGAMG` and `PCMG`'s Galerkin set-ups) with the CUDA backend run in cuSPARSE on a `MATSEQAIJCUSPARSE` twin of the matrix: built once
+  per nonzero pattern (it shares the host row pointer and columns of the matrix), its values refreshed, when the matrix changed, by a
+  device gather from the ELL-WARP layout (or one upload of the host values when the layout is not current); the other operand takes
+  part as its own twin (`MATSEQAIJELLWARP`) or as it is (`MATSEQAIJCUSPARSE`), and the result is a `MATSEQAIJCUSPARSE` matrix, so that
+  `PCGAMG`'s prolongators and coarse operators are aijcusparse. With the host backend, with `-mat_ellwarp_product_device 0`, or with
+  operands of other types, the products are `MATSEQAIJ`'s on the host (the result of the type of the first operand). `MatView()` with
+  `PETSC_VIEWER_ASCII_INFO` reports where the products run and the twin's memory; -info names the path of every product; the log events
+  `EllWarpTwin` and `EllWarpTwinVal` time the twin's builds and value refreshes.
 
 .seealso: [](ch_matrices), `MATELLWARP`, `MATMPIAIJELLWARP`, `MatCreateSeqAIJEllWarp()`, `MatEllWarpGetInfo()`, `MatSetPreallocationCOO()`, `MatSetValuesCOO()`
 M*/

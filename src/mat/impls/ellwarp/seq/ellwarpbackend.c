@@ -331,6 +331,27 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj, const int *d_ai
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The layout must be built again: none yet, or another backend, pattern or size */
+static PetscBool NeedsBuild(Mat A)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+
+  return (PetscBool)(!ew->built || ew->built_backend != ew->opt.backend || ew->nzstate != A->nonzerostate || ew->m != A->rmap->n || ew->n != A->cmap->n);
+}
+
+/* Whether the layout holds the matrix's current values (values assembled into it, or the host values it was last
+   refreshed from), so that they can be read from it without a refresh */
+PetscErrorCode MatEllWarpLayoutCurrent_Private(Mat A, PetscBool *current)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  PetscObjectState   state;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectStateGet((PetscObject)A, &state));
+  *current = (PetscBool)(!NeedsBuild(A) && (ew->layout_only || ew->state == state));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Make the layout hold the matrix's current host values: build when the pattern changed, refresh when only values did */
 PetscErrorCode MatEllWarpSetUp_Private(Mat A)
 {
@@ -340,7 +361,7 @@ PetscErrorCode MatEllWarpSetUp_Private(Mat A)
 
   PetscFunctionBegin;
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
-  rebuild = (PetscBool)(!ew->built || ew->built_backend != ew->opt.backend || ew->nzstate != A->nonzerostate || ew->m != A->rmap->n || ew->n != A->cmap->n);
+  rebuild = NeedsBuild(A);
   /* values written into the layout (layout_only) stay current through state changes that wrote no host value (e.g. the
      MatAssemblyEnd() of MatSetValuesCOO()): every host write goes through the value hooks, which pull them back first */
   if (rebuild || (ew->state != state && !ew->layout_only)) {
