@@ -201,6 +201,7 @@ for w in $what; do
       echo "== mpiexec -n $np compute-sanitizer --tool memcheck test_plexres $M -ts -dm_vec_type cuda" | tee -a "$OUTDIR/ctest_mpihook.log"
       mpiexec -n $np compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/tests/test_plexres $M -ts -dm_vec_type cuda > /tmp/sanitizer.log 2>&1
       echo "exit $?" | tee -a "$OUTDIR/ctest_mpihook.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -4 | tee -a "$OUTDIR/ctest_mpihook.log"
+    done ;;
   gamg) # issue 8, GAMG's set-up on MATELLWARP (~3-4 min): the GPU tests of the products (test_product: every product kind on
         # the aijcusparse twin against AIJ, new values, values gathered from the layout after MatSetValuesCOO, PCMG Galerkin;
         # the twin turned off) and of GAMG (ksp_gamg_*cuda*, tutorial_ex3_cuda, PETSc's ex12/ex56 by -dll_append), memcheck
