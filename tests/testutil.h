@@ -19,3 +19,14 @@ PetscErrorCode TestEntryDifference(Mat, Mat, PetscReal *);
 /* The load vector of the source f = (1, 2, 3) assembled nrep times by wa into a vector of the given type (its values
    overwritten each time) against PETSc's residual at u = 0 with f0 = f: an error above 1e-12 */
 PetscErrorCode TestCheckLoad(DM, PetscWarpAsm, VecType, PetscInt);
+
+/* Run a call that must fail; record its error code */
+#define EXPECT_ERROR(call, what) \
+  do { \
+    PetscErrorCode ierr_; \
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
+    ierr_ = (call); \
+    PetscCall(PetscPopErrorHandler()); \
+    PetscCheck(ierr_ != PETSC_SUCCESS, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected an error: %s", what); \
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-52s -> error %d (as expected)\n", what, (int)ierr_)); \
+  } while (0)
