@@ -7,6 +7,7 @@ static char help[] = "KSPCGWARP against KSPCG on MATAIJ: the same convergence re
                      "  -custom_test        a convergence test the device cannot copy: KSPCGWARP may run up to\n"
                      "                      -ksp_cgwarp_check_every - 1 iterations more than KSPCG\n"
                      "  -nonzero_guess      start from a random initial guess\n"
+                     "  -host_vecs          host vectors (VECSTANDARD) for the solves on the converted operator\n"
                      "  -rtol r             relative tolerance (default 1e-10)\n"
                      "  -tol t              largest relative difference of solutions and first residual norms (default 1e-7)\n"
                      "  -its_tol n          KSPCG's iterations on the operator type against AIJ: largest difference (default: 0 for\n"
@@ -111,6 +112,7 @@ static PetscErrorCode Solve(KSP ksp, Mat A, KSPType type, KSPNormType nt, const 
   PetscCall(KSPSetType(ksp, type)); /* in case -ksp_type was given */
   PetscCall(KSPSetInitialGuessNonzero(ksp, x0 ? PETSC_TRUE : PETSC_FALSE));
   if (x0) PetscCall(CopyValues(x0, x));
+  PetscCall(KSPSetUp(ksp)); /* work vectors from the operator, before the solution vector is known */
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetConvergedReason(ksp, &res->reason));
   PetscCall(KSPGetIterationNumber(ksp, &res->its));
@@ -145,7 +147,7 @@ static PetscErrorCode MaxDiff(Vec va, Vec vb, PetscReal *d)
   off grows differently in both), solutions within tol. KSPCG on A (AIJ) too: the same reason, the iteration count within
   -its_tol (0: the same; a product with another order of sums can move a count at a near tie).
 */
-static PetscErrorCode Compare(const char *label, Mat A, Mat B, KSPNormType nt, const char *pctype, PetscReal rtol, PetscReal tol, PetscInt its_tol, PetscBool custom, PetscBool devtest, PetscBool guess, PetscRandom r)
+static PetscErrorCode Compare(const char *label, Mat A, Mat B, KSPNormType nt, const char *pctype, PetscReal rtol, PetscReal tol, PetscInt its_tol, PetscBool custom, PetscBool devtest, PetscBool guess, PetscBool hostvecs, PetscRandom r)
 {
   KSP        kr, kb, kw;
   Vec        br, xr, bw, xb, xw, x0 = NULL, x0w = NULL;
@@ -156,7 +158,12 @@ static PetscErrorCode Compare(const char *label, Mat A, Mat B, KSPNormType nt, c
   PetscFunctionBegin;
   PetscCall(PetscMalloc3(maxit + 1, &hr, maxit + 1, &hb, maxit + 1, &hw));
   PetscCall(MatCreateVecs(A, &xr, &br));
-  PetscCall(MatCreateVecs(B, &xw, &bw));
+  if (hostvecs) { /* host vectors with a device operator: KSPCGWARP runs the host twins, the operator copies */
+    PetscInt m;
+    PetscCall(MatGetLocalSize(B, &m, NULL));
+    PetscCall(VecCreateMPI(PETSC_COMM_WORLD, m, PETSC_DETERMINE, &xw));
+    PetscCall(VecDuplicate(xw, &bw));
+  } else PetscCall(MatCreateVecs(B, &xw, &bw));
   PetscCall(VecDuplicate(xw, &xb));
   PetscCall(VecSetRandom(br, r));
   PetscCall(CopyValues(br, bw));
@@ -230,7 +237,7 @@ int main(int argc, char **argv)
 {
   char       *cases[16], *types[8], *norms[4], *pcs[4];
   PetscInt    ncases = 16, ntypes = 8, nnorms = 4, npcs = 4;
-  PetscBool   skip, custom = PETSC_FALSE, guess = PETSC_FALSE, devtest = PETSC_TRUE, set;
+  PetscBool   skip, custom = PETSC_FALSE, guess = PETSC_FALSE, devtest = PETSC_TRUE, hostvecs = PETSC_FALSE, set;
   PetscReal   rtol = 1e-10, tol = 1e-7;
   PetscInt    its_tol = -1;
   PetscRandom r;
@@ -273,6 +280,7 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-custom_test", &custom, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-nonzero_guess", &guess, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-host_vecs", &hostvecs, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-ksp_cgwarp_device_test", &devtest, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-rtol", &rtol, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
@@ -296,7 +304,7 @@ int main(int argc, char **argv)
           for (PetscInt p = 0; p < npcs; p++) {
             char label[96];
             PetscCall(PetscSNPrintf(label, sizeof(label), "%s %s%s", cases[c], types[t], rep ? " (rescaled)" : ""));
-            PetscCall(Compare(label, A, B, nt, pcs[p], rtol, tol, its_tol, custom, devtest, guess, r));
+            PetscCall(Compare(label, A, B, nt, pcs[p], rtol, tol, its_tol, custom, devtest, guess, hostvecs, r));
           }
         }
         PetscCall(MatScale(A, 3.0));

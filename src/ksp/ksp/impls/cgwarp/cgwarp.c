@@ -431,6 +431,15 @@ static PetscErrorCode KSPSolve_CGWarp(KSP ksp)
   PetscFunctionBegin;
   X = ksp->vec_sol;
   B = ksp->vec_rhs;
+  { /* work vectors made by KSPSetUp() before the solution vector was known come from the operator: make them like X */
+    VecType   xt, wt;
+    PetscBool same;
+    PetscCall(VecGetType(X, &xt));
+    PetscCall(VecGetType(ksp->work[0], &wt));
+    PetscCall(PetscStrcmp(xt, wt, &same));
+    if (!same) PetscCall(KSPSetWorkVecs(ksp, 3));
+    if (!same && cg->dinv) PetscCall(VecDestroy(&cg->dinv));
+  }
   R = ksp->work[0];
   Z = ksp->work[1];
   P = ksp->work[2];
@@ -580,7 +589,7 @@ static PetscErrorCode KSPView_CGWarp(KSP ksp, PetscViewer viewer)
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  host check every 8 iterations with KSPConvergedDefault()/KSPConvergedSkip() and no monitor, else every iteration\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  device copy of the default convergence test: %s; fuse Jacobi/none: %s\n", PetscBools[cg->device_test], PetscBools[cg->fuse]));
   if (cg->nits)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %s, %s kernels, check every %" PetscInt_FMT "; all solves: %" PetscInt_FMT " iterations run, %" PetscInt_FMT " host checks\n", CGWarpPCModes[cg->mode], cg->cuda ? "CUDA" : "host", cg->last_every, cg->nits, cg->nchecks));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %s, %s kernels, check every %" PetscInt_FMT "; all solves: %" PetscInt_FMT " iterations launched (no-ops after a stop on the device included), %" PetscInt_FMT " host checks\n", CGWarpPCModes[cg->mode], cg->cuda ? "CUDA" : "host", cg->last_every, cg->nits, cg->nchecks));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
