@@ -1,6 +1,6 @@
 static char help[] = "KSPCGWARP against KSPCG on MATAIJ: the same convergence reason, iteration count, residual history and\n"
                      "solution on random SPD matrices built from testutil.c's pathological cases.\n"
-                     "  -cases a,b,...      random,empty,dense_row,one,longrow,nonmult32,powerlaw,indefinite (default: all)\n"
+                     "  -cases a,b,...      random,empty,dense_row,one,longrow,nonmult32,powerlaw,indefinite,inf (default: all)\n"
                      "  -mat_types a,b,...  operator types of the KSPCGWARP solve (default aij,ellwarp; e.g. aijcusparse, sharednz)\n"
                      "  -norm_types a,b,... preconditioned,unpreconditioned,natural,none (default: all)\n"
                      "  -pcs a,b,...        jacobi,none,sor (symmetric SOR: applied with PCApply) (default: all)\n"
@@ -19,17 +19,18 @@ static char help[] = "KSPCGWARP against KSPCG on MATAIJ: the same convergence re
 
 /* A symmetric, strictly diagonally dominant matrix with a positive diagonal from a test case C: (C + C^T)/2 off the
    diagonal, d_i = sum_j |a_ij| + e_i with e_i random in [1e-3, 1e-2] (poorly conditioned: many iterations). The case
-   "indefinite" flips the sign of the diagonal of every 50th row. */
+   "indefinite" flips the sign of the diagonal of every 50th row, "inf" puts Inf on the diagonal of the last row. */
 static PetscErrorCode CreateSPD(const char *cs, PetscRandom r, Mat *A)
 {
   Mat       C, Ct;
   Vec       d;
   PetscInt  m, rstart;
-  PetscBool indef;
+  PetscBool indef, inf;
 
   PetscFunctionBegin;
   PetscCall(PetscStrcmp(cs, "indefinite", &indef));
-  PetscCall(TestCreateCase(PETSC_COMM_WORLD, indef ? "random" : cs, r, -1, &C));
+  PetscCall(PetscStrcmp(cs, "inf", &inf));
+  PetscCall(TestCreateCase(PETSC_COMM_WORLD, indef || inf ? "random" : cs, r, -1, &C));
   PetscCall(MatTranspose(C, MAT_INITIAL_MATRIX, &Ct));
   PetscCall(MatAXPY(C, 1.0, Ct, DIFFERENT_NONZERO_PATTERN));
   PetscCall(MatScale(C, 0.5));
@@ -49,6 +50,7 @@ static PetscErrorCode CreateSPD(const char *cs, PetscRandom r, Mat *A)
     PetscCall(PetscRandomGetValueReal(r, &e));
     s += 1e-3 + 9e-3 * e;
     if (indef && i % 50 == 49) s = -s;
+    if (inf && i == rstart + m - 1) s = PETSC_INFINITY; /* Inf and NaN in the products: KSP_DIVERGED_NANORINF */
     PetscCall(VecSetValue(d, i, s, INSERT_VALUES));
   }
   PetscCall(VecAssemblyBegin(d));
@@ -256,8 +258,8 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-cases", cases, &ncases, &set));
   if (!set) {
-    const char *def[] = {"random", "empty", "dense_row", "one", "longrow", "nonmult32", "powerlaw", "indefinite"};
-    ncases            = 8;
+    const char *def[] = {"random", "empty", "dense_row", "one", "longrow", "nonmult32", "powerlaw", "indefinite", "inf"};
+    ncases            = 9;
     for (PetscInt i = 0; i < ncases; i++) PetscCall(PetscStrallocpy(def[i], &cases[i]));
   }
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-mat_types", types, &ntypes, &set));

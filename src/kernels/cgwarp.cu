@@ -87,21 +87,7 @@ __global__ void __launch_bounds__(CG_THREADS) CGUpdate(int n, int flags, double 
   double v[3] = {0.0, 0.0, 0.0};
   if (S->status) return;
   const double a = S->a;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-    double ri = r[i], zi;
-    if (flags & PETSCWARP_CG_AXPY) {
-      x[i] += a * p[i];
-      ri   = ri - a * w[i];
-      r[i] = ri;
-    }
-    if (flags & PETSCWARP_CG_DIAG) {
-      zi   = dinv[i] * ri;
-      z[i] = zi;
-    } else zi = z[i];
-    if (flags & PETSCWARP_CG_DOT_ZR) v[0] += zi * ri;
-    if (flags & PETSCWARP_CG_NRM_R) v[1] += ri * ri;
-    if (flags & PETSCWARP_CG_NRM_Z) v[2] += zi * zi;
-  }
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) PetscWarpCGUpdateEntry(i, flags, a, x, r, p, w, z, dinv, v);
   if (!(flags & (PETSCWARP_CG_FIN_NORM | PETSCWARP_CG_FIN_BETA))) return;
   if (GridSum<3>(v, work, &S->count)) PetscWarpCGFinishUpdate(S, norms, flags, v, &c);
 }

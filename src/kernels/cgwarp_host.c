@@ -27,20 +27,6 @@ void PetscWarpCGUpdateHost(int n, int flags, double *x, double *r, const double 
   const double a      = S->a;
 
   if (S->status) return;
-  for (int i = 0; i < n; i++) {
-    double ri = r[i], zi;
-    if (flags & PETSCWARP_CG_AXPY) {
-      x[i] += a * p[i];
-      ri   = ri - a * w[i];
-      r[i] = ri;
-    }
-    if (flags & PETSCWARP_CG_DIAG) {
-      zi   = dinv[i] * ri;
-      z[i] = zi;
-    } else zi = z[i];
-    if (flags & PETSCWARP_CG_DOT_ZR) red[0] += zi * ri;
-    if (flags & PETSCWARP_CG_NRM_R) red[1] += ri * ri;
-    if (flags & PETSCWARP_CG_NRM_Z) red[2] += zi * zi;
-  }
+  for (int i = 0; i < n; i++) PetscWarpCGUpdateEntry(i, flags, a, x, r, p, w, z, dinv, red);
   PetscWarpCGFinishUpdate(S, norms, flags, red, &c);
 }

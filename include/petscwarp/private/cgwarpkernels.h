@@ -140,12 +140,12 @@ static inline PETSCWARP_CG_HD void PetscWarpCGFinishUpdate(PetscWarpCGScalars *S
   }
   if (flags & PETSCWARP_CG_FIN_BETA) {
     double beta = red[0];
+    S->beta     = beta; /* also when it is Inf or NaN: the host reports it */
     if (!PetscWarpCGFinite(beta)) {
       S->status    = PETSCWARP_CG_BETA_NAN;
       S->status_it = c->it;
       return;
     }
-    S->beta = beta;
     if (beta == 0.0) S->status = PETSCWARP_CG_BETA_ZERO;
     else if (beta * S->betaold < 0.0) S->status = PETSCWARP_CG_INDEF_PC;
     else {
@@ -154,6 +154,25 @@ static inline PETSCWARP_CG_HD void PetscWarpCGFinishUpdate(PetscWarpCGScalars *S
     }
     S->status_it = c->it + 1;
   }
+}
+
+/* Entry i of an update (both builds): x += a p, r -= a w (AXPY); z = dinv r (DIAG); the terms of the reductions added to
+   red. z may alias w (read before written) or r (DIAG not set: z is read after r was written). */
+static inline PETSCWARP_CG_HD void PetscWarpCGUpdateEntry(int i, int flags, double a, double *x, double *r, const double *p, const double *w, double *z, const double *dinv, double red[3])
+{
+  double ri = r[i], zi;
+  if (flags & PETSCWARP_CG_AXPY) {
+    x[i] += a * p[i];
+    ri   = ri - a * w[i];
+    r[i] = ri;
+  }
+  if (flags & PETSCWARP_CG_DIAG) {
+    zi   = dinv[i] * ri;
+    z[i] = zi;
+  } else zi = z[i];
+  if (flags & PETSCWARP_CG_DOT_ZR) red[0] += zi * ri;
+  if (flags & PETSCWARP_CG_NRM_R) red[1] += ri * ri;
+  if (flags & PETSCWARP_CG_NRM_Z) red[2] += zi * zi;
 }
 
 /* ---------------- host twin (src/kernels/cgwarp_host.c), arrays in host memory ---------------- */

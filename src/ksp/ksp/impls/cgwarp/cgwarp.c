@@ -564,7 +564,7 @@ static PetscErrorCode KSPSolve_CGWarp(KSP ksp)
 static PetscErrorCode KSPSetFromOptions_CGWarp(KSP ksp, PetscOptionItems PetscOptionsObject)
 {
   KSP_CGWarp *cg = (KSP_CGWarp *)ksp->data;
-  PetscInt    k  = cg->check_every;
+  PetscInt    k  = cg->check_every > 0 ? cg->check_every : 0;
   PetscBool   flg;
 
   PetscFunctionBegin;
