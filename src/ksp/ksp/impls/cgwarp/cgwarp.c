@@ -36,6 +36,21 @@ typedef struct {
   PetscInt            nchecks, nits;
 } KSP_CGWarp;
 
+/* PETSc's CUDA stream (NULL for the host backend): the kernels run in order with PETSc's own vector and matrix kernels */
+static PetscErrorCode GetStream(PetscBool cuda, void **st)
+{
+  PetscFunctionBegin;
+  *st = NULL;
+#if PetscDefined(HAVE_CUDA)
+  if (cuda) {
+    cudaStream_t s;
+    PetscCall(PetscGetCurrentCUDAStream(&s));
+    *st = (void *)s;
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode FreeBuffers(KSP_CGWarp *cg)
 {
   PetscFunctionBegin;
@@ -65,10 +80,12 @@ static PetscErrorCode EnsureBuffers(KSP_CGWarp *cg, PetscBool cuda, PetscInt n, 
 #if PetscDefined(HAVE_CUDA)
   if (cuda) {
     size_t wb = PetscWarpCGWorkBytesCUDA((int)n);
+    void  *st;
+    PetscCall(GetStream(PETSC_TRUE, &st));
     if (!cg->S) {
       PetscCallCUDA(cudaMalloc((void **)&cg->S, bytes));
       PetscCallCUDA(cudaMallocHost((void **)&cg->hS, bytes));
-      PetscCallCUDA(cudaMemset(cg->S, 0, bytes));
+      PetscCallCUDA(cudaMemsetAsync(cg->S, 0, bytes, (cudaStream_t)st)); /* on PETSc's stream: before PutScalars() */
       cg->nmax = nmax;
     }
     if (cg->work_bytes < wb) {
@@ -179,17 +196,6 @@ static PetscErrorCode GpuTime(KSP_CGWarp *cg, PetscBool begin)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static void *Stream(void)
-{
-#if PetscDefined(HAVE_CUDA)
-  cudaStream_t st = NULL;
-  if (PetscGetCurrentCUDAStream(&st)) return NULL;
-  return (void *)st;
-#else
-  return NULL;
-#endif
-}
-
 #if PetscDefined(HAVE_CUDA)
   #define CGCALL(cg, host, dev) \
     do { \
@@ -207,14 +213,16 @@ static PetscErrorCode Direction(KSP ksp, Vec Z, Vec P, PetscBool first)
   CGArrays     A  = {.n = 0, .cuda = cg->cuda};
   PetscScalar *z, *p;
   PetscInt     n;
+  void        *st;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(KSPCGWARP_Direction, ksp, 0, 0, 0));
   PetscCall(VecGetLocalSize(P, &n));
   PetscCall(ArraysGet(&A, P, PETSC_TRUE, &p));
   PetscCall(ArraysGet(&A, Z, PETSC_FALSE, &z));
+  PetscCall(GetStream(cg->cuda, &st));
   PetscCall(GpuTime(cg, PETSC_TRUE));
-  CGCALL(cg, PetscWarpCGDirectionHost((int)n, z, p, (int)first, cg->S), PetscWarpCGDirectionCUDA((int)n, z, p, (int)first, cg->S, Stream()));
+  CGCALL(cg, PetscWarpCGDirectionHost((int)n, z, p, (int)first, cg->S), PetscWarpCGDirectionCUDA((int)n, z, p, (int)first, cg->S, st));
   PetscCall(GpuTime(cg, PETSC_FALSE));
   PetscCall(LogFlops(cg, first ? 0.0 : 2.0 * n));
   PetscCall(ArraysRestore(&A));
@@ -229,14 +237,16 @@ static PetscErrorCode Alpha(KSP ksp, Vec P, Vec W, PetscWarpCGCtl c)
   CGArrays     A  = {.n = 0, .cuda = cg->cuda};
   PetscScalar *p, *w;
   PetscInt     n;
+  void        *st;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(KSPCGWARP_Alpha, ksp, 0, 0, 0));
   PetscCall(VecGetLocalSize(P, &n));
   PetscCall(ArraysGet(&A, P, PETSC_FALSE, &p));
   PetscCall(ArraysGet(&A, W, PETSC_FALSE, &w));
+  PetscCall(GetStream(cg->cuda, &st));
   PetscCall(GpuTime(cg, PETSC_TRUE));
-  CGCALL(cg, PetscWarpCGAlphaHost((int)n, p, w, cg->S, c), PetscWarpCGAlphaCUDA((int)n, p, w, cg->S, cg->work, c, Stream()));
+  CGCALL(cg, PetscWarpCGAlphaHost((int)n, p, w, cg->S, c), PetscWarpCGAlphaCUDA((int)n, p, w, cg->S, cg->work, c, st));
   PetscCall(GpuTime(cg, PETSC_FALSE));
   PetscCall(LogFlops(cg, 2.0 * n));
   PetscCall(ArraysRestore(&A));
@@ -254,6 +264,7 @@ static PetscErrorCode Update(KSP ksp, int flags, Vec X, Vec R, Vec P, Vec W, Vec
   double        *norms = (double *)(cg->S + 1);
   PetscInt       n;
   PetscLogDouble f = 0;
+  void          *st;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(KSPCGWARP_Update, ksp, 0, 0, 0));
@@ -264,8 +275,9 @@ static PetscErrorCode Update(KSP ksp, int flags, Vec X, Vec R, Vec P, Vec W, Vec
   PetscCall(ArraysGet(&A, axpy ? P : NULL, PETSC_FALSE, &p));
   PetscCall(ArraysGet(&A, axpy ? W : NULL, PETSC_FALSE, &w));
   PetscCall(ArraysGet(&A, diag ? cg->dinv : NULL, PETSC_FALSE, &d));
+  PetscCall(GetStream(cg->cuda, &st));
   PetscCall(GpuTime(cg, PETSC_TRUE));
-  CGCALL(cg, PetscWarpCGUpdateHost((int)n, flags, x, r, p, w, z, d, cg->S, norms, c), PetscWarpCGUpdateCUDA((int)n, flags, x, r, p, w, z, d, cg->S, norms, cg->work, c, Stream()));
+  CGCALL(cg, PetscWarpCGUpdateHost((int)n, flags, x, r, p, w, z, d, cg->S, norms, c), PetscWarpCGUpdateCUDA((int)n, flags, x, r, p, w, z, d, cg->S, norms, cg->work, c, st));
   PetscCall(GpuTime(cg, PETSC_FALSE));
   if (axpy) f += 4.0 * n;
   if (diag) f += 1.0 * n;
@@ -292,7 +304,9 @@ static PetscErrorCode PutScalars(KSP_CGWarp *cg)
   PetscFunctionBegin;
 #if PetscDefined(HAVE_CUDA)
   if (cg->cuda) {
-    PetscCallCUDA(cudaMemcpyAsync(cg->S, cg->hS, sizeof(PetscWarpCGScalars), cudaMemcpyHostToDevice, (cudaStream_t)Stream()));
+    void *st;
+    PetscCall(GetStream(cg->cuda, &st));
+    PetscCallCUDA(cudaMemcpyAsync(cg->S, cg->hS, sizeof(PetscWarpCGScalars), cudaMemcpyHostToDevice, (cudaStream_t)st));
     PetscCall(PetscLogCpuToGpu(sizeof(PetscWarpCGScalars)));
   }
 #endif
@@ -307,10 +321,11 @@ static PetscErrorCode GetScalars(KSP ksp, PetscInt nb)
   PetscCall(PetscLogEventBegin(KSPCGWARP_Check, ksp, 0, 0, 0));
 #if PetscDefined(HAVE_CUDA)
   if (cg->cuda) {
-    size_t       bytes = sizeof(PetscWarpCGScalars) + sizeof(double) * (size_t)nb;
-    cudaStream_t st    = (cudaStream_t)Stream();
-    PetscCallCUDA(cudaMemcpyAsync(cg->hS, cg->S, bytes, cudaMemcpyDeviceToHost, st));
-    PetscCallCUDA(cudaStreamSynchronize(st));
+    size_t bytes = sizeof(PetscWarpCGScalars) + sizeof(double) * (size_t)nb;
+    void  *st;
+    PetscCall(GetStream(cg->cuda, &st));
+    PetscCallCUDA(cudaMemcpyAsync(cg->hS, cg->S, bytes, cudaMemcpyDeviceToHost, (cudaStream_t)st));
+    PetscCallCUDA(cudaStreamSynchronize((cudaStream_t)st));
     PetscCall(PetscLogGpuToCpu((PetscLogDouble)bytes));
   }
 #endif
