@@ -69,10 +69,11 @@ for w in $what; do
           # operators; the tutorials ex2 and ex3 with -ksp_type cgwarp), compute-sanitizer memcheck and racecheck on test_cgwarp
           # with -mat_ellwarp_backend cuda, CG+Jacobi per iteration (200 its, norm none, no test) of KSPCG and KSPCGWARP on the
           # box suite q1lap,q1elas (one rank, -pattern_only; KSPCGWARP checks every 8 its by default, and every iteration in
-          # the second run), and the heat tutorial (-dm_refine 3: 123 k unknowns) with cg and cgwarp under -log_view.
+          # the second run), and the heat tutorial (-dm_refine 3: 123 k unknowns; aij on the CPU and ellwarp) with cg and
+          # cgwarp: solve times, then -log_view -log_view_gpu_time (GPU time per event: where an iteration's time goes).
           # Decides: ctest all passed (none skipped); memcheck and racecheck "ERROR SUMMARY: 0 errors" and no leaks;
           # cg_it_us of ellwarp_auto+cgwarp <= cg_it_us of aijcusparse (KSPCG) / 1.2 on q1lap and q1elas (spmv_cgwarp.csv);
-          # ex2's solve time and the CGWarpCheck count (one per 8 its) in ex2_cgwarp.log.
+          # ex2's ellwarp solve time with cgwarp below cg's, the same its, CGWarpCheck count = its/8 (ex2_cgwarp.log).
     (cd $B && ctest --output-on-failure -L gpu -R cgwarp 2>&1 | tee "$OUTDIR/ctest_cgwarp.log" | tail -14)
     for tool in memcheck racecheck; do
       if [ $tool = memcheck ]; then
@@ -89,10 +90,12 @@ for w in $what; do
     done
     $B/bench/bench_spmv -pattern_only -cases q1lap,q1elas -cg_types cg,cgwarp -cpu_nmult 10 -cpu_cg 0 -kr 0 -windows 256 -csv "$OUTDIR/spmv_cgwarp.csv" 2>&1 | tee "$OUTDIR/bench_cgwarp.log"
     $B/bench/bench_spmv -pattern_only -cases q1lap -cg_types cgwarp -ksp_cgwarp_check_every 1 -cpu_nmult 10 -cpu_cg 0 -kr 0 -windows 256 -csv "$OUTDIR/spmv_cgwarp_every1.csv" 2>&1 | tee "$OUTDIR/bench_cgwarp_every1.log"
-    for kt in cg cgwarp; do
-      echo "== ex2 -ksp_type $kt" | tee -a "$OUTDIR/ex2_cgwarp.log"
-      $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -dm_refine 3 -ksp_type $kt -log_view > /tmp/ex2.log 2>&1
-      grep -E "unknowns|^  (aij|ellwarp|sharednz) |^(MatMult|VecDot|VecNorm|VecAXPY|VecAYPX|VecPointwiseMult|KSPSolve|CGWarp)" /tmp/ex2.log | tee -a "$OUTDIR/ex2_cgwarp.log"
+    for lv in "" "-log_view -log_view_gpu_time"; do # solve times; then where the time goes (GPU time per event, synchronised)
+      for kt in cg cgwarp; do
+        echo "== ex2 -ksp_type $kt $lv" | tee -a "$OUTDIR/ex2_cgwarp.log"
+        $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -dm_refine 3 -paths aij,ellwarp -ksp_type $kt $lv > /tmp/ex2.log 2>&1
+        grep -E "unknowns|^  (aij|ellwarp) |Event Stage|^(MatMult|VecDot|VecNorm|VecAXPY|VecAYPX|VecPointwiseMult|VecCopy|PCApply|KSPSolve|CGWarp)" /tmp/ex2.log | tee -a "$OUTDIR/ex2_cgwarp.log"
+      done
     done ;;
   bench9_gmsh) # issue 9 (~3-4 min): every gmsh mesh of bench/meshes, P1 and P2, one rank, DMPlex's own numbering (0.15-0.72 M
                # rows, see bench_spmv -help); the same paths. Decides: ellwarp_auto >= 1.0x aijcusparse on every matrix (where it
