@@ -8,6 +8,8 @@ static char help[] = "KSPCGWARP against KSPCG on MATAIJ: the same convergence re
                      "                      -ksp_cgwarp_check_every - 1 iterations more than KSPCG\n"
                      "  -nonzero_guess      start from a random initial guess\n"
                      "  -host_vecs          host vectors (VECSTANDARD) for the solves on the converted operator\n"
+                     "  -chknorm n, -min_it n, -uirnorm   KSPSetCheckNormIteration(), KSPSetMinimumIterations(),\n"
+                     "                      KSPConvergedDefaultSetUIRNorm() on both solvers\n"
                      "  -rtol r             relative tolerance (default 1e-10)\n"
                      "  -tol t              largest relative difference of solutions and first residual norms (default 1e-7)\n"
                      "  -its_tol n          KSPCG's iterations on the operator type against AIJ: largest difference (default: 0 for\n"
@@ -85,6 +87,10 @@ static PetscErrorCode CustomTest(KSP ksp, PetscInt n, PetscReal rnorm, KSPConver
   return KSPConvergedDefault(ksp, n, rnorm, reason, ctx);
 }
 
+/* settings of both solvers (-chknorm, -min_it, -uirnorm) */
+static PetscInt  chknorm = -1, min_it = 0;
+static PetscBool uirnorm = PETSC_FALSE;
+
 typedef struct {
   KSPConvergedReason reason;
   PetscInt           its;
@@ -110,6 +116,9 @@ static PetscErrorCode Solve(KSP ksp, Mat A, KSPType type, KSPNormType nt, const 
     PetscCall(KSPConvergedDefaultCreate(&cctx));
     PetscCall(KSPSetConvergenceTest(ksp, CustomTest, cctx, KSPConvergedDefaultDestroy));
   }
+  if (chknorm >= 0) PetscCall(KSPSetCheckNormIteration(ksp, chknorm));
+  if (min_it > 0) PetscCall(KSPSetMinimumIterations(ksp, min_it));
+  if (uirnorm && !custom) PetscCall(KSPConvergedDefaultSetUIRNorm(ksp));
   if (!strcmp(type, KSPCGWARP)) PetscCall(KSPSetFromOptions(ksp));
   PetscCall(KSPSetType(ksp, type)); /* in case -ksp_type was given */
   PetscCall(KSPSetInitialGuessNonzero(ksp, x0 ? PETSC_TRUE : PETSC_FALSE));
@@ -283,6 +292,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-custom_test", &custom, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-nonzero_guess", &guess, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-host_vecs", &hostvecs, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-chknorm", &chknorm, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-min_it", &min_it, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-uirnorm", &uirnorm, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-ksp_cgwarp_device_test", &devtest, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-rtol", &rtol, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
