@@ -459,6 +459,7 @@ static PetscErrorCode KSPSolve_CGWarp(KSP ksp)
   Z = ksp->work[1];
   P = ksp->work[2];
   W = Z;
+  PetscCheck(!ksp->calc_sings, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCGWARP does not estimate singular values or eigenvalues (KSPSetComputeSingularValues(), -ksp_monitor_singular_value): use KSPCG");
   PetscCall(PCGetOperators(ksp->pc, &Amat, &Pmat));
   PetscCall(ChooseMode(ksp, Amat, &cg->mode));
   if (cg->mode == CGWARP_PC_NONE) Z = R; /* w keeps its own vector */
@@ -648,7 +649,7 @@ static PetscErrorCode KSPCGWarpGetCheckEvery_CGWarp(KSP ksp, PetscInt *k)
   iterates at the iteration where it is satisfied, so any k gives `KSPCG`'s iterates and iteration count; with
   `KSPConvergedSkip()` and `KSP_NORM_NONE` there is nothing to stop on. With any other convergence test, up to k-1
   iterations run past the one at which the test is satisfied: the solution includes them and `KSPGetIterationNumber()`
-  counts them. The automatic choice is 8 when the test is copied and no monitor is set, else 1. Other matrix types
+  counts them. The automatic choice is 8 when the test is copied and no monitor is set, else 1. Other `KSPType`s
   ignore it.
 
 .seealso: `KSPCGWARP`, `KSPCGWarpGetCheckEvery()`, `KSPSetConvergenceTest()`
