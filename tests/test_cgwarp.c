@@ -244,11 +244,32 @@ static PetscErrorCode CheckErrors(PetscRandom r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A list option (at most *n entries), or the defaults */
+static PetscErrorCode GetList(const char opt[], PetscInt nd, const char *const def[], char *list[], PetscInt *n)
+{
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, opt, list, n, &set));
+  if (!set) {
+    *n = nd;
+    for (PetscInt i = 0; i < nd; i++) PetscCall(PetscStrallocpy(def[i], &list[i]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FreeList(PetscInt n, char *list[])
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) PetscCall(PetscFree(list[i]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   char       *cases[16], *types[8], *norms[4], *pcs[4];
   PetscInt    ncases = 16, ntypes = 8, nnorms = 4, npcs = 4;
-  PetscBool   skip, custom = PETSC_FALSE, guess = PETSC_FALSE, devtest = PETSC_TRUE, hostvecs = PETSC_FALSE, set;
+  PetscBool   skip, custom = PETSC_FALSE, guess = PETSC_FALSE, devtest = PETSC_TRUE, hostvecs = PETSC_FALSE;
   PetscReal   rtol = 1e-10, tol = 1e-7;
   PetscInt    its_tol = -1;
   PetscRandom r;
@@ -265,29 +286,13 @@ int main(int argc, char **argv)
     PetscCall(PetscFinalize());
     return 0;
   }
-  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-cases", cases, &ncases, &set));
-  if (!set) {
-    const char *def[] = {"random", "empty", "dense_row", "one", "longrow", "nonmult32", "powerlaw", "indefinite", "inf"};
-    ncases            = 9;
-    for (PetscInt i = 0; i < ncases; i++) PetscCall(PetscStrallocpy(def[i], &cases[i]));
-  }
-  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-mat_types", types, &ntypes, &set));
-  if (!set) {
-    ntypes = 2;
-    PetscCall(PetscStrallocpy(MATAIJ, &types[0]));
-    PetscCall(PetscStrallocpy(MATELLWARP, &types[1]));
-  }
-  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-norm_types", norms, &nnorms, &set));
-  if (!set) {
-    nnorms = 4;
-    for (PetscInt i = 0; i < 4; i++) PetscCall(PetscStrallocpy(KSPNormTypes[(KSPNormType)(i == 3 ? 0 : i + 1)], &norms[i]));
-  }
-  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-pcs", pcs, &npcs, &set));
-  if (!set) {
-    npcs = 3;
-    PetscCall(PetscStrallocpy(PCJACOBI, &pcs[0]));
-    PetscCall(PetscStrallocpy(PCNONE, &pcs[1]));
-    PetscCall(PetscStrallocpy(PCSOR, &pcs[2]));
+  {
+    const char *dc[] = {"random", "empty", "dense_row", "one", "longrow", "nonmult32", "powerlaw", "indefinite", "inf"};
+    const char *dt[] = {MATAIJ, MATELLWARP}, *dn[] = {"PRECONDITIONED", "UNPRECONDITIONED", "NATURAL", "NONE"}, *dp[] = {PCJACOBI, PCNONE, PCSOR};
+    PetscCall(GetList("-cases", 9, dc, cases, &ncases));
+    PetscCall(GetList("-mat_types", 2, dt, types, &ntypes));
+    PetscCall(GetList("-norm_types", 4, dn, norms, &nnorms));
+    PetscCall(GetList("-pcs", 3, dp, pcs, &npcs));
   }
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-custom_test", &custom, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-nonzero_guess", &guess, NULL));
@@ -328,10 +333,10 @@ int main(int argc, char **argv)
     }
     PetscCall(MatDestroy(&A));
   }
-  for (PetscInt i = 0; i < ncases; i++) PetscCall(PetscFree(cases[i]));
-  for (PetscInt i = 0; i < ntypes; i++) PetscCall(PetscFree(types[i]));
-  for (PetscInt i = 0; i < nnorms; i++) PetscCall(PetscFree(norms[i]));
-  for (PetscInt i = 0; i < npcs; i++) PetscCall(PetscFree(pcs[i]));
+  PetscCall(FreeList(ncases, cases));
+  PetscCall(FreeList(ntypes, types));
+  PetscCall(FreeList(nnorms, norms));
+  PetscCall(FreeList(npcs, pcs));
   PetscCall(PetscRandomDestroy(&r));
   PetscCall(PetscFinalize());
   return 0;
