@@ -10,6 +10,8 @@ static char help[] = "SpMV benchmark: every compared path in one run. Run it wit
                      "  -mtx file        Matrix Market file for the case mtx\n"
                      "  -nmult n         timed products (median reported, default 200)\n"
                      "  -cg_its n        CG+Jacobi iterations timed per path (default 200, 0: none)\n"
+                     "  -cg_types a,b    KSP types of the CG timings (default cg): cg and/or cgwarp (KSPCGWARP: fused kernels,\n"
+                     "                   device scalars); rows of a type other than cg have the path name <path>+<type>\n"
                      "  -csv file        write results as CSV\n"
                      "One-GPU-user mode (issue 9; run with ONE rank): DMPlex's own numbering, nothing gathered:\n"
                      "  -pattern_only    matrices from DMCreateMatrix() (DMPlex's FE sparsity, Dirichlet rows removed) with synthetic\n"
@@ -36,6 +38,8 @@ static PetscReal copy_gbs = 0;
 static FILE     *csv      = NULL;
 static PetscInt  nmult = 200, cg_its = 200, cpu_nmult = -1;
 static PetscBool cpu_cg = PETSC_TRUE, run_kr = PETSC_TRUE;
+static char     *cg_types[4];
+static PetscInt  ncg_types = 0;
 
 static int CmpReal(const void *a, const void *b)
 {
@@ -110,10 +114,10 @@ static PetscErrorCode TimeMult(Mat A, PetscBool device, PetscReal *t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Seconds of cg_its iterations of CG+Jacobi, no convergence test */
-/* CG+Jacobi, cg_its iterations with no convergence test, seconds of one solve after a warm-up solve. perm: through
-   PCELLWARPPERM (outer preonly; the system solved in the layout's numbering, vectors permuted once per solve) */
-static PetscErrorCode TimeCG(Mat A, PetscBool device, PetscBool perm, PetscReal *t)
+/* CG+Jacobi (KSP type: cg or cgwarp), cg_its iterations with no convergence test, seconds of one solve after a warm-up
+   solve. perm: through PCELLWARPPERM (outer preonly; the system solved in the layout's numbering, vectors permuted once
+   per solve) */
+static PetscErrorCode TimeCG(Mat A, PetscBool device, PetscBool perm, KSPType type, PetscReal *t)
 {
   KSP            ksp, solver;
   Vec            b, x;
@@ -127,6 +131,8 @@ static PetscErrorCode TimeCG(Mat A, PetscBool device, PetscBool perm, PetscReal 
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetCGJacobi(ksp, perm, &solver));
+  PetscCall(KSPSetType(solver, type));
+  if (strcmp(type, KSPCG)) PetscCall(KSPSetFromOptions(solver)); /* -ksp_cgwarp_* */
   PetscCall(KSPSetNormType(solver, KSP_NORM_NONE));
   PetscCall(KSPSetConvergenceTest(solver, KSPConvergedSkip, NULL, NULL));
   PetscCall(KSPSetTolerances(solver, 0, 0, PETSC_CURRENT, cg_its));
@@ -227,6 +233,30 @@ static PetscErrorCode Report(const char *cs, PetscInt m, PetscInt nnz, const cha
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Report() once per KSP type of -cg_types, with the CG time of A (NULL: no CG) in that type; the path of a type other
+   than cg is named <path>+<type> (KSPCGWARP refuses several ranks: only cg there) */
+static PetscErrorCode ReportCG(const char *cs, PetscInt m, PetscInt nnz, const char *path, PetscMPIInt np, PetscReal t, PetscReal tcusp, Mat A, PetscBool device, PetscBool perm, PetscReal padding, PetscReal build, PetscReal upload, PetscReal refresh, const char *note)
+{
+  PetscInt  win = rep_window;
+  PetscReal bpn = rep_bpn;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < ncg_types; k++) {
+    PetscReal tcg = 0;
+    PetscBool cg;
+    char      name[64];
+    PetscCall(PetscStrcmp(cg_types[k], KSPCG, &cg));
+    if (!cg && np > 1) continue;
+    if (A) PetscCall(TimeCG(A, device, perm, cg_types[k], &tcg));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%s%s%s", path, cg ? "" : "+", cg ? "" : cg_types[k]));
+    rep_window = win;
+    rep_bpn    = bpn;
+    PetscCall(Report(cs, m, nnz, name, np, t, tcusp, tcg, padding, build, upload, refresh, note));
+    if (!A) break; /* no CG: one row */
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ellwarp with the given settings: SpMV time and its statistics */
 /* ellwarp with the sort window w (-1: automatic, the default; -2: whatever the options say) */
 static PetscErrorCode ConvertEllWarp(Mat S, PetscInt w, Mat *B)
@@ -322,7 +352,7 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
 {
   PetscInt       m, nnz;
   MatInfo        minfo;
-  PetscReal      t, tcusp = 0, tcg, tauto = 0;
+  PetscReal      t, tcusp = 0, tauto = 0;
   Mat            B;
   PetscLogDouble t0, t1;
   MatEllWarpInfo info;
@@ -349,41 +379,37 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
   if (!dev) PetscCall(PetscPrintf(PETSC_COMM_SELF, "(no CUDA device: a dry run of the ellwarp paths on the host twin)\n"));
   /* PETSc's CPU path on one core (rank 0, the others wait) */
   PetscCall(TimeMult(S, PETSC_FALSE, &t));
-  tcg = 0;
-  if (m <= 2000000) PetscCall(TimeCG(S, PETSC_FALSE, PETSC_FALSE, &tcg));
-  PetscCall(Report(cs, m, nnz, "aij_cpu1", 1, t, 0, tcg, 1, 0, 0, 0, m <= 2000000 ? "PETSc CPU path, 1 core" : "PETSc CPU path, 1 core (CG not run)"));
+  PetscCall(ReportCG(cs, m, nnz, "aij_cpu1", 1, t, 0, m <= 2000000 ? S : NULL, PETSC_FALSE, PETSC_FALSE, 1, 0, 0, 0, m <= 2000000 ? "PETSc CPU path, 1 core" : "PETSc CPU path, 1 core (CG not run)"));
   /* aijcusparse */
   if (dev) {
     PetscCall(PetscTime(&t0));
     PetscCall(MatConvert(S, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &B));
     PetscCall(TimeMult(B, PETSC_TRUE, &tcusp));
     PetscCall(PetscTime(&t1));
-    PetscCall(TimeCG(B, dev, PETSC_FALSE, &tcg));
-    PetscCall(Report(cs, m, nnz, "aijcusparse", 1, tcusp, tcusp, tcg, 1, (PetscReal)(t1 - t0) - tcusp * (nmult + 10), 0, 0, "build=convert+first upload"));
+    PetscCall(ReportCG(cs, m, nnz, "aijcusparse", 1, tcusp, tcusp, B, dev, PETSC_FALSE, 1, (PetscReal)(t1 - t0) - tcusp * (nmult + 10), 0, 0, "build=convert+first upload"));
     PetscCall(MatDestroy(&B));
     /* sellcuda */
     PetscCall(PetscTime(&t0));
     PetscCall(BuildSell(S, &B));
     PetscCall(PetscTime(&t1));
     PetscCall(TimeMult(B, PETSC_TRUE, &t));
-    PetscCall(TimeCG(B, dev, PETSC_FALSE, &tcg));
-    PetscCall(Report(cs, m, nnz, "sellcuda", 1, t, tcusp, tcg, 1, (PetscReal)(t1 - t0), 0, 0, "build=host row copy"));
+    PetscCall(ReportCG(cs, m, nnz, "sellcuda", 1, t, tcusp, B, dev, PETSC_FALSE, 1, (PetscReal)(t1 - t0), 0, 0, "build=host row copy"));
     PetscCall(MatDestroy(&B));
   }
   /* ellwarp variants */
   for (size_t v = 0; v < sizeof(ew) / sizeof(ew[0]); v++) {
     char note[128];
     PetscCall(RunEllWarp(S, ew[v].k, ew[v].t, 0, ew[v].reorder, ew[v].w, &t, &info));
+    B = NULL;
     if (v == 2 || v == 4) { /* CG with the default (automatic window) and with the global sort */
       if (v == 2) tauto = t;
       PetscCall(ConvertEllWarp(S, ew[v].w, &B));
-      PetscCall(TimeCG(B, dev, PETSC_FALSE, &tcg));
-      PetscCall(MatDestroy(&B));
-      rep_window = info.window;
-      rep_bpn    = info.bytes_per_nnz;
-    } else tcg = 0;
+    }
+    rep_window = info.window;
+    rep_bpn    = info.bytes_per_nnz;
     PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " bs=%" PetscInt_FMT " lanes<=%s window=%" PetscInt_FMT, MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.kernel == MAT_ELLWARP_KERNEL_K1 ? "1" : "32", info.window));
-    PetscCall(Report(cs, m, nnz, ew[v].name, 1, t, tcusp, tcg, info.padding, info.build_time, info.upload_time, info.refresh_time, note));
+    PetscCall(ReportCG(cs, m, nnz, ew[v].name, 1, t, tcusp, B, dev, PETSC_FALSE, info.padding, info.build_time, info.upload_time, info.refresh_time, note));
+    PetscCall(MatDestroy(&B));
   }
   /* sort windows (issue 9): K1, K2 t=8 and the automatic kernel within windows of each size */
   for (PetscInt wi = 0; wi < nwindows; wi++) {
@@ -407,16 +433,15 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
     V[1] = Krs;
     for (int k = 0; k < 2; k++) {
       PetscCall(RunEllWarp(V[k], MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, 0, "none", -1, &t, &info));
-      tcg = 0;
+      B = NULL;
       if (k == 1) { /* the solver path: PCELLWARPPERM on the user's matrix (its own setup forms Krs) */
         PetscCall(MatConvert(S, MATELLWARP, MAT_INITIAL_MATRIX, &B));
         PetscCall(MatEllWarpSetReorder(B, ro));
-        PetscCall(TimeCG(B, dev, PETSC_TRUE, &tcg));
-        PetscCall(MatDestroy(&B));
       }
       PetscCall(PetscSNPrintf(name, sizeof(name), "ellwarp_%s_%s", rv ? "rcm" : "auto", k ? "krs" : "kr"));
       PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " sorted_rows=%d%s", MatEllWarpKernels[info.kernel], info.threshold, (int)info.sorted_rows, k ? "; CG: pc ellwarpperm (preonly outside)" : ""));
-      PetscCall(Report(cs, m, nnz, name, 1, t, tcusp, tcg, info.padding, info.build_time, info.upload_time, info.refresh_time, note));
+      PetscCall(ReportCG(cs, m, nnz, name, 1, t, tcusp, B, dev, PETSC_TRUE, info.padding, info.build_time, info.upload_time, info.refresh_time, note));
+      PetscCall(MatDestroy(&B));
     }
     PetscCall(MatDestroy(&Kr));
     PetscCall(MatDestroy(&Krs));
@@ -639,6 +664,15 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-scale", &scale, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-nmult", &nmult, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-cg_its", &cg_its, NULL));
+  {
+    PetscBool set;
+    ncg_types = 4;
+    PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-cg_types", cg_types, &ncg_types, &set));
+    if (!set) {
+      ncg_types = 1;
+      PetscCall(PetscStrallocpy(KSPCG, &cg_types[0]));
+    }
+  }
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-renumber", &renumber, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-search", &search, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mtx", mtx, sizeof(mtx), NULL));
@@ -728,7 +762,7 @@ int main(int argc, char **argv)
       nnz = (PetscInt)minfo.nz_used;
       if (size > 1) { /* on one rank, aij_cpu1 below is the same path */
         PetscCall(TimeMult(A, PETSC_FALSE, &t));
-        PetscCall(TimeCG(A, PETSC_FALSE, PETSC_FALSE, &tcg));
+        PetscCall(TimeCG(A, PETSC_FALSE, PETSC_FALSE, KSPCG, &tcg));
         if (!rank) PetscCall(Report(cname, M, nnz, "aij_cpu", size, t, 0, tcg, 1, 0, 0, 0, "PETSc CPU path, all ranks"));
       }
       PetscCall(GatherToRoot(A, &S));
@@ -756,6 +790,7 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "GB/s: minimum bytes of a CSR product, nnz*(8+4) + rows*(4+8+8), over the median of %" PetscInt_FMT " products; b/u/r per SpMV: device build, index upload and device value refresh over one SpMV; CG: %" PetscInt_FMT " CG+Jacobi iterations\n", nmult, cg_its));
   for (PetscInt c = 0; c < ncases; c++) PetscCall(PetscFree(cases[c]));
   for (PetscInt c = 0; c < nreorders; c++) PetscCall(PetscFree(reorders[c]));
+  for (PetscInt c = 0; c < ncg_types; c++) PetscCall(PetscFree(cg_types[c]));
   PetscCall(PetscFinalize());
   return 0;
 }

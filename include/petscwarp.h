@@ -126,6 +126,11 @@ PETSC_EXTERN PetscErrorCode MatEllWarpGetRowPermutation(Mat, IS *);
 #define PCELLWARPPERM "ellwarpperm"
 PETSC_EXTERN PetscErrorCode PCEllWarpPermGetKSP(PC, KSP *);
 
+/* KSPCGWARP: see its man page in src/ksp/ksp/impls/cgwarp/cgwarp.c */
+#define KSPCGWARP "cgwarp"
+PETSC_EXTERN PetscErrorCode KSPCGWarpSetCheckEvery(KSP, PetscInt);
+PETSC_EXTERN PetscErrorCode KSPCGWarpGetCheckEvery(KSP, PetscInt *);
+
 /* ------------------------------------------------------------------------------------------------------------------
    GPU finite-element assembly
    ------------------------------------------------------------------------------------------------------------------ */

@@ -3,7 +3,7 @@
 # ex1_logview.txt, bench.log, spmv.csv, bench_big.log and spmv_big.csv.
 # Run on the GPU machine (through the device tool), from the repository root, with gpu/ carried:
 # the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
-#   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm
+#   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm cgwarp
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg (default: probe tests sanitize
 #                                   tutorial bench)
@@ -65,6 +65,38 @@ for w in $what; do
           # ellwarp_auto == ellwarp_auto_global there (window 0: box layout unchanged); CG per iteration >= 1.2x on q1lap, q1elas.
     $B/bench/bench_spmv -pattern_only -cases q1lap,q2lap,q1elas,q2elas,q1lap2d -cpu_nmult 10 -cpu_cg 0 -kr 0 -csv "$OUTDIR/spmv9_box.csv" 2>&1 | tee "$OUTDIR/bench9_box.log"
     python3 bench/plot_spmv.py "$OUTDIR/spmv9_box.png" "$OUTDIR/spmv9_box.csv" --paths=aijcusparse,sellcuda,ellwarp_auto,ellwarp_auto_global,ellwarp_k1_w256,ellwarp_k2t8_w256 2>&1 | tail -1 ;;
+  cgwarp) # issue 9, KSPCGWARP (~3-4 min): its GPU tests (test_cgwarp against KSPCG on ellwarp, aijcusparse, sharednz and aij
+          # operators; the tutorials ex2 and ex3 with -ksp_type cgwarp), compute-sanitizer memcheck and racecheck on test_cgwarp
+          # with -mat_ellwarp_backend cuda, CG+Jacobi per iteration (200 its, norm none, no test) of KSPCG and KSPCGWARP on the
+          # box suite q1lap,q1elas (one rank, -pattern_only; KSPCGWARP checks every 8 its by default, and every iteration in
+          # the second run), and the heat tutorial (-dm_refine 3: 123 k unknowns; aij on the CPU and ellwarp) with cg and
+          # cgwarp: solve times, then -log_view -log_view_gpu_time (GPU time per event: where an iteration's time goes).
+          # Decides: ctest all passed (none skipped); memcheck and racecheck "ERROR SUMMARY: 0 errors" and no leaks;
+          # cg_it_us of ellwarp_auto+cgwarp <= cg_it_us of aijcusparse (KSPCG) / 1.2 on q1lap and q1elas (spmv_cgwarp.csv);
+          # ex2's ellwarp solve time with cgwarp below cg's, the same its, CGWarpCheck count = its/8 (ex2_cgwarp.log).
+    (cd $B && ctest --output-on-failure -L gpu -R cgwarp 2>&1 | tee "$OUTDIR/ctest_cgwarp.log" | tail -14)
+    for tool in memcheck racecheck; do
+      if [ $tool = memcheck ]; then
+        t="test_cgwarp -mat_ellwarp_backend cuda -mat_types ellwarp,aijcusparse -cases random,empty,one,indefinite -pcs jacobi,sor -norm_types preconditioned,natural -rtol 1e-6 -ksp_cgwarp_check_every 3"
+      else
+        t="test_cgwarp -mat_ellwarp_backend cuda -mat_types ellwarp -cases random,one -pcs jacobi,none -norm_types unpreconditioned -rtol 1e-6"
+      fi
+      set -- $t
+      extra=""; [ $tool = memcheck ] && extra="--leak-check full"
+      echo "== compute-sanitizer --tool $tool $t" | tee -a "$OUTDIR/sanitize_cgwarp.log"
+      compute-sanitizer --tool $tool $extra --error-exitcode 3 $B/tests/$@ -malloc_dump > /tmp/sanitizer.log 2>&1
+      echo "exit $?" | tee -a "$OUTDIR/sanitize_cgwarp.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY" /tmp/sanitizer.log | tail -3 | tee -a "$OUTDIR/sanitize_cgwarp.log"
+      grep -E "Invalid|Race|hazard|at 0x|by thread|PETSC ERROR" /tmp/sanitizer.log | head -12 >> "$OUTDIR/sanitize_cgwarp.log"
+    done
+    $B/bench/bench_spmv -pattern_only -cases q1lap,q1elas -cg_types cg,cgwarp -cpu_nmult 10 -cpu_cg 0 -kr 0 -windows 256 -csv "$OUTDIR/spmv_cgwarp.csv" 2>&1 | tee "$OUTDIR/bench_cgwarp.log"
+    $B/bench/bench_spmv -pattern_only -cases q1lap -cg_types cgwarp -ksp_cgwarp_check_every 1 -cpu_nmult 10 -cpu_cg 0 -kr 0 -windows 256 -csv "$OUTDIR/spmv_cgwarp_every1.csv" 2>&1 | tee "$OUTDIR/bench_cgwarp_every1.log"
+    for lv in "" "-log_view -log_view_gpu_time"; do # solve times; then where the time goes (GPU time per event, synchronised)
+      for kt in cg cgwarp; do
+        echo "== ex2 -ksp_type $kt $lv" | tee -a "$OUTDIR/ex2_cgwarp.log"
+        $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -dm_refine 3 -paths aij,ellwarp -ksp_type $kt $lv > /tmp/ex2.log 2>&1
+        grep -E "unknowns|^  (aij|ellwarp) |Event Stage|^(MatMult|VecDot|VecNorm|VecAXPY|VecAYPX|VecPointwiseMult|VecCopy|PCApply|KSPSolve|CGWarp)" /tmp/ex2.log | tee -a "$OUTDIR/ex2_cgwarp.log"
+      done
+    done ;;
   bench9_gmsh) # issue 9 (~3-4 min): every gmsh mesh of bench/meshes, P1 and P2, one rank, DMPlex's own numbering (0.15-0.72 M
                # rows, see bench_spmv -help); the same paths. Decides: ellwarp_auto >= 1.0x aijcusparse on every matrix (where it
                # loses, which ellwarp_{k1,k2t8,auto}_w* / ellwarp_auto_global wins tells how to change the automatic window rule:

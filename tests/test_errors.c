@@ -2,17 +2,6 @@ static char help[] = "Bad input to MATELLWARP gets a clear PETSc error, not a cr
 
 #include "testutil.h"
 
-/* Run a call that must fail; record its error code */
-#define EXPECT_ERROR(call, what) \
-  do { \
-    PetscErrorCode ierr_; \
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
-    ierr_ = (call); \
-    PetscCall(PetscPopErrorHandler()); \
-    PetscCheck(ierr_ != PETSC_SUCCESS, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected an error: %s", what); \
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-52s -> error %d (as expected)\n", what, (int)ierr_)); \
-  } while (0)
-
 int main(int argc, char **argv)
 {
   Mat         A, B;

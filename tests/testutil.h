@@ -22,3 +22,14 @@ PetscErrorCode TestCheckLoad(DM, PetscWarpAsm, VecType, PetscInt);
 /* A DMPLEX from the options (-dm_plex_*), distributed over comm by DMPlexDistribute() with overlap -test_overlap (default
    0); -empty_rank r: contiguous blocks of cells to the other ranks, none to rank r */
 PetscErrorCode TestPlexCreate(MPI_Comm, DM *);
+
+/* Run a call that must fail; record its error code */
+#define EXPECT_ERROR(call, what) \
+  do { \
+    PetscErrorCode ierr_; \
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
+    ierr_ = (call); \
+    PetscCall(PetscPopErrorHandler()); \
+    PetscCheck(ierr_ != PETSC_SUCCESS, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected an error: %s", what); \
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-52s -> error %d (as expected)\n", what, (int)ierr_)); \
+  } while (0)

@@ -126,6 +126,13 @@ PetscErrorCode PlexPathRun(const PlexPathProblem *prob, const char path[], Petsc
   PetscCall(KSPSolve(ksp, F, du));
   PetscCall(Toc(t0, &r->t_solve));
   PetscCall(KSPGetIterationNumber(ksp, &r->its));
+  {
+    KSPType kt;
+    PCType  pt;
+    PetscCall(KSPGetType(ksp, &kt));
+    PetscCall(PCGetType(pc, &pt));
+    PetscCall(PetscSNPrintf(r->solver, sizeof(r->solver), "%s + %s", kt, pt));
+  }
   PetscCall(VecAXPY(u, -1.0, du));
   PetscCall(PetscLogStagePop());
   if (uref) {
@@ -169,7 +176,7 @@ PetscErrorCode PlexPathReport(const PlexPathProblem *prob, PetscInt npaths, cons
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s on %d rank(s), %" PetscInt_FMT " unknowns, CG + %s; the Jacobian assembled %s; times in seconds\n", prob->name, size, res[0].rows, prob->pctype, device ? "on the GPU by the petscwarp paths" : "by the host twins of the kernels for the petscwarp paths (no GPU)"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s on %d rank(s), %" PetscInt_FMT " unknowns, %s; the Jacobian assembled %s; times in seconds\n", prob->name, size, res[0].rows, res[0].solver, device ? "on the GPU by the petscwarp paths" : "by the host twins of the kernels for the petscwarp paths (no GPU)"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-9s %8s %9s %9s %10s %10s %8s %8s %9s %6s %10s  %s\n", "path", "set-up", "res first", "res again", "asm first", "asm again", "PC setup", "solve", "asm+solve", "its", "max|du|/|u|", "assembly by"));
   for (PetscInt p = 0; p < npaths; p++) {
     const PlexPathResult *r = &res[p];

@@ -16,6 +16,7 @@ typedef struct {
   PetscReal t_setup, t_res1, t_res2, t_asm1, t_asm2, t_pcsetup, t_solve, err;
   PetscInt  its, rows;
   char      how[96];
+  char      solver[64]; /* "<KSP type> + <PC type>" as solved (-ksp_type, -pc_type) */
 } PlexPathResult;
 
 /* -paths (default aij,ellwarp and, with a device, sharednz; the first is the reference), -rtol, -check, -require_device

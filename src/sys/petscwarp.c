@@ -2,6 +2,7 @@
 #include <petscwarp/private/ellwarpimpl.h>
 #include <petscwarp/private/warpasmimpl.h>
 #include <petscwarp/private/warpstage.h>
+#include <petscwarp/private/cgwarpimpl.h>
 PETSC_INTERN PetscErrorCode DMPlexWarpAutoRegister_Private(void);
 
 const char *const MatEllWarpBackends[] = {"host", "cuda", "MatEllWarpBackend", "MAT_ELLWARP_BACKEND_", NULL};
@@ -34,7 +35,7 @@ PetscErrorCode PetscWarpFinalizePackage(void)
 
 /*@C
   PetscWarpInitializePackage - Registers the petscwarp matrix types (`MATELLWARP`, `MATSHAREDNZ`), preconditioner
-  (`PCELLWARPPERM`), the `PetscWarpAsm` class and log events
+  (`PCELLWARPPERM`), Krylov method (`KSPCGWARP`), the `PetscWarpAsm` class and log events
 
   Not Collective
 
@@ -83,6 +84,13 @@ PetscErrorCode PetscWarpInitializePackage(void)
   PetscCall(PCRegister(PCELLWARPPERM, PCCreate_EllWarpPerm));
   PetscCall(PetscLogEventRegister("EllWarpPermSetUp", PC_CLASSID, &PCELLWARPPERM_SetUp));
   PetscCall(PetscLogEventRegister("EllWarpPermScatter", PC_CLASSID, &PCELLWARPPERM_Scatter));
+  PetscCall(KSPInitializePackage());
+  PetscCall(KSPRegister(KSPCGWARP, KSPCreate_CGWarp));
+  PetscCall(PetscLogEventRegister("CGWarpSetUp", KSP_CLASSID, &KSPCGWARP_SetUp));
+  PetscCall(PetscLogEventRegister("CGWarpDirection", KSP_CLASSID, &KSPCGWARP_Direction));
+  PetscCall(PetscLogEventRegister("CGWarpAlpha", KSP_CLASSID, &KSPCGWARP_Alpha));
+  PetscCall(PetscLogEventRegister("CGWarpUpdate", KSP_CLASSID, &KSPCGWARP_Update));
+  PetscCall(PetscLogEventRegister("CGWarpCheck", KSP_CLASSID, &KSPCGWARP_Check));
   PetscCall(PetscRegisterFinalize(PetscWarpFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

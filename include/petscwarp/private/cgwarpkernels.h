@@ -1,0 +1,194 @@
+/*
+  KSPCGWARP kernels: the vector work of one CG iteration with the scalars (alpha, beta, norms) kept where the vectors
+  are, so that an iteration needs no host synchronisation (src/ksp/ksp/impls/cgwarp/cgwarp.c drives them).
+
+  No PETSc objects here: only pointers, sizes and a stream. Every function exists twice, a host twin in C
+  (src/kernels/cgwarp_host.c) and a CUDA version (src/kernels/cgwarp.cu); the bookkeeping after each reduction (the
+  KSPCG scalar recurrences and its breakdown checks) is one inline function below, shared by both.
+
+  One CG iteration i (KSPCG's loop index; the iteration number is i + 1), KSPCG's arithmetic:
+    PetscWarpCGDirection: p = z (i = 0) or p = z + b p, b = beta / betaold
+    (the caller: w = A p, any MatMult)
+    PetscWarpCGAlpha:     dpi = p'w; the checks of KSPCG (NaN, dpi = 0, sign change); betaold = beta; a = beta / dpi
+    PetscWarpCGUpdate:    x += a p, r -= a w (AXPY); z = D^-1 r (DIAG, z may alias w); reductions z'r, r'r, z'z;
+                          the norm of the iteration (FIN_NORM, stored in norms[slot]) and the new beta (FIN_BETA)
+  A preconditioner other than Jacobi or none: one Update with AXPY, then the caller's PCApply, then one Update without.
+  Once status is set, every later kernel returns at once: the iterates stay as KSPCG leaves them when it stops.
+*/
+#pragma once
+
+#include <math.h>
+#include <stddef.h>
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+#if defined(__CUDACC__)
+  #define PETSCWARP_CG_HD __host__ __device__
+#else
+  #define PETSCWARP_CG_HD
+#endif
+
+/* status: why the iteration stopped on the device (0: it did not). status_it is KSPCG's loop index of the event. */
+enum {
+  PETSCWARP_CG_RUNNING   = 0,
+  PETSCWARP_CG_ALPHA_NAN = 1, /* p'w is Inf or NaN (KSPCheckDot) */
+  PETSCWARP_CG_INDEF_MAT = 2, /* p'w = 0 or changed sign: indefinite matrix or negative curvature */
+  PETSCWARP_CG_NORM_NAN  = 3, /* the residual norm is Inf or NaN (KSPCheckNorm; natural norm: KSPCheckDot) */
+  PETSCWARP_CG_CONVERGED = 4, /* the device copy of KSPConvergedDefault() says converged or diverged: the host decides */
+  PETSCWARP_CG_BETA_NAN  = 5, /* z'r is Inf or NaN after the convergence test (KSPCheckDot) */
+  PETSCWARP_CG_BETA_ZERO = 6, /* z'r = 0 at the start of iteration status_it (KSPCG: converged, atol) */
+  PETSCWARP_CG_INDEF_PC  = 7  /* z'r changed sign at the start of iteration status_it (indefinite preconditioner) */
+};
+
+/* norm types, in KSPNormType's order */
+enum {
+  PETSCWARP_CG_NORM_NONE             = 0,
+  PETSCWARP_CG_NORM_PRECONDITIONED   = 1,
+  PETSCWARP_CG_NORM_UNPRECONDITIONED = 2,
+  PETSCWARP_CG_NORM_NATURAL          = 3
+};
+
+/* PetscWarpCGUpdate flags */
+#define PETSCWARP_CG_AXPY     1  /* x += a p, r -= a w */
+#define PETSCWARP_CG_DIAG     2  /* z = dinv .* r */
+#define PETSCWARP_CG_DOT_ZR   4  /* reduce z'r */
+#define PETSCWARP_CG_NRM_R    8  /* reduce r'r */
+#define PETSCWARP_CG_NRM_Z    16 /* reduce z'z */
+#define PETSCWARP_CG_FIN_NORM 32 /* the norm of this iteration from the reductions, checks, device convergence test */
+#define PETSCWARP_CG_FIN_BETA 64 /* beta = z'r, its checks, b = beta / betaold */
+
+/* The scalars, in the memory of the vectors (device for CUDA). norms[] follows this struct in the same allocation so that
+   one copy brings back the status and the norms of a batch of iterations. */
+typedef struct {
+  double       beta, betaold, dpi, dpiold, a, b, dp;
+  int          status, status_it;
+  unsigned int count; /* blocks done (the last-block reduction pattern); 0 between kernels */
+  int          pad;
+} PetscWarpCGScalars;
+
+/* What the host tells each iteration's kernels (passed by value) */
+typedef struct {
+  int    it;       /* KSPCG's loop index i */
+  int    slot;     /* where this iteration's norm goes in norms[] */
+  int    normtype; /* PETSCWARP_CG_NORM_* */
+  int    skipnorm; /* KSPSetCheckNormIteration(): this iteration's preconditioned/unpreconditioned norm is 0, not computed */
+  int    test;     /* apply the device copy of KSPConvergedDefault() to this iteration's norm */
+  double ttol;     /* converged when dp <= ttol (KSP's ttol = max(rtol rnorm0, abstol)) */
+  double dtol;     /* diverged when dp >= dtol (divtol rnorm0) */
+} PetscWarpCGCtl;
+
+#define PetscWarpCGFinite(v) ((v) - (v) == 0.0) /* false for Inf and NaN */
+
+static inline PETSCWARP_CG_HD int PetscWarpCGSign(double v)
+{
+  return v > 0 ? 1 : (v < 0 ? -1 : 0);
+}
+
+/* After the reduction of p'w (KSPCG between w = A p and x += a p) */
+static inline PETSCWARP_CG_HD void PetscWarpCGFinishAlpha(PetscWarpCGScalars *S, double dpi, const PetscWarpCGCtl *c)
+{
+  if (S->status) return;
+  S->dpiold  = S->dpi;
+  S->dpi     = dpi;
+  S->betaold = S->beta;
+  if (!PetscWarpCGFinite(dpi)) {
+    S->status = PETSCWARP_CG_ALPHA_NAN;
+  } else if (dpi == 0.0 || (c->it > 0 && PetscWarpCGSign(dpi) * PetscWarpCGSign(S->dpiold) < 0)) {
+    S->status = PETSCWARP_CG_INDEF_MAT;
+  } else {
+    S->a = S->beta / dpi;
+    return;
+  }
+  S->status_it = c->it;
+}
+
+/* After the reductions of an update: red = {z'r, r'r, z'z} as the flags asked */
+static inline PETSCWARP_CG_HD void PetscWarpCGFinishUpdate(PetscWarpCGScalars *S, double *norms, int flags, const double red[3], const PetscWarpCGCtl *c)
+{
+  if (S->status) return;
+  if (flags & PETSCWARP_CG_FIN_NORM) {
+    double dp = 0.0;
+    int    bad;
+    switch (c->normtype) {
+    case PETSCWARP_CG_NORM_PRECONDITIONED:
+      dp = c->skipnorm ? 0.0 : sqrt(red[2]);
+      break;
+    case PETSCWARP_CG_NORM_UNPRECONDITIONED:
+      dp = c->skipnorm ? 0.0 : sqrt(red[1]);
+      break;
+    case PETSCWARP_CG_NORM_NATURAL:
+      dp = sqrt(fabs(red[0]));
+      break;
+    default:
+      break;
+    }
+    bad            = c->normtype == PETSCWARP_CG_NORM_NATURAL ? !PetscWarpCGFinite(red[0]) : !PetscWarpCGFinite(dp);
+    S->dp          = dp;
+    norms[c->slot] = dp;
+    if (bad) {
+      S->status    = PETSCWARP_CG_NORM_NAN;
+      S->status_it = c->it;
+      return;
+    }
+    if (c->test && (dp <= c->ttol || dp >= c->dtol)) {
+      S->status    = PETSCWARP_CG_CONVERGED;
+      S->status_it = c->it;
+      return;
+    }
+  }
+  if (flags & PETSCWARP_CG_FIN_BETA) {
+    double beta = red[0];
+    S->beta     = beta; /* also when it is Inf or NaN: the host reports it */
+    if (!PetscWarpCGFinite(beta)) {
+      S->status    = PETSCWARP_CG_BETA_NAN;
+      S->status_it = c->it;
+      return;
+    }
+    if (beta == 0.0) S->status = PETSCWARP_CG_BETA_ZERO;
+    else if (beta * S->betaold < 0.0) S->status = PETSCWARP_CG_INDEF_PC;
+    else {
+      S->b = beta / S->betaold;
+      return;
+    }
+    S->status_it = c->it + 1;
+  }
+}
+
+/* Entry i of an update (both builds): x += a p, r -= a w (AXPY); z = dinv r (DIAG); the terms of the reductions added to
+   red. z may alias w (read before written) or r (DIAG not set: z is read after r was written). */
+static inline PETSCWARP_CG_HD void PetscWarpCGUpdateEntry(int i, int flags, double a, double *x, double *r, const double *p, const double *w, double *z, const double *dinv, double red[3])
+{
+  double ri = r[i], zi;
+  if (flags & PETSCWARP_CG_AXPY) {
+    x[i] += a * p[i];
+    ri   = ri - a * w[i];
+    r[i] = ri;
+  }
+  if (flags & PETSCWARP_CG_DIAG) {
+    zi   = dinv[i] * ri;
+    z[i] = zi;
+  } else zi = z[i];
+  if (flags & PETSCWARP_CG_DOT_ZR) red[0] += zi * ri;
+  if (flags & PETSCWARP_CG_NRM_R) red[1] += ri * ri;
+  if (flags & PETSCWARP_CG_NRM_Z) red[2] += zi * zi;
+}
+
+/* ---------------- host twin (src/kernels/cgwarp_host.c), arrays in host memory ---------------- */
+/* p = z (first) or p = z + S->b p */
+void PetscWarpCGDirectionHost(int n, const double *z, double *p, int first, const PetscWarpCGScalars *S);
+void PetscWarpCGAlphaHost(int n, const double *p, const double *w, PetscWarpCGScalars *S, PetscWarpCGCtl c);
+/* z may alias w (DIAG: z[i] = dinv[i] r[i] after w[i] was read) or r (no preconditioner, DIAG not set) */
+void PetscWarpCGUpdateHost(int n, int flags, double *x, double *r, const double *p, const double *w, double *z, const double *dinv, PetscWarpCGScalars *S, double *norms, PetscWarpCGCtl c);
+
+/* ---------------- CUDA (src/kernels/cgwarp.cu), arrays and S in device memory; 0 = success ---------------- */
+/* Reduction work space: bytes of device memory the reductions need (block partial sums), for n entries */
+size_t PetscWarpCGWorkBytesCUDA(int n);
+int    PetscWarpCGDirectionCUDA(int n, const double *z, double *p, int first, const PetscWarpCGScalars *S, void *stream);
+int    PetscWarpCGAlphaCUDA(int n, const double *p, const double *w, PetscWarpCGScalars *S, double *work, PetscWarpCGCtl c, void *stream);
+int    PetscWarpCGUpdateCUDA(int n, int flags, double *x, double *r, const double *p, const double *w, double *z, const double *dinv, PetscWarpCGScalars *S, double *norms, double *work, PetscWarpCGCtl c, void *stream);
+
+#if defined(__cplusplus)
+}
+#endif

@@ -1,0 +1,32 @@
+/* KSPCGWARP: host twin of the CUDA kernels of src/kernels/cgwarp.cu (the reference, and the backend without a GPU) */
+#include <petscwarp/private/cgwarpkernels.h>
+
+void PetscWarpCGDirectionHost(int n, const double *z, double *p, int first, const PetscWarpCGScalars *S)
+{
+  if (S->status) return;
+  if (first)
+    for (int i = 0; i < n; i++) p[i] = z[i];
+  else {
+    const double b = S->b;
+    for (int i = 0; i < n; i++) p[i] = z[i] + b * p[i];
+  }
+}
+
+void PetscWarpCGAlphaHost(int n, const double *p, const double *w, PetscWarpCGScalars *S, PetscWarpCGCtl c)
+{
+  double dpi = 0.0;
+
+  if (S->status) return;
+  for (int i = 0; i < n; i++) dpi += p[i] * w[i];
+  PetscWarpCGFinishAlpha(S, dpi, &c);
+}
+
+void PetscWarpCGUpdateHost(int n, int flags, double *x, double *r, const double *p, const double *w, double *z, const double *dinv, PetscWarpCGScalars *S, double *norms, PetscWarpCGCtl c)
+{
+  double       red[3] = {0.0, 0.0, 0.0};
+  const double a      = S->a;
+
+  if (S->status) return;
+  for (int i = 0; i < n; i++) PetscWarpCGUpdateEntry(i, flags, a, x, r, p, w, z, dinv, red);
+  PetscWarpCGFinishUpdate(S, norms, flags, red, &c);
+}

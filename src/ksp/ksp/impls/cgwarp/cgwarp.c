@@ -1,0 +1,755 @@
+/*
+  KSPCGWARP: KSPCG's conjugate gradient (same arithmetic, same iteration counts) with the vector work fused into three
+  kernels per iteration and alpha, beta and the norms computed where the vectors are (src/kernels/cgwarp*.{cu,c}), so
+  that an iteration has no host synchronisation: the host reads back the norms and the breakdown status once every
+  `-ksp_cgwarp_check_every` iterations and replays KSPCG's monitors and convergence tests on them.
+*/
+#include <petscwarp/private/cgwarpimpl.h>
+#include <petscwarp/private/cgwarpkernels.h>
+#include <petsc/private/kspimpl.h>
+#if PetscDefined(HAVE_CUDA)
+  #include <petscdevice_cuda.h>
+#endif
+
+PetscLogEvent KSPCGWARP_SetUp, KSPCGWARP_Direction, KSPCGWARP_Alpha, KSPCGWARP_Update, KSPCGWARP_Check;
+
+/* How the preconditioner is applied */
+typedef enum {
+  CGWARP_PC_JACOBI, /* fused: z = D^-1 r inside the update kernel, D^-1 taken from the PC once per solve */
+  CGWARP_PC_NONE,   /* fused: z is r */
+  CGWARP_PC_APPLY   /* any other PC (or a null space to remove, or -ksp_cgwarp_fuse 0): PCApply between two kernels */
+} CGWarpPCMode;
+static const char *const CGWarpPCModes[] = {"fused Jacobi", "fused, no preconditioner", "PCApply between kernels"};
+
+typedef struct {
+  PetscInt            check_every; /* iterations between host checks; PETSC_DETERMINE: automatic */
+  PetscBool           device_test; /* copy KSPConvergedDefault() to the device (exact results with check_every > 1) */
+  PetscBool           fuse;        /* fuse Jacobi / no PC into the update kernel */
+  PetscBool           cuda;        /* backend of the last solve */
+  CGWarpPCMode        mode;        /* of the last solve */
+  PetscInt            last_every;  /* check interval of the last solve */
+  PetscWarpCGScalars *S, *hS;      /* scalars + norms[nmax]: in the vectors' memory; hS its host copy (pinned), == S on the host */
+  double             *work;        /* device reduction work space */
+  size_t              work_bytes;
+  PetscInt            nmax;
+  Vec                 dinv; /* Jacobi: the inverse diagonal as PCJACOBI applies it */
+  PetscInt            nchecks, nits;
+} KSP_CGWarp;
+
+/* PETSc's CUDA stream (NULL for the host backend): the kernels run in order with PETSc's own vector and matrix kernels */
+static PetscErrorCode GetStream(PetscBool cuda, void **st)
+{
+  PetscFunctionBegin;
+  *st = NULL;
+#if PetscDefined(HAVE_CUDA)
+  if (cuda) {
+    cudaStream_t s;
+    PetscCall(PetscGetCurrentCUDAStream(&s));
+    *st = (void *)s;
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FreeBuffers(KSP_CGWarp *cg)
+{
+  PetscFunctionBegin;
+#if PetscDefined(HAVE_CUDA)
+  if (cg->cuda) {
+    if (cg->S) PetscCallCUDA(cudaFree(cg->S));
+    if (cg->hS) PetscCallCUDA(cudaFreeHost(cg->hS));
+    if (cg->work) PetscCallCUDA(cudaFree(cg->work));
+  } else
+#endif
+    PetscCall(PetscFree(cg->S));
+  cg->S = cg->hS = NULL;
+  cg->work       = NULL;
+  cg->work_bytes = 0;
+  cg->nmax       = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Scalars and norms[nmax] for the backend, reduction work space for n entries */
+static PetscErrorCode EnsureBuffers(KSP_CGWarp *cg, PetscBool cuda, PetscInt n, PetscInt nmax)
+{
+  size_t bytes = sizeof(PetscWarpCGScalars) + sizeof(double) * (size_t)nmax;
+
+  PetscFunctionBegin;
+  if (cg->S && (cg->cuda != cuda || cg->nmax < nmax)) PetscCall(FreeBuffers(cg));
+  cg->cuda = cuda;
+#if PetscDefined(HAVE_CUDA)
+  if (cuda) {
+    size_t wb = PetscWarpCGWorkBytesCUDA((int)n);
+    void  *st;
+    PetscCall(GetStream(PETSC_TRUE, &st));
+    if (!cg->S) {
+      PetscCallCUDA(cudaMalloc((void **)&cg->S, bytes));
+      PetscCallCUDA(cudaMallocHost((void **)&cg->hS, bytes));
+      PetscCallCUDA(cudaMemsetAsync(cg->S, 0, bytes, (cudaStream_t)st)); /* on PETSc's stream: before PutScalars() */
+      cg->nmax = nmax;
+    }
+    if (cg->work_bytes < wb) {
+      if (cg->work) PetscCallCUDA(cudaFree(cg->work));
+      PetscCallCUDA(cudaMalloc((void **)&cg->work, wb));
+      cg->work_bytes = wb;
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
+  (void)n;
+  if (!cg->S) {
+    PetscCall(PetscCalloc(bytes, &cg->S));
+    cg->hS   = cg->S;
+    cg->nmax = nmax;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPReset_CGWarp(KSP ksp)
+{
+  KSP_CGWarp *cg = (KSP_CGWarp *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCall(FreeBuffers(cg));
+  PetscCall(VecDestroy(&cg->dinv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPDestroy_CGWarp(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPReset_CGWarp(ksp));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCGWarpSetCheckEvery_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCGWarpGetCheckEvery_C", NULL));
+  PetscCall(KSPDestroyDefault(ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPSetUp_CGWarp(KSP ksp)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ksp), &size));
+  PetscCheck(size == 1, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCGWARP runs on one MPI rank (its reductions stay in device memory): use KSPCG on %d ranks", size);
+  PetscCheck(!ksp->calc_sings, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCGWARP does not estimate singular values or eigenvalues (KSPSetComputeSingularValues(), -ksp_monitor_singular_value): use KSPCG");
+  PetscCheck(!PetscDefined(USE_COMPLEX), PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCGWARP supports real scalars only");
+  PetscCall(KSPSetWorkVecs(ksp, 3));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Arrays of the vectors a kernel touches, in the backend's memory */
+typedef struct {
+  Vec          v[5];
+  PetscScalar *a[5];
+  PetscBool    write[5];
+  PetscInt     n;
+  PetscBool    cuda;
+} CGArrays;
+
+static PetscErrorCode ArraysGet(CGArrays *A, Vec v, PetscBool write, PetscScalar **a)
+{
+  PetscMemType mt;
+
+  PetscFunctionBegin;
+  *a = NULL;
+  if (!v) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt k = 0; k < A->n; k++)
+    if (A->v[k] == v) { /* the same vector twice (z is w or r): one access, read-write */
+      PetscCheck(A->write[k] || !write, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Vector got read-only, then for writing");
+      *a = A->a[k];
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  if (write) PetscCall(VecGetArrayAndMemType(v, &A->a[A->n], &mt));
+  else PetscCall(VecGetArrayReadAndMemType(v, (const PetscScalar **)&A->a[A->n], &mt));
+  PetscCheck(A->cuda == (PetscBool)!PetscMemTypeHost(mt), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "KSPCGWARP: vectors in host and device memory in one solve; give the solution, the right-hand side and the operator's vectors one VecType");
+  A->v[A->n]     = v;
+  A->write[A->n] = write;
+  *a             = A->a[A->n++];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ArraysRestore(CGArrays *A)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < A->n; k++) {
+    if (A->write[k]) PetscCall(VecRestoreArrayAndMemType(A->v[k], &A->a[k]));
+    else PetscCall(VecRestoreArrayReadAndMemType(A->v[k], (const PetscScalar **)&A->a[k]));
+  }
+  A->n = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode LogFlops(KSP_CGWarp *cg, PetscLogDouble f)
+{
+  PetscFunctionBegin;
+  if (cg->cuda) PetscCall(PetscLogGpuFlops(f));
+  else PetscCall(PetscLogFlops(f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GpuTime(KSP_CGWarp *cg, PetscBool begin)
+{
+  PetscFunctionBegin;
+  if (cg->cuda && begin) PetscCall(PetscLogGpuTimeBegin());
+  else if (cg->cuda) PetscCall(PetscLogGpuTimeEnd());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#if PetscDefined(HAVE_CUDA)
+  #define CGCALL(cg, host, dev) \
+    do { \
+      if ((cg)->cuda) PetscCallCUDA((cudaError_t)(dev)); \
+      else host; \
+    } while (0)
+#else
+  #define CGCALL(cg, host, dev) host
+#endif
+
+/* p = z (first) or z + b p */
+static PetscErrorCode Direction(KSP ksp, Vec Z, Vec P, PetscBool first)
+{
+  KSP_CGWarp  *cg = (KSP_CGWarp *)ksp->data;
+  CGArrays     A  = {.n = 0, .cuda = cg->cuda};
+  PetscScalar *z, *p;
+  PetscInt     n;
+  void        *st;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(KSPCGWARP_Direction, ksp, 0, 0, 0));
+  PetscCall(VecGetLocalSize(P, &n));
+  PetscCall(ArraysGet(&A, P, PETSC_TRUE, &p));
+  PetscCall(ArraysGet(&A, Z, PETSC_FALSE, &z));
+  PetscCall(GetStream(cg->cuda, &st));
+  PetscCall(GpuTime(cg, PETSC_TRUE));
+  CGCALL(cg, PetscWarpCGDirectionHost((int)n, z, p, (int)first, cg->S), PetscWarpCGDirectionCUDA((int)n, z, p, (int)first, cg->S, st));
+  PetscCall(GpuTime(cg, PETSC_FALSE));
+  PetscCall(LogFlops(cg, first ? 0.0 : 2.0 * n));
+  PetscCall(ArraysRestore(&A));
+  PetscCall(PetscLogEventEnd(KSPCGWARP_Direction, ksp, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* dpi = p'w, a = beta / dpi */
+static PetscErrorCode Alpha(KSP ksp, Vec P, Vec W, PetscWarpCGCtl c)
+{
+  KSP_CGWarp  *cg = (KSP_CGWarp *)ksp->data;
+  CGArrays     A  = {.n = 0, .cuda = cg->cuda};
+  PetscScalar *p, *w;
+  PetscInt     n;
+  void        *st;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(KSPCGWARP_Alpha, ksp, 0, 0, 0));
+  PetscCall(VecGetLocalSize(P, &n));
+  PetscCall(ArraysGet(&A, P, PETSC_FALSE, &p));
+  PetscCall(ArraysGet(&A, W, PETSC_FALSE, &w));
+  PetscCall(GetStream(cg->cuda, &st));
+  PetscCall(GpuTime(cg, PETSC_TRUE));
+  CGCALL(cg, PetscWarpCGAlphaHost((int)n, p, w, cg->S, c), PetscWarpCGAlphaCUDA((int)n, p, w, cg->S, cg->work, c, st));
+  PetscCall(GpuTime(cg, PETSC_FALSE));
+  PetscCall(LogFlops(cg, 2.0 * n));
+  PetscCall(ArraysRestore(&A));
+  PetscCall(PetscLogEventEnd(KSPCGWARP_Alpha, ksp, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x += a p, r -= a w, z = D^-1 r, reductions and the scalars after them, as the flags ask */
+static PetscErrorCode Update(KSP ksp, int flags, Vec X, Vec R, Vec P, Vec W, Vec Z, PetscWarpCGCtl c)
+{
+  KSP_CGWarp    *cg   = (KSP_CGWarp *)ksp->data;
+  CGArrays       A    = {.n = 0, .cuda = cg->cuda};
+  PetscBool      axpy = (PetscBool) !!(flags & PETSCWARP_CG_AXPY), diag = (PetscBool) !!(flags & PETSCWARP_CG_DIAG);
+  PetscScalar   *x, *r, *p, *w, *z, *d;
+  double        *norms = (double *)(cg->S + 1);
+  PetscInt       n;
+  PetscLogDouble f = 0;
+  void          *st;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(KSPCGWARP_Update, ksp, 0, 0, 0));
+  PetscCall(VecGetLocalSize(R, &n));
+  PetscCall(ArraysGet(&A, R, axpy, &r));
+  PetscCall(ArraysGet(&A, Z, diag, &z)); /* Z may be W (Jacobi) or R (no PC) */
+  PetscCall(ArraysGet(&A, axpy ? X : NULL, PETSC_TRUE, &x));
+  PetscCall(ArraysGet(&A, axpy ? P : NULL, PETSC_FALSE, &p));
+  PetscCall(ArraysGet(&A, axpy ? W : NULL, PETSC_FALSE, &w));
+  PetscCall(ArraysGet(&A, diag ? cg->dinv : NULL, PETSC_FALSE, &d));
+  PetscCall(GetStream(cg->cuda, &st));
+  PetscCall(GpuTime(cg, PETSC_TRUE));
+  CGCALL(cg, PetscWarpCGUpdateHost((int)n, flags, x, r, p, w, z, d, cg->S, norms, c), PetscWarpCGUpdateCUDA((int)n, flags, x, r, p, w, z, d, cg->S, norms, cg->work, c, st));
+  PetscCall(GpuTime(cg, PETSC_FALSE));
+  if (axpy) f += 4.0 * n;
+  if (diag) f += 1.0 * n;
+  if (flags & PETSCWARP_CG_DOT_ZR) f += 2.0 * n;
+  if (flags & PETSCWARP_CG_NRM_R) f += 2.0 * n;
+  if (flags & PETSCWARP_CG_NRM_Z) f += 2.0 * n;
+  PetscCall(LogFlops(cg, f));
+  PetscCall(ArraysRestore(&A));
+  PetscCall(PetscLogEventEnd(KSPCGWARP_Update, ksp, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* z <- B r as KSPCG applies it; with no preconditioner z is r itself */
+static PetscErrorCode ApplyPC(KSP ksp, Vec R, Vec Z)
+{
+  PetscFunctionBegin;
+  if (R != Z) PetscCall(KSP_PCApply(ksp, R, Z));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Scalars from the host to the kernels' memory, and back with the norms of nb iterations */
+static PetscErrorCode PutScalars(KSP_CGWarp *cg)
+{
+  PetscFunctionBegin;
+#if PetscDefined(HAVE_CUDA)
+  if (cg->cuda) {
+    void *st;
+    PetscCall(GetStream(cg->cuda, &st));
+    PetscCallCUDA(cudaMemcpyAsync(cg->S, cg->hS, sizeof(PetscWarpCGScalars), cudaMemcpyHostToDevice, (cudaStream_t)st));
+    PetscCall(PetscLogCpuToGpu(sizeof(PetscWarpCGScalars)));
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GetScalars(KSP ksp, PetscInt nb)
+{
+  KSP_CGWarp *cg = (KSP_CGWarp *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(KSPCGWARP_Check, ksp, 0, 0, 0));
+#if PetscDefined(HAVE_CUDA)
+  if (cg->cuda) {
+    size_t bytes = sizeof(PetscWarpCGScalars) + sizeof(double) * (size_t)nb;
+    void  *st;
+    PetscCall(GetStream(cg->cuda, &st));
+    PetscCallCUDA(cudaMemcpyAsync(cg->hS, cg->S, bytes, cudaMemcpyDeviceToHost, (cudaStream_t)st));
+    PetscCallCUDA(cudaStreamSynchronize((cudaStream_t)st));
+    PetscCall(PetscLogGpuToCpu((PetscLogDouble)bytes));
+  }
+#endif
+  (void)nb;
+  cg->nchecks++;
+  PetscCall(PetscLogEventEnd(KSPCGWARP_Check, ksp, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  KSPCG's bookkeeping for iterations i0 .. i0+nb-1 from the scalars and norms the kernels left: breakdowns, monitors,
+  the residual history, the convergence test, in KSPCG's order. Iterations the device ran past the one at which the
+  test stopped (check interval > 1 with a test the device does not copy) are monitored and counted: they happened.
+*/
+static PetscErrorCode Replay(KSP ksp, PetscInt i0, PetscInt nb)
+{
+  KSP_CGWarp         *cg    = (KSP_CGWarp *)ksp->data;
+  PetscWarpCGScalars *S     = cg->hS;
+  const double       *norms = (const double *)(S + 1);
+  int                 st = S->status, sit = S->status_it;
+
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < nb; j++) {
+    PetscInt  i  = i0 + j;
+    PetscReal dp = (PetscReal)norms[j];
+
+    ksp->its = i + 1;
+    if (st && sit == i && st == PETSCWARP_CG_ALPHA_NAN) KSPCheckDot(ksp, (PetscScalar)S->dpi);
+    if (st && sit == i && st == PETSCWARP_CG_INDEF_MAT) {
+      if (ksp->converged_neg_curve) {
+        PetscCall(PetscInfo(ksp, "converged due to negative curvature: %g\n", (double)S->dpi));
+        ksp->reason = KSP_CONVERGED_NEG_CURVE;
+      } else {
+        PetscCheck(!ksp->errorifnotconverged, PetscObjectComm((PetscObject)ksp), PETSC_ERR_NOT_CONVERGED, "Diverged due to indefinite matrix, dpi %g, dpiold %g", (double)S->dpi, (double)S->dpiold);
+        ksp->reason = KSP_DIVERGED_INDEFINITE_MAT;
+        PetscCall(PetscInfo(ksp, "diverging due to indefinite matrix\n"));
+      }
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    if (st && sit == i && st == PETSCWARP_CG_NORM_NAN) {
+      if (ksp->normtype == KSP_NORM_NATURAL) KSPCheckDot(ksp, (PetscScalar)dp);
+      KSPCheckNorm(ksp, dp);
+    }
+    ksp->rnorm = dp;
+    PetscCall(KSPLogResidualHistory(ksp, dp));
+    PetscCall(KSPMonitor(ksp, i + 1, dp));
+    PetscCall((*ksp->converged)(ksp, i + 1, dp, &ksp->reason, ksp->cnvP));
+    if (ksp->reason) {
+      for (PetscInt t = j + 1; t < nb && !(st && sit <= i0 + t); t++) { /* iterations run past the test's stop */
+        ksp->its   = i0 + t + 1;
+        ksp->rnorm = (PetscReal)norms[t];
+        PetscCall(KSPLogResidualHistory(ksp, ksp->rnorm));
+        PetscCall(KSPMonitor(ksp, ksp->its, ksp->rnorm));
+      }
+      if (ksp->its > i + 1) PetscCall(PetscInfo(ksp, "%" PetscInt_FMT " iterations past the convergence test's stop (check interval %" PetscInt_FMT ")\n", ksp->its - i - 1, cg->last_every));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCheck(!(st && sit == i && st == PETSCWARP_CG_CONVERGED), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The device copy of KSPConvergedDefault() stopped at iteration %" PetscInt_FMT " (norm %g), the host's did not", i + 1, (double)dp);
+    if (st && sit == i && st == PETSCWARP_CG_BETA_NAN) KSPCheckDot(ksp, (PetscScalar)S->beta);
+    if (st && sit == i + 1 && (st == PETSCWARP_CG_BETA_ZERO || st == PETSCWARP_CG_INDEF_PC)) {
+      if (i + 1 >= ksp->max_it) break; /* KSPCG leaves its loop before looking at beta */
+      ksp->its = i + 2;
+      if (st == PETSCWARP_CG_BETA_ZERO) {
+        ksp->reason = KSP_CONVERGED_ATOL;
+        PetscCall(PetscInfo(ksp, "converged due to beta = 0\n"));
+      } else {
+        PetscCheck(!ksp->errorifnotconverged, PetscObjectComm((PetscObject)ksp), PETSC_ERR_NOT_CONVERGED, "Diverged due to indefinite preconditioner, beta %g, betaold %g", (double)S->beta, (double)S->betaold);
+        ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
+        PetscCall(PetscInfo(ksp, "diverging due to indefinite preconditioner\n"));
+      }
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Jacobi, no PC, or PCApply; fusing needs no null space to remove after the preconditioner */
+static PetscErrorCode ChooseMode(KSP ksp, Mat Amat, CGWarpPCMode *mode)
+{
+  KSP_CGWarp  *cg = (KSP_CGWarp *)ksp->data;
+  PetscBool    jac, none;
+  MatNullSpace nsp = NULL;
+
+  PetscFunctionBegin;
+  *mode = CGWARP_PC_APPLY;
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCJACOBI, &jac));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCNONE, &none));
+  if (ksp->pc_side == PC_LEFT) {
+    if (ksp->transpose_solve) PetscCall(MatGetTransposeNullSpace(Amat, &nsp));
+    else PetscCall(MatGetNullSpace(Amat, &nsp));
+  }
+  if (!cg->fuse || nsp) PetscFunctionReturn(PETSC_SUCCESS);
+  if (jac) *mode = CGWARP_PC_JACOBI;
+  if (none) *mode = CGWARP_PC_NONE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the host's convergence test can be copied to the device exactly (then checks can be rarer at no cost) */
+static PetscBool TestMirrored(KSP ksp)
+{
+  if (ksp->normtype == KSP_NORM_NONE) return (PetscBool)(ksp->converged == KSPConvergedDefault || ksp->converged == KSPConvergedSkip);
+  return (PetscBool)(ksp->converged == KSPConvergedDefault);
+}
+
+static PetscErrorCode KSPSolve_CGWarp(KSP ksp)
+{
+  KSP_CGWarp  *cg   = (KSP_CGWarp *)ksp->data;
+  PetscScalar  beta = 0.0;
+  PetscReal    dp   = 0.0;
+  Vec          X, B, R, Z, P, W;
+  Mat          Amat, Pmat;
+  PetscMemType mt;
+  PetscScalar *xa;
+  PetscInt     every, n;
+  PetscBool    mirrored;
+  int          flags;
+
+  PetscFunctionBegin;
+  X = ksp->vec_sol;
+  B = ksp->vec_rhs;
+  { /* work vectors made by KSPSetUp() before the solution vector was known come from the operator: make them like X */
+    VecType   xt, wt;
+    PetscBool same;
+    PetscCall(VecGetType(X, &xt));
+    PetscCall(VecGetType(ksp->work[0], &wt));
+    PetscCall(PetscStrcmp(xt, wt, &same));
+    if (!same) PetscCall(KSPSetWorkVecs(ksp, 3));
+    if (!same && cg->dinv) PetscCall(VecDestroy(&cg->dinv));
+  }
+  R = ksp->work[0];
+  Z = ksp->work[1];
+  P = ksp->work[2];
+  W = Z;
+  PetscCheck(!ksp->calc_sings, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCGWARP does not estimate singular values or eigenvalues (KSPSetComputeSingularValues(), -ksp_monitor_singular_value): use KSPCG");
+  PetscCall(PCGetOperators(ksp->pc, &Amat, &Pmat));
+  PetscCall(ChooseMode(ksp, Amat, &cg->mode));
+  if (cg->mode == CGWARP_PC_NONE) Z = R; /* w keeps its own vector */
+
+  /* KSPCG before its loop: r, the initial norm and test, z and beta (PETSc's vector operations, once per solve) */
+  ksp->its = 0;
+  if (!ksp->guess_zero) {
+    PetscCall(KSP_MatMult(ksp, Amat, X, R));
+    PetscCall(VecAYPX(R, -1.0, B));
+  } else PetscCall(VecCopy(B, R));
+  PetscCall(VecFlag(R, ksp->reason == KSP_DIVERGED_PC_FAILED));
+  switch (ksp->normtype) {
+  case KSP_NORM_PRECONDITIONED:
+    PetscCall(ApplyPC(ksp, R, Z));
+    PetscCall(VecNorm(Z, NORM_2, &dp));
+    KSPCheckNorm(ksp, dp);
+    break;
+  case KSP_NORM_UNPRECONDITIONED:
+    PetscCall(VecNorm(R, NORM_2, &dp));
+    KSPCheckNorm(ksp, dp);
+    break;
+  case KSP_NORM_NATURAL:
+    PetscCall(ApplyPC(ksp, R, Z));
+    PetscCall(VecDot(Z, R, &beta));
+    KSPCheckDot(ksp, beta);
+    dp = PetscSqrtReal(PetscAbsScalar(beta));
+    break;
+  case KSP_NORM_NONE:
+    dp = 0.0;
+    break;
+  default:
+    SETERRQ(PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "%s", KSPNormTypes[ksp->normtype]);
+  }
+  PetscCall(KSPLogResidualHistory(ksp, dp));
+  PetscCall(KSPMonitor(ksp, 0, dp));
+  ksp->rnorm = dp;
+  PetscCall((*ksp->converged)(ksp, 0, dp, &ksp->reason, ksp->cnvP));
+  if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ksp->normtype != KSP_NORM_PRECONDITIONED && ksp->normtype != KSP_NORM_NATURAL) PetscCall(ApplyPC(ksp, R, Z));
+  if (ksp->normtype != KSP_NORM_NATURAL) {
+    PetscCall(VecDot(Z, R, &beta));
+    KSPCheckDot(ksp, beta);
+  }
+  if (ksp->max_it <= 0) {
+    ksp->reason = KSP_DIVERGED_ITS;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (beta == 0.0) {
+    ksp->its    = 1;
+    ksp->reason = KSP_CONVERGED_ATOL;
+    PetscCall(PetscInfo(ksp, "converged due to beta = 0\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  /* the loop: kernels on the vectors' memory, a host check every `every` iterations */
+  PetscCall(VecGetArrayReadAndMemType(X, (const PetscScalar **)&xa, &mt));
+  PetscCall(VecRestoreArrayReadAndMemType(X, (const PetscScalar **)&xa));
+  PetscCall(VecGetLocalSize(X, &n));
+  mirrored       = TestMirrored(ksp);
+  every          = cg->check_every > 0 ? cg->check_every : (mirrored && !ksp->numbermonitors ? 8 : 1);
+  every          = PetscMin(every, ksp->max_it);
+  cg->last_every = every;
+  PetscCall(EnsureBuffers(cg, (PetscBool)!PetscMemTypeHost(mt), n, every));
+  if (cg->mode == CGWARP_PC_JACOBI) { /* D^-1 exactly as PCJACOBI applies it (its variants included) */
+    PetscCall(PetscLogEventBegin(KSPCGWARP_SetUp, ksp, 0, 0, 0));
+    if (!cg->dinv) PetscCall(VecDuplicate(X, &cg->dinv));
+    PetscCall(VecSet(P, 1.0));
+    PetscCall(PCApply(ksp->pc, P, cg->dinv));
+    PetscCall(PetscLogEventEnd(KSPCGWARP_SetUp, ksp, 0, 0, 0));
+  }
+  PetscCall(PetscMemzero(cg->hS, sizeof(PetscWarpCGScalars)));
+  cg->hS->beta    = (double)PetscRealPart(beta);
+  cg->hS->betaold = 1.0;
+  PetscCall(PutScalars(cg));
+
+  flags = PETSCWARP_CG_AXPY | PETSCWARP_CG_DOT_ZR | PETSCWARP_CG_FIN_NORM | PETSCWARP_CG_FIN_BETA;
+  if (cg->mode == CGWARP_PC_JACOBI) flags |= PETSCWARP_CG_DIAG;
+  if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) flags |= PETSCWARP_CG_NRM_R;
+  if (ksp->normtype == KSP_NORM_PRECONDITIONED) flags |= PETSCWARP_CG_NRM_Z;
+  for (PetscInt i0 = 0; i0 < ksp->max_it && !ksp->reason; i0 += every) {
+    PetscInt nb = PetscMin(every, ksp->max_it - i0);
+    for (PetscInt j = 0; j < nb; j++) {
+      PetscInt       i = i0 + j, it = i + 1;
+      PetscWarpCGCtl c;
+
+      c.it       = (int)i;
+      c.slot     = (int)j;
+      c.normtype = (int)ksp->normtype;
+      c.skipnorm = ksp->chknorm >= i + 2;
+      c.test     = cg->device_test && mirrored && ksp->normtype != KSP_NORM_NONE && it > ksp->chknorm && it >= ksp->min_it;
+      c.ttol     = (double)ksp->ttol;
+      c.dtol     = (double)(ksp->divtol * ksp->rnorm0);
+      PetscCall(Direction(ksp, Z, P, (PetscBool)(i == 0)));
+      PetscCall(KSP_MatMult(ksp, Amat, P, W));
+      PetscCall(Alpha(ksp, P, W, c));
+      if (cg->mode != CGWARP_PC_APPLY) PetscCall(Update(ksp, flags, X, R, P, W, Z, c));
+      else {
+        int f1 = PETSCWARP_CG_AXPY, f2 = PETSCWARP_CG_DOT_ZR | PETSCWARP_CG_FIN_BETA;
+        if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) f1 |= PETSCWARP_CG_NRM_R | PETSCWARP_CG_FIN_NORM;
+        else f2 |= PETSCWARP_CG_FIN_NORM;
+        if (ksp->normtype == KSP_NORM_PRECONDITIONED) f2 |= PETSCWARP_CG_NRM_Z;
+        PetscCall(Update(ksp, f1, X, R, P, W, NULL, c));
+        PetscCall(KSP_PCApply(ksp, R, Z));
+        PetscCall(Update(ksp, f2, NULL, R, NULL, NULL, Z, c));
+      }
+    }
+    cg->nits += nb;
+    PetscCall(GetScalars(ksp, nb));
+    PetscCall(Replay(ksp, i0, nb));
+  }
+  if (!ksp->reason) {
+    ksp->its    = ksp->max_it;
+    ksp->reason = KSP_DIVERGED_ITS;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPSetFromOptions_CGWarp(KSP ksp, PetscOptionItems PetscOptionsObject)
+{
+  KSP_CGWarp *cg = (KSP_CGWarp *)ksp->data;
+  PetscInt    k  = cg->check_every > 0 ? cg->check_every : 0;
+  PetscBool   flg;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "KSP CGWARP options");
+  PetscCall(PetscOptionsInt("-ksp_cgwarp_check_every", "Iterations between host checks of the norm (0: automatic)", "KSPCGWarpSetCheckEvery", k, &k, &flg));
+  if (flg) PetscCall(KSPCGWarpSetCheckEvery(ksp, k));
+  PetscCall(PetscOptionsBool("-ksp_cgwarp_device_test", "Copy KSPConvergedDefault() to the device (stop at the same iteration with rarer checks)", "KSPCGWARP", cg->device_test, &cg->device_test, NULL));
+  PetscCall(PetscOptionsBool("-ksp_cgwarp_fuse", "Fuse PCJACOBI or PCNONE into the update kernel (0: PCApply between kernels)", "KSPCGWARP", cg->fuse, &cg->fuse, NULL));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPView_CGWarp(KSP ksp, PetscViewer viewer)
+{
+  KSP_CGWarp *cg = (KSP_CGWarp *)ksp->data;
+  PetscBool   ascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  if (cg->check_every > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  host check every %" PetscInt_FMT " iterations\n", cg->check_every));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  host check every 8 iterations with KSPConvergedDefault()/KSPConvergedSkip() and no monitor, else every iteration\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  device copy of the default convergence test: %s; fuse Jacobi/none: %s\n", PetscBools[cg->device_test], PetscBools[cg->fuse]));
+  if (cg->nits)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %s, %s kernels, check every %" PetscInt_FMT "; all solves: %" PetscInt_FMT " iterations launched (no-ops after a stop on the device included), %" PetscInt_FMT " host checks\n", CGWarpPCModes[cg->mode], cg->cuda ? "CUDA" : "host", cg->last_every, cg->nits, cg->nchecks));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCGWarpSetCheckEvery_CGWarp(KSP ksp, PetscInt k)
+{
+  KSP_CGWarp *cg = (KSP_CGWarp *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCheck(k >= 0 || k == PETSC_DETERMINE, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Check interval %" PetscInt_FMT " must be positive, or 0 / PETSC_DETERMINE for automatic", k);
+  cg->check_every = k > 0 ? k : PETSC_DETERMINE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCGWarpGetCheckEvery_CGWarp(KSP ksp, PetscInt *k)
+{
+  KSP_CGWarp *cg = (KSP_CGWarp *)ksp->data;
+
+  PetscFunctionBegin;
+  *k = cg->check_every > 0 ? cg->check_every : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPCGWarpSetCheckEvery - Sets how many `KSPCGWARP` iterations run between two host checks of the residual norm
+
+  Logically Collective
+
+  Input Parameters:
++ ksp - the `KSPCGWARP` solver
+- k   - iterations between checks, or 0 (`PETSC_DETERMINE`) for the automatic choice
+
+  Options Database Key:
+. -ksp_cgwarp_check_every <k> - the interval
+
+  Level: intermediate
+
+  Notes:
+  A check copies the norms of the last k iterations and the breakdown status to the host (one synchronisation), then runs
+  the monitors and the convergence test on each of them in order, as `KSPCG` would have. With `KSPConvergedDefault()`
+  (and `-ksp_cgwarp_device_test`, the default) the kernels apply the same test to the same norms and stop changing the
+  iterates at the iteration where it is satisfied, so any k gives `KSPCG`'s iterates and iteration count; with
+  `KSPConvergedSkip()` and `KSP_NORM_NONE` there is nothing to stop on. With any other convergence test, up to k-1
+  iterations run past the one at which the test is satisfied: the solution includes them and `KSPGetIterationNumber()`
+  counts them. The automatic choice is 8 when the test is copied and no monitor is set, else 1. Other `KSPType`s
+  ignore it.
+
+.seealso: `KSPCGWARP`, `KSPCGWarpGetCheckEvery()`, `KSPSetConvergenceTest()`
+@*/
+PetscErrorCode KSPCGWarpSetCheckEvery(KSP ksp, PetscInt k)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(ksp, k, 2);
+  PetscTryMethod(ksp, "KSPCGWarpSetCheckEvery_C", (KSP, PetscInt), (ksp, k));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPCGWarpGetCheckEvery - Gets the number of `KSPCGWARP` iterations between two host checks of the residual norm
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the `KSPCGWARP` solver
+
+  Output Parameter:
+. k - the interval, 0 for the automatic choice
+
+  Level: intermediate
+
+.seealso: `KSPCGWARP`, `KSPCGWarpSetCheckEvery()`
+@*/
+PetscErrorCode KSPCGWarpGetCheckEvery(KSP ksp, PetscInt *k)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscAssertPointer(k, 2);
+  PetscUseMethod(ksp, "KSPCGWarpGetCheckEvery_C", (KSP, PetscInt *), (ksp, k));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+  KSPCGWARP - KSPCGWARP = "cgwarp" - `KSPCG`'s conjugate gradient method (the same arithmetic: the same iterates up to
+  round-off, the same iteration counts for the same tolerances and norm type) with the vector work of an iteration fused
+  into three kernels and alpha, beta and the norms computed where the vectors are, so that an iteration needs no host
+  synchronisation
+
+  Options Database Keys:
++ -ksp_cgwarp_check_every <k>       - iterations between host checks of the norm (default: automatic, see `KSPCGWarpSetCheckEvery()`)
+. -ksp_cgwarp_device_test <bool>    - apply `KSPConvergedDefault()` on the device too, so that rarer checks change nothing (default true)
+- -ksp_cgwarp_fuse <bool>           - fuse `PCJACOBI` and `PCNONE` into the kernels (default true; false: `PCApply()` between kernels)
+
+  Level: intermediate
+
+  Notes:
+  One iteration: p = z + b p (one kernel), w = A p (`MatMult()` of any matrix type: `MATELLWARP`, `MATAIJCUSPARSE`,
+  `MATSHAREDNZ`, `MATSEQAIJ`, ...), p'w and alpha (one kernel with a grid reduction), then x += a p, r -= a w,
+  z = D^-1 r, z'r, the norm and beta (one kernel). `KSPCG` with `PCJACOBI` runs about nine vector kernels and three host
+  synchronisations (`VecDot()`, `VecDot()`, `VecNorm()` return their scalars to the host) per iteration.
+
+  The vectors decide where the kernels run: CUDA for `VECCUDA` vectors, the host twins of the kernels (the same code
+  paths, used in tests) for host vectors; they must all live in one memory space.
+
+  Preconditioners: `PCJACOBI` (its inverse diagonal is taken from the `PC` once per solve, by applying it to a vector of
+  ones, so every `PCJACOBI` variant works) and `PCNONE` are fused; any other `PC`, or a matrix with a null space, is
+  applied with `PCApply()` between two kernels (correct, slower). Norm types: preconditioned (default), unpreconditioned,
+  natural, none, as `KSPCG`, left preconditioning only. `KSPSetCheckNormIteration()` is honoured.
+
+  The host checks the norm every k iterations (`KSPCGWarpSetCheckEvery()`): one device-to-host copy and one
+  synchronisation for k iterations, then monitors, residual history and the convergence test run on each iteration's
+  norm in order, and `KSPConvergedReason` is set as `KSPCG` sets it (breakdowns included: indefinite matrix or
+  preconditioner, beta = 0, Inf/NaN). With `KSPConvergedDefault()` the device applies the same test and stops changing
+  the iterates where it is met, so the result does not depend on k; with another test up to k-1 extra iterations run.
+
+  Not supported (a clear error): several MPI ranks, complex scalars, singular value estimates
+  (`KSPSetComputeSingularValues()`), `KSPCG`'s trust-region and objective options (`KSPCGSetRadius()`: they are `KSPCG`'s
+  only). `-log_view` events: `CGWarpSetUp` (D^-1), `CGWarpDirection`, `CGWarpAlpha`, `CGWarpUpdate`, `CGWarpCheck`
+  (the copy back and synchronisation), with their flops.
+
+.seealso: `KSPCG`, `KSPCGWarpSetCheckEvery()`, `PCJACOBI`, `MATELLWARP`
+M*/
+PetscErrorCode KSPCreate_CGWarp(KSP ksp)
+{
+  KSP_CGWarp *cg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&cg));
+  cg->check_every = PETSC_DETERMINE;
+  cg->device_test = PETSC_TRUE;
+  cg->fuse        = PETSC_TRUE;
+  ksp->data       = (void *)cg;
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 3));
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_LEFT, 2));
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NATURAL, PC_LEFT, 2));
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));
+  ksp->ops->setup          = KSPSetUp_CGWarp;
+  ksp->ops->solve          = KSPSolve_CGWarp;
+  ksp->ops->destroy        = KSPDestroy_CGWarp;
+  ksp->ops->reset          = KSPReset_CGWarp;
+  ksp->ops->view           = KSPView_CGWarp;
+  ksp->ops->setfromoptions = KSPSetFromOptions_CGWarp;
+  ksp->ops->buildsolution  = KSPBuildSolutionDefault;
+  ksp->ops->buildresidual  = KSPBuildResidualDefault;
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCGWarpSetCheckEvery_C", KSPCGWarpSetCheckEvery_CGWarp));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCGWarpGetCheckEvery_C", KSPCGWarpGetCheckEvery_CGWarp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
