@@ -27,6 +27,19 @@
     (after y of those rows was set to z or 0). This departs from the paper's warp-to-warp independence for those rows
     only: without it one warp would walk alone through a row of 10^5 entries (a dense row, power-law lengths). Split
     rows are the longest, so they are the first nsplit sorted rows.
+  - compact column indices (issue 9: fewer bytes per nonzero than CSR), built when unit > 1 or 16-bit offsets are asked:
+    * unit u > 1 (a blocked pattern: every row's columns are whole groups of u consecutive columns starting at a multiple
+      of u, e.g. the 3x3 blocks of elasticity): the layout is built on the compressed pattern (row lengths / u, column
+      c / u), then expanded: the unit slot 32 kb + t of warp w holds the u entries in value slots
+      u woff_u[w] + 32 (kb u + j) + t, j < u. woff, nslots, maxwidth, col, map, diag and val are in value slots (so the
+      value refresh, the COO maps, the transpose product and the diagonal are unchanged); threshold counts units per
+      lane. One column index per unit;
+    * per warp, the unit columns are 16-bit offsets from a base column wcol[w] when the warp's columns (entries, not
+      padding) span at most 65535 units, else 32-bit (wcol[w] = -1): the branch is uniform per warp. cidx holds the
+      warps' index streams back to back, warp w's from cidx + ioff[w] (uint16 units; a 32-bit warp's unit slot k is the
+      little-endian pair cidx[ioff[w] + 2k], cidx[ioff[w] + 2k + 1]); a 16-bit warp's padding slots hold offset 0.
+    col (32-bit, every value slot) stays: the transpose product and the host twin's checks read it; the forward
+    products read cidx instead.
 */
 #pragma once
 
@@ -57,6 +70,12 @@ typedef struct {
                            the given order, split rows first; 0: one global sort (the paper's layout) */
   int     identity;     /* perm[s] == s for every s: the rows are already in sorted order (a matrix in the layout's own
                            numbering, the paper's Kr/Krs), so products write y[s] directly, coalesced, without reading perm */
+  int             unit;    /* entries per column index (1, or the block size of a blocked pattern); 0 means 1 */
+  int             nnarrow; /* warps whose column index is 16-bit (compact index only) */
+  int             ncidx;   /* uint16 units of cidx */
+  int            *wcol;    /* [nwarps] base unit column of a 16-bit warp, -1 for a 32-bit one; NULL: no compact index */
+  int            *ioff;    /* [nwarps] start of warp w's index stream in cidx (uint16 units, even) */
+  unsigned short *cidx;    /* [ncidx] compact column indices, one per unit slot */
   int    *woff;         /* [nwarps+1] */
   int    *wrow;         /* [nwarps] */
   int    *winfo;        /* [nwarps] */
@@ -92,6 +111,8 @@ static inline int PetscWarpEllWindow(int nrows, int window)
   return (w <= 0 || w >= nrows) ? 0 : (int)w;
 }
 
+#define PETSCWARP_MAX_UNIT 8 /* largest block size of the blocked layout (one kernel instance per size) */
+
 /* Return codes of the host twin */
 #define PETSCWARP_OK        0
 #define PETSCWARP_ERR_MEM   1 /* allocation failed */
@@ -106,8 +127,16 @@ int PetscWarpEllBuildHost(int nrows, int ncols, const int *rowptr, const int *co
 int PetscWarpEllBuildWindowHost(int nrows, int ncols, const int *rowptr, const int *colidx, const int *order, int threshold, int window, PetscWarpEll *E);
 /* Padding (slots / entries, 1 when there are none) of a K1 layout sorted within windows of the given size (0: global),
    from the row lengths only, without building it: for the automatic choice of the window */
+/* The layout with compact column indices (see above): unit u >= 1 (the pattern must be blocked for u > 1:
+   PetscWarpEllBlockedHost()), narrow: 16-bit offsets in the warps where they fit; threshold in entries per lane (in
+   units: ceil(threshold / u)). With unit 1 and narrow 0 it is PetscWarpEllBuildWindowHost(). */
+int PetscWarpEllBuildIndexHost(int nrows, int ncols, const int *rowptr, const int *colidx, const int *order, int threshold, int window, int unit, int narrow, PetscWarpEll *E);
+/* 1 if every row's columns are whole groups of u consecutive columns starting at a multiple of u (columns sorted and
+   unique in each row, rowptr[0] a multiple of u), else 0; u in 1..PETSCWARP_MAX_UNIT */
+int PetscWarpEllBlockedHost(int nrows, const int *rowptr, const int *colidx, int unit);
 int  PetscWarpEllWindowStatsHost(int nrows, const int *rowptr, const int *order, int window, double *padding);
 void PetscWarpEllFreeHost(PetscWarpEll *E);
+void PetscWarpEllDropIndexHost(PetscWarpEll *E);
 /* val[s] = csrval[map[s]] (0 for padding) */
 void PetscWarpEllRefreshHost(const PetscWarpEll *E, const double *csrval);
 /* csrval[map[s]] = val[s]: the layout's values back in CSR order (the inverse of the refresh) */
@@ -125,14 +154,20 @@ int PetscWarpCUDADeviceCount(int *count);
    and val inside col's: free with PetscWarpEllFreeCUDA() only). */
 int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, void *stream, PetscWarpEll *E);
 int PetscWarpEllBuildWindowCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, int window, void *stream, PetscWarpEll *E);
+int PetscWarpEllBuildIndexCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, int window, int unit, int narrow, void *stream, PetscWarpEll *E);
+int PetscWarpEllBlockedCUDA(int nrows, const int *d_rowptr, const int *d_colidx, int unit, void *stream, int *blocked);
+/* Free the compact index (the products then read col) */
+int PetscWarpEllDropIndexCUDA(PetscWarpEll *E);
 int PetscWarpEllFreeCUDA(PetscWarpEll *E);
 int PetscWarpEllRefreshCUDA(const PetscWarpEll *E, const double *d_csrval, void *stream);
 int PetscWarpEllToCSRCUDA(const PetscWarpEll *E, double *d_csrval, void *stream);
-/* kernel: 1 = K1 (one thread per row; requires maxlanes == 1), 2 = K2 (any layout). blocksize: threads per block. */
+/* kernel: 1 = K1 (one thread per row; requires maxlanes == 1), 2 = K2 (any layout); a layout with a compact index
+   (cidx) runs its own kernel (K2's form over units) whatever kernel says. blocksize: threads per block. */
 int PetscWarpEllMultCUDA(const PetscWarpEll *E, int kernel, int blocksize, const double *x, const double *z, double *y, void *stream);
 int PetscWarpEllMultTransposeCUDA(const PetscWarpEll *E, const double *x, const double *z, double *y, void *stream);
 int PetscWarpEllGetDiagonalCUDA(const PetscWarpEll *E, double *d, void *stream);
-/* Copy a device layout's index arrays to host arrays (for tests comparing with the host twin) */
+/* Copy a device layout's index arrays to host arrays (for tests comparing with the host twin); the compact index
+   (wcol, ioff, cidx) too where both have it */
 int PetscWarpEllCopyToHostCUDA(const PetscWarpEll *dE, PetscWarpEll *hE);
 
 #if defined(__cplusplus)
