@@ -155,7 +155,7 @@ static cudaError_t Alloc(void **p, size_t bytes)
 /* In a device layout, winfo lives in wrow's allocation and map and val in col's: fewer allocations per build */
 extern "C" int PetscWarpEllFreeCUDA(PetscWarpEll *E)
 {
-  void       *ptrs[] = {E->woff, E->wrow, E->perm, E->col, E->diag, E->wcol, E->cidx}; /* ioff lives in wcol's allocation */
+  void       *ptrs[] = {E->woff, E->wrow, E->perm, E->col, E->diag, E->wmode, E->cidx}; /* ioff lives in wmode's allocation */
   cudaError_t err    = cudaSuccess;
   for (void *p : ptrs)
     if (p) {
@@ -360,7 +360,7 @@ extern "C" int PetscWarpEllCopyToHostCUDA(const PetscWarpEll *dE, PetscWarpEll *
     {hE->map,   dE->map,   sizeof(int) * (size_t)dE->nslots      },
     {hE->diag,  dE->diag,  sizeof(int) * (size_t)dE->nrows       },
     {hE->val,   dE->val,   sizeof(double) * (size_t)dE->nslots   },
-    {hE->wcol,  dE->wcol,  sizeof(int) * (size_t)dE->nwarps      },
+    {hE->wmode,  dE->wmode,  sizeof(int) * (size_t)dE->nwarps      },
     {hE->ioff,  dE->ioff,  sizeof(int) * (size_t)dE->nwarps      },
     {hE->cidx,  dE->cidx,  sizeof(unsigned short) * (size_t)dE->ncidx}
   };

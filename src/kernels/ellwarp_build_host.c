@@ -13,7 +13,7 @@ void PetscWarpEllFreeHost(PetscWarpEll *E)
   free(E->map);
   free(E->diag);
   free(E->val);
-  free(E->wcol);
+  free(E->wmode);
   free(E->ioff);
   free(E->cidx);
   memset(E, 0, sizeof(*E));

@@ -5,6 +5,7 @@
 #include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
 #include <thrust/scan.h>
+#include <thrust/sort.h>
 #include <climits>
 #include <cstring>
 #include <new>
@@ -38,40 +39,50 @@ __global__ void Compress(int nrows, int k0, int nb, int u, const int *__restrict
   }
 }
 
-/* One CUDA warp per ELL warp: the span of the columns of its entries, 16-bit or not, and the length of its index */
-__global__ void CompactSpan(int nwarps, int narrow, const int *__restrict__ woff, const int *__restrict__ col, const int *__restrict__ map, int *__restrict__ wcol, long long *__restrict__ isize, int *__restrict__ nnarrow)
-{
-  long long gt = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  int       w = (int)(gt >> 5), lane = (int)(gt & 31), lo = INT_MAX, hi = -1;
-  if (w >= nwarps) return; /* uniform over a CUDA warp */
-  for (int s = woff[w] + lane; s < woff[w + 1]; s += PETSCWARP_WARP)
-    if (map[s] >= 0) {
-      lo = min(lo, col[s]);
-      hi = max(hi, col[s]);
-    }
-  for (int off = 16; off > 0; off >>= 1) {
-    lo = min(lo, __shfl_xor_sync(0xffffffffu, lo, off));
-    hi = max(hi, __shfl_xor_sync(0xffffffffu, hi, off));
-  }
-  if (lane == 0) {
-    int nar  = narrow && (hi < lo || hi - lo <= 65535);
-    wcol[w]  = nar ? (hi >= lo ? lo : 0) : -1;
-    isize[w] = (nar ? 1LL : 2LL) * (woff[w + 1] - woff[w]);
-    if (nar) atomicAdd(nnarrow, 1);
-  }
-}
-
-/* One CUDA warp per ELL warp: its index stream (start: the scanned lengths) */
-__global__ void CompactFill(int nwarps, const int *__restrict__ woff, const int *__restrict__ col, const int *__restrict__ map, const int *__restrict__ wcol, const long long *__restrict__ start, int *__restrict__ ioff, unsigned short *__restrict__ cidx)
+/* One CUDA warp per ELL warp: the sort keys of its slots, warp << 32 | unit column (padding: | 0xffffffff, last) */
+__global__ void WarpKeys(int nwarps, const int *__restrict__ woff, const int *__restrict__ col, const int *__restrict__ map, unsigned long long *__restrict__ key)
 {
   long long gt = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   int       w = (int)(gt >> 5), lane = (int)(gt & 31);
   if (w >= nwarps) return;
-  int io = (int)start[w], base = wcol[w];
+  for (int s = woff[w] + lane; s < woff[w + 1]; s += PETSCWARP_WARP) key[s] = ((unsigned long long)w << 32) | (map[s] >= 0 ? (unsigned)col[s] : 0xffffffffu);
+}
+
+/* The entries of a warp's sorted keys (its padding keys are last) */
+__device__ int WarpEntries(const unsigned long long *key, int n)
+{
+  while (n > 0 && (key[n - 1] & 0xffffffffULL) == 0xffffffffULL) n--;
+  return n;
+}
+
+/* One thread per ELL warp: its clusters (start: 32 per warp), mode and index length */
+__global__ void WarpClusters(int nwarps, int narrow, const int *__restrict__ woff, const unsigned long long *__restrict__ key, int *__restrict__ start, int *__restrict__ wmode, long long *__restrict__ isize, int *__restrict__ nnarrow)
+{
+  int w = blockIdx.x * blockDim.x + threadIdx.x, nb = 0;
+  if (w >= nwarps) return;
+  int slots = woff[w + 1] - woff[w], sb = narrow ? PetscWarpEllClusters(key + woff[w], WarpEntries(key + woff[w], slots), &nb, start + 32LL * w) : -1;
+  wmode[w] = sb >= 0 ? sb | (nb << 8) : -1;
+  isize[w] = sb >= 0 ? 2LL * nb + slots : 2LL * slots;
+  if (sb >= 0) atomicAdd(nnarrow, 1);
+}
+
+/* One CUDA warp per ELL warp: its index stream (start of the stream: the scanned lengths) */
+__global__ void CompactFill(int nwarps, const int *__restrict__ woff, const int *__restrict__ col, const int *__restrict__ map, const int *__restrict__ wmode, const int *__restrict__ start, const long long *__restrict__ sstart, int *__restrict__ ioff, unsigned short *__restrict__ cidx)
+{
+  long long gt = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  int       w = (int)(gt >> 5), lane = (int)(gt & 31);
+  if (w >= nwarps) return;
+  int             io = (int)sstart[w], mode = wmode[w], sb = mode & 255, nb = mode >> 8;
+  const int      *st = start + 32LL * w;
+  unsigned short *ci = cidx + io;
   if (lane == 0) ioff[w] = io;
+  if (mode >= 0) {
+    if (lane < nb) reinterpret_cast<int *>(ci)[lane] = st[lane]; /* little-endian: the host twin's (low, high) pair */
+    ci += 2 * nb;
+  }
   for (int s = woff[w] + lane, k = lane; s < woff[w + 1]; s += PETSCWARP_WARP, k += PETSCWARP_WARP) {
-    if (base >= 0) cidx[io + k] = (unsigned short)(map[s] >= 0 ? col[s] - base : 0);
-    else reinterpret_cast<int *>(cidx + io)[k] = col[s]; /* little-endian: the host twin's (low, high) pair */
+    if (mode >= 0) ci[k] = map[s] >= 0 ? PetscWarpEllCode(st, nb, sb, col[s]) : 0;
+    else reinterpret_cast<int *>(ci)[k] = col[s];
   }
 }
 
@@ -128,25 +139,33 @@ struct Tmp {
     if (e_ != cudaSuccess) return (int)e_; \
   } while (0)
 
-/* The compact index of a layout over units (B: col, map and woff in unit slots) */
+/* The compact index of a layout over units (B: col, map and woff in unit slots; see ellwarp_index_host.c) */
 int Compact(PetscWarpEll *B, int narrow, cudaStream_t st)
 {
-  Tmp       T;
-  int       nw = B->nwarps, counts = 0;
-  long long total = 0, *isize;
-  int      *d_n;
+  Tmp                 T;
+  int                 nw = B->nwarps, counts = 0, *d_n, *start;
+  long long           total = 0, *isize;
+  unsigned long long *key;
 
-  CHECK(Alloc((void **)&B->wcol, sizeof(int) * 2 * (size_t)nw));
-  B->ioff = B->wcol + nw;
+  CHECK(Alloc((void **)&B->wmode, sizeof(int) * 2 * (size_t)nw));
+  B->ioff = B->wmode + nw;
   CHECK(Alloc(&T.p[0], sizeof(long long) * ((size_t)nw + 2)));
+  CHECK(Alloc(&T.p[1], sizeof(unsigned long long) * (size_t)B->nslots));
+  CHECK(Alloc(&T.p[2], sizeof(int) * 32 * (size_t)nw));
   isize = (long long *)T.p[0];
   d_n   = (int *)(isize + nw + 1);
+  key   = (unsigned long long *)T.p[1];
+  start = (int *)T.p[2];
   CHECK(cudaMemsetAsync(isize + nw, 0, 2 * sizeof(long long), st));
   if (nw) {
-    CompactSpan<<<Blocks(32LL * nw, 128), 128, 0, st>>>(nw, narrow, B->woff, B->col, B->map, B->wcol, isize, d_n);
+    WarpKeys<<<Blocks(32LL * nw, 128), 128, 0, st>>>(nw, B->woff, B->col, B->map, key);
     CHECK(cudaGetLastError());
     try {
-      thrust::device_ptr<long long> S(isize);
+      thrust::device_ptr<unsigned long long> K(key);
+      thrust::device_ptr<long long>          S(isize);
+      thrust::sort(thrust::cuda::par.on(st), K, K + B->nslots);
+      WarpClusters<<<Blocks(nw, 128), 128, 0, st>>>(nw, narrow, B->woff, key, start, B->wmode, isize, d_n);
+      CHECK(cudaGetLastError());
       thrust::exclusive_scan(thrust::cuda::par.on(st), S, S + nw + 1, S, 0LL);
     } catch (std::bad_alloc &) {
       return (int)cudaErrorMemoryAllocation;
@@ -162,7 +181,7 @@ int Compact(PetscWarpEll *B, int narrow, cudaStream_t st)
   B->nnarrow = counts;
   CHECK(Alloc((void **)&B->cidx, sizeof(unsigned short) * (size_t)total));
   if (nw) {
-    CompactFill<<<Blocks(32LL * nw, 128), 128, 0, st>>>(nw, B->woff, B->col, B->map, B->wcol, isize, B->ioff, B->cidx);
+    CompactFill<<<Blocks(32LL * nw, 128), 128, 0, st>>>(nw, B->woff, B->col, B->map, B->wmode, start, isize, B->ioff, B->cidx);
     CHECK(cudaGetLastError());
   }
   return (int)cudaStreamSynchronize(st);
@@ -233,8 +252,8 @@ extern "C" int PetscWarpEllBlockedCUDA(int nrows, const int *d_rowptr, const int
 
 extern "C" int PetscWarpEllDropIndexCUDA(PetscWarpEll *E)
 {
-  cudaError_t e1 = E->wcol ? cudaFree(E->wcol) : cudaSuccess, e2 = E->cidx ? cudaFree(E->cidx) : cudaSuccess;
-  E->wcol = E->ioff = NULL;
+  cudaError_t e1 = E->wmode ? cudaFree(E->wmode) : cudaSuccess, e2 = E->cidx ? cudaFree(E->cidx) : cudaSuccess;
+  E->wmode = E->ioff = NULL;
   E->cidx           = NULL;
   E->ncidx = E->nnarrow = 0;
   return (int)(e1 != cudaSuccess ? e1 : e2);

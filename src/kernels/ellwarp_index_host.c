@@ -20,56 +20,82 @@ int PetscWarpEllBlockedHost(int nrows, const int *rowptr, const int *colidx, int
 
 void PetscWarpEllDropIndexHost(PetscWarpEll *E)
 {
-  free(E->wcol);
+  free(E->wmode);
   free(E->ioff);
   free(E->cidx);
-  E->wcol    = NULL;
+  E->wmode    = NULL;
   E->ioff    = NULL;
   E->cidx    = NULL;
   E->ncidx   = 0;
   E->nnarrow = 0;
 }
 
-/* The compact index of a layout over units (B: col, map and woff in unit slots): per warp the span of the columns of its
-   entries decides 16-bit offsets (narrow) or 32-bit columns */
+static int CmpKey(const void *a, const void *b)
+{
+  unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+  return (x > y) - (x < y);
+}
+
+/* The sorted unit columns of warp w's entries into key[]; returns their number */
+static int WarpColumns(const PetscWarpEll *B, int w, unsigned long long *key)
+{
+  int n = 0;
+  for (int s = B->woff[w]; s < B->woff[w + 1]; s++)
+    if (B->map[s] >= 0) key[n++] = (unsigned long long)B->col[s];
+  qsort(key, (size_t)n, sizeof(*key), CmpKey);
+  return n;
+}
+
+/* The compact index of a layout over units (B: col, map and woff in unit slots): 16-bit codes in the warps whose
+   columns form at most 32 clusters (when narrow), 32-bit columns in the others */
 static int CompactHost(PetscWarpEll *B, int narrow)
 {
-  long long off = 0;
-  int       nw  = B->nwarps;
+  long long           off = 0;
+  int                 nw = B->nwarps, start[32], nb, err = PETSCWARP_ERR_MEM;
+  unsigned long long *key = (unsigned long long *)malloc(sizeof(*key) * ((size_t)B->maxwidth * PETSCWARP_WARP + 1));
 
-  B->wcol = (int *)malloc(sizeof(int) * ((size_t)nw + 1));
-  B->ioff = (int *)malloc(sizeof(int) * ((size_t)nw + 1));
-  if (!B->wcol || !B->ioff) return PETSCWARP_ERR_MEM;
+  B->wmode = (int *)malloc(sizeof(int) * ((size_t)nw + 1));
+  B->ioff  = (int *)malloc(sizeof(int) * ((size_t)nw + 1));
+  if (!key || !B->wmode || !B->ioff) goto done;
   B->nnarrow = 0;
   for (int w = 0; w < nw; w++) {
-    int lo = INT_MAX, hi = -1, nar;
-    for (int s = B->woff[w]; s < B->woff[w + 1]; s++)
-      if (B->map[s] >= 0) {
-        if (B->col[s] < lo) lo = B->col[s];
-        if (B->col[s] > hi) hi = B->col[s];
-      }
-    nar        = narrow && (hi < lo || hi - lo <= 65535);
-    B->wcol[w] = nar ? (hi >= lo ? lo : 0) : -1;
-    B->ioff[w] = (int)off;
-    B->nnarrow += nar;
-    off += (nar ? 1LL : 2LL) * (B->woff[w + 1] - B->woff[w]);
-    if (off > INT_MAX) return PETSCWARP_ERR_RANGE;
+    int sb      = narrow ? PetscWarpEllClusters(key, WarpColumns(B, w, key), &nb, NULL) : -1, slots = B->woff[w + 1] - B->woff[w];
+    B->wmode[w] = sb >= 0 ? sb | (nb << 8) : -1;
+    B->ioff[w]  = (int)off;
+    B->nnarrow += sb >= 0;
+    off += sb >= 0 ? 2LL * nb + slots : 2LL * slots;
+    if (off > INT_MAX) {
+      err = PETSCWARP_ERR_RANGE;
+      goto done;
+    }
   }
   B->ncidx = (int)off;
   B->cidx  = (unsigned short *)malloc(sizeof(unsigned short) * ((size_t)off + 1));
-  if (!B->cidx) return PETSCWARP_ERR_MEM;
+  if (!B->cidx) goto done;
   for (int w = 0; w < nw; w++) {
     unsigned short *ci = B->cidx + B->ioff[w];
+    int             sb = B->wmode[w] >= 0 ? B->wmode[w] & 255 : -1;
+    if (sb >= 0) {
+      (void)PetscWarpEllClusters(key, WarpColumns(B, w, key), &nb, start);
+      for (int k = 0; k < nb; k++) {
+        ci[2 * k]     = (unsigned short)((unsigned)start[k] & 0xffffu);
+        ci[2 * k + 1] = (unsigned short)((unsigned)start[k] >> 16);
+      }
+      ci += 2 * nb;
+    }
     for (int s = B->woff[w], k = 0; s < B->woff[w + 1]; s++, k++) {
       unsigned c = (unsigned)B->col[s];
-      if (B->wcol[w] >= 0) ci[k] = (unsigned short)(B->map[s] >= 0 ? c - (unsigned)B->wcol[w] : 0);
+      if (sb >= 0) ci[k] = B->map[s] >= 0 ? PetscWarpEllCode(start, nb, sb, (int)c) : 0;
       else {
         ci[2 * k]     = (unsigned short)(c & 0xffffu);
         ci[2 * k + 1] = (unsigned short)(c >> 16);
       }
     }
   }
-  return PETSCWARP_OK;
+  err = PETSCWARP_OK;
+done:
+  free(key);
+  return err;
 }
 
 /* The layout B over units (unit slots) into value slots: E takes B's warps, permutation and compact index; col, map,

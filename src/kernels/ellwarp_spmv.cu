@@ -39,21 +39,26 @@ __global__ void __launch_bounds__(1024) EllWarpK2(int nwarps, const int *__restr
   }
 }
 
-/* The compact index (issue 9): K2's form over units of U consecutive columns, one column index per unit, 16-bit
-   offsets from the warp's base column where the warp's span allows (wcol[w] >= 0; a branch uniform per warp) */
+/* The compact index (issue 9): K2's form over units of U consecutive columns, one column index per unit; in a 16-bit
+   warp (wmode[w] >= 0, a branch uniform per warp) lane k holds cluster start k and a code's top sb bits name the lane
+   to fetch it from (one shuffle per unit) */
 template <int U>
-__global__ void __launch_bounds__(1024) EllWarpKc(int nwarps, const int *__restrict__ woff, const int *__restrict__ wrow, const int *__restrict__ winfo, const int *__restrict__ wcol, const int *__restrict__ ioff, const unsigned short *__restrict__ cidx, const double *__restrict__ val, const int *__restrict__ perm, const double *__restrict__ x, const double *z, double *y)
+__global__ void __launch_bounds__(1024) EllWarpKc(int nwarps, const int *__restrict__ woff, const int *__restrict__ wrow, const int *__restrict__ winfo, const int *__restrict__ wmode, const int *__restrict__ ioff, const unsigned short *__restrict__ cidx, const double *__restrict__ val, const int *__restrict__ perm, const double *__restrict__ x, const double *z, double *y)
 {
   int gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
   if (w >= nwarps) return;
-  int                   info = winfo[w], l = info & 255, nr = (info >> 8) & 255, v0 = woff[w], nb = (woff[w + 1] - v0) / (PETSCWARP_WARP * U), base = wcol[w];
+  int                   info = winfo[w], l = info & 255, nr = (info >> 8) & 255, v0 = woff[w], nb = (woff[w + 1] - v0) / (PETSCWARP_WARP * U), mode = wmode[w];
   const unsigned short *ci   = cidx + ioff[w];
   const double         *v    = val + v0 + lane;
   double                sum  = 0.0;
-  if (base >= 0) {
+  if (mode >= 0) {
+    int                   ob = 16 - (mode & 255), ncl = mode >> 8, start = lane < ncl ? reinterpret_cast<const int *>(ci)[lane] : 0;
+    unsigned              mask = (1u << ob) - 1;
+    const unsigned short *cc   = ci + 2 * ncl;
 #pragma unroll 4
     for (int kb = 0; kb < nb; kb++) {
-      int c = (base + ci[PETSCWARP_WARP * kb + lane]) * U;
+      unsigned code = cc[PETSCWARP_WARP * kb + lane];
+      int      c    = (__shfl_sync(FULL_MASK, start, (int)(code >> ob)) + (int)(code & mask)) * U;
 #pragma unroll
       for (int j = 0; j < U; j++) sum += v[PETSCWARP_WARP * (kb * U + j)] * __ldg(&x[c + j]);
     }
@@ -78,7 +83,7 @@ __global__ void __launch_bounds__(1024) EllWarpKc(int nwarps, const int *__restr
 template <int U>
 static void LaunchKc(const PetscWarpEll *E, int grid, int blocksize, cudaStream_t st, const int *perm, const double *x, const double *z, double *y)
 {
-  EllWarpKc<U><<<grid, blocksize, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->wcol, E->ioff, E->cidx, E->val, perm, x, z, y);
+  EllWarpKc<U><<<grid, blocksize, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->wmode, E->ioff, E->cidx, E->val, perm, x, z, y);
 }
 
 /* y = z (or 0) on the split rows, which then accumulate their chunks */

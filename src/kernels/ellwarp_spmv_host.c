@@ -23,7 +23,10 @@ void PetscWarpEllToCSRHost(const PetscWarpEll *E, double *csrval)
 static inline int UnitColumn(const PetscWarpEll *E, int w, int k)
 {
   const unsigned short *ci = E->cidx + E->ioff[w];
-  return E->wcol[w] >= 0 ? E->wcol[w] + ci[k] : (int)((unsigned)ci[2 * k] | ((unsigned)ci[2 * k + 1] << 16));
+  int                   mode = E->wmode[w], sb = mode & 255, nb = mode >> 8;
+  if (mode < 0) return (int)((unsigned)ci[2 * k] | ((unsigned)ci[2 * k + 1] << 16));
+  unsigned v = ci[2 * nb + k], sel = v >> (16 - sb);
+  return (int)(((unsigned)ci[2 * sel] | ((unsigned)ci[2 * sel + 1] << 16)) + (v & ((1u << (16 - sb)) - 1)));
 }
 
 /* The sum of a row from the compact index: twin of the device kernel EllWarpKc */

@@ -34,10 +34,16 @@
       u woff_u[w] + 32 (kb u + j) + t, j < u. woff, nslots, maxwidth, col, map, diag and val are in value slots (so the
       value refresh, the COO maps, the transpose product and the diagonal are unchanged); threshold counts units per
       lane. One column index per unit;
-    * per warp, the unit columns are 16-bit offsets from a base column wcol[w] when the warp's columns (entries, not
-      padding) span at most 65535 units, else 32-bit (wcol[w] = -1): the branch is uniform per warp. cidx holds the
-      warps' index streams back to back, warp w's from cidx + ioff[w] (uint16 units; a 32-bit warp's unit slot k is the
-      little-endian pair cidx[ioff[w] + 2k], cidx[ioff[w] + 2k + 1]); a 16-bit warp's padding slots hold offset 0.
+    * per warp, 16-bit codes where the warp's columns allow, else 32-bit columns (the branch is uniform per warp): the
+      distinct unit columns of the warp's entries (padding excluded), sorted, are cut greedily into clusters of span
+      < 2^(16-sb) (a cluster starts at the first column beyond the previous cluster's start + 2^(16-sb) - 1), for
+      sb = 0, 1, ..., 5 in turn; the first sb with at most 2^sb clusters makes the warp 16-bit: wmode[w] = sb | (nb << 8)
+      (nb: clusters, 1..32), the warp's index stream starts with the nb cluster starts (32-bit, little-endian uint16
+      pairs), then one code per unit slot, (k << (16 - sb)) | (c - start_k) with k the last cluster starting at or
+      before column c (0 for padding slots: the first start, a valid column); the kernel keeps start_k in lane k and
+      fetches it with a warp shuffle. Else wmode[w] = -1 and the stream holds the 32-bit unit columns. A box mesh's
+      warps need 1 cluster (Q1) or 8-32 (Q2 in DMPlex's numbering: cells, vertices, faces and edges far apart). cidx
+      holds the warps' streams back to back, warp w's from cidx + ioff[w] (uint16 units, even);
     col (32-bit, every value slot) stays: the transpose product and the host twin's checks read it; the forward
     products read cidx instead.
 */
@@ -73,7 +79,7 @@ typedef struct {
   int             unit;    /* entries per column index (1, or the block size of a blocked pattern); 0 means 1 */
   int             nnarrow; /* warps whose column index is 16-bit (compact index only) */
   int             ncidx;   /* uint16 units of cidx */
-  int            *wcol;    /* [nwarps] base unit column of a 16-bit warp, -1 for a 32-bit one; NULL: no compact index */
+  int            *wmode;   /* [nwarps] sb | (clusters << 8) for a 16-bit warp, -1 for a 32-bit one; NULL: no compact index */
   int            *ioff;    /* [nwarps] start of warp w's index stream in cidx (uint16 units, even) */
   unsigned short *cidx;    /* [ncidx] compact column indices, one per unit slot */
   int    *woff;         /* [nwarps+1] */
@@ -109,6 +115,39 @@ static inline int PetscWarpEllWindow(int nrows, int window)
 {
   long long w = window <= 0 ? 0 : ((long long)window + PETSCWARP_WARP - 1) / PETSCWARP_WARP * PETSCWARP_WARP;
   return (w <= 0 || w >= nrows) ? 0 : (int)w;
+}
+
+/* The clusters of a warp's sorted unit columns (the low 32 bits of key[0..n-1], padding excluded) for 16-bit codes
+   (see the layout above): returns sb (0..5; -1 when more than 32 clusters would be needed), the clusters in *nb and,
+   when start != NULL, their first columns in start[0..*nb-1]. Shared by both builds. */
+static inline PETSCWARP_HD int PetscWarpEllClusters(const unsigned long long *key, int n, int *nb, int *start)
+{
+  for (int sb = 0; sb <= 5; sb++) {
+    int span = (1 << (16 - sb)) - 1, cnt = 0, st = 0;
+    for (int i = 0; i < n && cnt <= (1 << sb); i++) {
+      int c = (int)(key[i] & 0xffffffffULL);
+      if (!cnt || c - st > span) {
+        if (cnt < (1 << sb) && start) start[cnt] = c;
+        cnt++;
+        st = c;
+      }
+    }
+    if (cnt <= (1 << sb)) {
+      if (!cnt && start) start[0] = 0;
+      *nb = cnt ? cnt : 1;
+      return sb;
+    }
+  }
+  *nb = 0;
+  return -1;
+}
+
+/* The 16-bit code of unit column c in a warp with clusters start[0..nb-1] and sb selector bits */
+static inline PETSCWARP_HD unsigned short PetscWarpEllCode(const int *start, int nb, int sb, int c)
+{
+  int k = 0;
+  while (k + 1 < nb && start[k + 1] <= c) k++;
+  return (unsigned short)((k << (16 - sb)) | (c - start[k]));
 }
 
 #define PETSCWARP_MAX_UNIT 8 /* largest block size of the blocked layout (one kernel instance per size) */
@@ -167,7 +206,7 @@ int PetscWarpEllMultCUDA(const PetscWarpEll *E, int kernel, int blocksize, const
 int PetscWarpEllMultTransposeCUDA(const PetscWarpEll *E, const double *x, const double *z, double *y, void *stream);
 int PetscWarpEllGetDiagonalCUDA(const PetscWarpEll *E, double *d, void *stream);
 /* Copy a device layout's index arrays to host arrays (for tests comparing with the host twin); the compact index
-   (wcol, ioff, cidx) too where both have it */
+   (wmode, ioff, cidx) too where both have it */
 int PetscWarpEllCopyToHostCUDA(const PetscWarpEll *dE, PetscWarpEll *hE);
 
 #if defined(__cplusplus)
