@@ -223,11 +223,12 @@ static PetscReal rep_bpn    = 0;
 static PetscErrorCode Report(const char *cs, PetscInt m, PetscInt nnz, const char *path, PetscMPIInt np, PetscReal t, PetscReal tcusp, PetscReal tcg, PetscReal padding, PetscReal build, PetscReal upload, PetscReal refresh, const char *note)
 {
   PetscReal gbs = (12.0 * nnz + 20.0 * m) / t / 1e9, gfs = 2.0 * nnz / t / 1e9, frac = copy_gbs > 0 ? gbs / copy_gbs : 0;
+  PetscReal bpn = rep_bpn > 0 ? rep_bpn : (np ? 12.0 + 4.0 * (m + 1) / PetscMax(nnz, 1) : 0), own = copy_gbs > 0 ? (bpn * nnz + 16.0 * m) / t / 1e9 / copy_gbs : 0; /* the path's own bytes: layout + x and y once */
 
   PetscFunctionBegin;
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-14s %9" PetscInt_FMT " %10" PetscInt_FMT " %-22s %3d %9.1f %6.0f %5.0f %5.1f%% %6.2fx %7.4f %7.4f %6.1f %6.1f %6.1f %8.4f %s\n", cs, m, nnz, path, np, t * 1e6, gfs, gbs, 100 * frac, tcusp > 0 ? tcusp / t : 0.0, padding, build, build / t, upload / t, refresh / t, tcg, note));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-14s %9" PetscInt_FMT " %10" PetscInt_FMT " %-22s %3d %9.1f %6.0f %5.0f %5.1f%% %6.2fx %7.4f %7.4f %6.1f %6.1f %6.1f %8.4f %5.2f %5.1f%% %s\n", cs, m, nnz, path, np, t * 1e6, gfs, gbs, 100 * frac, tcusp > 0 ? tcusp / t : 0.0, padding, build, build / t, upload / t, refresh / t, tcg, bpn, 100 * own, note));
   if (csv)
-    PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%s,%d,%.3f,%.2f,%.1f,%.4f,%.4f,%.5f,%.1f,%.1f,%.2f,%.5f,\"%s\",%.3f,%" PetscInt_FMT ",%.3f\n", cs, m, nnz, path, np, t * 1e6, gfs, gbs, frac, padding, build, build / t, upload / t, refresh / t, tcg, note, tcg > 0 && cg_its > 0 ? tcg / cg_its * 1e6 : 0.0, rep_window, (double)(rep_bpn > 0 ? rep_bpn : (np ? 12.0 + 4.0 * (m + 1) / PetscMax(nnz, 1) : 0))));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%s,%d,%.3f,%.2f,%.1f,%.4f,%.4f,%.5f,%.1f,%.1f,%.2f,%.5f,\"%s\",%.3f,%" PetscInt_FMT ",%.3f,%.4f\n", cs, m, nnz, path, np, t * 1e6, gfs, gbs, frac, padding, build, build / t, upload / t, refresh / t, tcg, note, tcg > 0 && cg_its > 0 ? tcg / cg_its * 1e6 : 0.0, rep_window, (double)bpn, (double)own));
   rep_window = -1;
   rep_bpn    = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -257,19 +258,24 @@ static PetscErrorCode ReportCG(const char *cs, PetscInt m, PetscInt nnz, const c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ellwarp with the given settings: SpMV time and its statistics */
-/* ellwarp with the sort window w (-1: automatic, the default; -2: whatever the options say) */
+/* ellwarp's column index layout (-mat_ellwarp_index) of the next conversions: NULL for the default (auto) */
+static const char *conv_index = NULL;
+
+/* ellwarp with the sort window w (-1: automatic, the default; -2: whatever the options say) and the column index layout
+   conv_index */
 static PetscErrorCode ConvertEllWarp(Mat S, PetscInt w, Mat *B)
 {
   char str[32];
 
   PetscFunctionBegin;
   PetscCall(MatConvert(S, MATELLWARP, MAT_INITIAL_MATRIX, B));
-  if (w != -2) {
+  if (w != -2 || conv_index) {
     PetscCall(PetscSNPrintf(str, sizeof(str), "%" PetscInt_FMT, w));
-    PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_window", str));
+    if (w != -2) PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_window", str));
+    if (conv_index) PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_index", conv_index));
     PetscCall(MatSetFromOptions(*B));
     PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_window"));
+    PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_index"));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -350,7 +356,7 @@ static PetscInt nwindows = 4, windows[16] = {64, 256, 1024, 4096};
 
 static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
 {
-  PetscInt       m, nnz;
+  PetscInt       m, nnz, bsz;
   MatInfo        minfo;
   PetscReal      t, tcusp = 0, tauto = 0;
   Mat            B;
@@ -363,16 +369,22 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
     PetscInt         t;
     const char      *reorder;
     PetscInt         w;
+    const char      *index; /* -mat_ellwarp_index, NULL: the default (auto) */
   } ew[] = {
-    {"ellwarp_k1",          MAT_ELLWARP_KERNEL_K1,   PETSC_DETERMINE, "none", 0 },
-    {"ellwarp_k2_t8",       MAT_ELLWARP_KERNEL_K2,   8,               "none", 0 },
-    {"ellwarp_auto",        MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1},
-    {"ellwarp_auto_rcm",    MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "rcm",  -1},
-    {"ellwarp_auto_global", MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", 0 }
+    {"ellwarp_k1",            MAT_ELLWARP_KERNEL_K1,   PETSC_DETERMINE, "none", 0,  NULL     },
+    {"ellwarp_k2_t8",         MAT_ELLWARP_KERNEL_K2,   8,               "none", 0,  NULL     },
+    {"ellwarp_auto",          MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, NULL     },
+    {"ellwarp_auto_rcm",      MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "rcm",  -1, NULL     },
+    {"ellwarp_auto_global",   MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", 0,  NULL     },
+    {"ellwarp_auto_i32",      MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "32"     },
+    {"ellwarp_auto_i16",      MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "16"     },
+    {"ellwarp_auto_block",    MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "block"  },
+    {"ellwarp_auto_block16",  MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "block16"}
   };
 
   PetscFunctionBegin;
   PetscCall(MatGetSize(S, &m, NULL));
+  PetscCall(MatGetBlockSize(S, &bsz));
   PetscCall(MatGetInfo(S, MAT_LOCAL, &minfo));
   nnz = (PetscInt)minfo.nz_used;
   PetscCall(PetscWarpDeviceAvailable(&dev));
@@ -398,16 +410,20 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
   }
   /* ellwarp variants */
   for (size_t v = 0; v < sizeof(ew) / sizeof(ew[0]); v++) {
-    char note[128];
+    char note[160];
+    if (v >= 7 && bsz < 2) continue; /* block layouts: matrices with a column block size only */
+    conv_index = ew[v].index;
     PetscCall(RunEllWarp(S, ew[v].k, ew[v].t, 0, ew[v].reorder, ew[v].w, &t, &info));
     B = NULL;
-    if (v == 2 || v == 4) { /* CG with the default (automatic window) and with the global sort */
+    if (v == 2 || v == 4 || v == 5) { /* CG with the default (automatic window and index), the global sort, 32-bit columns */
       if (v == 2) tauto = t;
       PetscCall(ConvertEllWarp(S, ew[v].w, &B));
     }
+    conv_index = NULL;
     rep_window = info.window;
     rep_bpn    = info.bytes_per_nnz;
-    PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " bs=%" PetscInt_FMT " lanes<=%s window=%" PetscInt_FMT, MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.kernel == MAT_ELLWARP_KERNEL_K1 ? "1" : "32", info.window));
+    PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " bs=%" PetscInt_FMT " lanes<=%s window=%" PetscInt_FMT " index=%s/%" PetscInt_FMT " 16bit=%.3f B/nnz32=%.2f", MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.kernel == MAT_ELLWARP_KERNEL_K1 ? "1" : "32", info.window, MatEllWarpIndices[info.index], info.index_unit,
+                            (double)info.narrow_fraction, (double)info.bytes_per_nnz_32));
     PetscCall(ReportCG(cs, m, nnz, ew[v].name, 1, t, tcusp, B, dev, PETSC_FALSE, info.padding, info.build_time, info.upload_time, info.refresh_time, note));
     PetscCall(MatDestroy(&B));
   }
@@ -474,6 +490,12 @@ static PetscErrorCode GatherToRoot(Mat A, Mat *S)
   PetscCall(MatGetSize(A, &M, &N));
   PetscCall(ISCreateStride(PETSC_COMM_SELF, rank ? 0 : M, 0, 1, &is[0]));
   PetscCall(ISCreateStride(PETSC_COMM_SELF, rank ? 0 : N, 0, 1, &is[1]));
+  {
+    PetscInt rbs, cbs; /* as DMCreateMatrix() made it (elasticity: 3): the block layout's input */
+    PetscCall(MatGetBlockSizes(A, &rbs, &cbs));
+    PetscCall(ISSetBlockSize(is[0], rbs));
+    PetscCall(ISSetBlockSize(is[1], cbs));
+  }
   PetscCall(MatCreateSubMatrices(A, 1, &is[0], &is[1], MAT_INITIAL_MATRIX, &sub));
   *S = sub[0];
   PetscCall(PetscFree(sub));
@@ -700,10 +722,10 @@ int main(int argc, char **argv)
   if (!rank && dev) PetscCall(CopyBandwidth(&copy_gbs));
   if (!rank && csvname[0]) {
     PetscCall(PetscFOpen(PETSC_COMM_SELF, csvname, "w", &csv));
-    PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, "# copy_gbs=%.1f cpu_ranks=%d\n# case,rows,nnz,path,nprocs,time_us,gflops,eff_gbs,frac_copy,padding,build_s,build_per_spmv,upload_per_spmv,refresh_per_spmv,cg_s,note,cg_it_us,window,bytes_per_nnz\n", (double)copy_gbs, size));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, "# copy_gbs=%.1f cpu_ranks=%d\n# case,rows,nnz,path,nprocs,time_us,gflops,eff_gbs,frac_copy,padding,build_s,build_per_spmv,upload_per_spmv,refresh_per_spmv,cg_s,note,cg_it_us,window,bytes_per_nnz,own_frac_copy\n", (double)copy_gbs, size));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "device-to-device copy bandwidth (read + write): %.0f GB/s; CPU path on %d MPI ranks; GPU paths on rank 0\n", (double)copy_gbs, size));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %9s %10s %-22s %3s %9s %6s %5s %6s %7s %7s %7s %6s %6s %6s %8s %s\n", "case", "rows", "nnz", "path", "np", "SpMV(us)", "GF/s", "GB/s", "%copy", "vsCusp", "padding", "build_s", "b/SpMV", "u/SpMV", "r/SpMV", "CG(s)", "note"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %9s %10s %-22s %3s %9s %6s %5s %6s %7s %7s %7s %6s %6s %6s %8s %5s %6s %s\n", "case", "rows", "nnz", "path", "np", "SpMV(us)", "GF/s", "GB/s", "%copy", "vsCusp", "padding", "build_s", "b/SpMV", "u/SpMV", "r/SpMV", "CG(s)", "B/nnz", "%own", "note"));
   for (PetscInt cr = 0; cr < ncases * nreorders; cr++) {
     PetscInt    c      = cr / nreorders;
     const char *plexro = reorders[cr % nreorders];

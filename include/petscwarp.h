@@ -76,6 +76,35 @@ typedef enum {
 } MatEllWarpKernel;
 PETSC_EXTERN const char *const MatEllWarpKernels[];
 
+/*E
+  MatEllWarpIndex - How a `MATELLWARP` layout stores its column indices (`-mat_ellwarp_index`)
+
+$ MAT_ELLWARP_INDEX_AUTO    - the smallest valid layout: block16 for a blocked pattern with block size 2..8, else 16 when
+$                             some slice's columns fit, else 32
+$ MAT_ELLWARP_INDEX_32      - one 32-bit column per entry (the paper's layout)
+$ MAT_ELLWARP_INDEX_16      - per slice, 16-bit offsets from a base column where the slice's columns span at most 65536,
+$                             else (that slice only) 32-bit columns
+$ MAT_ELLWARP_INDEX_BLOCK   - one 32-bit column index per block of bs consecutive columns (bs: the column block size of
+$                             the matrix, `MatSetBlockSize()`), when every row's columns are whole aligned blocks
+$ MAT_ELLWARP_INDEX_BLOCK16 - both: one index per block, 16-bit offsets where they fit
+
+  Level: intermediate
+
+  Note:
+  A forced block layout on a pattern that is not blocked (or bs = 1 or bs > 8) uses one index per entry instead
+  (`-info` says so); `MatEllWarpGetInfo()` reports the layout in use.
+
+.seealso: [](ch_matrices), `MATELLWARP`, `MatEllWarpGetInfo()`
+E*/
+typedef enum {
+  MAT_ELLWARP_INDEX_AUTO,
+  MAT_ELLWARP_INDEX_32,
+  MAT_ELLWARP_INDEX_16,
+  MAT_ELLWARP_INDEX_BLOCK,
+  MAT_ELLWARP_INDEX_BLOCK16
+} MatEllWarpIndex;
+PETSC_EXTERN const char *const MatEllWarpIndices[];
+
 /*S
   MatEllWarpInfo - Statistics of the ELL-WARP layout of a matrix, from `MatEllWarpGetInfo()`
 
@@ -106,6 +135,10 @@ typedef struct {
   PetscInt          window;              /* rows sorted by length within windows of this many rows; 0: one global sort */
   PetscReal         bytes_per_nnz;       /* bytes of the layout a product reads per nonzero (values, columns, slice offsets,
                                             permutation; x and y not counted; CSR: 12 plus its row pointer) */
+  MatEllWarpIndex   index;               /* column indices in use: MAT_ELLWARP_INDEX_32, _16, _BLOCK or _BLOCK16 */
+  PetscInt          index_unit;          /* columns per stored column index (the block size of a block layout, else 1) */
+  PetscReal         narrow_fraction;     /* fraction of the slices whose column indices are 16-bit offsets */
+  PetscReal         bytes_per_nnz_32;    /* bytes per nonzero the same slots would read with a 32-bit column per entry */
 } MatEllWarpInfo;
 
 PETSC_EXTERN PetscErrorCode PetscWarpInitializePackage(void);

@@ -4,7 +4,8 @@ static char help[] = "MatSetPreallocationCOO()/MatSetValuesCOO() of MATELLWARP a
                      "                  hexahedra, 64 entries per cell, cell by cell) with MATSEQAIJ, MATSEQAIJCUSPARSE (with a\n"
                      "                  device) and MATELLWARP (-mat_ellwarp_backend), and check the products agree\n"
                      "  -shuffle        with -n_coo: the entries in random order\n"
-                     "  -reps <r>       with -n_coo: repetitions (the best time is printed; default 2)\n";
+                     "  -reps <r>       with -n_coo: repetitions (the best time is printed; default 2)\n"
+                     "  -block <bs>     every entry (i, j) of the cases becomes a bs x bs block, block sizes bs (the block layout)\n";
 
 #include "testutil.h"
 #include <petscdevice.h>
@@ -15,6 +16,33 @@ typedef struct {
   PetscCount n;
   PetscInt  *i, *j;
 } COOList;
+
+static PetscInt blk = 1; /* -block */
+
+/* Every entry (i, j) of L into the blk x blk block (blk i + a, blk j + b); a negative index stays negative */
+static PetscErrorCode BlockList(COOList *L)
+{
+  PetscInt  *ni, *nj;
+  PetscCount n = 0;
+
+  PetscFunctionBegin;
+  if (blk < 2) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc2(L->n * blk * blk + 1, &ni, L->n * blk * blk + 1, &nj));
+  for (PetscCount k = 0; k < L->n; k++)
+    for (PetscInt a = 0; a < blk; a++)
+      for (PetscInt b = 0; b < blk; b++, n++) {
+        ni[n] = L->i[k] < 0 ? -1 : blk * L->i[k] + a;
+        nj[n] = L->j[k] < 0 ? -1 : blk * L->j[k] + b;
+      }
+  PetscCall(PetscFree2(L->i, L->j));
+  L->i = ni;
+  L->j = nj;
+  L->n = n;
+  L->M *= blk;
+  L->N *= blk;
+  L->m *= blk;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscInt RandInt(PetscRandom r, PetscInt lo, PetscInt hi) /* in [lo, hi) */
 {
@@ -125,6 +153,7 @@ static PetscErrorCode Preallocate(MPI_Comm comm, const COOList *L, MatType type,
   if (!*A) {
     PetscCall(MatCreate(comm, A));
     PetscCall(MatSetSizes(*A, L->m, PETSC_DECIDE, L->M, L->N));
+    PetscCall(MatSetBlockSizes(*A, blk, blk));
     PetscCall(MatSetType(*A, type));
   }
   PetscCall(PetscMalloc2(L->n, &i, L->n, &j));
@@ -282,7 +311,8 @@ static PetscErrorCode RunCase(const char *cs, PetscBool device, PetscRandom r)
     Vec          vd[4];
 
     PetscCall(MakeList(comm, cs, r, M, &L));
-    M = L.M;
+    PetscCall(BlockList(&L));
+    M = L.M / blk;
     PetscCall(Preallocate(comm, &L, MATAIJ, &A));
     PetscCall(Preallocate(comm, &L, MATELLWARP, &B));
     for (PetscInt k = 0; k < 4; k++) PetscCall(MakeValues(&L, r, (PetscBool)(device && k >= 2), &v[k], &vd[k]));
@@ -536,6 +566,7 @@ int main(int argc, char **argv)
   if (set) PetscCall(PetscStrcmp(backend, "cuda", &device));
   else PetscCall(PetscWarpDeviceAvailable(&device));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n_coo", &ncoo, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-block", &blk, NULL));
   if (ncoo > 0) {
     PetscCall(Timing(ncoo, r));
   } else {

@@ -1,6 +1,8 @@
 /* The device build of the ELL-WARP layout equals the host twin's, array by array, on random CSR matrices with empty
-   rows, long rows and every lane count, with the global sort and with sort windows (32, 100 -> 128, 1024); and the
-   device products equal the host twin's. No PETSc: kernel layer only. */
+   rows, long rows and every lane count, with the global sort and with sort windows (32, 100 -> 128, 1024), with 32-bit
+   columns and with the compact indices (issue 9: 16-bit codes; one index per unit of 2 or 3 columns of a blocked copy
+   of the pattern, with 32-bit and with 16-bit codes); and the device products equal the host twin's. No PETSc: kernel
+   layer only. */
 #include <petscwarp/private/ellwarpkernels.h>
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -20,6 +22,145 @@ static int Same(const void *a, const void *b, size_t n, const char *what, int th
   return 0;
 }
 
+typedef struct {
+  int     m, n, nnz, *rp, *cj, *order;              /* host CSR and the reversed order */
+  double *a, *x;                                    /* values, a vector of n entries */
+  int    *d_i, *d_j, *d_o;                          /* device copies */
+  double *d_a, *d_x, *d_y, *d_x2, *yh, *yd, *x2h, *x2d; /* device vectors, results */
+} Csr;
+
+/* Build the layout with the given settings on both sides, compare every array and the products; returns the failures */
+static int Compare(const Csr *P, int threshold, int reversed, int window, int unit, int narrow, int trial)
+{
+  PetscWarpEll H, D, C;
+  double       num = 0, den = 0;
+  int          fails = 0, m = P->m, n = P->n;
+
+  KERNEL_CALL(PetscWarpEllBuildIndexHost(m, n, P->rp, P->cj, reversed ? P->order : NULL, threshold, window, unit, narrow, &H));
+  KERNEL_CALL(PetscWarpEllBuildIndexCUDA(m, n, P->d_i, P->d_j, reversed ? P->d_o : NULL, threshold, window, unit, narrow, NULL, &D));
+  PetscWarpEllRefreshHost(&H, P->a);
+  KERNEL_CALL(PetscWarpEllRefreshCUDA(&D, P->d_a, NULL));
+  if (D.nwarps != H.nwarps || D.nslots != H.nslots || D.maxlanes != H.maxlanes || D.maxwidth != H.maxwidth || D.nnz != H.nnz || D.nsplit != H.nsplit || D.identity != H.identity || D.window != H.window || D.unit != H.unit || D.ncidx != H.ncidx || D.nnarrow != H.nnarrow || !D.cidx != !H.cidx) {
+    fprintf(stderr, "threshold %d unit %d narrow %d: sizes differ (or nsplit/identity): warps %d/%d slots %d/%d lanes %d/%d width %d/%d index %d/%d narrow warps %d/%d\n", threshold, unit, narrow, D.nwarps, H.nwarps, D.nslots, H.nslots, D.maxlanes, H.maxlanes, D.maxwidth, H.maxwidth, D.ncidx, H.ncidx, D.nnarrow, H.nnarrow);
+    exit(1);
+  }
+  C       = H; /* same sizes: host buffers of the same shape */
+  C.woff  = malloc(sizeof(int) * (H.nwarps + 1));
+  C.wrow  = malloc(sizeof(int) * (H.nwarps + 1));
+  C.winfo = malloc(sizeof(int) * (H.nwarps + 1));
+  C.perm  = malloc(sizeof(int) * (m + 1));
+  C.diag  = malloc(sizeof(int) * (m + 1));
+  C.col   = malloc(sizeof(int) * (H.nslots + 1));
+  C.map   = malloc(sizeof(int) * (H.nslots + 1));
+  C.val   = malloc(sizeof(double) * (H.nslots + 1));
+  C.wmode = H.cidx ? malloc(sizeof(int) * (H.nwarps + 1)) : NULL;
+  C.ioff  = H.cidx ? malloc(sizeof(int) * (H.nwarps + 1)) : NULL;
+  C.cidx  = H.cidx ? malloc(sizeof(unsigned short) * (H.ncidx + 1)) : NULL;
+  KERNEL_CALL(PetscWarpEllCopyToHostCUDA(&D, &C));
+  fails += Same(C.woff, H.woff, sizeof(int) * (H.nwarps + 1), "woff", threshold);
+  fails += Same(C.wrow, H.wrow, sizeof(int) * H.nwarps, "wrow", threshold);
+  fails += Same(C.winfo, H.winfo, sizeof(int) * H.nwarps, "winfo", threshold);
+  fails += Same(C.perm, H.perm, sizeof(int) * m, "perm", threshold);
+  fails += Same(C.diag, H.diag, sizeof(int) * m, "diag", threshold);
+  fails += Same(C.col, H.col, sizeof(int) * H.nslots, "col", threshold);
+  fails += Same(C.map, H.map, sizeof(int) * H.nslots, "map", threshold);
+  fails += Same(C.val, H.val, sizeof(double) * H.nslots, "val", threshold);
+  if (H.cidx) {
+    fails += Same(C.wmode, H.wmode, sizeof(int) * H.nwarps, "wmode", threshold);
+    fails += Same(C.ioff, H.ioff, sizeof(int) * H.nwarps, "ioff", threshold);
+    fails += Same(C.cidx, H.cidx, sizeof(unsigned short) * H.ncidx, "cidx", threshold);
+  }
+  PetscWarpEllMultHost(&H, P->x, NULL, P->yh);
+  KERNEL_CALL(PetscWarpEllMultCUDA(&D, threshold ? 2 : 1, 128, P->d_x, NULL, P->d_y, NULL));
+  KERNEL_CALL(cudaMemcpy(P->yd, P->d_y, sizeof(double) * m, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < m; i++) num += (P->yd[i] - P->yh[i]) * (P->yd[i] - P->yh[i]), den += P->yh[i] * P->yh[i];
+  if (sqrt(num) > 1e-12 * sqrt(den)) {
+    fprintf(stderr, "threshold %d unit %d narrow %d: device product differs from the host twin: %g\n", threshold, unit, narrow, sqrt(num / (den > 0 ? den : 1)));
+    fails++;
+  }
+  /* the host twin against a plain CSR product (the reference of the compact index) */
+  num = den = 0;
+  for (int i = 0; i < m; i++) {
+    double yi = 0;
+    for (int k = P->rp[i]; k < P->rp[i + 1]; k++) yi += P->a[k] * P->x[P->cj[k]];
+    num += (yi - P->yh[i]) * (yi - P->yh[i]), den += yi * yi;
+  }
+  if (sqrt(num) > 1e-12 * sqrt(den)) {
+    fprintf(stderr, "threshold %d unit %d narrow %d: host twin differs from CSR: %g\n", threshold, unit, narrow, sqrt(num / (den > 0 ? den : 1)));
+    fails++;
+  }
+  PetscWarpEllMultTransposeHost(&H, P->yh, NULL, P->x2h);
+  KERNEL_CALL(cudaMemcpy(P->d_y, P->yh, sizeof(double) * m, cudaMemcpyHostToDevice));
+  KERNEL_CALL(PetscWarpEllMultTransposeCUDA(&D, P->d_y, NULL, P->d_x2, NULL));
+  KERNEL_CALL(cudaMemcpy(P->x2d, P->d_x2, sizeof(double) * n, cudaMemcpyDeviceToHost));
+  num = den = 0;
+  for (int j = 0; j < n; j++) num += (P->x2d[j] - P->x2h[j]) * (P->x2d[j] - P->x2h[j]), den += P->x2h[j] * P->x2h[j];
+  if (sqrt(num) > 1e-12 * sqrt(den)) {
+    fprintf(stderr, "threshold %d: device transpose product differs from the host twin: %g\n", threshold, sqrt(num / (den > 0 ? den : 1)));
+    fails++;
+  }
+  if (trial == 6 && !reversed && !H.identity && !window) {
+    fprintf(stderr, "rows sorted by length but the layout is not the identity permutation\n");
+    fails++;
+  }
+  printf("m %5d n %6d nnz %6d threshold %2d window %4d order %-8s unit %d narrow %d: %4d warps (%4d 16-bit), %7d slots, lanes <= %2d, split %3d, identity %d: layouts identical, products agree\n", m, n, P->nnz, threshold, H.window, reversed ? "reversed" : "natural", unit, narrow, H.nwarps, H.nnarrow, H.nslots, H.maxlanes, H.nsplit, H.identity);
+  PetscWarpEllFreeHost(&H);
+  PetscWarpEllFreeHost(&C);
+  KERNEL_CALL(PetscWarpEllFreeCUDA(&D));
+  return fails;
+}
+
+/* Device copies and work vectors of P (host arrays set) */
+static void Upload(Csr *P)
+{
+  int m = P->m, n = P->n;
+  P->yh  = malloc(sizeof(double) * (m + 1));
+  P->yd  = malloc(sizeof(double) * (m + 1));
+  P->x2h = malloc(sizeof(double) * (n + 1));
+  P->x2d = malloc(sizeof(double) * (n + 1));
+  KERNEL_CALL(cudaMalloc((void **)&P->d_o, sizeof(int) * (m + 1)));
+  KERNEL_CALL(cudaMemcpy(P->d_o, P->order, sizeof(int) * m, cudaMemcpyHostToDevice));
+  KERNEL_CALL(cudaMalloc((void **)&P->d_i, sizeof(int) * (m + 1)));
+  KERNEL_CALL(cudaMalloc((void **)&P->d_j, sizeof(int) * (P->nnz + 1)));
+  KERNEL_CALL(cudaMalloc((void **)&P->d_a, sizeof(double) * (P->nnz + 1)));
+  KERNEL_CALL(cudaMalloc((void **)&P->d_x, sizeof(double) * (n + 1)));
+  KERNEL_CALL(cudaMalloc((void **)&P->d_y, sizeof(double) * (m + 1)));
+  KERNEL_CALL(cudaMalloc((void **)&P->d_x2, sizeof(double) * (n + 1)));
+  KERNEL_CALL(cudaMemcpy(P->d_i, P->rp, sizeof(int) * (m + 1), cudaMemcpyHostToDevice));
+  KERNEL_CALL(cudaMemcpy(P->d_j, P->cj, sizeof(int) * P->nnz, cudaMemcpyHostToDevice));
+  KERNEL_CALL(cudaMemcpy(P->d_a, P->a, sizeof(double) * P->nnz, cudaMemcpyHostToDevice));
+  KERNEL_CALL(cudaMemcpy(P->d_x, P->x, sizeof(double) * n, cudaMemcpyHostToDevice));
+}
+
+static void FreeCsr(Csr *P)
+{
+  cudaFree(P->d_i), cudaFree(P->d_j), cudaFree(P->d_a), cudaFree(P->d_x), cudaFree(P->d_y), cudaFree(P->d_o), cudaFree(P->d_x2);
+  free(P->rp), free(P->cj), free(P->a), free(P->x), free(P->yh), free(P->yd), free(P->order), free(P->x2h), free(P->x2d);
+}
+
+/* The blocked copy of P: entry (i, c) becomes (i, u c + j), j < u (columns n u) */
+static void BlockCopy(const Csr *P, int u, Csr *B)
+{
+  memset(B, 0, sizeof(*B));
+  B->m     = P->m;
+  B->n     = P->n * u;
+  B->nnz   = P->nnz * u;
+  B->rp    = malloc(sizeof(int) * (P->m + 1));
+  B->cj    = malloc(sizeof(int) * (B->nnz + 1));
+  B->a     = malloc(sizeof(double) * (B->nnz + 1));
+  B->x     = malloc(sizeof(double) * (B->n + 1));
+  B->order = malloc(sizeof(int) * (P->m + 1));
+  for (int i = 0; i <= P->m; i++) B->rp[i] = u * P->rp[i];
+  for (int k = 0; k < P->nnz; k++)
+    for (int j = 0; j < u; j++) {
+      B->cj[u * k + j] = u * P->cj[k] + j;
+      B->a[u * k + j]  = rand() / (double)RAND_MAX - 0.5;
+    }
+  for (int j = 0; j < B->n; j++) B->x[j] = rand() / (double)RAND_MAX;
+  for (int i = 0; i < P->m; i++) B->order[i] = P->order[i];
+  Upload(B);
+}
+
 int main(int argc, char **argv)
 {
   unsigned seed = argc > 1 ? (unsigned)atoi(argv[1]) : (unsigned)time(NULL);
@@ -31,10 +172,10 @@ int main(int argc, char **argv)
   }
   printf("seed %u (rerun with: test_layout %u)\n", seed, seed);
   srand(seed);
-  for (int trial = 0; trial < 7; trial++) { /* the last trial has its rows already sorted by length: identity (Kr) layouts */
-    int     m = trial == 0 ? 0 : trial == 1 ? 1 : 500 + rand() % 3000, n = m ? m + rand() % 50 : 7;
-    int    *rp = malloc(sizeof(int) * (m + 1)), nnz, *cj, *d_i, *d_j, *order = malloc(sizeof(int) * (m + 1)), *d_o;
-    double *a, *x, *yh, *yd, *x2h, *x2d, *d_a, *d_x, *d_y, *d_x2;
+  for (int trial = 0; trial < 8; trial++) { /* trial 6 has its rows already sorted by length: identity (Kr) layouts; trial 7
+                                               has 70000 columns: warps whose columns need 32-bit indices */
+    int  m = trial == 0 ? 0 : trial == 1 ? 1 : 500 + rand() % 3000, n = m ? (trial == 7 ? 70000 : m + rand() % 50) : 7, *rp = malloc(sizeof(int) * (m + 1));
+    Csr  P, B;
     rp[0] = 0;
     for (int i = 0; i < m; i++) {
       int len = rand() % 10 == 0 ? 0 : rand() % 30;
@@ -52,92 +193,35 @@ int main(int argc, char **argv)
         }
       for (int i = 1; i <= m; i++) rp[i] += rp[i - 1];
     }
-    nnz = rp[m];
-    cj  = malloc(sizeof(int) * (nnz + 1));
-    a   = malloc(sizeof(double) * (nnz + 1));
+    memset(&P, 0, sizeof(P));
+    P.m     = m;
+    P.n     = n;
+    P.rp    = rp;
+    P.nnz   = rp[m];
+    P.cj    = malloc(sizeof(int) * (P.nnz + 1));
+    P.a     = malloc(sizeof(double) * (P.nnz + 1));
+    P.x     = malloc(sizeof(double) * (n + 1));
+    P.order = malloc(sizeof(int) * (m + 1));
     for (int i = 0; i < m; i++) {
       int len = rp[i + 1] - rp[i], c = rand() % (n - len + 1);
-      for (int k = 0; k < len; k++) cj[rp[i] + k] = c + k; /* sorted, unique */
-      for (int k = 0; k < len; k++) a[rp[i] + k] = rand() / (double)RAND_MAX - 0.5;
+      if (trial == 7 && len > 1 && len < 30) { /* spread over all columns: sorted, unique */
+        for (int k = 0; k < len; k++) P.cj[rp[i] + k] = k * ((n - 1) / len) + rand() % ((n - 1) / len);
+      } else
+        for (int k = 0; k < len; k++) P.cj[rp[i] + k] = c + k; /* sorted, unique */
+      for (int k = 0; k < len; k++) P.a[rp[i] + k] = rand() / (double)RAND_MAX - 0.5;
     }
-    x   = malloc(sizeof(double) * (n + 1));
-    yh  = malloc(sizeof(double) * (m + 1));
-    yd  = malloc(sizeof(double) * (m + 1));
-    x2h = malloc(sizeof(double) * (n + 1));
-    x2d = malloc(sizeof(double) * (n + 1));
-    for (int j = 0; j < n; j++) x[j] = rand() / (double)RAND_MAX;
-    for (int i = 0; i < m; i++) order[i] = m - 1 - i;
-    KERNEL_CALL(cudaMalloc((void **)&d_o, sizeof(int) * (m + 1)));
-    KERNEL_CALL(cudaMemcpy(d_o, order, sizeof(int) * m, cudaMemcpyHostToDevice));
-    KERNEL_CALL(cudaMalloc((void **)&d_i, sizeof(int) * (m + 1)));
-    KERNEL_CALL(cudaMalloc((void **)&d_j, sizeof(int) * (nnz + 1)));
-    KERNEL_CALL(cudaMalloc((void **)&d_a, sizeof(double) * (nnz + 1)));
-    KERNEL_CALL(cudaMalloc((void **)&d_x, sizeof(double) * (n + 1)));
-    KERNEL_CALL(cudaMalloc((void **)&d_y, sizeof(double) * (m + 1)));
-    KERNEL_CALL(cudaMalloc((void **)&d_x2, sizeof(double) * (n + 1)));
-    KERNEL_CALL(cudaMemcpy(d_i, rp, sizeof(int) * (m + 1), cudaMemcpyHostToDevice));
-    KERNEL_CALL(cudaMemcpy(d_j, cj, sizeof(int) * nnz, cudaMemcpyHostToDevice));
-    KERNEL_CALL(cudaMemcpy(d_a, a, sizeof(double) * nnz, cudaMemcpyHostToDevice));
-    KERNEL_CALL(cudaMemcpy(d_x, x, sizeof(double) * n, cudaMemcpyHostToDevice));
+    for (int j = 0; j < n; j++) P.x[j] = rand() / (double)RAND_MAX;
+    for (int i = 0; i < m; i++) P.order[i] = m - 1 - i;
+    Upload(&P);
+    BlockCopy(&P, 2 + trial % 2, &B);
     for (int t = 0; t < 32; t++) { /* thresholds 0, 1, 4, 16, each with the natural and a reversed row order, x 4 windows */
-      int          threshold = (t % 8 / 2) ? 1 << (2 * (t % 8 / 2 - 1)) : 0, reversed = t % 2, windows[] = {0, 32, 100, 1024}, window = windows[t / 8];
-      PetscWarpEll H, D, C;
-      double       num = 0, den = 0;
-      KERNEL_CALL(PetscWarpEllBuildWindowHost(m, n, rp, cj, reversed ? order : NULL, threshold, window, &H));
-      KERNEL_CALL(PetscWarpEllBuildWindowCUDA(m, n, d_i, d_j, reversed ? d_o : NULL, threshold, window, NULL, &D));
-      PetscWarpEllRefreshHost(&H, a);
-      KERNEL_CALL(PetscWarpEllRefreshCUDA(&D, d_a, NULL));
-      if (D.nwarps != H.nwarps || D.nslots != H.nslots || D.maxlanes != H.maxlanes || D.maxwidth != H.maxwidth || D.nnz != H.nnz || D.nsplit != H.nsplit || D.identity != H.identity || D.window != H.window) {
-        fprintf(stderr, "threshold %d: sizes differ (or nsplit/identity): warps %d/%d slots %d/%d lanes %d/%d width %d/%d\n", threshold, D.nwarps, H.nwarps, D.nslots, H.nslots, D.maxlanes, H.maxlanes, D.maxwidth, H.maxwidth);
-        return 1;
-      }
-      C       = H; /* same sizes: host buffers of the same shape */
-      C.woff  = malloc(sizeof(int) * (H.nwarps + 1));
-      C.wrow  = malloc(sizeof(int) * (H.nwarps + 1));
-      C.winfo = malloc(sizeof(int) * (H.nwarps + 1));
-      C.perm  = malloc(sizeof(int) * (m + 1));
-      C.diag  = malloc(sizeof(int) * (m + 1));
-      C.col   = malloc(sizeof(int) * (H.nslots + 1));
-      C.map   = malloc(sizeof(int) * (H.nslots + 1));
-      C.val   = malloc(sizeof(double) * (H.nslots + 1));
-      KERNEL_CALL(PetscWarpEllCopyToHostCUDA(&D, &C));
-      fails += Same(C.woff, H.woff, sizeof(int) * (H.nwarps + 1), "woff", threshold);
-      fails += Same(C.wrow, H.wrow, sizeof(int) * H.nwarps, "wrow", threshold);
-      fails += Same(C.winfo, H.winfo, sizeof(int) * H.nwarps, "winfo", threshold);
-      fails += Same(C.perm, H.perm, sizeof(int) * m, "perm", threshold);
-      fails += Same(C.diag, H.diag, sizeof(int) * m, "diag", threshold);
-      fails += Same(C.col, H.col, sizeof(int) * H.nslots, "col", threshold);
-      fails += Same(C.map, H.map, sizeof(int) * H.nslots, "map", threshold);
-      fails += Same(C.val, H.val, sizeof(double) * H.nslots, "val", threshold);
-      PetscWarpEllMultHost(&H, x, NULL, yh);
-      KERNEL_CALL(PetscWarpEllMultCUDA(&D, threshold ? 2 : 1, 128, d_x, NULL, d_y, NULL));
-      KERNEL_CALL(cudaMemcpy(yd, d_y, sizeof(double) * m, cudaMemcpyDeviceToHost));
-      for (int i = 0; i < m; i++) num += (yd[i] - yh[i]) * (yd[i] - yh[i]), den += yh[i] * yh[i];
-      if (sqrt(num) > 1e-12 * sqrt(den)) {
-        fprintf(stderr, "threshold %d: device product differs from the host twin: %g\n", threshold, sqrt(num / (den > 0 ? den : 1)));
-        fails++;
-      }
-      PetscWarpEllMultTransposeHost(&H, yh, NULL, x2h);
-      KERNEL_CALL(cudaMemcpy(d_y, yh, sizeof(double) * m, cudaMemcpyHostToDevice));
-      KERNEL_CALL(PetscWarpEllMultTransposeCUDA(&D, d_y, NULL, d_x2, NULL));
-      KERNEL_CALL(cudaMemcpy(x2d, d_x2, sizeof(double) * n, cudaMemcpyDeviceToHost));
-      num = den = 0;
-      for (int j = 0; j < n; j++) num += (x2d[j] - x2h[j]) * (x2d[j] - x2h[j]), den += x2h[j] * x2h[j];
-      if (sqrt(num) > 1e-12 * sqrt(den)) {
-        fprintf(stderr, "threshold %d: device transpose product differs from the host twin: %g\n", threshold, sqrt(num / (den > 0 ? den : 1)));
-        fails++;
-      }
-      if (trial == 6 && !reversed && !H.identity && !window) {
-        fprintf(stderr, "rows sorted by length but the layout is not the identity permutation\n");
-        fails++;
-      }
-      printf("m %5d n %5d nnz %6d threshold %2d window %4d order %-8s: %4d warps, %7d slots, lanes <= %2d, split %3d, identity %d: layouts identical, products agree\n", m, n, nnz, threshold, H.window, reversed ? "reversed" : "natural", H.nwarps, H.nslots, H.maxlanes, H.nsplit, H.identity);
-      PetscWarpEllFreeHost(&H);
-      PetscWarpEllFreeHost(&C);
-      KERNEL_CALL(PetscWarpEllFreeCUDA(&D));
+      int threshold = (t % 8 / 2) ? 1 << (2 * (t % 8 / 2 - 1)) : 0, reversed = t % 2, windows[] = {0, 32, 100, 1024}, window = windows[t / 8];
+      fails += Compare(&P, threshold, reversed, window, 1, 0, trial);
+      fails += Compare(&P, threshold, reversed, window, 1, 1, trial);
+      fails += Compare(&B, threshold, reversed, window, 2 + trial % 2, t % 4 < 2, trial); /* the blocked copy: 16-bit or not */
     }
-    cudaFree(d_i), cudaFree(d_j), cudaFree(d_a), cudaFree(d_x), cudaFree(d_y), cudaFree(d_o), cudaFree(d_x2);
-    free(rp), free(cj), free(a), free(x), free(yh), free(yd), free(order), free(x2h), free(x2d);
+    FreeCsr(&P);
+    FreeCsr(&B);
   }
   if (fails) return 1;
   printf("device layout == host layout\n");

@@ -4,7 +4,11 @@ static char help[] = "Compares MATELLWARP products with MATAIJ on pathological r
                      "  -threshold t       K2 threshold (default 4: splits most rows)\n"
                      "  -zero_rank r       MPI rank that owns no rows (default: the last rank when size > 1)\n"
                      "  -host_vecs         use host vectors with the CUDA backend\n"
-                     "  -expect_window w   check that the layout of every case with at least 2w rows (rank 0) uses sort window w\n";
+                     "  -expect_window w   check that the layout of every case with at least 2w rows (rank 0) uses sort window w\n"
+                     "  -block bs          every case expanded into bs x bs blocks (block size bs: the block layout's input)\n"
+                     "  -block_break       ... with one entry of a block left out (not blocked: no block layout)\n"
+                     "  -expect_index i    check the column index layout in use (32, 16, block, block16) on rank 0; with\n"
+                     "                     -mat_ellwarp_index auto only for cases of at least 5000 entries there\n";
 
 #include "testutil.h"
 
@@ -16,6 +20,24 @@ static PetscErrorCode Check(const char *what, const char *cs, const char *k, Vec
   PetscCall(VecRelativeDifference(yb, ya, &err));
   PetscCheck(err < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "case %s kernel %s: %s relative error %g >= 1e-12", cs, k, what, (double)err);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s %-18s rel. err %.2e\n", cs, k, what, (double)err));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -expect_index: the column index layout in use on rank 0 (the automatic choice only where there are enough entries) */
+static PetscErrorCode CheckIndex(const char *cs, const MatEllWarpInfo *info)
+{
+  PetscInt        want = -1, req = MAT_ELLWARP_INDEX_AUTO;
+  PetscBool       set, rset;
+  PetscMPIInt     rank;
+  MatEllWarpIndex r;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(PetscOptionsGetEList(NULL, NULL, "-expect_index", MatEllWarpIndices + 1, 4, &want, &set));
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-mat_ellwarp_index", MatEllWarpIndices, (PetscEnum *)&r, &rset));
+  if (rset) req = r;
+  if (!set || rank || (req == MAT_ELLWARP_INDEX_AUTO && info->nnz < 5000)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(info->index == (MatEllWarpIndex)(want + 1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "case %s: column indices %s expected, %s used", cs, MatEllWarpIndices[want + 1], MatEllWarpIndices[info->index]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -31,6 +53,18 @@ static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold,
 
   PetscFunctionBegin;
   PetscCall(TestCreateCase(PETSC_COMM_WORLD, cs, r, zerorank, &A));
+  {
+    PetscInt  bsz = 1;
+    PetscBool brk = PETSC_FALSE;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-block", &bsz, NULL));
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-block_break", &brk, NULL));
+    if (bsz > 1) {
+      Mat Ab;
+      PetscCall(TestBlockExpand(A, bsz, brk, r, &Ab));
+      PetscCall(MatDestroy(&A));
+      A = Ab;
+    }
+  }
   PetscCall(MatConvert(A, MATELLWARP, MAT_INITIAL_MATRIX, &B));
   PetscCall(PetscStrcmp(k, "k1", &flg));
   if (flg) kern = MAT_ELLWARP_KERNEL_K1;
@@ -81,8 +115,8 @@ static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold,
     PetscCall(Check("MatGetDiagonal", cs, k, yb, ya));
   }
   PetscCall(MatEllWarpGetInfo(B, &info));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s layout: %s, kernel %s, threshold %" PetscInt_FMT ", order %s, window %" PetscInt_FMT ", %" PetscInt_FMT " slices, padding %.3f, %.2f B/nnz\n", cs, k, MatEllWarpBackends[info.backend],
-                        MatEllWarpKernels[info.kernel], info.threshold, info.reorder, info.window, info.nwarps, (double)info.padding, (double)info.bytes_per_nnz));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s layout: %s, kernel %s, threshold %" PetscInt_FMT ", order %s, window %" PetscInt_FMT ", %" PetscInt_FMT " slices, padding %.3f, index %s (unit %" PetscInt_FMT ", %.2f 16-bit), %.2f B/nnz (%.2f with 32-bit columns)\n", cs, k,
+                        MatEllWarpBackends[info.backend], MatEllWarpKernels[info.kernel], info.threshold, info.reorder, info.window, info.nwarps, (double)info.padding, MatEllWarpIndices[info.index], info.index_unit, (double)info.narrow_fraction, (double)info.bytes_per_nnz, (double)info.bytes_per_nnz_32));
   PetscCheck(info.nproducts >= (M == N && samelayout ? 4 : 3) || m == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the products did not run in the ELL-WARP layout (%" PetscInt_FMT " products)", info.nproducts);
   {
     PetscInt  want = PETSC_DETERMINE;
@@ -90,6 +124,7 @@ static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold,
     PetscCall(PetscOptionsGetInt(NULL, NULL, "-expect_window", &want, &wset));
     PetscCheck(!wset || m < 2 * want || info.window == want, PETSC_COMM_SELF, PETSC_ERR_PLIB, "case %s: window %" PetscInt_FMT " expected, %" PetscInt_FMT " used", cs, want, info.window);
   }
+  PetscCall(CheckIndex(cs, &info));
   PetscCheck(kern == MAT_ELLWARP_KERNEL_AUTO || info.kernel == kern, PETSC_COMM_SELF, PETSC_ERR_PLIB, "kernel %s requested, %s used", MatEllWarpKernels[kern], MatEllWarpKernels[info.kernel]);
 
   PetscCall(VecDestroy(&xa));
@@ -114,7 +149,7 @@ int main(int argc, char **argv)
   PetscBool   skip, hostvecs = PETSC_FALSE, set;
   PetscRandom r;
   PetscMPIInt size;
-  const char *all[]  = {"random", "empty", "dense_row", "one", "zero", "longrow", "nonsquare", "nonmult32", "powerlaw"};
+  const char *all[]  = {"random", "empty", "dense_row", "one", "zero", "longrow", "nonsquare", "nonmult32", "powerlaw", "widecols"};
   const char *allk[] = {"k1", "k2", "auto"};
 
   PetscFunctionBeginUser;
@@ -127,7 +162,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-host_vecs", &hostvecs, NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-cases", cases, &ncases, &set));
   if (!set) {
-    ncases = 9;
+    ncases = 10;
     for (PetscInt i = 0; i < ncases; i++) PetscCall(PetscStrallocpy(all[i], &cases[i]));
   }
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-kernels", kernels, &nkernels, &set));

@@ -34,6 +34,8 @@ static PetscInt RandInt(PetscRandom r, PetscInt lo, PetscInt hi) /* in [lo, hi) 
   nonsquare  300 x 777
   nonmult32  1000 + 17 rows (not a multiple of 32), lengths 1..30
   powerlaw   3000 rows, lengths ~ 1/u^2 capped at the column count
+  widecols   2000 x 140000: rows 0..999 of 1..10 entries near column 70 i (slices whose columns fit 16-bit offsets),
+             rows 1000.. of 11..20 entries anywhere (slices spanning more than 65536 columns: 32-bit fallback)
 */
 PetscErrorCode TestCreateCase(MPI_Comm comm, const char name[], PetscRandom r, PetscInt zerorank, Mat *A)
 {
@@ -55,6 +57,7 @@ PetscErrorCode TestCreateCase(MPI_Comm comm, const char name[], PetscRandom r, P
   else if (IS("nonsquare")) M = 300, N = 777;
   else if (IS("nonmult32")) M = N = 1017;
   else if (IS("powerlaw")) M = N = 3000;
+  else if (IS("widecols")) M = 2000, N = 140000;
   else SETERRQ(comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown test case %s", name);
   /* the ranks' random streams diverge once they generate different rows: take rank 0's sizes */
   PetscCallMPI(MPI_Bcast(&M, 1, MPIU_INT, 0, comm));
@@ -86,19 +89,63 @@ PetscErrorCode TestCreateCase(MPI_Comm comm, const char name[], PetscRandom r, P
       PetscCall(PetscRandomGetValueReal(r, &u));
       len = (PetscInt)PetscMin((PetscReal)N, 2.0 / PetscMax(u * u, 1e-9));
     }
+    else if (IS("widecols")) len = i < 1000 ? RandInt(r, 1, 11) : RandInt(r, 11, 21);
     len = PetscMin(len, N);
     for (PetscInt k = 0; k < len; k++) {
-      cols[k] = len == N ? k : RandInt(r, 0, N);
+      cols[k] = len == N ? k : (IS("widecols") && i < 1000 ? 70 * i + RandInt(r, 0, 2000) : RandInt(r, 0, N));
       PetscCall(PetscRandomGetValue(r, &vals[k]));
       vals[k] -= 0.5;
     }
-    if (len && i < N && !IS("nonsquare")) cols[0] = i; /* a diagonal for most rows */
+    if (len && i < N && !IS("nonsquare") && !IS("widecols")) cols[0] = i; /* a diagonal for most rows */
     PetscCall(MatSetValues(*A, 1, &i, len, cols, vals, ADD_VALUES));
   }
 #undef IS
   PetscCall(PetscFree2(cols, vals));
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A (x) (bs x bs random blocks): row bs i + a, column bs c + b for every entry (i, c) of A, block sizes bs; with brk, the
+   first nonempty local row of the result misses the second column of its first block (a pattern that is not blocked) */
+PetscErrorCode TestBlockExpand(Mat A, PetscInt bs, PetscBool brk, PetscRandom r, Mat *B)
+{
+  PetscInt     m, n, rstart, ncols, *bc;
+  PetscScalar *bv;
+  PetscBool    broken = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  PetscCall(MatGetOwnershipRange(A, &rstart, NULL));
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)A), B));
+  PetscCall(MatSetSizes(*B, bs * m, bs * n, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(MatSetBlockSizes(*B, bs, bs));
+  PetscCall(MatSetType(*B, MATAIJ));
+  PetscCall(MatSetUp(*B));
+  PetscCall(MatSetOption(*B, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  for (PetscInt i = rstart; i < rstart + m; i++) {
+    const PetscInt *cols;
+    PetscCall(MatGetRow(A, i, &ncols, &cols, NULL));
+    PetscCall(PetscMalloc2(PetscMax(bs * ncols, 1), &bc, PetscMax(bs * ncols, 1), &bv));
+    for (PetscInt a = 0; a < bs; a++) {
+      PetscInt row = bs * i + a, len = 0;
+      for (PetscInt k = 0; k < ncols; k++)
+        for (PetscInt b = 0; b < bs; b++) {
+          if (brk && !broken && a == 0 && k == 0 && b == 1) {
+            broken = PETSC_TRUE;
+            continue;
+          }
+          bc[len] = bs * cols[k] + b;
+          PetscCall(PetscRandomGetValue(r, &bv[len]));
+          bv[len++] -= 0.5;
+        }
+      PetscCall(MatSetValues(*B, 1, &row, len, bc, bv, INSERT_VALUES));
+    }
+    PetscCall(PetscFree2(bc, bv));
+    PetscCall(MatRestoreRow(A, i, &ncols, &cols, NULL));
+  }
+  PetscCall(MatAssemblyBegin(*B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*B, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

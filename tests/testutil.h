@@ -7,6 +7,8 @@
 
 /* Random AIJ matrix of a named case (see testutil.c); rows distributed over comm (rank zerorank gets none) */
 PetscErrorCode TestCreateCase(MPI_Comm, const char[], PetscRandom, PetscInt, Mat *);
+/* A (x) random bs x bs blocks, block sizes bs (brk: one entry of the first local row left out: not blocked) */
+PetscErrorCode TestBlockExpand(Mat, PetscInt, PetscBool, PetscRandom, Mat *);
 /* PetscInitialize(), PetscWarpInitializePackage(), and *skip when a GPU test finds no device; then return TestSkip() */
 PetscErrorCode TestBegin(int *, char ***, const char[], PetscBool *);
 int            TestSkip(void);

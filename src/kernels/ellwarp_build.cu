@@ -155,7 +155,7 @@ static cudaError_t Alloc(void **p, size_t bytes)
 /* In a device layout, winfo lives in wrow's allocation and map and val in col's: fewer allocations per build */
 extern "C" int PetscWarpEllFreeCUDA(PetscWarpEll *E)
 {
-  void       *ptrs[] = {E->woff, E->wrow, E->perm, E->col, E->diag};
+  void       *ptrs[] = {E->woff, E->wrow, E->perm, E->col, E->diag, E->wmode, E->cidx}; /* ioff lives in wmode's allocation */
   cudaError_t err    = cudaSuccess;
   for (void *p : ptrs)
     if (p) {
@@ -232,6 +232,7 @@ static int BuildGlobal(int nrows, int ncols, const int *d_rowptr, const int *d_c
   long long    tail[2]   = {0, 0};                                 /* total slots, slots of the widest warp */
 
   memset(E, 0, sizeof(*E));
+  E->unit      = 1;
   E->nrows     = nrows;
   E->ncols     = ncols;
   E->threshold = threshold;
@@ -358,7 +359,10 @@ extern "C" int PetscWarpEllCopyToHostCUDA(const PetscWarpEll *dE, PetscWarpEll *
     {hE->col,   dE->col,   sizeof(int) * (size_t)dE->nslots      },
     {hE->map,   dE->map,   sizeof(int) * (size_t)dE->nslots      },
     {hE->diag,  dE->diag,  sizeof(int) * (size_t)dE->nrows       },
-    {hE->val,   dE->val,   sizeof(double) * (size_t)dE->nslots   }
+    {hE->val,   dE->val,   sizeof(double) * (size_t)dE->nslots   },
+    {hE->wmode,  dE->wmode,  sizeof(int) * (size_t)dE->nwarps      },
+    {hE->ioff,  dE->ioff,  sizeof(int) * (size_t)dE->nwarps      },
+    {hE->cidx,  dE->cidx,  sizeof(unsigned short) * (size_t)dE->ncidx}
   };
   for (auto &x : c)
     if (x.bytes && x.dst && x.src) {
@@ -469,6 +473,7 @@ static int BuildWindowed(int nrows, int ncols, const int *d_rowptr, const int *d
   int        nw_rows = 0, *d_counts, *slen, *run, *cum, *rowwarp, grid = (nrows + 255) / 256;
 
   memset(E, 0, sizeof(*E));
+  E->unit      = 1;
   E->nrows     = nrows;
   E->ncols     = ncols;
   E->threshold = threshold;

@@ -13,6 +13,9 @@ void PetscWarpEllFreeHost(PetscWarpEll *E)
   free(E->map);
   free(E->diag);
   free(E->val);
+  free(E->wmode);
+  free(E->ioff);
+  free(E->cidx);
   memset(E, 0, sizeof(*E));
 }
 
@@ -123,6 +126,7 @@ int PetscWarpEllBuildWindowHost(int nrows, int ncols, const int *rowptr, const i
   long long nslots;
 
   memset(E, 0, sizeof(*E));
+  E->unit      = 1;
   E->nrows     = nrows;
   E->ncols     = ncols;
   E->threshold = threshold;

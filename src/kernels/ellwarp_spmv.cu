@@ -39,6 +39,53 @@ __global__ void __launch_bounds__(1024) EllWarpK2(int nwarps, const int *__restr
   }
 }
 
+/* The compact index (issue 9): K2's form over units of U consecutive columns, one column index per unit; in a 16-bit
+   warp (wmode[w] >= 0, a branch uniform per warp) lane k holds cluster start k and a code's top sb bits name the lane
+   to fetch it from (one shuffle per unit) */
+template <int U>
+__global__ void __launch_bounds__(1024) EllWarpKc(int nwarps, const int *__restrict__ woff, const int *__restrict__ wrow, const int *__restrict__ winfo, const int *__restrict__ wmode, const int *__restrict__ ioff, const unsigned short *__restrict__ cidx, const double *__restrict__ val, const int *__restrict__ perm, const double *__restrict__ x, const double *z, double *y)
+{
+  int gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
+  if (w >= nwarps) return;
+  int                   info = winfo[w], l = info & 255, nr = (info >> 8) & 255, v0 = woff[w], nb = (woff[w + 1] - v0) / (PETSCWARP_WARP * U), mode = wmode[w];
+  const unsigned short *ci   = cidx + ioff[w];
+  const double         *v    = val + v0 + lane;
+  double                sum  = 0.0;
+  if (mode >= 0) {
+    int                   ob = 16 - (mode & 255), ncl = mode >> 8, start = lane < ncl ? reinterpret_cast<const int *>(ci)[lane] : 0;
+    unsigned              mask = (1u << ob) - 1;
+    const unsigned short *cc   = ci + 2 * ncl;
+#pragma unroll 4
+    for (int kb = 0; kb < nb; kb++) {
+      unsigned code = cc[PETSCWARP_WARP * kb + lane];
+      int      c    = (__shfl_sync(FULL_MASK, start, (int)(code >> ob)) + (int)(code & mask)) * U;
+#pragma unroll
+      for (int j = 0; j < U; j++) sum += v[PETSCWARP_WARP * (kb * U + j)] * __ldg(&x[c + j]);
+    }
+  } else {
+    const int *cw = reinterpret_cast<const int *>(ci);
+#pragma unroll 4
+    for (int kb = 0; kb < nb; kb++) {
+      int c = cw[PETSCWARP_WARP * kb + lane] * U;
+#pragma unroll
+      for (int j = 0; j < U; j++) sum += v[PETSCWARP_WARP * (kb * U + j)] * __ldg(&x[c + j]);
+    }
+  }
+  for (int off = (1 << l) >> 1; off > 0; off >>= 1) sum += __shfl_down_sync(FULL_MASK, sum, off);
+  int r = lane >> l;
+  if ((lane & ((1 << l) - 1)) == 0 && r < nr) {
+    int p = perm ? perm[wrow[w] + r] : wrow[w] + r;
+    if (info & PETSCWARP_SPLIT) atomicAdd(&y[p], sum);
+    else y[p] = z ? z[p] + sum : sum;
+  }
+}
+
+template <int U>
+static void LaunchKc(const PetscWarpEll *E, int grid, int blocksize, cudaStream_t st, const int *perm, const double *x, const double *z, double *y)
+{
+  EllWarpKc<U><<<grid, blocksize, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->wmode, E->ioff, E->cidx, E->val, perm, x, z, y);
+}
+
 /* y = z (or 0) on the split rows, which then accumulate their chunks */
 __global__ void EllWarpInitSplit(int nsplit, const int *__restrict__ perm, const double *z, double *y)
 {
@@ -108,12 +155,42 @@ extern "C" int PetscWarpEllMultCUDA(const PetscWarpEll *E, int kernel, int block
   if (blocksize < 32 || blocksize > 1024 || blocksize % 32) return (int)cudaErrorInvalidConfiguration;
   if (!E->nwarps) return 0;
   int grid = Blocks((long long)E->nwarps * PETSCWARP_WARP, blocksize);
-  if (kernel == 1) {
+  if (kernel == 1 && !E->cidx) {
     if (E->maxlanes != 1) return (int)cudaErrorInvalidValue;
     EllWarpK1<<<grid, blocksize, 0, st>>>(E->nrows, E->nwarps, E->woff, E->col, E->val, perm, x, z, y);
-  } else {
-    if (E->nsplit && z != y) EllWarpInitSplit<<<Blocks(E->nsplit, 256), 256, 0, st>>>(E->nsplit, perm, z, y);
+    return (int)cudaGetLastError();
+  }
+  if (E->nsplit && z != y) EllWarpInitSplit<<<Blocks(E->nsplit, 256), 256, 0, st>>>(E->nsplit, perm, z, y);
+  switch (E->cidx ? E->unit : 0) {
+  case 0:
     EllWarpK2<<<grid, blocksize, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->col, E->val, perm, x, z, y);
+    break;
+  case 1:
+    LaunchKc<1>(E, grid, blocksize, st, perm, x, z, y);
+    break;
+  case 2:
+    LaunchKc<2>(E, grid, blocksize, st, perm, x, z, y);
+    break;
+  case 3:
+    LaunchKc<3>(E, grid, blocksize, st, perm, x, z, y);
+    break;
+  case 4:
+    LaunchKc<4>(E, grid, blocksize, st, perm, x, z, y);
+    break;
+  case 5:
+    LaunchKc<5>(E, grid, blocksize, st, perm, x, z, y);
+    break;
+  case 6:
+    LaunchKc<6>(E, grid, blocksize, st, perm, x, z, y);
+    break;
+  case 7:
+    LaunchKc<7>(E, grid, blocksize, st, perm, x, z, y);
+    break;
+  case 8:
+    LaunchKc<8>(E, grid, blocksize, st, perm, x, z, y);
+    break;
+  default:
+    return (int)cudaErrorInvalidValue;
   }
   return (int)cudaGetLastError();
 }

@@ -19,17 +19,44 @@ void PetscWarpEllToCSRHost(const PetscWarpEll *E, double *csrval)
 
 #define PETSCWARP_SLOT(E, w, r, L, k, sub) ((E)->woff[w] + PETSCWARP_WARP * (k) + (r) * (L) + (sub))
 
+/* The unit column of unit slot k (relative to the warp's start) of warp w in the compact index */
+static inline int UnitColumn(const PetscWarpEll *E, int w, int k)
+{
+  const unsigned short *ci = E->cidx + E->ioff[w];
+  int                   mode = E->wmode[w], sb = mode & 255, nb = mode >> 8;
+  if (mode < 0) return (int)((unsigned)ci[2 * k] | ((unsigned)ci[2 * k + 1] << 16));
+  unsigned v = ci[2 * nb + k], sel = v >> (16 - sb);
+  return (int)(((unsigned)ci[2 * sel] | ((unsigned)ci[2 * sel + 1] << 16)) + (v & ((1u << (16 - sb)) - 1)));
+}
+
+/* The sum of a row from the compact index: twin of the device kernel EllWarpKc */
+static double RowSumCompact(const PetscWarpEll *E, int w, int r, int L, int width, const double *x)
+{
+  int    u = E->unit, nb = width / u;
+  double sum = 0.0;
+  for (int sub = 0; sub < L; sub++) {
+    int t = r * L + sub;
+    for (int kb = 0; kb < nb; kb++) {
+      int c = u * UnitColumn(E, w, PETSCWARP_WARP * kb + t);
+      for (int j = 0; j < u; j++) sum += E->val[E->woff[w] + PETSCWARP_WARP * (kb * u + j) + t] * x[c + j];
+    }
+  }
+  return sum;
+}
+
 void PetscWarpEllMultHost(const PetscWarpEll *E, const double *x, const double *z, double *y)
 {
   for (int s = 0; s < E->nsplit; s++) y[E->perm[s]] = z ? z[E->perm[s]] : 0.0; /* split rows accumulate their chunks */
   PETSCWARP_FOR_ROWS(E, w, r, row, L, width)
   {
     double sum = 0.0;
-    for (int sub = 0; sub < L; sub++)
-      for (int k = 0; k < width; k++) {
-        int s = PETSCWARP_SLOT(E, w, r, L, k, sub);
-        sum += E->val[s] * x[E->col[s]];
-      }
+    if (E->cidx) sum = RowSumCompact(E, w, r, L, width, x);
+    else
+      for (int sub = 0; sub < L; sub++)
+        for (int k = 0; k < width; k++) {
+          int s = PETSCWARP_SLOT(E, w, r, L, k, sub);
+          sum += E->val[s] * x[E->col[s]];
+        }
     if (E->winfo[w] & PETSCWARP_SPLIT) y[row] += sum;
     else y[row] = (z ? z[row] : 0.0) + sum;
   }

@@ -7,6 +7,7 @@ PETSC_INTERN PetscErrorCode DMPlexWarpAutoRegister_Private(void);
 
 const char *const MatEllWarpBackends[] = {"host", "cuda", "MatEllWarpBackend", "MAT_ELLWARP_BACKEND_", NULL};
 const char *const MatEllWarpKernels[]  = {"auto", "k1", "k2", "MatEllWarpKernel", "MAT_ELLWARP_KERNEL_", NULL};
+const char *const MatEllWarpIndices[]  = {"auto", "32", "16", "block", "block16", "MatEllWarpIndex", "MAT_ELLWARP_INDEX_", NULL};
 
 PetscLogEvent               MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT, MATELLWARP_ToHost;
 PetscLogEvent               MATELLWARP_COOPre, MATELLWARP_COOVal;

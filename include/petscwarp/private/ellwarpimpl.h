@@ -37,6 +37,7 @@ typedef struct {
   char              reorder[64]; /* MatOrderingType of the locality ordering, "none" for none */
   PetscInt          window;      /* sort by length within windows of this many rows; 0: global sort; PETSC_DETERMINE: automatic */
   PetscReal         window_pad;  /* automatic window: most extra padding (slots/nnz) over the global sort that it may cost */
+  MatEllWarpIndex   index;       /* column index layout asked for (-mat_ellwarp_index) */
 } MatEllWarpOpts;
 
 typedef struct {
@@ -46,6 +47,7 @@ typedef struct {
   PetscBool         built;
   MatEllWarpBackend built_backend;
   MatEllWarpKernel  kernel; /* K1 or K2 */
+  MatEllWarpIndex   index;  /* column index layout in use (never AUTO once built) */
   PetscInt          bs;
   PetscReal         pad_global, pad_window; /* K1 padding of the global sort and of the window in use (automatic choice; 0: not computed) */
   PetscObjectState  nzstate, state;         /* of the host values the layout holds */

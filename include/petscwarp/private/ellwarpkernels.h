@@ -27,6 +27,25 @@
     (after y of those rows was set to z or 0). This departs from the paper's warp-to-warp independence for those rows
     only: without it one warp would walk alone through a row of 10^5 entries (a dense row, power-law lengths). Split
     rows are the longest, so they are the first nsplit sorted rows.
+  - compact column indices (issue 9: fewer bytes per nonzero than CSR), built when unit > 1 or 16-bit offsets are asked:
+    * unit u > 1 (a blocked pattern: every row's columns are whole groups of u consecutive columns starting at a multiple
+      of u, e.g. the 3x3 blocks of elasticity): the layout is built on the compressed pattern (row lengths / u, column
+      c / u), then expanded: the unit slot 32 kb + t of warp w holds the u entries in value slots
+      u woff_u[w] + 32 (kb u + j) + t, j < u. woff, nslots, maxwidth, col, map, diag and val are in value slots (so the
+      value refresh, the COO maps, the transpose product and the diagonal are unchanged); threshold counts units per
+      lane. One column index per unit;
+    * per warp, 16-bit codes where the warp's columns allow, else 32-bit columns (the branch is uniform per warp): the
+      distinct unit columns of the warp's entries (padding excluded), sorted, are cut greedily into clusters of span
+      < 2^(16-sb) (a cluster starts at the first column beyond the previous cluster's start + 2^(16-sb) - 1), for
+      sb = 0, 1, ..., 5 in turn; the first sb with at most 2^sb clusters makes the warp 16-bit: wmode[w] = sb | (nb << 8)
+      (nb: clusters, 1..32), the warp's index stream starts with the nb cluster starts (32-bit, little-endian uint16
+      pairs), then one code per unit slot, (k << (16 - sb)) | (c - start_k) with k the last cluster starting at or
+      before column c (0 for padding slots: the first start, a valid column); the kernel keeps start_k in lane k and
+      fetches it with a warp shuffle. Else wmode[w] = -1 and the stream holds the 32-bit unit columns. A box mesh's
+      warps need 1 cluster (Q1) or 8-32 (Q2 in DMPlex's numbering: cells, vertices, faces and edges far apart). cidx
+      holds the warps' streams back to back, warp w's from cidx + ioff[w] (uint16 units, even);
+    col (32-bit, every value slot) stays: the transpose product and the host twin's checks read it; the forward
+    products read cidx instead.
 */
 #pragma once
 
@@ -57,6 +76,12 @@ typedef struct {
                            the given order, split rows first; 0: one global sort (the paper's layout) */
   int     identity;     /* perm[s] == s for every s: the rows are already in sorted order (a matrix in the layout's own
                            numbering, the paper's Kr/Krs), so products write y[s] directly, coalesced, without reading perm */
+  int             unit;    /* entries per column index (1, or the block size of a blocked pattern); 0 means 1 */
+  int             nnarrow; /* warps whose column index is 16-bit (compact index only) */
+  int             ncidx;   /* uint16 units of cidx */
+  int            *wmode;   /* [nwarps] sb | (clusters << 8) for a 16-bit warp, -1 for a 32-bit one; NULL: no compact index */
+  int            *ioff;    /* [nwarps] start of warp w's index stream in cidx (uint16 units, even) */
+  unsigned short *cidx;    /* [ncidx] compact column indices, one per unit slot */
   int    *woff;         /* [nwarps+1] */
   int    *wrow;         /* [nwarps] */
   int    *winfo;        /* [nwarps] */
@@ -92,6 +117,41 @@ static inline int PetscWarpEllWindow(int nrows, int window)
   return (w <= 0 || w >= nrows) ? 0 : (int)w;
 }
 
+/* The clusters of a warp's sorted unit columns (the low 32 bits of key[0..n-1], padding excluded) for 16-bit codes
+   (see the layout above): returns sb (0..5; -1 when more than 32 clusters would be needed), the clusters in *nb and,
+   when start != NULL, their first columns in start[0..*nb-1]. Shared by both builds. */
+static inline PETSCWARP_HD int PetscWarpEllClusters(const unsigned long long *key, int n, int *nb, int *start)
+{
+  for (int sb = 0; sb <= 5; sb++) {
+    int span = (1 << (16 - sb)) - 1, cnt = 0, st = 0;
+    for (int i = 0; i < n && cnt <= (1 << sb); i++) {
+      int c = (int)(key[i] & 0xffffffffULL);
+      if (!cnt || c - st > span) {
+        if (cnt < (1 << sb) && start) start[cnt] = c;
+        cnt++;
+        st = c;
+      }
+    }
+    if (cnt <= (1 << sb)) {
+      if (!cnt && start) start[0] = 0;
+      *nb = cnt ? cnt : 1;
+      return sb;
+    }
+  }
+  *nb = 0;
+  return -1;
+}
+
+/* The 16-bit code of unit column c in a warp with clusters start[0..nb-1] and sb selector bits */
+static inline PETSCWARP_HD unsigned short PetscWarpEllCode(const int *start, int nb, int sb, int c)
+{
+  int k = 0;
+  while (k + 1 < nb && start[k + 1] <= c) k++;
+  return (unsigned short)((k << (16 - sb)) | (c - start[k]));
+}
+
+#define PETSCWARP_MAX_UNIT 8 /* largest block size of the blocked layout (one kernel instance per size) */
+
 /* Return codes of the host twin */
 #define PETSCWARP_OK        0
 #define PETSCWARP_ERR_MEM   1 /* allocation failed */
@@ -106,8 +166,16 @@ int PetscWarpEllBuildHost(int nrows, int ncols, const int *rowptr, const int *co
 int PetscWarpEllBuildWindowHost(int nrows, int ncols, const int *rowptr, const int *colidx, const int *order, int threshold, int window, PetscWarpEll *E);
 /* Padding (slots / entries, 1 when there are none) of a K1 layout sorted within windows of the given size (0: global),
    from the row lengths only, without building it: for the automatic choice of the window */
+/* The layout with compact column indices (see above): unit u >= 1 (the pattern must be blocked for u > 1:
+   PetscWarpEllBlockedHost()), narrow: 16-bit offsets in the warps where they fit; threshold in entries per lane (in
+   units: ceil(threshold / u)). With unit 1 and narrow 0 it is PetscWarpEllBuildWindowHost(). */
+int PetscWarpEllBuildIndexHost(int nrows, int ncols, const int *rowptr, const int *colidx, const int *order, int threshold, int window, int unit, int narrow, PetscWarpEll *E);
+/* 1 if every row's columns are whole groups of u consecutive columns starting at a multiple of u (columns sorted and
+   unique in each row, rowptr[0] a multiple of u), else 0; u in 1..PETSCWARP_MAX_UNIT */
+int PetscWarpEllBlockedHost(int nrows, const int *rowptr, const int *colidx, int unit);
 int  PetscWarpEllWindowStatsHost(int nrows, const int *rowptr, const int *order, int window, double *padding);
 void PetscWarpEllFreeHost(PetscWarpEll *E);
+void PetscWarpEllDropIndexHost(PetscWarpEll *E);
 /* val[s] = csrval[map[s]] (0 for padding) */
 void PetscWarpEllRefreshHost(const PetscWarpEll *E, const double *csrval);
 /* csrval[map[s]] = val[s]: the layout's values back in CSR order (the inverse of the refresh) */
@@ -125,14 +193,20 @@ int PetscWarpCUDADeviceCount(int *count);
    and val inside col's: free with PetscWarpEllFreeCUDA() only). */
 int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, void *stream, PetscWarpEll *E);
 int PetscWarpEllBuildWindowCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, int window, void *stream, PetscWarpEll *E);
+int PetscWarpEllBuildIndexCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, int window, int unit, int narrow, void *stream, PetscWarpEll *E);
+int PetscWarpEllBlockedCUDA(int nrows, const int *d_rowptr, const int *d_colidx, int unit, void *stream, int *blocked);
+/* Free the compact index (the products then read col) */
+int PetscWarpEllDropIndexCUDA(PetscWarpEll *E);
 int PetscWarpEllFreeCUDA(PetscWarpEll *E);
 int PetscWarpEllRefreshCUDA(const PetscWarpEll *E, const double *d_csrval, void *stream);
 int PetscWarpEllToCSRCUDA(const PetscWarpEll *E, double *d_csrval, void *stream);
-/* kernel: 1 = K1 (one thread per row; requires maxlanes == 1), 2 = K2 (any layout). blocksize: threads per block. */
+/* kernel: 1 = K1 (one thread per row; requires maxlanes == 1), 2 = K2 (any layout); a layout with a compact index
+   (cidx) runs its own kernel (K2's form over units) whatever kernel says. blocksize: threads per block. */
 int PetscWarpEllMultCUDA(const PetscWarpEll *E, int kernel, int blocksize, const double *x, const double *z, double *y, void *stream);
 int PetscWarpEllMultTransposeCUDA(const PetscWarpEll *E, const double *x, const double *z, double *y, void *stream);
 int PetscWarpEllGetDiagonalCUDA(const PetscWarpEll *E, double *d, void *stream);
-/* Copy a device layout's index arrays to host arrays (for tests comparing with the host twin) */
+/* Copy a device layout's index arrays to host arrays (for tests comparing with the host twin); the compact index
+   (wmode, ioff, cidx) too where both have it */
 int PetscWarpEllCopyToHostCUDA(const PetscWarpEll *dE, PetscWarpEll *hE);
 
 #if defined(__cplusplus)

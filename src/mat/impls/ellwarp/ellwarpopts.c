@@ -15,6 +15,7 @@ PetscErrorCode MatEllWarpOptsDefault_Private(MatEllWarpOpts *o)
   PetscCall(PetscStrncpy(o->reorder, "none", sizeof(o->reorder)));
   o->window     = PETSC_DETERMINE;
   o->window_pad = 0.10;
+  o->index      = MAT_ELLWARP_INDEX_AUTO;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -33,6 +34,7 @@ PetscErrorCode MatEllWarpOptionsRead_Private(PetscOptionItems PetscOptionsObject
   PetscCall(PetscOptionsString("-mat_ellwarp_reorder", "Locality ordering of the rows inside the format (none or a MatOrderingType: rcm, nd, ...)", "MatEllWarpSetReorder", o->reorder, o->reorder, sizeof(o->reorder), NULL));
   PetscCall(PetscOptionsInt("-mat_ellwarp_window", "Sort rows by length only within windows of this many consecutive rows, rounded up to a multiple of 32, so that slices stay mesh neighbours (0: one global sort; -1: automatic)", "MATELLWARP", w, &w, NULL));
   PetscCall(PetscOptionsReal("-mat_ellwarp_window_padding", "Automatic window: the smallest window whose K1 padding exceeds the global sort's by at most this (only for rows whose lengths vary from row to row)", "MATELLWARP", wp, &wp, NULL));
+  PetscCall(PetscOptionsEnum("-mat_ellwarp_index", "Column indices: 32 (one per entry), 16 (16-bit offsets per slice where they fit), block (one per block of the column block size, blocked patterns), block16 (both), auto (the smallest valid)", "MatEllWarpIndex", MatEllWarpIndices, (PetscEnum)o->index, (PetscEnum *)&o->index, NULL));
   PetscOptionsHeadEnd();
   o->threshold  = t;
   o->block_size = bs;
@@ -49,6 +51,7 @@ PetscErrorCode MatEllWarpOptsCheck_Private(const MatEllWarpOpts *o)
   PetscFunctionBegin;
   PetscCheck(o->backend == MAT_ELLWARP_BACKEND_HOST || o->backend == MAT_ELLWARP_BACKEND_CUDA, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown ELL-WARP backend %d", (int)o->backend);
   PetscCheck(o->kernel >= MAT_ELLWARP_KERNEL_AUTO && o->kernel <= MAT_ELLWARP_KERNEL_K2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown ELL-WARP kernel %d", (int)o->kernel);
+  PetscCheck(o->index >= MAT_ELLWARP_INDEX_AUTO && o->index <= MAT_ELLWARP_INDEX_BLOCK16, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown ELL-WARP column index layout %d", (int)o->index);
   PetscCheck(o->threshold == PETSC_DETERMINE || o->threshold > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ELL-WARP threshold must be positive (or PETSC_DETERMINE), not %" PetscInt_FMT, o->threshold);
   PetscCheck(o->window >= 0 || o->window == PETSC_DETERMINE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ELL-WARP window must be 0 (global sort), positive, or PETSC_DETERMINE (automatic), not %" PetscInt_FMT, o->window);
   PetscCheck(o->window_pad >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ELL-WARP window padding must be nonnegative, not %g", (double)o->window_pad);

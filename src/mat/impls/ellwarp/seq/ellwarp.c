@@ -76,7 +76,7 @@ static PetscErrorCode MatEllWarpSetOpts_SeqAIJEllWarp(Mat A, const MatEllWarpOpt
 #endif
   }
   PetscCall(PetscStrcmp(o->reorder, ew->opt.reorder, &same));
-  if (o->backend != ew->opt.backend || o->kernel != ew->opt.kernel || o->threshold != ew->opt.threshold || !same) PetscCall(MatEllWarpReset_Private(A));
+  if (o->backend != ew->opt.backend || o->kernel != ew->opt.kernel || o->threshold != ew->opt.threshold || o->index != ew->opt.index || !same) PetscCall(MatEllWarpReset_Private(A));
   ew->opt = *o;
   PetscCall(MatSetVecType(A, o->backend == MAT_ELLWARP_BACKEND_CUDA ? VECCUDA : VECSTANDARD));
   PetscFunctionReturn(PETSC_SUCCESS);

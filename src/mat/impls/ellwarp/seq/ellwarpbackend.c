@@ -137,22 +137,35 @@ PetscErrorCode MatEllWarpChooseWindow_Private(PetscInt m, const int rowptr[], co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Bytes a product reads from the layout per nonzero: values and columns of every slot, the warp offsets (and the warp
-   rows and info for K2), the permutation unless the rows are in sorted order; x and y not counted */
-static PetscReal BytesPerNonzero(const PetscWarpEll *E, MatEllWarpKernel k)
+/* Bytes a product reads from the layout per nonzero: values and column indices of every slot (as32: a 32-bit column
+   per slot, whatever the layout holds), the warp offsets (and the warp rows and info for K2; with the compact index
+   also the warp's base column and index offset), the permutation unless the rows are in sorted order; x and y not
+   counted */
+static PetscReal BytesPerNonzero(const PetscWarpEll *E, MatEllWarpKernel k, PetscBool as32)
 {
-  PetscLogDouble b = (PetscLogDouble)E->nslots * (sizeof(double) + sizeof(int)) + (PetscLogDouble)E->nwarps * (k == MAT_ELLWARP_KERNEL_K1 ? 1 : 3) * sizeof(int) + (E->identity ? 0 : (PetscLogDouble)E->nrows * sizeof(int));
+  PetscLogDouble perm = E->identity ? 0 : (PetscLogDouble)E->nrows * sizeof(int), b;
+
+  if (E->cidx && !as32) b = (PetscLogDouble)E->nslots * sizeof(double) + (PetscLogDouble)E->ncidx * sizeof(unsigned short) + (PetscLogDouble)E->nwarps * 5 * sizeof(int) + perm;
+  else b = (PetscLogDouble)E->nslots * (sizeof(double) + sizeof(int)) + (PetscLogDouble)E->nwarps * (k == MAT_ELLWARP_KERNEL_K1 ? 1 : 3) * sizeof(int) + perm;
   return E->nnz ? (PetscReal)(b / E->nnz) : 0;
 }
 
-/* The fields of MatEllWarpInfo about the sort window and the bytes (called by the type's MatEllWarpGetInfo) */
+/* The fields of MatEllWarpInfo about the sort window, the column indices and the bytes (called by the type's
+   MatEllWarpGetInfo) */
 PetscErrorCode MatEllWarpInfoLayout_Private(Mat A, MatEllWarpInfo *info)
 {
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  PetscWarpEll      *E  = &ew->E;
 
   PetscFunctionBegin;
-  info->window        = ew->built ? ew->E.window : 0;
-  info->bytes_per_nnz = ew->built ? BytesPerNonzero(&ew->E, ew->kernel) : 0;
+  info->window           = ew->built ? E->window : 0;
+  info->bytes_per_nnz    = ew->built ? BytesPerNonzero(E, ew->kernel, PETSC_FALSE) : 0;
+  info->bytes_per_nnz_32 = ew->built ? BytesPerNonzero(E, ew->kernel, PETSC_TRUE) : 0;
+  info->index            = ew->built ? ew->index : MAT_ELLWARP_INDEX_32;
+  info->index_unit       = ew->built && E->unit > 1 ? E->unit : 1;
+  info->narrow_fraction  = ew->built && E->cidx && E->nwarps ? (PetscReal)E->nnarrow / (PetscReal)E->nwarps : 0;
+  if (ew->built && E->unit > 1) info->threshold *= E->unit; /* the layout counts column indices per lane */
+  if (ew->built && E->cidx) info->bytes += (PetscLogDouble)E->nwarps * 2 * sizeof(int) + (PetscLogDouble)E->ncidx * sizeof(unsigned short);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -168,7 +181,9 @@ PetscErrorCode MatEllWarpViewLayout_Private(Mat A, PetscViewer viewer)
   if (ew->pad_global > 0) PetscCall(PetscSNPrintf(pad, sizeof(pad), "; K1 padding %.4f with the global sort, %.4f with the window", (double)ew->pad_global, (double)ew->pad_window));
   if (E->window) PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: rows sorted by length within windows of %d rows (-mat_ellwarp_window%s)%s\n", E->window, ew->opt.window == PETSC_DETERMINE ? ", automatic" : "", pad));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: rows sorted by length over the whole matrix (-mat_ellwarp_window%s)%s\n", ew->opt.window == PETSC_DETERMINE ? ", automatic" : " 0", pad));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: a product reads %.2f bytes of the layout per nonzero (values, columns, slice offsets, permutation; 12 for CSR without its row pointer)\n", (double)BytesPerNonzero(E, ew->kernel)));
+  if (E->cidx) PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: column indices %s (-mat_ellwarp_index%s): one per %d column%s, 16-bit offsets in %d of %d slices\n", MatEllWarpIndices[ew->index], ew->opt.index == MAT_ELLWARP_INDEX_AUTO ? " auto" : "", E->unit, E->unit > 1 ? "s" : "", E->nnarrow, E->nwarps));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: column indices 32 (-mat_ellwarp_index%s): one 32-bit column per entry\n", ew->opt.index == MAT_ELLWARP_INDEX_AUTO ? " auto" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: a product reads %.2f bytes of the layout per nonzero (values, column indices, slice offsets, permutation; %.2f with a 32-bit column per entry; 12 for CSR without its row pointer)\n", (double)BytesPerNonzero(E, ew->kernel, PETSC_FALSE), (double)BytesPerNonzero(E, ew->kernel, PETSC_TRUE)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -261,6 +276,54 @@ static PetscErrorCode GetOrder(Mat A, int **order)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The column block size a block layout would use: the matrix's, when the request allows a block layout and the kernels
+   have an instance for it, else 1 */
+static int IndexBlockSize(Mat A)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  MatEllWarpIndex    r  = ew->opt.index;
+  PetscInt           bs = A->cmap->bs;
+
+  return (r == MAT_ELLWARP_INDEX_AUTO || r == MAT_ELLWARP_INDEX_BLOCK || r == MAT_ELLWARP_INDEX_BLOCK16) && bs > 1 && bs <= PETSCWARP_MAX_UNIT ? (int)bs : 1;
+}
+
+/* The layout to build from the request and whether the pattern is blocked (made of whole aligned blocks of the column
+   block size): unit (columns per index) and narrow (16-bit offsets where they fit) */
+static PetscErrorCode ChooseIndex(Mat A, int blocked, int *unit, int *narrow)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  MatEllWarpIndex    r  = ew->opt.index;
+  int                bs = IndexBlockSize(A);
+
+  PetscFunctionBegin;
+  *unit   = bs > 1 && blocked ? bs : 1;
+  *narrow = r == MAT_ELLWARP_INDEX_AUTO || r == MAT_ELLWARP_INDEX_16 || r == MAT_ELLWARP_INDEX_BLOCK16;
+  if ((r == MAT_ELLWARP_INDEX_BLOCK || r == MAT_ELLWARP_INDEX_BLOCK16) && *unit == 1)
+    PetscCall(PetscInfo(A, "-mat_ellwarp_index %s: column block size %" PetscInt_FMT " %s; one column index per entry instead\n", MatEllWarpIndices[r], A->cmap->bs, bs > 1 ? "but the nonzero pattern is not made of whole aligned blocks" : "(a block layout needs 2..8)"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After a build: the automatic choice drops a compact index that reads no fewer bytes than 32-bit columns (no slice's
+   columns fit 16 bits, one index per entry); the layout in use */
+static PetscErrorCode KeepIndex(Mat A)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  PetscWarpEll      *E  = &ew->E;
+
+  PetscFunctionBegin;
+  if (ew->opt.index == MAT_ELLWARP_INDEX_AUTO && E->cidx && E->unit <= 1 && BytesPerNonzero(E, ew->kernel, PETSC_FALSE) >= BytesPerNonzero(E, ew->kernel, PETSC_TRUE)) {
+    if (ew->opt.backend == MAT_ELLWARP_BACKEND_HOST) PetscWarpEllDropIndexHost(E);
+#if PetscDefined(HAVE_CUDA)
+    else PetscCallCUDA((cudaError_t)PetscWarpEllDropIndexCUDA(E));
+#endif
+  }
+  if (!E->cidx) ew->index = MAT_ELLWARP_INDEX_32;
+  else if (E->unit > 1) ew->index = ew->opt.index == MAT_ELLWARP_INDEX_BLOCK ? MAT_ELLWARP_INDEX_BLOCK : MAT_ELLWARP_INDEX_BLOCK16;
+  else ew->index = MAT_ELLWARP_INDEX_16;
+  PetscCall(PetscInfo(A, "ELL-WARP column indices %s: one per %d column(s), 16-bit in %d of %d slices, %.2f bytes per nonzero (%.2f with 32-bit columns)\n", MatEllWarpIndices[ew->index], E->unit > 1 ? E->unit : 1, E->nnarrow, E->nwarps, (double)BytesPerNonzero(E, ew->kernel, PETSC_FALSE), (double)BytesPerNonzero(E, ew->kernel, PETSC_TRUE)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Build the layout from the host CSR (ai, aj), or, with the CUDA backend, from a CSR already on the device (d_ai, d_aj
    not NULL; ai still gives the row lengths on the host) */
 static PetscErrorCode Build(Mat A, const int *ai, const int *aj, const int *d_ai, const int *d_aj)
@@ -268,7 +331,7 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj, const int *d_ai
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
   PetscInt           m = A->rmap->n, n = A->cmap->n, t, w;
   PetscLogDouble     t0, t1;
-  int               *order;
+  int               *order, unit, narrow;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MATELLWARP_Build, A, 0, 0, 0));
@@ -281,12 +344,13 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj, const int *d_ai
   ew->upload_time = 0;
   if (ew->opt.backend == MAT_ELLWARP_BACKEND_HOST) {
     PetscCall(PetscTime(&t0));
-    PetscCall(CheckHost(A, PetscWarpEllBuildWindowHost((int)m, (int)n, ai, aj, order, (int)t, (int)w, &ew->E)));
+    PetscCall(ChooseIndex(A, IndexBlockSize(A) > 1 ? PetscWarpEllBlockedHost((int)m, ai, aj, IndexBlockSize(A)) : 0, &unit, &narrow));
+    PetscCall(CheckHost(A, PetscWarpEllBuildIndexHost((int)m, (int)n, ai, aj, order, (int)t, (int)w, unit, narrow, &ew->E)));
     PetscCall(PetscTime(&t1));
   } else {
 #if PetscDefined(HAVE_CUDA)
     cudaStream_t st;
-    int         *d_i = NULL, *d_j = NULL, *d_o = NULL, nnz = ai[m] - ai[0], err;
+    int         *d_i = NULL, *d_j = NULL, *d_o = NULL, nnz = ai[m] - ai[0], err, blocked = 0;
     PetscCall(PetscGetCurrentCUDAStream(&st));
     PetscCall(PetscTime(&t0));
     if (!d_ai) {
@@ -306,7 +370,9 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj, const int *d_ai
     if (order) PetscCall(PetscLogCpuToGpu(sizeof(int) * m));
     PetscCall(PetscTime(&t0));
     PetscCall(PetscLogGpuTimeBegin());
-    err = PetscWarpEllBuildWindowCUDA((int)m, (int)n, d_ai ? d_ai : d_i, d_ai ? d_aj : d_j, d_o, (int)t, (int)w, st, &ew->E); /* synchronizes */
+    if (IndexBlockSize(A) > 1) PetscCallCUDA((cudaError_t)PetscWarpEllBlockedCUDA((int)m, d_ai ? d_ai : d_i, d_ai ? d_aj : d_j, IndexBlockSize(A), st, &blocked));
+    PetscCall(ChooseIndex(A, blocked, &unit, &narrow));
+    err = PetscWarpEllBuildIndexCUDA((int)m, (int)n, d_ai ? d_ai : d_i, d_ai ? d_aj : d_j, d_o, (int)t, (int)w, unit, narrow, st, &ew->E); /* synchronizes */
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscTime(&t1));
     if (d_i) PetscCallCUDA(cudaFree(d_i));
@@ -319,6 +385,7 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj, const int *d_ai
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP_SYS, "PETSc was configured without CUDA: use -mat_ellwarp_backend host");
 #endif
   }
+  PetscCall(KeepIndex(A));
   PetscCall(PetscFree(order));
   ew->build_time    = t1 - t0;
   ew->built         = PETSC_TRUE;
