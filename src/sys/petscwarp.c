@@ -10,6 +10,7 @@ const char *const MatEllWarpKernels[]  = {"auto", "k1", "k2", "MatEllWarpKernel"
 PetscLogEvent               MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT, MATELLWARP_ToHost;
 PetscLogEvent               MATELLWARP_COOPre, MATELLWARP_COOVal;
 PetscLogEvent               PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual;
+PetscLogEvent               PETSCWARPASM_Extract, PETSCWARPASM_Pattern, PETSCWARPASM_PlanSlots, PETSCWARPASM_PlanColor, PETSCWARPASM_PlanRed, PETSCWARPASM_PlanPart, PETSCWARPASM_PlanBlocks, PETSCWARPASM_PlanUpload;
 PetscClassId                PETSCWARPASM_CLASSID;
 PETSC_INTERN PetscErrorCode MatCreate_SharedNZ(Mat);
 PetscLogEvent               PCELLWARPPERM_SetUp, PCELLWARPPERM_Scatter;
@@ -75,6 +76,15 @@ PetscErrorCode PetscWarpInitializePackage(void)
   PetscCall(PetscLogEventRegister("WarpAsmVector", PETSCWARPASM_CLASSID, &PETSCWARPASM_Vector));
   PetscCall(PetscLogEventRegister("WarpAsmCOOPrealloc", PETSCWARPASM_CLASSID, &PETSCWARPASM_COOPrealloc));
   PetscCall(PetscLogEventRegister("WarpAsmResidual", PETSCWARPASM_CLASSID, &PETSCWARPASM_Residual));
+  /* the phases of the set-up (bench_assembly -setup_only prints them) */
+  PetscCall(PetscLogEventRegister("WarpAsmExtract", PETSCWARPASM_CLASSID, &PETSCWARPASM_Extract));
+  PetscCall(PetscLogEventRegister("WarpAsmPattern", PETSCWARPASM_CLASSID, &PETSCWARPASM_Pattern));
+  PetscCall(PetscLogEventRegister("WarpAsmPlanSlots", PETSCWARPASM_CLASSID, &PETSCWARPASM_PlanSlots));
+  PetscCall(PetscLogEventRegister("WarpAsmPlanColor", PETSCWARPASM_CLASSID, &PETSCWARPASM_PlanColor));
+  PetscCall(PetscLogEventRegister("WarpAsmPlanRed", PETSCWARPASM_CLASSID, &PETSCWARPASM_PlanRed));
+  PetscCall(PetscLogEventRegister("WarpAsmPlanPart", PETSCWARPASM_CLASSID, &PETSCWARPASM_PlanPart));
+  PetscCall(PetscLogEventRegister("WarpAsmPlanBlocks", PETSCWARPASM_CLASSID, &PETSCWARPASM_PlanBlocks));
+  PetscCall(PetscLogEventRegister("WarpAsmPlanUpload", PETSCWARPASM_CLASSID, &PETSCWARPASM_PlanUpload));
   PetscCall(PCInitializePackage());
   PetscCall(PCRegister(PCELLWARPPERM, PCCreate_EllWarpPerm));
   PetscCall(PetscLogEventRegister("EllWarpPermSetUp", PC_CLASSID, &PCELLWARPPERM_SetUp));

@@ -1,5 +1,6 @@
 /* DMPlex -> PetscWarpAsm: the element-to-dof map, mesh and reference tabulation of a single-field PetscFE problem */
 #include <petscwarp/private/plexwarpasm.h>
+#include <petscwarp/private/warpasmimpl.h>
 #include <petscds.h>
 #include <petscfe.h>
 
@@ -420,6 +421,8 @@ PetscErrorCode DMPlexWarpAsmCreate(DM dm, PetscWarpPhysics physics, PetscWarpAsm
   PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
   PetscAssertPointer(assembler, 3);
   *assembler = NULL;
+  PetscCall(PetscWarpInitializePackage());
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_Extract, dm, 0, 0, 0));
   PetscCall(DMPlexWarpAsmGetData_Private(dm, physics, &ncells, &nel, &nrows, &e2d, &dim, &nverts, &X, &ncv, &cv, &nb, &nc, &nq, &w, &B, &D, &Dc, &nloc, &l2d));
   PetscCall(PetscWarpAsmCreate(PetscObjectComm((PetscObject)dm), assembler));
   PetscCall(PetscWarpAsmSetElements(*assembler, ncells, nel, nrows, nrows, e2d));
@@ -436,5 +439,6 @@ PetscErrorCode DMPlexWarpAsmCreate(DM dm, PetscWarpPhysics physics, PetscWarpAsm
   PetscCall(PetscFree(B));
   PetscCall(PetscFree(D));
   PetscCall(PetscFree(Dc));
+  PetscCall(PetscLogEventEnd(PETSCWARPASM_Extract, dm, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

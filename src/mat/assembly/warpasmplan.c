@@ -9,7 +9,7 @@
   allocation per entry. Lists are built in increasing source order, so that a reduction adds in a fixed order and the
   results are bitwise reproducible.
 */
-#include <petscwarp/private/warpasmplan.h>
+#include <petscwarp/private/warpasmimpl.h>
 #include <petscbt.h>
 #include <metis.h>
 #include <limits.h>
@@ -1122,6 +1122,8 @@ PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], co
   }
   for (PetscCount s = 0; s < nsrc; s++) ntgt = PetscMax(ntgt, (PetscInt)slot[s] + 1);
   PetscCall(PetscMemzero(sh, sizeof(*sh)));
+  PetscCall(PetscWarpInitializePackage()); /* the log events */
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanPart, 0, 0, 0, 0));
 
   /* row -> cells, and the rows that cannot fit whatever the partition */
   PetscCall(RowAdjacency(nrows, ncells, nel, e2d, PETSC_FALSE, &rp, &rc));
@@ -1133,6 +1135,7 @@ PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], co
   if (maxrow > maxcells) {
     PetscCall(PetscFree(rp));
     PetscCall(PetscFree(rc));
+    PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanPart, 0, 0, 0, 0));
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "Row %" PetscInt_FMT " is in %" PetscInt_FMT " cells, more than the %" PetscInt_FMT " that fit in a block", rowmax, maxrow, maxcells);
   }
 
@@ -1147,6 +1150,7 @@ PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], co
         PetscCall(PetscFree(rp));
         PetscCall(PetscFree(rc));
         PetscCall(PetscFree2(part, cstamp));
+        PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanPart, 0, 0, 0, 0));
       }
       PetscCall(ierr);
     }
@@ -1158,6 +1162,8 @@ PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], co
   PetscCall(PartSets(nrows, part, nparts, rp, rc, ncells, cstamp, pptr, prow, ecnt, &maxe, &sume));
   PetscCheck(maxe <= maxcells, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Partition with an element set of %" PetscInt_FMT " > %" PetscInt_FMT " cells", maxe, maxcells);
   for (PetscInt k = 0; k < nparts; k++) nblocks += ecnt[k] > 0;
+  PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanPart, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanBlocks, 0, 0, 0, 0));
 
   /* per part (one thread block): element set, scatter array, reduction array */
   PetscCall(PetscMalloc1(nblocks + 1, &coff));
@@ -1270,6 +1276,7 @@ PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], co
   PetscCall(PetscBTDestroy(&claimed));
   PetscCall(PetscFree5(E, vlist, vptr, vent, vhead));
   PetscCall(PetscFree6(tglob, tptr, tent, tail, ptl, psrc));
+  PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanBlocks, 0, 0, 0, 0));
   if (clash) {
     PetscCall(PackerDestroy(&ps));
     PetscCall(PackerDestroy(&pr));
