@@ -679,7 +679,7 @@ static PetscErrorCode SetupCase(const BenchCase *bc, const char *prefix, PetscIn
   PetscWarpAsm   wa;
   CaseInfo       ci;
   PetscLogDouble t0, t1;
-  PetscReal      last[NPHASE] = {0}, dt[NPHASE];
+  PetscReal      last[NPHASE] = {0}, dt[NPHASE], tmesh;
   char           note[256];
 
   PetscFunctionBegin;
@@ -687,7 +687,18 @@ static PetscErrorCode SetupCase(const BenchCase *bc, const char *prefix, PetscIn
   ci.bc = bc;
   PetscCall(PetscTime(&t0));
   PetscCall(PlexProblemCreate(PETSC_COMM_SELF, prefix, bc->phys, &dm));
+  { /* what any use of the DM sets up first (PETSc's Jacobian too): the sections, the cell types, the local coordinates */
+    PetscSection   gs;
+    Vec            X;
+    PetscInt       cStart;
+    DMPolytopeType ct;
+    PetscCall(DMGetGlobalSection(dm, &gs));
+    PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, NULL));
+    PetscCall(DMPlexGetCellType(dm, cStart, &ct));
+    PetscCall(DMGetCoordinatesLocal(dm, &X));
+  }
   PetscCall(PetscTime(&t1));
+  tmesh = (PetscReal)(t1 - t0);
   PetscCall(ProblemSizes(dm, &ci));
   PetscCall(PhaseTimes(last, dt));
   PetscCall(PetscTime(&t0));
@@ -719,7 +730,7 @@ static PetscErrorCode SetupCase(const BenchCase *bc, const char *prefix, PetscIn
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-26s %8s %8s %8s", "path", "wall(s)", "setup(s)", "plan(MB)"));
       for (PetscInt k = 0; k < NPHASE; k++) PetscCall(PetscPrintf(PETSC_COMM_SELF, " %8s", phase_name[k]));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "  note\n"));
-      PetscCall(PetscSNPrintf(note, sizeof(note), "DMPlexWarpAsmCreate: element map, coordinates, reference element (mesh creation before: not counted)"));
+      PetscCall(PetscSNPrintf(note, sizeof(note), "DMPlexWarpAsmCreate: element map, coordinates, reference element (before it, not counted: mesh, sections, cell types %.3f s)", (double)tmesh));
       PetscCall(SetupReport(bc, &ci, "extract", (PetscReal)(t1 - t0), -1, dt, -1, note));
     }
     PetscCall(PhaseTimes(last, dt));
@@ -750,7 +761,8 @@ static PetscErrorCode SetupCase(const BenchCase *bc, const char *prefix, PetscIn
       }
       PetscCall(PetscWarpAsmGetInfo(wa, &info));
       note[0] = 0;
-      if (strat[k] == PETSCWARP_ASM_SHAREDNZ && info.used == PETSCWARP_ASM_SHAREDNZ) PetscCall(PetscSNPrintf(note, sizeof(note), "%" PetscInt_FMT " blocks of <= %" PetscInt_FMT " cells, %.3f element computations per element", info.nblocks, info.maxcells, (double)info.redundancy));
+      if (strat[k] == PETSCWARP_ASM_SHAREDNZ && info.used == PETSCWARP_ASM_SHAREDNZ)
+        PetscCall(PetscSNPrintf(note, sizeof(note), "%" PetscInt_FMT " blocks of <= %" PetscInt_FMT " cells, %.3f element computations per element", info.nblocks, info.maxcells, (double)info.redundancy));
       else if (strat[k] == PETSCWARP_ASM_SHAREDNZ) PetscCall(PetscSNPrintf(note, sizeof(note), "ran as globalnz (redundancy %.2f)", (double)info.redundancy));
       else if (strat[k] == PETSCWARP_ASM_COLOR) PetscCall(PetscSNPrintf(note, sizeof(note), "%" PetscInt_FMT " colors", info.ncolors));
       else if (strat[k] == PETSCWARP_ASM_GLOBALNZ) PetscCall(PetscSNPrintf(note, sizeof(note), "%" PetscInt_FMT " reduction blocks", info.nblocks));
@@ -855,7 +867,9 @@ int main(int argc, char **argv)
   PetscCall(PetscGetDate(date, sizeof(date)));
   PetscCall(PetscGetVersion(version, sizeof(version)));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench_assembly, %s; %s\ndevice: %s; device-to-device copy bandwidth (read + write) measured now: %.0f GB/s\n", date, version, devname, (double)copy_gbs));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PETSc's CPU path on %d MPI ranks (median of %" PetscInt_FMT " after a warm-up) and on 1 (median of %" PetscInt_FMT "); GPU paths on rank 0: median of %" PetscInt_FMT " after %" PetscInt_FMT " warm-ups%s\n", size, ncpu, ncpu1, nasm, nwarm, run ? (dev ? "" : " -- NO DEVICE: host twins of the kernels, a check of the driver, not GPU numbers") : " -- NO DEVICE: the GPU paths are skipped"));
+  if (setuponly) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "set-up only (-setup_only), one process; plans on the %s\n", dev ? "device (uploads included)" : "host"));
+  else
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PETSc's CPU path on %d MPI ranks (median of %" PetscInt_FMT " after a warm-up) and on 1 (median of %" PetscInt_FMT "); GPU paths on rank 0: median of %" PetscInt_FMT " after %" PetscInt_FMT " warm-ups%s\n", size, ncpu, ncpu1, nasm, nwarm, run ? (dev ? "" : " -- NO DEVICE: host twins of the kernels, a check of the driver, not GPU numbers") : " -- NO DEVICE: the GPU paths are skipped"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bytes = nnz*8 (values written) + nnz*4 (target index per non-zero) + ncells*ncv*(dim*8 + 4) (coordinates, connectivity read); GB/s = bytes/time\n"));
   if (!rank && csvname[0] && setuponly) {
     PetscCall(PetscFOpen(PETSC_COMM_SELF, csvname, "w", &csv));
@@ -976,13 +990,14 @@ int main(int argc, char **argv)
   }
 #endif
   if (csv) PetscCall(PetscFClose(PETSC_COMM_SELF, csv));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
-                        "\nmat: creation of the target matrix (DMCreateMatrix, -matcreate convert: MatConvert of the reference, '(symbolic)': PetscWarpAsmCreateMatrix), once per target; first: the first assembly, plan set-up and layout build "
-                        "included; setup: "
-                        "PetscWarpAsmInfo.setup_time; plan: PetscWarpAsmInfo.plan_bytes; asm: median time per assembly (element computation included); vsCPUall / vsCPU1: PETSc's CPU path on %d ranks / 1 rank over it; maxrdiff: max |entry "
-                        "difference| / max |entry| against "
-                        "PETSc's one-rank AIJ\n",
-                        size));
+  if (!setuponly)
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "\nmat: creation of the target matrix (DMCreateMatrix, -matcreate convert: MatConvert of the reference, '(symbolic)': PetscWarpAsmCreateMatrix), once per target; first: the first assembly, plan set-up and layout build "
+                          "included; setup: "
+                          "PetscWarpAsmInfo.setup_time; plan: PetscWarpAsmInfo.plan_bytes; asm: median time per assembly (element computation included); vsCPUall / vsCPU1: PETSc's CPU path on %d ranks / 1 rank over it; maxrdiff: max |entry "
+                          "difference| / max |entry| against "
+                          "PETSc's one-rank AIJ\n",
+                          size));
   for (PetscInt c = 0; c < ncases; c++) PetscCall(PetscFree(cases[c]));
   for (PetscInt s = 0; s < nstrat; s++) PetscCall(PetscFree(strs[s]));
   for (PetscInt t = 0; t < ntarg; t++) PetscCall(PetscFree(targ[t]));

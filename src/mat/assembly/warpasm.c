@@ -759,15 +759,14 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
   p->nslots    = t->nslots;
   if (p->strategy != PETSCWARP_ASM_COO) {
     PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanSlots, A, 0, 0, 0));
-    PetscCall(PetscWarpPlanSlots(t->nrows, t->ncols, t->rowptr, t->colidx, a->ncells, nel, a->e2d, &p->slot));
-    if (t->pos2slot) PetscCall(PetscWarpPlanRemap((PetscCount)nsrc, p->slot, t->pos2slot));
+    PetscCall(PetscWarpPlanSlotsMapped(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, a->ncells, nel, a->e2d, &p->slot));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanSlots, A, 0, 0, 0));
   }
   switch (p->strategy) {
   case PETSCWARP_ASM_COLOR: {
     PetscBool rep;
     PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanColor, A, 0, 0, 0));
-    PetscCall(PetscWarpPlanHasRepeatedSlots(a->ncells, nel, p->slot, &rep));
+    PetscCall(PetscWarpPlanHasRepeatedDofs(t->nrows, a->ncells, nel, a->e2d, &rep));
     PetscCheck(!rep, PetscObjectComm((PetscObject)a), PETSC_ERR_SUP, "A cell repeats a dof (periodic mesh?): the color strategy would race; use atomic, globalnz or sharednz");
     PetscCall(PetscWarpPlanColor(t->nrows, a->ncells, nel, a->e2d, &p->ncolors, &p->coff, &p->ccells));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanColor, A, 0, 0, 0));
@@ -778,7 +777,7 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
     break;
   case PETSCWARP_ASM_GLOBALNZ:
     PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanRed, A, 0, 0, 0));
-    PetscCall(PetscWarpPlanReduction((PetscCount)nsrc, p->slot, t->nslots, a->bs, a->tpb, &p->red));
+    PetscCall(PetscWarpPlanReductionByRows(t->nrows, a->ncells, nel, a->e2d, p->slot, t->nslots, a->bs, a->tpb, &p->red));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRed, A, 0, 0, 0));
     p->bytes = PetscWarpRedHostBytes(&p->red) + sizeof(double) * (PetscLogDouble)nsrc;
     PetscCall(PetscFree(p->slot)); /* the reduction array replaces it */
@@ -794,7 +793,7 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
       PetscWarpSharedNZPartitioner part = k == 0 ? a->partitioner : PETSCWARP_SHAREDNZ_RANGES;
       if (k == 1 && a->partitioner == PETSCWARP_SHAREDNZ_RANGES) break;
       PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-      ierr = PetscWarpPlanSharedNZ(t->nrows, t->rowptr, t->colidx, a->ncells, nel, a->e2d, a->ncv, a->cv, p->slot, maxcells, a->sbs, part, &p->sh);
+      ierr = PetscWarpPlanSharedNZLimit(t->nrows, t->rowptr, t->colidx, a->ncells, nel, a->e2d, a->ncv, a->cv, p->slot, maxcells, a->sbs, part, a->maxred, &p->sh);
       PetscCall(PetscPopErrorHandler());
       if (ierr == PETSC_ERR_SUP) {
         PetscCall(PetscWarpSharedHostDestroy(&p->sh));
@@ -812,7 +811,7 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
       PetscCall(PetscInfo(a, "sharednz: assembling with globalnz\n"));
       p->strategy = PETSCWARP_ASM_GLOBALNZ;
       PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanRed, A, 0, 0, 0));
-      PetscCall(PetscWarpPlanReduction((PetscCount)nsrc, p->slot, t->nslots, a->bs, a->tpb, &p->red));
+      PetscCall(PetscWarpPlanReductionByRows(t->nrows, a->ncells, nel, a->e2d, p->slot, t->nslots, a->bs, a->tpb, &p->red));
       PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRed, A, 0, 0, 0));
       p->bytes = PetscWarpRedHostBytes(&p->red) + sizeof(double) * (PetscLogDouble)nsrc;
     } else {
@@ -1061,7 +1060,8 @@ static PetscErrorCode COODevice(PetscWarpAsm a, Mat A, PetscMPIInt size, PetscBo
     *devcoo = (PetscBool)(be == MAT_ELLWARP_BACKEND_CUDA);
   }
   if (size > 1 && a->strategy != PETSCWARP_ASM_COO && !a->mpiinfo) {
-    PetscCall(PetscInfo(a, "%d ranks: the %s strategy is for one rank; the element matrices are reduced by MatSetValuesCOO() of the %s matrix, which sends the entries of other ranks' rows to them\n", size, PetscWarpAsmStrategies[a->strategy], ((PetscObject)A)->type_name));
+    PetscCall(PetscInfo(a, "%d ranks: the %s strategy is for one rank; the element matrices are reduced by MatSetValuesCOO() of the %s matrix, which sends the entries of other ranks' rows to them\n", size, PetscWarpAsmStrategies[a->strategy],
+                        ((PetscObject)A)->type_name));
     a->mpiinfo = PETSC_TRUE;
   }
   PetscFunctionReturn(PETSC_SUCCESS);

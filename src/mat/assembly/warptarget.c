@@ -30,7 +30,7 @@ static PetscErrorCode TargetLayout(Mat A, PetscBool device, MatWarpTarget *t, Pe
   t->nzstate = A->nonzerostate;
   PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done)); /* MATSEQAIJ gives its own arrays */
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatWarpTargetBegin_C", &f));
-  *composed = (PetscBool)!!f;
+  *composed = (PetscBool) !!f;
   if (f) PetscCall((*f)(A, device, t));
   else {
     PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &iscusp));
