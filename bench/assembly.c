@@ -28,6 +28,11 @@ static char help[] = "Finite-element assembly benchmark: every compared path in 
                      "  -host_twins        without a CUDA device, run the strategies with the host twins of the kernels into aij and\n"
                      "                     ellwarp (host backend): a check of the driver, not a benchmark (default: skipped: no device)\n"
                      "  -csv file          write the results as CSV\n"
+                     "  -setup_only        only the set-up, per phase, one process: no CPU path, no assembly; per case the mesh,\n"
+                     "                     DMPlexWarpAsmCreate (extract), per target PetscWarpAsmCreateMatrix (pattern) and per strategy\n"
+                     "                     PetscWarpAsmSetUpMatrix (the plan: slots, color, red (reduction arrays), part (sharednz\n"
+                     "                     partition), blocks (sharednz per-block arrays), upload; the log events WarpAsm*). Targets\n"
+                     "                     default to aijcusparse,ellwarp with a device, else aij,ellwarp (host backend)\n"
                      "Each target matrix is created once per case (mat(s)); each path assembles into a copy of it whose values were set\n"
                      "to NaN, so an entry left unwritten (or added to) fails the check: max |entry difference| / max |entry| <= 1e-12\n"
                      "against PETSc's one-rank AIJ, else the row is marked WRONG and the run ends with an error.\n"
@@ -619,6 +624,158 @@ static PetscErrorCode ProblemSizes(DM dm, CaseInfo *ci)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -setup_only: the set-up phases, seconds of the log events since the last call (the default log handler runs) */
+#define NPHASE 8
+static const char *phase_event[NPHASE] = {"WarpAsmExtract", "WarpAsmPattern", "WarpAsmPlanSlots", "WarpAsmPlanColor", "WarpAsmPlanRed", "WarpAsmPlanPart", "WarpAsmPlanBlocks", "WarpAsmPlanUpload"};
+static const char *phase_name[NPHASE]  = {"extract", "pattern", "slots", "color", "red", "part", "blocks", "upload"};
+
+static PetscErrorCode PhaseTimes(PetscReal last[], PetscReal dt[])
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < NPHASE; k++) {
+    PetscLogEvent      e;
+    PetscEventPerfInfo pi;
+    PetscCall(PetscLogEventGetId(phase_event[k], &e));
+    PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, e, &pi));
+    dt[k]   = (PetscReal)pi.time - last[k];
+    last[k] = (PetscReal)pi.time;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One line of the set-up table and of the CSV: total seconds (wall), the phases, a note */
+static PetscErrorCode SetupReport(const BenchCase *bc, const CaseInfo *ci, const char *path, PetscReal total, PetscReal setup, const PetscReal dt[], PetscReal planmb, const char *note)
+{
+  char s[NPHASE + 3][32], line[512] = "";
+
+  PetscFunctionBegin;
+  Num(s[0], 32, "%.3f", total, PETSC_TRUE);
+  Num(s[1], 32, "%.3f", setup, PETSC_TRUE);
+  Num(s[2], 32, "%.1f", planmb, PETSC_TRUE);
+  for (PetscInt k = 0; k < NPHASE; k++) Num(s[3 + k], 32, "%.3f", dt && dt[k] > 0 ? dt[k] : -1, PETSC_TRUE);
+  for (PetscInt k = 0; k < NPHASE; k++) {
+    char f[40];
+    PetscCall(PetscSNPrintf(f, sizeof(f), " %8s", s[3 + k]));
+    PetscCall(PetscStrlcat(line, f, sizeof(line)));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-26s %8s %8s %8s%s  %s\n", path, s[0], s[1], s[2], line, note));
+  if (!csv) PetscFunctionReturn(PETSC_SUCCESS);
+  Num(s[0], 32, "%.6f", total, PETSC_FALSE);
+  Num(s[1], 32, "%.6f", setup, PETSC_FALSE);
+  Num(s[2], 32, "%.3f", planmb, PETSC_FALSE);
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",\"%s\",%s,%s,%s", bc->name, ci->rows, ci->nnz, ci->ncells, ci->nel, path, s[0], s[1], s[2]));
+  for (PetscInt k = 0; k < NPHASE; k++) {
+    Num(s[3 + k], 32, "%.6f", dt && dt[k] > 0 ? dt[k] : -1, PETSC_FALSE);
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, ",%s", s[3 + k]));
+  }
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, ",\"%s\"\n", note));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -setup_only, one case on PETSC_COMM_SELF: mesh, extraction, per target the symbolic pattern and per strategy the plan */
+static PetscErrorCode SetupCase(const BenchCase *bc, const char *prefix, PetscInt nstrat, const PetscWarpAsmStrategy strat[], PetscInt ntarg, char *targ[], PetscBool device)
+{
+  DM             dm;
+  PetscWarpAsm   wa;
+  CaseInfo       ci;
+  PetscLogDouble t0, t1;
+  PetscReal      last[NPHASE] = {0}, dt[NPHASE], tmesh;
+  char           note[256];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&ci, sizeof(ci)));
+  ci.bc = bc;
+  PetscCall(PetscTime(&t0));
+  PetscCall(PlexProblemCreate(PETSC_COMM_SELF, prefix, bc->phys, &dm));
+  { /* what any use of the DM sets up first (PETSc's Jacobian too): the sections, the cell types, the local coordinates */
+    PetscSection   gs;
+    Vec            X;
+    PetscInt       cStart;
+    DMPolytopeType ct;
+    PetscCall(DMGetGlobalSection(dm, &gs));
+    PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, NULL));
+    PetscCall(DMPlexGetCellType(dm, cStart, &ct));
+    PetscCall(DMGetCoordinatesLocal(dm, &X));
+  }
+  PetscCall(PetscTime(&t1));
+  tmesh = (PetscReal)(t1 - t0);
+  PetscCall(ProblemSizes(dm, &ci));
+  PetscCall(PhaseTimes(last, dt));
+  PetscCall(PetscTime(&t0));
+  PetscCall(DMPlexWarpAsmCreate(dm, bc->phys == PLEX_PHYSICS_LAPLACE ? PETSCWARP_PHYSICS_LAPLACE : PETSCWARP_PHYSICS_ELASTICITY, &wa));
+  PetscCall(PetscTime(&t1));
+  PetscCall(PetscWarpAsmSetFromOptions(wa));
+  if (!device) PetscCall(PetscWarpAsmUseDevice(wa, PETSC_FALSE));
+  PetscCall(PhaseTimes(last, dt));
+  {
+    PetscSection gs;
+    PetscCall(DMGetGlobalSection(dm, &gs));
+    PetscCall(PetscSectionGetConstrainedStorageSize(gs, &ci.rows));
+  }
+  for (PetscInt t = 0; t < ntarg; t++) {
+    Mat              T;
+    PetscLogDouble   s0, s1;
+    PetscWarpAsmInfo info;
+
+    PetscCall(DeviceSynchronizeAll(device));
+    PetscCall(PetscTime(&s0));
+    PetscCall(PetscWarpAsmCreateMatrix(wa, targ[t], &T));
+    PetscCall(DeviceSynchronizeAll(device));
+    PetscCall(PetscTime(&s1));
+    if (!t) {
+      MatInfo minfo;
+      PetscCall(MatGetInfo(T, MAT_LOCAL, &minfo));
+      ci.nnz = (PetscInt)minfo.nz_used;
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n== %s: %s, degree %" PetscInt_FMT ", %" PetscInt_FMT " rows, %" PetscInt_FMT " nnz, %" PetscInt_FMT " cells of %" PetscInt_FMT " dofs\n", bc->name, bc->family, bc->degree, ci.rows, ci.nnz, ci.ncells, ci.nel));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-26s %8s %8s %8s", "path", "wall(s)", "setup(s)", "plan(MB)"));
+      for (PetscInt k = 0; k < NPHASE; k++) PetscCall(PetscPrintf(PETSC_COMM_SELF, " %8s", phase_name[k]));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  note\n"));
+      PetscCall(PetscSNPrintf(note, sizeof(note), "DMPlexWarpAsmCreate: element map, coordinates, reference element (before it, not counted: mesh, sections, cell types %.3f s)", (double)tmesh));
+      PetscCall(SetupReport(bc, &ci, "extract", (PetscReal)(t1 - t0), -1, dt, -1, note));
+    }
+    PetscCall(PhaseTimes(last, dt));
+    PetscCall(PetscSNPrintf(note, sizeof(note), "PetscWarpAsmCreateMatrix(%s): symbolic pattern, matrix creation", targ[t]));
+    {
+      char path[64];
+      PetscCall(PetscSNPrintf(path, sizeof(path), "pattern>%s", targ[t]));
+      PetscCall(SetupReport(bc, &ci, path, (PetscReal)(s1 - s0), -1, dt, -1, note));
+    }
+    for (PetscInt k = 0; k < nstrat; k++) {
+      char           path[64];
+      PetscErrorCode ierr;
+
+      PetscCall(PetscSNPrintf(path, sizeof(path), "%s>%s", PetscWarpAsmStrategies[strat[k]], targ[t]));
+      PetscCall(PetscWarpAsmSetStrategy(wa, strat[k]));
+      PetscCall(DeviceSynchronizeAll(device));
+      PetscCall(PetscTime(&s0));
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = PetscWarpAsmSetUpMatrix(wa, T);
+      PetscCall(PetscPopErrorHandler());
+      PetscCall(DeviceSynchronizeAll(device));
+      PetscCall(PetscTime(&s1));
+      PetscCall(PhaseTimes(last, dt));
+      if (ierr) {
+        PetscCall(Failed(ierr, note, sizeof(note)));
+        PetscCall(SetupReport(bc, &ci, path, -1, -1, NULL, -1, note));
+        continue;
+      }
+      PetscCall(PetscWarpAsmGetInfo(wa, &info));
+      note[0] = 0;
+      if (strat[k] == PETSCWARP_ASM_SHAREDNZ && info.used == PETSCWARP_ASM_SHAREDNZ)
+        PetscCall(PetscSNPrintf(note, sizeof(note), "%" PetscInt_FMT " blocks of <= %" PetscInt_FMT " cells, %.3f element computations per element", info.nblocks, info.maxcells, (double)info.redundancy));
+      else if (strat[k] == PETSCWARP_ASM_SHAREDNZ) PetscCall(PetscSNPrintf(note, sizeof(note), "ran as globalnz (redundancy %.2f)", (double)info.redundancy));
+      else if (strat[k] == PETSCWARP_ASM_COLOR) PetscCall(PetscSNPrintf(note, sizeof(note), "%" PetscInt_FMT " colors", info.ncolors));
+      else if (strat[k] == PETSCWARP_ASM_GLOBALNZ) PetscCall(PetscSNPrintf(note, sizeof(note), "%" PetscInt_FMT " reduction blocks", info.nblocks));
+      PetscCall(SetupReport(bc, &ci, path, (PetscReal)(s1 - s0), (PetscReal)info.setup_time, dt, (PetscReal)info.plan_bytes / 1e6, note));
+    }
+    PetscCall(MatDestroy(&T));
+  }
+  PetscCall(PetscWarpAsmDestroy(&wa));
+  PetscCall(DMDestroy(&dm));
+  if (csv) PetscCall(PetscFFlush(csv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   BenchCase all[] = {
@@ -638,7 +795,7 @@ int main(int argc, char **argv)
   PetscInt             ncases = 32, nstrat = 8, ntarg = 8, symbolic = 1;
   PetscWarpAsmStrategy strat[8];
   PetscReal            scale = 1.0;
-  PetscBool            setc, sets, sett, dev, twins = PETSC_FALSE, run, convert = PETSC_FALSE;
+  PetscBool            setc, sets, sett, dev, twins = PETSC_FALSE, run, convert = PETSC_FALSE, setuponly = PETSC_FALSE;
   PetscMPIInt          size, rank;
 
   PetscFunctionBeginUser;
@@ -659,6 +816,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-csv", csvname, sizeof(csvname), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-symbolic", symname, sizeof(symname), NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-host_twins", &twins, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-setup_only", &setuponly, NULL));
+  if (setuponly) PetscCall(PetscLogDefaultBegin()); /* the phases are read from the log events */
   {
     char      mc[16] = "dm";
     PetscBool f0, f1;
@@ -693,7 +852,7 @@ int main(int argc, char **argv)
   }
   if (!sett) { /* with the host twins (no device): PETSc's host AIJ in place of cuSPARSE, ELL-WARP's host backend */
     ntarg = 2;
-    PetscCall(PetscStrallocpy(dev || !twins ? MATAIJCUSPARSE : MATAIJ, &targ[0]));
+    PetscCall(PetscStrallocpy(dev || !(twins || setuponly) ? MATAIJCUSPARSE : MATAIJ, &targ[0]));
     PetscCall(PetscStrallocpy(MATELLWARP, &targ[1]));
   }
   run = (PetscBool)(dev || twins);
@@ -708,9 +867,17 @@ int main(int argc, char **argv)
   PetscCall(PetscGetDate(date, sizeof(date)));
   PetscCall(PetscGetVersion(version, sizeof(version)));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench_assembly, %s; %s\ndevice: %s; device-to-device copy bandwidth (read + write) measured now: %.0f GB/s\n", date, version, devname, (double)copy_gbs));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PETSc's CPU path on %d MPI ranks (median of %" PetscInt_FMT " after a warm-up) and on 1 (median of %" PetscInt_FMT "); GPU paths on rank 0: median of %" PetscInt_FMT " after %" PetscInt_FMT " warm-ups%s\n", size, ncpu, ncpu1, nasm, nwarm, run ? (dev ? "" : " -- NO DEVICE: host twins of the kernels, a check of the driver, not GPU numbers") : " -- NO DEVICE: the GPU paths are skipped"));
+  if (setuponly) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "set-up only (-setup_only), one process; plans on the %s\n", dev ? "device (uploads included)" : "host"));
+  else
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PETSc's CPU path on %d MPI ranks (median of %" PetscInt_FMT " after a warm-up) and on 1 (median of %" PetscInt_FMT "); GPU paths on rank 0: median of %" PetscInt_FMT " after %" PetscInt_FMT " warm-ups%s\n", size, ncpu, ncpu1, nasm, nwarm, run ? (dev ? "" : " -- NO DEVICE: host twins of the kernels, a check of the driver, not GPU numbers") : " -- NO DEVICE: the GPU paths are skipped"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bytes = nnz*8 (values written) + nnz*4 (target index per non-zero) + ncells*ncv*(dim*8 + 4) (coordinates, connectivity read); GB/s = bytes/time\n"));
-  if (!rank && csvname[0]) {
+  if (!rank && csvname[0] && setuponly) {
+    PetscCall(PetscFOpen(PETSC_COMM_SELF, csvname, "w", &csv));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, "# bench_assembly -setup_only date=%s petsc=%s\n# device=%s\n# seconds; wall_s: wall clock of the call; setup_s: PetscWarpAsmInfo.setup_time; phases: log events\n", date, version, devname));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, "case,rows,nnz,ncells,nel,path,wall_s,setup_s,plan_mb"));
+    for (PetscInt k = 0; k < NPHASE; k++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, ",%s_s", phase_name[k]));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, ",note\n"));
+  } else if (!rank && csvname[0]) {
     PetscCall(PetscFOpen(PETSC_COMM_SELF, csvname, "w", &csv));
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, "# bench_assembly date=%s petsc=%s\n# device=%s\n# copy_gbs=%.1f cpu_ranks=%d nasm=%" PetscInt_FMT " nwarm=%" PetscInt_FMT " ncpu=%" PetscInt_FMT " ncpu1=%" PetscInt_FMT " scale=%g\n", date, version, devname, (double)copy_gbs, size, nasm, nwarm, ncpu, ncpu1, (double)scale));
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, "# bytes = nnz*8 (values written) + nnz*4 (one target index per non-zero) + ncells*ncv*(dim*8+4) (coordinates and connectivity read); eff_gbs = bytes/time; frac_copy = eff_gbs/copy_gbs\n"));
@@ -758,6 +925,10 @@ int main(int argc, char **argv)
     }
     SETOPT("petscspace_degree", "%" PetscInt_FMT, bc->degree);
 #undef SETOPT
+    if (setuponly) {
+      if (!rank) PetscCall(SetupCase(bc, prefix, nstrat, strat, ntarg, targ, dev));
+      continue;
+    }
 
     /* PETSc's CPU path on all ranks (distributed mesh) */
     PetscCall(PlexProblemCreate(PETSC_COMM_WORLD, prefix, bc->phys, &dm));
@@ -819,13 +990,14 @@ int main(int argc, char **argv)
   }
 #endif
   if (csv) PetscCall(PetscFClose(PETSC_COMM_SELF, csv));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
-                        "\nmat: creation of the target matrix (DMCreateMatrix, -matcreate convert: MatConvert of the reference, '(symbolic)': PetscWarpAsmCreateMatrix), once per target; first: the first assembly, plan set-up and layout build "
-                        "included; setup: "
-                        "PetscWarpAsmInfo.setup_time; plan: PetscWarpAsmInfo.plan_bytes; asm: median time per assembly (element computation included); vsCPUall / vsCPU1: PETSc's CPU path on %d ranks / 1 rank over it; maxrdiff: max |entry "
-                        "difference| / max |entry| against "
-                        "PETSc's one-rank AIJ\n",
-                        size));
+  if (!setuponly)
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "\nmat: creation of the target matrix (DMCreateMatrix, -matcreate convert: MatConvert of the reference, '(symbolic)': PetscWarpAsmCreateMatrix), once per target; first: the first assembly, plan set-up and layout build "
+                          "included; setup: "
+                          "PetscWarpAsmInfo.setup_time; plan: PetscWarpAsmInfo.plan_bytes; asm: median time per assembly (element computation included); vsCPUall / vsCPU1: PETSc's CPU path on %d ranks / 1 rank over it; maxrdiff: max |entry "
+                          "difference| / max |entry| against "
+                          "PETSc's one-rank AIJ\n",
+                          size));
   for (PetscInt c = 0; c < ncases; c++) PetscCall(PetscFree(cases[c]));
   for (PetscInt s = 0; s < nstrat; s++) PetscCall(PetscFree(strs[s]));
   for (PetscInt t = 0; t < ntarg; t++) PetscCall(PetscFree(targ[t]));

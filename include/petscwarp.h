@@ -318,6 +318,7 @@ PETSC_EXTERN PetscErrorCode PetscWarpAsmGetStrategy(PetscWarpAsm, PetscWarpAsmSt
 PETSC_EXTERN PetscErrorCode PetscWarpAsmSetSharedNZ(PetscWarpAsm, PetscWarpSharedNZPartitioner, PetscInt, PetscInt, PetscReal);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmCreateMatrix(PetscWarpAsm, MatType, Mat *);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmAssembleMatrix(PetscWarpAsm, Mat);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmSetUpMatrix(PetscWarpAsm, Mat);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmAssembleElementMatrices(PetscWarpAsm, const PetscScalar[], Mat);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmComputeElementMatrices(PetscWarpAsm, PetscScalar[]);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmAssembleVector(PetscWarpAsm, Vec);

@@ -5,7 +5,7 @@
 # the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm cgwarp
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
-#                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg (default: probe tests sanitize
+#                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg setup_asm (default: probe tests sanitize
 #                                   tutorial bench)
 set -uo pipefail
 ROOT=$PWD
@@ -190,6 +190,14 @@ for w in $what; do
     (cd $B && ctest --output-on-failure -L gpu -R 'asm_mpi|ex3' 2>&1 | tee "$OUTDIR/ctest_asm_mpi.log" | tail -8) ;;
   mpi_vec_diag) # the load vector of PetscWarpAsm on 2 ranks into VECMPICUDA crashed (SEGV) in test_asmmpi: where
     mpiexec -n 2 $B/tests/test_asmmpi -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 3,2 -types aij -strategies coo -log_trace 2>&1 | tail -40 | tee "$OUTDIR/mpi_vec_diag.log" ;;
+  setup_asm) # issue 7, set-up only (~2-4 min): per case DMPlexWarpAsmCreate (extract), PetscWarpAsmCreateMatrix (pattern)
+             # and the plan of each strategy into aijcusparse and ellwarp, per phase (log events WarpAsm*: slots, color,
+             # red, part, blocks, upload), one host thread; then the extraction through PETSc's per-cell calls
+             # (-dm_plex_warp_asm_reference_closures) on q1lap and p1tet for comparison. Decides: the setup(s) column of
+             # globalnz, sharednz, color and atomic>ellwarp <= 0.5 s on q1lap/q2lap/q1elas/q2elas; extract well below
+             # the reference rows (RESULTS: 2.296 s q1lap, 11.028 s p1tet)
+    $B/bench/bench_assembly -setup_only -cases ${SETUP_CASES:-q1lap,q2lap,q1elas,q2elas,p1tri,p2tri,p3tri,p1tet,p2tet} -strategies sharednz,globalnz,color,atomic -mesh_tri bench/meshes/holed_tri.msh -p1tri_dm_refine 4 -p2tri_dm_refine 3 -p3tri_dm_refine 3 -mesh_tet bench/meshes/shell_tet.msh -p1tet_dm_refine 3 -p2tet_dm_refine 2 -csv "$OUTDIR/setup_asm.csv" 2>&1 | tee "$OUTDIR/setup_asm.log"
+    $B/bench/bench_assembly -setup_only -cases q1lap,p1tet -strategies atomic -targets aijcusparse -mesh_tet bench/meshes/shell_tet.msh -p1tet_dm_refine 3 -dm_plex_warp_asm_reference_closures 2>&1 | grep -E "^==|extract" | tee -a "$OUTDIR/setup_asm.log" ;;
   profile_asm) # Nsight Compute on the element kernel of the atomic Q2 Laplacian assembly (40^3 hexahedra), one launch
     ncu -k regex:PwaBatch --launch-skip 3 --launch-count 1 --section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats --section WarpStateStats \
       $B/bench/bench_assembly -cases q2lap -strategies atomic -targets aijcusparse -symbolic none -nasm 3 -nwarm 1 -ncpu1 0 2>&1 | tee "$OUTDIR/profile_asm.log" | grep -vE "^\s*$" | tail -90 ;;

@@ -15,6 +15,7 @@ static char help[] = "Assembly plans (src/mat/assembly/warpasmplan.c) against br
 #include <petscsys.h>
 #include <petsctime.h>
 #include <time.h>
+#include <string.h>
 #include <petscwarp/private/warpasmplan.h>
 
 /* ------------------------------------------------ random numbers (splitmix64) ------------------------------------------------ */
@@ -465,6 +466,8 @@ static PetscErrorCode TestMesh(Mesh *m, Rng *rng)
       for (PetscInt j = 0; j < i; j++) expectrep = (PetscBool)(expectrep || (m->e2d[c * m->nel + i] >= 0 && m->e2d[c * m->nel + i] == m->e2d[c * m->nel + j]));
   PetscCall(PetscWarpPlanHasRepeatedSlots(m->ncells, m->nel, slot, &rep));
   PetscCheck(rep == expectrep, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: repeated slots %d, expected %d", m->name, (int)rep, (int)expectrep);
+  PetscCall(PetscWarpPlanHasRepeatedDofs(m->nrows, m->ncells, m->nel, m->e2d, &rep));
+  PetscCheck(rep == expectrep, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: repeated dofs %d, expected %d", m->name, (int)rep, (int)expectrep);
   /* coloring */
   PetscCall(PetscWarpPlanColor(m->nrows, m->ncells, m->nel, m->e2d, &ncolors, &coff, &cells));
   PetscCall(CheckColor(m, ncolors, coff, cells));
@@ -489,6 +492,20 @@ static PetscErrorCode TestMesh(Mesh *m, Rng *rng)
   PetscCall(PetscArraycpy(slot2, slot, (PetscCount)m->ncells * m->nel * m->nel));
   PetscCall(PetscWarpPlanRemap((PetscCount)m->ncells * m->nel * m->nel, slot2, pos2slot));
   for (PetscCount s = 0; s < (PetscCount)m->ncells * m->nel * m->nel; s++) PetscCheck(slot2[s] == (slot[s] >= 0 ? pos2slot[slot[s]] : -1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "remap");
+  { /* the mapped slots in one pass, and the reduction arrays written row by row: the same arrays */
+    int *slot3;
+    PetscCall(PetscWarpPlanSlotsMapped(m->nrows, m->nrows, rowptr, colidx, pos2slot, m->ncells, m->nel, m->e2d, &slot3));
+    PetscCheck(!memcmp(slot3, slot2, sizeof(int) * (size_t)((PetscCount)m->ncells * m->nel * m->nel)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: PetscWarpPlanSlotsMapped() differs from PetscWarpPlanSlots() + PetscWarpPlanRemap()", m->name);
+    PetscCall(PetscFree(slot3));
+    for (int k = 0; k < 2; k++) {
+      PetscWarpRedHost r0, r1;
+      PetscCall(PetscWarpPlanReduction((PetscCount)m->ncells * m->nel * m->nel, k ? slot2 : slot, nnz, bss[k + 1][0], bss[k + 1][1], &r0));
+      PetscCall(PetscWarpPlanReductionByRows(m->nrows, m->ncells, m->nel, m->e2d, k ? slot2 : slot, nnz, bss[k + 1][0], bss[k + 1][1], &r1));
+      PetscCheck(r0.nblocks == r1.nblocks && !memcmp(r0.off, r1.off, sizeof(int) * (size_t)(r0.nblocks + 1)) && !memcmp(r0.ent, r1.ent, sizeof(int) * (size_t)r0.off[r0.nblocks]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: PetscWarpPlanReductionByRows() differs from PetscWarpPlanReduction()", m->name);
+      PetscCall(PetscWarpRedHostDestroy(&r0));
+      PetscCall(PetscWarpRedHostDestroy(&r1));
+    }
+  }
   {
     PetscCount padded;
     PetscCall(CheckReduction(m->name, (PetscCount)m->ncells * m->nel * m->nel, slot2, nnz, 32, 64, &padded));
@@ -502,6 +519,12 @@ static PetscErrorCode TestMesh(Mesh *m, Rng *rng)
       if (caps[q] < maxrow) continue;
       PetscCall(PetscWarpPlanSharedNZ(m->nrows, rowptr, colidx, m->ncells, m->nel, m->e2d, m->ncv, m->cv, q == 2 ? slot2 : slot, caps[q], bs, (PetscWarpSharedNZPartitioner)pt, &sh));
       PetscCall(CheckSharedNZ(m, q == 2 ? slot2 : slot, nnz, &sh, caps[q], bs));
+      if (q == 1) { /* a redundancy limit below the partition's: the same partition, no arrays */
+        PetscWarpSharedHost sl;
+        PetscCall(PetscWarpPlanSharedNZLimit(m->nrows, rowptr, colidx, m->ncells, m->nel, m->e2d, m->ncv, m->cv, slot, caps[q], bs, (PetscWarpSharedNZPartitioner)pt, 0.5 * sh.redundancy, &sl));
+        PetscCheck(sl.redundancy == sh.redundancy && sl.nblocks == sh.nblocks && sl.maxcells == sh.maxcells && !sl.coff && !sl.cells && !sl.red.ent && !sl.scatter.ent, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: PetscWarpPlanSharedNZLimit() under its redundancy", m->name);
+        PetscCall(PetscWarpSharedHostDestroy(&sl));
+      }
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "    sharednz %-6s maxcells %4" PetscInt_FMT " bs %2" PetscInt_FMT "%s: %4" PetscInt_FMT " blocks of <= %4" PetscInt_FMT " cells, %" PetscInt_FMT " partition(s) tried, %.3f computations per element\n", PetscWarpSharedNZPartitioners[pt], caps[q], bs, q == 2 ? " (remapped)" : "", sh.nblocks, sh.maxcells, sh.nparts_tried,
                             (double)sh.redundancy));
       PetscCall(PetscWarpSharedHostDestroy(&sh));

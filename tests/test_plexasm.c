@@ -369,6 +369,33 @@ static PetscErrorCode CaseCreate(const Case *cs, DM *dm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The extraction from the cone arrays and sections against PETSc's per-cell DMPlexGetClosureIndices() and
+   DMPlexGetTransitiveClosure() (-dm_plex_warp_asm_reference_closures): entries of e2d, l2d and cv that differ */
+static PetscErrorCode CompareReferenceClosures(DM dm, PetscWarpPhysics ph, PetscInt *ndiff)
+{
+  Data      d[2];
+  PetscInt  nloc[2], *l2d[2];
+  PetscBool had;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_warp_asm_reference_closures", &had));
+  for (PetscInt k = 0; k < 2; k++) {
+    Data *a = &d[k];
+
+    if (k && !had) PetscCall(PetscOptionsSetValue(NULL, "-dm_plex_warp_asm_reference_closures", "1"));
+    PetscCall(DMPlexWarpAsmGetData_Private(dm, ph, &a->ncells, &a->nel, &a->nrows, &a->e2d, &a->dim, &a->nverts, &a->X, &a->ncv, &a->cv, &a->nb, &a->nc, &a->nq, &a->w, &a->B, &a->D, &a->Dc, &nloc[k], &l2d[k]));
+    if (k && !had) PetscCall(PetscOptionsClearValue(NULL, "-dm_plex_warp_asm_reference_closures"));
+  }
+  *ndiff = (d[0].ncells != d[1].ncells || d[0].nel != d[1].nel || d[0].ncv != d[1].ncv || d[0].nrows != d[1].nrows || nloc[0] != nloc[1]) ? 1 : 0;
+  for (PetscInt i = 0; !*ndiff && i < d[0].ncells * d[0].nel; ++i) *ndiff += (d[0].e2d[i] != d[1].e2d[i]) + (l2d[0][i] != l2d[1][i]);
+  for (PetscInt i = 0; !*ndiff && i < d[0].ncells * d[0].ncv; ++i) *ndiff += d[0].cv[i] != d[1].cv[i];
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscCall(DataFree(&d[k]));
+    PetscCall(PetscFree(l2d[k]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RunCase(const Case *cs, PetscBool *pass)
 {
   DM               dm;
@@ -376,7 +403,8 @@ static PetscErrorCode RunCase(const Case *cs, PetscBool *pass)
   Mat              A, J;
   Vec              b;
   PetscReal        eref = 0, egeo = 0, ex = 0, emat = 0;
-  PetscWarpPhysics ph = cs->phys == PLEX_PHYSICS_LAPLACE ? PETSCWARP_PHYSICS_LAPLACE : PETSCWARP_PHYSICS_ELASTICITY;
+  PetscInt         nref = 0;
+  PetscWarpPhysics ph   = cs->phys == PLEX_PHYSICS_LAPLACE ? PETSCWARP_PHYSICS_LAPLACE : PETSCWARP_PHYSICS_ELASTICITY;
   PetscLogDouble   t0, t1;
   PetscBool        ok;
 
@@ -399,7 +427,8 @@ static PetscErrorCode RunCase(const Case *cs, PetscBool *pass)
   PetscCall(AssembleFromData(&a, ph, &A));
   PetscCall(PlexProblemAssemble(dm, MATAIJ, &J, &b));
   PetscCall(MatRelDiff(A, J, &emat));
-  ok = (PetscBool)(eref <= TOL && egeo <= TOL && ex == 0.0 && emat <= TOL);
+  PetscCall(CompareReferenceClosures(dm, ph, &nref));
+  ok = (PetscBool)(eref <= TOL && egeo <= TOL && ex == 0.0 && emat <= TOL && nref == 0);
   if (cs->clperm) { /* the closure permutation must have changed the element-to-dof map for the case to mean anything */
     Data     a0;
     PetscInt nd = 0;
@@ -411,7 +440,7 @@ static PetscErrorCode RunCase(const Case *cs, PetscBool *pass)
     if (!nd) ok = PETSC_FALSE;
     PetscCall(DataFree(&a0));
   }
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-20s cells %6" PetscInt_FMT " nel %3" PetscInt_FMT " rows %6" PetscInt_FMT " nq %3" PetscInt_FMT " ncv %" PetscInt_FMT "  basis %.1e  geometry %.1e  X[cv] %.1e  matrix %.1e  (%.3f s)  %s\n", cs->name, a.ncells, a.nel, a.nrows, a.nq, a.ncv, (double)eref, (double)egeo, (double)ex, (double)emat, t1 - t0, ok ? "ok" : "FAILED"));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-20s cells %6" PetscInt_FMT " nel %3" PetscInt_FMT " rows %6" PetscInt_FMT " nq %3" PetscInt_FMT " ncv %" PetscInt_FMT "  basis %.1e  geometry %.1e  X[cv] %.1e  matrix %.1e  vs PETSc's closures %" PetscInt_FMT "  (%.3f s)  %s\n", cs->name, a.ncells, a.nel, a.nrows, a.nq, a.ncv, (double)eref, (double)egeo, (double)ex, (double)emat, nref, t1 - t0, ok ? "ok" : "FAILED"));
   if (!ok) *pass = PETSC_FALSE;
   PetscCall(DataFree(&a));
   PetscCall(MatDestroy(&A));

@@ -13,6 +13,7 @@ PetscLogEvent               MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mul
 PetscLogEvent               MATELLWARP_COOPre, MATELLWARP_COOVal;
 PetscLogEvent               MATELLWARP_TwinBuild, MATELLWARP_TwinValues;
 PetscLogEvent               PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual, PETSCWARPASM_APPoints, PETSCWARPASM_BdResidual;
+PetscLogEvent               PETSCWARPASM_Extract, PETSCWARPASM_Pattern, PETSCWARPASM_PlanSlots, PETSCWARPASM_PlanColor, PETSCWARPASM_PlanRed, PETSCWARPASM_PlanPart, PETSCWARPASM_PlanBlocks, PETSCWARPASM_PlanUpload;
 PetscClassId                PETSCWARPASM_CLASSID;
 PETSC_INTERN PetscErrorCode MatCreate_SharedNZ(Mat);
 PetscLogEvent               PCELLWARPPERM_SetUp, PCELLWARPPERM_Scatter;
@@ -80,7 +81,17 @@ PetscErrorCode PetscWarpInitializePackage(void)
   PetscCall(PetscLogEventRegister("WarpAsmVector", PETSCWARPASM_CLASSID, &PETSCWARPASM_Vector));
   PetscCall(PetscLogEventRegister("WarpAsmCOOPrealloc", PETSCWARPASM_CLASSID, &PETSCWARPASM_COOPrealloc));
   PetscCall(PetscLogEventRegister("WarpAsmResidual", PETSCWARPASM_CLASSID, &PETSCWARPASM_Residual));
-  PetscCall(PetscLogEventRegister("WarpAsmAPPoints", PETSCWARPASM_CLASSID, &PETSCWARPASM_APPoints)), &PETSCWARPASM_BdResidual));
+  PetscCall(PetscLogEventRegister("WarpAsmAPPoints", PETSCWARPASM_CLASSID, &PETSCWARPASM_APPoints));
+  PetscCall(PetscLogEventRegister("WarpAsmBdResidual", PETSCWARPASM_CLASSID, &PETSCWARPASM_BdResidual));
+  /* the phases of the set-up (bench_assembly -setup_only prints them) */
+  PetscCall(PetscLogEventRegister("WarpAsmExtract", PETSCWARPASM_CLASSID, &PETSCWARPASM_Extract));
+  PetscCall(PetscLogEventRegister("WarpAsmPattern", PETSCWARPASM_CLASSID, &PETSCWARPASM_Pattern));
+  PetscCall(PetscLogEventRegister("WarpAsmPlanSlots", PETSCWARPASM_CLASSID, &PETSCWARPASM_PlanSlots));
+  PetscCall(PetscLogEventRegister("WarpAsmPlanColor", PETSCWARPASM_CLASSID, &PETSCWARPASM_PlanColor));
+  PetscCall(PetscLogEventRegister("WarpAsmPlanRed", PETSCWARPASM_CLASSID, &PETSCWARPASM_PlanRed));
+  PetscCall(PetscLogEventRegister("WarpAsmPlanPart", PETSCWARPASM_CLASSID, &PETSCWARPASM_PlanPart));
+  PetscCall(PetscLogEventRegister("WarpAsmPlanBlocks", PETSCWARPASM_CLASSID, &PETSCWARPASM_PlanBlocks));
+  PetscCall(PetscLogEventRegister("WarpAsmPlanUpload", PETSCWARPASM_CLASSID, &PETSCWARPASM_PlanUpload));
   PetscCall(PCInitializePackage());
   PetscCall(PCRegister(PCELLWARPPERM, PCCreate_EllWarpPerm));
   PetscCall(PetscLogEventRegister("EllWarpPermSetUp", PC_CLASSID, &PCELLWARPPERM_SetUp));

@@ -8,6 +8,9 @@
 #include <petscwarp/private/warpasmplan.h>
 
 PETSC_INTERN PetscLogEvent PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual, PETSCWARPASM_APPoints, PETSCWARPASM_BdResidual;
+/* phases of the set-up: DMPlexWarpAsmCreate(), the symbolic pattern, and the plan (slots, coloring, reduction arrays,
+   sharednz partition and per-block arrays, device upload) */
+PETSC_INTERN PetscLogEvent PETSCWARPASM_Extract, PETSCWARPASM_Pattern, PETSCWARPASM_PlanSlots, PETSCWARPASM_PlanColor, PETSCWARPASM_PlanRed, PETSCWARPASM_PlanPart, PETSCWARPASM_PlanBlocks, PETSCWARPASM_PlanUpload;
 
 /*
   The value array of a matrix that an assembly writes, from MatWarpTargetBegin(): the matrix's CSR pattern (host),
@@ -29,6 +32,7 @@ typedef struct {
 } MatWarpTarget;
 
 PETSC_INTERN PetscErrorCode MatWarpTargetBegin(Mat, PetscBool, MatWarpTarget *);
+PETSC_INTERN PetscErrorCode MatWarpTargetGetLayout(Mat, PetscBool, MatWarpTarget *); /* MatWarpTargetBegin() without the values */
 PETSC_INTERN PetscErrorCode MatWarpTargetEnd(Mat, MatWarpTarget *);
 
 struct _PetscWarpAsmOps {

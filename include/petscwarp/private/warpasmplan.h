@@ -33,12 +33,19 @@ PETSC_EXTERN PetscErrorCode PetscWarpPlanPattern(PetscInt nrows, PetscInt ncols,
    pattern. */
 PETSC_EXTERN PetscErrorCode PetscWarpPlanSlots(PetscInt nrows, PetscInt ncols, const PetscInt rowptr[], const PetscInt colidx[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], int **slot);
 
+/* The same with the CSR positions mapped through pos2slot (CSR position -> target slot, e.g. ELL-WARP's inverse map;
+   NULL: the identity): PetscWarpPlanSlots() then PetscWarpPlanRemap() in one pass */
+PETSC_EXTERN PetscErrorCode PetscWarpPlanSlotsMapped(PetscInt nrows, PetscInt ncols, const PetscInt rowptr[], const PetscInt colidx[], const int pos2slot[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], int **slot);
+
 /* Map slot[] (CSR positions) through pos2slot (CSR position -> target slot, e.g. ELL-WARP's inverse map), in place */
 PETSC_EXTERN PetscErrorCode PetscWarpPlanRemap(PetscCount n, int slot[], const int pos2slot[]);
 
 /* True when two entries of one element share a slot (a dof repeated in a closure, e.g. a periodic mesh): plain adds of
    one color would race */
 PETSC_EXTERN PetscErrorCode PetscWarpPlanHasRepeatedSlots(PetscInt ncells, PetscInt nel, const int slot[], PetscBool *repeated);
+
+/* The same from the element map: a cell that repeats a dof (row index >= 0) repeats slots, and only such a cell does */
+PETSC_EXTERN PetscErrorCode PetscWarpPlanHasRepeatedDofs(PetscInt nrows, PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscBool *repeated);
 
 /* Balanced greedy element coloring: no two cells of one color share a dof (row index >= 0); each cell takes, among
    the colors its neighbours do not use, the one used least so far. cells[coff[k] .. coff[k+1]) have color k. */
@@ -48,6 +55,9 @@ PETSC_EXTERN PetscErrorCode PetscWarpPlanColor(PetscInt nrows, PetscInt ncells, 
    slot[s] == t. Blocks cover consecutive ranges of tpb targets; within a block the lists are packed into bs columns by
    LPT (longest list first, onto the least-loaded thread). Every target gets an end entry. */
 PETSC_EXTERN PetscErrorCode PetscWarpPlanReduction(PetscCount nsrc, const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, PetscWarpRedHost *red);
+/* The same array, written row by row (faster: a row's entries are a short stretch of it), for slots whose targets
+   each take their sources from one row of e2d (slots of PetscWarpPlanSlots(), PetscWarpPlanSlotsMapped()) */
+PETSC_EXTERN PetscErrorCode PetscWarpPlanReductionByRows(PetscInt nrows, PetscInt ncells, PetscInt nel, const PetscInt e2d[], const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, PetscWarpRedHost *red);
 PETSC_EXTERN PetscErrorCode PetscWarpRedHostDestroy(PetscWarpRedHost *red);
 
 /* Shared-memory assembly by non-zero: partition the rows (breadth-first balls over the pattern's graph, METIS on it,
@@ -59,6 +69,9 @@ PETSC_EXTERN PetscErrorCode PetscWarpRedHostDestroy(PetscWarpRedHost *red);
    or no partition fits. Only the targets that element entries reach are written: positions of the pattern that no
    element entry reaches keep their values (zero them once, if the pattern has such positions). */
 PETSC_EXTERN PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscInt ncv, const int cv[], const int slot[], PetscInt maxcells, PetscInt bs, PetscWarpSharedNZPartitioner partitioner, PetscWarpSharedHost *sh);
+/* The same, but when the partition computes the elements more than maxred times over (redundancy), only the
+   redundancy, nblocks, maxcells and nparts_tried are set, no arrays: the caller assembles otherwise */
+PETSC_EXTERN PetscErrorCode PetscWarpPlanSharedNZLimit(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscInt ncv, const int cv[], const int slot[], PetscInt maxcells, PetscInt bs, PetscWarpSharedNZPartitioner partitioner, PetscReal maxred, PetscWarpSharedHost *sh);
 PETSC_EXTERN PetscErrorCode PetscWarpSharedHostDestroy(PetscWarpSharedHost *sh);
 
 /* Bytes of a plan's arrays (for MatView / -info) */

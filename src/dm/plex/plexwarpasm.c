@@ -1,7 +1,11 @@
 /* DMPlex -> PetscWarpAsm: the element-to-dof map, mesh and reference tabulation of a single-field PetscFE problem */
 #include <petscwarp/private/plexwarpasm.h>
+#include <petscwarp/private/warpasmimpl.h>
 #include <petscds.h>
 #include <petscfe.h>
+#include <petscdmplextransform.h>
+#include <petsc/private/sectionimpl.h> /* PetscSection's arrays and closure permutation */
+#include <petsc/private/dmpleximpl.h>  /* DMPlex's cone arrays and cell types */
 
 /* Checks that the vector tabulation T (Nb = nb*nc functions of nc components) is the interlaced copy of one scalar
    basis, function b = a*nc + c being phi_a in component c and zero in the others, and, when B or D are given, extracts
@@ -40,6 +44,152 @@ static PetscErrorCode PlexWarpScalarTabulation_Private(PetscTabulation T, PetscI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* PetscSection and DMPlex lookups without the checks of a call (set-up section, point in its chart, no transform):
+   what PetscSectionGetDof(), PetscSectionGetOffset(), PetscSectionGetConstraintDof(),
+   PetscSectionGetConstraintIndices(), DMPlexGetConeSize(), DMPlexGetOrientedCone() and DMPlexGetCellType() return */
+static inline PetscInt SecDof(PetscSection s, PetscInt p)
+{
+  return s->atlasDof[p - s->pStart];
+}
+static inline PetscInt SecOff(PetscSection s, PetscInt p)
+{
+  return s->atlasOff[p - s->pStart];
+}
+static inline PetscInt SecCDof(PetscSection s, PetscInt p)
+{
+  return s->bc ? SecDof(s->bc, p) : 0;
+}
+static inline const PetscInt *SecCInd(PetscSection s, PetscInt p)
+{
+  return s->bc ? s->bcIndices + SecOff(s->bc, p) : NULL;
+}
+static inline DMPolytopeType PlexCellType(const DM_Plex *mesh, PetscInt p)
+{
+  return (DMPolytopeType)mesh->cellTypes[p - mesh->coneSection->pStart].value_as_uint8;
+}
+
+/*
+  The closure of cell c exactly as DMPlexGetTransitiveClosure() returns it on an interpolated mesh (pairs point,
+  orientation): the same breadth-first search over the cones arranged by orientation (DMPolytopeTypeGetArrangement(),
+  DMPolytopeTypeComposeOrientation()), without the work arrays and checks of a call per cell. cl[] and fifo[] hold
+  2*max and 3*max entries.
+*/
+static PetscErrorCode PlexWarpCellClosure(DM dm, PetscInt c, PetscInt max, PetscInt cl[], PetscInt fifo[], PetscInt *ncl)
+{
+  const DM_Plex *mesh = (const DM_Plex *)dm->data;
+  PetscInt       n = 0, head = 0, tail = 0;
+
+  PetscFunctionBeginHot;
+  cl[n++]      = c;
+  cl[n++]      = 0;
+  fifo[tail++] = c;
+  fifo[tail++] = 0;
+  fifo[tail++] = (PetscInt)PlexCellType(mesh, c);
+  while (head < tail) {
+    const PetscInt       q    = fifo[head++];
+    const PetscInt       o    = fifo[head++];
+    const DMPolytopeType qt   = (DMPolytopeType)fifo[head++];
+    const PetscInt      *qarr = DMPolytopeTypeGetArrangement(qt, o);
+    const PetscInt       size = SecDof(mesh->coneSection, q), off = SecOff(mesh->coneSection, q);
+    const PetscInt      *cone = mesh->cones + off, *ornt = mesh->coneOrientations + off;
+
+    for (PetscInt t = 0; t < size; ++t) {
+      const PetscInt ip = qarr ? qarr[t * 2] : t;
+      const PetscInt io = qarr ? qarr[t * 2 + 1] : 0;
+      const PetscInt cp = cone[ip];
+      DMPolytopeType pt;
+      PetscInt       k;
+
+      for (k = 0; k < n; k += 2)
+        if (cl[k] == cp) break;
+      if (k < n) continue;
+      PetscCheck(n / 2 < max, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The closure of cell %" PetscInt_FMT " has more than %" PetscInt_FMT " points", c, max);
+      pt      = PlexCellType(mesh, cp);
+      cl[n++] = cp;
+      cl[n++] = DMPolytopeTypeComposeOrientation(pt, io, ornt[ip]);
+      if (pt == DM_POLYTOPE_POINT) continue; /* no cone */
+      fifo[tail++] = cp;
+      fifo[tail++] = cl[n - 1];
+      fifo[tail++] = (PetscInt)pt;
+    }
+  }
+  *ncl = n / 2;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The closure indices of one cell from its compressed closure (the points of the section's chart, with the point
+  permutations perms[p] or NULL), as DMPlexGetClosureIndices() computes them for one field without a closure
+  permutation: global rows (gsec given) with a negative index for a constrained dof, or, with gsec NULL, local offsets
+  (constrained dofs included). n: the number of indices (those below cap are written).
+*/
+static PetscErrorCode PlexWarpCellIndices(PetscSection sec, PetscSection gsec, PetscInt np, const PetscInt pts[], const PetscInt **perms, PetscInt cap, PetscInt idx[], PetscInt *n)
+{
+  const PetscSection fsec = sec->field[0];
+  PetscInt           foff = 0;
+
+  PetscFunctionBeginHot;
+  for (PetscInt p = 0; p < np; ++p) {
+    const PetscInt  pnt  = pts[2 * p];
+    const PetscInt *perm = perms ? perms[p] : NULL;
+    const PetscInt  fdof = SecDof(fsec, pnt), cdof = SecCDof(fsec, pnt);
+    const PetscInt *cind = cdof ? SecCInd(fsec, pnt) : NULL;
+    PetscInt        off, c = 0;
+
+    if (gsec && (pnt < gsec->pStart || pnt >= gsec->pEnd)) continue;
+    off = SecOff(gsec ? gsec : sec, pnt);
+    if (off < 0) off = -(off + 1);
+    for (PetscInt b = 0; b < fdof; ++b) {
+      const PetscInt ind = foff + (perm ? perm[b] : b);
+      PetscInt       v;
+
+      if (c < cdof && b == cind[c]) {
+        v = gsec ? -(off + b + 1) : off + b;
+        ++c;
+      } else v = off + b - (gsec ? c : 0);
+      if (ind < cap) idx[ind] = v;
+    }
+    foff += fdof;
+  }
+  *n = foff;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether PlexWarpCellClosure() and PlexWarpCellIndices() compute what DMPlexGetTransitiveClosure() and
+   DMPlexGetClosureIndices() return: an interpolated mesh without a transform, one field, no closure permutation of
+   the section for this DM (DMPlexSetClosurePermutationTensor()), global offsets by point (not by field). Option
+   -dm_plex_warp_asm_reference_closures: always PETSc's per-cell calls (for tests) */
+static PetscErrorCode PlexWarpFastClosures(DM dm, PetscSection section, PetscSection gsection, PetscBool *fast)
+{
+  PetscInt        depth, dim, nf;
+  PetscBool       split, ref = PETSC_FALSE;
+  DMPlexTransform tr;
+
+  PetscFunctionBegin;
+  PetscCall(DMPlexGetDepth(dm, &depth));
+  PetscCall(DMGetDimension(dm, &dim));
+  PetscCall(PetscSectionGetNumFields(section, &nf));
+  PetscCall(PetscSectionGetUseFieldOffsets(gsection, &split));
+  PetscCall(DMPlexGetTransform(dm, &tr));
+  PetscCall(PetscOptionsGetBool(((PetscObject)dm)->options, ((PetscObject)dm)->prefix, "-dm_plex_warp_asm_reference_closures", &ref, NULL));
+  *fast = (PetscBool)(!ref && !tr && depth == dim && nf == 1 && !split && !(section->clObj == (PetscObject)dm && section->clHash) && section->setup && gsection->setup && section->field && section->field[0]);
+  if (*fast) { /* the coordinate section too */
+    PetscSection cs;
+
+    PetscCall(DMGetCoordinateSection(dm, &cs));
+    *fast = cs->setup;
+  }
+  if (*fast) { /* the cell types of every point, computed once (DMPlexGetCellType() computes them on its first call) */
+    DMPolytopeType ct;
+    PetscInt       pStart;
+
+    PetscCall(DMPlexGetChart(dm, &pStart, NULL));
+    PetscCall(DMPlexGetCellType(dm, pStart, &ct));
+    *fast = (PetscBool) !!((DM_Plex *)dm->data)->cellTypes;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, PetscInt *ncells, PetscInt *nel, PetscInt *nrows, PetscInt **e2d, PetscInt *dim, PetscInt *nverts, PetscReal **X, PetscInt *ncv, PetscInt **cv, PetscInt *nb, PetscInt *nc, PetscInt *nq, PetscReal **w, PetscReal **B, PetscReal **D, PetscReal **Dc, PetscInt *nloc, PetscInt **l2d)
 {
   MPI_Comm           comm;
@@ -62,7 +212,8 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   IS                 ais;
   Vec                coords;
   const PetscScalar *ca;
-  PetscInt          *le2d, *ll2d = NULL, *lcv, *spts = NULL, maxcl = 0, csStart, csEnd, sStart, sEnd, Nloc;
+  PetscInt          *le2d, *ll2d = NULL, *lcv, *spts = NULL, *clbuf = NULL, *fifo = NULL, maxcl = 0, csStart, csEnd, sStart, sEnd, Nloc;
+  PetscBool          fast = PETSC_FALSE;
   PetscReal         *lX, *lw, *lB, *lD, *lDc;
   const char        *fail = NULL;
 
@@ -242,66 +393,98 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
      points whose symmetries the closure indices used */
   PetscCall(PetscSectionGetChart(cs, &csStart, &csEnd));
   PetscCall(PetscSectionGetChart(section, &sStart, &sEnd));
+  PetscCall(PlexWarpFastClosures(dm, section, gsection, &fast));
+  if (fast) { /* the closures from the cones, the indices from the sections (PlexWarpCellClosure(), PlexWarpCellIndices()) */
+    PetscInt maxCone, maxSupp, depth;
+
+    PetscCall(DMPlexGetMaxSizes(dm, &maxCone, &maxSupp));
+    PetscCall(DMPlexGetDepth(dm, &depth));
+    maxcl = maxCone > 1 ? (PetscPowInt(maxCone, depth + 1) - 1) / (maxCone - 1) : depth + 1; /* DMPlexGetTransitiveClosure()'s bound */
+    PetscCall(PetscMalloc3(2 * maxcl, &clbuf, 3 * maxcl, &fifo, 2 * maxcl, &spts));
+  }
   for (PetscInt c = cStart; c < cEnd && !fail; ++c) {
-    const PetscInt cell = c - cStart;
-    PetscInt       n, ncl, k = 0, *idx = NULL, *cl = NULL;
+    const PetscInt      cell = c - cStart;
+    PetscInt            n, ncl, np = 0, k = 0, *idx = NULL, *cl = NULL;
+    const PetscInt    **perms = NULL;
+    const PetscScalar **flips = NULL;
 
-    PetscCall(DMPlexGetClosureIndices(dm, section, gsection, c, useClPerm, &n, &idx, NULL, NULL));
-    if (n == Nel) {
-      for (PetscInt i = 0; i < Nel; ++i) {
-        le2d[cell * Nel + i] = idx[i];
-        if (idx[i] >= Nglobal) fail = "a closure index beyond the rows of the global section";
-      }
-    } else fail = "a closure whose number of dofs differs from the element's nb*nc";
-    PetscCall(DMPlexRestoreClosureIndices(dm, section, gsection, c, useClPerm, &n, &idx, NULL, NULL));
-    if (ll2d && !fail) { /* the local indices, in the order of DMPlexVecGetClosure() (the closure permutation always):
-                            constrained dofs come as -(idx+1) */
-      PetscCall(DMPlexGetClosureIndices(dm, section, section, c, PETSC_TRUE, &n, &idx, NULL, NULL));
-      if (n == Nel) {
-        for (PetscInt i = 0; i < Nel; ++i) {
-          ll2d[cell * Nel + i] = idx[i] < 0 ? -(idx[i] + 1) : idx[i];
-          if (ll2d[cell * Nel + i] >= Nloc) fail = "a local closure index beyond the local section";
-        }
-      } else fail = "a local closure whose number of dofs differs from the element's nb*nc";
-      PetscCall(DMPlexRestoreClosureIndices(dm, section, section, c, PETSC_TRUE, &n, &idx, NULL, NULL));
-    }
-    PetscCall(DMPlexGetTransitiveClosure(dm, c, PETSC_TRUE, &ncl, &cl));
-    for (PetscInt p = 0; p < ncl && !fail; ++p) {
-      const PetscInt pt = cl[2 * p];
-      PetscInt       dof;
-
-      if (pt < csStart || pt >= csEnd) continue;
-      PetscCall(PetscSectionGetDof(cs, pt, &dof));
-      if (!dof) continue;
-      if (pt < vStart || pt >= vEnd || dof != d || k >= Ncv) fail = "coordinates on points other than the cell's vertices (P1/Q1 coordinates only)";
-      else lcv[cell * Ncv + k++] = pt - vStart;
-    }
-    if (!fail && k != Ncv) fail = "a cell whose coordinate closure does not hold all its vertices";
-    if (sym && !fail) { /* sign flips would change the values of the element matrix, which the device kernels do not */
-      const PetscInt    **perms = NULL;
-      const PetscScalar **flips = NULL;
-      PetscInt            np    = 0;
-
-      if (ncl > maxcl) {
-        PetscCall(PetscFree(spts));
-        maxcl = ncl;
-        PetscCall(PetscMalloc1(2 * maxcl, &spts));
-      }
-      for (PetscInt p = 0; p < ncl; ++p)
+    if (fast) {
+      PetscCall(PlexWarpCellClosure(dm, c, maxcl, clbuf, fifo, &ncl));
+      cl = clbuf;
+      for (PetscInt p = 0; p < ncl; ++p) /* restricted to the section's chart, as DMPlexGetCompressedClosure() does */
         if (cl[2 * p] >= sStart && cl[2 * p] < sEnd) {
           spts[2 * np]     = cl[2 * p];
           spts[2 * np + 1] = cl[2 * p + 1];
           ++np;
         }
-      PetscCall(PetscSectionGetFieldPointSyms(section, 0, np, spts, &perms, &flips));
-      for (PetscInt p = 0; flips && p < np; ++p)
-        if (flips[p]) fail = "point symmetries that flip the signs of dofs";
-      PetscCall(PetscSectionRestoreFieldPointSyms(section, 0, np, spts, &perms, &flips));
+      if (sym) PetscCall(PetscSectionGetFieldPointSyms(section, 0, np, spts, &perms, &flips));
+      PetscCall(PlexWarpCellIndices(section, gsection, np, spts, perms, Nel, le2d + cell * Nel, &n));
+      if (n != Nel) fail = "a closure whose number of dofs differs from the element's nb*nc";
+      for (PetscInt i = 0; i < Nel && !fail; ++i)
+        if (le2d[cell * Nel + i] >= Nglobal) fail = "a closure index beyond the rows of the global section";
+      if (ll2d && !fail) {
+        PetscCall(PlexWarpCellIndices(section, NULL, np, spts, perms, Nel, ll2d + cell * Nel, &n));
+        if (n != Nel) fail = "a local closure whose number of dofs differs from the element's nb*nc";
+        for (PetscInt i = 0; i < Nel && !fail; ++i)
+          if (ll2d[cell * Nel + i] >= Nloc) fail = "a local closure index beyond the local section";
+      }
+    } else {
+      PetscCall(DMPlexGetClosureIndices(dm, section, gsection, c, useClPerm, &n, &idx, NULL, NULL));
+      if (n == Nel) {
+        for (PetscInt i = 0; i < Nel; ++i) {
+          le2d[cell * Nel + i] = idx[i];
+          if (idx[i] >= Nglobal) fail = "a closure index beyond the rows of the global section";
+        }
+      } else fail = "a closure whose number of dofs differs from the element's nb*nc";
+      PetscCall(DMPlexRestoreClosureIndices(dm, section, gsection, c, useClPerm, &n, &idx, NULL, NULL));
+      if (ll2d && !fail) { /* the local indices, in the order of DMPlexVecGetClosure() (the closure permutation always):
+                              constrained dofs come as -(idx+1) */
+        PetscCall(DMPlexGetClosureIndices(dm, section, section, c, PETSC_TRUE, &n, &idx, NULL, NULL));
+        if (n == Nel) {
+          for (PetscInt i = 0; i < Nel; ++i) {
+            ll2d[cell * Nel + i] = idx[i] < 0 ? -(idx[i] + 1) : idx[i];
+            if (ll2d[cell * Nel + i] >= Nloc) fail = "a local closure index beyond the local section";
+          }
+        } else fail = "a local closure whose number of dofs differs from the element's nb*nc";
+        PetscCall(DMPlexRestoreClosureIndices(dm, section, section, c, PETSC_TRUE, &n, &idx, NULL, NULL));
+      }
+      PetscCall(DMPlexGetTransitiveClosure(dm, c, PETSC_TRUE, &ncl, &cl));
+      if (sym) {
+        if (ncl > maxcl) {
+          PetscCall(PetscFree(spts));
+          maxcl = ncl;
+          PetscCall(PetscMalloc1(2 * maxcl, &spts));
+        }
+        for (PetscInt p = 0; p < ncl; ++p)
+          if (cl[2 * p] >= sStart && cl[2 * p] < sEnd) {
+            spts[2 * np]     = cl[2 * p];
+            spts[2 * np + 1] = cl[2 * p + 1];
+            ++np;
+          }
+        PetscCall(PetscSectionGetFieldPointSyms(section, 0, np, spts, &perms, &flips));
+      }
     }
-    PetscCall(DMPlexRestoreTransitiveClosure(dm, c, PETSC_TRUE, &ncl, &cl));
+    for (PetscInt p = 0; p < ncl && !fail; ++p) {
+      const PetscInt pt = cl[2 * p];
+      PetscInt       dof;
+
+      if (pt < csStart || pt >= csEnd) continue;
+      if (fast) dof = SecDof(cs, pt);
+      else PetscCall(PetscSectionGetDof(cs, pt, &dof));
+      if (!dof) continue;
+      if (pt < vStart || pt >= vEnd || dof != d || k >= Ncv) fail = "coordinates on points other than the cell's vertices (P1/Q1 coordinates only)";
+      else lcv[cell * Ncv + k++] = pt - vStart;
+    }
+    if (!fail && k != Ncv) fail = "a cell whose coordinate closure does not hold all its vertices";
+    /* sign flips would change the values of the element matrix, which the device kernels do not */
+    for (PetscInt p = 0; flips && p < np && !fail; ++p)
+      if (flips[p]) fail = "point symmetries that flip the signs of dofs";
+    if (sym) PetscCall(PetscSectionRestoreFieldPointSyms(section, 0, np, spts, &perms, &flips));
+    if (!fast) PetscCall(DMPlexRestoreTransitiveClosure(dm, c, PETSC_TRUE, &ncl, &cl));
     if (fail) bad = c;
   }
-  PetscCall(PetscFree(spts));
+  if (fast) PetscCall(PetscFree3(clbuf, fifo, spts));
+  else PetscCall(PetscFree(spts));
 
   /* reference data at the field's quadrature points */
   if (!fail) {
@@ -420,6 +603,8 @@ PetscErrorCode DMPlexWarpAsmCreate(DM dm, PetscWarpPhysics physics, PetscWarpAsm
   PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
   PetscAssertPointer(assembler, 3);
   *assembler = NULL;
+  PetscCall(PetscWarpInitializePackage());
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_Extract, dm, 0, 0, 0));
   PetscCall(DMPlexWarpAsmGetData_Private(dm, physics, &ncells, &nel, &nrows, &e2d, &dim, &nverts, &X, &ncv, &cv, &nb, &nc, &nq, &w, &B, &D, &Dc, &nloc, &l2d));
   PetscCall(PetscWarpAsmCreate(PetscObjectComm((PetscObject)dm), assembler));
   PetscCall(PetscWarpAsmSetElements(*assembler, ncells, nel, nrows, nrows, e2d));
@@ -436,5 +621,6 @@ PetscErrorCode DMPlexWarpAsmCreate(DM dm, PetscWarpPhysics physics, PetscWarpAsm
   PetscCall(PetscFree(B));
   PetscCall(PetscFree(D));
   PetscCall(PetscFree(Dc));
+  PetscCall(PetscLogEventEnd(PETSCWARPASM_Extract, dm, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

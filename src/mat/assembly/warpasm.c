@@ -760,22 +760,27 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
   p->ell       = t->ell;
   p->nslots    = t->nslots;
   if (p->strategy != PETSCWARP_ASM_COO) {
-    PetscCall(PetscWarpPlanSlots(t->nrows, t->ncols, t->rowptr, t->colidx, a->ncells, nel, a->e2d, &p->slot));
-    if (t->pos2slot) PetscCall(PetscWarpPlanRemap((PetscCount)nsrc, p->slot, t->pos2slot));
+    PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanSlots, A, 0, 0, 0));
+    PetscCall(PetscWarpPlanSlotsMapped(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, a->ncells, nel, a->e2d, &p->slot));
+    PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanSlots, A, 0, 0, 0));
   }
   switch (p->strategy) {
   case PETSCWARP_ASM_COLOR: {
     PetscBool rep;
-    PetscCall(PetscWarpPlanHasRepeatedSlots(a->ncells, nel, p->slot, &rep));
+    PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanColor, A, 0, 0, 0));
+    PetscCall(PetscWarpPlanHasRepeatedDofs(t->nrows, a->ncells, nel, a->e2d, &rep));
     PetscCheck(!rep, PetscObjectComm((PetscObject)a), PETSC_ERR_SUP, "A cell repeats a dof (periodic mesh?): the color strategy would race; use atomic, globalnz or sharednz");
     PetscCall(PetscWarpPlanColor(t->nrows, a->ncells, nel, a->e2d, &p->ncolors, &p->coff, &p->ccells));
+    PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanColor, A, 0, 0, 0));
     p->bytes = sizeof(int) * ((PetscLogDouble)nsrc + a->ncells + p->ncolors + 1);
   } break;
   case PETSCWARP_ASM_ATOMIC:
     p->bytes = sizeof(int) * (PetscLogDouble)nsrc;
     break;
   case PETSCWARP_ASM_GLOBALNZ:
-    PetscCall(PetscWarpPlanReduction((PetscCount)nsrc, p->slot, t->nslots, a->bs, a->tpb, &p->red));
+    PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanRed, A, 0, 0, 0));
+    PetscCall(PetscWarpPlanReductionByRows(t->nrows, a->ncells, nel, a->e2d, p->slot, t->nslots, a->bs, a->tpb, &p->red));
+    PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRed, A, 0, 0, 0));
     p->bytes = PetscWarpRedHostBytes(&p->red) + sizeof(double) * (PetscLogDouble)nsrc;
     PetscCall(PetscFree(p->slot)); /* the reduction array replaces it */
     break;
@@ -790,7 +795,7 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
       PetscWarpSharedNZPartitioner part = k == 0 ? a->partitioner : PETSCWARP_SHAREDNZ_RANGES;
       if (k == 1 && a->partitioner == PETSCWARP_SHAREDNZ_RANGES) break;
       PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-      ierr = PetscWarpPlanSharedNZ(t->nrows, t->rowptr, t->colidx, a->ncells, nel, a->e2d, a->ncv, a->cv, p->slot, maxcells, a->sbs, part, &p->sh);
+      ierr = PetscWarpPlanSharedNZLimit(t->nrows, t->rowptr, t->colidx, a->ncells, nel, a->e2d, a->ncv, a->cv, p->slot, maxcells, a->sbs, part, a->maxred, &p->sh);
       PetscCall(PetscPopErrorHandler());
       if (ierr == PETSC_ERR_SUP) {
         PetscCall(PetscWarpSharedHostDestroy(&p->sh));
@@ -807,7 +812,9 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
     if (ierr == PETSC_ERR_SUP) {
       PetscCall(PetscInfo(a, "sharednz: assembling with globalnz\n"));
       p->strategy = PETSCWARP_ASM_GLOBALNZ;
-      PetscCall(PetscWarpPlanReduction((PetscCount)nsrc, p->slot, t->nslots, a->bs, a->tpb, &p->red));
+      PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanRed, A, 0, 0, 0));
+      PetscCall(PetscWarpPlanReductionByRows(t->nrows, a->ncells, nel, a->e2d, p->slot, t->nslots, a->bs, a->tpb, &p->red));
+      PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRed, A, 0, 0, 0));
       p->bytes = PetscWarpRedHostBytes(&p->red) + sizeof(double) * (PetscLogDouble)nsrc;
     } else {
       PetscCall(PetscInfo(a, "sharednz: %" PetscInt_FMT " blocks of at most %" PetscInt_FMT " cells (%" PetscInt_FMT " fit), %" PetscInt_FMT " partitions tried, %.3f element computations per element\n", p->sh.nblocks, p->sh.maxcells, maxcells, p->sh.nparts_tried,
@@ -835,6 +842,7 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
   }
 #if PetscDefined(HAVE_CUDA)
   if (device) {
+    PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanUpload, A, 0, 0, 0));
     if (p->slot) PetscCall(Upload(p->slot, (size_t)nsrc, sizeof(int), (void **)&p->d_slot));
     if (p->ccells) PetscCall(Upload(p->ccells, (size_t)a->ncells, sizeof(int), (void **)&p->d_ccells));
     if (p->strategy == PETSCWARP_ASM_GLOBALNZ) PetscCall(UploadRed(&p->red, &p->d_red));
@@ -848,6 +856,7 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
       PetscCall(UploadRed(&p->sh.red, &p->d_sh.red));
     }
     PetscCallCUDA(cudaDeviceSynchronize());
+    PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanUpload, A, 0, 0, 0));
   }
 #endif
   PetscCall(PetscTime(&t1));
@@ -1022,6 +1031,66 @@ static PetscErrorCode TimerEnd(PetscWarpAsm a, PetscBool device, PetscLogDouble 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The checks of a matrix to assemble into; size: its communicator's */
+static PetscErrorCode CheckMatrix(PetscWarpAsm a, Mat A, PetscMPIInt *size)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(a, PETSCWARPASM_CLASSID, 1);
+  PetscCheckSameComm(a, 1, A, 2);
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), size));
+  PetscCheck(*size == 1 || a->size == *size, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Set the elements (PetscWarpAsmSetElements()) before assembling on %d ranks", *size);
+  PetscCheck(A->rmap->n == a->nrows && A->cmap->n == a->ncols, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Matrix is %" PetscInt_FMT " x %" PetscInt_FMT ", the element map is for %" PetscInt_FMT " x %" PetscInt_FMT, A->rmap->n, A->cmap->n, a->nrows, a->ncols);
+  PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Assemble the matrix's nonzero pattern first (MatAssemblyBegin/End after preallocation), or create it with PetscWarpAsmCreateMatrix()");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PETSc's COO path (the coo strategy, or several ranks): whether A sums COO values on the device. Device COO:
+   PETSc's MATSEQAIJCUSPARSE (MATSHAREDNZ included) and MATMPIAIJCUSPARSE, and MATSEQAIJELLWARP with the cuda backend
+   (its own MatSetValuesCOO() sums into the layout's slots on the device); MATMPIAIJELLWARP takes device element
+   matrices (and sums on the host, MPIAIJ's COO); other AIJ types sum on the host */
+static PetscErrorCode COODevice(PetscWarpAsm a, Mat A, PetscMPIInt size, PetscBool *devcoo)
+{
+  PetscBool iscusp, isell;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &iscusp, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, MATSHAREDNZ, ""));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &isell, MATSEQAIJELLWARP, MATMPIAIJELLWARP, ""));
+  *devcoo = iscusp;
+  if (isell) {
+    MatEllWarpBackend be;
+    PetscCall(MatEllWarpGetBackend(A, &be));
+    *devcoo = (PetscBool)(be == MAT_ELLWARP_BACKEND_CUDA);
+  }
+  if (size > 1 && a->strategy != PETSCWARP_ASM_COO && !a->mpiinfo) {
+    PetscCall(PetscInfo(a, "%d ranks: the %s strategy is for one rank; the element matrices are reduced by MatSetValuesCOO() of the %s matrix, which sends the entries of other ranks' rows to them\n", size, PetscWarpAsmStrategies[a->strategy],
+                        ((PetscObject)A)->type_name));
+    a->mpiinfo = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The COO plan (MatSetPreallocationCOO()) of A, unless the current plan is it */
+static PetscErrorCode PlanCOO(PetscWarpAsm a, Mat A, PetscBool device)
+{
+  MatWarpTarget t;
+
+  PetscFunctionBegin;
+  if (a->plan.matid != ((PetscObject)A)->id || a->plan.nzstate != A->nonzerostate || a->plan.strategy != PETSCWARP_ASM_COO || a->plan.requested != a->strategy || a->plan.device != device) {
+    t.nslots = A->rmap->n; /* unused by the COO plan */
+    t.ell    = PETSC_FALSE;
+    PetscCall(PlanSetUp(a, A, &t, device));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The plan for the target t of A, unless the current plan is it */
+static PetscErrorCode PlanTarget(PetscWarpAsm a, Mat A, const MatWarpTarget *t, PetscBool device)
+{
+  PetscFunctionBegin;
+  if (a->plan.matid != ((PetscObject)A)->id || a->plan.nzstate != t->nzstate || a->plan.requested != a->strategy || a->plan.device != device || a->plan.ell != t->ell || a->plan.nslots != t->nslots) PetscCall(PlanSetUp(a, A, t, device));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Assemble (Egiven: element matrices given by the caller, in the memory of the backend) */
 static PetscErrorCode Assemble(PetscWarpAsm a, const PetscScalar *Egiven, PetscMemType mtE, Mat A)
 {
@@ -1033,42 +1102,19 @@ static PetscErrorCode Assemble(PetscWarpAsm a, const PetscScalar *Egiven, PetscM
   PetscFunctionBegin;
   PetscValidHeaderSpecific(a, PETSCWARPASM_CLASSID, 1);
   PetscValidHeaderSpecific(A, MAT_CLASSID, 4);
-  PetscCheckSameComm(a, 1, A, 4);
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-  PetscCheck(size == 1 || a->size == size, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Set the elements (PetscWarpAsmSetElements()) before assembling on %d ranks", size);
-  PetscCheck(A->rmap->n == a->nrows && A->cmap->n == a->ncols, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Matrix is %" PetscInt_FMT " x %" PetscInt_FMT ", the element map is for %" PetscInt_FMT " x %" PetscInt_FMT, A->rmap->n, A->cmap->n, a->nrows, a->ncols);
-  PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Assemble the matrix's nonzero pattern first (MatAssemblyBegin/End after preallocation), or create it with PetscWarpAsmCreateMatrix()");
+  PetscCall(CheckMatrix(a, A, &size));
   PetscCall(PetscLogEventBegin(PETSCWARPASM_Assemble, A, 0, 0, 0));
   device = a->usedevice;
   if (Egiven) device = (PetscBool)!PetscMemTypeHost(mtE);
   if (a->strategy == PETSCWARP_ASM_COO || size > 1) { /* PETSc's own path: element matrices then MatSetValuesCOO() */
     PetscScalar *E = (PetscScalar *)Egiven;
-    PetscBool    iscusp, isell, devcoo;
+    PetscBool    devcoo;
 
-    /* device COO: PETSc's MATSEQAIJCUSPARSE (MATSHAREDNZ included) and MATMPIAIJCUSPARSE, and MATSEQAIJELLWARP with
-       the cuda backend (its own MatSetValuesCOO() sums into the layout's slots on the device); MATMPIAIJELLWARP takes
-       device element matrices (and sums on the host, MPIAIJ's COO); other AIJ types sum on the host */
-    PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &iscusp, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, MATSHAREDNZ, ""));
-    PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &isell, MATSEQAIJELLWARP, MATMPIAIJELLWARP, ""));
-    devcoo = iscusp;
-    if (isell) {
-      MatEllWarpBackend be;
-      PetscCall(MatEllWarpGetBackend(A, &be));
-      devcoo = (PetscBool)(be == MAT_ELLWARP_BACKEND_CUDA);
-    }
-    if (size > 1 && a->strategy != PETSCWARP_ASM_COO && !a->mpiinfo) {
-      PetscCall(PetscInfo(a, "%d ranks: the %s strategy is for one rank; the element matrices are reduced by MatSetValuesCOO() of the %s matrix, which sends the entries of other ranks' rows to them\n", size, PetscWarpAsmStrategies[a->strategy],
-                          ((PetscObject)A)->type_name));
-      a->mpiinfo = PETSC_TRUE;
-    }
+    PetscCall(COODevice(a, A, size, &devcoo));
     PetscCheck(!Egiven || devcoo || PetscMemTypeHost(mtE), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Device element matrices need a matrix with a device COO path for the coo strategy (MATAIJCUSPARSE, MATSHAREDNZ, MATELLWARP with the cuda backend), not %s",
                ((PetscObject)A)->type_name);
     device = (PetscBool)(device && devcoo);
-    if (a->plan.matid != ((PetscObject)A)->id || a->plan.nzstate != A->nonzerostate || a->plan.strategy != PETSCWARP_ASM_COO || a->plan.requested != a->strategy || a->plan.device != device) {
-      t.nslots = A->rmap->n; /* unused by the COO plan */
-      t.ell    = PETSC_FALSE;
-      PetscCall(PlanSetUp(a, A, &t, device));
-    }
+    PetscCall(PlanCOO(a, A, device));
     PetscCall(TimerBegin(a, device, &t0));
     if (!E) {
       PetscCall(GetE(a, device, &E));
@@ -1084,12 +1130,55 @@ static PetscErrorCode Assemble(PetscWarpAsm a, const PetscScalar *Egiven, PetscM
   PetscCall(MatWarpTargetBegin(A, device, &t));
   device = t.device; /* a host-only target (MATSEQAIJ, ELL-WARP's host backend) is assembled by the host twins */
   PetscCheck(!Egiven || PetscMemTypeHost(mtE) == !device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The element matrices are in %s memory, the matrix's values in %s memory", PetscMemTypeHost(mtE) ? "host" : "device", device ? "device" : "host");
-  if (a->plan.matid != ((PetscObject)A)->id || a->plan.nzstate != t.nzstate || a->plan.requested != a->strategy || a->plan.device != device || a->plan.ell != t.ell || a->plan.nslots != t.nslots) PetscCall(PlanSetUp(a, A, &t, device));
+  PetscCall(PlanTarget(a, A, &t, device));
   PetscCall(TimerBegin(a, device, &t0));
   PetscCall(RunStrategy(a, A, &t, Egiven));
   PetscCall(TimerEnd(a, device, t0));
   PetscCall(MatWarpTargetEnd(A, &t));
   PetscCall(PetscLogEventEnd(PETSCWARPASM_Assemble, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PetscWarpAsmSetUpMatrix - Builds the plan of the current strategy for a matrix, as the first
+  `PetscWarpAsmAssembleMatrix()` into it would, without assembling
+
+  Collective
+
+  Input Parameters:
++ wa - the assembly object
+- A  - the matrix that will be assembled (see `PetscWarpAsmAssembleMatrix()`)
+
+  Level: advanced
+
+  Notes:
+  The matrix's values are neither read nor written. An ELL-WARP matrix builds its layout if its pattern changed. The
+  plan's cost is in `PetscWarpAsmInfo.setup_time` (`PetscWarpAsmGetInfo()`), its phases in the log events
+  `WarpAsmPlanSlots`, `WarpAsmPlanColor`, `WarpAsmPlanRed`, `WarpAsmPlanPart`, `WarpAsmPlanBlocks` and
+  `WarpAsmPlanUpload` (`-log_view`). Calling it is never needed: an assembly builds a missing or stale plan itself.
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmAssembleMatrix()`, `PetscWarpAsmSetStrategy()`, `PetscWarpAsmGetInfo()`
+@*/
+PetscErrorCode PetscWarpAsmSetUpMatrix(PetscWarpAsm wa, Mat A)
+{
+  PetscMPIInt size;
+  PetscBool   device = wa ? wa->usedevice : PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 2);
+  PetscCall(CheckMatrix(wa, A, &size));
+  if (wa->strategy == PETSCWARP_ASM_COO || size > 1) {
+    PetscBool devcoo;
+
+    PetscCall(COODevice(wa, A, size, &devcoo));
+    PetscCall(PlanCOO(wa, A, (PetscBool)(device && devcoo)));
+  } else {
+    MatWarpTarget t;
+
+    PetscCall(MatWarpTargetGetLayout(A, device, &t));
+    PetscCall(PlanTarget(wa, A, &t, t.device));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1346,7 +1435,7 @@ PetscErrorCode PetscWarpAsmCreateMatrix(PetscWarpAsm wa, MatType type, Mat *A)
     PetscCall(PetscFree(zero));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscLogEventBegin(PETSCWARPASM_Plan, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_Pattern, 0, 0, 0, 0));
   PetscCall(PetscWarpPlanPattern(wa->nrows, wa->ncols, wa->ncells, wa->nel, wa->e2d, PETSC_TRUE, &ri, &cj));
   PetscCall(MatCreate(PetscObjectComm((PetscObject)wa), A));
   PetscCall(MatSetSizes(*A, wa->nrows, wa->ncols, PETSC_DETERMINE, PETSC_DETERMINE));
@@ -1354,7 +1443,7 @@ PetscErrorCode PetscWarpAsmCreateMatrix(PetscWarpAsm wa, MatType type, Mat *A)
   PetscCall(MatSeqAIJSetPreallocationCSR(*A, ri, cj, NULL));
   PetscCall(PetscFree(ri));
   PetscCall(PetscFree(cj));
-  PetscCall(PetscLogEventEnd(PETSCWARPASM_Plan, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(PETSCWARPASM_Pattern, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -9,7 +9,7 @@
   allocation per entry. Lists are built in increasing source order, so that a reduction adds in a fixed order and the
   results are bitwise reproducible.
 */
-#include <petscwarp/private/warpasmplan.h>
+#include <petscwarp/private/warpasmimpl.h>
 #include <petscbt.h>
 #include <metis.h>
 #include <limits.h>
@@ -156,6 +156,13 @@ PetscErrorCode PetscWarpPlanPattern(PetscInt nrows, PetscInt ncols, PetscInt nce
 
 PetscErrorCode PetscWarpPlanSlots(PetscInt nrows, PetscInt ncols, const PetscInt rowptr[], const PetscInt colidx[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], int **slot_)
 {
+  PetscFunctionBegin;
+  PetscCall(PetscWarpPlanSlotsMapped(nrows, ncols, rowptr, colidx, NULL, ncells, nel, e2d, slot_));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpPlanSlotsMapped(PetscInt nrows, PetscInt ncols, const PetscInt rowptr[], const PetscInt colidx[], const int pos2slot[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], int **slot_)
+{
   const PetscCount nsrc = (PetscCount)ncells * nel * nel;
   PetscCount      *rp, nnz;
   int             *ro, *slot, *pos;
@@ -183,7 +190,7 @@ PetscErrorCode PetscWarpPlanSlots(PetscInt nrows, PetscInt ncols, const PetscInt
         badk   = k;
         break;
       }
-      pos[colidx[k]] = (int)k;
+      pos[colidx[k]] = pos2slot ? pos2slot[k] : (int)k;
     }
     for (PetscCount q = rp[r]; q < rp[r + 1] && missing < 0 && badrow < 0; q++) {
       const PetscCount o  = ro[q];
@@ -250,6 +257,32 @@ PetscErrorCode PetscWarpPlanHasRepeatedSlots(PetscInt ncells, PetscInt nel, cons
         break;
       }
       stamp[s] = (int)c;
+    }
+  }
+  PetscCall(PetscFree(stamp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpPlanHasRepeatedDofs(PetscInt nrows, PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscBool *repeated)
+{
+  int *stamp;
+
+  PetscFunctionBegin;
+  *repeated = PETSC_FALSE;
+  PetscCheck(ncells < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Too many cells %" PetscInt_FMT, ncells);
+  PetscCall(CheckE2D(nrows, -1, ncells, nel, e2d));
+  PetscCall(PetscMalloc1(PetscMax(nrows, 1), &stamp));
+  for (PetscInt r = 0; r < nrows; r++) stamp[r] = -1;
+  for (PetscInt c = 0; c < ncells && !*repeated; c++) {
+    const PetscInt *ed = e2d + (PetscCount)c * nel;
+
+    for (PetscInt i = 0; i < nel; i++) {
+      if (ed[i] < 0) continue;
+      if (stamp[ed[i]] == (int)c) {
+        *repeated = PETSC_TRUE;
+        break;
+      }
+      stamp[ed[i]] = (int)c;
     }
   }
   PetscCall(PetscFree(stamp));
@@ -510,22 +543,59 @@ static PetscErrorCode PackerBlock(Packer *p, PetscInt n, const int lptr[], const
 
 /*
   The reduction array without the lists in memory: the LPT assignment depends only on the list lengths, so the
-  counts per target give every list its place; then one pass over the sources, in increasing order, writes each
-  source at its target's next place, and the end entries close the lists.
+  counts per target give every list its place (ReductionPlace()); then the sources are written at their target's next
+  place in increasing order (ReductionFill*()), and the end entries close the lists.
 */
-PetscErrorCode PetscWarpPlanReduction(PetscCount nsrc, const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, PetscWarpRedHost *red)
+
+/* pos[t]: on entry the sources of target t, on exit the place of its first entry; off[] and ent[] (zeroed) allocated;
+   pos is freed on error */
+static PetscErrorCode ReductionPlace(PetscInt ntargets, PetscInt bs, PetscInt tpb, int pos[], PetscWarpRedHost *red)
 {
-  const PetscInt nblocks = tpb > 0 ? (ntargets + tpb - 1) / tpb : 0;
-  int           *pos, *off, *ent;
-  PetscCount     bad = -1;
+  const PetscInt nblocks = (ntargets + tpb - 1) / tpb;
+  int           *off;
   Lpt            lpt;
+
+  PetscFunctionBegin;
+  /* one block per tpb consecutive targets: the place of each list (pos[t]: its first entry) */
+  PetscCall(PetscMalloc1(nblocks + 1, &off));
+  PetscCall(LptCreate(bs, &lpt));
+  PetscCall(LptReserve(&lpt, PetscMin(tpb, ntargets)));
+  off[0] = 0;
+  for (PetscInt b = 0; b < nblocks; b++) {
+    const PetscInt t0 = b * tpb, n = PetscMin(tpb, ntargets - t0);
+    PetscInt       height;
+
+    for (PetscInt l = 0; l < n; l++) lpt.len[l] = pos[t0 + l] + 1;
+    PetscCall(LptAssign(&lpt, n, &height));
+    if ((PetscCount)off[b] + (PetscCount)height * bs >= INT_MAX) {
+      PetscCall(PetscFree(off));
+      PetscCall(PetscFree(pos)); /* the caller's */
+      PetscCall(LptDestroy(&lpt));
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The reduction array needs more than 2^31 entries; use more MPI ranks");
+    }
+    for (PetscInt l = 0; l < n; l++) pos[t0 + l] = off[b] + lpt.row[l] * (int)bs + lpt.thr[l];
+    off[b + 1] = off[b] + (int)(height * bs);
+  }
+  PetscCall(LptDestroy(&lpt));
+  red->nblocks = nblocks;
+  red->bs      = bs;
+  red->off     = off;
+  /* the padding stays 0 */
+  PetscCall(PetscCalloc1(PetscMax(off[nblocks], 1), &red->ent));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Sources per target into pos[] (allocated here); an error for a slot not below ntargets */
+static PetscErrorCode ReductionCount(PetscCount nsrc, const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, int **pos_)
+{
+  int       *pos;
+  PetscCount bad = -1;
 
   PetscFunctionBegin;
   PetscCheck(bs >= 1 && tpb >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Threads per block %" PetscInt_FMT " and targets per block %" PetscInt_FMT " must be positive", bs, tpb);
   PetscCheck(nsrc >= 0 && ntargets >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative size");
   PetscCheck(nsrc < INT_MAX && ntargets < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Reduction arrays hold 32-bit indices: %" PetscCount_FMT " sources, %" PetscInt_FMT " targets are too many", nsrc, ntargets);
   PetscCheck(!nsrc || slot, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No slots");
-  /* sources per target */
   PetscCall(PetscCalloc1(PetscMax(ntargets, 1), &pos));
   for (PetscCount s = 0; s < nsrc; s++) {
     const int t = slot[s];
@@ -539,43 +609,72 @@ PetscErrorCode PetscWarpPlanReduction(PetscCount nsrc, const int slot[], PetscIn
   }
   if (bad >= 0) PetscCall(PetscFree(pos));
   PetscCheck(bad < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Source %" PetscCount_FMT " has slot %d, not below the number of targets %" PetscInt_FMT, bad, bad >= 0 ? slot[bad] : 0, ntargets);
-  /* one block per tpb consecutive targets: the place of each list (pos[t]: its first entry) */
-  PetscCall(PetscMalloc1(nblocks + 1, &off));
-  PetscCall(LptCreate(bs, &lpt));
-  PetscCall(LptReserve(&lpt, PetscMin(tpb, ntargets)));
-  off[0] = 0;
-  for (PetscInt b = 0; b < nblocks; b++) {
-    const PetscInt t0 = b * tpb, n = PetscMin(tpb, ntargets - t0);
-    PetscInt       height;
+  *pos_ = pos;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-    for (PetscInt l = 0; l < n; l++) lpt.len[l] = pos[t0 + l] + 1;
-    PetscCall(LptAssign(&lpt, n, &height));
-    if ((PetscCount)off[b] + (PetscCount)height * bs >= INT_MAX) {
-      PetscCall(PetscFree(pos));
-      PetscCall(PetscFree(off));
-      PetscCall(LptDestroy(&lpt));
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The reduction array needs more than 2^31 entries; use more MPI ranks");
-    }
-    for (PetscInt l = 0; l < n; l++) pos[t0 + l] = off[b] + lpt.row[l] * (int)bs + lpt.thr[l];
-    off[b + 1] = off[b] + (int)(height * bs);
-  }
-  PetscCall(LptDestroy(&lpt));
-  /* the sources in increasing order, then the end entries; the padding stays 0 */
-  PetscCall(PetscCalloc1(PetscMax(off[nblocks], 1), &ent));
+/* The end entries, after the sources: pos[t] is then the place after target t's last source */
+static void ReductionClose(PetscInt ntargets, const int pos[], int ent[])
+{
+  for (PetscInt t = 0; t < ntargets; t++) ent[pos[t]] = -(int)(t + 1);
+}
+
+PetscErrorCode PetscWarpPlanReduction(PetscCount nsrc, const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, PetscWarpRedHost *red)
+{
+  int *pos;
+
+  PetscFunctionBegin;
+  PetscCall(ReductionCount(nsrc, slot, ntargets, bs, tpb, &pos));
+  PetscCall(ReductionPlace(ntargets, bs, tpb, pos, red));
+  /* the sources in increasing order */
   for (PetscCount s = 0; s < nsrc; s++) {
     const int t = slot[s];
 
     if (t >= 0) {
-      ent[pos[t]] = (int)(s + 1);
+      red->ent[pos[t]] = (int)(s + 1);
       pos[t] += (int)bs;
     }
   }
-  for (PetscInt t = 0; t < ntargets; t++) ent[pos[t]] = -(int)(t + 1);
+  ReductionClose(ntargets, pos, red->ent);
   PetscCall(PetscFree(pos));
-  red->nblocks = nblocks;
-  red->bs      = bs;
-  red->off     = off;
-  red->ent     = ent;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The same array, written row by row: every target's sources come from one row (slots of PetscWarpPlanSlots()), and
+  a row's element entries, taken in increasing order, are a short stretch of the array (the row's targets lie in one
+  or two blocks), where the source-ordered pass above writes all over it.
+*/
+PetscErrorCode PetscWarpPlanReductionByRows(PetscInt nrows, PetscInt ncells, PetscInt nel, const PetscInt e2d[], const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, PetscWarpRedHost *red)
+{
+  const PetscCount nsrc = (PetscCount)ncells * nel * nel;
+  PetscCount      *rp;
+  int             *pos, *ro, *ent;
+
+  PetscFunctionBegin;
+  PetscCall(CheckE2D(nrows, -1, ncells, nel, e2d));
+  PetscCall(ReductionCount(nsrc, slot, ntargets, bs, tpb, &pos));
+  PetscCall(ReductionPlace(ntargets, bs, tpb, pos, red));
+  PetscCall(RowAdjacency(nrows, ncells, nel, e2d, PETSC_TRUE, &rp, &ro));
+  ent = red->ent;
+  for (PetscInt r = 0; r < nrows; r++)
+    for (PetscCount q = rp[r]; q < rp[r + 1]; q++) {
+      const PetscCount o = ro[q];
+      const int       *s = slot + o * nel;
+
+      for (PetscInt j = 0; j < nel; j++) {
+        const int t = s[j];
+
+        if (t >= 0) {
+          ent[pos[t]] = (int)(o * nel + j + 1);
+          pos[t] += (int)bs;
+        }
+      }
+    }
+  ReductionClose(ntargets, pos, ent);
+  PetscCall(PetscFree(rp));
+  PetscCall(PetscFree(ro));
+  PetscCall(PetscFree(pos));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1094,6 +1193,13 @@ static PetscErrorCode PartitionMetis(PetscInt nrows, const PetscInt rowptr[], co
 
 PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscInt ncv, const int cv[], const int slot[], PetscInt maxcells, PetscInt bs, PetscWarpSharedNZPartitioner partitioner, PetscWarpSharedHost *sh)
 {
+  PetscFunctionBegin;
+  PetscCall(PetscWarpPlanSharedNZLimit(nrows, rowptr, colidx, ncells, nel, e2d, ncv, cv, slot, maxcells, bs, partitioner, PETSC_MAX_REAL, sh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpPlanSharedNZLimit(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscInt ncv, const int cv[], const int slot[], PetscInt maxcells, PetscInt bs, PetscWarpSharedNZPartitioner partitioner, PetscReal maxred, PetscWarpSharedHost *sh)
+{
   const PetscInt   nn = nel * nel, mc = PetscMin(maxcells, PetscMax(ncells, 1));
   const PetscCount nsrc = (PetscCount)ncells * nn;
   PetscCount      *rp, sume;
@@ -1122,6 +1228,8 @@ PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], co
   }
   for (PetscCount s = 0; s < nsrc; s++) ntgt = PetscMax(ntgt, (PetscInt)slot[s] + 1);
   PetscCall(PetscMemzero(sh, sizeof(*sh)));
+  PetscCall(PetscWarpInitializePackage()); /* the log events */
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanPart, 0, 0, 0, 0));
 
   /* row -> cells, and the rows that cannot fit whatever the partition */
   PetscCall(RowAdjacency(nrows, ncells, nel, e2d, PETSC_FALSE, &rp, &rc));
@@ -1133,6 +1241,7 @@ PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], co
   if (maxrow > maxcells) {
     PetscCall(PetscFree(rp));
     PetscCall(PetscFree(rc));
+    PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanPart, 0, 0, 0, 0));
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "Row %" PetscInt_FMT " is in %" PetscInt_FMT " cells, more than the %" PetscInt_FMT " that fit in a block", rowmax, maxrow, maxcells);
   }
 
@@ -1147,6 +1256,7 @@ PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], co
         PetscCall(PetscFree(rp));
         PetscCall(PetscFree(rc));
         PetscCall(PetscFree2(part, cstamp));
+        PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanPart, 0, 0, 0, 0));
       }
       PetscCall(ierr);
     }
@@ -1158,6 +1268,19 @@ PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], co
   PetscCall(PartSets(nrows, part, nparts, rp, rc, ncells, cstamp, pptr, prow, ecnt, &maxe, &sume));
   PetscCheck(maxe <= maxcells, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Partition with an element set of %" PetscInt_FMT " > %" PetscInt_FMT " cells", maxe, maxcells);
   for (PetscInt k = 0; k < nparts; k++) nblocks += ecnt[k] > 0;
+  PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanPart, 0, 0, 0, 0));
+  sh->nparts_tried = ntries;
+  sh->redundancy   = ncells ? (PetscReal)sume / (PetscReal)ncells : 0;
+  if (sh->redundancy > maxred) { /* the caller assembles otherwise: no arrays */
+    sh->nblocks  = nblocks;
+    sh->maxcells = maxe;
+    PetscCall(PetscFree(rp));
+    PetscCall(PetscFree(rc));
+    PetscCall(PetscFree2(part, cstamp));
+    PetscCall(PetscFree3(pptr, prow, ecnt));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanBlocks, 0, 0, 0, 0));
 
   /* per part (one thread block): element set, scatter array, reduction array */
   PetscCall(PetscMalloc1(nblocks + 1, &coff));
@@ -1270,6 +1393,7 @@ PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], co
   PetscCall(PetscBTDestroy(&claimed));
   PetscCall(PetscFree5(E, vlist, vptr, vent, vhead));
   PetscCall(PetscFree6(tglob, tptr, tent, tail, ptl, psrc));
+  PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanBlocks, 0, 0, 0, 0));
   if (clash) {
     PetscCall(PackerDestroy(&ps));
     PetscCall(PackerDestroy(&pr));

@@ -5,7 +5,9 @@
 */
 #include <petscwarp/private/warpasmimpl.h>
 
-PetscErrorCode MatWarpTargetBegin(Mat A, PetscBool device, MatWarpTarget *t)
+/* The pattern, slots and value location of A's target, without access to its values (no MatWarpTargetEnd() needed);
+   a type's "MatWarpTargetBegin_C" must not change the matrix's state (its "end" does) */
+static PetscErrorCode TargetLayout(Mat A, PetscBool device, MatWarpTarget *t, PetscBool *composed)
 {
   PetscErrorCode (*f)(Mat, PetscBool, MatWarpTarget *) = NULL;
   PetscBool       isaij, iscusp;
@@ -28,16 +30,37 @@ PetscErrorCode MatWarpTargetBegin(Mat A, PetscBool device, MatWarpTarget *t)
   t->nzstate = A->nonzerostate;
   PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done)); /* MATSEQAIJ gives its own arrays */
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatWarpTargetBegin_C", &f));
-  if (f) {
-    PetscCall((*f)(A, device, t));
-    PetscFunctionReturn(PETSC_SUCCESS);
+  *composed = (PetscBool) !!f;
+  if (f) PetscCall((*f)(A, device, t));
+  else {
+    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &iscusp));
+    t->device = (PetscBool)(PetscDefined(HAVE_CUDA) && device && iscusp);
   }
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &iscusp));
-  if (device && iscusp) {
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatWarpTargetGetLayout(Mat A, PetscBool device, MatWarpTarget *t)
+{
+  PetscBool composed;
+
+  PetscFunctionBegin;
+  PetscCall(TargetLayout(A, device, t, &composed));
+  t->val = NULL;
+  t->end = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatWarpTargetBegin(Mat A, PetscBool device, MatWarpTarget *t)
+{
+  PetscBool composed;
+
+  PetscFunctionBegin;
+  PetscCall(TargetLayout(A, device, t, &composed));
+  if (composed) PetscFunctionReturn(PETSC_SUCCESS);
+  if (t->device) {
 #if PetscDefined(HAVE_CUDA)
     PetscCall(MatSeqAIJCUSPARSEGetArray(A, &t->val)); /* creates the device CSR on first use; no copy once the device holds the values */
     t->aijval = t->val;
-    t->device = PETSC_TRUE;
 #endif
   } else {
     PetscCall(MatSeqAIJGetArrayWrite(A, &t->val));
