@@ -1,6 +1,6 @@
 static char help[] = "Matrix products with MATSEQAIJELLWARP operands against MATSEQAIJ's: MatMatMult, MatTransposeMatMult,\n"
                      "MatMatTransposeMult, MatPtAP, MatRARt, MatProductCreate(), mixed ellwarp/aij operands, new values\n"
-                     "(MAT_REUSE_MATRIX), values assembled into the layout (MatSetValuesCOO), and PCMG with a Galerkin coarse\n"
+                     "(MAT_REUSE_MATRIX, also with another first operand), values assembled into the layout (MatSetValuesCOO), and PCMG with a Galerkin coarse\n"
                      "operator (same iterations and solution as with AIJ operators).\n"
                      "  -n <n>               the 2D grid of the 5-point Laplacian (n x n unknowns, default 24)\n"
                      "  -expect_type <type>  the type the products of two ellwarp matrices must have (seqaijellwarp: SeqAIJ's host\n"
@@ -152,6 +152,28 @@ static PetscErrorCode Mixed(Mat eA, Mat eP, Mat aA, Mat aP)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* MAT_REUSE_MATRIX with another first operand of the same pattern (MatProductReplaceMats()): C = 3 A P */
+static PetscErrorCode Replaced(Mat eA, Mat eP, Mat aA, Mat aP, Mat C)
+{
+  Mat       eA3, aA3, ref;
+  PetscReal err;
+
+  PetscFunctionBegin;
+  PetscCall(MatDuplicate(eA, MAT_COPY_VALUES, &eA3));
+  PetscCall(MatDuplicate(aA, MAT_COPY_VALUES, &aA3));
+  PetscCall(MatScale(eA3, 3.0));
+  PetscCall(MatScale(aA3, 3.0));
+  PetscCall(MatMatMult(eA3, eP, MAT_REUSE_MATRIX, PETSC_DETERMINE, &C));
+  PetscCall(MatMatMult(aA3, aP, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &ref));
+  PetscCall(TestEntryDifference(C, ref, &err));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  replaced   %-22s %-15s rel. err %.2e\n", "MatMatMult(3 A, P)", ((PetscObject)C)->type_name, (double)err));
+  PetscCheck(err < tol, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatMatMult with a replaced A: relative error %g", (double)err);
+  PetscCall(MatDestroy(&ref));
+  PetscCall(MatDestroy(&eA3));
+  PetscCall(MatDestroy(&aA3));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A copy of the AIJ matrix aA of type ellwarp whose values were assembled into the layout (MatSetValuesCOO) */
 static PetscErrorCode EllWarpByCOO(Mat aA, Mat *A)
 {
@@ -242,6 +264,7 @@ int main(int argc, char **argv)
   PetscCall(AllProducts("new values", eA, eP, eR, aA, aP, aR, C, expect));
   PetscCall(AllProducts("again", eA, eP, eR, aA, aP, aR, C, expect)); /* nothing changed */
   PetscCall(Mixed(eA, eP, aA, aP));
+  PetscCall(Replaced(eA, eP, aA, aP, C[PROD_AB]));
 
   /* values assembled into the layout (MatSetValuesCOO): current there only; the twin gathers them from the layout */
   PetscCall(EllWarpByCOO(aA, &cA));

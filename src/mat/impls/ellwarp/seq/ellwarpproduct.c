@@ -268,6 +268,7 @@ static PetscErrorCode ProductNumeric_Twin(Mat C)
     PetscCheck(product->type != MATPRODUCT_PtAP && product->type != MATPRODUCT_RARt, PETSC_COMM_SELF, PETSC_ERR_SUP, "The operands of this %s changed matrix or nonzero pattern since its symbolic phase: compute it again with MAT_INITIAL_MATRIX",
                MatProductTypes[product->type]);
     PetscCheck(tA->rmap->n == tp->tA->rmap->n && tA->cmap->n == tp->tA->cmap->n && tB->rmap->n == tp->tB->rmap->n && tB->cmap->n == tp->tB->cmap->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Operands of other sizes than in the symbolic phase");
+    PetscCall(PetscInfo(C, "MatProduct %s: operands replaced since the symbolic phase, the numeric phase runs on their twins\n", MatProductTypes[product->type]));
     PetscCall(PetscObjectReference((PetscObject)tA));
     PetscCall(PetscObjectReference((PetscObject)tB));
     PetscCall(MatDestroy(&tp->tA));
