@@ -492,19 +492,11 @@ static PetscErrorCode TestMesh(Mesh *m, Rng *rng)
   PetscCall(PetscArraycpy(slot2, slot, (PetscCount)m->ncells * m->nel * m->nel));
   PetscCall(PetscWarpPlanRemap((PetscCount)m->ncells * m->nel * m->nel, slot2, pos2slot));
   for (PetscCount s = 0; s < (PetscCount)m->ncells * m->nel * m->nel; s++) PetscCheck(slot2[s] == (slot[s] >= 0 ? pos2slot[slot[s]] : -1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "remap");
-  { /* the mapped slots in one pass, and the reduction arrays written row by row: the same arrays */
+  { /* the mapped slots in one pass: the same array */
     int *slot3;
     PetscCall(PetscWarpPlanSlotsMapped(m->nrows, m->nrows, rowptr, colidx, pos2slot, m->ncells, m->nel, m->e2d, &slot3));
     PetscCheck(!memcmp(slot3, slot2, sizeof(int) * (size_t)((PetscCount)m->ncells * m->nel * m->nel)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: PetscWarpPlanSlotsMapped() differs from PetscWarpPlanSlots() + PetscWarpPlanRemap()", m->name);
     PetscCall(PetscFree(slot3));
-    for (int k = 0; k < 2; k++) {
-      PetscWarpRedHost r0, r1;
-      PetscCall(PetscWarpPlanReduction((PetscCount)m->ncells * m->nel * m->nel, k ? slot2 : slot, nnz, bss[k + 1][0], bss[k + 1][1], &r0));
-      PetscCall(PetscWarpPlanReductionByRows(m->nrows, m->ncells, m->nel, m->e2d, k ? slot2 : slot, nnz, bss[k + 1][0], bss[k + 1][1], &r1));
-      PetscCheck(r0.nblocks == r1.nblocks && !memcmp(r0.off, r1.off, sizeof(int) * (size_t)(r0.nblocks + 1)) && !memcmp(r0.ent, r1.ent, sizeof(int) * (size_t)r0.off[r0.nblocks]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: PetscWarpPlanReductionByRows() differs from PetscWarpPlanReduction()", m->name);
-      PetscCall(PetscWarpRedHostDestroy(&r0));
-      PetscCall(PetscWarpRedHostDestroy(&r1));
-    }
   }
   {
     PetscCount padded;

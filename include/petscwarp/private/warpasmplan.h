@@ -55,9 +55,6 @@ PETSC_EXTERN PetscErrorCode PetscWarpPlanColor(PetscInt nrows, PetscInt ncells, 
    slot[s] == t. Blocks cover consecutive ranges of tpb targets; within a block the lists are packed into bs columns by
    LPT (longest list first, onto the least-loaded thread). Every target gets an end entry. */
 PETSC_EXTERN PetscErrorCode PetscWarpPlanReduction(PetscCount nsrc, const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, PetscWarpRedHost *red);
-/* The same array, written row by row (faster: a row's entries are a short stretch of it), for slots whose targets
-   each take their sources from one row of e2d (slots of PetscWarpPlanSlots(), PetscWarpPlanSlotsMapped()) */
-PETSC_EXTERN PetscErrorCode PetscWarpPlanReductionByRows(PetscInt nrows, PetscInt ncells, PetscInt nel, const PetscInt e2d[], const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, PetscWarpRedHost *red);
 PETSC_EXTERN PetscErrorCode PetscWarpRedHostDestroy(PetscWarpRedHost *red);
 
 /* Shared-memory assembly by non-zero: partition the rows (breadth-first balls over the pattern's graph, METIS on it,

@@ -779,7 +779,7 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
     break;
   case PETSCWARP_ASM_GLOBALNZ:
     PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanRed, A, 0, 0, 0));
-    PetscCall(PetscWarpPlanReductionByRows(t->nrows, a->ncells, nel, a->e2d, p->slot, t->nslots, a->bs, a->tpb, &p->red));
+    PetscCall(PetscWarpPlanReduction((PetscCount)nsrc, p->slot, t->nslots, a->bs, a->tpb, &p->red));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRed, A, 0, 0, 0));
     p->bytes = PetscWarpRedHostBytes(&p->red) + sizeof(double) * (PetscLogDouble)nsrc;
     PetscCall(PetscFree(p->slot)); /* the reduction array replaces it */
@@ -813,7 +813,7 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
       PetscCall(PetscInfo(a, "sharednz: assembling with globalnz\n"));
       p->strategy = PETSCWARP_ASM_GLOBALNZ;
       PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanRed, A, 0, 0, 0));
-      PetscCall(PetscWarpPlanReductionByRows(t->nrows, a->ncells, nel, a->e2d, p->slot, t->nslots, a->bs, a->tpb, &p->red));
+      PetscCall(PetscWarpPlanReduction((PetscCount)nsrc, p->slot, t->nslots, a->bs, a->tpb, &p->red));
       PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRed, A, 0, 0, 0));
       p->bytes = PetscWarpRedHostBytes(&p->red) + sizeof(double) * (PetscLogDouble)nsrc;
     } else {

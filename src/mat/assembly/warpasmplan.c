@@ -544,7 +544,7 @@ static PetscErrorCode PackerBlock(Packer *p, PetscInt n, const int lptr[], const
 /*
   The reduction array without the lists in memory: the LPT assignment depends only on the list lengths, so the
   counts per target give every list its place (ReductionPlace()); then the sources are written at their target's next
-  place in increasing order (ReductionFill*()), and the end entries close the lists.
+  place in increasing order, and the end entries close the lists (ReductionClose()).
 */
 
 /* pos[t]: on entry the sources of target t, on exit the place of its first entry; off[] and ent[] (zeroed) allocated;
@@ -588,7 +588,7 @@ static PetscErrorCode ReductionPlace(PetscInt ntargets, PetscInt bs, PetscInt tp
 /* Sources per target into pos[] (allocated here); an error for a slot not below ntargets */
 static PetscErrorCode ReductionCount(PetscCount nsrc, const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, int **pos_)
 {
-  int       *pos;
+  int       *pos = NULL;
   PetscCount bad = -1;
 
   PetscFunctionBegin;
@@ -621,7 +621,7 @@ static void ReductionClose(PetscInt ntargets, const int pos[], int ent[])
 
 PetscErrorCode PetscWarpPlanReduction(PetscCount nsrc, const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, PetscWarpRedHost *red)
 {
-  int *pos;
+  int *pos = NULL;
 
   PetscFunctionBegin;
   PetscCall(ReductionCount(nsrc, slot, ntargets, bs, tpb, &pos));
@@ -636,44 +636,6 @@ PetscErrorCode PetscWarpPlanReduction(PetscCount nsrc, const int slot[], PetscIn
     }
   }
   ReductionClose(ntargets, pos, red->ent);
-  PetscCall(PetscFree(pos));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
-  The same array, written row by row: every target's sources come from one row (slots of PetscWarpPlanSlots()), and
-  a row's element entries, taken in increasing order, are a short stretch of the array (the row's targets lie in one
-  or two blocks), where the source-ordered pass above writes all over it.
-*/
-PetscErrorCode PetscWarpPlanReductionByRows(PetscInt nrows, PetscInt ncells, PetscInt nel, const PetscInt e2d[], const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, PetscWarpRedHost *red)
-{
-  const PetscCount nsrc = (PetscCount)ncells * nel * nel;
-  PetscCount      *rp;
-  int             *pos, *ro, *ent;
-
-  PetscFunctionBegin;
-  PetscCall(CheckE2D(nrows, -1, ncells, nel, e2d));
-  PetscCall(ReductionCount(nsrc, slot, ntargets, bs, tpb, &pos));
-  PetscCall(ReductionPlace(ntargets, bs, tpb, pos, red));
-  PetscCall(RowAdjacency(nrows, ncells, nel, e2d, PETSC_TRUE, &rp, &ro));
-  ent = red->ent;
-  for (PetscInt r = 0; r < nrows; r++)
-    for (PetscCount q = rp[r]; q < rp[r + 1]; q++) {
-      const PetscCount o = ro[q];
-      const int       *s = slot + o * nel;
-
-      for (PetscInt j = 0; j < nel; j++) {
-        const int t = s[j];
-
-        if (t >= 0) {
-          ent[pos[t]] = (int)(o * nel + j + 1);
-          pos[t] += (int)bs;
-        }
-      }
-    }
-  ReductionClose(ntargets, pos, ent);
-  PetscCall(PetscFree(rp));
-  PetscCall(PetscFree(ro));
   PetscCall(PetscFree(pos));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
