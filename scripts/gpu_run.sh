@@ -65,7 +65,7 @@ for w in $what; do
           # ellwarp_auto == ellwarp_auto_global there (window 0: box layout unchanged); CG per iteration >= 1.2x on q1lap, q1elas.
     $B/bench/bench_spmv -pattern_only -cases q1lap,q2lap,q1elas,q2elas,q1lap2d -cpu_nmult 10 -cpu_cg 0 -kr 0 -csv "$OUTDIR/spmv9_box.csv" 2>&1 | tee "$OUTDIR/bench9_box.log"
     python3 bench/plot_spmv.py "$OUTDIR/spmv9_box.png" "$OUTDIR/spmv9_box.csv" --paths=aijcusparse,sellcuda,ellwarp_auto,ellwarp_auto_global,ellwarp_k1_w256,ellwarp_k2t8_w256 2>&1 | tail -1 ;;
-  cgwarp) # issue 9, KSPCGWARP (~3-4 min): its GPU tests (test_cgkernels: the kernels against their host twins, every status;
+  cgwarp) # issue 9, KSPCGWARP (~4-6 min; estimated, not yet run): its GPU tests (test_cgkernels: the kernels against their host twins, every status;
           # test_cgwarp against KSPCG on ellwarp, aijcusparse, sharednz and aij operators; the tutorials ex2 and ex3 with -ksp_type
           # cgwarp), compute-sanitizer memcheck and racecheck on test_cgkernels and test_cgwarp with -mat_ellwarp_backend cuda, CG+Jacobi per iteration (200 its, norm none, no test) of KSPCG and KSPCGWARP on the
           # box suite q1lap,q1elas (one rank, -pattern_only; KSPCGWARP checks every 8 its by default, and every iteration in
