@@ -26,6 +26,7 @@ typedef struct {
   PetscInt          ndevice, nhost;  /* Jacobians assembled by PetscWarpAsm, by PETSc */
   PetscInt          nrwarp, nrpetsc; /* residuals computed by PetscWarpAsm, by PETSc */
   PetscBool         cachebc;         /* cache the boundary values (time-independent ones) */
+  PetscBool         mpioff;          /* several ranks with the device assembling: PETSc's Jacobians and residuals (-dm_plex_warp_mpi_device) */
   Vec               bc, bc_t;        /* the cached local vectors of boundary values (state, time derivative) */
   PetscBool         bcprobed, bctimedep;
   PetscInt          nflux; /* the recognised Neumann fluxes (residuals by PetscWarpAsm) */
