@@ -100,6 +100,12 @@ static PetscWarpCGCtl Ctl(const Scenario *sc)
   return c;
 }
 
+/* z as the driver passes it: NULL when the update does not need it (KSPCGWARP's PCApply path, first update) */
+static double *ZArg(int flags, double *z)
+{
+  return flags & (PETSCWARP_CG_DIAG | PETSCWARP_CG_DOT_ZR | PETSCWARP_CG_NRM_Z) ? z : NULL;
+}
+
 /* The iteration by the host twin; z is r when the scenario has no Jacobi, else z is w (KSPCG's W = Z) */
 static void RunHost(const Scenario *sc, int n, State *s)
 {
@@ -107,7 +113,8 @@ static void RunHost(const Scenario *sc, int n, State *s)
   double        *z = sc->dinv ? s->w : s->r, *zsrc = sc->dinv ? s->z : s->r;
   PetscWarpCGDirectionHost(n, zsrc, s->p, sc->first, &s->S);
   PetscWarpCGAlphaHost(n, s->p, s->w, &s->S, c);
-  PetscWarpCGUpdateHost(n, sc->flags | (sc->dinv ? PETSCWARP_CG_DIAG : 0), s->x, s->r, s->p, s->w, z, s->dinv, &s->S, s->norms, c);
+  int f = sc->flags | (sc->dinv ? PETSCWARP_CG_DIAG : 0);
+  PetscWarpCGUpdateHost(n, f, s->x, s->r, s->p, s->w, ZArg(f, z), sc->dinv ? s->dinv : NULL, &s->S, s->norms, c);
 }
 
 /* The same by direct loops: KSPCG's vector operations one by one */
@@ -183,7 +190,8 @@ static void RunCUDA(const Scenario *sc, int n, State *s)
     double             *norms = (double *)(sn + sizeof(PetscWarpCGScalars)), *z = sc->dinv ? d[3] : d[1], *zsrc = sc->dinv ? d[4] : d[1];
     KERNEL_CALL(PetscWarpCGDirectionCUDA(n, zsrc, d[2], sc->first, S, NULL));
     KERNEL_CALL(PetscWarpCGAlphaCUDA(n, d[2], d[3], S, work, c, NULL));
-    KERNEL_CALL(PetscWarpCGUpdateCUDA(n, sc->flags | (sc->dinv ? PETSCWARP_CG_DIAG : 0), d[0], d[1], d[2], d[3], z, d[5], S, norms, work, c, NULL));
+    int f = sc->flags | (sc->dinv ? PETSCWARP_CG_DIAG : 0);
+    KERNEL_CALL(PetscWarpCGUpdateCUDA(n, f, d[0], d[1], d[2], d[3], ZArg(f, z), sc->dinv ? d[5] : NULL, S, norms, work, c, NULL));
   }
   KERNEL_CALL(cudaDeviceSynchronize());
   for (int k = 0; k < 6; k++) {
@@ -206,6 +214,7 @@ int main(int argc, char **argv)
   int       hostonly = argc > 1 && !strcmp(argv[1], "-host");
   unsigned  seed     = argc > 1 + hostonly ? (unsigned)atoi(argv[1 + hostonly]) : (unsigned)time(NULL);
   const int F        = PETSCWARP_CG_AXPY | PETSCWARP_CG_DOT_ZR | PETSCWARP_CG_FIN_NORM | PETSCWARP_CG_FIN_BETA;
+  const int A1       = PETSCWARP_CG_AXPY | PETSCWARP_CG_NRM_R | PETSCWARP_CG_FIN_NORM; /* KSPCGWARP's PCApply path, first update: no z */
   const int P = PETSCWARP_CG_NORM_PRECONDITIONED, U = PETSCWARP_CG_NORM_UNPRECONDITIONED, N = PETSCWARP_CG_NORM_NATURAL, O = PETSCWARP_CG_NORM_NONE;
   /* name, flags, normtype, first, it, skipnorm, test, ttol, dtol, dinv, nan, zerow, dpi0, status0, expect, expect_it */
   const Scenario sc_all[] = {
@@ -216,6 +225,7 @@ int main(int argc, char **argv)
     {"normnone",       F,                      O, 0, 1, 0, 0, 0,     1e300, 1, 0, 0, 1.0,  0,                      0,                      0},
     {"skipnorm",       F | PETSCWARP_CG_NRM_Z, P, 0, 1, 1, 0, 0,     1e300, 1, 0, 0, 1.0,  0,                      0,                      0},
     {"axpy_only",      PETSCWARP_CG_AXPY,      P, 0, 1, 0, 0, 0,     1e300, 0, 0, 0, 1.0,  0,                      0,                      0},
+    {"apply_first",    A1,                     U, 0, 1, 0, 0, 0,     1e300, 0, 0, 0, 1.0,  0,                      0,                      0},
     {"dpi_zero",       F | PETSCWARP_CG_NRM_Z, P, 0, 1, 0, 0, 0,     1e300, 1, 0, 1, 1.0,  0,                      PETSCWARP_CG_INDEF_MAT, 1},
     {"dpi_sign",       F | PETSCWARP_CG_NRM_Z, P, 0, 4, 0, 0, 0,     1e300, 1, 0, 0, -1.0, 0,                      -1,                     4},
     {"w_nan",          F | PETSCWARP_CG_NRM_Z, P, 0, 1, 0, 0, 0,     1e300, 1, 1, 0, 1.0,  0,                      PETSCWARP_CG_ALPHA_NAN, 1},

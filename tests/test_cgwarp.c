@@ -123,7 +123,10 @@ static PetscErrorCode Solve(KSP ksp, Mat A, KSPType type, KSPNormType nt, const 
   PetscCall(KSPSetType(ksp, type)); /* in case -ksp_type was given */
   PetscCall(KSPSetInitialGuessNonzero(ksp, x0 ? PETSC_TRUE : PETSC_FALSE));
   if (x0) PetscCall(CopyValues(x0, x));
-  PetscCall(KSPSetUp(ksp)); /* work vectors from the operator, before the solution vector is known */
+  /* KSPCGWARP: work vectors from the operator, before the solution vector is known (it must remake them like x). Not for
+     KSPCG: it would keep them, and with -host_vecs run its vector operations on the device (FMA, other sums) while
+     KSPCGWARP runs on host vectors, which is not the comparison meant */
+  if (!strcmp(type, KSPCGWARP)) PetscCall(KSPSetUp(ksp));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetConvergedReason(ksp, &res->reason));
   PetscCall(KSPGetIterationNumber(ksp, &res->its));
@@ -165,6 +168,7 @@ static PetscErrorCode Compare(const char *label, Mat A, Mat B, KSPNormType nt, c
   Result     rr, rb, rw;
   PetscReal *hr, *hb, *hw, dx = 0, dh = 0;
   PetscInt   maxit = 5000, every = 1, slack = 0;
+  PetscBool  zero;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc3(maxit + 1, &hr, maxit + 1, &hb, maxit + 1, &hw));
@@ -195,10 +199,15 @@ static PetscErrorCode Compare(const char *label, Mat A, Mat B, KSPNormType nt, c
   PetscCall(KSPCGWarpGetCheckEvery(kw, &every));
   if ((custom || !devtest) && every > 1) slack = every - 1; /* a test the device does not copy: up to k-1 iterations more */
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-30s %-16s %-6s its aij %4" PetscInt_FMT " cg %4" PetscInt_FMT " cgwarp %4" PetscInt_FMT "  %-26s  x diff %.1e  hist diff %.1e\n", label, KSPNormTypes[nt], pctype, rr.its, rb.its, rw.its, KSPConvergedReasons[rw.reason], (double)dx, (double)dh));
-  PetscCheck(rw.reason == rb.reason && rw.reason == rr.reason, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCGWARP stopped with %s, KSPCG with %s (on AIJ %s)", label, KSPConvergedReasons[rw.reason], KSPConvergedReasons[rb.reason], KSPConvergedReasons[rr.reason]);
+  /* atol is 1e-50: CONVERGED_ATOL is an exactly zero norm or KSPCG's beta = 0 stop, which round-off decides (the 1x1
+     case "one": one iteration solves it exactly or to round-off). AIJ runs host arithmetic, a device operator's
+     vectors another (FMA, other sums): against AIJ a stop at a zero residual needs only to be a convergence, at any
+     count. KSPCG and KSPCGWARP on the same operator and vectors must agree exactly. */
+  zero = (PetscBool)(A != B && (rr.reason == KSP_CONVERGED_ATOL || rb.reason == KSP_CONVERGED_ATOL));
+  PetscCheck(rw.reason == rb.reason && (rw.reason == rr.reason || (zero && rr.reason > 0 && rb.reason > 0)), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCGWARP stopped with %s, KSPCG with %s (on AIJ %s)", label, KSPConvergedReasons[rw.reason], KSPConvergedReasons[rb.reason], KSPConvergedReasons[rr.reason]);
   PetscCheck(rw.its >= rb.its && rw.its <= rb.its + slack, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCGWARP ran %" PetscInt_FMT " iterations, KSPCG %" PetscInt_FMT " (slack %" PetscInt_FMT ")", label, rw.its, rb.its, slack);
   if (its_tol < 0) its_tol = A == B ? 0 : PetscMax(2, rr.its / 20);
-  PetscCheck(PetscAbsInt(rb.its - rr.its) <= its_tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCG ran %" PetscInt_FMT " iterations with this operator, %" PetscInt_FMT " with AIJ", label, rb.its, rr.its);
+  PetscCheck(zero || PetscAbsInt(rb.its - rr.its) <= its_tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCG ran %" PetscInt_FMT " iterations with this operator, %" PetscInt_FMT " with AIJ", label, rb.its, rr.its);
   PetscCheck(rw.nhist == rb.nhist + (rw.its - rb.its), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: residual histories of %" PetscInt_FMT " and %" PetscInt_FMT " entries", label, rw.nhist, rb.nhist);
   PetscCheck(dh <= tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: residual histories differ by %g", label, (double)dh);
   if (rb.reason > 0 && !slack) PetscCheck(dx <= tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: solutions differ by %g", label, (double)dx);

@@ -106,6 +106,7 @@ int PetscWarpCGAlphaCUDA(int n, const double *p, const double *w, PetscWarpCGSca
 
 int PetscWarpCGUpdateCUDA(int n, int flags, double *x, double *r, const double *p, const double *w, double *z, const double *dinv, PetscWarpCGScalars *S, double *norms, double *work, PetscWarpCGCtl c, void *stream)
 {
+  if (!PetscWarpCGUpdateArgsValid(flags, x, r, p, w, z, dinv)) return (int)cudaErrorInvalidValue; /* a NULL array the kernel would read */
   CGUpdate<<<Grid(n), CG_THREADS, 0, (cudaStream_t)stream>>>(n, flags, x, r, p, w, z, dinv, S, norms, work, c);
   return (int)cudaGetLastError();
 }

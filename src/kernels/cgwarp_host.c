@@ -1,5 +1,7 @@
 /* KSPCGWARP: host twin of the CUDA kernels of src/kernels/cgwarp.cu (the reference, and the backend without a GPU) */
 #include <petscwarp/private/cgwarpkernels.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 void PetscWarpCGDirectionHost(int n, const double *z, double *p, int first, const PetscWarpCGScalars *S)
 {
@@ -26,6 +28,10 @@ void PetscWarpCGUpdateHost(int n, int flags, double *x, double *r, const double 
   double       red[3] = {0.0, 0.0, 0.0};
   const double a      = S->a;
 
+  if (!PetscWarpCGUpdateArgsValid(flags, x, r, p, w, z, dinv)) { /* what the CUDA kernel would fault on (a NULL array it reads) */
+    fprintf(stderr, "PetscWarpCGUpdateHost: flags %d need an array that is NULL (x %p r %p p %p w %p z %p dinv %p)\n", flags, (void *)x, (void *)r, (const void *)p, (const void *)w, (void *)z, (const void *)dinv);
+    abort();
+  }
   if (S->status) return;
   for (int i = 0; i < n; i++) PetscWarpCGUpdateEntry(i, flags, a, x, r, p, w, z, dinv, red);
   PetscWarpCGFinishUpdate(S, norms, flags, red, &c);

@@ -156,11 +156,23 @@ static inline PETSCWARP_CG_HD void PetscWarpCGFinishUpdate(PetscWarpCGScalars *S
   }
 }
 
+/* Whether the arrays that an update with these flags reads or writes are all given (1) or one is NULL (0). The PCApply
+   path's first update (AXPY, the unpreconditioned norm) has no z: z is read only for DIAG, DOT_ZR or NRM_Z. */
+static inline PETSCWARP_CG_HD int PetscWarpCGUpdateArgsValid(int flags, const double *x, const double *r, const double *p, const double *w, const double *z, const double *dinv)
+{
+  if (!r) return 0;
+  if ((flags & PETSCWARP_CG_AXPY) && (!x || !p || !w)) return 0;
+  if ((flags & PETSCWARP_CG_DIAG) && !dinv) return 0;
+  if ((flags & (PETSCWARP_CG_DIAG | PETSCWARP_CG_DOT_ZR | PETSCWARP_CG_NRM_Z)) && !z) return 0;
+  return 1;
+}
+
 /* Entry i of an update (both builds): x += a p, r -= a w (AXPY); z = dinv r (DIAG); the terms of the reductions added to
-   red. z may alias w (read before written) or r (DIAG not set: z is read after r was written). */
+   red. z may alias w (read before written) or r (DIAG not set: z is read after r was written). z is touched only when
+   the flags need it (it is NULL in the PCApply path's first update). */
 static inline PETSCWARP_CG_HD void PetscWarpCGUpdateEntry(int i, int flags, double a, double *x, double *r, const double *p, const double *w, double *z, const double *dinv, double red[3])
 {
-  double ri = r[i], zi;
+  double ri = r[i], zi = 0.0;
   if (flags & PETSCWARP_CG_AXPY) {
     x[i] += a * p[i];
     ri   = ri - a * w[i];
@@ -169,7 +181,7 @@ static inline PETSCWARP_CG_HD void PetscWarpCGUpdateEntry(int i, int flags, doub
   if (flags & PETSCWARP_CG_DIAG) {
     zi   = dinv[i] * ri;
     z[i] = zi;
-  } else zi = z[i];
+  } else if (flags & (PETSCWARP_CG_DOT_ZR | PETSCWARP_CG_NRM_Z)) zi = z[i];
   if (flags & PETSCWARP_CG_DOT_ZR) red[0] += zi * ri;
   if (flags & PETSCWARP_CG_NRM_R) red[1] += ri * ri;
   if (flags & PETSCWARP_CG_NRM_Z) red[2] += zi * zi;
@@ -179,7 +191,9 @@ static inline PETSCWARP_CG_HD void PetscWarpCGUpdateEntry(int i, int flags, doub
 /* p = z (first) or p = z + S->b p */
 void PetscWarpCGDirectionHost(int n, const double *z, double *p, int first, const PetscWarpCGScalars *S);
 void PetscWarpCGAlphaHost(int n, const double *p, const double *w, PetscWarpCGScalars *S, PetscWarpCGCtl c);
-/* z may alias w (DIAG: z[i] = dinv[i] r[i] after w[i] was read) or r (no preconditioner, DIAG not set) */
+/* z may alias w (DIAG: z[i] = dinv[i] r[i] after w[i] was read) or r (no preconditioner, DIAG not set); an array the
+   flags need (PetscWarpCGUpdateArgsValid()) must not be NULL: the host twin aborts, the CUDA version returns
+   cudaErrorInvalidValue without a launch */
 void PetscWarpCGUpdateHost(int n, int flags, double *x, double *r, const double *p, const double *w, double *z, const double *dinv, PetscWarpCGScalars *S, double *norms, PetscWarpCGCtl c);
 
 /* ---------------- CUDA (src/kernels/cgwarp.cu), arrays and S in device memory; 0 = success ---------------- */

@@ -275,6 +275,7 @@ static PetscErrorCode Update(KSP ksp, int flags, Vec X, Vec R, Vec P, Vec W, Vec
   PetscCall(ArraysGet(&A, axpy ? P : NULL, PETSC_FALSE, &p));
   PetscCall(ArraysGet(&A, axpy ? W : NULL, PETSC_FALSE, &w));
   PetscCall(ArraysGet(&A, diag ? cg->dinv : NULL, PETSC_FALSE, &d));
+  PetscCheck(PetscWarpCGUpdateArgsValid(flags, x, r, p, w, z, d), PETSC_COMM_SELF, PETSC_ERR_PLIB, "KSPCGWARP update (flags %d, %s mode): an array it needs is NULL", flags, CGWarpPCModes[cg->mode]);
   PetscCall(GetStream(cg->cuda, &st));
   PetscCall(GpuTime(cg, PETSC_TRUE));
   CGCALL(cg, PetscWarpCGUpdateHost((int)n, flags, x, r, p, w, z, d, cg->S, norms, c), PetscWarpCGUpdateCUDA((int)n, flags, x, r, p, w, z, d, cg->S, norms, cg->work, c, st));
