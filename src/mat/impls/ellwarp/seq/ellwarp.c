@@ -316,7 +316,7 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   B->spptr = ew;
   PetscCall(MatEllWarpOptsDefault_Private(&opt));
   ew->opt                     = opt; /* installed (and checked) below, once the type is in place */
-  ew->product_device          = PETSC_TRUE;
+  ew->product_device          = PETSC_FALSE; /* failed on the H100 (2026-11-23): PtAP "Missing numeric stage", GAMG's zero eigenvalue estimate */
   ew->parent.mult             = B->ops->mult;
   ew->parent.multadd          = B->ops->multadd;
   ew->parent.multtranspose    = B->ops->multtranspose;
@@ -371,7 +371,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat A, MatType type, MatReuse reu
 . -mat_ellwarp_threshold <t>      - K2 threshold (entries per lane)
 . -mat_ellwarp_block_size <bs>    - threads per CUDA block
 . -mat_ellwarp_stage <bool>       - staged reassembly of a repeated `MatSetValues()` sequence (`MatWarpSetStage()`)
-. -mat_ellwarp_product_device <bool> - matrix products on the device through an aijcusparse twin (CUDA backend; default true)
+. -mat_ellwarp_product_device <bool> - matrix products on the device through an aijcusparse twin (CUDA backend; default false: not yet correct on the GPU)
 - -mat_ellwarp_product_host_twin <bool> - matrix products of the host backend on a `MATSEQAIJ` twin (for tests; default false)
 
   Level: beginner
@@ -383,11 +383,12 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat A, MatType type, MatReuse reu
   and the first host read pulls them back once.
 
   Matrix products (`MatMatMult()`, `MatTransposeMatMult()`, `MatMatTransposeMult()`, `MatPtAP()`, `MatRARt()`, `MatProductCreate()`;
-  `PCGAMG` and `PCMG`'s Galerkin set-ups) with the CUDA backend run in cuSPARSE on a `MATSEQAIJCUSPARSE` twin of the matrix: built once
+  `PCGAMG` and `PCMG`'s Galerkin set-ups) with the CUDA backend and `-mat_ellwarp_product_device` run in cuSPARSE on a `MATSEQAIJCUSPARSE` twin of the matrix: built once
   per nonzero pattern (it shares the host row pointer and columns of the matrix), its values refreshed, when the matrix changed, by a
   device gather from the ELL-WARP layout (or one upload of the host values when the layout is not current); the other operand takes
   part as its own twin (`MATSEQAIJELLWARP`) or as it is (`MATSEQAIJCUSPARSE`), and the result is a `MATSEQAIJCUSPARSE` matrix, so that
-  `PCGAMG`'s prolongators and coarse operators are aijcusparse. With the host backend, with `-mat_ellwarp_product_device 0`, or with
+  `PCGAMG`'s prolongators and coarse operators are aijcusparse (off by default: on the H100 a `MatPtAP()` on the twins failed with
+  "Missing numeric stage" and GAMG's eigenvalue estimate with zero, bench/results/gamg_h100_2026-11-23.log). With the host backend, without `-mat_ellwarp_product_device`, or with
   operands of other types, the products are `MATSEQAIJ`'s on the host (the result of the type of the first operand). `MatView()` with
   `PETSC_VIEWER_ASCII_INFO` reports where the products run and the twin's memory; -info names the path of every product; the log events
   `EllWarpTwin` and `EllWarpTwinVal` time the twin's builds and value refreshes.
