@@ -56,14 +56,15 @@ __device__ int WarpEntries(const unsigned long long *key, int n)
 }
 
 /* One thread per ELL warp: its clusters (start: 32 per warp), mode and index length */
-__global__ void WarpClusters(int nwarps, int narrow, const int *__restrict__ woff, const unsigned long long *__restrict__ key, int *__restrict__ start, int *__restrict__ wmode, long long *__restrict__ isize, int *__restrict__ nnarrow)
+__global__ void WarpClusters(int nwarps, int narrow, const int *__restrict__ woff, const int *__restrict__ col, const unsigned long long *__restrict__ key, int *__restrict__ start, int *__restrict__ wmode, long long *__restrict__ isize, int *__restrict__ nnarrow)
 {
   int w = blockIdx.x * blockDim.x + threadIdx.x, nb = 0;
   if (w >= nwarps) return;
   int slots = woff[w + 1] - woff[w], sb = narrow ? PetscWarpEllClusters(key + woff[w], WarpEntries(key + woff[w], slots), &nb, start + 32LL * w) : -1;
-  wmode[w] = sb >= 0 ? sb | (nb << 8) : -1;
-  isize[w] = sb >= 0 ? 2LL * nb + slots : 2LL * slots;
-  if (sb >= 0) atomicAdd(nnarrow, 1);
+  int mode = narrow ? PetscWarpEllMode(sb, nb, col, woff[w], woff[w + 1]) : PETSCWARP_MODE_WIDE;
+  wmode[w] = mode;
+  isize[w] = PetscWarpEllStreamLength(mode, slots);
+  if (mode != PETSCWARP_MODE_WIDE) atomicAdd(nnarrow, 1);
 }
 
 /* One CUDA warp per ELL warp: its index stream (start of the stream: the scanned lengths) */
@@ -79,9 +80,13 @@ __global__ void CompactFill(int nwarps, const int *__restrict__ woff, const int 
   if (mode >= 0) {
     if (lane < nb) reinterpret_cast<int *>(ci)[lane] = st[lane]; /* little-endian: the host twin's (low, high) pair */
     ci += 2 * nb;
+  } else if (mode == PETSCWARP_MODE_DELTA) {
+    reinterpret_cast<int *>(ci)[lane] = woff[w] + lane < woff[w + 1] ? col[woff[w] + lane] : 0;
+    ci += 2 * PETSCWARP_WARP;
   }
   for (int s = woff[w] + lane, k = lane; s < woff[w + 1]; s += PETSCWARP_WARP, k += PETSCWARP_WARP) {
     if (mode >= 0) ci[k] = map[s] >= 0 ? PetscWarpEllCode(st, nb, sb, col[s]) : 0;
+    else if (mode == PETSCWARP_MODE_DELTA) ci[k] = (unsigned short)(k < PETSCWARP_WARP ? 0 : col[s] - col[s - PETSCWARP_WARP]);
     else reinterpret_cast<int *>(ci)[k] = col[s];
   }
 }
@@ -164,7 +169,7 @@ int Compact(PetscWarpEll *B, int narrow, cudaStream_t st)
       thrust::device_ptr<unsigned long long> K(key);
       thrust::device_ptr<long long>          S(isize);
       thrust::sort(thrust::cuda::par.on(st), K, K + B->nslots);
-      WarpClusters<<<Blocks(nw, 128), 128, 0, st>>>(nw, narrow, B->woff, key, start, B->wmode, isize, d_n);
+      WarpClusters<<<Blocks(nw, 128), 128, 0, st>>>(nw, narrow, B->woff, B->col, key, start, B->wmode, isize, d_n);
       CHECK(cudaGetLastError());
       thrust::exclusive_scan(thrust::cuda::par.on(st), S, S + nw + 1, S, 0LL);
     } catch (std::bad_alloc &) {

@@ -59,11 +59,11 @@ static int CompactHost(PetscWarpEll *B, int narrow)
   if (!key || !B->wmode || !B->ioff) goto done;
   B->nnarrow = 0;
   for (int w = 0; w < nw; w++) {
-    int sb      = narrow ? PetscWarpEllClusters(key, WarpColumns(B, w, key), &nb, NULL) : -1, slots = B->woff[w + 1] - B->woff[w];
-    B->wmode[w] = sb >= 0 ? sb | (nb << 8) : -1;
+    int sb      = narrow ? PetscWarpEllClusters(key, WarpColumns(B, w, key), &nb, NULL) : -1;
+    B->wmode[w] = narrow ? PetscWarpEllMode(sb, nb, B->col, B->woff[w], B->woff[w + 1]) : PETSCWARP_MODE_WIDE;
     B->ioff[w]  = (int)off;
-    B->nnarrow += sb >= 0;
-    off += sb >= 0 ? 2LL * nb + slots : 2LL * slots;
+    B->nnarrow += B->wmode[w] != PETSCWARP_MODE_WIDE;
+    off += PetscWarpEllStreamLength(B->wmode[w], B->woff[w + 1] - B->woff[w]);
     if (off > INT_MAX) {
       err = PETSCWARP_ERR_RANGE;
       goto done;
@@ -74,7 +74,15 @@ static int CompactHost(PetscWarpEll *B, int narrow)
   if (!B->cidx) goto done;
   for (int w = 0; w < nw; w++) {
     unsigned short *ci = B->cidx + B->ioff[w];
-    int             sb = B->wmode[w] >= 0 ? B->wmode[w] & 255 : -1;
+    int             sb = B->wmode[w] >= 0 ? B->wmode[w] & 255 : -1, delta = B->wmode[w] == PETSCWARP_MODE_DELTA;
+    if (delta) {
+      for (int t = 0; t < PETSCWARP_WARP; t++) {
+        unsigned c        = B->woff[w] + t < B->woff[w + 1] ? (unsigned)B->col[B->woff[w] + t] : 0;
+        ci[2 * t]         = (unsigned short)(c & 0xffffu);
+        ci[2 * t + 1]     = (unsigned short)(c >> 16);
+      }
+      ci += 2 * PETSCWARP_WARP;
+    }
     if (sb >= 0) {
       (void)PetscWarpEllClusters(key, WarpColumns(B, w, key), &nb, start);
       for (int k = 0; k < nb; k++) {
@@ -86,6 +94,7 @@ static int CompactHost(PetscWarpEll *B, int narrow)
     for (int s = B->woff[w], k = 0; s < B->woff[w + 1]; s++, k++) {
       unsigned c = (unsigned)B->col[s];
       if (sb >= 0) ci[k] = B->map[s] >= 0 ? PetscWarpEllCode(start, nb, sb, (int)c) : 0;
+      else if (delta) ci[k] = (unsigned short)(k < PETSCWARP_WARP ? 0 : c - (unsigned)B->col[s - PETSCWARP_WARP]);
       else {
         ci[2 * k]     = (unsigned short)(c & 0xffffu);
         ci[2 * k + 1] = (unsigned short)(c >> 16);

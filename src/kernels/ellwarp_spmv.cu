@@ -39,9 +39,9 @@ __global__ void __launch_bounds__(1024) EllWarpK2(int nwarps, const int *__restr
   }
 }
 
-/* The compact index (issue 9): K2's form over units of U consecutive columns, one column index per unit; in a 16-bit
+/* The compact index (issue 9): K2's form over units of U consecutive columns, one column index per unit; in a cluster
    warp (wmode[w] >= 0, a branch uniform per warp) lane k holds cluster start k and a code's top sb bits name the lane
-   to fetch it from (one shuffle per unit) */
+   to fetch it from (one shuffle per unit); in a delta warp each lane adds its codes to its first column */
 template <int U>
 __global__ void __launch_bounds__(1024) EllWarpKc(int nwarps, const int *__restrict__ woff, const int *__restrict__ wrow, const int *__restrict__ winfo, const int *__restrict__ wmode, const int *__restrict__ ioff, const unsigned short *__restrict__ cidx, const double *__restrict__ val, const int *__restrict__ perm, const double *__restrict__ x, const double *z, double *y)
 {
@@ -61,6 +61,15 @@ __global__ void __launch_bounds__(1024) EllWarpKc(int nwarps, const int *__restr
       int      c    = (__shfl_sync(FULL_MASK, start, (int)(code >> ob)) + (int)(code & mask)) * U;
 #pragma unroll
       for (int j = 0; j < U; j++) sum += v[PETSCWARP_WARP * (kb * U + j)] * __ldg(&x[c + j]);
+    }
+  } else if (mode == PETSCWARP_MODE_DELTA) {
+    int                   c  = reinterpret_cast<const int *>(ci)[lane];
+    const unsigned short *cc = ci + 2 * PETSCWARP_WARP;
+#pragma unroll 4
+    for (int kb = 0; kb < nb; kb++) {
+      c += cc[PETSCWARP_WARP * kb + lane];
+#pragma unroll
+      for (int j = 0; j < U; j++) sum += v[PETSCWARP_WARP * (kb * U + j)] * __ldg(&x[c * U + j]);
     }
   } else {
     const int *cw = reinterpret_cast<const int *>(ci);

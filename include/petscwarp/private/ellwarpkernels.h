@@ -41,7 +41,10 @@
       (nb: clusters, 1..32), the warp's index stream starts with the nb cluster starts (32-bit, little-endian uint16
       pairs), then one code per unit slot, (k << (16 - sb)) | (c - start_k) with k the last cluster starting at or
       before column c (0 for padding slots: the first start, a valid column); the kernel keeps start_k in lane k and
-      fetches it with a warp shuffle. Else wmode[w] = -1 and the stream holds the 32-bit unit columns. A box mesh's
+      fetches it with a warp shuffle. Else, when every lane's consecutive unit columns (its slots k-1 and k) differ by
+      0..65535 (columns sorted in each row, so padding repeats the row's last column), wmode[w] = -2 (delta): the
+      stream holds the 32 lanes' first columns (32-bit pairs), then one code per unit slot, the difference from the
+      lane's previous slot (0 for the first). Else wmode[w] = -1 and the stream holds the 32-bit unit columns. A box mesh's
       warps need 1 cluster (Q1) or 8-32 (Q2 in DMPlex's numbering: cells, vertices, faces and edges far apart). cidx
       holds the warps' streams back to back, warp w's from cidx + ioff[w] (uint16 units, even);
     col (32-bit, every value slot) stays: the transpose product and the host twin's checks read it; the forward
@@ -140,6 +143,26 @@ static inline PETSCWARP_HD int PetscWarpEllClusters(const unsigned long long *ke
   }
   *nb = 0;
   return -1;
+}
+
+#define PETSCWARP_MODE_WIDE  (-1) /* wmode of a warp with 32-bit columns */
+#define PETSCWARP_MODE_DELTA (-2) /* wmode of a warp with 16-bit differences along each lane */
+
+/* The mode of a warp whose clusters gave sb (-1: too many) and nb, slots col[s0..s1) (unit slots, 32 per step) */
+static inline PETSCWARP_HD int PetscWarpEllMode(int sb, int nb, const int *col, int s0, int s1)
+{
+  if (sb >= 0) return sb | (nb << 8);
+  for (int s = s0 + PETSCWARP_WARP; s < s1; s++) {
+    int d = col[s] - col[s - PETSCWARP_WARP];
+    if (d < 0 || d > 65535) return PETSCWARP_MODE_WIDE;
+  }
+  return PETSCWARP_MODE_DELTA;
+}
+
+/* uint16 units of the index stream of a warp of the given mode and unit slots */
+static inline PETSCWARP_HD long long PetscWarpEllStreamLength(int mode, int slots)
+{
+  return mode >= 0 ? 2LL * (mode >> 8) + slots : mode == PETSCWARP_MODE_DELTA ? 2LL * PETSCWARP_WARP + slots : 2LL * slots;
 }
 
 /* The 16-bit code of unit column c in a warp with clusters start[0..nb-1] and sb selector bits */
