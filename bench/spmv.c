@@ -341,15 +341,15 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
     PetscInt         w;
     const char      *index; /* -mat_ellwarp_index, NULL: the default (auto) */
   } ew[] = {
-    {"ellwarp_k1",            MAT_ELLWARP_KERNEL_K1,   PETSC_DETERMINE, "none", 0,  NULL     },
-    {"ellwarp_k2_t8",         MAT_ELLWARP_KERNEL_K2,   8,               "none", 0,  NULL     },
-    {"ellwarp_auto",          MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, NULL     },
-    {"ellwarp_auto_rcm",      MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "rcm",  -1, NULL     },
-    {"ellwarp_auto_global",   MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", 0,  NULL     },
-    {"ellwarp_auto_i32",      MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "32"     },
-    {"ellwarp_auto_i16",      MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "16"     },
-    {"ellwarp_auto_block",    MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "block"  },
-    {"ellwarp_auto_block16",  MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "block16"}
+    {"ellwarp_k1",           MAT_ELLWARP_KERNEL_K1,   PETSC_DETERMINE, "none", 0,  NULL     },
+    {"ellwarp_k2_t8",        MAT_ELLWARP_KERNEL_K2,   8,               "none", 0,  NULL     },
+    {"ellwarp_auto",         MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, NULL     },
+    {"ellwarp_auto_rcm",     MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "rcm",  -1, NULL     },
+    {"ellwarp_auto_global",  MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", 0,  NULL     },
+    {"ellwarp_auto_i32",     MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "32"     },
+    {"ellwarp_auto_i16",     MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "16"     },
+    {"ellwarp_auto_block",   MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "block"  },
+    {"ellwarp_auto_block16", MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "block16"}
   };
 
   PetscFunctionBegin;
@@ -397,8 +397,8 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
       rep_bpn    = info.bytes_per_nnz;
     } else tcg = 0;
     conv_index = NULL;
-    PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " bs=%" PetscInt_FMT " lanes<=%s window=%" PetscInt_FMT " index=%s/%" PetscInt_FMT " 16bit=%.3f B/nnz32=%.2f", MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.kernel == MAT_ELLWARP_KERNEL_K1 ? "1" : "32", info.window, MatEllWarpIndices[info.index], info.index_unit,
-                            (double)info.narrow_fraction, (double)info.bytes_per_nnz_32));
+    PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " bs=%" PetscInt_FMT " lanes<=%s window=%" PetscInt_FMT " index=%s/%" PetscInt_FMT " 16bit=%.3f B/nnz32=%.2f", MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.kernel == MAT_ELLWARP_KERNEL_K1 ? "1" : "32",
+                            info.window, MatEllWarpIndices[info.index], info.index_unit, (double)info.narrow_fraction, (double)info.bytes_per_nnz_32));
     PetscCall(Report(cs, m, nnz, ew[v].name, 1, t, tcusp, tcg, info.padding, info.build_time, info.upload_time, info.refresh_time, note));
   }
   /* sort windows (issue 9): K1, K2 t=8 and the automatic kernel within windows of each size */

@@ -88,8 +88,7 @@ PetscErrorCode TestCreateCase(MPI_Comm comm, const char name[], PetscRandom r, P
       PetscReal u;
       PetscCall(PetscRandomGetValueReal(r, &u));
       len = (PetscInt)PetscMin((PetscReal)N, 2.0 / PetscMax(u * u, 1e-9));
-    }
-    else if (IS("widecols")) len = i < 1000 ? RandInt(r, 1, 11) : RandInt(r, 11, 21);
+    } else if (IS("widecols")) len = i < 1000 ? RandInt(r, 1, 11) : RandInt(r, 11, 21);
     len = PetscMin(len, N);
     for (PetscInt k = 0; k < len; k++) {
       cols[k] = len == N ? k : (IS("widecols") && i < 1000 ? 70 * i + RandInt(r, 0, 2000) : RandInt(r, 0, N));

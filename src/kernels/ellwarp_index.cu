@@ -259,7 +259,7 @@ extern "C" int PetscWarpEllDropIndexCUDA(PetscWarpEll *E)
 {
   cudaError_t e1 = E->wmode ? cudaFree(E->wmode) : cudaSuccess, e2 = E->cidx ? cudaFree(E->cidx) : cudaSuccess;
   E->wmode = E->ioff = NULL;
-  E->cidx           = NULL;
+  E->cidx            = NULL;
   E->ncidx = E->nnarrow = 0;
   return (int)(e1 != cudaSuccess ? e1 : e2);
 }
@@ -288,7 +288,7 @@ extern "C" int PetscWarpEllBuildIndexCUDA(int nrows, int ncols, const int *d_row
     CHECK(Alloc(&T.p[0], sizeof(int) * ((size_t)nrows + 1)));
     CHECK(Alloc(&T.p[1], sizeof(int) * (size_t)nb));
     int grid = Blocks(nrows + 1 > nb ? nrows + 1 : nb, 256);
-    Compress<<<grid < 65536 ? grid : 65536, 256, 0, st>>>(nrows, ends[0] / u, nb, u, d_rowptr, d_colidx, (int *)T.p[0], (int *)T.p[1]);
+    Compress < <<grid<65536 ? grid : 65536, 256, 0, st>>>(nrows, ends[0] / u, nb, u, d_rowptr, d_colidx, (int *)T.p[0], (int *)T.p[1]);
     CHECK(cudaGetLastError());
     err = PetscWarpEllBuildWindowCUDA(nrows, (ncols + u - 1) / u, (const int *)T.p[0], (const int *)T.p[1], d_order, threshold > 0 ? (threshold + u - 1) / u : 0, window, stream, &B);
     if (err) return err;

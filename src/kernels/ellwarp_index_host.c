@@ -23,7 +23,7 @@ void PetscWarpEllDropIndexHost(PetscWarpEll *E)
   free(E->wmode);
   free(E->ioff);
   free(E->cidx);
-  E->wmode    = NULL;
+  E->wmode   = NULL;
   E->ioff    = NULL;
   E->cidx    = NULL;
   E->ncidx   = 0;
@@ -77,9 +77,9 @@ static int CompactHost(PetscWarpEll *B, int narrow)
     int             sb = B->wmode[w] >= 0 ? B->wmode[w] & 255 : -1, delta = B->wmode[w] == PETSCWARP_MODE_DELTA;
     if (delta) {
       for (int t = 0; t < PETSCWARP_WARP; t++) {
-        unsigned c        = B->woff[w] + t < B->woff[w + 1] ? (unsigned)B->col[B->woff[w] + t] : 0;
-        ci[2 * t]         = (unsigned short)(c & 0xffffu);
-        ci[2 * t + 1]     = (unsigned short)(c >> 16);
+        unsigned c    = B->woff[w] + t < B->woff[w + 1] ? (unsigned)B->col[B->woff[w] + t] : 0;
+        ci[2 * t]     = (unsigned short)(c & 0xffffu);
+        ci[2 * t + 1] = (unsigned short)(c >> 16);
       }
       ci += 2 * PETSCWARP_WARP;
     }
@@ -113,8 +113,8 @@ static int ExpandHost(PetscWarpEll *B, int u, int ncols, PetscWarpEll *E)
 {
   long long ns = (long long)u * B->nslots;
 
-  int      *col, *map, *woff;
-  double   *val;
+  int    *col, *map, *woff;
+  double *val;
 
   if (ns > INT_MAX) return PETSCWARP_ERR_RANGE;
   col  = (int *)calloc((size_t)ns + 1, sizeof(int));

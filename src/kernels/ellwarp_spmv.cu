@@ -48,9 +48,9 @@ __global__ void __launch_bounds__(1024) EllWarpKc(int nwarps, const int *__restr
   int gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
   if (w >= nwarps) return;
   int                   info = winfo[w], l = info & 255, nr = (info >> 8) & 255, v0 = woff[w], nb = (woff[w + 1] - v0) / (PETSCWARP_WARP * U), mode = wmode[w];
-  const unsigned short *ci   = cidx + ioff[w];
-  const double         *v    = val + v0 + lane;
-  double                sum  = 0.0;
+  const unsigned short *ci  = cidx + ioff[w];
+  const double         *v   = val + v0 + lane;
+  double                sum = 0.0;
   if (mode >= 0) {
     int                   ob = 16 - (mode & 255), ncl = mode >> 8, start = lane < ncl ? reinterpret_cast<const int *>(ci)[lane] : 0;
     unsigned              mask = (1u << ob) - 1;

@@ -23,7 +23,7 @@ void PetscWarpEllToCSRHost(const PetscWarpEll *E, double *csrval)
    lane's column at slot k - 32 (delta warps) */
 static inline int UnitColumn(const PetscWarpEll *E, int w, int k, int prev)
 {
-  const unsigned short *ci = E->cidx + E->ioff[w];
+  const unsigned short *ci   = E->cidx + E->ioff[w];
   int                   mode = E->wmode[w], sb = mode & 255, nb = mode >> 8;
   if (mode == PETSCWARP_MODE_WIDE) return (int)((unsigned)ci[2 * k] | ((unsigned)ci[2 * k + 1] << 16));
   if (mode == PETSCWARP_MODE_DELTA) {

@@ -67,32 +67,32 @@ extern "C" {
 #endif
 
 typedef struct {
-  int     nrows, ncols; /* local sizes of the block */
-  int     nwarps;       /* number of warps (slices) */
-  int     maxlanes;     /* largest L of any warp: 1 means a pure K1 layout */
-  int     threshold;    /* entries per lane before a row is split (0: never, K1) */
-  int     nnz;          /* entries of the CSR matrix it was built from */
-  int     nslots;       /* slots, padding included (woff[nwarps]) */
-  int     maxwidth;     /* widest warp, in slots per lane */
-  int     nsplit;       /* rows split over several warps (the first nsplit sorted rows) */
-  int     window;       /* rows sorted by length only within windows of this many consecutive rows (a multiple of 32) of
+  int             nrows, ncols; /* local sizes of the block */
+  int             nwarps;       /* number of warps (slices) */
+  int             maxlanes;     /* largest L of any warp: 1 means a pure K1 layout */
+  int             threshold;    /* entries per lane before a row is split (0: never, K1) */
+  int             nnz;          /* entries of the CSR matrix it was built from */
+  int             nslots;       /* slots, padding included (woff[nwarps]) */
+  int             maxwidth;     /* widest warp, in slots per lane */
+  int             nsplit;       /* rows split over several warps (the first nsplit sorted rows) */
+  int             window;       /* rows sorted by length only within windows of this many consecutive rows (a multiple of 32) of
                            the given order, split rows first; 0: one global sort (the paper's layout) */
-  int     identity;     /* perm[s] == s for every s: the rows are already in sorted order (a matrix in the layout's own
+  int             identity;     /* perm[s] == s for every s: the rows are already in sorted order (a matrix in the layout's own
                            numbering, the paper's Kr/Krs), so products write y[s] directly, coalesced, without reading perm */
-  int             unit;    /* entries per column index (1, or the block size of a blocked pattern); 0 means 1 */
-  int             nnarrow; /* warps whose column index is 16-bit (compact index only) */
-  int             ncidx;   /* uint16 units of cidx */
-  int            *wmode;   /* [nwarps] sb | (clusters << 8) for a 16-bit warp, -1 for a 32-bit one; NULL: no compact index */
-  int            *ioff;    /* [nwarps] start of warp w's index stream in cidx (uint16 units, even) */
-  unsigned short *cidx;    /* [ncidx] compact column indices, one per unit slot */
-  int    *woff;         /* [nwarps+1] */
-  int    *wrow;         /* [nwarps] */
-  int    *winfo;        /* [nwarps] */
-  int    *perm;         /* [nrows] sorted position -> original row */
-  int    *col;          /* [nslots] */
-  int    *map;          /* [nslots] CSR position or -1 */
-  int    *diag;         /* [nrows] slot of the diagonal entry or -1 */
-  double *val;          /* [nslots] */
+  int             unit;         /* entries per column index (1, or the block size of a blocked pattern); 0 means 1 */
+  int             nnarrow;      /* warps whose column index is 16-bit (compact index only) */
+  int             ncidx;        /* uint16 units of cidx */
+  int            *wmode;        /* [nwarps] sb | (clusters << 8) for a 16-bit warp, -1 for a 32-bit one; NULL: no compact index */
+  int            *ioff;         /* [nwarps] start of warp w's index stream in cidx (uint16 units, even) */
+  unsigned short *cidx;         /* [ncidx] compact column indices, one per unit slot */
+  int            *woff;         /* [nwarps+1] */
+  int            *wrow;         /* [nwarps] */
+  int            *winfo;        /* [nwarps] */
+  int            *perm;         /* [nrows] sorted position -> original row */
+  int            *col;          /* [nslots] */
+  int            *map;          /* [nslots] CSR position or -1 */
+  int            *diag;         /* [nrows] slot of the diagonal entry or -1 */
+  double         *val;          /* [nslots] */
 } PetscWarpEll;
 
 /* Lanes per row for a row of length len under threshold t (0: 1 lane). Shared by both builds. */
@@ -195,7 +195,7 @@ int PetscWarpEllBuildWindowHost(int nrows, int ncols, const int *rowptr, const i
 int PetscWarpEllBuildIndexHost(int nrows, int ncols, const int *rowptr, const int *colidx, const int *order, int threshold, int window, int unit, int narrow, PetscWarpEll *E);
 /* 1 if every row's columns are whole groups of u consecutive columns starting at a multiple of u (columns sorted and
    unique in each row, rowptr[0] a multiple of u), else 0; u in 1..PETSCWARP_MAX_UNIT */
-int PetscWarpEllBlockedHost(int nrows, const int *rowptr, const int *colidx, int unit);
+int  PetscWarpEllBlockedHost(int nrows, const int *rowptr, const int *colidx, int unit);
 int  PetscWarpEllWindowStatsHost(int nrows, const int *rowptr, const int *order, int window, double *padding);
 void PetscWarpEllFreeHost(PetscWarpEll *E);
 void PetscWarpEllDropIndexHost(PetscWarpEll *E);
