@@ -21,6 +21,23 @@ origin=$(cat gpu/build/.origin)
 srcdir=$(dirname "$origin") # the source tree it was built from (scripts such as tests/petsc_tutorial.sh are run from it)
 find gpu/build -name CTestTestfile.cmake -exec sed -i "s#$origin#$ROOT/gpu/build#g; s#$srcdir/#$ROOT/#g; s#/work/main#$ROOT#g" {} +
 what=${*:-probe tests sanitize tutorial bench}
+# compute-sanitizer with each tool (memcheck with --leak-check full) on each test command line of $B/tests, into
+# $OUTDIR/<log>: the exit status, the summaries and the first findings
+sanitize_each() { # log "tools" "test args" ...
+  local log=$1 tools=$2 tool t extra
+  shift 2
+  local tests=("$@")
+  for tool in $tools; do
+    for t in "${tests[@]}"; do
+      local cmd=($t)
+      extra=""; [ $tool = memcheck ] && extra="--leak-check full"
+      echo "== compute-sanitizer --tool $tool $t" | tee -a "$OUTDIR/$log"
+      compute-sanitizer --tool $tool $extra --error-exitcode 3 $B/tests/"${cmd[@]}" > /tmp/sanitizer.log 2>&1
+      echo "exit $?" | tee -a "$OUTDIR/$log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$OUTDIR/$log"
+      grep -E "Uninitialized|Invalid|at 0x|by thread" /tmp/sanitizer.log | head -12 >> "$OUTDIR/$log"
+    done
+  done
+}
 B=gpu/build
 for w in $what; do
   case $w in
@@ -49,16 +66,7 @@ for w in $what; do
              # Decides: initcheck "ERROR SUMMARY: 0 errors" on every line (before the fix: 6 uninitialized 8-byte reads in
              # the CUB scan of the split-row chunks), memcheck 0 errors and no leaks, ctest all passed.
     (cd $B && ctest --output-on-failure -L gpu -R 'spmv|layout' 2>&1 | tee "$OUTDIR/ctest9.log" | tail -8)
-    for tool in initcheck memcheck; do
-      for t in "test_spmv -mat_ellwarp_backend cuda -kernels k2 -threshold 1" "test_spmv -mat_ellwarp_backend cuda" "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_window 64 -kernels k1,k2,auto -threshold 1" "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_window_padding 1000" "test_layout 7"; do
-        set -- $t
-        extra=""; [ $tool = memcheck ] && extra="--leak-check full"
-        echo "== compute-sanitizer --tool $tool $t" | tee -a "$OUTDIR/sanitize9.log"
-        compute-sanitizer --tool $tool $extra --error-exitcode 3 $B/tests/$@ > /tmp/sanitizer.log 2>&1
-        echo "exit $?" | tee -a "$OUTDIR/sanitize9.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$OUTDIR/sanitize9.log"
-        grep -E "Uninitialized|Invalid|at 0x|by thread" /tmp/sanitizer.log | head -12 >> "$OUTDIR/sanitize9.log"
-      done
-    done ;;
+    sanitize_each sanitize9.log "initcheck memcheck" "test_spmv -mat_ellwarp_backend cuda -kernels k2 -threshold 1" "test_spmv -mat_ellwarp_backend cuda" "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_window 64 -kernels k1,k2,auto -threshold 1" "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_window_padding 1000" "test_layout 7" ;;
   bench9) # issue 9 (~2-3 min): the box suite as a one-GPU user gets it: ONE rank, DMPlex's numbering, FE sparsity with
           # synthetic SPD values; every path (aij 1 core, aijcusparse, sellcuda, ellwarp auto, global sort, windows 64..4096
           # with K1/K2 t=8/auto); CG+Jacobi 200 its on aijcusparse, sellcuda, ellwarp auto and global (cg_it_us column).
@@ -83,16 +91,7 @@ for w in $what; do
       # on the pathological inputs with the compact layouts (16-bit codes, split rows, blocks) and on the kernel-layer test.
       # Decides: ctest all passed; every sanitizer line "ERROR SUMMARY: 0 errors" (and no leaks).
       (cd $B && ctest --output-on-failure -L gpu -R 'layout|spmv_cuda$|spmv_cuda_thr1|spmv_cuda_(index|block)|coherence_cuda|ellwarpcoo_cuda$|ellwarpcoo_cuda_block' 2>&1 | tee "$OUTDIR/ctest_ell16.log" | tail -30)
-      for tool in memcheck initcheck; do
-        for t in "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_index 16 -kernels k2,auto -threshold 1" "test_spmv -mat_ellwarp_backend cuda -block 3 -kernels k1,k2 -threshold 1" "test_spmv -mat_ellwarp_backend cuda -block 2 -mat_ellwarp_index block -mat_ellwarp_window 64" "test_ellwarpcoo -mat_ellwarp_backend cuda -block 3" "test_layout 7"; do
-          set -- $t
-          extra=""; [ $tool = memcheck ] && extra="--leak-check full"
-          echo "== compute-sanitizer --tool $tool $t" | tee -a "$OUTDIR/sanitize_ell16.log"
-          compute-sanitizer --tool $tool $extra --error-exitcode 3 $B/tests/$@ > /tmp/sanitizer.log 2>&1
-          echo "exit $?" | tee -a "$OUTDIR/sanitize_ell16.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$OUTDIR/sanitize_ell16.log"
-          grep -E "Uninitialized|Invalid|at 0x|by thread" /tmp/sanitizer.log | head -12 >> "$OUTDIR/sanitize_ell16.log"
-        done
-      done
+      sanitize_each sanitize_ell16.log "memcheck initcheck" "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_index 16 -kernels k2,auto -threshold 1" "test_spmv -mat_ellwarp_backend cuda -block 3 -kernels k1,k2 -threshold 1" "test_spmv -mat_ellwarp_backend cuda -block 2 -mat_ellwarp_index block -mat_ellwarp_window 64" "test_ellwarpcoo -mat_ellwarp_backend cuda -block 3" "test_layout 7"
     fi
     if [ $w != ell16_check ]; then
       # the box suite and every gmsh mesh (one rank, DMPlex's numbering, as bench9/bench9_gmsh) with the layouts side by

@@ -53,18 +53,7 @@ static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold,
 
   PetscFunctionBegin;
   PetscCall(TestCreateCase(PETSC_COMM_WORLD, cs, r, zerorank, &A));
-  {
-    PetscInt  bsz = 1;
-    PetscBool brk = PETSC_FALSE;
-    PetscCall(PetscOptionsGetInt(NULL, NULL, "-block", &bsz, NULL));
-    PetscCall(PetscOptionsGetBool(NULL, NULL, "-block_break", &brk, NULL));
-    if (bsz > 1) {
-      Mat Ab;
-      PetscCall(TestBlockExpand(A, bsz, brk, r, &Ab));
-      PetscCall(MatDestroy(&A));
-      A = Ab;
-    }
-  }
+  PetscCall(TestBlockOption(r, &A));
   PetscCall(MatConvert(A, MATELLWARP, MAT_INITIAL_MATRIX, &B));
   PetscCall(PetscStrcmp(k, "k1", &flg));
   if (flg) kern = MAT_ELLWARP_KERNEL_K1;

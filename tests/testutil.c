@@ -148,6 +148,23 @@ PetscErrorCode TestBlockExpand(Mat A, PetscInt bs, PetscBool brk, PetscRandom r,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -block bs (and -block_break): *A replaced by its bs x bs block expansion (TestBlockExpand()); nothing without it */
+PetscErrorCode TestBlockOption(PetscRandom r, Mat *A)
+{
+  PetscInt  bs  = 1;
+  PetscBool brk = PETSC_FALSE;
+  Mat       Ab;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-block", &bs, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-block_break", &brk, NULL));
+  if (bs < 2) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(TestBlockExpand(*A, bs, brk, r, &Ab));
+  PetscCall(MatDestroy(A));
+  *A = Ab;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* PetscInitialize(), the petscwarp package, and whether to skip (a GPU test without a device) */
 PetscErrorCode TestBegin(int *argc, char ***argv, const char help[], PetscBool *skip)
 {

@@ -61,7 +61,7 @@ __global__ void WarpClusters(int nwarps, int narrow, const int *__restrict__ wof
   int w = blockIdx.x * blockDim.x + threadIdx.x, nb = 0;
   if (w >= nwarps) return;
   int slots = woff[w + 1] - woff[w], sb = narrow ? PetscWarpEllClusters(key + woff[w], WarpEntries(key + woff[w], slots), &nb, start + 32LL * w) : -1;
-  int mode = narrow ? PetscWarpEllMode(sb, nb, col, woff[w], woff[w + 1]) : PETSCWARP_MODE_WIDE;
+  int mode = narrow ? PetscWarpEllMode(sb, nb, col, woff[w], woff[w + 1], start + 32LL * w) : PETSCWARP_MODE_WIDE; /* hybrid: start holds the buckets */
   wmode[w] = mode;
   isize[w] = PetscWarpEllStreamLength(mode, slots);
   if (mode != PETSCWARP_MODE_WIDE) atomicAdd(nnarrow, 1);
@@ -73,20 +73,15 @@ __global__ void CompactFill(int nwarps, const int *__restrict__ woff, const int 
   long long gt = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   int       w = (int)(gt >> 5), lane = (int)(gt & 31);
   if (w >= nwarps) return;
-  int             io = (int)sstart[w], mode = wmode[w], sb = mode & 255, nb = mode >> 8;
-  const int      *st = start + 32LL * w;
+  int             io = (int)sstart[w], mode = wmode[w], sb = mode & 255, hybrid = mode < PETSCWARP_MODE_WIDE, nb = mode >= 0 ? mode >> 8 : hybrid ? -2 - mode : 0;
+  const int      *st = start + 32LL * w; /* cluster starts, or jump buckets (hybrid) */
   unsigned short *ci = cidx + io;
   if (lane == 0) ioff[w] = io;
-  if (mode >= 0) {
-    if (lane < nb) reinterpret_cast<int *>(ci)[lane] = st[lane]; /* little-endian: the host twin's (low, high) pair */
-    ci += 2 * nb;
-  } else if (mode == PETSCWARP_MODE_DELTA) {
-    reinterpret_cast<int *>(ci)[lane] = woff[w] + lane < woff[w + 1] ? col[woff[w] + lane] : 0;
-    ci += 2 * PETSCWARP_WARP;
-  }
+  if (lane < nb) reinterpret_cast<int *>(ci)[lane] = hybrid ? st[lane] << 10 : st[lane]; /* little-endian: the host twin's (low, high) pair */
+  ci += 2 * nb;
   for (int s = woff[w] + lane, k = lane; s < woff[w + 1]; s += PETSCWARP_WARP, k += PETSCWARP_WARP) {
     if (mode >= 0) ci[k] = map[s] >= 0 ? PetscWarpEllCode(st, nb, sb, col[s]) : 0;
-    else if (mode == PETSCWARP_MODE_DELTA) ci[k] = (unsigned short)(k < PETSCWARP_WARP ? 0 : col[s] - col[s - PETSCWARP_WARP]);
+    else if (hybrid) ci[k] = PetscWarpEllHybridCode(st, nb, k < PETSCWARP_WARP ? 0 : col[s - PETSCWARP_WARP], col[s]);
     else reinterpret_cast<int *>(ci)[k] = col[s];
   }
 }
@@ -218,16 +213,11 @@ int Expand(PetscWarpEll *B, int u, int ncols, cudaStream_t st, PetscWarpEll *E)
   B->val                    = NULL;
   CHECK(e1);
   CHECK(e2);
-  *E          = *B;
-  E->ncols    = ncols;
-  E->unit     = u;
-  E->nnz      = u * B->nnz;
-  E->nslots   = (int)ns;
-  E->maxwidth = u * B->maxwidth;
-  E->col      = col;
-  E->map      = col + ns;
-  E->val      = (double *)(col + 2 * ns);
-  E->woff     = woff;
+  PetscWarpEllExpandScalars(E, B, u, ncols);
+  E->col  = col;
+  E->map  = col + ns;
+  E->val  = (double *)(col + 2 * ns);
+  E->woff = woff;
   T.p[0] = T.p[1] = nullptr;
   memset(B, 0, sizeof(*B));
   return 0;
@@ -288,7 +278,8 @@ extern "C" int PetscWarpEllBuildIndexCUDA(int nrows, int ncols, const int *d_row
     CHECK(Alloc(&T.p[0], sizeof(int) * ((size_t)nrows + 1)));
     CHECK(Alloc(&T.p[1], sizeof(int) * (size_t)nb));
     int grid = Blocks(nrows + 1 > nb ? nrows + 1 : nb, 256);
-    Compress < <<grid<65536 ? grid : 65536, 256, 0, st>>>(nrows, ends[0] / u, nb, u, d_rowptr, d_colidx, (int *)T.p[0], (int *)T.p[1]);
+    if (grid > 65536) grid = 65536;
+    Compress<<<grid, 256, 0, st>>>(nrows, ends[0] / u, nb, u, d_rowptr, d_colidx, (int *)T.p[0], (int *)T.p[1]);
     CHECK(cudaGetLastError());
     err = PetscWarpEllBuildWindowCUDA(nrows, (ncols + u - 1) / u, (const int *)T.p[0], (const int *)T.p[1], d_order, threshold > 0 ? (threshold + u - 1) / u : 0, window, stream, &B);
     if (err) return err;

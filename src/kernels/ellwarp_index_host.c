@@ -46,12 +46,13 @@ static int WarpColumns(const PetscWarpEll *B, int w, unsigned long long *key)
   return n;
 }
 
-/* The compact index of a layout over units (B: col, map and woff in unit slots): 16-bit codes in the warps whose
-   columns form at most 32 clusters (when narrow), 32-bit columns in the others */
+/* The compact index of a layout over units (B: col, map and woff in unit slots): 16-bit codes (when narrow) in the
+   warps whose columns form at most 32 clusters, else in those whose lanes jump to at most 32 buckets (hybrid), 32-bit
+   columns in the others */
 static int CompactHost(PetscWarpEll *B, int narrow)
 {
   long long           off = 0;
-  int                 nw = B->nwarps, start[32], nb, err = PETSCWARP_ERR_MEM;
+  int                 nw = B->nwarps, start[32], bucket[32], nb, err = PETSCWARP_ERR_MEM;
   unsigned long long *key = (unsigned long long *)malloc(sizeof(*key) * ((size_t)B->maxwidth * PETSCWARP_WARP + 1));
 
   B->wmode = (int *)malloc(sizeof(int) * ((size_t)nw + 1));
@@ -60,7 +61,7 @@ static int CompactHost(PetscWarpEll *B, int narrow)
   B->nnarrow = 0;
   for (int w = 0; w < nw; w++) {
     int sb      = narrow ? PetscWarpEllClusters(key, WarpColumns(B, w, key), &nb, NULL) : -1;
-    B->wmode[w] = narrow ? PetscWarpEllMode(sb, nb, B->col, B->woff[w], B->woff[w + 1]) : PETSCWARP_MODE_WIDE;
+    B->wmode[w] = narrow ? PetscWarpEllMode(sb, nb, B->col, B->woff[w], B->woff[w + 1], bucket) : PETSCWARP_MODE_WIDE;
     B->ioff[w]  = (int)off;
     B->nnarrow += B->wmode[w] != PETSCWARP_MODE_WIDE;
     off += PetscWarpEllStreamLength(B->wmode[w], B->woff[w + 1] - B->woff[w]);
@@ -73,28 +74,22 @@ static int CompactHost(PetscWarpEll *B, int narrow)
   B->cidx  = (unsigned short *)malloc(sizeof(unsigned short) * ((size_t)off + 1));
   if (!B->cidx) goto done;
   for (int w = 0; w < nw; w++) {
-    unsigned short *ci = B->cidx + B->ioff[w];
-    int             sb = B->wmode[w] >= 0 ? B->wmode[w] & 255 : -1, delta = B->wmode[w] == PETSCWARP_MODE_DELTA;
-    if (delta) {
-      for (int t = 0; t < PETSCWARP_WARP; t++) {
-        unsigned c    = B->woff[w] + t < B->woff[w + 1] ? (unsigned)B->col[B->woff[w] + t] : 0;
-        ci[2 * t]     = (unsigned short)(c & 0xffffu);
-        ci[2 * t + 1] = (unsigned short)(c >> 16);
-      }
-      ci += 2 * PETSCWARP_WARP;
+    unsigned short *ci   = B->cidx + B->ioff[w];
+    int             mode = B->wmode[w], sb = mode & 255, hybrid = mode < PETSCWARP_MODE_WIDE, first;
+    nb = 0;
+    if (mode >= 0) (void)PetscWarpEllClusters(key, WarpColumns(B, w, key), &nb, start); /* cluster starts */
+    else if (hybrid) (void)PetscWarpEllJumps(B->col, B->woff[w], B->woff[w + 1], bucket, &nb);
+    for (int k = 0; k < nb; k++) {
+      unsigned c    = (unsigned)(hybrid ? bucket[k] << 10 : start[k]);
+      ci[2 * k]     = (unsigned short)(c & 0xffffu);
+      ci[2 * k + 1] = (unsigned short)(c >> 16);
     }
-    if (sb >= 0) {
-      (void)PetscWarpEllClusters(key, WarpColumns(B, w, key), &nb, start);
-      for (int k = 0; k < nb; k++) {
-        ci[2 * k]     = (unsigned short)((unsigned)start[k] & 0xffffu);
-        ci[2 * k + 1] = (unsigned short)((unsigned)start[k] >> 16);
-      }
-      ci += 2 * nb;
-    }
+    ci += 2 * nb;
     for (int s = B->woff[w], k = 0; s < B->woff[w + 1]; s++, k++) {
       unsigned c = (unsigned)B->col[s];
-      if (sb >= 0) ci[k] = B->map[s] >= 0 ? PetscWarpEllCode(start, nb, sb, (int)c) : 0;
-      else if (delta) ci[k] = (unsigned short)(k < PETSCWARP_WARP ? 0 : c - (unsigned)B->col[s - PETSCWARP_WARP]);
+      first      = k < PETSCWARP_WARP;
+      if (mode >= 0) ci[k] = B->map[s] >= 0 ? PetscWarpEllCode(start, nb, sb, (int)c) : 0;
+      else if (hybrid) ci[k] = PetscWarpEllHybridCode(bucket, nb, first ? 0 : B->col[s - PETSCWARP_WARP], (int)c);
       else {
         ci[2 * k]     = (unsigned short)(c & 0xffffu);
         ci[2 * k + 1] = (unsigned short)(c >> 16);
@@ -125,16 +120,11 @@ static int ExpandHost(PetscWarpEll *B, int u, int ncols, PetscWarpEll *E)
     free(col), free(map), free(val), free(woff);
     return PETSCWARP_ERR_MEM;
   }
-  *E          = *B;
-  E->ncols    = ncols;
-  E->unit     = u;
-  E->nnz      = u * B->nnz;
-  E->nslots   = (int)ns;
-  E->maxwidth = u * B->maxwidth;
-  E->col      = col;
-  E->map      = map;
-  E->val      = val;
-  E->woff     = woff;
+  PetscWarpEllExpandScalars(E, B, u, ncols);
+  E->col  = col;
+  E->map  = map;
+  E->val  = val;
+  E->woff = woff;
   for (int i = 0; i < B->nrows; i++) E->diag[i] = -1;
   for (int w = 0; w < B->nwarps; w++) {
     int l = B->winfo[w] & 255, nr = (B->winfo[w] >> 8) & 255;

@@ -20,17 +20,20 @@ void PetscWarpEllToCSRHost(const PetscWarpEll *E, double *csrval)
 #define PETSCWARP_SLOT(E, w, r, L, k, sub) ((E)->woff[w] + PETSCWARP_WARP * (k) + (r) * (L) + (sub))
 
 /* The unit column of unit slot k = 32 kb + t (relative to the warp's start) of warp w in the compact index; prev: the
-   lane's column at slot k - 32 (delta warps) */
+   lane's column at slot k - 32 (0 for kb = 0; hybrid warps) */
 static inline int UnitColumn(const PetscWarpEll *E, int w, int k, int prev)
 {
   const unsigned short *ci   = E->cidx + E->ioff[w];
-  int                   mode = E->wmode[w], sb = mode & 255, nb = mode >> 8;
+  int                   mode = E->wmode[w], sb = mode & 255, nb = mode >= 0 ? mode >> 8 : -2 - mode;
+  unsigned              v, sel;
   if (mode == PETSCWARP_MODE_WIDE) return (int)((unsigned)ci[2 * k] | ((unsigned)ci[2 * k + 1] << 16));
-  if (mode == PETSCWARP_MODE_DELTA) {
-    int t = k % PETSCWARP_WARP;
-    return k < PETSCWARP_WARP ? (int)((unsigned)ci[2 * t] | ((unsigned)ci[2 * t + 1] << 16)) : prev + ci[2 * PETSCWARP_WARP + k];
+  v = ci[2 * nb + k];
+  if (mode < PETSCWARP_MODE_WIDE) { /* hybrid */
+    if (!(v & 0x8000u)) return prev + (int)v;
+    sel = (v >> 10) & 31u;
+    return (int)(((unsigned)ci[2 * sel] | ((unsigned)ci[2 * sel + 1] << 16)) + (v & 1023u));
   }
-  unsigned v = ci[2 * nb + k], sel = v >> (16 - sb);
+  sel = v >> (16 - sb);
   return (int)(((unsigned)ci[2 * sel] | ((unsigned)ci[2 * sel + 1] << 16)) + (v & ((1u << (16 - sb)) - 1)));
 }
 

@@ -41,10 +41,13 @@
       (nb: clusters, 1..32), the warp's index stream starts with the nb cluster starts (32-bit, little-endian uint16
       pairs), then one code per unit slot, (k << (16 - sb)) | (c - start_k) with k the last cluster starting at or
       before column c (0 for padding slots: the first start, a valid column); the kernel keeps start_k in lane k and
-      fetches it with a warp shuffle. Else, when every lane's consecutive unit columns (its slots k-1 and k) differ by
-      0..65535 (columns sorted in each row, so padding repeats the row's last column), wmode[w] = -2 (delta): the
-      stream holds the 32 lanes' first columns (32-bit pairs), then one code per unit slot, the difference from the
-      lane's previous slot (0 for the first). Else wmode[w] = -1 and the stream holds the 32-bit unit columns. A box mesh's
+      fetches it with a warp shuffle. Else, hybrid (wmode[w] = -2 - nb): along each lane (slots k = 0, 1, ...; the column
+      before the first is 0) a column less than 32768 beyond the previous one is coded as that difference (< 0x8000),
+      any other (a jump: to another stratum of DMPlex's numbering, cells, vertices, faces, edges) as
+      0x8000 | (k << 10) | (c & 1023) with k the index of its 1024-aligned bucket c >> 10 among the warp's nb <= 32
+      distinct jump buckets, sorted; the stream starts with the buckets' first columns (bucket << 10, 32-bit pairs),
+      then one code per unit slot. Columns are sorted in each row and padding repeats the row's last column, so a lane
+      jumps only where its row changes stratum (Q2 rows of DMPlex: 3-4 times). Else wmode[w] = -1 and the stream holds the 32-bit unit columns. A box mesh's
       warps need 1 cluster (Q1) or 8-32 (Q2 in DMPlex's numbering: cells, vertices, faces and edges far apart). cidx
       holds the warps' streams back to back, warp w's from cidx + ioff[w] (uint16 units, even);
     col (32-bit, every value slot) stays: the transpose product and the host twin's checks read it; the forward
@@ -145,24 +148,51 @@ static inline PETSCWARP_HD int PetscWarpEllClusters(const unsigned long long *ke
   return -1;
 }
 
-#define PETSCWARP_MODE_WIDE  (-1) /* wmode of a warp with 32-bit columns */
-#define PETSCWARP_MODE_DELTA (-2) /* wmode of a warp with 16-bit differences along each lane */
+#define PETSCWARP_MODE_WIDE (-1) /* wmode of a warp with 32-bit columns; a hybrid warp has wmode -2 - (jump buckets) */
 
-/* The mode of a warp whose clusters gave sb (-1: too many) and nb, slots col[s0..s1) (unit slots, 32 per step) */
-static inline PETSCWARP_HD int PetscWarpEllMode(int sb, int nb, const int *col, int s0, int s1)
+/* The jumps of a warp's lanes (unit slots col[s0..s1), 32 lanes; see the layout above): their sorted distinct buckets
+   in bucket[0..*nb-1]; 0 when there are more than 32. Shared by both builds. */
+static inline PETSCWARP_HD int PetscWarpEllJumps(const int *col, int s0, int s1, int *bucket, int *nb)
 {
-  if (sb >= 0) return sb | (nb << 8);
-  for (int s = s0 + PETSCWARP_WARP; s < s1; s++) {
-    int d = col[s] - col[s - PETSCWARP_WARP];
-    if (d < 0 || d > 65535) return PETSCWARP_MODE_WIDE;
-  }
-  return PETSCWARP_MODE_DELTA;
+  int n = 0;
+  for (int t = 0; t < PETSCWARP_WARP; t++)
+    for (int s = s0 + t, prev = 0; s < s1; s += PETSCWARP_WARP) {
+      int c = col[s], d = c - prev, b = c >> 10, i = 0;
+      prev = c;
+      if (d >= 0 && d <= 32767) continue;
+      while (i < n && bucket[i] < b) i++;
+      if (i < n && bucket[i] == b) continue;
+      if (n == 32) return 0;
+      for (int j = n; j > i; j--) bucket[j] = bucket[j - 1];
+      bucket[i] = b;
+      n++;
+    }
+  *nb = n;
+  return 1;
+}
+
+/* The code of column c after prev in a hybrid warp with jump buckets bucket[0..nb-1] */
+static inline PETSCWARP_HD unsigned short PetscWarpEllHybridCode(const int *bucket, int nb, int prev, int c)
+{
+  int d = c - prev, k = 0;
+  if (d >= 0 && d <= 32767) return (unsigned short)d;
+  while (k + 1 < nb && bucket[k] != c >> 10) k++;
+  return (unsigned short)(0x8000 | (k << 10) | (c & 1023));
+}
+
+/* The mode of a warp whose clusters gave sb (-1: too many) and nc, slots col[s0..s1) (unit slots): cluster, hybrid
+   (its jump buckets in bucket[]) or wide */
+static inline PETSCWARP_HD int PetscWarpEllMode(int sb, int nc, const int *col, int s0, int s1, int *bucket)
+{
+  int nb;
+  if (sb >= 0) return sb | (nc << 8);
+  return PetscWarpEllJumps(col, s0, s1, bucket, &nb) ? -2 - nb : PETSCWARP_MODE_WIDE;
 }
 
 /* uint16 units of the index stream of a warp of the given mode and unit slots */
 static inline PETSCWARP_HD long long PetscWarpEllStreamLength(int mode, int slots)
 {
-  return mode >= 0 ? 2LL * (mode >> 8) + slots : mode == PETSCWARP_MODE_DELTA ? 2LL * PETSCWARP_WARP + slots : 2LL * slots;
+  return mode >= 0 ? 2LL * (mode >> 8) + slots : mode < PETSCWARP_MODE_WIDE ? 2LL * (-2 - mode) + slots : 2LL * slots;
 }
 
 /* The 16-bit code of unit column c in a warp with clusters start[0..nb-1] and sb selector bits */
@@ -171,6 +201,18 @@ static inline PETSCWARP_HD unsigned short PetscWarpEllCode(const int *start, int
   int k = 0;
   while (k + 1 < nb && start[k + 1] <= c) k++;
   return (unsigned short)((k << (16 - sb)) | (c - start[k]));
+}
+
+/* E: the layout B over units of u columns seen in value slots (its scalars and B's arrays; both builds then replace
+   col, map, val and woff by the expanded ones) */
+static inline void PetscWarpEllExpandScalars(PetscWarpEll *E, const PetscWarpEll *B, int u, int ncols)
+{
+  *E          = *B;
+  E->ncols    = ncols;
+  E->unit     = u;
+  E->nnz      = u * B->nnz;
+  E->nslots   = u * B->nslots;
+  E->maxwidth = u * B->maxwidth;
 }
 
 #define PETSCWARP_MAX_UNIT 8 /* largest block size of the blocked layout (one kernel instance per size) */
