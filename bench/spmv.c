@@ -371,15 +371,15 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
     PetscInt         w;
     const char      *index; /* -mat_ellwarp_index, NULL: the default (auto) */
   } ew[] = {
-    {"ellwarp_k1",            MAT_ELLWARP_KERNEL_K1,   PETSC_DETERMINE, "none", 0,  NULL     },
-    {"ellwarp_k2_t8",         MAT_ELLWARP_KERNEL_K2,   8,               "none", 0,  NULL     },
-    {"ellwarp_auto",          MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, NULL     },
-    {"ellwarp_auto_rcm",      MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "rcm",  -1, NULL     },
-    {"ellwarp_auto_global",   MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", 0,  NULL     },
-    {"ellwarp_auto_i32",      MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "32"     },
-    {"ellwarp_auto_i16",      MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "16"     },
-    {"ellwarp_auto_block",    MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "block"  },
-    {"ellwarp_auto_block16",  MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "block16"}
+    {"ellwarp_k1",           MAT_ELLWARP_KERNEL_K1,   PETSC_DETERMINE, "none", 0,  NULL     },
+    {"ellwarp_k2_t8",        MAT_ELLWARP_KERNEL_K2,   8,               "none", 0,  NULL     },
+    {"ellwarp_auto",         MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, NULL     },
+    {"ellwarp_auto_rcm",     MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "rcm",  -1, NULL     },
+    {"ellwarp_auto_global",  MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", 0,  NULL     },
+    {"ellwarp_auto_i32",     MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "32"     },
+    {"ellwarp_auto_i16",     MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "16"     },
+    {"ellwarp_auto_block",   MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "block"  },
+    {"ellwarp_auto_block16", MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "block16"}
   };
 
   PetscFunctionBegin;

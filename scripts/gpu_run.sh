@@ -5,7 +5,8 @@
 # the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm cgwarp
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
-#                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg setup_asm (default: probe tests sanitize
+#                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg setup_asm ell16 ell16_check
+#                                   ell16_bench (default: probe tests sanitize
 #                                   tutorial bench)
 set -uo pipefail
 ROOT=$PWD
@@ -20,6 +21,23 @@ origin=$(cat gpu/build/.origin)
 srcdir=$(dirname "$origin") # the source tree it was built from (scripts such as tests/petsc_tutorial.sh are run from it)
 find gpu/build -name CTestTestfile.cmake -exec sed -i "s#$origin#$ROOT/gpu/build#g; s#$srcdir/#$ROOT/#g; s#/work/main#$ROOT#g" {} +
 what=${*:-probe tests sanitize tutorial bench}
+# compute-sanitizer with each tool (memcheck with --leak-check full) on each test command line of $B/tests, into
+# $OUTDIR/<log>: the exit status, the summaries and the first findings
+sanitize_each() { # log "tools" "test args" ...
+  local log=$1 tools=$2 tool t extra
+  shift 2
+  local tests=("$@")
+  for tool in $tools; do
+    for t in "${tests[@]}"; do
+      local cmd=($t)
+      extra=""; [ $tool = memcheck ] && extra="--leak-check full"
+      echo "== compute-sanitizer --tool $tool $t" | tee -a "$OUTDIR/$log"
+      compute-sanitizer --tool $tool $extra --error-exitcode 3 $B/tests/"${cmd[@]}" > /tmp/sanitizer.log 2>&1
+      echo "exit $?" | tee -a "$OUTDIR/$log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$OUTDIR/$log"
+      grep -E "Uninitialized|Invalid|at 0x|by thread" /tmp/sanitizer.log | head -12 >> "$OUTDIR/$log"
+    done
+  done
+}
 B=gpu/build
 for w in $what; do
   case $w in
@@ -48,16 +66,7 @@ for w in $what; do
              # Decides: initcheck "ERROR SUMMARY: 0 errors" on every line (before the fix: 6 uninitialized 8-byte reads in
              # the CUB scan of the split-row chunks), memcheck 0 errors and no leaks, ctest all passed.
     (cd $B && ctest --output-on-failure -L gpu -R 'spmv|layout' 2>&1 | tee "$OUTDIR/ctest9.log" | tail -8)
-    for tool in initcheck memcheck; do
-      for t in "test_spmv -mat_ellwarp_backend cuda -kernels k2 -threshold 1" "test_spmv -mat_ellwarp_backend cuda" "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_window 64 -kernels k1,k2,auto -threshold 1" "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_window_padding 1000" "test_layout 7"; do
-        set -- $t
-        extra=""; [ $tool = memcheck ] && extra="--leak-check full"
-        echo "== compute-sanitizer --tool $tool $t" | tee -a "$OUTDIR/sanitize9.log"
-        compute-sanitizer --tool $tool $extra --error-exitcode 3 $B/tests/$@ > /tmp/sanitizer.log 2>&1
-        echo "exit $?" | tee -a "$OUTDIR/sanitize9.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$OUTDIR/sanitize9.log"
-        grep -E "Uninitialized|Invalid|at 0x|by thread" /tmp/sanitizer.log | head -12 >> "$OUTDIR/sanitize9.log"
-      done
-    done ;;
+    sanitize_each sanitize9.log "initcheck memcheck" "test_spmv -mat_ellwarp_backend cuda -kernels k2 -threshold 1" "test_spmv -mat_ellwarp_backend cuda" "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_window 64 -kernels k1,k2,auto -threshold 1" "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_window_padding 1000" "test_layout 7" ;;
   bench9) # issue 9 (~2-3 min): the box suite as a one-GPU user gets it: ONE rank, DMPlex's numbering, FE sparsity with
           # synthetic SPD values; every path (aij 1 core, aijcusparse, sellcuda, ellwarp auto, global sort, windows 64..4096
           # with K1/K2 t=8/auto); CG+Jacobi 200 its on aijcusparse, sellcuda, ellwarp auto and global (cg_it_us column).
@@ -105,6 +114,26 @@ for w in $what; do
                    # mesh, before its refinement); case names end in _plexrcm
     $B/bench/bench_spmv -pattern_only -plex_reorders rcm -cases cube_tet_p1,cube_tet_p2,graded_tet_p1,graded_tet_p2,lshape_tet_p1,lshape_tet_p2,torus_tet_p1,torus_tet_p2,shell_tet_p1,shell_tet_p2,holed_tri_p1,holed_tri_p2,holed_quad_p1,holed_quad_p2 -cpu_nmult 5 -cpu_cg 0 -kr 0 -cg_its 100 -csv "$OUTDIR/spmv9_gmsh_rcm.csv" 2>&1 | tee "$OUTDIR/bench9_gmsh_rcm.log"
     python3 bench/plot_spmv.py "$OUTDIR/spmv9_gmsh_rcm.png" "$OUTDIR/spmv9_gmsh_rcm.csv" --paths=aijcusparse,sellcuda,ellwarp_auto,ellwarp_auto_global,ellwarp_k1_w256,ellwarp_k2t8_w256 2>&1 | tail -1 ;;
+  ell16|ell16_check|ell16_bench) # issue 9, compact column indices (~4 min in all; ell16_check ~1.5 min, ell16_bench ~2.5 min)
+    if [ $w != ell16_bench ]; then
+      # the GPU tests of the layouts (device build == host twin array by array, products against AIJ on the pathological
+      # inputs with every -mat_ellwarp_index, blocked copies, COO and coherence with blocks); then memcheck and initcheck
+      # on the pathological inputs with the compact layouts (16-bit codes, split rows, blocks) and on the kernel-layer test.
+      # Decides: ctest all passed; every sanitizer line "ERROR SUMMARY: 0 errors" (and no leaks).
+      (cd $B && ctest --output-on-failure -L gpu -R 'layout|spmv_cuda$|spmv_cuda_thr1|spmv_cuda_(index|block)|coherence_cuda|ellwarpcoo_cuda$|ellwarpcoo_cuda_block' 2>&1 | tee "$OUTDIR/ctest_ell16.log" | tail -30)
+      sanitize_each sanitize_ell16.log "memcheck initcheck" "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_index 16 -kernels k2,auto -threshold 1" "test_spmv -mat_ellwarp_backend cuda -block 3 -kernels k1,k2 -threshold 1" "test_spmv -mat_ellwarp_backend cuda -block 2 -mat_ellwarp_index block -mat_ellwarp_window 64" "test_ellwarpcoo -mat_ellwarp_backend cuda -block 3" "test_layout 7"
+    fi
+    if [ $w != ell16_check ]; then
+      # the box suite and every gmsh mesh (one rank, DMPlex's numbering, as bench9/bench9_gmsh) with the layouts side by
+      # side: ellwarp_auto (default: -mat_ellwarp_index auto), _i32 (the 32-bit layout, the default before), _i16, _block,
+      # _block16 (elasticity), against aijcusparse and sellcuda; columns B/nnz (the layout's bytes per nonzero) and %own
+      # (fraction of copy bandwidth at the path's own bytes + x, y once); the note gives index=<layout>/<columns per index>
+      # and the fraction of 16-bit slices. Decides: ellwarp_auto >= 1.2x aijcusparse and >= 1.05x sellcuda on
+      # q1lap/q2lap/q1elas/q2elas (vsCusp column; the sellcuda line's vsCusp gives the ratio), >= 1.0x aijcusparse on every
+      # gmsh matrix; ellwarp_auto faster than ellwarp_auto_i32 wherever its B/nnz is lower.
+      $B/bench/bench_spmv -pattern_only -cases q1lap,q2lap,q1elas,q2elas,q1lap2d -windows 256 -cpu_nmult 2 -cpu_cg 0 -kr 0 -cg_its 100 -csv "$OUTDIR/spmv_ell16_box.csv" 2>&1 | tee "$OUTDIR/bench_ell16_box.log" | grep -E "^case|aijcusparse|sellcuda|ellwarp_auto"
+      $B/bench/bench_spmv -pattern_only -cases cube_tet_p1,cube_tet_p2,graded_tet_p1,graded_tet_p2,lshape_tet_p1,lshape_tet_p2,torus_tet_p1,torus_tet_p2,shell_tet_p1,shell_tet_p2,holed_tri_p1,holed_tri_p2,holed_quad_p1,holed_quad_p2 -windows 256 -cpu_nmult 2 -cpu_cg 0 -kr 0 -cg_its 0 -csv "$OUTDIR/spmv_ell16_gmsh.csv" 2>&1 | tee "$OUTDIR/bench_ell16_gmsh.log" | grep -E "^case|aijcusparse|sellcuda|ellwarp_auto "
+    fi ;;
   tutorial)
     $B/tutorials/ex1 -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 80,80,80 -nmult 100 -check -log_view :"$OUTDIR/ex1_logview.txt" 2>&1 | tee "$OUTDIR/ex1.log" ;;
   bench) # 0.5 M-row matrices, each also randomly renumbered, with the exhaustive parameter search

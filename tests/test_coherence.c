@@ -79,16 +79,7 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(TestRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(TestCreateCase(PETSC_COMM_WORLD, "random", rnd, -1, &A));
-  {
-    PetscInt bsz = 1; /* -block bs: the case in bs x bs blocks (the block layout until an entry breaks a block) */
-    PetscCall(PetscOptionsGetInt(NULL, NULL, "-block", &bsz, NULL));
-    if (bsz > 1) {
-      Mat Ab;
-      PetscCall(TestBlockExpand(A, bsz, PETSC_FALSE, rnd, &Ab));
-      PetscCall(MatDestroy(&A));
-      A = Ab;
-    }
-  }
+  PetscCall(TestBlockOption(rnd, &A)); /* -block bs: the block layout until an entry breaks a block */
   PetscCall(MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
   PetscCall(MatConvert(A, MATELLWARP, MAT_INITIAL_MATRIX, &B));
   PetscCall(MatSetOption(B, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));

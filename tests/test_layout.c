@@ -23,9 +23,9 @@ static int Same(const void *a, const void *b, size_t n, const char *what, int th
 }
 
 typedef struct {
-  int     m, n, nnz, *rp, *cj, *order;              /* host CSR and the reversed order */
-  double *a, *x;                                    /* values, a vector of n entries */
-  int    *d_i, *d_j, *d_o;                          /* device copies */
+  int     m, n, nnz, *rp, *cj, *order;                  /* host CSR and the reversed order */
+  double *a, *x;                                        /* values, a vector of n entries */
+  int    *d_i, *d_j, *d_o;                              /* device copies */
   double *d_a, *d_x, *d_y, *d_x2, *yh, *yd, *x2h, *x2d; /* device vectors, results */
 } Csr;
 
@@ -174,8 +174,8 @@ int main(int argc, char **argv)
   srand(seed);
   for (int trial = 0; trial < 8; trial++) { /* trial 6 has its rows already sorted by length: identity (Kr) layouts; trial 7
                                                has 70000 columns: warps whose columns need 32-bit indices */
-    int  m = trial == 0 ? 0 : trial == 1 ? 1 : 500 + rand() % 3000, n = m ? (trial == 7 ? 70000 : m + rand() % 50) : 7, *rp = malloc(sizeof(int) * (m + 1));
-    Csr  P, B;
+    int m = trial == 0 ? 0 : trial == 1 ? 1 : 500 + rand() % 3000, n = m ? (trial == 7 ? 70000 : m + rand() % 50) : 7, *rp = malloc(sizeof(int) * (m + 1));
+    Csr P, B;
     rp[0] = 0;
     for (int i = 0; i < m; i++) {
       int len = rand() % 10 == 0 ? 0 : rand() % 30;

@@ -53,18 +53,7 @@ static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold,
 
   PetscFunctionBegin;
   PetscCall(TestCreateCase(PETSC_COMM_WORLD, cs, r, zerorank, &A));
-  {
-    PetscInt  bsz = 1;
-    PetscBool brk = PETSC_FALSE;
-    PetscCall(PetscOptionsGetInt(NULL, NULL, "-block", &bsz, NULL));
-    PetscCall(PetscOptionsGetBool(NULL, NULL, "-block_break", &brk, NULL));
-    if (bsz > 1) {
-      Mat Ab;
-      PetscCall(TestBlockExpand(A, bsz, brk, r, &Ab));
-      PetscCall(MatDestroy(&A));
-      A = Ab;
-    }
-  }
+  PetscCall(TestBlockOption(r, &A));
   PetscCall(MatConvert(A, MATELLWARP, MAT_INITIAL_MATRIX, &B));
   PetscCall(PetscStrcmp(k, "k1", &flg));
   if (flg) kern = MAT_ELLWARP_KERNEL_K1;
@@ -116,7 +105,8 @@ static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold,
   }
   PetscCall(MatEllWarpGetInfo(B, &info));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s layout: %s, kernel %s, threshold %" PetscInt_FMT ", order %s, window %" PetscInt_FMT ", %" PetscInt_FMT " slices, padding %.3f, index %s (unit %" PetscInt_FMT ", %.2f 16-bit), %.2f B/nnz (%.2f with 32-bit columns)\n", cs, k,
-                        MatEllWarpBackends[info.backend], MatEllWarpKernels[info.kernel], info.threshold, info.reorder, info.window, info.nwarps, (double)info.padding, MatEllWarpIndices[info.index], info.index_unit, (double)info.narrow_fraction, (double)info.bytes_per_nnz, (double)info.bytes_per_nnz_32));
+                        MatEllWarpBackends[info.backend], MatEllWarpKernels[info.kernel], info.threshold, info.reorder, info.window, info.nwarps, (double)info.padding, MatEllWarpIndices[info.index], info.index_unit, (double)info.narrow_fraction,
+                        (double)info.bytes_per_nnz, (double)info.bytes_per_nnz_32));
   PetscCheck(info.nproducts >= (M == N && samelayout ? 4 : 3) || m == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the products did not run in the ELL-WARP layout (%" PetscInt_FMT " products)", info.nproducts);
   {
     PetscInt  want = PETSC_DETERMINE;

@@ -88,8 +88,7 @@ PetscErrorCode TestCreateCase(MPI_Comm comm, const char name[], PetscRandom r, P
       PetscReal u;
       PetscCall(PetscRandomGetValueReal(r, &u));
       len = (PetscInt)PetscMin((PetscReal)N, 2.0 / PetscMax(u * u, 1e-9));
-    }
-    else if (IS("widecols")) len = i < 1000 ? RandInt(r, 1, 11) : RandInt(r, 11, 21);
+    } else if (IS("widecols")) len = i < 1000 ? RandInt(r, 1, 11) : RandInt(r, 11, 21);
     len = PetscMin(len, N);
     for (PetscInt k = 0; k < len; k++) {
       cols[k] = len == N ? k : (IS("widecols") && i < 1000 ? 70 * i + RandInt(r, 0, 2000) : RandInt(r, 0, N));
@@ -146,6 +145,23 @@ PetscErrorCode TestBlockExpand(Mat A, PetscInt bs, PetscBool brk, PetscRandom r,
   }
   PetscCall(MatAssemblyBegin(*B, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*B, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -block bs (and -block_break): *A replaced by its bs x bs block expansion (TestBlockExpand()); nothing without it */
+PetscErrorCode TestBlockOption(PetscRandom r, Mat *A)
+{
+  PetscInt  bs  = 1;
+  PetscBool brk = PETSC_FALSE;
+  Mat       Ab;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-block", &bs, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-block_break", &brk, NULL));
+  if (bs < 2) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(TestBlockExpand(*A, bs, brk, r, &Ab));
+  PetscCall(MatDestroy(A));
+  *A = Ab;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -9,6 +9,8 @@
 PetscErrorCode TestCreateCase(MPI_Comm, const char[], PetscRandom, PetscInt, Mat *);
 /* A (x) random bs x bs blocks, block sizes bs (brk: one entry of the first local row left out: not blocked) */
 PetscErrorCode TestBlockExpand(Mat, PetscInt, PetscBool, PetscRandom, Mat *);
+/* -block bs, -block_break: the matrix replaced by its block expansion */
+PetscErrorCode TestBlockOption(PetscRandom, Mat *);
 /* PetscInitialize(), PetscWarpInitializePackage(), and *skip when a GPU test finds no device; then return TestSkip() */
 PetscErrorCode TestBegin(int *, char ***, const char[], PetscBool *);
 int            TestSkip(void);

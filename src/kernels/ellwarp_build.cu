@@ -352,16 +352,16 @@ extern "C" int PetscWarpEllCopyToHostCUDA(const PetscWarpEll *dE, PetscWarpEll *
     void  *src;
     size_t bytes;
   } c[] = {
-    {hE->woff,  dE->woff,  sizeof(int) * ((size_t)dE->nwarps + 1)},
-    {hE->wrow,  dE->wrow,  sizeof(int) * (size_t)dE->nwarps      },
-    {hE->winfo, dE->winfo, sizeof(int) * (size_t)dE->nwarps      },
-    {hE->perm,  dE->perm,  sizeof(int) * (size_t)dE->nrows       },
-    {hE->col,   dE->col,   sizeof(int) * (size_t)dE->nslots      },
-    {hE->map,   dE->map,   sizeof(int) * (size_t)dE->nslots      },
-    {hE->diag,  dE->diag,  sizeof(int) * (size_t)dE->nrows       },
-    {hE->val,   dE->val,   sizeof(double) * (size_t)dE->nslots   },
-    {hE->wmode,  dE->wmode,  sizeof(int) * (size_t)dE->nwarps      },
-    {hE->ioff,  dE->ioff,  sizeof(int) * (size_t)dE->nwarps      },
+    {hE->woff,  dE->woff,  sizeof(int) * ((size_t)dE->nwarps + 1)    },
+    {hE->wrow,  dE->wrow,  sizeof(int) * (size_t)dE->nwarps          },
+    {hE->winfo, dE->winfo, sizeof(int) * (size_t)dE->nwarps          },
+    {hE->perm,  dE->perm,  sizeof(int) * (size_t)dE->nrows           },
+    {hE->col,   dE->col,   sizeof(int) * (size_t)dE->nslots          },
+    {hE->map,   dE->map,   sizeof(int) * (size_t)dE->nslots          },
+    {hE->diag,  dE->diag,  sizeof(int) * (size_t)dE->nrows           },
+    {hE->val,   dE->val,   sizeof(double) * (size_t)dE->nslots       },
+    {hE->wmode, dE->wmode, sizeof(int) * (size_t)dE->nwarps          },
+    {hE->ioff,  dE->ioff,  sizeof(int) * (size_t)dE->nwarps          },
     {hE->cidx,  dE->cidx,  sizeof(unsigned short) * (size_t)dE->ncidx}
   };
   for (auto &x : c)

@@ -56,14 +56,15 @@ __device__ int WarpEntries(const unsigned long long *key, int n)
 }
 
 /* One thread per ELL warp: its clusters (start: 32 per warp), mode and index length */
-__global__ void WarpClusters(int nwarps, int narrow, const int *__restrict__ woff, const unsigned long long *__restrict__ key, int *__restrict__ start, int *__restrict__ wmode, long long *__restrict__ isize, int *__restrict__ nnarrow)
+__global__ void WarpClusters(int nwarps, int narrow, const int *__restrict__ woff, const int *__restrict__ col, const unsigned long long *__restrict__ key, int *__restrict__ start, int *__restrict__ wmode, long long *__restrict__ isize, int *__restrict__ nnarrow)
 {
   int w = blockIdx.x * blockDim.x + threadIdx.x, nb = 0;
   if (w >= nwarps) return;
   int slots = woff[w + 1] - woff[w], sb = narrow ? PetscWarpEllClusters(key + woff[w], WarpEntries(key + woff[w], slots), &nb, start + 32LL * w) : -1;
-  wmode[w] = sb >= 0 ? sb | (nb << 8) : -1;
-  isize[w] = sb >= 0 ? 2LL * nb + slots : 2LL * slots;
-  if (sb >= 0) atomicAdd(nnarrow, 1);
+  int mode = narrow ? PetscWarpEllMode(sb, nb, col, woff[w], woff[w + 1], start + 32LL * w) : PETSCWARP_MODE_WIDE; /* hybrid: start holds the buckets */
+  wmode[w] = mode;
+  isize[w] = PetscWarpEllStreamLength(mode, slots);
+  if (mode != PETSCWARP_MODE_WIDE) atomicAdd(nnarrow, 1);
 }
 
 /* One CUDA warp per ELL warp: its index stream (start of the stream: the scanned lengths) */
@@ -72,16 +73,15 @@ __global__ void CompactFill(int nwarps, const int *__restrict__ woff, const int 
   long long gt = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   int       w = (int)(gt >> 5), lane = (int)(gt & 31);
   if (w >= nwarps) return;
-  int             io = (int)sstart[w], mode = wmode[w], sb = mode & 255, nb = mode >> 8;
-  const int      *st = start + 32LL * w;
+  int             io = (int)sstart[w], mode = wmode[w], sb = mode & 255, hybrid = mode < PETSCWARP_MODE_WIDE, nb = mode >= 0 ? mode >> 8 : hybrid ? -2 - mode : 0;
+  const int      *st = start + 32LL * w; /* cluster starts, or jump buckets (hybrid) */
   unsigned short *ci = cidx + io;
   if (lane == 0) ioff[w] = io;
-  if (mode >= 0) {
-    if (lane < nb) reinterpret_cast<int *>(ci)[lane] = st[lane]; /* little-endian: the host twin's (low, high) pair */
-    ci += 2 * nb;
-  }
+  if (lane < nb) reinterpret_cast<int *>(ci)[lane] = hybrid ? st[lane] << 10 : st[lane]; /* little-endian: the host twin's (low, high) pair */
+  ci += 2 * nb;
   for (int s = woff[w] + lane, k = lane; s < woff[w + 1]; s += PETSCWARP_WARP, k += PETSCWARP_WARP) {
     if (mode >= 0) ci[k] = map[s] >= 0 ? PetscWarpEllCode(st, nb, sb, col[s]) : 0;
+    else if (hybrid) ci[k] = PetscWarpEllHybridCode(st, nb, k < PETSCWARP_WARP ? 0 : col[s - PETSCWARP_WARP], col[s]);
     else reinterpret_cast<int *>(ci)[k] = col[s];
   }
 }
@@ -164,7 +164,7 @@ int Compact(PetscWarpEll *B, int narrow, cudaStream_t st)
       thrust::device_ptr<unsigned long long> K(key);
       thrust::device_ptr<long long>          S(isize);
       thrust::sort(thrust::cuda::par.on(st), K, K + B->nslots);
-      WarpClusters<<<Blocks(nw, 128), 128, 0, st>>>(nw, narrow, B->woff, key, start, B->wmode, isize, d_n);
+      WarpClusters<<<Blocks(nw, 128), 128, 0, st>>>(nw, narrow, B->woff, B->col, key, start, B->wmode, isize, d_n);
       CHECK(cudaGetLastError());
       thrust::exclusive_scan(thrust::cuda::par.on(st), S, S + nw + 1, S, 0LL);
     } catch (std::bad_alloc &) {
@@ -213,16 +213,11 @@ int Expand(PetscWarpEll *B, int u, int ncols, cudaStream_t st, PetscWarpEll *E)
   B->val                    = NULL;
   CHECK(e1);
   CHECK(e2);
-  *E          = *B;
-  E->ncols    = ncols;
-  E->unit     = u;
-  E->nnz      = u * B->nnz;
-  E->nslots   = (int)ns;
-  E->maxwidth = u * B->maxwidth;
-  E->col      = col;
-  E->map      = col + ns;
-  E->val      = (double *)(col + 2 * ns);
-  E->woff     = woff;
+  PetscWarpEllExpandScalars(E, B, u, ncols);
+  E->col  = col;
+  E->map  = col + ns;
+  E->val  = (double *)(col + 2 * ns);
+  E->woff = woff;
   T.p[0] = T.p[1] = nullptr;
   memset(B, 0, sizeof(*B));
   return 0;
@@ -254,7 +249,7 @@ extern "C" int PetscWarpEllDropIndexCUDA(PetscWarpEll *E)
 {
   cudaError_t e1 = E->wmode ? cudaFree(E->wmode) : cudaSuccess, e2 = E->cidx ? cudaFree(E->cidx) : cudaSuccess;
   E->wmode = E->ioff = NULL;
-  E->cidx           = NULL;
+  E->cidx            = NULL;
   E->ncidx = E->nnarrow = 0;
   return (int)(e1 != cudaSuccess ? e1 : e2);
 }
@@ -283,7 +278,8 @@ extern "C" int PetscWarpEllBuildIndexCUDA(int nrows, int ncols, const int *d_row
     CHECK(Alloc(&T.p[0], sizeof(int) * ((size_t)nrows + 1)));
     CHECK(Alloc(&T.p[1], sizeof(int) * (size_t)nb));
     int grid = Blocks(nrows + 1 > nb ? nrows + 1 : nb, 256);
-    Compress<<<grid < 65536 ? grid : 65536, 256, 0, st>>>(nrows, ends[0] / u, nb, u, d_rowptr, d_colidx, (int *)T.p[0], (int *)T.p[1]);
+    if (grid > 65536) grid = 65536;
+    Compress<<<grid, 256, 0, st>>>(nrows, ends[0] / u, nb, u, d_rowptr, d_colidx, (int *)T.p[0], (int *)T.p[1]);
     CHECK(cudaGetLastError());
     err = PetscWarpEllBuildWindowCUDA(nrows, (ncols + u - 1) / u, (const int *)T.p[0], (const int *)T.p[1], d_order, threshold > 0 ? (threshold + u - 1) / u : 0, window, stream, &B);
     if (err) return err;

@@ -23,7 +23,7 @@ void PetscWarpEllDropIndexHost(PetscWarpEll *E)
   free(E->wmode);
   free(E->ioff);
   free(E->cidx);
-  E->wmode    = NULL;
+  E->wmode   = NULL;
   E->ioff    = NULL;
   E->cidx    = NULL;
   E->ncidx   = 0;
@@ -46,12 +46,13 @@ static int WarpColumns(const PetscWarpEll *B, int w, unsigned long long *key)
   return n;
 }
 
-/* The compact index of a layout over units (B: col, map and woff in unit slots): 16-bit codes in the warps whose
-   columns form at most 32 clusters (when narrow), 32-bit columns in the others */
+/* The compact index of a layout over units (B: col, map and woff in unit slots): 16-bit codes (when narrow) in the
+   warps whose columns form at most 32 clusters, else in those whose lanes jump to at most 32 buckets (hybrid), 32-bit
+   columns in the others */
 static int CompactHost(PetscWarpEll *B, int narrow)
 {
   long long           off = 0;
-  int                 nw = B->nwarps, start[32], nb, err = PETSCWARP_ERR_MEM;
+  int                 nw = B->nwarps, start[32], bucket[32], nb, err = PETSCWARP_ERR_MEM;
   unsigned long long *key = (unsigned long long *)malloc(sizeof(*key) * ((size_t)B->maxwidth * PETSCWARP_WARP + 1));
 
   B->wmode = (int *)malloc(sizeof(int) * ((size_t)nw + 1));
@@ -59,11 +60,11 @@ static int CompactHost(PetscWarpEll *B, int narrow)
   if (!key || !B->wmode || !B->ioff) goto done;
   B->nnarrow = 0;
   for (int w = 0; w < nw; w++) {
-    int sb      = narrow ? PetscWarpEllClusters(key, WarpColumns(B, w, key), &nb, NULL) : -1, slots = B->woff[w + 1] - B->woff[w];
-    B->wmode[w] = sb >= 0 ? sb | (nb << 8) : -1;
+    int sb      = narrow ? PetscWarpEllClusters(key, WarpColumns(B, w, key), &nb, NULL) : -1;
+    B->wmode[w] = narrow ? PetscWarpEllMode(sb, nb, B->col, B->woff[w], B->woff[w + 1], bucket) : PETSCWARP_MODE_WIDE;
     B->ioff[w]  = (int)off;
-    B->nnarrow += sb >= 0;
-    off += sb >= 0 ? 2LL * nb + slots : 2LL * slots;
+    B->nnarrow += B->wmode[w] != PETSCWARP_MODE_WIDE;
+    off += PetscWarpEllStreamLength(B->wmode[w], B->woff[w + 1] - B->woff[w]);
     if (off > INT_MAX) {
       err = PETSCWARP_ERR_RANGE;
       goto done;
@@ -73,19 +74,22 @@ static int CompactHost(PetscWarpEll *B, int narrow)
   B->cidx  = (unsigned short *)malloc(sizeof(unsigned short) * ((size_t)off + 1));
   if (!B->cidx) goto done;
   for (int w = 0; w < nw; w++) {
-    unsigned short *ci = B->cidx + B->ioff[w];
-    int             sb = B->wmode[w] >= 0 ? B->wmode[w] & 255 : -1;
-    if (sb >= 0) {
-      (void)PetscWarpEllClusters(key, WarpColumns(B, w, key), &nb, start);
-      for (int k = 0; k < nb; k++) {
-        ci[2 * k]     = (unsigned short)((unsigned)start[k] & 0xffffu);
-        ci[2 * k + 1] = (unsigned short)((unsigned)start[k] >> 16);
-      }
-      ci += 2 * nb;
+    unsigned short *ci   = B->cidx + B->ioff[w];
+    int             mode = B->wmode[w], sb = mode & 255, hybrid = mode < PETSCWARP_MODE_WIDE, first;
+    nb = 0;
+    if (mode >= 0) (void)PetscWarpEllClusters(key, WarpColumns(B, w, key), &nb, start); /* cluster starts */
+    else if (hybrid) (void)PetscWarpEllJumps(B->col, B->woff[w], B->woff[w + 1], bucket, &nb);
+    for (int k = 0; k < nb; k++) {
+      unsigned c    = (unsigned)(hybrid ? bucket[k] << 10 : start[k]);
+      ci[2 * k]     = (unsigned short)(c & 0xffffu);
+      ci[2 * k + 1] = (unsigned short)(c >> 16);
     }
+    ci += 2 * nb;
     for (int s = B->woff[w], k = 0; s < B->woff[w + 1]; s++, k++) {
       unsigned c = (unsigned)B->col[s];
-      if (sb >= 0) ci[k] = B->map[s] >= 0 ? PetscWarpEllCode(start, nb, sb, (int)c) : 0;
+      first      = k < PETSCWARP_WARP;
+      if (mode >= 0) ci[k] = B->map[s] >= 0 ? PetscWarpEllCode(start, nb, sb, (int)c) : 0;
+      else if (hybrid) ci[k] = PetscWarpEllHybridCode(bucket, nb, first ? 0 : B->col[s - PETSCWARP_WARP], (int)c);
       else {
         ci[2 * k]     = (unsigned short)(c & 0xffffu);
         ci[2 * k + 1] = (unsigned short)(c >> 16);
@@ -104,8 +108,8 @@ static int ExpandHost(PetscWarpEll *B, int u, int ncols, PetscWarpEll *E)
 {
   long long ns = (long long)u * B->nslots;
 
-  int      *col, *map, *woff;
-  double   *val;
+  int    *col, *map, *woff;
+  double *val;
 
   if (ns > INT_MAX) return PETSCWARP_ERR_RANGE;
   col  = (int *)calloc((size_t)ns + 1, sizeof(int));
@@ -116,16 +120,11 @@ static int ExpandHost(PetscWarpEll *B, int u, int ncols, PetscWarpEll *E)
     free(col), free(map), free(val), free(woff);
     return PETSCWARP_ERR_MEM;
   }
-  *E          = *B;
-  E->ncols    = ncols;
-  E->unit     = u;
-  E->nnz      = u * B->nnz;
-  E->nslots   = (int)ns;
-  E->maxwidth = u * B->maxwidth;
-  E->col      = col;
-  E->map      = map;
-  E->val      = val;
-  E->woff     = woff;
+  PetscWarpEllExpandScalars(E, B, u, ncols);
+  E->col  = col;
+  E->map  = map;
+  E->val  = val;
+  E->woff = woff;
   for (int i = 0; i < B->nrows; i++) E->diag[i] = -1;
   for (int w = 0; w < B->nwarps; w++) {
     int l = B->winfo[w] & 255, nr = (B->winfo[w] >> 8) & 255;

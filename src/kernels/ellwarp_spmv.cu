@@ -21,36 +21,54 @@ __global__ void __launch_bounds__(1024) EllWarpK1(int nrows, int nwarps, const i
   }
 }
 
-/* K2: warp w holds 32/L rows of L lanes each; lane t = r*L + sub */
-__global__ void __launch_bounds__(1024) EllWarpK2(int nwarps, const int *__restrict__ woff, const int *__restrict__ wrow, const int *__restrict__ winfo, const int *__restrict__ col, const double *__restrict__ val, const int *__restrict__ perm, const double *__restrict__ x, const double *z, double *y)
+/* The end of a K2-form product: the lanes' sums reduced over the L = 2^l lanes of each row (info = winfo[w]) and stored
+   (added atomically for a chunk of a split row); row0 = wrow[w] */
+__device__ __forceinline__ void StoreRows(double sum, int lane, int info, int row0, const int *__restrict__ perm, const double *z, double *y)
 {
-  int gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
-  if (w >= nwarps) return;
-  int    info = winfo[w], l = info & 255, nr = (info >> 8) & 255, end = woff[w + 1];
-  double sum = 0.0;
-#pragma unroll 4
-  for (int s = woff[w] + lane; s < end; s += PETSCWARP_WARP) sum += val[s] * __ldg(&x[col[s]]);
+  int l = info & 255, nr = (info >> 8) & 255, r = lane >> l;
   for (int off = (1 << l) >> 1; off > 0; off >>= 1) sum += __shfl_down_sync(FULL_MASK, sum, off);
-  int r = lane >> l;
   if ((lane & ((1 << l) - 1)) == 0 && r < nr) {
-    int p = perm ? perm[wrow[w] + r] : wrow[w] + r;
+    int p = perm ? perm[row0 + r] : row0 + r;
     if (info & PETSCWARP_SPLIT) atomicAdd(&y[p], sum); /* one chunk of a split row */
     else y[p] = z ? z[p] + sum : sum;
   }
 }
 
-/* The compact index (issue 9): K2's form over units of U consecutive columns, one column index per unit; in a 16-bit
+/* The U products of a unit: values v[32 j], columns c .. c + U - 1 */
+template <int U>
+__device__ __forceinline__ double UnitDot(const double *__restrict__ v, const double *__restrict__ x, int c)
+{
+  double s = 0.0;
+#pragma unroll
+  for (int j = 0; j < U; j++) s += v[PETSCWARP_WARP * j] * __ldg(&x[c + j]);
+  return s;
+}
+
+/* K2: warp w holds 32/L rows of L lanes each; lane t = r*L + sub */
+__global__ void __launch_bounds__(1024) EllWarpK2(int nwarps, const int *__restrict__ woff, const int *__restrict__ wrow, const int *__restrict__ winfo, const int *__restrict__ col, const double *__restrict__ val, const int *__restrict__ perm, const double *__restrict__ x, const double *z, double *y)
+{
+  int gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
+  if (w >= nwarps) return;
+  int    info = winfo[w], end = woff[w + 1];
+  double sum = 0.0;
+#pragma unroll 4
+  for (int s = woff[w] + lane; s < end; s += PETSCWARP_WARP) sum += val[s] * __ldg(&x[col[s]]);
+  StoreRows(sum, lane, info, wrow[w], perm, z, y);
+}
+
+/* The compact index (issue 9): K2's form over units of U consecutive columns, one column index per unit; in a cluster
    warp (wmode[w] >= 0, a branch uniform per warp) lane k holds cluster start k and a code's top sb bits name the lane
-   to fetch it from (one shuffle per unit) */
+   to fetch it from (one shuffle per unit); in a hybrid warp a lane adds a code below 0x8000 to its previous column, and
+   jumps to a bucket start (fetched the same way) plus an offset otherwise */
 template <int U>
 __global__ void __launch_bounds__(1024) EllWarpKc(int nwarps, const int *__restrict__ woff, const int *__restrict__ wrow, const int *__restrict__ winfo, const int *__restrict__ wmode, const int *__restrict__ ioff, const unsigned short *__restrict__ cidx, const double *__restrict__ val, const int *__restrict__ perm, const double *__restrict__ x, const double *z, double *y)
 {
   int gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
   if (w >= nwarps) return;
-  int                   info = winfo[w], l = info & 255, nr = (info >> 8) & 255, v0 = woff[w], nb = (woff[w + 1] - v0) / (PETSCWARP_WARP * U), mode = wmode[w];
-  const unsigned short *ci   = cidx + ioff[w];
-  const double         *v    = val + v0 + lane;
-  double                sum  = 0.0;
+  int                   info = winfo[w], v0 = woff[w], nb = (woff[w + 1] - v0) / (PETSCWARP_WARP * U), mode = wmode[w];
+  const unsigned short *ci  = cidx + ioff[w];
+  const double         *v   = val + v0 + lane;
+  double                sum = 0.0;
   if (mode >= 0) {
     int                   ob = 16 - (mode & 255), ncl = mode >> 8, start = lane < ncl ? reinterpret_cast<const int *>(ci)[lane] : 0;
     unsigned              mask = (1u << ob) - 1;
@@ -58,32 +76,47 @@ __global__ void __launch_bounds__(1024) EllWarpKc(int nwarps, const int *__restr
 #pragma unroll 4
     for (int kb = 0; kb < nb; kb++) {
       unsigned code = cc[PETSCWARP_WARP * kb + lane];
-      int      c    = (__shfl_sync(FULL_MASK, start, (int)(code >> ob)) + (int)(code & mask)) * U;
-#pragma unroll
-      for (int j = 0; j < U; j++) sum += v[PETSCWARP_WARP * (kb * U + j)] * __ldg(&x[c + j]);
+      sum += UnitDot<U>(v + PETSCWARP_WARP * U * kb, x, (__shfl_sync(FULL_MASK, start, (int)(code >> ob)) + (int)(code & mask)) * U);
+    }
+  } else if (mode < PETSCWARP_MODE_WIDE) { /* hybrid */
+    int                   ncl = -2 - mode, start = lane < ncl ? reinterpret_cast<const int *>(ci)[lane] : 0, c = 0;
+    const unsigned short *cc = ci + 2 * ncl;
+#pragma unroll 4
+    for (int kb = 0; kb < nb; kb++) {
+      unsigned code = cc[PETSCWARP_WARP * kb + lane];
+      int      jump = __shfl_sync(FULL_MASK, start, (int)((code >> 10) & 31u)) + (int)(code & 1023u);
+      c             = code & 0x8000u ? jump : c + (int)code;
+      sum += UnitDot<U>(v + PETSCWARP_WARP * U * kb, x, c * U);
     }
   } else {
     const int *cw = reinterpret_cast<const int *>(ci);
 #pragma unroll 4
-    for (int kb = 0; kb < nb; kb++) {
-      int c = cw[PETSCWARP_WARP * kb + lane] * U;
-#pragma unroll
-      for (int j = 0; j < U; j++) sum += v[PETSCWARP_WARP * (kb * U + j)] * __ldg(&x[c + j]);
-    }
+    for (int kb = 0; kb < nb; kb++) sum += UnitDot<U>(v + PETSCWARP_WARP * U * kb, x, cw[PETSCWARP_WARP * kb + lane] * U);
   }
-  for (int off = (1 << l) >> 1; off > 0; off >>= 1) sum += __shfl_down_sync(FULL_MASK, sum, off);
-  int r = lane >> l;
-  if ((lane & ((1 << l) - 1)) == 0 && r < nr) {
-    int p = perm ? perm[wrow[w] + r] : wrow[w] + r;
-    if (info & PETSCWARP_SPLIT) atomicAdd(&y[p], sum);
-    else y[p] = z ? z[p] + sum : sum;
-  }
+  StoreRows(sum, lane, info, wrow[w], perm, z, y);
 }
 
 template <int U>
 static void LaunchKc(const PetscWarpEll *E, int grid, int blocksize, cudaStream_t st, const int *perm, const double *x, const double *z, double *y)
 {
   EllWarpKc<U><<<grid, blocksize, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->wmode, E->ioff, E->cidx, E->val, perm, x, z, y);
+}
+
+/* The instance of EllWarpKc for unit u (1..U): false if there is none */
+template <int U>
+static bool LaunchKcUpTo(int u, const PetscWarpEll *E, int grid, int blocksize, cudaStream_t st, const int *perm, const double *x, const double *z, double *y)
+{
+  if (u == U) {
+    LaunchKc<U>(E, grid, blocksize, st, perm, x, z, y);
+    return true;
+  }
+  return LaunchKcUpTo<U - 1>(u, E, grid, blocksize, st, perm, x, z, y);
+}
+
+template <>
+bool LaunchKcUpTo<0>(int, const PetscWarpEll *, int, int, cudaStream_t, const int *, const double *, const double *, double *)
+{
+  return false;
 }
 
 /* y = z (or 0) on the split rows, which then accumulate their chunks */
@@ -161,37 +194,8 @@ extern "C" int PetscWarpEllMultCUDA(const PetscWarpEll *E, int kernel, int block
     return (int)cudaGetLastError();
   }
   if (E->nsplit && z != y) EllWarpInitSplit<<<Blocks(E->nsplit, 256), 256, 0, st>>>(E->nsplit, perm, z, y);
-  switch (E->cidx ? E->unit : 0) {
-  case 0:
-    EllWarpK2<<<grid, blocksize, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->col, E->val, perm, x, z, y);
-    break;
-  case 1:
-    LaunchKc<1>(E, grid, blocksize, st, perm, x, z, y);
-    break;
-  case 2:
-    LaunchKc<2>(E, grid, blocksize, st, perm, x, z, y);
-    break;
-  case 3:
-    LaunchKc<3>(E, grid, blocksize, st, perm, x, z, y);
-    break;
-  case 4:
-    LaunchKc<4>(E, grid, blocksize, st, perm, x, z, y);
-    break;
-  case 5:
-    LaunchKc<5>(E, grid, blocksize, st, perm, x, z, y);
-    break;
-  case 6:
-    LaunchKc<6>(E, grid, blocksize, st, perm, x, z, y);
-    break;
-  case 7:
-    LaunchKc<7>(E, grid, blocksize, st, perm, x, z, y);
-    break;
-  case 8:
-    LaunchKc<8>(E, grid, blocksize, st, perm, x, z, y);
-    break;
-  default:
-    return (int)cudaErrorInvalidValue;
-  }
+  if (!E->cidx) EllWarpK2<<<grid, blocksize, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->col, E->val, perm, x, z, y);
+  else if (!LaunchKcUpTo<PETSCWARP_MAX_UNIT>(E->unit < 1 ? 1 : E->unit, E, grid, blocksize, st, perm, x, z, y)) return (int)cudaErrorInvalidValue;
   return (int)cudaGetLastError();
 }
 

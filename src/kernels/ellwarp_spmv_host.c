@@ -19,13 +19,21 @@ void PetscWarpEllToCSRHost(const PetscWarpEll *E, double *csrval)
 
 #define PETSCWARP_SLOT(E, w, r, L, k, sub) ((E)->woff[w] + PETSCWARP_WARP * (k) + (r) * (L) + (sub))
 
-/* The unit column of unit slot k (relative to the warp's start) of warp w in the compact index */
-static inline int UnitColumn(const PetscWarpEll *E, int w, int k)
+/* The unit column of unit slot k = 32 kb + t (relative to the warp's start) of warp w in the compact index; prev: the
+   lane's column at slot k - 32 (0 for kb = 0; hybrid warps) */
+static inline int UnitColumn(const PetscWarpEll *E, int w, int k, int prev)
 {
-  const unsigned short *ci = E->cidx + E->ioff[w];
-  int                   mode = E->wmode[w], sb = mode & 255, nb = mode >> 8;
-  if (mode < 0) return (int)((unsigned)ci[2 * k] | ((unsigned)ci[2 * k + 1] << 16));
-  unsigned v = ci[2 * nb + k], sel = v >> (16 - sb);
+  const unsigned short *ci   = E->cidx + E->ioff[w];
+  int                   mode = E->wmode[w], sb = mode & 255, nb = mode >= 0 ? mode >> 8 : -2 - mode;
+  unsigned              v, sel;
+  if (mode == PETSCWARP_MODE_WIDE) return (int)((unsigned)ci[2 * k] | ((unsigned)ci[2 * k + 1] << 16));
+  v = ci[2 * nb + k];
+  if (mode < PETSCWARP_MODE_WIDE) { /* hybrid */
+    if (!(v & 0x8000u)) return prev + (int)v;
+    sel = (v >> 10) & 31u;
+    return (int)(((unsigned)ci[2 * sel] | ((unsigned)ci[2 * sel + 1] << 16)) + (v & 1023u));
+  }
+  sel = v >> (16 - sb);
   return (int)(((unsigned)ci[2 * sel] | ((unsigned)ci[2 * sel + 1] << 16)) + (v & ((1u << (16 - sb)) - 1)));
 }
 
@@ -35,10 +43,10 @@ static double RowSumCompact(const PetscWarpEll *E, int w, int r, int L, int widt
   int    u = E->unit, nb = width / u;
   double sum = 0.0;
   for (int sub = 0; sub < L; sub++) {
-    int t = r * L + sub;
+    int t = r * L + sub, c = 0;
     for (int kb = 0; kb < nb; kb++) {
-      int c = u * UnitColumn(E, w, PETSCWARP_WARP * kb + t);
-      for (int j = 0; j < u; j++) sum += E->val[E->woff[w] + PETSCWARP_WARP * (kb * u + j) + t] * x[c + j];
+      c = UnitColumn(E, w, PETSCWARP_WARP * kb + t, c);
+      for (int j = 0; j < u; j++) sum += E->val[E->woff[w] + PETSCWARP_WARP * (kb * u + j) + t] * x[u * c + j];
     }
   }
   return sum;

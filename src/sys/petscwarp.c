@@ -393,7 +393,8 @@ PetscErrorCode MatEllWarpSetReorder(Mat A, MatOrderingType type)
 . A - the matrix
 
   Output Parameter:
-. info - slices, slots, padding ratio, kernel, threshold, bytes, build time
+. info - slices, slots, padding ratio, kernel, threshold, bytes, build time, the column index layout in use and the
+         bytes a product reads per nonzero with it and with 32-bit columns
 
   Level: intermediate
 

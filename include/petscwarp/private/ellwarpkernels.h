@@ -41,7 +41,13 @@
       (nb: clusters, 1..32), the warp's index stream starts with the nb cluster starts (32-bit, little-endian uint16
       pairs), then one code per unit slot, (k << (16 - sb)) | (c - start_k) with k the last cluster starting at or
       before column c (0 for padding slots: the first start, a valid column); the kernel keeps start_k in lane k and
-      fetches it with a warp shuffle. Else wmode[w] = -1 and the stream holds the 32-bit unit columns. A box mesh's
+      fetches it with a warp shuffle. Else, hybrid (wmode[w] = -2 - nb): along each lane (slots k = 0, 1, ...; the column
+      before the first is 0) a column less than 32768 beyond the previous one is coded as that difference (< 0x8000),
+      any other (a jump: to another stratum of DMPlex's numbering, cells, vertices, faces, edges) as
+      0x8000 | (k << 10) | (c & 1023) with k the index of its 1024-aligned bucket c >> 10 among the warp's nb <= 32
+      distinct jump buckets, sorted; the stream starts with the buckets' first columns (bucket << 10, 32-bit pairs),
+      then one code per unit slot. Columns are sorted in each row and padding repeats the row's last column, so a lane
+      jumps only where its row changes stratum (Q2 rows of DMPlex: 3-4 times). Else wmode[w] = -1 and the stream holds the 32-bit unit columns. A box mesh's
       warps need 1 cluster (Q1) or 8-32 (Q2 in DMPlex's numbering: cells, vertices, faces and edges far apart). cidx
       holds the warps' streams back to back, warp w's from cidx + ioff[w] (uint16 units, even);
     col (32-bit, every value slot) stays: the transpose product and the host twin's checks read it; the forward
@@ -64,32 +70,32 @@ extern "C" {
 #endif
 
 typedef struct {
-  int     nrows, ncols; /* local sizes of the block */
-  int     nwarps;       /* number of warps (slices) */
-  int     maxlanes;     /* largest L of any warp: 1 means a pure K1 layout */
-  int     threshold;    /* entries per lane before a row is split (0: never, K1) */
-  int     nnz;          /* entries of the CSR matrix it was built from */
-  int     nslots;       /* slots, padding included (woff[nwarps]) */
-  int     maxwidth;     /* widest warp, in slots per lane */
-  int     nsplit;       /* rows split over several warps (the first nsplit sorted rows) */
-  int     window;       /* rows sorted by length only within windows of this many consecutive rows (a multiple of 32) of
+  int             nrows, ncols; /* local sizes of the block */
+  int             nwarps;       /* number of warps (slices) */
+  int             maxlanes;     /* largest L of any warp: 1 means a pure K1 layout */
+  int             threshold;    /* entries per lane before a row is split (0: never, K1) */
+  int             nnz;          /* entries of the CSR matrix it was built from */
+  int             nslots;       /* slots, padding included (woff[nwarps]) */
+  int             maxwidth;     /* widest warp, in slots per lane */
+  int             nsplit;       /* rows split over several warps (the first nsplit sorted rows) */
+  int             window;       /* rows sorted by length only within windows of this many consecutive rows (a multiple of 32) of
                            the given order, split rows first; 0: one global sort (the paper's layout) */
-  int     identity;     /* perm[s] == s for every s: the rows are already in sorted order (a matrix in the layout's own
+  int             identity;     /* perm[s] == s for every s: the rows are already in sorted order (a matrix in the layout's own
                            numbering, the paper's Kr/Krs), so products write y[s] directly, coalesced, without reading perm */
-  int             unit;    /* entries per column index (1, or the block size of a blocked pattern); 0 means 1 */
-  int             nnarrow; /* warps whose column index is 16-bit (compact index only) */
-  int             ncidx;   /* uint16 units of cidx */
-  int            *wmode;   /* [nwarps] sb | (clusters << 8) for a 16-bit warp, -1 for a 32-bit one; NULL: no compact index */
-  int            *ioff;    /* [nwarps] start of warp w's index stream in cidx (uint16 units, even) */
-  unsigned short *cidx;    /* [ncidx] compact column indices, one per unit slot */
-  int    *woff;         /* [nwarps+1] */
-  int    *wrow;         /* [nwarps] */
-  int    *winfo;        /* [nwarps] */
-  int    *perm;         /* [nrows] sorted position -> original row */
-  int    *col;          /* [nslots] */
-  int    *map;          /* [nslots] CSR position or -1 */
-  int    *diag;         /* [nrows] slot of the diagonal entry or -1 */
-  double *val;          /* [nslots] */
+  int             unit;         /* entries per column index (1, or the block size of a blocked pattern); 0 means 1 */
+  int             nnarrow;      /* warps whose column index is 16-bit (compact index only) */
+  int             ncidx;        /* uint16 units of cidx */
+  int            *wmode;        /* [nwarps] sb | (clusters << 8) for a 16-bit warp, -1 for a 32-bit one; NULL: no compact index */
+  int            *ioff;         /* [nwarps] start of warp w's index stream in cidx (uint16 units, even) */
+  unsigned short *cidx;         /* [ncidx] compact column indices, one per unit slot */
+  int            *woff;         /* [nwarps+1] */
+  int            *wrow;         /* [nwarps] */
+  int            *winfo;        /* [nwarps] */
+  int            *perm;         /* [nrows] sorted position -> original row */
+  int            *col;          /* [nslots] */
+  int            *map;          /* [nslots] CSR position or -1 */
+  int            *diag;         /* [nrows] slot of the diagonal entry or -1 */
+  double         *val;          /* [nslots] */
 } PetscWarpEll;
 
 /* Lanes per row for a row of length len under threshold t (0: 1 lane). Shared by both builds. */
@@ -142,12 +148,71 @@ static inline PETSCWARP_HD int PetscWarpEllClusters(const unsigned long long *ke
   return -1;
 }
 
+#define PETSCWARP_MODE_WIDE (-1) /* wmode of a warp with 32-bit columns; a hybrid warp has wmode -2 - (jump buckets) */
+
+/* The jumps of a warp's lanes (unit slots col[s0..s1), 32 lanes; see the layout above): their sorted distinct buckets
+   in bucket[0..*nb-1]; 0 when there are more than 32. Shared by both builds. */
+static inline PETSCWARP_HD int PetscWarpEllJumps(const int *col, int s0, int s1, int *bucket, int *nb)
+{
+  int n = 0;
+  for (int t = 0; t < PETSCWARP_WARP; t++)
+    for (int s = s0 + t, prev = 0; s < s1; s += PETSCWARP_WARP) {
+      int c = col[s], d = c - prev, b = c >> 10, i = 0;
+      prev = c;
+      if (d >= 0 && d <= 32767) continue;
+      while (i < n && bucket[i] < b) i++;
+      if (i < n && bucket[i] == b) continue;
+      if (n == 32) return 0;
+      for (int j = n; j > i; j--) bucket[j] = bucket[j - 1];
+      bucket[i] = b;
+      n++;
+    }
+  *nb = n;
+  return 1;
+}
+
+/* The code of column c after prev in a hybrid warp with jump buckets bucket[0..nb-1] */
+static inline PETSCWARP_HD unsigned short PetscWarpEllHybridCode(const int *bucket, int nb, int prev, int c)
+{
+  int d = c - prev, k = 0;
+  if (d >= 0 && d <= 32767) return (unsigned short)d;
+  while (k + 1 < nb && bucket[k] != c >> 10) k++;
+  return (unsigned short)(0x8000 | (k << 10) | (c & 1023));
+}
+
+/* The mode of a warp whose clusters gave sb (-1: too many) and nc, slots col[s0..s1) (unit slots): cluster, hybrid
+   (its jump buckets in bucket[]) or wide */
+static inline PETSCWARP_HD int PetscWarpEllMode(int sb, int nc, const int *col, int s0, int s1, int *bucket)
+{
+  int nb;
+  if (sb >= 0) return sb | (nc << 8);
+  return PetscWarpEllJumps(col, s0, s1, bucket, &nb) ? -2 - nb : PETSCWARP_MODE_WIDE;
+}
+
+/* uint16 units of the index stream of a warp of the given mode and unit slots */
+static inline PETSCWARP_HD long long PetscWarpEllStreamLength(int mode, int slots)
+{
+  return mode >= 0 ? 2LL * (mode >> 8) + slots : mode < PETSCWARP_MODE_WIDE ? 2LL * (-2 - mode) + slots : 2LL * slots;
+}
+
 /* The 16-bit code of unit column c in a warp with clusters start[0..nb-1] and sb selector bits */
 static inline PETSCWARP_HD unsigned short PetscWarpEllCode(const int *start, int nb, int sb, int c)
 {
   int k = 0;
   while (k + 1 < nb && start[k + 1] <= c) k++;
   return (unsigned short)((k << (16 - sb)) | (c - start[k]));
+}
+
+/* E: the layout B over units of u columns seen in value slots (its scalars and B's arrays; both builds then replace
+   col, map, val and woff by the expanded ones) */
+static inline void PetscWarpEllExpandScalars(PetscWarpEll *E, const PetscWarpEll *B, int u, int ncols)
+{
+  *E          = *B;
+  E->ncols    = ncols;
+  E->unit     = u;
+  E->nnz      = u * B->nnz;
+  E->nslots   = u * B->nslots;
+  E->maxwidth = u * B->maxwidth;
 }
 
 #define PETSCWARP_MAX_UNIT 8 /* largest block size of the blocked layout (one kernel instance per size) */
@@ -172,7 +237,7 @@ int PetscWarpEllBuildWindowHost(int nrows, int ncols, const int *rowptr, const i
 int PetscWarpEllBuildIndexHost(int nrows, int ncols, const int *rowptr, const int *colidx, const int *order, int threshold, int window, int unit, int narrow, PetscWarpEll *E);
 /* 1 if every row's columns are whole groups of u consecutive columns starting at a multiple of u (columns sorted and
    unique in each row, rowptr[0] a multiple of u), else 0; u in 1..PETSCWARP_MAX_UNIT */
-int PetscWarpEllBlockedHost(int nrows, const int *rowptr, const int *colidx, int unit);
+int  PetscWarpEllBlockedHost(int nrows, const int *rowptr, const int *colidx, int unit);
 int  PetscWarpEllWindowStatsHost(int nrows, const int *rowptr, const int *order, int window, double *padding);
 void PetscWarpEllFreeHost(PetscWarpEll *E);
 void PetscWarpEllDropIndexHost(PetscWarpEll *E);

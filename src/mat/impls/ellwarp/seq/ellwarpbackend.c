@@ -181,7 +181,8 @@ PetscErrorCode MatEllWarpViewLayout_Private(Mat A, PetscViewer viewer)
   if (ew->pad_global > 0) PetscCall(PetscSNPrintf(pad, sizeof(pad), "; K1 padding %.4f with the global sort, %.4f with the window", (double)ew->pad_global, (double)ew->pad_window));
   if (E->window) PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: rows sorted by length within windows of %d rows (-mat_ellwarp_window%s)%s\n", E->window, ew->opt.window == PETSC_DETERMINE ? ", automatic" : "", pad));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: rows sorted by length over the whole matrix (-mat_ellwarp_window%s)%s\n", ew->opt.window == PETSC_DETERMINE ? ", automatic" : " 0", pad));
-  if (E->cidx) PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: column indices %s (-mat_ellwarp_index%s): one per %d column%s, 16-bit offsets in %d of %d slices\n", MatEllWarpIndices[ew->index], ew->opt.index == MAT_ELLWARP_INDEX_AUTO ? " auto" : "", E->unit, E->unit > 1 ? "s" : "", E->nnarrow, E->nwarps));
+  if (E->cidx)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: column indices %s (-mat_ellwarp_index%s): one per %d column%s, 16-bit offsets in %d of %d slices\n", MatEllWarpIndices[ew->index], ew->opt.index == MAT_ELLWARP_INDEX_AUTO ? " auto" : "", E->unit, E->unit > 1 ? "s" : "", E->nnarrow, E->nwarps));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: column indices 32 (-mat_ellwarp_index%s): one 32-bit column per entry\n", ew->opt.index == MAT_ELLWARP_INDEX_AUTO ? " auto" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: a product reads %.2f bytes of the layout per nonzero (values, column indices, slice offsets, permutation; %.2f with a 32-bit column per entry; 12 for CSR without its row pointer)\n", (double)BytesPerNonzero(E, ew->kernel, PETSC_FALSE), (double)BytesPerNonzero(E, ew->kernel, PETSC_TRUE)));
   PetscFunctionReturn(PETSC_SUCCESS);
