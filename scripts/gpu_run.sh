@@ -299,6 +299,22 @@ for w in $what; do
       echo "== $f" >> "$L"
       grep -E "^(--- Event Stage|EllWarpTwin|EllWarpTwinVal|EllWarpBuild|EllWarpRefresh|EllWarpToHost|MatPtAPSymbolic|MatPtAPNumeric|MatMatMultSym|MatMatMultNum|MatTrnMatMultSym|MatTrnMatMultNum|MatCUSPARSCopyTo|MatConvert|PCSetUp|GAMG|PCGAMG)" "$OUTDIR/$f" >> "$L"
     done ;;
+  evening) # the evening of 2026-11-23 in one call (~7 min): the GPU tests of the merged work (heart, cgwarp after its fixes,
+           # GAMG with the device twin off, compact indices), memcheck on the heart and CG kernels, the heart at 140 k
+           # unknowns against PETSc on 16 ranks, the CG per iteration of the box suite, the heat problem at 1.95 M unknowns
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'plexap|ex4|cgwarp|cgkernels|gamg|ex3|product|layout|spmv_cuda|coherence_cuda|ellwarpcoo_cuda$|petsc_ex' 2>&1 | tee "$OUTDIR/ctest_evening.log" | grep -E "Test +#|tests passed" | grep -vE " Passed" | tail -30)
+    for t in "tests/test_cgkernels" "tests/test_plexap -dm_plex_filename bench/meshes/shell_tet.msh -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -types aij,ellwarp,sharednz"; do
+      set -- $t
+      echo "== compute-sanitizer --tool memcheck $t" | tee -a "$OUTDIR/ctest_evening.log"
+      compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/$@ -malloc_dump > /tmp/sanitizer.log 2>&1
+      echo "exit $?" | tee -a "$OUTDIR/ctest_evening.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$OUTDIR/ctest_evening.log"
+    done
+    H="bench/meshes/shell_tet.msh -dm_refine 2 -steps 10"
+    $B/tutorials/ex4 -dm_plex_filename $H -paths ellwarp,sharednz -csv "$OUTDIR/heart.csv" -surface "$OUTDIR/heart_surf" -snapshots 0,4,9 2>&1 | tee "$OUTDIR/heart.log" | tail -12
+    mpiexec -n 16 --bind-to core $B/tutorials/ex4 -dm_plex_filename $H -paths aij -csv "$OUTDIR/heart.csv" 2>&1 | tee -a "$OUTDIR/heart.log" | tail -6
+    $B/bench/bench_spmv -pattern_only -cases q1lap,q1elas,q2lap -cg_types cg,cgwarp -cpu_nmult 2 -cpu_cg 0 -kr 0 -windows 256 -csv "$OUTDIR/spmv_evening.csv" 2>&1 | tee "$OUTDIR/bench_evening.log" | grep -E "^case|aijcusparse|sellcuda|ellwarp_auto |ellwarp_auto\+|i32"
+    X="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5"
+    for k in cg cgwarp; do $B/tutorials/ex2 $X -paths ellwarp,sharednz -ksp_type $k -csv "$OUTDIR/e2e_big.csv" 2>&1 | tee -a "$OUTDIR/e2e_big.log" | tail -4; done ;;
   bench_big) # about 5 M rows
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap_big,q2lap_big -renumber -nmult 100 -csv "$OUTDIR/spmv_big.csv" 2>&1 | tee "$OUTDIR/bench_big.log" ;;
   esac

