@@ -11,3 +11,24 @@
       exit(1); \
     } \
   } while (0)
+
+#if defined(PETSCWARP_TEST_CUDA)
+int PetscWarpCUDADeviceCount(int *);
+#endif
+
+/* The start of a kernel-layer test: 0 to go on, or 200 (CTest's SKIP_RETURN_CODE) after printing why a GPU run (not
+   -host) cannot happen here */
+static inline int KernelTestSkip(int hostonly)
+{
+  if (hostonly) return 0;
+#if defined(PETSCWARP_TEST_CUDA)
+  {
+    int ndev = 0;
+    if (!PetscWarpCUDADeviceCount(&ndev) && ndev > 0) return 0;
+  }
+  printf("SKIPPED: no CUDA device is present; this GPU test did not run\n");
+#else
+  printf("SKIPPED: built without CUDA; this GPU test did not run\n");
+#endif
+  return 200;
+}

@@ -5,7 +5,6 @@
 #include <petscwarp/private/cgwarpkernels.h>
 #if defined(PETSCWARP_TEST_CUDA)
   #include <cuda_runtime_api.h>
-int PetscWarpCUDADeviceCount(int *);
 #endif
 #include <math.h>
 #include <stdio.h>
@@ -240,20 +239,8 @@ int main(int argc, char **argv)
     {"stopped",        F | PETSCWARP_CG_NRM_Z, P, 0, 8, 0, 0, 0,     1e300, 1, 0, 0, 1.0,  PETSCWARP_CG_INDEF_MAT, PETSCWARP_CG_INDEF_MAT, 0}
   };
   const int sizes[] = {1, 31, 256, 1000, 1024 * 256 + 37};
-  int       ndev    = 0;
 
-#if defined(PETSCWARP_TEST_CUDA)
-  if (!hostonly && (PetscWarpCUDADeviceCount(&ndev) || ndev == 0)) {
-    printf("SKIPPED: no CUDA device is present; this GPU test did not run\n");
-    return 200; /* CTest SKIP_RETURN_CODE */
-  }
-#else
-  if (!hostonly) {
-    printf("SKIPPED: built without CUDA; this GPU test did not run\n");
-    return 200;
-  }
-#endif
-  (void)ndev;
+  if (KernelTestSkip(hostonly)) return 200;
   printf("seed %u (rerun with: test_cgkernels%s %u)\n", seed, hostonly ? " -host" : "", seed);
   srand(seed);
   for (size_t k = 0; k < sizeof(sc_all) / sizeof(sc_all[0]); k++) {

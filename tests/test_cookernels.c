@@ -64,19 +64,8 @@ int main(int argc, char **argv)
 {
   int      hostonly = argc > 1 && !strcmp(argv[1], "-host");
   unsigned seed     = argc > 1 + hostonly ? (unsigned)atoi(argv[1 + hostonly]) : (unsigned)time(NULL);
-  int      ndev     = 0;
 
-#if defined(PETSCWARP_TEST_CUDA)
-  if (!hostonly && (PetscWarpCUDADeviceCount(&ndev) || ndev == 0)) {
-    printf("SKIPPED: no CUDA device is present; this GPU test did not run\n");
-    return 200; /* CTest SKIP_RETURN_CODE */
-  }
-#else
-  if (!hostonly) {
-    printf("SKIPPED: built without CUDA; this GPU test did not run\n");
-    return 200;
-  }
-#endif
+  if (KernelTestSkip(hostonly)) return 200;
   printf("seed %u (rerun with: test_cookernels%s %u)\n", seed, hostonly ? " -host" : "", seed);
   srand(seed);
   for (int trial = 0; trial < 12; trial++) {
