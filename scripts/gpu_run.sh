@@ -5,8 +5,8 @@
 # the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm cgwarp
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
-#                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg setup_asm ell16 ell16_check
-#                                   ell16_bench (default: probe tests sanitize
+#                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg setup_asm ell16
+#                                   ell16_gmsh evening (default: probe tests sanitize
 #                                   tutorial bench)
 set -uo pipefail
 ROOT=$PWD
@@ -114,24 +114,24 @@ for w in $what; do
                    # mesh, before its refinement); case names end in _plexrcm
     $B/bench/bench_spmv -pattern_only -plex_reorders rcm -cases cube_tet_p1,cube_tet_p2,graded_tet_p1,graded_tet_p2,lshape_tet_p1,lshape_tet_p2,torus_tet_p1,torus_tet_p2,shell_tet_p1,shell_tet_p2,holed_tri_p1,holed_tri_p2,holed_quad_p1,holed_quad_p2 -cpu_nmult 5 -cpu_cg 0 -kr 0 -cg_its 100 -csv "$OUTDIR/spmv9_gmsh_rcm.csv" 2>&1 | tee "$OUTDIR/bench9_gmsh_rcm.log"
     python3 bench/plot_spmv.py "$OUTDIR/spmv9_gmsh_rcm.png" "$OUTDIR/spmv9_gmsh_rcm.csv" --paths=aijcusparse,sellcuda,ellwarp_auto,ellwarp_auto_global,ellwarp_k1_w256,ellwarp_k2t8_w256 2>&1 | tail -1 ;;
-  ell16|ell16_check|ell16_bench) # issue 9, compact column indices (~4 min in all; ell16_check ~1.5 min, ell16_bench ~2.5 min)
-    if [ $w != ell16_bench ]; then
+  ell16|ell16_gmsh) # issue 9, compact column indices: ell16 (~4 min) the GPU tests, compute-sanitizer and the box suite;
+                    # ell16_gmsh (~3 min) the gmsh suite
+    if [ $w = ell16 ]; then
       # the GPU tests of the layouts (device build == host twin array by array, products against AIJ on the pathological
       # inputs with every -mat_ellwarp_index, blocked copies, COO and coherence with blocks); then memcheck and initcheck
       # on the pathological inputs with the compact layouts (16-bit codes, split rows, blocks) and on the kernel-layer test.
       # Decides: ctest all passed; every sanitizer line "ERROR SUMMARY: 0 errors" (and no leaks).
       (cd $B && ctest --output-on-failure -L gpu -R 'layout|spmv_cuda$|spmv_cuda_thr1|spmv_cuda_(index|block)|coherence_cuda|ellwarpcoo_cuda$|ellwarpcoo_cuda_block' 2>&1 | tee "$OUTDIR/ctest_ell16.log" | tail -30)
       sanitize_each sanitize_ell16.log "memcheck initcheck" "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_index 16 -kernels k2,auto -threshold 1" "test_spmv -mat_ellwarp_backend cuda -block 3 -kernels k1,k2 -threshold 1" "test_spmv -mat_ellwarp_backend cuda -block 2 -mat_ellwarp_index block -mat_ellwarp_window 64" "test_ellwarpcoo -mat_ellwarp_backend cuda -block 3" "test_layout 7"
-    fi
-    if [ $w != ell16_check ]; then
-      # the box suite and every gmsh mesh (one rank, DMPlex's numbering, as bench9/bench9_gmsh) with the layouts side by
-      # side: ellwarp_auto (default: -mat_ellwarp_index auto), _i32 (the 32-bit layout, the default before), _i16, _block,
+      # the box suite (ell16_gmsh: every gmsh mesh; one rank, DMPlex's numbering, as bench9/bench9_gmsh) with the layouts
+      # side by side: ellwarp_auto (default: -mat_ellwarp_index auto), _i32 (the 32-bit layout, the default before), _i16, _block,
       # _block16 (elasticity), against aijcusparse and sellcuda; columns B/nnz (the layout's bytes per nonzero) and %own
       # (fraction of copy bandwidth at the path's own bytes + x, y once); the note gives index=<layout>/<columns per index>
       # and the fraction of 16-bit slices. Decides: ellwarp_auto >= 1.2x aijcusparse and >= 1.05x sellcuda on
       # q1lap/q2lap/q1elas/q2elas (vsCusp column; the sellcuda line's vsCusp gives the ratio), >= 1.0x aijcusparse on every
       # gmsh matrix; ellwarp_auto faster than ellwarp_auto_i32 wherever its B/nnz is lower.
       $B/bench/bench_spmv -pattern_only -cases q1lap,q2lap,q1elas,q2elas,q1lap2d -windows 256 -cpu_nmult 2 -cpu_cg 0 -kr 0 -cg_its 100 -csv "$OUTDIR/spmv_ell16_box.csv" 2>&1 | tee "$OUTDIR/bench_ell16_box.log" | grep -E "^case|aijcusparse|sellcuda|ellwarp_auto"
+    else
       $B/bench/bench_spmv -pattern_only -cases cube_tet_p1,cube_tet_p2,graded_tet_p1,graded_tet_p2,lshape_tet_p1,lshape_tet_p2,torus_tet_p1,torus_tet_p2,shell_tet_p1,shell_tet_p2,holed_tri_p1,holed_tri_p2,holed_quad_p1,holed_quad_p2 -windows 256 -cpu_nmult 2 -cpu_cg 0 -kr 0 -cg_its 0 -csv "$OUTDIR/spmv_ell16_gmsh.csv" 2>&1 | tee "$OUTDIR/bench_ell16_gmsh.log" | grep -E "^case|aijcusparse|sellcuda|ellwarp_auto "
     fi ;;
   tutorial)
