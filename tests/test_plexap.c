@@ -88,7 +88,7 @@ static PetscErrorCode CheckQuadratic(const char *name, const Path *p)
 
 int main(int argc, char **argv)
 {
-  PetscBool   skip, device, flg;
+  PetscBool   skip, device;
   char       *types[8];
   PetscInt    nt = 8, ncells, n;
   PetscRandom rnd;
@@ -101,13 +101,7 @@ int main(int argc, char **argv)
   PetscCall(TestBegin(&argc, &argv, help, &skip));
   if (skip) return TestSkip();
   PetscCall(PetscWarpDeviceAvailable(&device));
-  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-types", types, &nt, &flg));
-  if (!flg) {
-    nt = device ? 3 : 2;
-    PetscCall(PetscStrallocpy(MATAIJ, &types[0]));
-    PetscCall(PetscStrallocpy(MATELLWARP, &types[1]));
-    if (device) PetscCall(PetscStrallocpy(MATSHAREDNZ, &types[2]));
-  }
+  PetscCall(TestGetTypes(device, types, &nt));
   PetscCall(HeartParamsFromOptions(&hp));
   PetscCall(PathCreate(&hp, NULL, &ref));
   ncells = ref.h.ncells;

@@ -542,13 +542,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-neumann", &neumann, NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-degrees", degrees, &nd, &flg));
   if (!flg) nd = 2;
-  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-types", types, &nt, &flg));
-  if (!flg) {
-    nt = device ? 3 : 2;
-    PetscCall(PetscStrallocpy(MATAIJ, &types[0]));
-    PetscCall(PetscStrallocpy(MATELLWARP, &types[1]));
-    if (device) PetscCall(PetscStrallocpy(MATSHAREDNZ, &types[2]));
-  }
+  PetscCall(TestGetTypes(device, types, &nt));
   {
     PetscMPIInt size;
     PetscInt    nc = 0, ncmin, ncmax;

@@ -69,13 +69,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-physics", physname, sizeof(physname), NULL));
   PetscCall(PetscStrcmp(physname, "elasticity", &flg));
   phys = flg ? PLEX_PHYSICS_ELASTICITY : PLEX_PHYSICS_LAPLACE;
-  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-types", types, &nt, &flg));
-  if (!flg) {
-    nt = device ? 3 : 2;
-    PetscCall(PetscStrallocpy(MATAIJ, &types[0]));
-    PetscCall(PetscStrallocpy(MATELLWARP, &types[1]));
-    if (device) PetscCall(PetscStrallocpy(MATSHAREDNZ, &types[2]));
-  }
+  PetscCall(TestGetTypes(device, types, &nt));
   /* every matrix type: PETSc's Newton solve (aij, DMPlexSetSNESLocalFEM) against the hook's */
   for (PetscInt t = -1; t < nt; t++) {
     PetscInt its, lits;

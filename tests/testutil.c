@@ -301,3 +301,18 @@ PetscErrorCode TestPlexCreate(MPI_Comm comm, DM *dm)
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode TestGetTypes(PetscBool device, char *types[], PetscInt *n)
+{
+  PetscBool flg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-types", types, n, &flg));
+  if (!flg) {
+    *n = device ? 3 : 2;
+    PetscCall(PetscStrallocpy(MATAIJ, &types[0]));
+    PetscCall(PetscStrallocpy(MATELLWARP, &types[1]));
+    if (device) PetscCall(PetscStrallocpy(MATSHAREDNZ, &types[2]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -26,6 +26,9 @@ PetscErrorCode TestCheckLoad(DM, PetscWarpAsm, VecType, PetscInt);
 /* A DMPLEX from the options (-dm_plex_*), distributed over comm by DMPlexDistribute() with overlap -test_overlap (default
    0); -empty_rank r: contiguous blocks of cells to the other ranks, none to rank r */
 PetscErrorCode TestPlexCreate(MPI_Comm, DM *);
+/* The matrix types of -types a,b,... (at most *n on input), by default aij, ellwarp and, with a device, sharednz; each
+   freed by the caller with PetscFree() */
+PetscErrorCode TestGetTypes(PetscBool, char *[], PetscInt *);
 
 /* Run a call that must fail; record its error code */
 #define EXPECT_ERROR(call, what) \
