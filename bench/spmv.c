@@ -422,8 +422,8 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
     conv_index = NULL;
     rep_window = info.window;
     rep_bpn    = info.bytes_per_nnz;
-    PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " bs=%" PetscInt_FMT " lanes<=%s window=%" PetscInt_FMT " index=%s/%" PetscInt_FMT " 16bit=%.3f B/nnz32=%.2f", MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.kernel == MAT_ELLWARP_KERNEL_K1 ? "1" : "32", info.window, MatEllWarpIndices[info.index], info.index_unit,
-                            (double)info.narrow_fraction, (double)info.bytes_per_nnz_32));
+    PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " bs=%" PetscInt_FMT " lanes<=%s window=%" PetscInt_FMT " index=%s/%" PetscInt_FMT " 16bit=%.3f B/nnz32=%.2f", MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.kernel == MAT_ELLWARP_KERNEL_K1 ? "1" : "32",
+                            info.window, MatEllWarpIndices[info.index], info.index_unit, (double)info.narrow_fraction, (double)info.bytes_per_nnz_32));
     PetscCall(ReportCG(cs, m, nnz, ew[v].name, 1, t, tcusp, B, dev, PETSC_FALSE, info.padding, info.build_time, info.upload_time, info.refresh_time, note));
     PetscCall(MatDestroy(&B));
   }

@@ -315,7 +315,7 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   PetscCall(PetscNew(&ew));
   B->spptr = ew;
   PetscCall(MatEllWarpOptsDefault_Private(&opt));
-  ew->opt                     = opt; /* installed (and checked) below, once the type is in place */
+  ew->opt                     = opt;         /* installed (and checked) below, once the type is in place */
   ew->product_device          = PETSC_FALSE; /* failed on the H100 (2026-11-23): PtAP "Missing numeric stage", GAMG's zero eigenvalue estimate */
   ew->parent.mult             = B->ops->mult;
   ew->parent.multadd          = B->ops->multadd;
