@@ -222,6 +222,42 @@ __global__ void Narrow(int n, const long long *__restrict__ in, int *__restrict_
   if (i < n) out[i] = (int)in[i];
 }
 
+/* The warp arrays of a layout of wb warps (woff; wrow and winfo in one allocation) and the scratch of the warps' slot
+   counts, wb + 2 long: the scan's total and the widest warp follow (both builds) */
+static int AllocWarps(int wb, cudaStream_t st, Scratch &T, PetscWarpEll *E)
+{
+  E->nwarps = wb;
+  TRY(Alloc((void **)&E->woff, sizeof(int) * ((size_t)wb + 1)));
+  TRY(Alloc((void **)&E->wrow, sizeof(int) * 2 * (size_t)wb));
+  E->winfo = E->wrow + wb;
+  TRY(Alloc((void **)&T.wslots, sizeof(long long) * ((size_t)wb + 2)));
+  TRY(cudaMemsetAsync(T.wslots + wb, 0, 2 * sizeof(long long), st));
+  return 0;
+}
+
+/* From the scanned slot counts of the wb warps (tail, on the host: total slots, slots of the widest warp): woff, and
+   the slot arrays col (0), map (-1), val (0), one allocation, and diag (-1) (both builds) */
+static int AllocSlots(int nrows, int wb, const long long tail[2], cudaStream_t st, Scratch &T, PetscWarpEll *E)
+{
+  if (tail[0] > 2147483647LL) {
+    PetscWarpEllFreeCUDA(E);
+    return (int)cudaErrorInvalidValue;
+  }
+  Narrow<<<(wb + 256) / 256, 256, 0, st>>>(wb + 1, T.wslots, E->woff);
+  TRY(cudaGetLastError());
+  size_t total = (size_t)tail[0];
+  E->nslots    = (int)total;
+  E->maxwidth  = (int)(tail[1] / PETSCWARP_WARP);
+  TRY(Alloc((void **)&E->col, (2 * sizeof(int) + sizeof(double)) * total)); /* col, map, val */
+  E->map = E->col + total;
+  E->val = (double *)(E->col + 2 * total);
+  TRY(cudaMemsetAsync(E->col, 0, sizeof(int) * total, st));
+  TRY(cudaMemsetAsync(E->map, 0xff, sizeof(int) * total, st));
+  TRY(cudaMemsetAsync(E->val, 0, sizeof(double) * total, st));
+  TRY(cudaMemsetAsync(E->diag, 0xff, sizeof(int) * (size_t)nrows, st));
+  return 0;
+}
+
 static int BuildGlobal(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_order, int threshold, void *stream, PetscWarpEll *E)
 {
   cudaStream_t st  = (cudaStream_t)stream;
@@ -296,12 +332,7 @@ static int BuildGlobal(int nrows, int ncols, const int *d_rowptr, const int *d_c
     }
     G.start[G.n] = nrows;
     G.wbase[G.n] = wb;
-    E->nwarps    = wb;
-    TRY(Alloc((void **)&E->woff, sizeof(int) * ((size_t)wb + 1)));
-    TRY(Alloc((void **)&E->wrow, sizeof(int) * 2 * (size_t)wb));
-    E->winfo = E->wrow + wb;
-    TRY(Alloc((void **)&T.wslots, sizeof(long long) * ((size_t)wb + 2)));
-    TRY(cudaMemsetAsync(T.wslots + wb, 0, 2 * sizeof(long long), st));
+    if (int e = AllocWarps(wb, st, T, E)) return e;
     if (wb) {
       thrust::device_ptr<long long> W(T.wslots);
       WarpInfo<<<(wb + 255) / 256, 256, 0, st>>>(G, wb, nsplit, T.cbase, threshold, T.slen, E->wrow, E->winfo, T.wslots);
@@ -311,22 +342,7 @@ static int BuildGlobal(int nrows, int ncols, const int *d_rowptr, const int *d_c
     }
     TRY(cudaMemcpyAsync(tail, T.wslots + wb, sizeof(tail), cudaMemcpyDeviceToHost, st));
     TRY(cudaStreamSynchronize(st));
-    if (tail[0] > 2147483647LL) {
-      PetscWarpEllFreeCUDA(E);
-      return (int)cudaErrorInvalidValue;
-    }
-    Narrow<<<(wb + 256) / 256, 256, 0, st>>>(wb + 1, T.wslots, E->woff);
-    TRY(cudaGetLastError());
-    size_t total = (size_t)tail[0];
-    E->nslots    = (int)total;
-    E->maxwidth  = (int)(tail[1] / PETSCWARP_WARP);
-    TRY(Alloc((void **)&E->col, (2 * sizeof(int) + sizeof(double)) * total)); /* col, map, val */
-    E->map = E->col + total;
-    E->val = (double *)(E->col + 2 * total);
-    TRY(cudaMemsetAsync(E->col, 0, sizeof(int) * total, st));
-    TRY(cudaMemsetAsync(E->map, 0xff, sizeof(int) * total, st));
-    TRY(cudaMemsetAsync(E->val, 0, sizeof(double) * total, st));
-    TRY(cudaMemsetAsync(E->diag, 0xff, sizeof(int) * (size_t)nrows, st));
+    if (int e = AllocSlots(nrows, wb, tail, st, T, E)) return e;
     if (nrows) {
       Fill<<<(nrows + 127) / 128, 128, 0, st>>>(G, nrows, d_rowptr, d_colidx, E->perm, E->woff, E->col, E->map, E->diag);
       TRY(cudaGetLastError());
@@ -526,13 +542,8 @@ static int BuildWindowed(int nrows, int ncols, const int *d_rowptr, const int *d
       PetscWarpEllFreeCUDA(E);
       return (int)cudaErrorInvalidValue;
     }
-    int wb    = (int)nsw + nw_rows;
-    E->nwarps = wb;
-    TRY(Alloc((void **)&E->woff, sizeof(int) * ((size_t)wb + 1)));
-    TRY(Alloc((void **)&E->wrow, sizeof(int) * 2 * (size_t)wb));
-    E->winfo = E->wrow + wb;
-    TRY(Alloc((void **)&T.wslots, sizeof(long long) * ((size_t)wb + 2)));
-    TRY(cudaMemsetAsync(T.wslots + wb, 0, 2 * sizeof(long long), st));
+    int wb = (int)nsw + nw_rows;
+    if (int e = AllocWarps(wb, st, T, E)) return e;
     WinRowWarp<<<grid, 256, 0, st>>>(nsplit, nrows, (int)nsw, cum, rowwarp, E->wrow);
     TRY(cudaGetLastError());
     if (wb) {
@@ -545,24 +556,9 @@ static int BuildWindowed(int nrows, int ncols, const int *d_rowptr, const int *d
     TRY(cudaMemcpyAsync(tail, T.wslots + wb, sizeof(tail), cudaMemcpyDeviceToHost, st));
     TRY(cudaMemcpyAsync(counts + 3, d_counts + 3, 2 * sizeof(int), cudaMemcpyDeviceToHost, st));
     TRY(cudaStreamSynchronize(st));
-    if (tail[0] > 2147483647LL) {
-      PetscWarpEllFreeCUDA(E);
-      return (int)cudaErrorInvalidValue;
-    }
+    if (int e = AllocSlots(nrows, wb, tail, st, T, E)) return e;
     if (counts[3] > E->maxlanes) E->maxlanes = counts[3];
     E->identity = counts[4] == 0;
-    Narrow<<<(wb + 256) / 256, 256, 0, st>>>(wb + 1, T.wslots, E->woff);
-    TRY(cudaGetLastError());
-    size_t total = (size_t)tail[0];
-    E->nslots    = (int)total;
-    E->maxwidth  = (int)(tail[1] / PETSCWARP_WARP);
-    TRY(Alloc((void **)&E->col, (2 * sizeof(int) + sizeof(double)) * total));
-    E->map = E->col + total;
-    E->val = (double *)(E->col + 2 * total);
-    TRY(cudaMemsetAsync(E->col, 0, sizeof(int) * total, st));
-    TRY(cudaMemsetAsync(E->map, 0xff, sizeof(int) * total, st));
-    TRY(cudaMemsetAsync(E->val, 0, sizeof(double) * total, st));
-    TRY(cudaMemsetAsync(E->diag, 0xff, sizeof(int) * (size_t)nrows, st));
     FillWin<<<(nrows + 127) / 128, 128, 0, st>>>(nsplit, nrows, rowwarp, E->wrow, E->winfo, d_rowptr, d_colidx, E->perm, E->woff, E->col, E->map, E->diag);
     TRY(cudaGetLastError());
     if (nsw) {
