@@ -183,7 +183,7 @@ int main(int argc, char **argv)
   PetscWarpAsm         wa;
   PetscBool            skip, device, same;
   PetscRandom          rnd;
-  char                 physname[32] = "laplace", expect[32] = "";
+  char                 physname[32], expect[32] = "";
   char                *strategies[8], *types[8];
   PetscInt             ns = 8, nt = 8, nre = 3;
   PetscBool            flg;
@@ -195,16 +195,10 @@ int main(int argc, char **argv)
   PetscCall(TestBegin(&argc, &argv, help, &skip));
   if (skip) return TestSkip();
   PetscCall(TestRandomCreate(PETSC_COMM_WORLD, &rnd));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-physics", physname, sizeof(physname), NULL));
-  PetscCall(PetscStrcmp(physname, "elasticity", &flg));
-  phys = flg ? PLEX_PHYSICS_ELASTICITY : PLEX_PHYSICS_LAPLACE;
+  PetscCall(TestGetPhysics(physname, sizeof(physname), &phys));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-reassemble", &nre, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-expect_sharednz_runs", expect, sizeof(expect), NULL));
-  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-strategies", strategies, &ns, &flg));
-  if (!flg) {
-    ns = 5;
-    for (PetscInt s = 0; s < ns; s++) PetscCall(PetscStrallocpy(PetscWarpAsmStrategies[s], &strategies[s]));
-  }
+  PetscCall(TestGetStrategies(strategies, &ns));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-types", types, &nt, &flg));
   if (!flg) {
     nt = 3;

@@ -17,7 +17,7 @@ int main(int argc, char **argv)
   Vec                  b;
   PetscWarpAsm         wa;
   PetscBool            skip, device, flg;
-  char                 physname[32] = "laplace";
+  char                 physname[32];
   char                *strategies[8], *types[8];
   PetscInt             ns = 8, nt = 8, nre = 2, cStart, cEnd, ncmin, ncmax;
   PlexPhysics          phys;
@@ -29,17 +29,11 @@ int main(int argc, char **argv)
   PetscCall(TestBegin(&argc, &argv, help, &skip));
   if (skip) return TestSkip();
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-physics", physname, sizeof(physname), NULL));
-  PetscCall(PetscStrcmp(physname, "elasticity", &flg));
-  phys = flg ? PLEX_PHYSICS_ELASTICITY : PLEX_PHYSICS_LAPLACE;
+  PetscCall(TestGetPhysics(physname, sizeof(physname), &phys));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-reassemble", &nre, NULL));
   PetscCall(PetscWarpDeviceAvailable(&device));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_warp_assembly_device", &device, NULL));
-  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-strategies", strategies, &ns, &flg));
-  if (!flg) {
-    ns = 5;
-    for (PetscInt s = 0; s < ns; s++) PetscCall(PetscStrallocpy(PetscWarpAsmStrategies[s], &strategies[s]));
-  }
+  PetscCall(TestGetStrategies(strategies, &ns));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-types", types, &nt, &flg));
   if (!flg) {
     nt = 0;

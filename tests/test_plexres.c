@@ -529,15 +529,16 @@ static PetscErrorCode Overlap(PetscBool elas)
 int main(int argc, char **argv)
 {
   PetscBool   skip, device, elas, flg, ts = PETSC_FALSE;
-  char        physname[32] = "laplace", *types[8];
+  char        physname[32], *types[8];
+  PlexPhysics phys;
   PetscInt    nt = 8, degrees[4] = {1, 2}, nd = 4;
   PetscRandom rnd;
 
   PetscCall(TestBegin(&argc, &argv, help, &skip));
   if (skip) return TestSkip();
   PetscCall(PetscWarpDeviceAvailable(&device));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-physics", physname, sizeof(physname), NULL));
-  PetscCall(PetscStrcmp(physname, "elasticity", &elas));
+  PetscCall(TestGetPhysics(physname, sizeof(physname), &phys));
+  elas = (PetscBool)(phys == PLEX_PHYSICS_ELASTICITY);
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-ts", &ts, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-neumann", &neumann, NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-degrees", degrees, &nd, &flg));

@@ -53,8 +53,8 @@ static PetscErrorCode Solve(DM dm, PetscInt *its, PetscInt *lits, Vec *u)
 int main(int argc, char **argv)
 {
   DM               dm;
-  PetscBool        skip, device, found, flg;
-  char             physname[32] = "laplace", *types[8], why[256];
+  PetscBool        skip, device, found;
+  char             physname[32], *types[8], why[256];
   PetscInt         nt = 8, its0 = -1, lits0 = -1;
   PlexPhysics      phys;
   PetscWarpPhysics wp;
@@ -66,9 +66,7 @@ int main(int argc, char **argv)
   PetscCall(TestBegin(&argc, &argv, help, &skip));
   if (skip) return TestSkip();
   PetscCall(PetscWarpDeviceAvailable(&device));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-physics", physname, sizeof(physname), NULL));
-  PetscCall(PetscStrcmp(physname, "elasticity", &flg));
-  phys = flg ? PLEX_PHYSICS_ELASTICITY : PLEX_PHYSICS_LAPLACE;
+  PetscCall(TestGetPhysics(physname, sizeof(physname), &phys));
   PetscCall(TestGetTypes(device, types, &nt));
   /* every matrix type: PETSc's Newton solve (aij, DMPlexSetSNESLocalFEM) against the hook's */
   for (PetscInt t = -1; t < nt; t++) {

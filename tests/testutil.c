@@ -316,3 +316,28 @@ PetscErrorCode TestGetTypes(PetscBool device, char *types[], PetscInt *n)
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode TestGetPhysics(char name[], size_t len, PlexPhysics *phys)
+{
+  PetscBool elas;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(name, "laplace", len));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-physics", name, len, NULL));
+  PetscCall(PetscStrcmp(name, "elasticity", &elas));
+  *phys = elas ? PLEX_PHYSICS_ELASTICITY : PLEX_PHYSICS_LAPLACE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode TestGetStrategies(char *strategies[], PetscInt *n)
+{
+  PetscBool flg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-strategies", strategies, n, &flg));
+  if (!flg) {
+    *n = 5;
+    for (PetscInt s = 0; s < *n; s++) PetscCall(PetscStrallocpy(PetscWarpAsmStrategies[s], &strategies[s]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

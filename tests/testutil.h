@@ -29,6 +29,10 @@ PetscErrorCode TestPlexCreate(MPI_Comm, DM *);
 /* The matrix types of -types a,b,... (at most *n on input), by default aij, ellwarp and, with a device, sharednz; each
    freed by the caller with PetscFree() */
 PetscErrorCode TestGetTypes(PetscBool, char *[], PetscInt *);
+/* -physics laplace|elasticity (default laplace): its name into name[len] and the problem */
+PetscErrorCode TestGetPhysics(char[], size_t, PlexPhysics *);
+/* The strategies of -strategies a,b,... (at most *n on input), by default all five; each freed with PetscFree() */
+PetscErrorCode TestGetStrategies(char *[], PetscInt *);
 
 /* Run a call that must fail; record its error code */
 #define EXPECT_ERROR(call, what) \
