@@ -33,8 +33,8 @@ sanitize_each() { # log "tools" "test args" ...
       extra=""; [ $tool = memcheck ] && extra="--leak-check full"
       echo "== compute-sanitizer --tool $tool $t" | tee -a "$OUTDIR/$log"
       compute-sanitizer --tool $tool $extra --error-exitcode 3 $B/tests/"${cmd[@]}" > /tmp/sanitizer.log 2>&1
-      echo "exit $?" | tee -a "$OUTDIR/$log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$OUTDIR/$log"
-      grep -E "Uninitialized|Invalid|at 0x|by thread" /tmp/sanitizer.log | head -12 >> "$OUTDIR/$log"
+      echo "exit $?" | tee -a "$OUTDIR/$log"; grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY" /tmp/sanitizer.log | tail -3 | tee -a "$OUTDIR/$log"
+      grep -E "Uninitialized|Invalid|Race|hazard|at 0x|by thread|PETSC ERROR|check failed" /tmp/sanitizer.log | head -12 >> "$OUTDIR/$log"
     done
   done
 }
@@ -84,17 +84,8 @@ for w in $what; do
           # cg_it_us of ellwarp_auto+cgwarp <= cg_it_us of aijcusparse (KSPCG) / 1.2 on q1lap and q1elas (spmv_cgwarp.csv);
           # ex2's ellwarp solve time with cgwarp below cg's, the same its, CGWarpCheck count = its/8 (ex2_cgwarp.log).
     (cd $B && ctest --output-on-failure -L gpu -R 'cgwarp|cgkernels' 2>&1 | tee "$OUTDIR/ctest_cgwarp.log" | tail -16)
-    for tool in memcheck racecheck; do
-      for t in "test_cgkernels" "test_cgwarp -mat_ellwarp_backend cuda -mat_types ellwarp,aijcusparse -cases random,empty,one,indefinite -pcs jacobi,sor -norm_types preconditioned,natural -rtol 1e-6 -ksp_cgwarp_check_every 3 -malloc_dump" "test_cgwarp -mat_ellwarp_backend cuda -mat_types ellwarp -cases random,one,inf -pcs jacobi,none -norm_types unpreconditioned -rtol 1e-6 -malloc_dump"; do
-        [ $tool = racecheck ] && [ "${t#test_cgwarp -mat_ellwarp_backend cuda -mat_types ellwarp,}" != "$t" ] && continue # racecheck: the short one
-        set -- $t
-        extra=""; [ $tool = memcheck ] && extra="--leak-check full"
-        echo "== compute-sanitizer --tool $tool $t" | tee -a "$OUTDIR/sanitize_cgwarp.log"
-        compute-sanitizer --tool $tool $extra --error-exitcode 3 $B/tests/$@ > /tmp/sanitizer.log 2>&1
-        echo "exit $?" | tee -a "$OUTDIR/sanitize_cgwarp.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY" /tmp/sanitizer.log | tail -3 | tee -a "$OUTDIR/sanitize_cgwarp.log"
-        grep -E "Invalid|Race|hazard|at 0x|by thread|PETSC ERROR|check failed" /tmp/sanitizer.log | head -12 >> "$OUTDIR/sanitize_cgwarp.log"
-      done
-    done
+    sanitize_each sanitize_cgwarp.log memcheck "test_cgkernels" "test_cgwarp -mat_ellwarp_backend cuda -mat_types ellwarp,aijcusparse -cases random,empty,one,indefinite -pcs jacobi,sor -norm_types preconditioned,natural -rtol 1e-6 -ksp_cgwarp_check_every 3 -malloc_dump" "test_cgwarp -mat_ellwarp_backend cuda -mat_types ellwarp -cases random,one,inf -pcs jacobi,none -norm_types unpreconditioned -rtol 1e-6 -malloc_dump"
+    sanitize_each sanitize_cgwarp.log racecheck "test_cgkernels" "test_cgwarp -mat_ellwarp_backend cuda -mat_types ellwarp -cases random,one,inf -pcs jacobi,none -norm_types unpreconditioned -rtol 1e-6 -malloc_dump" # racecheck: the short one
     $B/bench/bench_spmv -pattern_only -cases q1lap,q1elas -cg_types cg,cgwarp -cpu_nmult 10 -cpu_cg 0 -kr 0 -windows 256 -csv "$OUTDIR/spmv_cgwarp.csv" 2>&1 | tee "$OUTDIR/bench_cgwarp.log"
     $B/bench/bench_spmv -pattern_only -cases q1lap -cg_types cgwarp -ksp_cgwarp_check_every 1 -cpu_nmult 10 -cpu_cg 0 -kr 0 -windows 256 -csv "$OUTDIR/spmv_cgwarp_every1.csv" 2>&1 | tee "$OUTDIR/bench_cgwarp_every1.log"
     for lv in "" "-log_view -log_view_gpu_time"; do # solve times; then where the time goes (GPU time per event, synchronised)
@@ -281,9 +272,7 @@ for w in $what; do
         # 0.59-1.85 s), the same iteration counts (its column; -check), ctest passed, memcheck "ERROR SUMMARY: 0 errors".
     L="$OUTDIR/gamg.log"
     (cd $B && ctest --output-on-failure -L gpu -R 'product|gamg|ex3|petsc_ex56' 2>&1 | tee "$L" | tail -18)
-    echo "== compute-sanitizer --tool memcheck test_product -mat_ellwarp_backend cuda" | tee -a "$L"
-    compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/tests/test_product -mat_ellwarp_backend cuda -expect_type seqaijcusparse -its_tol 1 -malloc_dump > /tmp/sanitizer.log 2>&1
-    echo "exit $?" | tee -a "$L"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$L"
+    sanitize_each gamg.log memcheck "test_product -mat_ellwarp_backend cuda -mat_ellwarp_product_device -expect_type seqaijcusparse -its_tol 1 -malloc_dump"
     P1="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 4 -pc_type gamg -check"
     echo "== heat P1, CG + GAMG" | tee -a "$L"
     $B/tutorials/ex2 $P1 -paths aij,ellwarp,sharednz -log_view :"$OUTDIR/ex2_gamg_logview.txt" 2>&1 | tee -a "$L"
@@ -303,12 +292,7 @@ for w in $what; do
            # GAMG with the device twin off, compact indices), memcheck on the heart and CG kernels, the heart at 140 k
            # unknowns against PETSc on 16 ranks, the CG per iteration of the box suite, the heat problem at 1.95 M unknowns
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'plexap|ex4|cgwarp|cgkernels|gamg|ex3|product|layout|spmv_cuda|coherence_cuda|ellwarpcoo_cuda$|petsc_ex' 2>&1 | tee "$OUTDIR/ctest_evening.log" | grep -E "Test +#|tests passed" | grep -vE " Passed" | tail -30)
-    for t in "tests/test_cgkernels" "tests/test_plexap -dm_plex_filename bench/meshes/shell_tet.msh -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -types aij,ellwarp,sharednz"; do
-      set -- $t
-      echo "== compute-sanitizer --tool memcheck $t" | tee -a "$OUTDIR/ctest_evening.log"
-      compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/$@ -malloc_dump > /tmp/sanitizer.log 2>&1
-      echo "exit $?" | tee -a "$OUTDIR/ctest_evening.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tail -2 | tee -a "$OUTDIR/ctest_evening.log"
-    done
+    sanitize_each ctest_evening.log memcheck "test_cgkernels" "test_plexap -dm_plex_filename bench/meshes/shell_tet.msh -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -types aij,ellwarp,sharednz -malloc_dump"
     H="bench/meshes/shell_tet.msh -dm_refine 2 -steps 10"
     $B/tutorials/ex4 -dm_plex_filename $H -paths ellwarp,sharednz -csv "$OUTDIR/heart.csv" -surface "$OUTDIR/heart_surf" -snapshots 0,4,9 2>&1 | tee "$OUTDIR/heart.log" | tail -12
     mpiexec -n 16 --bind-to core $B/tutorials/ex4 -dm_plex_filename $H -paths aij -csv "$OUTDIR/heart.csv" 2>&1 | tee -a "$OUTDIR/heart.log" | tail -6
