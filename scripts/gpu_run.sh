@@ -5,7 +5,7 @@
 # the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm cgwarp
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
-#                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg setup_asm ell16
+#                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg setup_asm ell16 morning
 #                                   ell16_gmsh evening (default: probe tests sanitize
 #                                   tutorial bench)
 set -uo pipefail
@@ -299,6 +299,16 @@ for w in $what; do
     $B/bench/bench_spmv -pattern_only -cases q1lap,q1elas,q2lap -cg_types cg,cgwarp -cpu_nmult 2 -cpu_cg 0 -kr 0 -windows 256 -csv "$OUTDIR/spmv_evening.csv" 2>&1 | tee "$OUTDIR/bench_evening.log" | grep -E "^case|aijcusparse|sellcuda|ellwarp_auto |ellwarp_auto\+|i32"
     X="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5"
     for k in cg cgwarp; do $B/tutorials/ex2 $X -paths ellwarp,sharednz -ksp_type $k -csv "$OUTDIR/e2e_big.csv" 2>&1 | tee -a "$OUTDIR/e2e_big.log" | tail -4; done ;;
+  morning) # the third session of 2026-11-23, first call (~7 min): ell16 (the AllocWarps/AllocSlots refactor of the device build and the compact
+           # layouts: GPU tests, sanitizers, box suite), the KSPCGWARP GPU tests with their device-vector tolerance, then
+           # Nsight Compute on the Q1 Laplacian products (ellwarp 16-bit codes, 32-bit, aijcusparse): where the 16-bit
+           # layout's bytes go. Decides: ctest passed; sanitizer lines 0 errors; the DRAM throughput and bytes of each kernel
+    bash "$0" ell16
+    (cd $B && ctest --output-on-failure -L gpu -R 'cgwarp|cgkernels' 2>&1 | tee "$OUTDIR/ctest_cgwarp.log" | tail -12)
+    for k in "regex:EllWarpK" "regex:csr|spmv|SpMV|Csr"; do
+      ncu -k "$k" --launch-skip 3 --launch-count 6 --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy \
+        $B/bench/bench_spmv -pattern_only -cases q1lap -windows 256 -cpu_nmult 1 -cpu_cg 0 -kr 0 -cg_its 0 -nmult 2 2>&1 | tee -a "$OUTDIR/profile_ell16.log" | grep -E "^  [A-Za-z_]|EllWarp|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occ|Registers|Stall|Warp Cycles|dram__bytes|Mem Busy|Max Bandwidth" | head -120
+    done ;;
   bench_big) # about 5 M rows
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap_big,q2lap_big -renumber -nmult 100 -csv "$OUTDIR/spmv_big.csv" 2>&1 | tee "$OUTDIR/bench_big.log" ;;
   esac
