@@ -34,7 +34,7 @@ PetscErrorCode MatEllWarpOptionsRead_Private(PetscOptionItems PetscOptionsObject
   PetscCall(PetscOptionsString("-mat_ellwarp_reorder", "Locality ordering of the rows inside the format (none or a MatOrderingType: rcm, nd, ...)", "MatEllWarpSetReorder", o->reorder, o->reorder, sizeof(o->reorder), NULL));
   PetscCall(PetscOptionsInt("-mat_ellwarp_window", "Sort rows by length only within windows of this many consecutive rows, rounded up to a multiple of 32, so that slices stay mesh neighbours (0: one global sort; -1: automatic)", "MATELLWARP", w, &w, NULL));
   PetscCall(PetscOptionsReal("-mat_ellwarp_window_padding", "Automatic window: the smallest window whose K1 padding exceeds the global sort's by at most this (only for rows whose lengths vary from row to row)", "MATELLWARP", wp, &wp, NULL));
-  PetscCall(PetscOptionsEnum("-mat_ellwarp_index", "Column indices: 32 (one per entry), 16 (16-bit offsets per slice where they fit), block (one per block of the column block size, blocked patterns), block16 (both), auto (the smallest valid)", "MatEllWarpIndex", MatEllWarpIndices,
+  PetscCall(PetscOptionsEnum("-mat_ellwarp_index", "Column indices: 32 (one per entry), 16 (16-bit offsets per slice where they fit), block (one per block of the column block size, blocked patterns), block16 (both), auto (block16 for blocked patterns, else 32)", "MatEllWarpIndex", MatEllWarpIndices,
                              (PetscEnum)o->index, (PetscEnum *)&o->index, NULL));
   PetscOptionsHeadEnd();
   o->threshold  = t;
