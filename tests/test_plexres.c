@@ -5,12 +5,15 @@ static char help[] = "Residuals by PetscWarpAsm (PetscWarpAsmComputeResidualLoca
                      "same iteration counts and solutions as PETSc's path, and the refusals of residuals that are not recognised.\n"
                      "  -physics laplace|elasticity  -degrees 1,2  -types aij,ellwarp (matrix types of the hook; sharednz with a device)\n"
                      "  -ts  also the TS hook;  -neumann  constant Neumann fluxes on the faces at x = 1;  mesh: -dm_plex_* options\n"
-                     "Newton (TS: step) iteration counts must be equal, CG counts within one (the residual is summed in another order).\n";
+                     "Newton (TS: step) iteration counts must be equal, CG counts within one (the residual is summed in another order).\n"
+                     "  -diagnose  per rank, where the global residuals differ and replays of the hook's path (Diagnose());\n"
+                     "  -shared_draw  the random states drawn into one vector twice, copied in between (the race of CompareResiduals())\n";
 
 #include "testutil.h"
 #include <petscsnes.h>
 #include <petscts.h>
 #include <petscds.h>
+#include <petscsf.h>
 
 #define KAPPA  2.5
 #define LAMBDA 1.5
@@ -253,11 +256,148 @@ static PetscErrorCode CompareJacobians(DM dmw, Mat Jw, Mat Jp, const char *what)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -diagnose: the SNES (TS) path of the hook's DM replayed by hand at the state X (Xt), PETSc's boundary values at t:
+   mode 0: PETSc's local residual (DMPlexSNESComputeResidualFEM / DMPlexTSComputeIFunctionFEM) then DMLocalToGlobal();
+   mode 1: PetscWarpAsmComputeResidualLocal() then DMLocalToGlobal() (what the hook does), with the offload masks of the
+           local residual and of the global vector after the kernel and after the scatter;
+   mode 2: as 1 with a device synchronisation between the kernel and the scatter;
+   mode 3: as 1 with the reduction done by PetscSFReduce() on host arrays (PetscSF's device path not used).
+   G: the global residual (zeroed here, the hook's DM's type) */
+static PetscErrorCode Replay(DM dm, PetscBool ts, PetscReal t, Vec X, Vec Xt, PetscInt mode, Vec G, char masks[], size_t len)
+{
+  Vec              Xloc, Xtloc = NULL, Floc;
+  PetscWarpAsm     wa;
+  PetscOffloadMask m[4];
+
+  PetscFunctionBegin;
+  PetscCall(LocalState(dm, ts ? t : PETSC_MIN_REAL, X, &Xloc));
+  if (ts) {
+    PetscCall(DMCreateLocalVector(dm, &Xtloc));
+    PetscCall(VecZeroEntries(Xtloc));
+    PetscCall(DMGlobalToLocalBegin(dm, Xt, INSERT_VALUES, Xtloc));
+    PetscCall(DMGlobalToLocalEnd(dm, Xt, INSERT_VALUES, Xtloc));
+  }
+  PetscCall(DMCreateLocalVector(dm, &Floc));
+  PetscCall(VecZeroEntries(Floc));
+  PetscCall(VecZeroEntries(G));
+  if (mode == 0) {
+    if (ts) PetscCall(DMPlexTSComputeIFunctionFEM(dm, t, Xloc, Xtloc, Floc, NULL));
+    else PetscCall(DMPlexSNESComputeResidualFEM(dm, Xloc, Floc, NULL));
+  } else {
+    PetscCall(DMPlexWarpGetAsm(dm, &wa));
+    PetscCall(PetscWarpAsmComputeResidualLocal(wa, Xloc, Xtloc, ts ? MASS : 0.0, Floc));
+  }
+  PetscCall(VecGetOffloadMask(Floc, &m[0]));
+  PetscCall(VecGetOffloadMask(G, &m[1]));
+  if (mode == 2) PetscCall(DeviceSync());
+  if (mode == 3) {
+    PetscSF            sf;
+    const PetscScalar *l;
+    PetscScalar       *g;
+
+    PetscCall(DMGetSectionSF(dm, &sf));
+    PetscCall(VecGetArrayRead(Floc, &l));
+    PetscCall(VecGetArray(G, &g));
+    PetscCall(PetscSFReduceBegin(sf, MPIU_SCALAR, l, g, MPIU_SUM));
+    PetscCall(PetscSFReduceEnd(sf, MPIU_SCALAR, l, g, MPIU_SUM));
+    PetscCall(VecRestoreArray(G, &g));
+    PetscCall(VecRestoreArrayRead(Floc, &l));
+  } else {
+    PetscCall(DMLocalToGlobalBegin(dm, Floc, ADD_VALUES, G));
+    PetscCall(DMLocalToGlobalEnd(dm, Floc, ADD_VALUES, G));
+  }
+  PetscCall(VecGetOffloadMask(Floc, &m[2]));
+  PetscCall(VecGetOffloadMask(G, &m[3]));
+  PetscCall(PetscSNPrintf(masks, len, "local F %s, global F %s before the scatter; %s, %s after", PetscOffloadMaskToString(m[0]), PetscOffloadMaskToString(m[1]), PetscOffloadMaskToString(m[2]), PetscOffloadMaskToString(m[3])));
+  PetscCall(VecDestroy(&Xloc));
+  PetscCall(VecDestroy(&Xtloc));
+  PetscCall(VecDestroy(&Floc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* max |a - b| over this rank's rows, where, and a[i], b[i] there (a and b of the same layout, any types) */
+static PetscErrorCode MaxDiff(Vec a, Vec b, PetscReal *e, PetscInt *at, PetscScalar *va, PetscScalar *vb)
+{
+  const PetscScalar *x, *y;
+  PetscInt           n, rs;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(a, &n));
+  PetscCall(VecGetOwnershipRange(a, &rs, NULL));
+  PetscCall(VecGetArrayRead(a, &x));
+  PetscCall(VecGetArrayRead(b, &y));
+  *e  = 0.0;
+  *at = -1;
+  *va = *vb = 0.0;
+  for (PetscInt i = 0; i < n; i++)
+    if (PetscAbsScalar(x[i] - y[i]) > *e || *at < 0) {
+      *e  = PetscAbsScalar(x[i] - y[i]);
+      *at = rs + i;
+      *va = x[i];
+      *vb = y[i];
+    }
+  PetscCall(VecRestoreArrayRead(a, &x));
+  PetscCall(VecRestoreArrayRead(b, &y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -diagnose (scripts/gpu_run.sh mpires): why the hook's global residual Fw and PETSc's Fp differ, per rank. Which
+   hypothesis holds: the states differ (|X - Xp| > 0: the copies of the random state); the hook's path differs from
+   the replays (mode 1 = 0: the kernel and the scatter are right, the SNES path adds something: cached boundary values,
+   DMGetLocalVector()'s reused vectors); mode 1 differs from 2 (a missing synchronisation before PetscSF's
+   host-staged communication) or from 3 (PetscSF's device path); the largest differences on rows shared by several
+   ranks (sharers > 1: the remote part of the scatter) or not (the local part, the kernel) */
+static PetscErrorCode Diagnose(DM dmw, PetscBool ts, PetscReal t, Vec X, Vec Xt, Vec Xp, Vec Xtp, Vec Fw, Vec Fp, const char *what)
+{
+  Vec         G, ones, share;
+  PetscMPIInt rank;
+  PetscReal   ex, ext = 0, e;
+  PetscInt    at, atx;
+  PetscScalar a, b, c;
+  char        masks[256];
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(MaxDiff(X, Xp, &ex, &atx, &a, &b));
+  if (ts) PetscCall(MaxDiff(Xt, Xtp, &ext, &atx, &a, &b));
+  PetscCall(VecDuplicate(Fw, &G));
+  PetscCall(VecDuplicate(Fw, &share)); /* per owned dof: how many ranks' local vectors hold it */
+  PetscCall(DMCreateLocalVector(dmw, &ones));
+  PetscCall(VecSet(ones, 1.0));
+  PetscCall(VecZeroEntries(share));
+  PetscCall(DMLocalToGlobalBegin(dmw, ones, ADD_VALUES, share));
+  PetscCall(DMLocalToGlobalEnd(dmw, ones, ADD_VALUES, share));
+  PetscCall(MaxDiff(Fw, Fp, &e, &at, &a, &b));
+  {
+    const PetscScalar *sh;
+    PetscInt           rs;
+    PetscCall(VecGetOwnershipRange(share, &rs, NULL));
+    PetscCall(VecGetArrayRead(share, &sh));
+    c = at >= 0 ? sh[at - rs] : 0.0;
+    PetscCall(VecRestoreArrayRead(share, &sh));
+  }
+  PetscCall(PetscSynchronizedPrintf(PETSC_COMM_WORLD, "  [%d] diagnose %s: max |X - Xp| %.1e, |Xt - Xtp| %.1e; max |Fw - Fp| %.2e at row %" PetscInt_FMT " (Fw %g, Fp %g, sharers %g)\n", rank, what, (double)ex, (double)ext, (double)e, at, (double)PetscRealPart(a), (double)PetscRealPart(b), (double)PetscRealPart(c)));
+  for (PetscInt mode = 0; mode < 4; mode++) {
+    const char *name[] = {"PETSc's residual + DMLocalToGlobal", "kernel + DMLocalToGlobal", "kernel + sync + DMLocalToGlobal", "kernel + host PetscSFReduce"};
+    PetscCall(Replay(dmw, ts, t, X, Xt, mode, G, masks, sizeof(masks)));
+    PetscCall(MaxDiff(G, Fp, &e, &at, &a, &b));
+    PetscCall(PetscSynchronizedPrintf(PETSC_COMM_WORLD, "  [%d]   replay %" PetscInt_FMT " (%s): max |R - Fp| %.2e at row %" PetscInt_FMT "; max |R - Fw| ", rank, mode, name[mode], (double)e, at));
+    PetscCall(MaxDiff(G, Fw, &e, &at, &a, &b));
+    PetscCall(PetscSynchronizedPrintf(PETSC_COMM_WORLD, "%.2e; %s\n", (double)e, masks));
+  }
+  PetscCall(PetscSynchronizedFlush(PETSC_COMM_WORLD, PETSC_STDOUT));
+  PetscCall(VecDestroy(&G));
+  PetscCall(VecDestroy(&ones));
+  PetscCall(VecDestroy(&share));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Residuals at a random state (and time derivative): the hook's DM against PETSc's, locally (PetscWarpAsm's kernel
    against PETSc's integration on the same local state) and globally (SNESComputeFunction / TSComputeIFunction) */
 static PetscErrorCode CompareResiduals(DM dmw, DM dmp, PetscBool ts, PetscRandom rnd, const char *what)
 {
   Vec             Xs, X, Xt, Xp, Xtp, Fw, Fp, Xloc, Xtloc = NULL, Rw, Rp;
+  PetscBool       diag = PETSC_FALSE, shared = PETSC_FALSE;
   Mat             Jw, Jp;
   PetscWarpAsm    wa;
   PetscReal       el, eg;
@@ -272,12 +412,28 @@ static PetscErrorCode CompareResiduals(DM dmw, DM dmp, PetscBool ts, PetscRandom
   PetscCall(VecDuplicate(Xs, &Xp));
   PetscCall(VecDuplicate(Xs, &Xtp));
   PetscCall(VecDuplicate(Xs, &Fp));
-  PetscCall(VecSetRandom(Xs, rnd));
-  PetscCall(VecCopy(Xs, Xp));
-  PetscCall(VecCopy(Xs, X));
-  PetscCall(VecSetRandom(Xs, rnd));
-  PetscCall(VecCopy(Xs, Xtp));
-  PetscCall(VecCopy(Xs, Xt));
+  /* each random state drawn into its own vector, then copied; never one vector drawn again while copies from it may be
+     pending: with CUDA vectors (PETSc's DM too on several ranks with -dm_vec_type cuda) VecCopy() from a vector whose
+     host array is the current one is an asynchronous copy from pinned host memory (VecSeq_CUPM::CopyAsync() in
+     src/vec/vec/impls/seq/cupm/vecseqcupm_impl.hpp: no synchronisation on a default stream; HostAllocateCheck_() in
+     include/petsc/private/veccupmimpl.h pins every host array, minimum_bytes_pinned_memory 0), and VecSetRandom() writes
+     that host array at once (VecSeq_CUPM::SetRandom(): HostArrayWrite(), nothing to move, no synchronisation), so a
+     second draw into the same vector could overwrite the first before the copies read it. X and Xp then differed: the
+     global residuals 0.26-1.26 apart on 2 ranks sharing the H100 while the local ones (both from X) agreed */
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-shared_draw", &shared, NULL));
+  if (shared) { /* -shared_draw: as before (GPU diagnosis of the race, with -diagnose: |X - Xp| > 0 when it struck) */
+    PetscCall(VecSetRandom(Xs, rnd));
+    PetscCall(VecCopy(Xs, Xp));
+    PetscCall(VecCopy(Xs, X));
+    PetscCall(VecSetRandom(Xs, rnd));
+    PetscCall(VecCopy(Xs, Xtp));
+    PetscCall(VecCopy(Xs, Xt));
+  } else {
+    PetscCall(VecSetRandom(Xp, rnd));
+    PetscCall(VecSetRandom(Xtp, rnd));
+    PetscCall(VecCopy(Xp, X));
+    PetscCall(VecCopy(Xtp, Xt));
+  }
   /* local: the kernel against PETSc on the same local state */
   PetscCall(DMPlexWarpGetAsm(dmw, &wa));
   PetscCall(LocalState(dmw, ts ? t : PETSC_MIN_REAL, X, &Xloc));
@@ -306,6 +462,8 @@ static PetscErrorCode CompareResiduals(DM dmw, DM dmp, PetscBool ts, PetscRandom
   PetscCall(MatDestroy(&Jp));
   PetscCall(DMPlexWarpGetResidualCount(dmw, &nwarp, NULL));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: residual rel. diff. local %.1e, global %.1e (%s vectors)\n", what, (double)el, (double)eg, ((PetscObject)X)->type_name));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-diagnose", &diag, NULL));
+  if (diag) PetscCall(Diagnose(dmw, ts, t, X, Xt, Xp, Xtp, Fw, Fp, what));
   PetscCheck(el < 1e-12 && eg < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: residuals differ from PETSc's: local %g, global %g", what, (double)el, (double)eg);
   PetscCheck(nwarp == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " residuals by PetscWarpAsm, expected 1", what, nwarp);
   PetscCall(VecDestroy(&Xs));

@@ -20,16 +20,39 @@ static PetscErrorCode HookDestroy(PetscCtxRt ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* VECCUDA for the DM's vectors when the device assembles into a matrix whose values live there, unless the vector
-   type was chosen (-dm_vec_type, or a type other than the standard one); on one rank only: on several, VECMPICUDA
-   (device residuals added through DMLocalToGlobal()) is taken when asked for with -dm_vec_type cuda, until it has run
-   on the GPU machine (PetscWarpAsm's load vectors crashed in PETSc's VecSetValuesCOO() on VECMPICUDA) */
+/* Whether A's type is one of PETSc's cuSPARSE matrices (MATSHAREDNZ is one when there is a device): their MatMult()
+   takes the device arrays of the vectors with VecCUDAGetArrayRead()/VecCUDAGetArray() (MatMultAddKernel_SeqAIJCUSPARSE()
+   in src/mat/impls/aij/seq/seqcusparse/aijcusparse.cu, the PetscCheckTypeNames() of Vec_CUPMBase::GetArray() in
+   include/petsc/private/veccupmimpl.h is compiled out of optimised builds): a host vector (VECSEQ, VECMPI) then gets a
+   device copy that host operations never update (their VecGetArray() ignores the offload mask, rvector.c VecGetArray()),
+   and Krylov solves go silently wrong. Measured: the sharednz (mpiaijcusparse) Newton solves on 2 and 3 ranks with VECMPI
+   vectors (26-50 Newton iterations instead of 1 on the H100, 2026-11-23) */
+static PetscErrorCode IsCUSPARSEType(MatType mt, PetscBool *cusp)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmpAny(mt ? mt : MATAIJ, cusp, MATSHAREDNZ, MATAIJCUSPARSE, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode IsCUDAVecType(VecType vt, PetscBool *cuda)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmpAny(vt ? vt : VECSTANDARD, cuda, VECCUDA, VECSEQCUDA, VECMPICUDA, ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* VECCUDA for the DM's vectors, unless the vector type was chosen (-dm_vec_type, or a type other than the standard one):
+   - on any number of ranks when the matrix type is one of PETSc's cuSPARSE ones (sharednz, aijcusparse), whoever
+     assembles it: their MatMult() needs device vectors (IsCUSPARSEType());
+   - on one rank when the device assembles into a matrix whose values live there (ellwarp with the cuda backend). On
+     several, ellwarp keeps host vectors (its products take either) unless -dm_vec_type cuda asks for VECMPICUDA (device
+     residuals added through DMLocalToGlobal()) */
 static PetscErrorCode DeviceVectors(DM dm)
 {
   const char *prefix;
   MatType     mt;
   VecType     vt;
-  PetscBool   dev, devmat, set, std, flg = PETSC_TRUE, hostbe = PETSC_FALSE;
+  PetscBool   dev, devmat, cusp, set, std, flg = PETSC_TRUE, hostbe = PETSC_FALSE;
   char        be[16];
   PetscMPIInt size;
 
@@ -37,24 +60,43 @@ static PetscErrorCode DeviceVectors(DM dm)
   PetscCall(PetscWarpDeviceAvailable(&dev));
   if (!dev) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &size));
-  if (size > 1) {
-    PetscCall(PetscInfo(dm, "%d ranks: the vectors keep their type (-dm_vec_type cuda for device residuals)\n", size));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)dm, &prefix));
   PetscCall(DMGetMatType(dm, &mt));
+  PetscCall(IsCUSPARSEType(mt, &cusp));
   PetscCall(PetscStrbeginswith(mt ? mt : MATAIJ, MATELLWARP, &devmat));
-  if (!devmat) PetscCall(PetscStrcmpAny(mt ? mt : MATAIJ, &devmat, MATSEQAIJELLWARP, MATMPIAIJELLWARP, MATSHAREDNZ, MATAIJCUSPARSE, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+  if (!devmat) PetscCall(PetscStrcmpAny(mt ? mt : MATAIJ, &devmat, MATSEQAIJELLWARP, MATMPIAIJELLWARP, ""));
+  devmat = (PetscBool)(devmat || cusp);
   PetscCall(PetscOptionsHasName(((PetscObject)dm)->options, prefix, "-dm_vec_type", &set));
   PetscCall(DMGetVecType(dm, &vt));
   PetscCall(PetscStrcmpAny(vt ? vt : VECSTANDARD, &std, VECSTANDARD, VECSEQ, VECMPI, ""));
   PetscCall(PetscOptionsGetBool(((PetscObject)dm)->options, prefix, "-mat_warp_assembly_device", &flg, NULL));
   PetscCall(PetscOptionsGetString(((PetscObject)dm)->options, prefix, "-mat_ellwarp_backend", be, sizeof(be), &hostbe));
   if (hostbe) PetscCall(PetscStrcmp(be, "host", &hostbe));
-  if (devmat && flg && !hostbe && std && !set) {
+  if (!std || set) PetscFunctionReturn(PETSC_SUCCESS);
+  if (cusp) {
+    PetscCall(DMSetVecType(dm, VECCUDA));
+    PetscCall(PetscInfo(dm, "Vectors of type %s: the multiplications of %s matrices need them\n", VECCUDA, mt));
+  } else if (size == 1 && devmat && flg && !hostbe) {
     PetscCall(DMSetVecType(dm, VECCUDA));
     PetscCall(PetscInfo(dm, "Vectors of type %s: the device assembles into %s matrices\n", VECCUDA, mt));
-  }
+  } else if (size > 1 && devmat) PetscCall(PetscInfo(dm, "%d ranks: the vectors keep their type (-dm_vec_type cuda for device residuals)\n", size));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A's multiplications will see the DM's vectors (KSP takes its work vectors from the DM): a cuSPARSE matrix with host
+   vectors is refused, see IsCUSPARSEType() */
+static PetscErrorCode CheckVectors(DM dm, Mat A)
+{
+  PetscBool cusp, cuda;
+  VecType   vt;
+
+  PetscFunctionBegin;
+  PetscCall(IsCUSPARSEType(((PetscObject)A)->type_name, &cusp));
+  if (!cusp) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMGetVecType(dm, &vt));
+  PetscCall(IsCUDAVecType(vt, &cuda));
+  PetscCheck(cuda, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_INCOMP, "A %s matrix needs CUDA vectors (its MatMult() reads their device arrays; host ones would give wrong products silently in an optimised PETSc), but the DM's vectors are %s: use -dm_vec_type cuda (or leave -dm_vec_type unset)",
+             ((PetscObject)A)->type_name, vt ? vt : VECSTANDARD);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -178,13 +220,15 @@ PetscErrorCode DMPlexWarpHookAssemble_Private(DM dm, DMPlexWarpHook *h, const Pe
   PetscBool okp, okj = PETSC_TRUE, mffd;
 
   PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)J, MATMFFD, &mffd));
+  PetscCall(CheckVectors(dm, Jp)); /* also when PETSc assembles: the solve is wrong either way */
+  if (J != Jp && !mffd) PetscCall(CheckVectors(dm, J));
   if (h->mpioff) { /* see DMPlexWarpHookCreate_Private() */
     *done = PETSC_FALSE;
     h->nhost++;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(Supported(Jp, &okp));
-  PetscCall(PetscObjectTypeCompare((PetscObject)J, MATMFFD, &mffd));
   if (J != Jp && !mffd) PetscCall(Supported(J, &okj));
   *done = (PetscBool)(okp && okj);
   if (!*done) {
@@ -251,6 +295,16 @@ PetscErrorCode DMPlexWarpHookBoundary_Private(DM dm, DMPlexWarpHook *h, PetscRea
       PetscCall(VecDestroy(&bt));
     }
     PetscCall(PetscInfo(dm, "Boundary values %s\n", h->bctimedep ? "depend on time: projected at every call" : "cached (projected once)"));
+    { /* VECCUDA: the projection wrote the host arrays; copy them to the device once (a synchronous move, offload mask
+         both), so that every VecCopy() below is device-to-device instead of an asynchronous copy from pinned host memory
+         (VecSeq_CUPM::CopyAsync() in src/vec/vec/impls/seq/cupm/vecseqcupm_impl.hpp) */
+      const PetscScalar *a;
+
+      PetscCall(VecGetArrayReadAndMemType(h->bc, &a, NULL));
+      PetscCall(VecRestoreArrayReadAndMemType(h->bc, &a));
+      PetscCall(VecGetArrayReadAndMemType(h->bc_t, &a, NULL));
+      PetscCall(VecRestoreArrayReadAndMemType(h->bc_t, &a));
+    }
   }
   if (!h->cachebc || h->bctimedep) PetscCall(InsertBoundary(dm, h, t, locX, locX_t));
   else {

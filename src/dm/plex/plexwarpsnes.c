@@ -104,8 +104,11 @@ static PetscErrorCode JacobianGlobal(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
   When there is a device and the matrix type is a device one (`ellwarp`, `sharednz`, `aijcusparse`), the DM's vectors
   become `VECCUDA` unless `-dm_vec_type` was given: the state, the residual and the boundary values then stay on the
   device. On several ranks the vectors keep their type unless `-dm_vec_type cuda` asks for the device (the residual is
-  then computed on the device and added with `DMLocalToGlobal()` on `VECMPICUDA`; otherwise by the host twin). Call it
-  after the DM's matrix type is set (`DMSetFromOptions()`, `DMSetMatType()`).
+  then computed on the device and added with `DMLocalToGlobal()` on `VECMPICUDA`; otherwise by the host twin), except
+  with `sharednz` and `aijcusparse`, PETSc's cuSPARSE matrices, which need CUDA vectors on any number of ranks: their
+  vectors become `VECCUDA` whoever assembles, and a Jacobian of such a type with host vectors chosen by `-dm_vec_type` is
+  an error (`PETSC_ERR_ARG_INCOMP`; the products would be silently wrong). Call it after the DM's matrix type is set
+  (`DMSetFromOptions()`, `DMSetMatType()`).
 
   On several MPI ranks the mesh must be distributed without overlap (an error otherwise: a cell on two ranks would be
   assembled twice); ranks without cells are fine. Each rank computes its own cells: the Jacobian goes through the MPI

@@ -102,8 +102,8 @@ static PetscErrorCode IJacobianGlobal(TS ts, PetscReal t, Vec X, Vec X_t, PetscR
   them (and those of u_t) at its time t and at t + 1.2345; when the two differ they are projected at every call, as
   PETSc does.
 
-  As `DMPlexWarpSetSNESLocalFEM()`, the DM's vectors become `VECCUDA` when a device assembles into a device matrix type,
-  unless `-dm_vec_type` was given. Use an implicit method (`TSBEULER`, `TSTHETA`, `TSBDF`, ...) with the `TS`'s DM set to dm.
+  As `DMPlexWarpSetSNESLocalFEM()`, the DM's vectors become `VECCUDA` when a device assembles into a device matrix type
+  (and always for `sharednz` and `aijcusparse`), unless `-dm_vec_type` was given. Use an implicit method (`TSBEULER`, `TSTHETA`, `TSBDF`, ...) with the `TS`'s DM set to dm.
 
 .seealso: `DMPlexWarpSetSNESLocalFEM()`, `DMTSSetIFunctionLocal()`, `DMPlexTSComputeIFunctionFEM()`,
           `DMPlexWarpRecognizeResidual()`, `PetscWarpAsmSetShift()`, `DMPlexWarpGetAsm()`, `DMPlexWarpGetResidualCount()`

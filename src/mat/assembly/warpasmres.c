@@ -167,6 +167,10 @@ PetscErrorCode PetscWarpAsmComputeResidualLocal(PetscWarpAsm wa, Vec U, Vec Ut, 
     cudaStream_t st;
 
     PetscCall(PetscWarpAsmLocalMapDevice_Private(wa));
+    /* PETSc's current stream: the one of the vectors' operations and of PetscSF's links (PetscSFLinkSetUp_CUPM() takes
+       the current device context's stream, src/vec/is/sf/impls/basic/cupm/sfcupm_impl.hpp), so what follows on F
+       (DMLocalToGlobal(): pack, then with -use_gpu_aware_mpi 0 a copy to the host after a synchronisation of that stream,
+       PetscSFLinkSyncStreamBeforeCallMPI() in sfpack.h) is ordered after the kernel without a synchronisation here */
     PetscCall(PetscGetCurrentCUDAStream(&st));
     PetscCall(PetscLogGpuTimeBegin());
     PetscCallCUDA((cudaError_t)PetscWarpAsmResidualCUDA(&fe, &mesh, &ph, (double)mass, wa->d_l2d, u, ut, f, st));
