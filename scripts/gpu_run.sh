@@ -5,7 +5,7 @@
 # the whole test suite (gpu tests included), compute-sanitizer on the GPU tests, the tutorial, the benchmark.
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm cgwarp
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
-#                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg setup_asm ell16
+#                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires (default: probe tests sanitize
 #                                   tutorial bench)
 set -uo pipefail
@@ -320,6 +320,42 @@ for w in $what; do
       echo "== $f" >> "$L"
       grep -E "^(--- Event Stage|EllWarpTwin|EllWarpTwinVal|EllWarpBuild|EllWarpRefresh|EllWarpToHost|MatPtAPSymbolic|MatPtAPNumeric|MatMatMultSym|MatMatMultNum|MatTrnMatMultSym|MatTrnMatMultNum|MatCUSPARSCopyTo|MatConvert|PCSetUp|GAMG|PCGAMG)" "$OUTDIR/$f" >> "$L"
     done ;;
+  twin) # issue 8, GAMG's products on the aijcusparse twin after the fix of branch twin (~5 min). The twin is turned on for
+        # this target only: PETSC_OPTIONS gets -mat_ellwarp_product_device (the default stays off; tests that pass
+        # "-mat_ellwarp_product_device 0" on their command line still turn it off). In order:
+        # 1. test_product with -info :mat, -mat_ellwarp_product_check (every product and twin refresh checked against
+        #    SeqAIJ on host copies) and -log_trace: the lines of the twins' phases, and where it stops if it fails;
+        # 2. ctest -L gpu -R 'product|gamg|ex3|petsc_ex56|petsc_ex12' (product_cuda re-enabled, product_cuda_check,
+        #    ksp_gamg_*cuda_twin_check: GAMG with every product checked);
+        # 3. memcheck on test_product (sanitize_each);
+        # 4. CG + GAMG, the "PC setup" and "its" columns: heat P1 487 k unknowns (aij, ellwarp, sharednz) and
+        #    elasticity Q1 50^3 (ellwarp, sharednz), -check.
+        # Decides: twin.log: step 1 ends with "PCMG Galerkin: aij N iterations, ellwarp N" and no "PETSC ERROR"; step 2
+        # "100% tests passed"; step 3 "ERROR SUMMARY: 0 errors"; step 4 the same its as aij/sharednz and ellwarp's PC setup
+        # within ~1.2x of sharednz's (before, products on the host: P1 1.57 vs 0.64 s, Q1 4.5 vs 0.59 s). If step 2 fails
+        # but every "-mat_ellwarp_product_check" line of ksp_gamg_*twin_check says "relative difference" below 1e-10, the
+        # products are right and the difference is after them (e.g. MatAXPY of the aijcusparse smoothed prolongator with
+        # the ellwarp P0 through MatSetValues). Then make -mat_ellwarp_product_device default true (ellwarp.c, one line).
+    L="$OUTDIR/twin.log"
+    PO=$PETSC_OPTIONS
+    export PETSC_OPTIONS="$PO -mat_ellwarp_product_device"
+    echo "== PETSC_OPTIONS=$PETSC_OPTIONS" | tee "$L"
+    echo "== 1. test_product -info :mat -mat_ellwarp_product_check -log_trace" | tee -a "$L"
+    $B/tests/test_product -mat_ellwarp_backend cuda -expect_type seqaijcusparse -its_tol 1 -mat_ellwarp_product_check -info :mat -log_trace -malloc_dump > /tmp/twin_diag.log 2>&1
+    echo "exit $?" | tee -a "$L"
+    grep -E "rel\. err|PCMG|Twin|twin|product_check|PETSC ERROR" /tmp/twin_diag.log | grep -v "^\[0\] *[0-9.e-]* Event" | head -120 >> "$L"
+    echo "-- last lines (-log_trace)" >> "$L"; tail -40 /tmp/twin_diag.log >> "$L"
+    echo "== 2. ctest" | tee -a "$L"
+    (cd $B && ctest --output-on-failure -j 2 -L gpu -R 'product|gamg|ex3|petsc_ex56|petsc_ex12' 2>&1 | tee /tmp/twin_ctest.log | grep -E "Test +#|tests passed|product_check|iterations|PETSC ERROR: [A-Z#]" | head -150 >> "$L")
+    grep -E "tests passed|Failed|Disabled" /tmp/twin_ctest.log | tail -25
+    echo "== 3. memcheck" | tee -a "$L"
+    sanitize_each twin.log memcheck "test_product -mat_ellwarp_backend cuda -expect_type seqaijcusparse -its_tol 1 -malloc_dump"
+    P1="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 4 -pc_type gamg -check"
+    echo "== 4. heat P1, CG + GAMG" | tee -a "$L"
+    $B/tutorials/ex2 $P1 -paths aij,ellwarp,sharednz 2>&1 | tee -a "$L" | tail -6
+    echo "== 4. elasticity Q1 50^3, CG + GAMG" | tee -a "$L"
+    $B/tutorials/ex3 -petscspace_degree 1 -dm_plex_box_faces 50,50,50 -paths ellwarp,sharednz -check 2>&1 | tee -a "$L" | tail -6
+    export PETSC_OPTIONS="$PO" ;;
   evening) # the evening of 2026-11-23 in one call (~7 min): the GPU tests of the merged work (heart, cgwarp after its fixes,
            # GAMG with the device twin off, compact indices), memcheck on the heart and CG kernels, the heart at 140 k
            # unknowns against PETSc on 16 ranks, the CG per iteration of the box suite, the heat problem at 1.95 M unknowns

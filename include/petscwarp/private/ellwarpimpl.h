@@ -74,6 +74,7 @@ typedef struct {
      layout (device gather) or the host values when the matrix's state changed */
   PetscBool        product_device;    /* -mat_ellwarp_product_device: products on the device twin (CUDA backend) */
   PetscBool        product_host_twin; /* -mat_ellwarp_product_host_twin: products on a MATSEQAIJ twin (host backend; tests) */
+  PetscBool        product_check;     /* -mat_ellwarp_product_check: every twin product and value refresh checked against SeqAIJ on the host */
   PetscBool        mpi_block;         /* a block of a MATMPIAIJELLWARP: MPIAIJ's products read its host arrays, no twin */
   Mat              twin;
   PetscObjectState twin_state, twin_nzstate;

@@ -17,7 +17,14 @@
     the twins standing in for the operands (operands of type MATSEQAIJCUSPARSE take part as they are); the result is a
     MATSEQAIJCUSPARSE. GAMG's prolongators and coarse operators are then aijcusparse, as on PETSc's own aijcusparse path,
     and only the finest operator is ellwarp.
-  - MatProductNumeric() refreshes the twins' values first, then runs cuSPARSE's numeric phase on them.
+    PtAP and RARt run as two products of our own on the twins (D = A P then P^T D; D = A R^T then R D), not through
+    PETSc's MatProductSymbolic/Numeric_ABC_Basic(): those swap C->product and put MatProductNumeric_ABC_Basic() back as
+    C's numeric phase after every numeric phase, so that MatPtAP(MAT_REUSE_MATRIX) skipped the twins (values not
+    refreshed) and read our product data as theirs ("Missing numeric stage", H100 2026-11-23);
+  - MatProductNumeric() refreshes the twins' values first, then runs the numeric phases on them; our symbolic and numeric
+    phases are put back on C after every phase of the twins' products, whatever they left there;
+  - -mat_ellwarp_product_check checks every product on twins and every refresh of a twin's values against SeqAIJ on
+    host copies (an error if they differ; -info prints the differences): for tests and diagnosis on the GPU.
 
   With the host backend products stay SeqAIJ's (on the matrices themselves, the result of type ellwarp), unless
   -mat_ellwarp_product_host_twin, which runs them on a MATSEQAIJ twin in the same way (the host twin of the mechanism,
@@ -134,6 +141,21 @@ static PetscErrorCode TwinValues(Mat A)
   else ew->ntwinuploads++;
   PetscCall(MatPropagateSymmetryOptions(A, T)); /* the products may use the symmetry (AtB as AB) */
   PetscCall(PetscObjectStateGet((PetscObject)A, &ew->twin_state));
+  if (ew->product_check) { /* the twin's values (downloaded) against the matrix's host values (pulled back if needed) */
+    const PetscScalar *tv, *aa;
+    PetscReal          diff = 0, amax = 0;
+
+    PetscCall(MatSeqAIJGetArrayRead(T, &tv));
+    PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+    for (PetscInt k = 0; k < nnz; k++) {
+      diff = PetscMax(diff, PetscAbsScalar(tv[k] - aa[k]));
+      amax = PetscMax(amax, PetscAbsScalar(aa[k]));
+    }
+    PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+    PetscCall(MatSeqAIJRestoreArrayRead(T, &tv));
+    PetscCall(PetscInfo(A, "-mat_ellwarp_product_check: twin values refreshed %s: max difference %g from the host values (largest %g)\n", current ? "from the layout" : "from the host", (double)diff, (double)amax));
+    PetscCheck(diff == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-mat_ellwarp_product_check: the twin's values (refreshed %s) differ from the matrix's by %g (largest value %g)", current ? "by a gather from the ELL-WARP layout" : "from the host values", (double)diff, (double)amax);
+  }
   PetscCall(PetscInfo(A, "twin values refreshed %s\n", current ? (device ? "by a device gather from the ELL-WARP layout" : "from the ELL-WARP layout") : (device ? "by an upload of the host values" : "from the host values")));
   PetscCall(PetscLogEventEnd(MATELLWARP_TwinValues, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -194,20 +216,47 @@ static PetscErrorCode OperandKind(Mat X, MatType *kind, const char **why)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The twins' product: the operands' twins (references), the twins' numeric phase and product data */
+/*
+  A product on the twins never lets PETSc's code swap C->product or reset C's product operations (PETSc's
+  MatProductSymbolic_ABC_Basic() and MatProductNumeric_ABC_Basic(), matproduct.c, do both: after one numeric phase C's
+  productnumeric is MatProductNumeric_ABC_Basic() again, which then reads our product data as its own -- the "Missing
+  numeric stage" of MatPtAP(MAT_REUSE_MATRIX) on the H100). Every step is ours and explicit:
+
+  - AB, AtB, ABt: one stage, C = op(tA) op(tB), run on C by the twins' own symbolic and numeric phases;
+  - PtAP: D = tA tP (a product matrix of ours, AB), then the stage C = tP^T D (AtB);
+  - RARt: D = tA tR^T (ABt), then the stage C = tR D (AB);
+  (the two products of PETSc's aijcusparse PtAP and RARt). A stage runs with C->product's operands, type, algorithm
+  and data replaced by the stage's (api_user off: the numeric phase always computes), and put back after; our
+  symbolic and numeric operations are put back on C after every stage, whatever it left there.
+*/
 typedef struct {
-  Mat tA, tB;
+  MatProductType type; /* C = op(A) op(B) */
+  Mat            A, B; /* twins, or D (references) */
   PetscErrorCode (*numeric)(Mat);
   void              *data;
   PetscCtxDestroyFn *destroy;
+} TwinStage;
+
+typedef struct {
+  Mat       tA, tB; /* the twins of product->A and product->B used by the last phase (references) */
+  Mat       D;      /* PtAP and RARt: the first product, on the twins */
+  TwinStage stage;  /* the product that computes C */
+  char      ttype[64];
+  PetscInt  nnumeric;
 } TwinProduct;
+
+static PetscErrorCode ProductSymbolic_Twin(Mat);
+static PetscErrorCode ProductNumeric_Twin(Mat);
 
 static PetscErrorCode TwinProductDestroy(PetscCtxRt ptr)
 {
   TwinProduct *tp = *(TwinProduct **)ptr;
 
   PetscFunctionBegin;
-  if (tp->destroy) PetscCall((*tp->destroy)(&tp->data));
+  if (tp->stage.destroy) PetscCall((*tp->stage.destroy)(&tp->stage.data));
+  PetscCall(MatDestroy(&tp->stage.A));
+  PetscCall(MatDestroy(&tp->stage.B));
+  PetscCall(MatDestroy(&tp->D));
   PetscCall(MatDestroy(&tp->tA));
   PetscCall(MatDestroy(&tp->tB));
   PetscCall(PetscFree(tp));
@@ -215,42 +264,145 @@ static PetscErrorCode TwinProductDestroy(PetscCtxRt ptr)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Run a phase of the twins' product on C: the twins stand in for A and B, the twins' product data for ours */
-static PetscErrorCode OnTwins(Mat C, TwinProduct *tp, PetscErrorCode (*phase)(Mat))
+/* The stage's symbolic (symbolic) or numeric phase on C, with the stage standing in for C's product */
+static PetscErrorCode StageRun(Mat C, TwinProduct *tp, PetscBool symbolic)
 {
   Mat_Product       *product = C->product;
   Mat                A = product->A, B = product->B;
-  void              *data    = product->data;
-  PetscCtxDestroyFn *destroy = product->destroy;
+  MatProductType     type     = product->type;
+  char              *alg      = product->alg;
+  PetscBool          api_user = product->api_user;
+  void              *data     = product->data;
+  PetscCtxDestroyFn *destroy  = product->destroy;
   PetscErrorCode     ierr;
+  PetscBool          unsupported = PETSC_FALSE;
 
   PetscFunctionBegin;
-  product->A       = tp->tA;
-  product->B       = tp->tB;
-  product->data    = tp->data;
-  product->destroy = tp->destroy;
-  ierr             = (*phase)(C);
-  tp->data         = product->data;
-  tp->destroy      = product->destroy;
-  product->A       = A;
-  product->B       = B;
-  product->data    = data;
-  product->destroy = destroy;
+  PetscCheck(tp->stage.A && tp->stage.B, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatProduct %s on twins: the stage has no operands", MatProductTypes[type]);
+  PetscCheck(symbolic || tp->stage.numeric, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatProduct %s on twins: no numeric phase for the stage %s (symbolic phase not run?)", MatProductTypes[type], MatProductTypes[tp->stage.type]);
+  PetscCheck(symbolic || (tp->stage.numeric != ProductNumeric_Twin), PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatProduct %s on twins: the stage's numeric phase is the twins' own", MatProductTypes[type]);
+  product->A        = tp->stage.A;
+  product->B        = tp->stage.B;
+  product->type     = tp->stage.type;
+  product->api_user = PETSC_FALSE; /* no values computed in the symbolic phase and skipped in the next numeric one */
+  product->data     = tp->stage.data;
+  product->destroy  = tp->stage.destroy;
+  ierr              = PetscStrallocpy(MATPRODUCTALGORITHMDEFAULT, &product->alg); /* the stage's algorithm: its type's default */
+  if (!ierr) {
+    if (symbolic) {
+      C->ops->productsymbolic = NULL;
+      C->ops->productnumeric  = NULL;
+      ierr                    = (*tp->stage.A->ops->productsetfromoptions)(C);
+      if (!ierr && !C->ops->productsymbolic) unsupported = PETSC_TRUE;
+      if (!ierr && !unsupported) ierr = (*C->ops->productsymbolic)(C);
+      if (!ierr && !unsupported) tp->stage.numeric = C->ops->productnumeric;
+    } else ierr = (*tp->stage.numeric)(C);
+  }
+  /* whatever the stage did, C's product is ours again */
+  tp->stage.data    = product->data;
+  tp->stage.destroy = product->destroy;
+  if (product->alg != alg) PetscCall(PetscFree(product->alg));
+  product->alg            = alg;
+  product->A              = A;
+  product->B              = B;
+  product->type           = type;
+  product->api_user       = api_user;
+  product->data           = data;
+  product->destroy        = destroy;
+  C->ops->productsymbolic = ProductSymbolic_Twin;
+  C->ops->productnumeric  = ProductNumeric_Twin;
+  PetscCheck(C->product == product, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatProduct %s on twins: the stage %s replaced the product of C", MatProductTypes[type], MatProductTypes[tp->stage.type]);
   PetscCall(ierr);
+  PetscCheck(!unsupported, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatProduct %s on twins: the stage %s is not supported by %s and %s", MatProductTypes[type], MatProductTypes[tp->stage.type], ((PetscObject)tp->stage.A)->type_name, ((PetscObject)tp->stage.B)->type_name);
+  PetscCheck(!symbolic || tp->stage.numeric, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatProduct %s on twins: the symbolic phase of the stage %s set no numeric phase", MatProductTypes[type], MatProductTypes[tp->stage.type]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The twins' MatProductSetFromOptions() and symbolic phase (both twins have the same type, so the same dispatch) */
-static PetscErrorCode SymbolicPhase(Mat C)
+/* The device twin's values are on the device (the twins' products read them there) */
+static PetscErrorCode CheckTwinOnDevice(Mat T, const char *what)
 {
-  Mat_Product *product = C->product;
+  PetscFunctionBegin;
+#if PetscDefined(HAVE_CUDA)
+  {
+    PetscBool cusp;
+    PetscCall(PetscObjectTypeCompare((PetscObject)T, MATSEQAIJCUSPARSE, &cusp));
+    if (cusp) {
+      PetscCheck(!T->boundtocpu, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The twin of %s is bound to the CPU", what);
+      PetscCheck(T->offloadmask == PETSC_OFFLOAD_GPU || T->offloadmask == PETSC_OFFLOAD_BOTH, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The values of the twin of %s are not on the device (offload mask %d) after their refresh", what, (int)T->offloadmask);
+    }
+  }
+#else
+  (void)T;
+  (void)what;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether an ellwarp operand of C asked for -mat_ellwarp_product_check */
+static PetscErrorCode ProductCheckAsked(Mat C, PetscBool *ask)
+{
+  Mat       X[2] = {C->product->A, C->product->B};
+  PetscBool is;
 
   PetscFunctionBegin;
-  C->ops->productsymbolic = NULL;
-  C->ops->productnumeric  = NULL;
-  PetscCall((*product->A->ops->productsetfromoptions)(C));
-  PetscCheck(C->ops->productsymbolic, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatProduct %s not supported by %s", MatProductTypes[product->type], ((PetscObject)product->A)->type_name);
-  PetscCall((*C->ops->productsymbolic)(C));
+  *ask = PETSC_FALSE;
+  for (int i = 0; i < 2; i++) {
+    PetscCall(PetscObjectTypeCompare((PetscObject)X[i], MATSEQAIJELLWARP, &is));
+    if (is && ((Mat_SeqAIJEllWarp *)X[i]->spptr)->product_check) *ask = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The number of nonzeros of a twin (its struct, not its row pointer: that of a replaced twin may be gone) */
+static PetscErrorCode TwinNonzeros(Mat T, PetscLogDouble *nz)
+{
+  MatInfo info;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetInfo(T, MAT_LOCAL, &info));
+  *nz = info.nz_used;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A MATSEQAIJ copy of X with its current values (host products of them are the reference) */
+static PetscErrorCode HostCopy(Mat X, Mat *Y)
+{
+  PetscBool is;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)X, MATSEQAIJ, &is));
+  if (is) PetscCall(MatDuplicate(X, MAT_COPY_VALUES, Y));
+  else PetscCall(MatConvert(X, MATSEQAIJ, MAT_INITIAL_MATRIX, Y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -mat_ellwarp_product_check: C against SeqAIJ's product of host copies of the operands (an error if they differ) */
+static PetscErrorCode CheckProduct(Mat C)
+{
+  Mat_Product *product = C->product;
+  Mat          hA, hB, ref, hC;
+  PetscReal    nref, ndiff;
+
+  PetscFunctionBegin;
+  PetscCall(HostCopy(product->A, &hA));
+  PetscCall(HostCopy(product->B, &hB));
+  PetscCall(MatProductCreate(hA, hB, NULL, &ref));
+  PetscCall(MatProductSetType(ref, product->type));
+  PetscCall(MatProductSetFromOptions(ref));
+  PetscCall(MatProductSymbolic(ref));
+  PetscCall(MatProductNumeric(ref));
+  PetscCall(HostCopy(C, &hC));
+  PetscCall(MatNorm(ref, NORM_FROBENIUS, &nref));
+  PetscCall(MatAXPY(hC, -1.0, ref, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatNorm(hC, NORM_FROBENIUS, &ndiff));
+  PetscCall(PetscInfo(C, "-mat_ellwarp_product_check: MatProduct %s of %s and %s (result %s): relative difference %g from SeqAIJ's\n", MatProductTypes[product->type], ((PetscObject)product->A)->type_name, ((PetscObject)product->B)->type_name,
+                      ((PetscObject)C)->type_name, (double)(nref > 0 ? ndiff / nref : ndiff)));
+  PetscCheck(ndiff <= 1e-10 * nref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-mat_ellwarp_product_check: MatProduct %s of %s and %s on twins differs from SeqAIJ's by %g (relative)", MatProductTypes[product->type], ((PetscObject)product->A)->type_name,
+             ((PetscObject)product->B)->type_name, (double)(nref > 0 ? ndiff / nref : ndiff));
+  PetscCall(MatDestroy(&hC));
+  PetscCall(MatDestroy(&ref));
+  PetscCall(MatDestroy(&hA));
+  PetscCall(MatDestroy(&hB));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -259,15 +411,25 @@ static PetscErrorCode ProductNumeric_Twin(Mat C)
   Mat_Product *product = C->product;
   TwinProduct *tp      = (TwinProduct *)product->data;
   Mat          tA, tB;
+  PetscBool    check;
 
   PetscFunctionBegin;
-  PetscCheck(tp && product->destroy == TwinProductDestroy, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Missing the twins' product data");
+  PetscCheck(tp && product->destroy == TwinProductDestroy, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatProduct %s: missing the twins' product data (the product data of C was replaced)", MatProductTypes[product->type]);
   PetscCall(Operand(product->A, &tA)); /* refreshes the twins' values */
   PetscCall(Operand(product->B, &tB));
+  PetscCall(CheckTwinOnDevice(tA, "A"));
+  PetscCall(CheckTwinOnDevice(tB, "B"));
   if (tA != tp->tA || tB != tp->tB) { /* another matrix (MatProductReplaceMats()) or a new pattern */
-    PetscCheck(product->type != MATPRODUCT_PtAP && product->type != MATPRODUCT_RARt, PETSC_COMM_SELF, PETSC_ERR_SUP, "The operands of this %s changed matrix or nonzero pattern since its symbolic phase: compute it again with MAT_INITIAL_MATRIX",
-               MatProductTypes[product->type]);
+    PetscCheck(!tp->D, PETSC_COMM_SELF, PETSC_ERR_SUP, "The operands of this %s changed matrix or nonzero pattern since its symbolic phase: compute it again with MAT_INITIAL_MATRIX", MatProductTypes[product->type]);
     PetscCheck(tA->rmap->n == tp->tA->rmap->n && tA->cmap->n == tp->tA->cmap->n && tB->rmap->n == tp->tB->rmap->n && tB->cmap->n == tp->tB->cmap->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Operands of other sizes than in the symbolic phase");
+    {
+      PetscLogDouble nz[4];
+      PetscCall(TwinNonzeros(tA, &nz[0]));
+      PetscCall(TwinNonzeros(tp->tA, &nz[1]));
+      PetscCall(TwinNonzeros(tB, &nz[2]));
+      PetscCall(TwinNonzeros(tp->tB, &nz[3]));
+      PetscCheck(nz[0] == nz[1] && nz[2] == nz[3], PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "MatProduct %s: operands with other numbers of nonzeros than in the symbolic phase: compute it again with MAT_INITIAL_MATRIX", MatProductTypes[product->type]);
+    }
     PetscCall(PetscInfo(C, "MatProduct %s: operands replaced since the symbolic phase, the numeric phase runs on their twins\n", MatProductTypes[product->type]));
     PetscCall(PetscObjectReference((PetscObject)tA));
     PetscCall(PetscObjectReference((PetscObject)tB));
@@ -275,8 +437,19 @@ static PetscErrorCode ProductNumeric_Twin(Mat C)
     PetscCall(MatDestroy(&tp->tB));
     tp->tA = tA;
     tp->tB = tB;
+    PetscCall(PetscObjectReference((PetscObject)tA));
+    PetscCall(PetscObjectReference((PetscObject)tB));
+    PetscCall(MatDestroy(&tp->stage.A));
+    PetscCall(MatDestroy(&tp->stage.B));
+    tp->stage.A = tA;
+    tp->stage.B = tB;
   }
-  PetscCall(OnTwins(C, tp, tp->numeric));
+  if (tp->D) PetscCall(MatProductNumeric(tp->D));
+  PetscCall(StageRun(C, tp, PETSC_FALSE));
+  tp->nnumeric++;
+  PetscCall(PetscInfo(C, "MatProduct %s: numeric phase %" PetscInt_FMT " on %s twins done%s\n", MatProductTypes[product->type], tp->nnumeric, tp->ttype, tp->D ? " (two products)" : ""));
+  PetscCall(ProductCheckAsked(C, &check));
+  if (check) PetscCall(CheckProduct(C));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -284,8 +457,11 @@ static PetscErrorCode ProductSymbolic_Twin(Mat C)
 {
   Mat_Product *product = C->product;
   TwinProduct *tp;
+  const char  *prefix;
+  PetscBool    same;
 
   PetscFunctionBegin;
+  PetscCheck(!product->data, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatProduct %s on twins: product data not empty", MatProductTypes[product->type]);
   PetscCall(PetscNew(&tp));
   product->data    = tp; /* first: MatProductClear() frees it whatever happens below */
   product->destroy = TwinProductDestroy;
@@ -293,9 +469,49 @@ static PetscErrorCode ProductSymbolic_Twin(Mat C)
   PetscCall(PetscObjectReference((PetscObject)tp->tA));
   PetscCall(Operand(product->B, &tp->tB));
   PetscCall(PetscObjectReference((PetscObject)tp->tB));
-  PetscCall(OnTwins(C, tp, SymbolicPhase));
-  tp->numeric            = C->ops->productnumeric;
-  C->ops->productnumeric = ProductNumeric_Twin;
+  PetscCall(CheckTwinOnDevice(tp->tA, "A"));
+  PetscCall(CheckTwinOnDevice(tp->tB, "B"));
+  PetscCall(PetscObjectTypeCompare((PetscObject)tp->tA, ((PetscObject)tp->tB)->type_name, &same));
+  PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatProduct %s on twins of different types %s and %s", MatProductTypes[product->type], ((PetscObject)tp->tA)->type_name, ((PetscObject)tp->tB)->type_name);
+  PetscCall(PetscStrncpy(tp->ttype, ((PetscObject)tp->tA)->type_name, sizeof(tp->ttype)));
+  switch (product->type) {
+  case MATPRODUCT_AB:
+  case MATPRODUCT_AtB:
+  case MATPRODUCT_ABt:
+    tp->stage.type = product->type;
+    tp->stage.A    = tp->tA;
+    tp->stage.B    = tp->tB;
+    break;
+  case MATPRODUCT_PtAP:
+  case MATPRODUCT_RARt: {
+    PetscBool ptap = (PetscBool)(product->type == MATPRODUCT_PtAP);
+
+    PetscCall(MatProductCreate(tp->tA, tp->tB, NULL, &tp->D));
+    PetscCall(MatGetOptionsPrefix(C, &prefix));
+    PetscCall(MatSetOptionsPrefix(tp->D, prefix));
+    PetscCall(MatAppendOptionsPrefix(tp->D, "P1_"));
+    PetscCall(MatProductSetType(tp->D, ptap ? MATPRODUCT_AB : MATPRODUCT_ABt));
+    PetscCall(MatProductSetAlgorithm(tp->D, MATPRODUCTALGORITHMDEFAULT));
+    PetscCall(MatProductSetFill(tp->D, product->fill));
+    PetscCall(MatProductSetFromOptions(tp->D));
+    PetscCheck(tp->D->ops->productsymbolic, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatProduct %s on twins: %s not supported by %s", MatProductTypes[product->type], ptap ? "AB" : "ABt", tp->ttype);
+    PetscCall(MatProductSymbolic(tp->D));
+    PetscCall(PetscObjectTypeCompare((PetscObject)tp->D, tp->ttype, &same));
+    PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatProduct %s on twins: the first product is of type %s, not %s", MatProductTypes[product->type], ((PetscObject)tp->D)->type_name, tp->ttype);
+    tp->stage.type = ptap ? MATPRODUCT_AtB : MATPRODUCT_AB; /* PtAP: P^T (A P); RARt: R (A R^T) */
+    tp->stage.A    = tp->tB;
+    tp->stage.B    = tp->D;
+  } break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatProduct %s not run on twins", MatProductTypes[product->type]);
+  }
+  PetscCall(PetscObjectReference((PetscObject)tp->stage.A));
+  PetscCall(PetscObjectReference((PetscObject)tp->stage.B));
+  PetscCall(StageRun(C, tp, PETSC_TRUE));
+  PetscCall(PetscObjectTypeCompare((PetscObject)C, tp->ttype, &same));
+  PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatProduct %s on twins: the result is of type %s, not %s", MatProductTypes[product->type], ((PetscObject)C)->type_name, tp->ttype);
+  PetscCall(PetscInfo(C, "MatProduct %s: symbolic phase on %s twins (%s), %" PetscInt_FMT " x %" PetscInt_FMT " result\n", MatProductTypes[product->type], tp->ttype, tp->D ? (product->type == MATPRODUCT_PtAP ? "D = A P, then P^T D" : "D = A R^T, then R D") : "one product",
+                      C->rmap->n, C->cmap->n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -385,6 +601,7 @@ PetscErrorCode MatEllWarpProductOptions_Private(Mat A, PetscOptionItems PetscOpt
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsBool("-mat_ellwarp_product_device", "Matrix products (MatMatMult, MatPtAP, ...; PCGAMG's set-up) on the device through an aijcusparse twin (CUDA backend)", "MATSEQAIJELLWARP", ew->product_device, &ew->product_device, NULL));
+  PetscCall(PetscOptionsBool("-mat_ellwarp_product_check", "Check every product on twins (and every refresh of a twin's values) against SeqAIJ's on host copies (slow; for tests and diagnosis)", "MATSEQAIJELLWARP", ew->product_check, &ew->product_check, NULL));
   PetscCall(PetscOptionsBool("-mat_ellwarp_product_host_twin", "Matrix products of the host backend on a MATSEQAIJ twin (tests the twin mechanism without a GPU)", "MATSEQAIJELLWARP", ew->product_host_twin, &ew->product_host_twin, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
