@@ -318,7 +318,9 @@ static PetscErrorCode StageRun(Mat C, TwinProduct *tp, PetscBool symbolic)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The device twin's values are on the device (the twins' products read them there) */
+/* The device twin's values are on the device (the twins' products read them there): a twin whose current values are
+   on the host only (created from host values and not refreshed since, as GAMG's prolongators: H100 2026-11-23, offload
+   mask CPU at GAMG's first MatPtAP) is uploaded here, as cuSPARSE's own products would */
 static PetscErrorCode CheckTwinOnDevice(Mat T, const char *what)
 {
   PetscFunctionBegin;
@@ -328,6 +330,11 @@ static PetscErrorCode CheckTwinOnDevice(Mat T, const char *what)
     PetscCall(PetscObjectTypeCompare((PetscObject)T, MATSEQAIJCUSPARSE, &cusp));
     if (cusp) {
       PetscCheck(!T->boundtocpu, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The twin of %s is bound to the CPU", what);
+      if (T->offloadmask == PETSC_OFFLOAD_CPU) {
+        const PetscScalar *dv;
+        PetscCall(MatSeqAIJCUSPARSEGetArrayRead(T, &dv)); /* copies the values to the device */
+        PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(T, &dv));
+      }
       PetscCheck(T->offloadmask == PETSC_OFFLOAD_GPU || T->offloadmask == PETSC_OFFLOAD_BOTH, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The values of the twin of %s are not on the device (offload mask %d) after their refresh", what, (int)T->offloadmask);
     }
   }
