@@ -6,7 +6,7 @@
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm cgwarp
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
-#                                   ell16_gmsh evening morning mpires (default: probe tests sanitize
+#                                   ell16_gmsh evening morning mpires night (default: probe tests sanitize
 #                                   tutorial bench)
 set -uo pipefail
 ROOT=$PWD
@@ -377,6 +377,16 @@ for w in $what; do
       ncu -k "$k" --launch-skip 3 --launch-count 6 --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy \
         $B/bench/bench_spmv -pattern_only -cases q1lap -windows 256 -cpu_nmult 1 -cpu_cg 0 -kr 0 -cg_its 0 -nmult 2 2>&1 | tee -a "$OUTDIR/profile_ell16.log" | grep -E "^  [A-Za-z_]|EllWarp|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occ|Registers|Stall|Warp Cycles|dram__bytes|Mem Busy|Max Bandwidth" | head -120
     done ;;
+  night) # the third session of 2026-11-23, second call (~7 min): the KSPCGWARP GPU tests (device-vector tolerance), the twin
+         # target after the upload fix (GAMG's products on the device twins), the heat problem at 1.95 M unknowns (P1,
+         # -dm_refine 5) with KSPCG and KSPCGWARP on ellwarp against PETSc on 16 ranks (one CSV).
+         # Decides: ctest_cgwarp "100% tests passed"; twin.log as the twin target says; e2e_big.csv: assemble + solve of
+         # ellwarp+cgwarp against aij on 16 ranks (issue 8 target 30x)
+    (cd $B && ctest --output-on-failure -L gpu -R 'cgwarp|cgkernels' 2>&1 | tee "$OUTDIR/ctest_cgwarp.log" | grep -E "Test +#|tests passed|ERROR: [a-z]" | tail -10)
+    bash "$0" twin
+    X="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5"
+    for k in cg cgwarp; do $B/tutorials/ex2 $X -paths ellwarp -ksp_type $k -csv "$OUTDIR/e2e_big.csv" 2>&1 | tee -a "$OUTDIR/e2e_big.log" | tail -5; done
+    mpiexec -n 16 --bind-to core $B/tutorials/ex2 $X -paths aij -csv "$OUTDIR/e2e_big.csv" 2>&1 | tee -a "$OUTDIR/e2e_big.log" | tail -5 ;;
   bench_big) # about 5 M rows
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap_big,q2lap_big -renumber -nmult 100 -csv "$OUTDIR/spmv_big.csv" 2>&1 | tee "$OUTDIR/bench_big.log" ;;
   esac
