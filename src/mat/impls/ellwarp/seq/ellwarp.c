@@ -316,8 +316,8 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   PetscCall(PetscNew(&ew));
   B->spptr = ew;
   PetscCall(MatEllWarpOptsDefault_Private(&opt));
-  ew->opt                     = opt;         /* installed (and checked) below, once the type is in place */
-  ew->product_device          = PETSC_FALSE; /* failed on the H100 (2026-11-23): PtAP "Missing numeric stage", GAMG's zero eigenvalue estimate; fixed (branch twin) but not yet run again on a GPU: gpu_run.sh twin decides */
+  ew->opt                     = opt;        /* installed (and checked) below, once the type is in place */
+  ew->product_device          = PETSC_TRUE; /* H100 2026-11-23 after the fixes of branch twin: product, GAMG, ex3, ex12, ex56 tests pass with it (bench/results/twin_h100_2026-11-23.log) */
   ew->parent.mult             = B->ops->mult;
   ew->parent.multadd          = B->ops->multadd;
   ew->parent.multtranspose    = B->ops->multtranspose;
@@ -372,7 +372,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat A, MatType type, MatReuse reu
 . -mat_ellwarp_threshold <t>      - K2 threshold (entries per lane)
 . -mat_ellwarp_block_size <bs>    - threads per CUDA block
 . -mat_ellwarp_stage <bool>       - staged reassembly of a repeated `MatSetValues()` sequence (`MatWarpSetStage()`)
-. -mat_ellwarp_product_device <bool> - matrix products on the device through an aijcusparse twin (CUDA backend; default false until it passes on a GPU)
+. -mat_ellwarp_product_device <bool> - matrix products on the device through an aijcusparse twin (CUDA backend; default true)
 . -mat_ellwarp_product_check <bool> - check every product on a twin (and every refresh of its values) against `MATSEQAIJ`'s on host copies (slow; tests)
 - -mat_ellwarp_product_host_twin <bool> - matrix products of the host backend on a `MATSEQAIJ` twin (for tests; default false)
 
@@ -389,9 +389,8 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat A, MatType type, MatReuse reu
   per nonzero pattern (it shares the host row pointer and columns of the matrix), its values refreshed, when the matrix changed, by a
   device gather from the ELL-WARP layout (or one upload of the host values when the layout is not current); the other operand takes
   part as its own twin (`MATSEQAIJELLWARP`) or as it is (`MATSEQAIJCUSPARSE`), and the result is a `MATSEQAIJCUSPARSE` matrix, so that
-  `PCGAMG`'s prolongators and coarse operators are aijcusparse; `MatPtAP()` and `MatRARt()` run as two products on the twins (off by
-  default: on the H100 a `MatPtAP()` with `MAT_REUSE_MATRIX` failed with "Missing numeric stage" and GAMG's eigenvalue estimate with
-  zero, bench/results/gamg_h100_2026-11-23.log; the first is fixed, `scripts/gpu_run.sh twin` decides). With the host backend, without `-mat_ellwarp_product_device`, or with
+  `PCGAMG`'s prolongators and coarse operators are aijcusparse; `MatPtAP()` and `MatRARt()` run as two products on the twins (on by
+  default since the H100 run of 2026-11-23, bench/results/twin_h100_2026-11-23.log). With the host backend, without `-mat_ellwarp_product_device`, or with
   operands of other types, the products are `MATSEQAIJ`'s on the host (the result of the type of the first operand). `MatView()` with
   `PETSC_VIEWER_ASCII_INFO` reports where the products run and the twin's memory; -info names the path of every product; the log events
   `EllWarpTwin` and `EllWarpTwinVal` time the twin's builds and value refreshes.
