@@ -59,7 +59,7 @@ template <int DIM, int KIND, int MODE>
 static int Launch(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, int n, const int *cells, const int *slot, double *out, cudaStream_t st)
 {
   const int   nbb = fe->nb * fe->nb, kn = PwaAffineStaged(KIND, DIM, fe->nb), cellc = PWA_AC(DIM) + fe->ncv * DIM;
-  int         ne = (PWA_AFF_PAIRS + nbb - 1) / nbb, fit = PWA_AFF_BUDGET / ((int)sizeof(double) * cellc), dev, nsm = 0, per = 0, ngroups;
+  int         ne = (PWA_AFF_PAIRS + nbb - 1) / nbb, fit = PWA_AFF_BUDGET / ((int)sizeof(double) * cellc), dev, nsm = 0, per = 0, ngroups, grid;
   size_t      bytes;
   cudaError_t e;
   if (ne > fit) ne = fit;
@@ -71,7 +71,8 @@ static int Launch(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscW
   if ((e = cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return (int)e;
   if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, PwaAffine<DIM, KIND, MODE>, PWA_AFF_THREADS, bytes)) != cudaSuccess) return (int)e;
   if (per < 1) per = 1;
-  PwaAffine<DIM, KIND, MODE> < <<ngroups<nsm * per ? ngroups : nsm * per, PWA_AFF_THREADS, bytes, st>>>(*fe, *mesh, PwaPhysOf(ph), n, ne, kn, cells, slot, out);
+  grid = ngroups < nsm * per ? ngroups : nsm * per;
+  PwaAffine<DIM, KIND, MODE><<<grid, PWA_AFF_THREADS, bytes, st>>>(*fe, *mesh, PwaPhysOf(ph), n, ne, kn, cells, slot, out);
   return (int)cudaGetLastError();
 }
 

@@ -90,8 +90,7 @@ PetscErrorCode PetscWarpAsmAffineRefs_Private(PetscWarpAsm a, PetscBool device, 
 PetscErrorCode PetscWarpAsmAffinePlanReset_Private(PetscWarpAsmPlan *p)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree(p->acells));
-  PetscCall(PetscFree(p->qcells));
+  PetscCall(PetscFree2(p->acells, p->qcells));
   PetscCall(PetscFree(p->caff));
 #if PetscDefined(HAVE_CUDA)
   if (p->d_acells) PetscCallCUDA(cudaFree(p->d_acells));
