@@ -175,7 +175,7 @@ __global__ void __launch_bounds__(MAXT) PwaSharedNZ(PetscWarpFE fe, PetscWarpMes
   const int                b = blockIdx.x, bs = blockDim.x, nq = fe.nq, nel = fe.nb * NC, per = nel * nel, nx = fe.ncv * DIM;
   const int                c0 = __ldg(&coff[b]), m = __ldg(&coff[b + 1]) - c0;
   double                  *G = smem + refn, *R = G + ns * nq * PWA_GS(DIM), *Es = G + ns * PwaStageDoubles(DIM, fe.nb, NC, nq), *Xs = Es + (size_t)maxcells * per;
-  const bool               aff = fe.Kaff && !ph.cq;
+  const bool               aff = MAXT <= 512 && fe.Kaff && !ph.cq;                                                         /* the 1024-thread kernel spills already: quadrature (the host passes no Kaff) */
   const int                kn  = aff && PwaAffineStaged(KIND, DIM, fe.nb) <= refn ? PwaAffineStaged(KIND, DIM, fe.nb) : 0; /* in the tabulation's place */
   const PwaRef             r   = StageRef<DIM>(fe, smem, aff ? 0 : refn);
   for (int t = threadIdx.x; t < kn; t += blockDim.x) smem[t] = __ldg(&fe.Kaff[t]);

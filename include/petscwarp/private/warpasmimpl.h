@@ -136,9 +136,13 @@ struct _p_PetscWarpAsm {
 PETSC_INTERN PetscErrorCode PetscWarpAsmAffineReset_Private(PetscWarpAsm, PetscBool);
 PETSC_INTERN PetscErrorCode PetscWarpAsmAffineCells_Private(PetscWarpAsm);
 PETSC_INTERN PetscErrorCode PetscWarpAsmAffineRefs_Private(PetscWarpAsm, PetscBool, int, const double **);
-PETSC_INTERN PetscErrorCode PetscWarpAsmAffinePlan_Private(PetscWarpAsm, PetscWarpAsmPlan *, PetscBool);
+PETSC_INTERN PetscErrorCode PetscWarpAsmAffinePlan_Private(PetscWarpAsm, PetscWarpAsmPlan *);
 PETSC_INTERN PetscErrorCode PetscWarpAsmAffinePlanReset_Private(PetscWarpAsmPlan *);
 PETSC_INTERN PetscErrorCode PetscWarpAsmAffineAll_Private(PetscWarpAsm, PetscBool, const PetscWarpPhys *, PetscWarpFE *, PetscBool *);
+#if PetscDefined(HAVE_CUDA)
+/* Device copy of n elements of size sz (NULL for n == 0), logged as a host-to-device copy (warpasm.c) */
+PETSC_INTERN PetscErrorCode PetscWarpAsmUpload_Private(const void *, size_t, size_t, void **);
+#endif
 /* Kernel-layer descriptions of the inputs, in host or device memory (uploading them once) (warpasm.c) */
 PETSC_INTERN PetscErrorCode PetscWarpAsmDescribe_Private(PetscWarpAsm, PetscBool, PetscWarpFE *, PetscWarpMesh *, PetscWarpPhys *);
 /* The per-point arrays of the Aliev-Panfilov model that the next kernel call uses (PetscWarpPhys.cq, fq), in the memory

@@ -21,8 +21,7 @@ static PetscErrorCode DFree(void *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Device copy of n elements of size sz (NULL for n == 0) */
-static PetscErrorCode Upload(const void *h, size_t n, size_t sz, void **d)
+PetscErrorCode PetscWarpAsmUpload_Private(const void *h, size_t n, size_t sz, void **d)
 {
   PetscFunctionBegin;
   *d = NULL;
@@ -38,8 +37,8 @@ static PetscErrorCode UploadRed(const PetscWarpRedHost *h, PetscWarpRed *d)
   PetscFunctionBegin;
   d->nblocks = (int)h->nblocks;
   d->bs      = (int)h->bs;
-  PetscCall(Upload(h->off, (size_t)h->nblocks + 1, sizeof(int), (void **)&d->off));
-  PetscCall(Upload(h->ent, h->off ? (size_t)h->off[h->nblocks] : 0, sizeof(int), (void **)&d->ent));
+  PetscCall(PetscWarpAsmUpload_Private(h->off, (size_t)h->nblocks + 1, sizeof(int), (void **)&d->off));
+  PetscCall(PetscWarpAsmUpload_Private(h->ent, h->off ? (size_t)h->off[h->nblocks] : 0, sizeof(int), (void **)&d->ent));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -627,7 +626,7 @@ PetscErrorCode PetscWarpAsmUseDevice(PetscWarpAsm wa, PetscBool flg)
   quadrature path's to round-off. It is not used with a per-point mass coefficient (the Aliev-Panfilov Jacobian,
   `PetscWarpAsmSetAlievPanfilov()`).
 
-  When every cell is affine, every strategy uses it. On a mesh with both kinds of cells, atomic and color run the
+  When every cell is affine, every strategy uses it (sharednz with at most 512 threads per block, the default). On a mesh with both kinds of cells, atomic and color run the
   affine cells by the fast path and the others by quadrature; globalnz, sharednz and coo then use quadrature for all.
   `PetscWarpAsmView()` and `PetscWarpAsmGetInfo()` report how many cells are affine and how many the last assembly
   computed by the fast path; `-info` says when the cells are checked.
@@ -756,10 +755,10 @@ static PetscErrorCode Describe(PetscWarpAsm a, PetscBool device, PetscWarpFE *fe
     PetscCallCUDA(cudaMemcpy(a->d_ref + nq, a->B, sizeof(double) * nq * nb, cudaMemcpyHostToDevice));
     PetscCallCUDA(cudaMemcpy(a->d_ref + nq + nq * nb, a->D, sizeof(double) * nq * nb * dim, cudaMemcpyHostToDevice));
     PetscCallCUDA(cudaMemcpy(a->d_ref + nq + nq * nb + nq * nb * dim, a->Dc, sizeof(double) * nq * a->ncv * dim, cudaMemcpyHostToDevice));
-    PetscCall(Upload(a->X, (size_t)(a->nverts * dim), sizeof(double), (void **)&a->d_X));
-    PetscCall(Upload(a->cv, (size_t)(a->ncells * a->ncv), sizeof(int), (void **)&a->d_cv));
-    PetscCall(Upload(a->kcell, (size_t)a->nkcell, sizeof(double), (void **)&a->d_kcell));
-    PetscCall(Upload(a->rowslot, (size_t)(a->ncells * a->nel), sizeof(int), (void **)&a->d_rowslot));
+    PetscCall(PetscWarpAsmUpload_Private(a->X, (size_t)(a->nverts * dim), sizeof(double), (void **)&a->d_X));
+    PetscCall(PetscWarpAsmUpload_Private(a->cv, (size_t)(a->ncells * a->ncv), sizeof(int), (void **)&a->d_cv));
+    PetscCall(PetscWarpAsmUpload_Private(a->kcell, (size_t)a->nkcell, sizeof(double), (void **)&a->d_kcell));
+    PetscCall(PetscWarpAsmUpload_Private(a->rowslot, (size_t)(a->ncells * a->nel), sizeof(int), (void **)&a->d_rowslot));
     PetscCall(PetscLogCpuToGpu(sizeof(double) * (PetscLogDouble)nref));
     a->uploaded = PETSC_TRUE;
   }
@@ -893,19 +892,21 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
     p->bytes = (sizeof(PetscCount) * 2) * (PetscLogDouble)nsrc + sizeof(double) * (PetscLogDouble)nsrc;
   } break;
   }
-  PetscCall(PetscWarpAsmAffinePlan_Private(a, p, device)); /* before the upload: color reorders ccells */
+  PetscCall(PetscWarpAsmAffinePlan_Private(a, p)); /* before the upload: color reorders ccells */
 #if PetscDefined(HAVE_CUDA)
   if (device) {
     PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanUpload, A, 0, 0, 0));
-    if (p->slot) PetscCall(Upload(p->slot, (size_t)nsrc, sizeof(int), (void **)&p->d_slot));
-    if (p->ccells) PetscCall(Upload(p->ccells, (size_t)a->ncells, sizeof(int), (void **)&p->d_ccells));
+    if (p->slot) PetscCall(PetscWarpAsmUpload_Private(p->slot, (size_t)nsrc, sizeof(int), (void **)&p->d_slot));
+    if (p->ccells) PetscCall(PetscWarpAsmUpload_Private(p->ccells, (size_t)a->ncells, sizeof(int), (void **)&p->d_ccells));
+    if (p->acells) PetscCall(PetscWarpAsmUpload_Private(p->acells, (size_t)p->naffine, sizeof(int), (void **)&p->d_acells));
+    if (p->qcells) PetscCall(PetscWarpAsmUpload_Private(p->qcells, (size_t)(a->ncells - p->naffine), sizeof(int), (void **)&p->d_qcells));
     if (p->strategy == PETSCWARP_ASM_GLOBALNZ) PetscCall(UploadRed(&p->red, &p->d_red));
     if (p->strategy == PETSCWARP_ASM_SHAREDNZ) {
       p->d_sh.nblocks  = (int)p->sh.nblocks;
       p->d_sh.bs       = (int)p->sh.bs;
       p->d_sh.maxcells = (int)p->sh.maxcells;
-      PetscCall(Upload(p->sh.coff, (size_t)p->sh.nblocks + 1, sizeof(int), (void **)&p->d_sh.coff));
-      PetscCall(Upload(p->sh.cells, (size_t)p->sh.coff[p->sh.nblocks], sizeof(int), (void **)&p->d_sh.cells));
+      PetscCall(PetscWarpAsmUpload_Private(p->sh.coff, (size_t)p->sh.nblocks + 1, sizeof(int), (void **)&p->d_sh.coff));
+      PetscCall(PetscWarpAsmUpload_Private(p->sh.cells, (size_t)p->sh.coff[p->sh.nblocks], sizeof(int), (void **)&p->d_sh.cells));
       PetscCall(UploadRed(&p->sh.scatter, &p->d_sh.scatter));
       PetscCall(UploadRed(&p->sh.red, &p->d_sh.red));
     }
@@ -1048,7 +1049,8 @@ static PetscErrorCode RunStrategy(PetscWarpAsm a, Mat A, MatWarpTarget *t, const
     PetscCall(PetscLogEventEnd(PETSCWARPASM_Reduce, A, 0, 0, 0));
     break;
   case PETSCWARP_ASM_SHAREDNZ:
-    PetscCall(PetscWarpAsmAffineAll_Private(a, device, &ph, &fe, NULL)); /* every cell affine: the affine path */
+    /* every cell affine: the affine path (not in blocks of more than 512 threads, whose device kernel would spill) */
+    if (p->sh.bs <= 512) PetscCall(PetscWarpAsmAffineAll_Private(a, device, &ph, &fe, NULL));
     a->lastaffine = fe.Kaff ? a->ncells : 0;
     if (!device) {
       PetscWarpShared s = {

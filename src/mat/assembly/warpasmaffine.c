@@ -75,11 +75,7 @@ PetscErrorCode PetscWarpAsmAffineRefs_Private(PetscWarpAsm a, PetscBool device, 
   *K = a->affref;
   if (!device) PetscFunctionReturn(PETSC_SUCCESS);
 #if PetscDefined(HAVE_CUDA)
-  if (!a->d_affref) {
-    PetscCallCUDA(cudaMalloc((void **)&a->d_affref, sizeof(double) * n));
-    PetscCallCUDA(cudaMemcpy(a->d_affref, a->affref, sizeof(double) * n, cudaMemcpyHostToDevice));
-    PetscCall(PetscLogCpuToGpu(sizeof(double) * (PetscLogDouble)n));
-  }
+  if (!a->d_affref) PetscCall(PetscWarpAsmUpload_Private(a->affref, (size_t)n, sizeof(double), (void **)&a->d_affref));
   *K = a->d_affref;
 #else
   SETERRQ(PetscObjectComm((PetscObject)a), PETSC_ERR_SUP_SYS, "PETSc has no CUDA");
@@ -101,22 +97,10 @@ PetscErrorCode PetscWarpAsmAffinePlanReset_Private(PetscWarpAsmPlan *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-#if PetscDefined(HAVE_CUDA)
-static PetscErrorCode UploadCells(const int *h, PetscInt n, int **d)
-{
-  PetscFunctionBegin;
-  *d = NULL;
-  if (!n) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCallCUDA(cudaMalloc((void **)d, sizeof(int) * n));
-  PetscCallCUDA(cudaMemcpy(*d, h, sizeof(int) * n, cudaMemcpyHostToDevice));
-  PetscCall(PetscLogCpuToGpu(sizeof(int) * (PetscLogDouble)n));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-#endif
-
-/* After the plan's strategy is set up: on a mesh with affine and non-affine cells, the atomic lists, or the colors
-   reordered with their affine cells first (the order of the cells of one color changes no sum: no two share a slot) */
-PetscErrorCode PetscWarpAsmAffinePlan_Private(PetscWarpAsm a, PetscWarpAsmPlan *p, PetscBool device)
+/* After the plan's strategy is set up, before its upload: on a mesh with affine and non-affine cells, the atomic lists,
+   or the colors reordered with their affine cells first (the order of the cells of one color changes no sum: no two
+   share a slot) */
+PetscErrorCode PetscWarpAsmAffinePlan_Private(PetscWarpAsm a, PetscWarpAsmPlan *p)
 {
   PetscFunctionBegin;
   PetscCall(PetscWarpAsmAffinePlanReset_Private(p));
@@ -135,13 +119,7 @@ PetscErrorCode PetscWarpAsmAffinePlan_Private(PetscWarpAsm a, PetscWarpAsmPlan *
       if (a->affcell[c]) p->acells[na++] = (int)c;
       else p->qcells[nq++] = (int)c;
     }
-    p->bytes += sizeof(int) * (PetscLogDouble)a->ncells;
-#if PetscDefined(HAVE_CUDA)
-    if (device) {
-      PetscCall(UploadCells(p->acells, na, &p->d_acells));
-      PetscCall(UploadCells(p->qcells, nq, &p->d_qcells));
-    }
-#endif
+    p->bytes += sizeof(int) * (PetscLogDouble)a->ncells; /* the caller uploads the lists */
   } else {
     int *tmp;
     PetscCall(PetscMalloc1(p->ncolors, &p->caff));
@@ -157,7 +135,6 @@ PetscErrorCode PetscWarpAsmAffinePlan_Private(PetscWarpAsm a, PetscWarpAsmPlan *
     }
     PetscCall(PetscFree(tmp));
     p->bytes += sizeof(int) * (PetscLogDouble)p->ncolors;
-    /* the device copy of ccells is made after this, by the caller */
   }
   PetscCall(PetscInfo(a, "affine path: %s runs the %" PetscInt_FMT " affine cells and the %" PetscInt_FMT " others in separate launches\n", PetscWarpAsmStrategies[p->strategy], a->naffine, a->ncells - a->naffine));
   PetscFunctionReturn(PETSC_SUCCESS);
