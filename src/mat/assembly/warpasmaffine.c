@@ -34,11 +34,33 @@ PetscErrorCode PetscWarpAsmAffineReset_Private(PetscWarpAsm a, PetscBool deviceo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The host arrays as the kernel layer describes them (not PetscWarpAsmDescribe_Private(), which would also move the
+   Aliev-Panfilov point data to the host) */
+static PetscErrorCode HostDescription(PetscWarpAsm a, PetscWarpFE *fe, PetscWarpMesh *mesh)
+{
+  PetscFunctionBegin;
+  PetscCheck(a->nb && a->dim, PetscObjectComm((PetscObject)a), PETSC_ERR_ORDER, "Set the elements, the mesh and the reference element before assembling");
+  PetscCall(PetscMemzero(fe, sizeof(*fe)));
+  fe->dim      = (int)a->dim;
+  fe->nb       = (int)a->nb;
+  fe->nc       = (int)a->nc;
+  fe->nq       = (int)a->nq;
+  fe->ncv      = (int)a->ncv;
+  fe->w        = a->w;
+  fe->B        = a->B;
+  fe->D        = a->D;
+  fe->Dc       = a->Dc;
+  mesh->ncells = (int)a->ncells;
+  mesh->nverts = (int)a->nverts;
+  mesh->cv     = a->cv;
+  mesh->X      = a->X;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PetscWarpAsmAffineCells_Private(PetscWarpAsm a)
 {
   PetscWarpFE   fe;
   PetscWarpMesh mesh;
-  PetscWarpPhys ph;
   int           n;
 
   PetscFunctionBegin;
@@ -46,7 +68,7 @@ PetscErrorCode PetscWarpAsmAffineCells_Private(PetscWarpAsm a)
     if (!a->ncells) a->naffine = 0;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscWarpAsmDescribe_Private(a, PETSC_FALSE, &fe, &mesh, &ph));
+  PetscCall(HostDescription(a, &fe, &mesh));
   PetscCall(PetscMalloc1(a->ncells, &a->affcell));
   PetscCheck(PetscWarpAsmAffineCellsHost(&fe, &mesh, PWA_AFFINE_RTOL, a->affcell, &n) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Affinity check failed");
   a->naffine = n;
@@ -58,11 +80,10 @@ PetscErrorCode PetscWarpAsmAffineRefs_Private(PetscWarpAsm a, PetscBool device, 
 {
   PetscWarpFE   fe;
   PetscWarpMesh mesh;
-  PetscWarpPhys ph;
   int           n;
 
   PetscFunctionBegin;
-  PetscCall(PetscWarpAsmDescribe_Private(a, PETSC_FALSE, &fe, &mesh, &ph));
+  PetscCall(HostDescription(a, &fe, &mesh));
   n = PetscWarpAsmAffineRefsSize(&fe, kind);
   if (a->affkind != kind) {
     PetscCall(PetscWarpAsmAffineReset_Private(a, PETSC_TRUE));
