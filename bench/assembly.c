@@ -15,6 +15,9 @@ static char help[] = "Finite-element assembly benchmark: every compared path in 
                      "  -ncpu1 n           timed CPU assemblies on one rank after the one that gives the reference matrix (default 1;\n"
                      "                     0: the time of that first one is reported)\n"
                      "  -strategies a,...  sharednz,globalnz,color,atomic,coo (default all)\n"
+                     "  -affine 1,0        each strategy with the affine fast path on and/or off (PetscWarpAsmSetAffine(); default 1,\n"
+                     "                     or -mat_warp_assembly_affine): rows strategy>target and strategy>target(noaffine); the\n"
+                     "                     note gives the cells the last assembly computed by the affine path\n"
                      "  -sharednz_partitioners a,...  -sharednz_smem b,...  also run sharednz with each partitioner (balls, metis,\n"
                      "                     ranges) and shared memory per block (bytes, 0: the device's maximum), without the\n"
                      "                     redundancy fallback to globalnz, and -sharednz_bs c,... threads per block (default\n"
@@ -428,6 +431,8 @@ static PetscErrorCode RunPath(PetscWarpAsm wa, Mat T, Mat Jref, PetscWarpAsmStra
   }
   if (s == PETSCWARP_ASM_COO) PetscCall(PetscSNPrintf(r->note, sizeof(r->note), "%s; %.0f COO entries%s%s", info.device ? "device" : "host", (double)info.ncells * info.nel * info.nel, extra[0] ? "; " : "", extra));
   else PetscCall(PetscSNPrintf(r->note, sizeof(r->note), "%s; %" PetscInt_FMT " target slots%s%s", info.device ? "device" : "host", info.nnz, extra[0] ? "; " : "", extra));
+  PetscCall(PetscSNPrintf(extra, sizeof(extra), "; affine %" PetscInt_FMT "/%" PetscInt_FMT " cells", info.affine_last, info.ncells));
+  PetscCall(PetscStrlcat(r->note, extra, sizeof(r->note)));
   if (info.setup_time != setup) PetscCall(PetscStrlcat(r->note, "; PLAN REBUILT DURING TIMING", sizeof(r->note)));
   if (!(r->diff <= 1e-12)) {
     nwrong++;
@@ -452,13 +457,15 @@ static PetscErrorCode Failed(PetscErrorCode ierr, char *status, size_t len)
    (NULL when its creation failed, with that message in tfail), tmat: the seconds its creation took */
 static PetscErrorCode RunPathSafe(CaseInfo *ci, PetscWarpAsm wa, Mat T, PetscReal tmat, const char *tfail, Mat Jref, PetscWarpAsmStrategy s, const char *variant, const char *target, PetscBool symbolic, PetscBool device)
 {
-  Row            r;
-  Mat            A = NULL;
-  PetscErrorCode ierr;
-  char           path[64];
+  Row              r;
+  Mat              A = NULL;
+  PetscErrorCode   ierr;
+  char             path[64];
+  PetscWarpAsmInfo info;
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(path, sizeof(path), "%s%s>%s%s", PetscWarpAsmStrategies[s], variant ? variant : "", target, symbolic ? "(symbolic)" : ""));
+  PetscCall(PetscWarpAsmGetInfo(wa, &info));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s%s>%s%s%s", PetscWarpAsmStrategies[s], variant ? variant : "", target, symbolic ? "(symbolic)" : "", info.affine ? "" : "(noaffine)"));
   RowInit(&r, path, PetscWarpAsmStrategies[s], target, symbolic ? "symbolic" : "dm", device ? "device" : "host", 1);
   r.mat = tmat;
   if (!T) {
@@ -516,7 +523,8 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
   Row            r;
   PetscLogDouble t0, t1;
 
-  PetscInt                     nswp = 8, nsws = 16, swsmem[16], smem0 = 0, nswb = 8, swbs[8], sbs0 = 512;
+  PetscInt                     nswp = 8, nsws = 16, swsmem[16], smem0 = 0, nswb = 8, swbs[8], sbs0 = 512, naff = 2;
+  PetscBool                    affs[2] = {PETSC_TRUE, PETSC_FALSE}, aff0 = PETSC_TRUE;
   char                        *swpart[8];
   PetscWarpSharedNZPartitioner part0   = PETSCWARP_SHAREDNZ_BALLS;
   PetscReal                    maxred0 = 3;
@@ -539,6 +547,12 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
   PetscCall(PetscOptionsGetEnum(NULL, NULL, "-mat_warp_sharednz_partitioner", PetscWarpSharedNZPartitioners, (PetscEnum *)&part0, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_warp_sharednz_shared_memory", &smem0, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_warp_sharednz_max_redundancy", &maxred0, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_warp_assembly_affine", &aff0, NULL));
+  PetscCall(PetscOptionsGetBoolArray(NULL, NULL, "-affine", affs, &naff, &flg));
+  if (!flg) {
+    naff    = 1;
+    affs[0] = aff0;
+  }
   /* the element map, mesh and reference element taken from the DM (host work, once per problem) */
   RowInit(&r, "extract", "", "", "", "host", 1);
   PetscCall(PetscStrncpy(r.note, "DMPlexWarpAsmCreate: element map, coordinates, reference element", sizeof(r.note)));
@@ -575,7 +589,11 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
         }
       }
       for (PetscInt k = 0; k < (m == 0 || symbolic == 2 ? nstrat : 1); k++) {
-        PetscCall(RunPathSafe(ci, wa, T, tmat, tfail, Jref, strat[k], NULL, targ[t], (PetscBool)(m == 1), device || !run));
+        for (PetscInt ia = 0; ia < naff; ia++) {
+          PetscCall(PetscWarpAsmSetAffine(wa, affs[ia]));
+          PetscCall(RunPathSafe(ci, wa, T, tmat, tfail, Jref, strat[k], NULL, targ[t], (PetscBool)(m == 1), device || !run));
+        }
+        PetscCall(PetscWarpAsmSetAffine(wa, affs[0]));
         if (strat[k] != PETSCWARP_ASM_SHAREDNZ || m == 1) continue;
         /* the sweep of sharednz's parameters (-sharednz_partitioners, -sharednz_smem), without the redundancy fallback */
         for (PetscInt ip = 0; ip < nswp; ip++)

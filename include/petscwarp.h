@@ -301,6 +301,9 @@ typedef struct {
   PetscLogDouble       setup_time;    /* seconds of the last plan set-up */
   PetscLogDouble       assembly_time; /* seconds of the last assembly (device time for the CUDA backend) */
   PetscInt             nassemblies;
+  PetscBool            affine;      /* the affine fast path is on (`PetscWarpAsmSetAffine()`) */
+  PetscInt             naffine;     /* cells whose geometry map is affine (-1: not computed: the path is off) */
+  PetscInt             affine_last; /* cells of the last assembly computed by the affine path */
 } PetscWarpAsmInfo;
 
 PETSC_EXTERN PetscErrorCode PetscWarpAsmCreate(MPI_Comm, PetscWarpAsm *);
@@ -336,6 +339,7 @@ PETSC_EXTERN PetscErrorCode PetscWarpAsmAPAdvance(PetscWarpAsm, Vec);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmAPGetRecovery(PetscWarpAsm, PetscReal[]);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmAPSetRecovery(PetscWarpAsm, const PetscReal[]);
 PETSC_EXTERN PetscErrorCode PetscWarpAsmUseDevice(PetscWarpAsm, PetscBool);
+PETSC_EXTERN PetscErrorCode PetscWarpAsmSetAffine(PetscWarpAsm, PetscBool);
 PETSC_EXTERN PetscErrorCode MatIsSharedNZ(Mat, PetscBool *);
 
 /*S

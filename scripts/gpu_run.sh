@@ -6,7 +6,7 @@
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm cgwarp
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
-#                                   ell16_gmsh evening morning mpires night (default: probe tests sanitize
+#                                   ell16_gmsh evening morning mpires night affine (default: probe tests sanitize
 #                                   tutorial bench)
 set -uo pipefail
 ROOT=$PWD
@@ -147,6 +147,24 @@ for w in $what; do
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1elas,q2elas,q1lap2d,p1tet,p2tet -renumber -csv "$OUTDIR/spmv_kr2.csv" 2>&1 | tee "$OUTDIR/bench_kr2.log" ;;
   bench_gmsh_check) # the automatic choice after the unstructured-mesh rule, against the search
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases p1tet_gmsh,p1graded_gmsh -search -cg_its 0 -csv "$OUTDIR/spmv_gmsh_check.csv" 2>&1 | tee "$OUTDIR/bench_gmsh_check.log" ;;
+  affine) # issue 7, the affine fast path (~5-6 min; estimated, not yet run): the GPU assembly tests (every strategy and target with
+          # the affine path on and off against PETSc's AIJ: box quadrilaterals/hexahedra, simplices, perturbed meshes of affine and
+          # non-affine cells, per-cell and tensor coefficients, shift; asm_affine_*), compute-sanitizer memcheck, racecheck and
+          # initcheck on test_asm with the affine path (Q2 hexahedra, tensor coefficient, shift: the affine kernel in its ELEM,
+          # ATOMIC and PLAIN modes with the reference matrices in shared memory, and sharednz's affine branch), then
+          # bench_assembly on q1lap,q2lap,q1elas,q2elas,p3tri,p2tet (the RESULTS.md meshes) with atomic and coo into aijcusparse
+          # and ellwarp, -affine 1,0 (rows strategy>target and strategy>target(noaffine)), PETSc's CPU path on all ranks
+          # (median of 1 after a warm-up) and its one-rank reference (first assembly).
+          # Decides: ctest all passed; every sanitizer line "ERROR SUMMARY: 0 errors" / "RACECHECK SUMMARY: 0 hazards" and
+          # no leaks; in bench_affine.log every row ok with maxrdiff <= 1e-12 and "affine N/N cells" on the affine rows;
+          # q2lap atomic>aijcusparse vsCPUall >= 500 (before: 1.351 ms, 451x), and the affine rows faster than the
+          # (noaffine) rows on every case (expected most on q2lap/q2elas/p3tri/p2tet, whose quadrature loop is longest)
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asm' 2>&1 | tee "$OUTDIR/ctest_affine.log" | tail -25)
+    D="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -mat_warp_sharednz_max_redundancy 1000"
+    sanitize_each sanitize_affine.log "memcheck racecheck initcheck" "test_asm $D -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 2,2,2 -petscspace_degree 2 -coef tensor -shift 0.5 -affine 1 -expect_affine all -reassemble 2 -malloc_dump"
+    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases q1lap,q2lap,q1elas,q2elas,p3tri,p2tet -strategies atomic,coo -targets aijcusparse,ellwarp -affine 1,0 \
+      -mesh_tri bench/meshes/holed_tri.msh -p3tri_dm_refine 3 -mesh_tet bench/meshes/shell_tet.msh -p2tet_dm_refine 2 \
+      -ncpu 1 -ncpu1 0 -nasm 20 -nwarm 3 -symbolic none -matcreate convert -csv "$OUTDIR/assembly_affine.csv" 2>&1 | tee "$OUTDIR/bench_affine.log" ;;
   tests_asm) # the assembly tests on the device (and the kernels against their host twins)
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asm' 2>&1 | tee "$OUTDIR/ctest_asm.log" | tail -25) ;;
   sanitize_asm) # memcheck, racecheck and initcheck on the assembly kernels and every strategy into cuSPARSE and ELL-WARP

@@ -4,10 +4,100 @@ static char help[] = "Finite-element assembly by PetscWarpAsm against PETSc's ow
                      "  -strategies sharednz,globalnz,color,atomic,coo   strategies to check (default all)\n"
                      "  -types aij,ellwarp,sharednz                     target types (default all)\n"
                      "  -physics laplace|elasticity  -reassemble n      assemblies per plan (default 3)\n"
-                     "  -expect_sharednz_runs <sharednz|globalnz>  check which strategy the sharednz plans run\n";
+                     "  -expect_sharednz_runs <sharednz|globalnz>  check which strategy the sharednz plans run\n"
+                     "  -affine 1,0                                 the affine fast path on and/or off for every strategy and type\n"
+                     "                                              (default both: each compared with PETSc's AIJ)\n"
+                     "  -perturb amp -perturb_xmax x                move the vertices with x_0 < x (default: all) by at most amp:\n"
+                     "                                              quadrilaterals and hexahedra touching them are not affine\n"
+                     "  -expect_affine <all|mixed|none>             check the cells the affine path computed (mixed: atomic and\n"
+                     "                                              color some but not all, the other strategies none)\n"
+                     "  -coef <constant|cell|tensor> -shift s       Laplace: a conductivity per cell (scalar or symmetric tensor,\n"
+                     "                                              smooth in the cell's centroid) and a mass shift; PETSc's\n"
+                     "                                              reference reads them from a P0 auxiliary field (g3) and g0\n";
 
 #include "testutil.h"
 #include <petscds.h>
+#include <petscdmplex.h>
+
+/* PETSc's reference of the coefficient options: constants[0] = shift, constants[1] = coefficient kind
+   (PetscWarpCoefficient); the per-cell values in the P0 auxiliary field 0 */
+static void g0_shift(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, PetscReal u_tShift, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar g0[])
+{
+  const PetscInt nc = uOff[1] - uOff[0];
+  for (PetscInt c = 0; c < nc; c++) g0[c * nc + c] = constants[0];
+}
+
+static void g3_coef(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, PetscReal u_tShift, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar g3[])
+{
+  const PetscInt coef = (PetscInt)PetscRealPart(constants[1]);
+  for (PetscInt d = 0; d < dim; ++d)
+    for (PetscInt e = 0; e < dim; ++e) g3[d * dim + e] = coef == PETSCWARP_COEF_TENSOR ? a[aOff[0] + d * dim + e] : d == e ? (coef == PETSCWARP_COEF_CELL ? a[aOff[0]] : 1.0) : 0.0;
+}
+
+/* A coefficient per cell from its centroid x: the scalar 1.5 + x_0 + 0.5 x_1, or a symmetric positive definite tensor */
+static void CellCoefficient(PetscWarpCoefficient coef, PetscInt dim, const PetscReal x[], PetscReal *k)
+{
+  if (coef == PETSCWARP_COEF_CELL) k[0] = 1.5 + x[0] + 0.5 * x[1];
+  else
+    for (PetscInt d = 0; d < dim; d++)
+      for (PetscInt e = d; e < dim; e++) k[d * dim + e] = k[e * dim + d] = d == e ? 2.0 + x[d] + 0.25 * d : 0.2 + 0.1 * (d + e) * x[0] - 0.05 * x[1];
+}
+
+/* -coef, -shift: the coefficients of the Laplacian (and the shift of either physics) in PETSc's problem (a P0
+   auxiliary field and g0) and in wa; *auxdm and *aux to destroy */
+static PetscErrorCode SetCoefficients(DM dm, PlexPhysics phys, PetscWarpCoefficient coef, PetscReal shift, DM *auxdm, Vec *aux, PetscReal **kcell)
+{
+  PetscDS          ds;
+  PetscPointJacFn *g0, *g1, *g2, *g3;
+  PetscScalar      constants[2];
+  PetscInt         dim, cStart, cEnd, nk;
+
+  PetscFunctionBegin;
+  *auxdm = NULL;
+  *aux   = NULL;
+  *kcell = NULL;
+  PetscCall(DMGetDimension(dm, &dim));
+  PetscCall(DMGetDS(dm, &ds));
+  PetscCall(PetscDSGetJacobian(ds, 0, 0, &g0, &g1, &g2, &g3));
+  constants[0] = shift;
+  constants[1] = (PetscReal)coef;
+  PetscCall(PetscDSSetConstants(ds, 2, constants));
+  PetscCall(PetscDSSetJacobian(ds, 0, 0, shift != 0.0 ? g0_shift : NULL, g1, g2, phys == PLEX_PHYSICS_LAPLACE && coef != PETSCWARP_COEF_CONSTANT ? g3_coef : g3));
+  if (phys != PLEX_PHYSICS_LAPLACE || coef == PETSCWARP_COEF_CONSTANT) PetscFunctionReturn(PETSC_SUCCESS);
+  nk = coef == PETSCWARP_COEF_CELL ? 1 : dim * dim;
+  PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+  PetscCall(PetscMalloc1((cEnd - cStart) * nk, kcell));
+  {
+    PetscFE        fe, feu;
+    PetscSection   sec;
+    PetscScalar   *a;
+    DMPolytopeType ct;
+
+    PetscCall(DMGetField(dm, 0, NULL, (PetscObject *)&feu));
+    PetscCall(DMPlexGetCellType(dm, cStart, &ct));
+    PetscCall(DMClone(dm, auxdm));
+    PetscCall(PetscFECreateLagrange(PETSC_COMM_SELF, dim, nk, DMPolytopeTypeGetNumVertices(ct) == (PetscInt)dim + 1 ? PETSC_TRUE : PETSC_FALSE, 0, PETSC_DETERMINE, &fe));
+    PetscCall(PetscFECopyQuadrature(feu, fe));
+    PetscCall(PetscObjectSetName((PetscObject)fe, "k"));
+    PetscCall(DMSetField(*auxdm, 0, NULL, (PetscObject)fe));
+    PetscCall(PetscFEDestroy(&fe));
+    PetscCall(DMCreateDS(*auxdm));
+    PetscCall(DMCreateLocalVector(*auxdm, aux));
+    PetscCall(DMGetLocalSection(*auxdm, &sec));
+    PetscCall(VecGetArray(*aux, &a));
+    for (PetscInt c = cStart; c < cEnd; c++) {
+      PetscReal x[3], vol, *k = *kcell + (c - cStart) * nk;
+      PetscInt  off;
+      PetscCall(DMPlexComputeCellGeometryFVM(dm, c, &vol, x, NULL));
+      CellCoefficient(coef, dim, x, k);
+      PetscCall(PetscSectionGetOffset(sec, c, &off));
+      for (PetscInt m = 0; m < nk; m++) a[off + m] = k[m];
+    }
+    PetscCall(VecRestoreArray(*aux, &a));
+    PetscCall(DMSetAuxiliaryVec(dm, NULL, 0, 0, *aux));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* The AIJ operations that read values, on A (assembled on the device) against B (PETSc's AIJ): each must agree */
 static PetscErrorCode CheckReads(Mat A, Mat B, PetscRandom rnd, const char *what)
@@ -191,6 +281,13 @@ int main(int argc, char **argv)
   PetscWarpAsmInfo     info;
   PetscReal            e;
   PetscWarpAsmStrategy strat;
+  PetscBool            affs[2] = {PETSC_TRUE, PETSC_FALSE};
+  PetscInt             naff = 2, ncoef = 0;
+  PetscReal            amp = 0, xmax = PETSC_MAX_REAL, shift = 0, *kcell = NULL;
+  char                 expaff[16] = "", coefname[16] = "constant";
+  PetscWarpCoefficient coef = PETSCWARP_COEF_CONSTANT;
+  DM                   auxdm;
+  Vec                  aux;
 
   PetscCall(TestBegin(&argc, &argv, help, &skip));
   if (skip) return TestSkip();
@@ -199,6 +296,20 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-reassemble", &nre, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-expect_sharednz_runs", expect, sizeof(expect), NULL));
   PetscCall(TestGetStrategies(strategies, &ns));
+  PetscCall(PetscOptionsGetBoolArray(NULL, NULL, "-affine", affs, &naff, &flg));
+  if (!flg) naff = 2; /* on and off */
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-perturb", &amp, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-perturb_xmax", &xmax, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-expect_affine", expaff, sizeof(expaff), NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-shift", &shift, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-coef", coefname, sizeof(coefname), NULL));
+  for (ncoef = 0; ncoef < 3; ncoef++) {
+    const char *names[3] = {"constant", "cell", "tensor"};
+    PetscCall(PetscStrcmp(coefname, names[ncoef], &flg));
+    if (flg) break;
+  }
+  PetscCheck(ncoef < 3, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-coef %s: constant, cell or tensor", coefname);
+  coef = (PetscWarpCoefficient)ncoef;
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-types", types, &nt, &flg));
   if (!flg) {
     nt = 3;
@@ -208,24 +319,30 @@ int main(int argc, char **argv)
   }
 
   PetscCall(PlexProblemCreate(PETSC_COMM_WORLD, NULL, phys, &dm));
+  PetscCall(TestPerturbCoordinates(dm, amp, xmax));
+  PetscCall(SetCoefficients(dm, phys, coef, shift, &auxdm, &aux, &kcell));
   PetscCall(PlexProblemAssemble(dm, MATAIJ, &Jref, &b));
   PetscCall(DMPlexWarpAsmCreate(dm, phys == PLEX_PHYSICS_LAPLACE ? PETSCWARP_PHYSICS_LAPLACE : PETSCWARP_PHYSICS_ELASTICITY, &wa));
+  if (kcell) PetscCall(PetscWarpAsmSetLaplace(wa, coef, 1.0, kcell));
+  PetscCall(PetscWarpAsmSetShift(wa, shift));
   PetscCall(PetscWarpAsmSetFromOptions(wa));
   PetscCall(PetscWarpDeviceAvailable(&device));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_warp_assembly_device", &device, NULL));
   PetscCall(PetscWarpAsmGetInfo(wa, &info));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, %" PetscInt_FMT " rows, %" PetscInt_FMT " cells of %" PetscInt_FMT " dofs; assembly on the %s\n", physname, info.nrows, info.ncells, info.nel, device ? "device" : "host"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, %" PetscInt_FMT " rows, %" PetscInt_FMT " cells of %" PetscInt_FMT " dofs; coefficient %s, shift %g%s; assembly on the %s\n", physname, info.nrows, info.ncells, info.nel, coefname, (double)shift, amp != 0 ? ", perturbed vertices" : "", device ? "device" : "host"));
 
   for (PetscInt t = 0; t < nt; t++) {
-    for (PetscInt s = 0; s < ns; s++) {
-      PetscInt  nsetups = 0;
-      PetscReal setup0  = -1;
+    for (PetscInt sa = 0; sa < ns * naff; sa++) {
+      PetscInt  nsetups = 0, s = sa / naff;
+      PetscReal setup0 = -1;
+      PetscBool aff    = affs[sa % naff];
       char      what[128];
 
       PetscCall(PetscEnumFind(PetscWarpAsmStrategies, strategies[s], (PetscEnum *)&strat, &flg));
       PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown strategy %s", strategies[s]);
-      PetscCall(PetscSNPrintf(what, sizeof(what), "%s into %s", strategies[s], types[t]));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "%s into %s%s", strategies[s], types[t], aff ? "" : " (noaffine)"));
       PetscCall(PetscWarpAsmSetStrategy(wa, strat));
+      PetscCall(PetscWarpAsmSetAffine(wa, aff));
       /* a matrix of the type from PETSc's preallocation (the DM), values from PetscWarpAsm */
       PetscCall(DMSetMatType(dm, types[t]));
       PetscCall(DMCreateMatrix(dm, &A));
@@ -255,12 +372,25 @@ int main(int argc, char **argv)
       PetscCall(PetscWarpAsmAssembleMatrix(wa, A)); /* back to the first matrix */
       PetscCall(CheckReads(A, Jref, rnd, what));
       PetscCall(PetscWarpAsmGetInfo(wa, &info));
+      { /* the cells the affine path computed */
+        PetscBool split = (PetscBool)(info.used == PETSCWARP_ASM_ATOMIC || info.used == PETSCWARP_ASM_COLOR), all, mixed, none;
+        PetscCall(PetscStrcmp(expaff, "all", &all));
+        PetscCall(PetscStrcmp(expaff, "mixed", &mixed));
+        PetscCall(PetscStrcmp(expaff, "none", &none));
+        PetscCheck(aff || info.affine_last == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " cells by the affine path, which is off", what, info.affine_last);
+        if (aff && all) PetscCheck(info.affine_last == info.ncells, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " of %" PetscInt_FMT " cells by the affine path, expected all", what, info.affine_last, info.ncells);
+        if (aff && none) PetscCheck(info.affine_last == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " cells by the affine path, expected none", what, info.affine_last);
+        if (aff && mixed && split)
+          PetscCheck(info.affine_last > 0 && info.affine_last < info.ncells, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " of %" PetscInt_FMT " cells by the affine path, expected some", what, info.affine_last, info.ncells);
+        if (aff && mixed && !split) PetscCheck(info.affine_last == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " cells by the affine path on a mixed mesh, expected none", what, info.affine_last);
+      }
       if (expect[0] && strat == PETSCWARP_ASM_SHAREDNZ) {
         PetscCall(PetscStrcmp(expect, PetscWarpAsmStrategies[info.used], &flg));
         PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the plan runs %s, expected %s", what, PetscWarpAsmStrategies[info.used], expect);
       }
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-30s %-14s max entry diff %.2e, plan %.3g s %.3g MB%s%s%s, reads after assembly agree\n", what, device && info.device ? "(device)" : "(host)", (double)e, info.setup_time, info.plan_bytes / 1e6, strat != PETSCWARP_ASM_ATOMIC && strat != PETSCWARP_ASM_COO ? ", bitwise reproducible" : "",
-                            info.used != info.strategy ? ", ran as " : "", info.used != info.strategy ? PetscWarpAsmStrategies[info.used] : ""));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-41s %-8s max entry diff %.2e, affine %" PetscInt_FMT "/%" PetscInt_FMT " cells, plan %.3g s %.3g MB%s%s%s, reads after assembly agree\n", what, device && info.device ? "(device)" : "(host)", (double)e,
+                            info.affine_last, info.ncells, info.setup_time, info.plan_bytes / 1e6, strat != PETSCWARP_ASM_ATOMIC && strat != PETSCWARP_ASM_COO ? ", bitwise reproducible" : "", info.used != info.strategy ? ", ran as " : "",
+                            info.used != info.strategy ? PetscWarpAsmStrategies[info.used] : ""));
       PetscCall(MatDestroy(&A));
       PetscCall(MatDestroy(&A2));
     }
@@ -272,6 +402,9 @@ int main(int argc, char **argv)
   for (PetscInt s = 0; s < ns; s++) PetscCall(PetscFree(strategies[s]));
   for (PetscInt t = 0; t < nt; t++) PetscCall(PetscFree(types[t]));
   PetscCall(PetscWarpAsmDestroy(&wa));
+  PetscCall(PetscFree(kcell));
+  PetscCall(VecDestroy(&aux));
+  PetscCall(DMDestroy(&auxdm));
   PetscCall(MatDestroy(&Jref));
   PetscCall(VecDestroy(&b));
   PetscCall(DMDestroy(&dm));

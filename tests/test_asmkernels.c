@@ -737,7 +737,9 @@ static PetscWarpRed DevRed(const Packed *P, int **d_off, int **d_ent)
 #define NPARTS 5
 static const int nparts[NPARTS] = {1, 2, 3, 8, 32};
 
-static void CheckAssembly(const Config *C, Problem *P, int cuda)
+/* affine: every cell is affine; the same checks with the affine path (fe.Kaff), whose element matrices must agree with
+   the quadrature's */
+static void CheckAssembly(const Config *C, Problem *P, int cuda, int affine)
 {
   const int      nc_ = P->M.ncells, per = P->per;
   const size_t   nv = (size_t)P->ndof * P->ndof;
@@ -746,8 +748,19 @@ static void CheckAssembly(const Config *C, Problem *P, int cuda)
   Packed         gred;
   SharedPlan     sp[NPARTS];
   PetscWarpRed   red;
-  PetscWarpPhys *ph = &P->full;
+  PetscWarpPhys *ph   = &P->full;
+  double        *Kaff = NULL;
 
+  if (affine) { /* the reference matrices, and the quadrature's element matrices to compare with */
+    double *Eq = NEW(double, (size_t)nc_ *per);
+    CHECK(PetscWarpAsmElemHost(&P->fe, &P->mesh, ph, nc_, NULL, Eq));
+    Kaff = NEW(double, PetscWarpAsmAffineRefsSize(&P->fe, ph->kind));
+    CHECK(PetscWarpAsmAffineRefsHost(&P->fe, ph->kind, Kaff));
+    P->fe.Kaff = Kaff;
+    CHECK(PetscWarpAsmElemHost(&P->fe, &P->mesh, ph, nc_, NULL, E));
+    EXPECT((rd = RelDiff((size_t)nc_ * per, Eq, E)) < 1e-13, "%s: affine element matrices differ from the quadrature's: %g", C->name, rd);
+    free(Eq);
+  }
   for (int k = 0; k < nc_; k++) rev[k] = nc_ - 1 - k;
   for (int col = 0, m = 0; col < P->M.ncolors; col++) {
     ccoff[col] = m;
@@ -795,6 +808,7 @@ static void CheckAssembly(const Config *C, Problem *P, int cuda)
     dfe.B     = (double *)Dev(P->fe.B, sizeof(double) * P->fe.nq * P->nb);
     dfe.D     = (double *)Dev(P->fe.D, sizeof(double) * P->fe.nq * P->nb * P->fe.dim);
     dfe.Dc    = (double *)Dev(P->fe.Dc, sizeof(double) * P->fe.nq * P->fe.ncv * P->fe.dim);
+    dfe.Kaff  = Kaff ? (double *)Dev(Kaff, sizeof(double) * PetscWarpAsmAffineRefsSize(&P->fe, ph->kind)) : NULL;
     dmesh.cv  = (int *)Dev(P->mesh.cv, sizeof(int) * nc_ * P->fe.ncv);
     dmesh.X   = (double *)Dev(P->mesh.X, sizeof(double) * P->mesh.nverts * P->fe.dim);
     dph.kcell = (double *)Dev(P->kcell, sizeof(double) * nc_ * P->fe.dim * P->fe.dim);
@@ -838,9 +852,9 @@ static void CheckAssembly(const Config *C, Problem *P, int cuda)
     }
     CHECK(PetscWarpAsmLoadCUDA(&dfe, &dmesh, &dph, d_e2d, d_F, st));
     DevCompare(C, "Load", st, d_F, F, P->ndof);
-    printf("  device: Elem, Direct (atomic, %d colors), Reduce, SharedNZ (%d of %d partitions fit), Load agree with the host twin\n", P->M.ncolors, nsh, NPARTS);
+    printf("  device%s: Elem, Direct (atomic, %d colors), Reduce, SharedNZ (%d of %d partitions fit), Load agree with the host twin\n", affine ? " (affine path)" : "", P->M.ncolors, nsh, NPARTS);
     CHECK(cudaStreamDestroy(st));
-    cudaFree((void *)dfe.w), cudaFree((void *)dfe.B), cudaFree((void *)dfe.D), cudaFree((void *)dfe.Dc), cudaFree((void *)dmesh.cv), cudaFree((void *)dmesh.X), cudaFree((void *)dph.kcell);
+    cudaFree((void *)dfe.w), cudaFree((void *)dfe.B), cudaFree((void *)dfe.D), cudaFree((void *)dfe.Dc), cudaFree((void *)dfe.Kaff), cudaFree((void *)dmesh.cv), cudaFree((void *)dmesh.X), cudaFree((void *)dph.kcell);
     cudaFree(d_rev), cudaFree(d_cc), cudaFree(d_slot), cudaFree(d_e2d), cudaFree(d_E), cudaFree(d_val), cudaFree(d_F);
   }
 #else
@@ -848,7 +862,8 @@ static void CheckAssembly(const Config *C, Problem *P, int cuda)
 #endif
   PackedDestroy(&gred);
   for (int k = 0; k < NPARTS; k++) SharedDestroy(&sp[k]);
-  free(E), free(E2), free(ref), free(val), free(F), free(rev), free(ccells), free(ccoff);
+  free(E), free(E2), free(ref), free(val), free(F), free(rev), free(ccells), free(ccoff), free(Kaff);
+  P->fe.Kaff = NULL;
 }
 
 /* Unsupported sizes are refused, not computed */
@@ -931,6 +946,12 @@ int main(int argc, char **argv)
     {"tri P1 laplace 16^2 (batches)",   2, 1, 1, LAP, 1, {16, 16, 1}, 1, 0, 0},
     {"hex Q2 laplace unit cubes nq 64", 3, 0, 2, LAP, 0, {2, 2, 2},   0, 1, 1}, /* tabulation beyond the shared memory budget */
     {"hex Q2 elasticity nq 64",         3, 0, 2, EL,  0, {2, 1, 1},   1, 0, 1},
+    {"quad Q2 laplace tensor affine",   2, 0, 2, LAP, 2, {3, 2, 1},   0, 0, 0}, /* the affine path with coefficients */
+    {"hex Q1 laplace kcell affine",     3, 0, 1, LAP, 1, {3, 2, 2},   0, 0, 0},
+    {"hex Q2 laplace tensor affine",    3, 0, 2, LAP, 2, {2, 2, 2},   0, 0, 0},
+    {"hex Q2 elasticity affine",        3, 0, 2, EL,  0, {2, 2, 1},   0, 0, 0},
+    {"quad Q1 elasticity affine",       2, 0, 1, EL,  0, {3, 3, 1},   0, 0, 0},
+    {"hex Q3 laplace affine",           3, 0, 3, LAP, 1, {2, 1, 1},   0, 0, 0}, /* reference matrices beyond PWA_REF_BUDGET */
   };
   int cuda = 0;
 
@@ -948,8 +969,20 @@ int main(int argc, char **argv)
     ProblemCreate(&configs[k], &P);
     printf("%-34s: %4d cells, nel %2d, nq %2d, %5d dofs\n", configs[k].name, P.M.ncells, P.nel, P.fe.nq, P.ndof);
     CheckElements(&configs[k], &P);
-    CheckAssembly(&configs[k], &P, cuda);
+    CheckAssembly(&configs[k], &P, cuda, 0);
     if (nfail == before) printf("  host: element checks pass; Direct, colors, Reduce, SharedNZ (1, 2, 3, 8, 32 parts) agree\n");
+    { /* every cell affine (simplices, undistorted quadrilaterals and hexahedra): the affine path too */
+      unsigned char *aff = NEW(unsigned char, P.M.ncells);
+      int            naff;
+      CHECK(PetscWarpAsmAffineCellsHost(&P.fe, &P.mesh, 1e-13, aff, &naff));
+      EXPECT(configs[k].simplex ? naff == P.M.ncells : configs[k].distort || naff == P.M.ncells, "%s: %d of %d cells affine", configs[k].name, naff, P.M.ncells);
+      if (naff == P.M.ncells) {
+        before = nfail;
+        CheckAssembly(&configs[k], &P, cuda, 1);
+        if (nfail == before) printf("  host (affine path): element matrices agree with the quadrature's; Direct, colors, Reduce, SharedNZ agree\n");
+      } else printf("  %d of %d cells affine: the quadrature path only\n", naff, P.M.ncells);
+      free(aff);
+    }
     ProblemDestroy(&P);
   }
   if (nfail) {

@@ -17,7 +17,7 @@ On more than one MPI process it only checks that a distributed mesh is refused.\
 #include <petscfe.h>
 #include <petscfv.h>
 #include <petsctime.h>
-#include "../tutorials/plexproblem.h"
+#include "testutil.h"
 
 #define TOL 1e-12
 
@@ -245,33 +245,6 @@ static PetscErrorCode MatRelDiff(Mat A, Mat J, PetscReal *err)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* a smooth displacement of every vertex by at most amp, so that quadrilaterals and hexahedra are not affine */
-static PetscErrorCode Perturb(DM dm, PetscReal amp)
-{
-  Vec          x, y;
-  PetscScalar *a;
-  PetscInt     n, dim;
-
-  PetscFunctionBegin;
-  if (amp == 0.0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(DMGetCoordinateDim(dm, &dim));
-  PetscCall(DMGetCoordinatesLocal(dm, &x));
-  PetscCall(VecDuplicate(x, &y));
-  PetscCall(VecCopy(x, y));
-  PetscCall(VecGetLocalSize(y, &n));
-  PetscCall(VecGetArray(y, &a));
-  for (PetscInt v = 0; v < n / dim; ++v) {
-    PetscReal s = 0.0;
-
-    for (PetscInt d = 0; d < dim; ++d) s += (3.0 + 2.0 * d) * PetscRealPart(a[v * dim + d]);
-    for (PetscInt d = 0; d < dim; ++d) a[v * dim + d] += amp * PetscSinReal(s + 1.3 * d);
-  }
-  PetscCall(VecRestoreArray(y, &a));
-  PetscCall(DMSetCoordinatesLocal(dm, y));
-  PetscCall(VecDestroy(&y));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 typedef struct {
   const char *name;
   const char *opts; /* mesh options, without the prefix */
@@ -355,7 +328,7 @@ static PetscErrorCode CaseCreate(const Case *cs, DM *dm)
   PetscCall(PetscSNPrintf(deg, sizeof(deg), "%" PetscInt_FMT, cs->degree));
   PetscCall(PetscOptionsSetValue(NULL, opts, deg));
   PetscCall(PlexProblemCreate(PETSC_COMM_SELF, prefix, cs->phys, dm));
-  PetscCall(Perturb(*dm, cs->amp));
+  PetscCall(TestPerturbCoordinates(*dm, cs->amp, PETSC_MAX_REAL));
   if (cs->nobc) { /* before the sections exist: the boundary condition then constrains no dof */
     DMLabel label;
 

@@ -341,3 +341,30 @@ PetscErrorCode TestGetStrategies(char *strategies[], PetscInt *n)
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode TestPerturbCoordinates(DM dm, PetscReal amp, PetscReal xmax)
+{
+  Vec          x, y;
+  PetscScalar *a;
+  PetscInt     n, dim;
+
+  PetscFunctionBegin;
+  if (amp == 0.0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMGetCoordinateDim(dm, &dim));
+  PetscCall(DMGetCoordinatesLocal(dm, &x));
+  PetscCall(VecDuplicate(x, &y));
+  PetscCall(VecCopy(x, y));
+  PetscCall(VecGetLocalSize(y, &n));
+  PetscCall(VecGetArray(y, &a));
+  for (PetscInt v = 0; v < n / dim; ++v) {
+    PetscReal s = 0.0;
+
+    if (PetscRealPart(a[v * dim]) >= xmax) continue;
+    for (PetscInt d = 0; d < dim; ++d) s += (3.0 + 2.0 * d) * PetscRealPart(a[v * dim + d]);
+    for (PetscInt d = 0; d < dim; ++d) a[v * dim + d] += amp * PetscSinReal(s + 1.3 * d);
+  }
+  PetscCall(VecRestoreArray(y, &a));
+  PetscCall(DMSetCoordinatesLocal(dm, y));
+  PetscCall(VecDestroy(&y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

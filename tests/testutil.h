@@ -34,6 +34,10 @@ PetscErrorCode TestGetPhysics(char[], size_t, PlexPhysics *);
 /* The strategies of -strategies a,b,... (at most *n on input), by default all five; each freed with PetscFree() */
 PetscErrorCode TestGetStrategies(char *[], PetscInt *);
 
+/* A smooth displacement of the vertices with x_0 < xmax (PETSC_MAX_REAL: every vertex) by at most amp in each direction,
+   so that quadrilaterals and hexahedra touching them are not affine (nothing when amp is 0) */
+PetscErrorCode TestPerturbCoordinates(DM, PetscReal, PetscReal);
+
 /* Run a call that must fail; record its error code */
 #define EXPECT_ERROR(call, what) \
   do { \

@@ -9,43 +9,15 @@
    stage 2: threads over (cell, tile) accumulate their tile of the element matrix in registers (PwaTile) and store it
             into the group's element matrices Es in shared memory.
    The kernels differ in where the coordinates come from (gathered, or through the scatter array) and where Es goes
-   (written out coalesced, added through the slots, or reduced by non-zero). */
-#include <petscwarp/private/warpasmkernels.h>
-#include "warpasm_elem.h"
-#include <cuda_runtime.h>
+   (written out coalesced, added through the slots, or reduced by non-zero).
+   Affine cells (fe->Kaff set: every cell of the call; no per-point coefficient): the element batches run the kernel of
+   warpasm_affine.cu instead, and sharednz replaces stages 1-2 by the affine factors and entries (warpasm_cuda.cuh). */
+#include "warpasm_cuda.cuh"
 
 #define PWA_BATCH_THREADS 256         /* threads of an element-batch block */
 #define PWA_BATCH_BUDGET  (64 * 1024) /* shared memory of an element-batch block, unless one cell needs more */
 #define PWA_DEFAULT_SMEM  (48 * 1024) /* above this a kernel needs the opt-in attribute */
 #define PWA_BATCH_MINB    3           /* blocks per SM the element-batch kernels are compiled for (<= 85 registers) */
-
-enum {
-  PWA_ELEM,   /* element matrices to E, one cell after another */
-  PWA_ATOMIC, /* val[slot] += entry with atomicAdd */
-  PWA_PLAIN,  /* val[slot] += entry (one color) */
-  PWA_LOAD    /* F[rowslot] += load entry with atomicAdd */
-};
-
-/* Physics by value (no pointer to a kernel parameter is taken) */
-struct PwaPhys {
-  int           coef;
-  double        kappa, lambda, mu, shift, f[PETSCWARP_MAXDIM];
-  const double *kcell, *cq;
-};
-
-static PwaPhys PwaPhysOf(const PetscWarpPhys *ph)
-{
-  PwaPhys p;
-  p.coef   = ph->coef;
-  p.kappa  = ph->kappa;
-  p.lambda = ph->lambda;
-  p.mu     = ph->mu;
-  p.shift  = ph->shift;
-  for (int c = 0; c < PETSCWARP_MAXDIM; c++) p.f[c] = ph->f[c];
-  p.kcell = ph->kcell;
-  p.cq    = ph->cq;
-  return p;
-}
 
 /* The reference tabulation as the kernels read it: copies in shared memory at ref (refn > 0), or the global arrays */
 struct PwaRef {
@@ -203,7 +175,10 @@ __global__ void __launch_bounds__(MAXT) PwaSharedNZ(PetscWarpFE fe, PetscWarpMes
   const int                b = blockIdx.x, bs = blockDim.x, nq = fe.nq, nel = fe.nb * NC, per = nel * nel, nx = fe.ncv * DIM;
   const int                c0 = __ldg(&coff[b]), m = __ldg(&coff[b + 1]) - c0;
   double                  *G = smem + refn, *R = G + ns * nq * PWA_GS(DIM), *Es = G + ns * PwaStageDoubles(DIM, fe.nb, NC, nq), *Xs = Es + (size_t)maxcells * per;
-  const PwaRef             r = StageRef<DIM>(fe, smem, refn);
+  const bool               aff = MAXT <= 512 && fe.Kaff && !ph.cq;                                                         /* the 1024-thread kernel spills already: quadrature (the host passes no Kaff) */
+  const int                kn  = aff && PwaAffineStaged(KIND, DIM, fe.nb) <= refn ? PwaAffineStaged(KIND, DIM, fe.nb) : 0; /* in the tabulation's place */
+  const PwaRef             r   = StageRef<DIM>(fe, smem, aff ? 0 : refn);
+  for (int t = threadIdx.x; t < kn; t += blockDim.x) smem[t] = __ldg(&fe.Kaff[t]);
 
   {
     const int *ent    = sent + __ldg(&soff[b]);
@@ -224,11 +199,18 @@ __global__ void __launch_bounds__(MAXT) PwaSharedNZ(PetscWarpFE fe, PetscWarpMes
   }
   __syncthreads();
   for (int s0 = 0; s0 < m; s0 += ns) {
-    int ms = min(ns, m - s0);
-    StageGroup<DIM, KIND, KIND == PETSCWARP_PHYS_ELASTICITY>(
-      fe, r, ph, ms, [&](int lc) { return __ldg(&cells[c0 + s0 + lc]); }, Xs + s0 * nx, G, R);
-    __syncthreads();
-    TileGroup<DIM, KIND>(fe, r, ph, ms, G, R, Es + (size_t)s0 * per, per);
+    int  ms   = min(ns, m - s0);
+    auto cell = [&](int lc) { return __ldg(&cells[c0 + s0 + lc]); };
+    if (aff) { /* the affine factors in G (PWA_AC <= nq*PWA_GS per cell), the entries straight into Es */
+      double *E0 = Es + (size_t)s0 * per;
+      AffineFactors<DIM, KIND>(fe, ph, ms, cell, Xs + s0 * nx, G);
+      __syncthreads();
+      AffineEntries<DIM, KIND>(fe, kn ? smem : fe.Kaff, ph, ms, G, [&](int lc, int ij, double v) { E0[(size_t)lc * per + ij] = v; });
+    } else {
+      StageGroup<DIM, KIND, KIND == PETSCWARP_PHYS_ELASTICITY>(fe, r, ph, ms, cell, Xs + s0 * nx, G, R);
+      __syncthreads();
+      TileGroup<DIM, KIND>(fe, r, ph, ms, G, R, Es + (size_t)s0 * per, per);
+    }
     __syncthreads();
   }
   {
@@ -266,6 +248,7 @@ static int Batch(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWa
   cudaStream_t st = (cudaStream_t)stream;
   if (PwaCheckCall(fe, ph) || n < 0) return (int)cudaErrorInvalidValue;
   if (n == 0) return 0;
+  if (MODE != PWA_LOAD && fe->Kaff && !ph->cq) return PwaAffineBatch(MODE, fe, mesh, ph, n, cells, slot, out, st);
   if (ph->kind == PETSCWARP_PHYS_LAPLACE) {
     if (fe->dim == 2) return LaunchBatch<2, PETSCWARP_PHYS_LAPLACE, MODE>(fe, mesh, ph, n, cells, slot, out, st);
     return LaunchBatch<3, PETSCWARP_PHYS_LAPLACE, MODE>(fe, mesh, ph, n, cells, slot, out, st);

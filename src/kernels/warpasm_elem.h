@@ -265,6 +265,96 @@ static inline PWA_HD double PwaLoadEntry(int dim, int nb, int nq, const double *
   return fc * s;
 }
 
+/* ---------------- the affine fast path ----------------
+   On a cell whose geometry map is affine (J the same at every quadrature point) and whose coefficients are constant,
+   the element matrix is a combination of reference matrices precomputed once (PetscWarpAsmAffineRefsHost), upper
+   triangles over the node pairs a <= b, numbered row by row (PwaPair), K[r*npair + p]:
+     LAPLACE:    r < nsym = dim(dim+1)/2: the symmetrised stiffness sum_q w_q (D_qa,d D_qb,e + D_qa,e D_qb,d) of the
+                 pair (d, e) of PwaSymPair (sum_q w_q D_qa,d D_qb,d for d == e); r = nsym: the mass sum_q w_q B_qa B_qb
+     ELASTICITY: r = k*dim + l < dim^2: sum_q w_q D_qa,k D_qb,l (K_kl[a,b] = K_lk[b,a]); r = dim^2: the mass
+   and per cell PWA_AC(dim) doubles from its geometry at the first quadrature point (PwaAffineCell):
+     LAPLACE:    c_r = M_de (symmetrised) of M = detJ Jinv K Jinv^T (PwaStageQ with weight 1), c_nsym = shift detJ:
+                 A[a,b] = sum_r c_r K_r[pair(a,b)] (the same sum for (a,b) and (b,a): exactly symmetric)
+     ELASTICITY: Jinv and detJ: with S = Jinv^T K_p Jinv (K_p the dim x dim matrix K_kl of the pair),
+                 A[(a,c),(b,e)] = detJ [mu S_ec + lambda S_ce + delta_ce (mu tr S + shift Mref_p)] for a <= b, and for
+                 a > b the mirror of the entry of the pair (b,a) (mu and lambda swap their indices): exactly symmetric.
+   The results agree with PwaTile's quadrature to round-off where the map is affine. */
+#define PWA_AC(dim) ((dim) * (dim) + 1) /* doubles of a cell's affine factor */
+
+/* Reference matrices of the affine path for a physics kind */
+static inline PWA_HD int PwaAffineRefs(int kind, int dim)
+{
+  return kind == PETSCWARP_PHYS_LAPLACE ? dim * (dim + 1) / 2 + 1 : dim * dim + 1;
+}
+
+/* The pair (d, e), d <= e, of symmetrised LAPLACE reference matrix r < dim(dim+1)/2: the diagonal ones first, then
+   (0,1) in 2D; (0,1), (0,2), (1,2) in 3D */
+static inline PWA_HD void PwaSymPair(int dim, int r, int *d, int *e)
+{
+  if (r < dim) *d = *e = r;
+  else {
+    r -= dim;
+    *d = dim == 2 || r < 2 ? 0 : 1;
+    *e = dim == 2 ? 1 : r == 0 ? 1 : 2;
+  }
+}
+
+/* Number of the node pair (u, v), u <= v, in the row-by-row upper triangle of nb nodes */
+static inline PWA_HD int PwaPair(int nb, int u, int v)
+{
+  return u * nb - u * (u - 1) / 2 + v - u;
+}
+
+/* The affine factor g (PWA_AC(dim) doubles) of a cell from its vertex coordinates Xc and the coordinate basis
+   derivatives Dc0 at the first quadrature point; tensor, K from PwaCellCoef (LAPLACE) */
+static inline PWA_HD void PwaAffineCell(int kind, int dim, int ncv, const double *Xc, const double *Dc0, int tensor, const double *K, double shift, double *g)
+{
+  double G[11];
+  PwaStageQ(kind, dim, ncv, Xc, Dc0, 1.0, tensor, K, G);
+  if (kind == PETSCWARP_PHYS_LAPLACE) {
+    const int nsym = dim * (dim + 1) / 2;
+    for (int r = 0; r < nsym; r++) {
+      int d, e;
+      PwaSymPair(dim, r, &d, &e);
+      g[r] = d == e ? G[d * dim + d] : 0.5 * (G[d * dim + e] + G[e * dim + d]);
+    }
+    g[nsym] = shift * G[dim * dim];
+  } else
+    for (int m = 0; m <= dim * dim; m++) g[m] = G[m];
+}
+
+/* The entries of node pair (a, b) of an affine cell from its factor g and the reference matrices Kr (npair =
+   nb(nb+1)/2 per matrix): v[c*nc + e] = A[(a*nc + c)*nel + b*nc + e] (nc = 1 for LAPLACE, dim for ELASTICITY) */
+static inline PWA_HD void PwaAffinePair(int kind, int dim, int nb, const double *Kr, const double *g, double lambda, double mu, double shift, int a, int b, double *v)
+{
+  const int np = nb * (nb + 1) / 2, p = a <= b ? PwaPair(nb, a, b) : PwaPair(nb, b, a);
+  if (kind == PETSCWARP_PHYS_LAPLACE) {
+    const int nr = dim * (dim + 1) / 2 + 1;
+    double    s  = 0.0;
+    for (int r = 0; r < nr; r++) s += g[r] * Kr[r * np + p];
+    v[0] = s;
+  } else {
+    double S[9], tr = 0.0, det = g[dim * dim], mass = shift * Kr[dim * dim * np + p];
+    for (int m = 0; m < dim * dim; m++) S[m] = 0.0;
+    for (int k = 0; k < dim; k++) /* S = Jinv^T K_p Jinv, S[c][e] = sum_kl Jinv[k][c] K_kl Jinv[l][e] */
+      for (int l = 0; l < dim; l++) {
+        const double kp = Kr[(k * dim + l) * np + p];
+        for (int c = 0; c < dim; c++) {
+          const double x = g[k * dim + c] * kp;
+          for (int e = 0; e < dim; e++) S[c * dim + e] += x * g[l * dim + e];
+        }
+      }
+    for (int d = 0; d < dim; d++) tr += S[d * dim + d];
+    for (int c = 0; c < dim; c++)
+      for (int e = 0; e < dim; e++) {
+        const double sec = S[e * dim + c], sce = S[c * dim + e]; /* the entry (c, e) of the pair, or of its mirror */
+        double       x = a <= b ? mu * sec + lambda * sce : mu * sce + lambda * sec;
+        if (c == e) x += mu * tr + mass;
+        v[c * dim + e] = det * x;
+      }
+  }
+}
+
 /* Checks of a call (host only): sizes (PetscWarpAsmCheck) and the physics' coefficient; 0 or PETSCWARP_ASM_ERR_ARG */
 static inline int PwaCheckCall(const PetscWarpFE *fe, const PetscWarpPhys *ph)
 {

@@ -65,12 +65,25 @@ static void StageCell(const PetscWarpFE *fe, int kind, int tensor, const double 
   }
 }
 
-/* Element matrix A (row-major nel x nel) of cell from its vertex coordinates Xc, tile by tile as on the device */
+/* Element matrix A (row-major nel x nel) of cell from its vertex coordinates Xc: by the affine path (fe->Kaff, no
+   per-point coefficient) pair by pair, else tile by tile, as on the device */
 static void CellMatrix(const PetscWarpFE *fe, const PetscWarpPhys *ph, int cell, const double *Xc, Work *w, double *A)
 {
   const int dim = fe->dim, nb = fe->nb;
   double    K[9]   = {0.0};
   int       tensor = ph->kind == PETSCWARP_PHYS_LAPLACE ? PwaCellCoef(ph->coef, ph->kappa, ph->kcell, dim, cell, K) : 0;
+  if (fe->Kaff && !ph->cq) {
+    const int nc = fe->nc, nel = nb * nc;
+    double    g[PWA_AC(3)], v[9];
+    PwaAffineCell(ph->kind, dim, fe->ncv, Xc, fe->Dc, tensor, K, ph->shift, g);
+    for (int a = 0; a < nb; a++)
+      for (int b = 0; b < nb; b++) {
+        PwaAffinePair(ph->kind, dim, nb, fe->Kaff, g, ph->lambda, ph->mu, ph->shift, a, b, v);
+        for (int c = 0; c < nc; c++)
+          for (int e = 0; e < nc; e++) A[(a * nc + c) * nel + b * nc + e] = v[c * nc + e];
+      }
+    return;
+  }
   StageCell(fe, ph->kind, tensor, K, ph->cq, cell, Xc, w->G);
   if (ph->kind == PETSCWARP_PHYS_ELASTICITY)
     for (int qa = 0; qa < fe->nq * nb; qa++) PwaGradient(dim, w->G + qa / nb * PWA_GS(dim), fe->D + qa * dim, w->R + qa * dim);

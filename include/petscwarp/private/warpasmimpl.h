@@ -57,6 +57,10 @@ typedef struct {
   PetscWarpSharedHost  sh; /* sharednz */
   PetscWarpShared      d_sh;
   PetscLogDouble       bytes, setup_time;
+  /* the affine path on a mesh with affine and non-affine cells (warpasmaffine.c): atomic runs the affine cells acells
+     and the others qcells in two launches; color puts each color's affine cells first (caff[k] of them) */
+  PetscInt naffine; /* affine cells when the plan split them (0 < naffine < ncells), else 0 */
+  int     *acells, *qcells, *d_acells, *d_qcells, *caff;
 } PetscWarpAsmPlan;
 
 struct _p_PetscWarpAsm {
@@ -97,6 +101,14 @@ struct _p_PetscWarpAsm {
   PetscScalar     *h_E;     /* host element matrices (host globalnz, coo) */
   int             *rowslot; /* host [ncells*nel]: e2d as int for load vectors */
   PetscWarpAsmPlan plan;
+  /* the affine fast path (warpasmaffine.c) */
+  PetscBool      affine;     /* use it (-mat_warp_assembly_affine, default true) */
+  unsigned char *affcell;    /* [ncells] the cell's geometry map is affine (NULL: not yet computed) */
+  PetscInt       naffine;    /* affine cells (-1: not yet computed) */
+  int            affkind;    /* physics kind of affref (-1: none yet) */
+  double        *affref;     /* the reference matrices of that physics (PetscWarpAsmAffineRefsHost) */
+  double        *d_affref;   /* device copy */
+  PetscInt       lastaffine; /* cells of the last assembly computed by the affine path */
   /* statistics */
   PetscLogDouble assembly_time;
   PetscInt       nassemblies;
@@ -117,6 +129,20 @@ struct _p_PetscWarpAsm {
   double  *d_bW, *d_bg; /* device copies */
 };
 
+/* The affine fast path (warpasmaffine.c): frees its data (device: only the device copy); computes which cells are
+   affine (once per mesh); the reference matrices of the physics in the backend's memory; the plan's split of a mesh
+   with affine and non-affine cells (atomic, color); the reference matrices to give the kernels (fe->Kaff) when every
+   cell is affine and the physics allows it, and the number of cells the call computes by the affine path */
+PETSC_INTERN PetscErrorCode PetscWarpAsmAffineReset_Private(PetscWarpAsm, PetscBool);
+PETSC_INTERN PetscErrorCode PetscWarpAsmAffineCells_Private(PetscWarpAsm);
+PETSC_INTERN PetscErrorCode PetscWarpAsmAffineRefs_Private(PetscWarpAsm, PetscBool, int, const double **);
+PETSC_INTERN PetscErrorCode PetscWarpAsmAffinePlan_Private(PetscWarpAsm, PetscWarpAsmPlan *);
+PETSC_INTERN PetscErrorCode PetscWarpAsmAffinePlanReset_Private(PetscWarpAsmPlan *);
+PETSC_INTERN PetscErrorCode PetscWarpAsmAffineAll_Private(PetscWarpAsm, PetscBool, const PetscWarpPhys *, PetscWarpFE *, PetscBool *);
+#if PetscDefined(HAVE_CUDA)
+/* Device copy of n elements of size sz (NULL for n == 0), logged as a host-to-device copy (warpasm.c) */
+PETSC_INTERN PetscErrorCode PetscWarpAsmUpload_Private(const void *, size_t, size_t, void **);
+#endif
 /* Kernel-layer descriptions of the inputs, in host or device memory (uploading them once) (warpasm.c) */
 PETSC_INTERN PetscErrorCode PetscWarpAsmDescribe_Private(PetscWarpAsm, PetscBool, PetscWarpFE *, PetscWarpMesh *, PetscWarpPhys *);
 /* The per-point arrays of the Aliev-Panfilov model that the next kernel call uses (PetscWarpPhys.cq, fq), in the memory

@@ -57,15 +57,18 @@ typedef enum {
 
 /* Reference element data, shared by every cell (device memory for the CUDA functions, host memory for the twins) */
 typedef struct {
-  int           dim; /* 2 or 3 */
-  int           nb;  /* scalar basis functions */
-  int           nc;  /* components: 1 (LAPLACE) or dim (ELASTICITY) */
-  int           nq;  /* quadrature points */
-  int           ncv; /* coordinate basis functions (3, 4 for triangles, tetrahedra; 4, 8 for quadrilaterals, hexahedra) */
-  const double *w;   /* [nq] weights */
-  const double *B;   /* [nq*nb] basis values B[q*nb+a] */
-  const double *D;   /* [nq*nb*dim] reference derivatives D[(q*nb+a)*dim+d] */
-  const double *Dc;  /* [nq*ncv*dim] reference derivatives of the coordinate basis Dc[(q*ncv+k)*dim+d] */
+  int           dim;  /* 2 or 3 */
+  int           nb;   /* scalar basis functions */
+  int           nc;   /* components: 1 (LAPLACE) or dim (ELASTICITY) */
+  int           nq;   /* quadrature points */
+  int           ncv;  /* coordinate basis functions (3, 4 for triangles, tetrahedra; 4, 8 for quadrilaterals, hexahedra) */
+  const double *w;    /* [nq] weights */
+  const double *B;    /* [nq*nb] basis values B[q*nb+a] */
+  const double *D;    /* [nq*nb*dim] reference derivatives D[(q*nb+a)*dim+d] */
+  const double *Dc;   /* [nq*ncv*dim] reference derivatives of the coordinate basis Dc[(q*ncv+k)*dim+d] */
+  const double *Kaff; /* NULL, or the affine path's reference matrices of the physics (PetscWarpAsmAffineRefsHost()): every
+                         cell of the call is then affine (PetscWarpAsmAffineCellsHost()) and, unless the physics has a
+                         per-point mass coefficient (cq), its element matrix is computed as a combination of them */
 } PetscWarpFE;
 
 typedef struct {
@@ -117,6 +120,18 @@ size_t PetscWarpSharedNZCellBytes(const PetscWarpFE *fe);
 size_t PetscWarpSharedNZFixedBytes(const PetscWarpFE *fe, int bs);
 /* 0 when (dim, nb, nc, nq, ncv) is supported, else PETSCWARP_ASM_ERR_ARG */
 int PetscWarpAsmCheck(const PetscWarpFE *fe, int physkind);
+
+/* ---------------- the affine fast path (src/kernels/warpasm_affine_host.c, host memory) ----------------
+   Element matrices of cells whose geometry map is affine and whose coefficients are constant over the cell are linear
+   combinations of reference matrices computed once from the tabulation (warpasm_elem.h, PwaAffinePair). */
+/* Doubles of the reference matrices of a physics kind: PwaAffineRefs(kind, dim) * nb(nb+1)/2 */
+int PetscWarpAsmAffineRefsSize(const PetscWarpFE *fe, int physkind);
+/* The reference matrices K[r*npair + p] (PetscWarpAsmAffineRefsSize() doubles) from fe->w, B, D */
+int PetscWarpAsmAffineRefsHost(const PetscWarpFE *fe, int physkind, double *K);
+/* affine[cell] = 1 where the Jacobian at every quadrature point equals the one at the first within rtol (relative to
+   its largest entry; simplices with their ncv = dim + 1 vertices are affine without a check), else 0; *naffine = their
+   number */
+int PetscWarpAsmAffineCellsHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, double rtol, unsigned char *affine, int *naffine);
 
 /* ---------------- host twin (src/kernels/warpasm_host.c), arrays in host memory ---------------- */
 /* Element matrices of the cells cells[0..n) (cells NULL: 0..n-1) into E[k*nel*nel ...] for the k-th cell of the list */

@@ -21,8 +21,7 @@ static PetscErrorCode DFree(void *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Device copy of n elements of size sz (NULL for n == 0) */
-static PetscErrorCode Upload(const void *h, size_t n, size_t sz, void **d)
+PetscErrorCode PetscWarpAsmUpload_Private(const void *h, size_t n, size_t sz, void **d)
 {
   PetscFunctionBegin;
   *d = NULL;
@@ -38,8 +37,8 @@ static PetscErrorCode UploadRed(const PetscWarpRedHost *h, PetscWarpRed *d)
   PetscFunctionBegin;
   d->nblocks = (int)h->nblocks;
   d->bs      = (int)h->bs;
-  PetscCall(Upload(h->off, (size_t)h->nblocks + 1, sizeof(int), (void **)&d->off));
-  PetscCall(Upload(h->ent, h->off ? (size_t)h->off[h->nblocks] : 0, sizeof(int), (void **)&d->ent));
+  PetscCall(PetscWarpAsmUpload_Private(h->off, (size_t)h->nblocks + 1, sizeof(int), (void **)&d->off));
+  PetscCall(PetscWarpAsmUpload_Private(h->ent, h->off ? (size_t)h->off[h->nblocks] : 0, sizeof(int), (void **)&d->ent));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -63,6 +62,7 @@ static PetscErrorCode PlanReset(PetscWarpAsm a)
   PetscCall(PetscFree(p->ccells));
   PetscCall(PetscWarpRedHostDestroy(&p->red));
   PetscCall(PetscWarpSharedHostDestroy(&p->sh));
+  PetscCall(PetscWarpAsmAffinePlanReset_Private(p));
 #if PetscDefined(HAVE_CUDA)
   PetscCall(DFree(p->d_slot));
   PetscCall(DFree(p->d_ccells));
@@ -94,6 +94,7 @@ static PetscErrorCode DeviceReset(PetscWarpAsm a)
   a->d_cv = a->d_rowslot = NULL;
   a->ev[0] = a->ev[1] = NULL;
   a->uploaded         = PETSC_FALSE;
+  PetscCall(PetscWarpAsmAffineReset_Private(a, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -123,6 +124,7 @@ PetscErrorCode PetscWarpAsmDestroy(PetscWarpAsm *wa)
   }
   PetscCall(PlanReset(a));
   PetscCall(DeviceReset(a));
+  PetscCall(PetscWarpAsmAffineReset_Private(a, PETSC_FALSE));
   PetscCall(PetscFree(a->e2d));
   PetscCall(PetscFree(a->X));
   PetscCall(PetscFree(a->cv));
@@ -180,6 +182,9 @@ PetscErrorCode PetscWarpAsmCreate(MPI_Comm comm, PetscWarpAsm *wa)
   a->partitioner = PETSCWARP_SHAREDNZ_BALLS;
   a->maxred      = 3.0;
   a->sbs         = 512;
+  a->affine      = PETSC_TRUE;
+  a->naffine     = -1;
+  a->affkind     = -1;
   *wa            = a;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -190,6 +195,7 @@ static PetscErrorCode InputsChanged(PetscWarpAsm a)
   PetscFunctionBegin;
   PetscCall(PlanReset(a));
   PetscCall(DeviceReset(a));
+  PetscCall(PetscWarpAsmAffineReset_Private(a, PETSC_FALSE)); /* which cells are affine, the reference matrices */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -597,6 +603,47 @@ PetscErrorCode PetscWarpAsmUseDevice(PetscWarpAsm wa, PetscBool flg)
 }
 
 /*@
+  PetscWarpAsmSetAffine - Whether element matrices of affine cells are computed by the affine fast path
+
+  Logically Collective
+
+  Input Parameters:
++ wa  - the assembly object
+- flg - `PETSC_TRUE` (the default) to use it
+
+  Options Database Key:
+. -mat_warp_assembly_affine <bool> - use the affine fast path
+
+  Level: intermediate
+
+  Notes:
+  A cell is affine when its Jacobian at every quadrature point equals the one at the first (to a relative 1e-13):
+  every simplex, and the quadrilaterals and hexahedra that are parallelograms and parallelepipeds (every DMPlex box
+  mesh). With coefficients constant over each cell (`PetscWarpAsmSetLaplace()`: constant, per cell, tensor per cell;
+  elasticity; the shift) such a cell's element matrix is a linear combination of reference matrices computed once from
+  the tabulation (Laplace: dim(dim+1)/2 stiffness matrices and the mass matrix; elasticity: dim^2 and the mass matrix),
+  with coefficients from the cell's Jacobian: the kernels skip the loop over quadrature points. The result equals the
+  quadrature path's to round-off. It is not used with a per-point mass coefficient (the Aliev-Panfilov Jacobian,
+  `PetscWarpAsmSetAlievPanfilov()`).
+
+  When every cell is affine, every strategy uses it (sharednz with at most 512 threads per block, the default). On a mesh with both kinds of cells, atomic and color run the
+  affine cells by the fast path and the others by quadrature; globalnz, sharednz and coo then use quadrature for all.
+  `PetscWarpAsmView()` and `PetscWarpAsmGetInfo()` report how many cells are affine and how many the last assembly
+  computed by the fast path; `-info` says when the cells are checked.
+
+.seealso: `PetscWarpAsm`, `PetscWarpAsmSetFromOptions()`, `PetscWarpAsmGetInfo()`
+@*/
+PetscErrorCode PetscWarpAsmSetAffine(PetscWarpAsm wa, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(wa, flg, 2);
+  if (flg != wa->affine) PetscCall(PlanReset(wa)); /* the plan's split of the cells */
+  wa->affine = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   PetscWarpAsmSetFromOptions - Reads the options of a `PetscWarpAsm`
 
   Collective
@@ -607,6 +654,7 @@ PetscErrorCode PetscWarpAsmUseDevice(PetscWarpAsm wa, PetscBool flg)
   Options Database Keys:
 + -mat_warp_assembly <sharednz,globalnz,color,atomic,coo> - the strategy
 . -mat_warp_assembly_device <bool>                        - assemble on the device (default: when there is one)
+. -mat_warp_assembly_affine <bool>                        - the affine fast path (default true; `PetscWarpAsmSetAffine()`)
 . -mat_warp_assembly_block_size <bs>                      - threads per block of the globalnz reduction kernels
 . -mat_warp_assembly_targets_per_block <n>                - globalnz: non-zeros per reduction block
 . -mat_warp_sharednz_partitioner <balls,metis,ranges>     - sharednz: how the rows are split into blocks (default balls)
@@ -623,7 +671,7 @@ PetscErrorCode PetscWarpAsmUseDevice(PetscWarpAsm wa, PetscBool flg)
 PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
 {
   PetscWarpAsmStrategy         s;
-  PetscBool                    dev, flg;
+  PetscBool                    dev, flg, aff;
   PetscInt                     bs, tpb, smem, sbs;
   PetscWarpSharedNZPartitioner part;
   PetscReal                    maxred;
@@ -638,9 +686,11 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   part   = wa->partitioner;
   sbs    = wa->sbs;
   maxred = wa->maxred;
+  aff    = wa->affine;
   PetscObjectOptionsBegin((PetscObject)wa);
   PetscCall(PetscOptionsEnum("-mat_warp_assembly", "Assembly strategy", "PetscWarpAsmSetStrategy", PetscWarpAsmStrategies, (PetscEnum)s, (PetscEnum *)&s, NULL));
   PetscCall(PetscOptionsBool("-mat_warp_assembly_device", "Assemble on the device", "PetscWarpAsmUseDevice", dev, &dev, &flg));
+  PetscCall(PetscOptionsBool("-mat_warp_assembly_affine", "Element matrices of affine cells from reference matrices (no quadrature loop)", "PetscWarpAsmSetAffine", aff, &aff, NULL));
   PetscCall(PetscOptionsInt("-mat_warp_assembly_block_size", "Threads per block of the reduction kernels", "PetscWarpAsmSetFromOptions", bs, &bs, NULL));
   PetscCall(PetscOptionsInt("-mat_warp_assembly_targets_per_block", "globalnz: non-zeros per reduction block", "PetscWarpAsmSetFromOptions", tpb, &tpb, NULL));
   PetscCall(PetscOptionsEnum("-mat_warp_sharednz_partitioner", "sharednz: how the rows are split into blocks", "PetscWarpAsmSetSharedNZ", PetscWarpSharedNZPartitioners, (PetscEnum)part, (PetscEnum *)&part, NULL));
@@ -652,6 +702,7 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscCheck(tpb >= 1, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_assembly_targets_per_block %" PetscInt_FMT " must be positive", tpb);
   PetscCheck(smem >= 0, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_sharednz_shared_memory %" PetscInt_FMT " must be >= 0", smem);
   PetscCall(PetscWarpAsmSetStrategy(wa, s));
+  PetscCall(PetscWarpAsmSetAffine(wa, aff));
   if (flg) PetscCall(PetscWarpAsmUseDevice(wa, dev));
   if (bs != wa->bs || tpb != wa->tpb) PetscCall(PlanReset(wa));
   wa->bs  = bs;
@@ -674,6 +725,7 @@ static PetscErrorCode Describe(PetscWarpAsm a, PetscBool device, PetscWarpFE *fe
   fe->nc     = (int)a->nc;
   fe->nq     = (int)nq;
   fe->ncv    = (int)a->ncv;
+  fe->Kaff   = NULL; /* the affine path sets it (warpasmaffine.c) */
   ph->kind   = a->physics == PETSCWARP_PHYSICS_LAPLACE ? PETSCWARP_PHYS_LAPLACE : PETSCWARP_PHYS_ELASTICITY;
   ph->coef   = (int)a->coef;
   ph->kappa  = a->kappa;
@@ -703,10 +755,10 @@ static PetscErrorCode Describe(PetscWarpAsm a, PetscBool device, PetscWarpFE *fe
     PetscCallCUDA(cudaMemcpy(a->d_ref + nq, a->B, sizeof(double) * nq * nb, cudaMemcpyHostToDevice));
     PetscCallCUDA(cudaMemcpy(a->d_ref + nq + nq * nb, a->D, sizeof(double) * nq * nb * dim, cudaMemcpyHostToDevice));
     PetscCallCUDA(cudaMemcpy(a->d_ref + nq + nq * nb + nq * nb * dim, a->Dc, sizeof(double) * nq * a->ncv * dim, cudaMemcpyHostToDevice));
-    PetscCall(Upload(a->X, (size_t)(a->nverts * dim), sizeof(double), (void **)&a->d_X));
-    PetscCall(Upload(a->cv, (size_t)(a->ncells * a->ncv), sizeof(int), (void **)&a->d_cv));
-    PetscCall(Upload(a->kcell, (size_t)a->nkcell, sizeof(double), (void **)&a->d_kcell));
-    PetscCall(Upload(a->rowslot, (size_t)(a->ncells * a->nel), sizeof(int), (void **)&a->d_rowslot));
+    PetscCall(PetscWarpAsmUpload_Private(a->X, (size_t)(a->nverts * dim), sizeof(double), (void **)&a->d_X));
+    PetscCall(PetscWarpAsmUpload_Private(a->cv, (size_t)(a->ncells * a->ncv), sizeof(int), (void **)&a->d_cv));
+    PetscCall(PetscWarpAsmUpload_Private(a->kcell, (size_t)a->nkcell, sizeof(double), (void **)&a->d_kcell));
+    PetscCall(PetscWarpAsmUpload_Private(a->rowslot, (size_t)(a->ncells * a->nel), sizeof(int), (void **)&a->d_rowslot));
     PetscCall(PetscLogCpuToGpu(sizeof(double) * (PetscLogDouble)nref));
     a->uploaded = PETSC_TRUE;
   }
@@ -840,18 +892,21 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
     p->bytes = (sizeof(PetscCount) * 2) * (PetscLogDouble)nsrc + sizeof(double) * (PetscLogDouble)nsrc;
   } break;
   }
+  PetscCall(PetscWarpAsmAffinePlan_Private(a, p)); /* before the upload: color reorders ccells */
 #if PetscDefined(HAVE_CUDA)
   if (device) {
     PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanUpload, A, 0, 0, 0));
-    if (p->slot) PetscCall(Upload(p->slot, (size_t)nsrc, sizeof(int), (void **)&p->d_slot));
-    if (p->ccells) PetscCall(Upload(p->ccells, (size_t)a->ncells, sizeof(int), (void **)&p->d_ccells));
+    if (p->slot) PetscCall(PetscWarpAsmUpload_Private(p->slot, (size_t)nsrc, sizeof(int), (void **)&p->d_slot));
+    if (p->ccells) PetscCall(PetscWarpAsmUpload_Private(p->ccells, (size_t)a->ncells, sizeof(int), (void **)&p->d_ccells));
+    if (p->acells) PetscCall(PetscWarpAsmUpload_Private(p->acells, (size_t)p->naffine, sizeof(int), (void **)&p->d_acells));
+    if (p->qcells) PetscCall(PetscWarpAsmUpload_Private(p->qcells, (size_t)(a->ncells - p->naffine), sizeof(int), (void **)&p->d_qcells));
     if (p->strategy == PETSCWARP_ASM_GLOBALNZ) PetscCall(UploadRed(&p->red, &p->d_red));
     if (p->strategy == PETSCWARP_ASM_SHAREDNZ) {
       p->d_sh.nblocks  = (int)p->sh.nblocks;
       p->d_sh.bs       = (int)p->sh.bs;
       p->d_sh.maxcells = (int)p->sh.maxcells;
-      PetscCall(Upload(p->sh.coff, (size_t)p->sh.nblocks + 1, sizeof(int), (void **)&p->d_sh.coff));
-      PetscCall(Upload(p->sh.cells, (size_t)p->sh.coff[p->sh.nblocks], sizeof(int), (void **)&p->d_sh.cells));
+      PetscCall(PetscWarpAsmUpload_Private(p->sh.coff, (size_t)p->sh.nblocks + 1, sizeof(int), (void **)&p->d_sh.coff));
+      PetscCall(PetscWarpAsmUpload_Private(p->sh.cells, (size_t)p->sh.coff[p->sh.nblocks], sizeof(int), (void **)&p->d_sh.cells));
       PetscCall(UploadRed(&p->sh.scatter, &p->d_sh.scatter));
       PetscCall(UploadRed(&p->sh.red, &p->d_sh.red));
     }
@@ -877,6 +932,8 @@ static PetscErrorCode ElemAll(PetscWarpAsm a, PetscBool device, PetscScalar *E)
 
   PetscFunctionBegin;
   PetscCall(Describe(a, device, &fe, &mesh, &ph));
+  PetscCall(PetscWarpAsmAffineAll_Private(a, device, &ph, &fe, NULL)); /* every cell affine: the affine path */
+  a->lastaffine = fe.Kaff ? a->ncells : 0;
   PetscCall(PetscLogEventBegin(PETSCWARPASM_Elem, 0, 0, 0, 0));
   if (!device) PetscCheck(PetscWarpAsmElemHost(&fe, &mesh, &ph, (int)a->ncells, NULL, E) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_MEM, "Host element kernel failed");
 #if PetscDefined(HAVE_CUDA)
@@ -936,21 +993,46 @@ static PetscErrorCode RunStrategy(PetscWarpAsm a, Mat A, MatWarpTarget *t, const
   switch (p->strategy) {
   case PETSCWARP_ASM_ATOMIC:
   case PETSCWARP_ASM_COLOR: {
-    PetscBool color = (PetscBool)(p->strategy == PETSCWARP_ASM_COLOR);
+    PetscBool   color = (PetscBool)(p->strategy == PETSCWARP_ASM_COLOR), mixed;
+    PetscWarpFE fa    = fe; /* mixed: the affine cells' description (the reference matrices); fe: the others' */
+    int         na = (int)p->naffine, nq = (int)(a->ncells - p->naffine);
+
+    PetscCall(PetscWarpAsmAffineAll_Private(a, device, &ph, &fe, &mixed));
+    a->lastaffine = fe.Kaff ? a->ncells : 0;
+    mixed         = (PetscBool)(mixed && na > 0); /* the plan split the cells (atomic lists, colors affine first) */
+    if (mixed) {
+      PetscCall(PetscWarpAsmAffineRefs_Private(a, device, ph.kind, &fa.Kaff));
+      a->lastaffine = na;
+    }
     if (!device) {
       PetscCall(PetscArrayzero(t->val, t->nslots));
-      PetscCheck(PetscWarpAsmDirectHost(&fe, &mesh, &ph, (int)a->ncells, NULL, p->slot, t->val) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_MEM, "Host assembly failed");
+      if (!mixed) PetscCheck(PetscWarpAsmDirectHost(&fe, &mesh, &ph, (int)a->ncells, NULL, p->slot, t->val) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_MEM, "Host assembly failed");
+      else if (!color)
+        PetscCheck(PetscWarpAsmDirectHost(&fa, &mesh, &ph, na, p->acells, p->slot, t->val) == PETSCWARP_ASM_OK && PetscWarpAsmDirectHost(&fe, &mesh, &ph, nq, p->qcells, p->slot, t->val) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_MEM, "Host assembly failed");
+      else
+        for (PetscInt k = 0; k < p->ncolors; k++) {
+          int n = p->coff[k + 1] - p->coff[k], m = p->caff[k];
+          PetscCheck(PetscWarpAsmDirectHost(&fa, &mesh, &ph, m, p->ccells + p->coff[k], p->slot, t->val) == PETSCWARP_ASM_OK && PetscWarpAsmDirectHost(&fe, &mesh, &ph, n - m, p->ccells + p->coff[k] + m, p->slot, t->val) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_MEM, "Host assembly failed");
+        }
     }
 #if PetscDefined(HAVE_CUDA)
     else {
       PetscCallCUDA(cudaMemsetAsync(t->val, 0, sizeof(PetscScalar) * t->nslots, st));
       if (color)
-        for (PetscInt k = 0; k < p->ncolors; k++) PetscCallCUDA((cudaError_t)PetscWarpAsmDirectCUDA(&fe, &mesh, &ph, p->coff[k + 1] - p->coff[k], p->d_ccells + p->coff[k], p->d_slot, 0, t->val, st));
-      else PetscCallCUDA((cudaError_t)PetscWarpAsmDirectCUDA(&fe, &mesh, &ph, (int)a->ncells, NULL, p->d_slot, 1, t->val, st));
+        for (PetscInt k = 0; k < p->ncolors; k++) {
+          int n = p->coff[k + 1] - p->coff[k], m = mixed ? p->caff[k] : 0;
+          if (m) PetscCallCUDA((cudaError_t)PetscWarpAsmDirectCUDA(&fa, &mesh, &ph, m, p->d_ccells + p->coff[k], p->d_slot, 0, t->val, st));
+          PetscCallCUDA((cudaError_t)PetscWarpAsmDirectCUDA(&fe, &mesh, &ph, n - m, p->d_ccells + p->coff[k] + m, p->d_slot, 0, t->val, st));
+        }
+      else if (mixed) {
+        PetscCallCUDA((cudaError_t)PetscWarpAsmDirectCUDA(&fa, &mesh, &ph, na, p->d_acells, p->d_slot, 1, t->val, st));
+        PetscCallCUDA((cudaError_t)PetscWarpAsmDirectCUDA(&fe, &mesh, &ph, nq, p->d_qcells, p->d_slot, 1, t->val, st));
+      } else PetscCallCUDA((cudaError_t)PetscWarpAsmDirectCUDA(&fe, &mesh, &ph, (int)a->ncells, NULL, p->d_slot, 1, t->val, st));
     }
 #endif
   } break;
   case PETSCWARP_ASM_GLOBALNZ:
+    a->lastaffine = 0;
     if (!E) {
       PetscCall(GetE(a, device, &E));
       PetscCall(ElemAll(a, device, E));
@@ -967,6 +1049,9 @@ static PetscErrorCode RunStrategy(PetscWarpAsm a, Mat A, MatWarpTarget *t, const
     PetscCall(PetscLogEventEnd(PETSCWARPASM_Reduce, A, 0, 0, 0));
     break;
   case PETSCWARP_ASM_SHAREDNZ:
+    /* every cell affine: the affine path (not in blocks of more than 512 threads, whose device kernel would spill) */
+    if (p->sh.bs <= 512) PetscCall(PetscWarpAsmAffineAll_Private(a, device, &ph, &fe, NULL));
+    a->lastaffine = fe.Kaff ? a->ncells : 0;
     if (!device) {
       PetscWarpShared s = {
         (int)p->sh.nblocks,
@@ -1116,6 +1201,7 @@ static PetscErrorCode Assemble(PetscWarpAsm a, const PetscScalar *Egiven, PetscM
     device = (PetscBool)(device && devcoo);
     PetscCall(PlanCOO(a, A, device));
     PetscCall(TimerBegin(a, device, &t0));
+    a->lastaffine = 0;
     if (!E) {
       PetscCall(GetE(a, device, &E));
       PetscCall(ElemAll(a, device, E));
@@ -1486,6 +1572,9 @@ PetscErrorCode PetscWarpAsmGetInfo(PetscWarpAsm wa, PetscWarpAsmInfo *info)
   info->setup_time    = p->setup_time;
   info->nassemblies   = wa->nassemblies;
   info->assembly_time = wa->assembly_time;
+  info->affine        = wa->affine;
+  info->naffine       = wa->naffine;
+  info->affine_last   = wa->lastaffine;
 #if PetscDefined(HAVE_CUDA)
   if (wa->assembly_time < 0 && wa->ev[1]) {
     float ms;
@@ -1538,6 +1627,9 @@ PetscErrorCode PetscWarpAsmView(PetscWarpAsm wa, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " assemblies, last %.3g s (%s)\n", info.nassemblies, info.assembly_time, info.device ? "device" : "host"));
+  if (!info.affine) PetscCall(PetscViewerASCIIPrintf(viewer, "affine fast path: off (-mat_warp_assembly_affine)\n"));
+  else if (info.naffine < 0) PetscCall(PetscViewerASCIIPrintf(viewer, "affine fast path: on, cells not checked yet\n"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "affine fast path: on, %" PetscInt_FMT " of %" PetscInt_FMT " cells affine; the last assembly computed %" PetscInt_FMT " cells by it\n", info.naffine, info.ncells, info.affine_last));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
