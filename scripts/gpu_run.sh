@@ -162,7 +162,7 @@ for w in $what; do
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asm' 2>&1 | tee "$OUTDIR/ctest_affine.log" | tail -25)
     D="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -mat_warp_sharednz_max_redundancy 1000"
     sanitize_each sanitize_affine.log "memcheck racecheck initcheck" "test_asm $D -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 2,2,2 -petscspace_degree 2 -coef tensor -shift 0.5 -affine 1 -expect_affine all -reassemble 2 -malloc_dump"
-    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases q1lap,q2lap,q1elas,q2elas,p3tri,p2tet -strategies atomic,coo -targets aijcusparse,ellwarp -affine 1,0 \
+    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases ${AFFINE_CASES:-q1lap,q2lap,q1elas,q2elas,p3tri,p2tet} -strategies atomic,coo -targets aijcusparse,ellwarp -affine 1,0 \
       -mesh_tri bench/meshes/holed_tri.msh -p3tri_dm_refine 3 -mesh_tet bench/meshes/shell_tet.msh -p2tet_dm_refine 2 \
       -ncpu 1 -ncpu1 0 -nasm 20 -nwarm 3 -symbolic none -matcreate convert -csv "$OUTDIR/assembly_affine.csv" 2>&1 | tee "$OUTDIR/bench_affine.log" ;;
   tests_asm) # the assembly tests on the device (and the kernels against their host twins)
