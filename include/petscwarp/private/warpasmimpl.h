@@ -103,6 +103,8 @@ struct _p_PetscWarpAsm {
   PetscWarpAsmPlan plan;
   /* the affine fast path (warpasmaffine.c) */
   PetscBool      affine;     /* use it (-mat_warp_assembly_affine, default true) */
+  PetscBool      affine_set; /* asked for explicitly (PetscWarpAsmSetAffine(), the option): elasticity too */
+  PetscBool      affinfo;    /* -info said why the path is not used */
   unsigned char *affcell;    /* [ncells] the cell's geometry map is affine (NULL: not yet computed) */
   PetscInt       naffine;    /* affine cells (-1: not yet computed) */
   int            affkind;    /* physics kind of affref (-1: none yet) */

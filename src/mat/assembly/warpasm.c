@@ -626,6 +626,10 @@ PetscErrorCode PetscWarpAsmUseDevice(PetscWarpAsm wa, PetscBool flg)
   quadrature path's to round-off. It is not used with a per-point mass coefficient (the Aliev-Panfilov Jacobian,
   `PetscWarpAsmSetAlievPanfilov()`).
 
+  By default the path runs for the Laplace physics only, and only when its reference matrices fit the kernels'
+  shared-memory budget (32 KB: P1-P3 simplices, Q1-Q2 cells); calling this function (or giving the option) turns it
+  on for elasticity too (slower on the H100 for Q1 hexahedra: 1.008 against 0.771 ms).
+
   When every cell is affine, every strategy uses it (sharednz with at most 512 threads per block, the default). On a mesh with both kinds of cells, atomic and color run the
   affine cells by the fast path and the others by quadrature; globalnz, sharednz and coo then use quadrature for all.
   `PetscWarpAsmView()` and `PetscWarpAsmGetInfo()` report how many cells are affine and how many the last assembly
@@ -638,8 +642,9 @@ PetscErrorCode PetscWarpAsmSetAffine(PetscWarpAsm wa, PetscBool flg)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
   PetscValidLogicalCollectiveBool(wa, flg, 2);
-  if (flg != wa->affine) PetscCall(PlanReset(wa)); /* the plan's split of the cells */
-  wa->affine = flg;
+  if (flg != wa->affine || !wa->affine_set) PetscCall(PlanReset(wa)); /* the plan's split of the cells */
+  wa->affine     = flg;
+  wa->affine_set = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -671,7 +676,7 @@ PetscErrorCode PetscWarpAsmSetAffine(PetscWarpAsm wa, PetscBool flg)
 PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
 {
   PetscWarpAsmStrategy         s;
-  PetscBool                    dev, flg, aff;
+  PetscBool                    dev, flg, aff, affset;
   PetscInt                     bs, tpb, smem, sbs;
   PetscWarpSharedNZPartitioner part;
   PetscReal                    maxred;
@@ -690,7 +695,7 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscObjectOptionsBegin((PetscObject)wa);
   PetscCall(PetscOptionsEnum("-mat_warp_assembly", "Assembly strategy", "PetscWarpAsmSetStrategy", PetscWarpAsmStrategies, (PetscEnum)s, (PetscEnum *)&s, NULL));
   PetscCall(PetscOptionsBool("-mat_warp_assembly_device", "Assemble on the device", "PetscWarpAsmUseDevice", dev, &dev, &flg));
-  PetscCall(PetscOptionsBool("-mat_warp_assembly_affine", "Element matrices of affine cells from reference matrices (no quadrature loop)", "PetscWarpAsmSetAffine", aff, &aff, NULL));
+  PetscCall(PetscOptionsBool("-mat_warp_assembly_affine", "Element matrices of affine cells from reference matrices (no quadrature loop; default: Laplace only)", "PetscWarpAsmSetAffine", aff, &aff, &affset));
   PetscCall(PetscOptionsInt("-mat_warp_assembly_block_size", "Threads per block of the reduction kernels", "PetscWarpAsmSetFromOptions", bs, &bs, NULL));
   PetscCall(PetscOptionsInt("-mat_warp_assembly_targets_per_block", "globalnz: non-zeros per reduction block", "PetscWarpAsmSetFromOptions", tpb, &tpb, NULL));
   PetscCall(PetscOptionsEnum("-mat_warp_sharednz_partitioner", "sharednz: how the rows are split into blocks", "PetscWarpAsmSetSharedNZ", PetscWarpSharedNZPartitioners, (PetscEnum)part, (PetscEnum *)&part, NULL));
@@ -702,7 +707,7 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscCheck(tpb >= 1, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_assembly_targets_per_block %" PetscInt_FMT " must be positive", tpb);
   PetscCheck(smem >= 0, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_sharednz_shared_memory %" PetscInt_FMT " must be >= 0", smem);
   PetscCall(PetscWarpAsmSetStrategy(wa, s));
-  PetscCall(PetscWarpAsmSetAffine(wa, aff));
+  if (affset) PetscCall(PetscWarpAsmSetAffine(wa, aff));
   if (flg) PetscCall(PetscWarpAsmUseDevice(wa, dev));
   if (bs != wa->bs || tpb != wa->tpb) PetscCall(PlanReset(wa));
   wa->bs  = bs;

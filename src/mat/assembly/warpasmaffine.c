@@ -167,6 +167,25 @@ static PetscErrorCode AffineUsable(PetscWarpAsm a, const PetscWarpPhys *ph, Pets
   PetscFunctionBegin;
   *usable = PETSC_FALSE;
   if (!a->affine || ph->cq || !a->ncells) PetscFunctionReturn(PETSC_SUCCESS);
+  /* Gates from the H100 run of 2026-11-23 (bench/results/bench_affine_h100_2026-11-23.log): reference matrices that do
+     not fit the shared-memory budget (Q3 hexahedra) gave a wrong color assembly on the device (test_asmkernels, not yet
+     understood): quadrature then; elasticity was slower by the fast path (Q1 hexahedra 1.008 against 0.771 ms): only when
+     asked for (PetscWarpAsmSetAffine() or -mat_warp_assembly_affine) */
+  {
+    PetscWarpFE fe = {0};
+    fe.dim         = (int)a->dim;
+    fe.nb          = (int)a->nb;
+    if ((size_t)PetscWarpAsmAffineRefsSize(&fe, ph->kind) * sizeof(double) > 32 * 1024) { /* PWA_REF_BUDGET of src/kernels/warpasm_elem.h */
+      if (!a->affinfo) PetscCall(PetscInfo(a, "affine path: the reference matrices (%d doubles) exceed the shared-memory budget: quadrature\n", PetscWarpAsmAffineRefsSize(&fe, ph->kind)));
+      a->affinfo = PETSC_TRUE;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    if (ph->kind == PETSCWARP_PHYS_ELASTICITY && !a->affine_set) {
+      if (!a->affinfo) PetscCall(PetscInfo(a, "affine path: elasticity uses quadrature unless -mat_warp_assembly_affine or PetscWarpAsmSetAffine() asks for it\n"));
+      a->affinfo = PETSC_TRUE;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   PetscCall(PetscWarpAsmAffineCells_Private(a));
   *usable = (PetscBool)(a->naffine > 0);
   PetscFunctionReturn(PETSC_SUCCESS);
