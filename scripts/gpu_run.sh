@@ -319,7 +319,8 @@ for w in $what; do
       # WarpStateStats, Occupancy) on one launch of each variant's kernel on q1lap, 16-bit (EllWarpKc<1>, EllWarpKcV<v,1>)
       # and 32-bit (EllWarpK1, EllWarpK1V<v>) (--filter-mode per-launch-config: the 4th launch of each kernel).
       # Decides: ctest all passed; every sanitizer line "ERROR SUMMARY: 0 errors" (and no leaks); the variant to make the
-      # default (PETSCWARP_KC_VARIANT_DEFAULT in include/petscwarp/private/ellwarpkernels.h): the best
+      # default (PETSCWARP_KC_VARIANT_DEFAULT, compact layouts, and PETSCWARP_K_VARIANT_DEFAULT, 32-bit columns, in
+      # include/petscwarp/private/ellwarpkernels.h): the best
       # ellwarp_auto_i16_v<v> on q1lap should be <= ~56 us (before: 67.7 us, i32 64.1) and beat its own i32_v<v> wherever
       # its B/nnz is lower (q1lap, q2lap, q1lap2d; block16 on q1elas/q2elas); ncu: DRAM throughput of EllWarpKcV near
       # EllWarpK1's ~87% of copy bandwidth, warp cycles per issued instruction well below 84. If the 16-bit rows then win,

@@ -57,8 +57,8 @@ static int Variants(const PetscWarpEll *D, const Csr *P, int threshold, int unit
           }
         }
     }
-  if (PetscWarpEllMultVariantCUDA(D, 1, PETSCWARP_KC_VARIANTS, 128, P->d_x, NULL, P->d_y, NULL) == 0) {
-    fprintf(stderr, "variant %d accepted\n", PETSCWARP_KC_VARIANTS);
+  if (PetscWarpEllMultVariantCUDA(D, 1, PETSCWARP_KC_VARIANTS, 128, P->d_x, NULL, P->d_y, NULL) == 0 || PetscWarpEllMultVariantCUDA(D, 1, -2, 128, P->d_x, NULL, P->d_y, NULL) == 0) {
+    fprintf(stderr, "variant %d or -2 accepted\n", PETSCWARP_KC_VARIANTS);
     fails++;
   }
   free(ref);

@@ -385,7 +385,7 @@ extern "C" int PetscWarpCUDADeviceCount(int *count)
 
 extern "C" int PetscWarpEllMultCUDA(const PetscWarpEll *E, int kernel, int blocksize, const double *x, const double *z, double *y, void *stream)
 {
-  return PetscWarpEllMultVariantCUDA(E, kernel, PETSCWARP_KC_VARIANT_DEFAULT, blocksize, x, z, y, stream);
+  return PetscWarpEllMultVariantCUDA(E, kernel, -1, blocksize, x, z, y, stream);
 }
 
 extern "C" int PetscWarpEllMultVariantCUDA(const PetscWarpEll *E, int kernel, int variant, int blocksize, const double *x, const double *z, double *y, void *stream)
@@ -393,7 +393,8 @@ extern "C" int PetscWarpEllMultVariantCUDA(const PetscWarpEll *E, int kernel, in
   cudaStream_t st   = (cudaStream_t)stream;
   const int   *perm = E->identity ? NULL : E->perm;
   int          err  = 0;
-  if (variant < 0 || variant >= PETSCWARP_KC_VARIANTS) return (int)cudaErrorInvalidValue;
+  if (variant < -1 || variant >= PETSCWARP_KC_VARIANTS) return (int)cudaErrorInvalidValue;
+  variant = PetscWarpEllVariant(E, variant);
   if (!E->nrows) return 0;
   if (blocksize < 32 || blocksize > 1024 || blocksize % 32) return (int)cudaErrorInvalidConfiguration;
   if (!E->nwarps) return 0;

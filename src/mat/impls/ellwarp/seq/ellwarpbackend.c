@@ -150,12 +150,6 @@ static PetscReal BytesPerNonzero(const PetscWarpEll *E, MatEllWarpKernel k, Pets
   return E->nnz ? (PetscReal)(b / E->nnz) : 0;
 }
 
-/* The load schedule of the device products (-mat_ellwarp_kc_variant; -1: the kernel layer's default) */
-static int KcVariant(const Mat_SeqAIJEllWarp *ew)
-{
-  return ew->opt.kc_variant < 0 ? PETSCWARP_KC_VARIANT_DEFAULT : (int)ew->opt.kc_variant;
-}
-
 /* The fields of MatEllWarpInfo about the sort window, the column indices and the bytes (called by the type's
    MatEllWarpGetInfo) */
 PetscErrorCode MatEllWarpInfoLayout_Private(Mat A, MatEllWarpInfo *info)
@@ -170,7 +164,7 @@ PetscErrorCode MatEllWarpInfoLayout_Private(Mat A, MatEllWarpInfo *info)
   info->index            = ew->built ? ew->index : MAT_ELLWARP_INDEX_32;
   info->index_unit       = ew->built && E->unit > 1 ? E->unit : 1;
   info->narrow_fraction  = ew->built && E->cidx && E->nwarps ? (PetscReal)E->nnarrow / (PetscReal)E->nwarps : 0;
-  info->kc_variant       = KcVariant(ew);
+  info->kc_variant       = ew->built ? PetscWarpEllVariant(E, (int)ew->opt.kc_variant) : ew->opt.kc_variant;
   if (ew->built && E->unit > 1) info->threshold *= E->unit; /* the layout counts column indices per lane */
   if (ew->built && E->cidx) info->bytes += (PetscLogDouble)E->nwarps * 2 * sizeof(int) + (PetscLogDouble)E->ncidx * sizeof(unsigned short);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -548,7 +542,7 @@ static PetscErrorCode ApplyCUDA(Mat A, PetscBool trans, Vec x, Vec z, Vec y)
   if (z == y) zd = Y.d;
   PetscCall(PetscLogGpuTimeBegin());
   if (trans) PetscCallCUDA((cudaError_t)PetscWarpEllMultTransposeCUDA(&ew->E, X.d, zd, Y.d, st));
-  else PetscCallCUDA((cudaError_t)PetscWarpEllMultVariantCUDA(&ew->E, ew->kernel == MAT_ELLWARP_KERNEL_K1 ? 1 : 2, KcVariant(ew), (int)ew->bs, X.d, zd, Y.d, st));
+  else PetscCallCUDA((cudaError_t)PetscWarpEllMultVariantCUDA(&ew->E, ew->kernel == MAT_ELLWARP_KERNEL_K1 ? 1 : 2, (int)ew->opt.kc_variant, (int)ew->bs, X.d, zd, Y.d, st));
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(2.0 * ew->E.nnz));
   PetscCall(WarpVecRestore(st, &Y));
