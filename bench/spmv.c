@@ -22,6 +22,10 @@ static char help[] = "SpMV benchmark: every compared path in one run. Run it wit
                      "  -cpu_nmult n     products timed on the CPU path (default: -nmult)\n"
                      "  -cpu_cg 0|1      time CG on the CPU path (default 1)\n"
                      "  -kr 0|1          run the Kr/Krs paths (matrices permuted into their layout's order; default 1)\n"
+                     "  -kc_variants a,b load schedules of the device products (-mat_ellwarp_kc_variant, issue 9) run with the 32-bit,\n"
+                     "                   16-bit and block16 column indices as paths ellwarp_auto_{i32,i16,block16}_v<v> (default 1,2,3;\n"
+                     "                   the other ellwarp paths run the default schedule, 0)\n"
+                     "  -ellwarp_paths a,b  run only the ellwarp paths of these names (default: all; e.g. for a profiler)\n"
                      "gmsh cases of bench/meshes, P1 and P2, one rank: cube_tet_p1/_p2 (0.72 M rows), graded_tet_p1/_p2 (0.71 M),\n"
                      "  lshape_tet_p1/_p2 (0.21 M), torus_tet_p1/_p2 (0.18 M), shell_tet_p1/_p2 (0.15 M), holed_tri_p1/_p2 (0.49 M),\n"
                      "  holed_quad_p1/_p2 (0.48 M) (all nodes; the Dirichlet rows are removed)\n";
@@ -226,7 +230,7 @@ static PetscErrorCode Report(const char *cs, PetscInt m, PetscInt nnz, const cha
   PetscReal bpn = rep_bpn > 0 ? rep_bpn : (np ? 12.0 + 4.0 * (m + 1) / PetscMax(nnz, 1) : 0), own = copy_gbs > 0 ? (bpn * nnz + 16.0 * m) / t / 1e9 / copy_gbs : 0; /* the path's own bytes: layout + x and y once */
 
   PetscFunctionBegin;
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-14s %9" PetscInt_FMT " %10" PetscInt_FMT " %-22s %3d %9.1f %6.0f %5.0f %5.1f%% %6.2fx %7.4f %7.4f %6.1f %6.1f %6.1f %8.4f %5.2f %5.1f%% %s\n", cs, m, nnz, path, np, t * 1e6, gfs, gbs, 100 * frac, tcusp > 0 ? tcusp / t : 0.0, padding, build, build / t, upload / t, refresh / t, tcg, bpn, 100 * own, note));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-14s %9" PetscInt_FMT " %10" PetscInt_FMT " %-23s %3d %9.1f %6.0f %5.0f %5.1f%% %6.2fx %7.4f %7.4f %6.1f %6.1f %6.1f %8.4f %5.2f %5.1f%% %s\n", cs, m, nnz, path, np, t * 1e6, gfs, gbs, 100 * frac, tcusp > 0 ? tcusp / t : 0.0, padding, build, build / t, upload / t, refresh / t, tcg, bpn, 100 * own, note));
   if (csv)
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, "%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%s,%d,%.3f,%.2f,%.1f,%.4f,%.4f,%.5f,%.1f,%.1f,%.2f,%.5f,\"%s\",%.3f,%" PetscInt_FMT ",%.3f,%.4f\n", cs, m, nnz, path, np, t * 1e6, gfs, gbs, frac, padding, build, build / t, upload / t, refresh / t, tcg, note, tcg > 0 && cg_its > 0 ? tcg / cg_its * 1e6 : 0.0, rep_window, (double)bpn, (double)own));
   rep_window = -1;
@@ -258,8 +262,10 @@ static PetscErrorCode ReportCG(const char *cs, PetscInt m, PetscInt nnz, const c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ellwarp's column index layout (-mat_ellwarp_index) of the next conversions: NULL for the default (auto) */
-static const char *conv_index = NULL;
+/* ellwarp's column index layout (-mat_ellwarp_index) of the next conversions: NULL for the default (auto); its load
+   schedule (-mat_ellwarp_kc_variant): -1 for the default */
+static const char *conv_index   = NULL;
+static PetscInt    conv_variant = -1;
 
 /* ellwarp with the sort window w (-1: automatic, the default; -2: whatever the options say) and the column index layout
    conv_index */
@@ -269,13 +275,16 @@ static PetscErrorCode ConvertEllWarp(Mat S, PetscInt w, Mat *B)
 
   PetscFunctionBegin;
   PetscCall(MatConvert(S, MATELLWARP, MAT_INITIAL_MATRIX, B));
-  if (w != -2 || conv_index) {
+  if (w != -2 || conv_index || conv_variant >= 0) {
     PetscCall(PetscSNPrintf(str, sizeof(str), "%" PetscInt_FMT, w));
     if (w != -2) PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_window", str));
     if (conv_index) PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_index", conv_index));
+    PetscCall(PetscSNPrintf(str, sizeof(str), "%" PetscInt_FMT, conv_variant));
+    if (conv_variant >= 0) PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_kc_variant", str));
     PetscCall(MatSetFromOptions(*B));
     PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_window"));
     PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_index"));
+    PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_kc_variant"));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -353,6 +362,18 @@ static PetscErrorCode PermutedCopies(Mat S, const char *reorder, Mat *Krs, Mat *
 
 /* All GPU paths on the sequential matrix S (rank 0) */
 static PetscInt nwindows = 4, windows[16] = {64, 256, 1024, 4096};
+static PetscInt nkc_variants = 3, kc_variants[8] = {1, 2, 3};
+static char    *ew_paths[64];
+static PetscInt new_paths = 0; /* 0: every ellwarp path */
+
+/* Whether the ellwarp path of this name runs (-ellwarp_paths) */
+static PetscBool PathWanted(const char *name)
+{
+  PetscBool f = PETSC_FALSE;
+  if (!new_paths) return PETSC_TRUE;
+  for (PetscInt i = 0; i < new_paths && !f; i++) PetscCallAbort(PETSC_COMM_SELF, PetscStrcmp(name, ew_paths[i], &f));
+  return f;
+}
 
 static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
 {
@@ -412,6 +433,7 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
   for (size_t v = 0; v < sizeof(ew) / sizeof(ew[0]); v++) {
     char note[160];
     if (v >= 7 && bsz < 2) continue; /* block layouts: matrices with a column block size only */
+    if (!PathWanted(ew[v].name)) continue;
     conv_index = ew[v].index;
     PetscCall(RunEllWarp(S, ew[v].k, ew[v].t, 0, ew[v].reorder, ew[v].w, &t, &info));
     B = NULL;
@@ -427,14 +449,34 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
     PetscCall(ReportCG(cs, m, nnz, ew[v].name, 1, t, tcusp, B, dev, PETSC_FALSE, info.padding, info.build_time, info.upload_time, info.refresh_time, note));
     PetscCall(MatDestroy(&B));
   }
+  /* load schedules of the device products (issue 9, -mat_ellwarp_kc_variant): the automatic kernel and window with 32-bit
+     columns, 16-bit codes and (blocked patterns) block16, each with the variants of -kc_variants; no CG */
+  for (PetscInt vi = 0; vi < nkc_variants; vi++) {
+    const char *idx[] = {"32", "16", "block16"}, *nm[] = {"i32", "i16", "block16"};
+    for (int k = 0; k < 3; k++) {
+      char note[192], name[64];
+      if (k == 2 && bsz < 2) continue;
+      PetscCall(PetscSNPrintf(name, sizeof(name), "ellwarp_auto_%s_v%" PetscInt_FMT, nm[k], kc_variants[vi]));
+      if (!PathWanted(name)) continue;
+      conv_index   = idx[k];
+      conv_variant = kc_variants[vi];
+      PetscCall(RunEllWarp(S, MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, 0, "none", -1, &t, &info));
+      conv_index   = NULL;
+      conv_variant = -1;
+      PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " bs=%" PetscInt_FMT " lanes<=%s window=%" PetscInt_FMT " index=%s/%" PetscInt_FMT " 16bit=%.3f B/nnz32=%.2f kcv=%" PetscInt_FMT, MatEllWarpKernels[info.kernel], info.threshold,
+                              info.block_size, info.kernel == MAT_ELLWARP_KERNEL_K1 ? "1" : "32", info.window, MatEllWarpIndices[info.index], info.index_unit, (double)info.narrow_fraction, (double)info.bytes_per_nnz_32, info.kc_variant));
+      PetscCall(Report(cs, m, nnz, name, 1, t, tcusp, 0, info.padding, info.build_time, info.upload_time, info.refresh_time, note));
+    }
+  }
   /* sort windows (issue 9): K1, K2 t=8 and the automatic kernel within windows of each size */
   for (PetscInt wi = 0; wi < nwindows; wi++) {
     MatEllWarpKernel ks[] = {MAT_ELLWARP_KERNEL_K1, MAT_ELLWARP_KERNEL_K2, MAT_ELLWARP_KERNEL_AUTO};
     const char      *kn[] = {"k1", "k2t8", "auto"};
     for (int kk = 0; kk < 3; kk++) {
       char note[128], name[64];
-      PetscCall(RunEllWarp(S, ks[kk], kk == 1 ? 8 : PETSC_DETERMINE, 0, "none", windows[wi], &t, &info));
       PetscCall(PetscSNPrintf(name, sizeof(name), "ellwarp_%s_w%" PetscInt_FMT, kn[kk], windows[wi]));
+      if (!PathWanted(name)) continue;
+      PetscCall(RunEllWarp(S, ks[kk], kk == 1 ? 8 : PETSC_DETERMINE, 0, "none", windows[wi], &t, &info));
       PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " bs=%" PetscInt_FMT " window=%" PetscInt_FMT, MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.window));
       PetscCall(Report(cs, m, nnz, name, 1, t, tcusp, 0, info.padding, info.build_time, info.upload_time, info.refresh_time, note));
     }
@@ -706,6 +748,18 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-kr", &run_kr, NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-windows", windows, &nwindows, NULL));
   {
+    PetscInt  n = 8, kv[8];
+    PetscBool set;
+    PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-kc_variants", kv, &n, &set));
+    if (set) {
+      nkc_variants = n;
+      for (PetscInt i = 0; i < n; i++) kc_variants[i] = kv[i];
+    }
+    new_paths = 64;
+    PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-ellwarp_paths", ew_paths, &new_paths, &set));
+    if (!set) new_paths = 0;
+  }
+  {
     PetscBool set;
     PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-plex_reorders", reorders, &nreorders, &set));
     if (!set) {
@@ -725,7 +779,7 @@ int main(int argc, char **argv)
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, csv, "# copy_gbs=%.1f cpu_ranks=%d\n# case,rows,nnz,path,nprocs,time_us,gflops,eff_gbs,frac_copy,padding,build_s,build_per_spmv,upload_per_spmv,refresh_per_spmv,cg_s,note,cg_it_us,window,bytes_per_nnz,own_frac_copy\n", (double)copy_gbs, size));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "device-to-device copy bandwidth (read + write): %.0f GB/s; CPU path on %d MPI ranks; GPU paths on rank 0\n", (double)copy_gbs, size));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %9s %10s %-22s %3s %9s %6s %5s %6s %7s %7s %7s %6s %6s %6s %8s %5s %6s %s\n", "case", "rows", "nnz", "path", "np", "SpMV(us)", "GF/s", "GB/s", "%copy", "vsCusp", "padding", "build_s", "b/SpMV", "u/SpMV", "r/SpMV", "CG(s)", "B/nnz", "%own", "note"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-14s %9s %10s %-23s %3s %9s %6s %5s %6s %7s %7s %7s %6s %6s %6s %8s %5s %6s %s\n", "case", "rows", "nnz", "path", "np", "SpMV(us)", "GF/s", "GB/s", "%copy", "vsCusp", "padding", "build_s", "b/SpMV", "u/SpMV", "r/SpMV", "CG(s)", "B/nnz", "%own", "note"));
   for (PetscInt cr = 0; cr < ncases * nreorders; cr++) {
     PetscInt    c      = cr / nreorders;
     const char *plexro = reorders[cr % nreorders];
@@ -813,6 +867,7 @@ int main(int argc, char **argv)
   for (PetscInt c = 0; c < ncases; c++) PetscCall(PetscFree(cases[c]));
   for (PetscInt c = 0; c < nreorders; c++) PetscCall(PetscFree(reorders[c]));
   for (PetscInt c = 0; c < ncg_types; c++) PetscCall(PetscFree(cg_types[c]));
+  for (PetscInt c = 0; c < new_paths; c++) PetscCall(PetscFree(ew_paths[c]));
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -27,6 +27,7 @@
 . -mat_ellwarp_threshold <t>                     - K2: most entries per lane before a row is split over several lanes
 . -mat_ellwarp_block_size <bs>                   - threads per CUDA block (multiple of 32)
 . -mat_ellwarp_index <auto,32,16,block,block16>  - how column indices are stored (`MatEllWarpIndex`; default: auto: block16 for blocked patterns, else 32)
+. -mat_ellwarp_kc_variant <v>                    - load schedule of the device products, 0..3 (-1: the default, 0; issue 9: 1..3 load batches of columns and values per lane before using them)
 - -mat_ellwarp_reorder <none,rcm,nd,...>         - a locality ordering (`MatOrderingType`) of the rows inside the format
 
   Level: beginner
@@ -140,6 +141,7 @@ typedef struct {
   PetscInt          index_unit;          /* columns per stored column index (the block size of a block layout, else 1) */
   PetscReal         narrow_fraction;     /* fraction of the slices whose column indices are 16-bit offsets */
   PetscReal         bytes_per_nnz_32;    /* bytes per nonzero the same slots would read with a 32-bit column per entry */
+  PetscInt          kc_variant;          /* load schedule of the device products in use (-mat_ellwarp_kc_variant, 0..3) */
 } MatEllWarpInfo;
 
 PETSC_EXTERN PetscErrorCode PetscWarpInitializePackage(void);

@@ -6,7 +6,7 @@
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm cgwarp
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
-#                                   ell16_gmsh evening morning mpires night affine (default: probe tests sanitize
+#                                   ell16_gmsh evening morning mpires night affine kc (default: probe tests sanitize
 #                                   tutorial bench)
 set -uo pipefail
 ROOT=$PWD
@@ -405,6 +405,28 @@ for w in $what; do
     X="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5"
     for k in cg cgwarp; do $B/tutorials/ex2 $X -paths ellwarp -ksp_type $k -csv "$OUTDIR/e2e_big.csv" 2>&1 | tee -a "$OUTDIR/e2e_big.log" | tail -5; done
     mpiexec -n 16 --bind-to core $B/tutorials/ex2 $X -paths aij -csv "$OUTDIR/e2e_big.csv" 2>&1 | tee -a "$OUTDIR/e2e_big.log" | tail -5 ;;
+  kc) # issue 9, the load schedules of the products (-mat_ellwarp_kc_variant 0..3; ~5-6 min): fewer bytes than CSR must
+      # become less time. (1) The GPU tests of the layouts and products (test_layout: every variant bitwise equal to
+      # variant 0 -- K1/K2, with and without z, 32 and 1024 threads per block, 32-bit/16-bit/blocked layouts --; test_spmv
+      # with each variant and 16-bit, 32-bit and block-3 indices against AIJ). (2) compute-sanitizer memcheck and initcheck
+      # on test_spmv with -mat_ellwarp_index 16 and each variant, and on test_layout (all variants, blocks, split rows).
+      # (3) The box suite (one rank, DMPlex numbering) with rows ellwarp_auto_{i32,i16,block16}_v{1,2,3} next to
+      # ellwarp_auto_i32/_i16/_block16 (variant 0). (4) Nsight Compute (SpeedOfLight, MemoryWorkloadAnalysis,
+      # WarpStateStats, Occupancy) on one launch of each variant's kernel on q1lap, 16-bit (EllWarpKc<1>, EllWarpKcV<v,1>)
+      # and 32-bit (EllWarpK1, EllWarpK1V<v>) (--filter-mode per-launch-config: the 4th launch of each kernel).
+      # Decides: ctest all passed; every sanitizer line "ERROR SUMMARY: 0 errors" (and no leaks); the variant to make the
+      # default (PETSCWARP_KC_VARIANT_DEFAULT, compact layouts, and PETSCWARP_K_VARIANT_DEFAULT, 32-bit columns, in
+      # include/petscwarp/private/ellwarpkernels.h): the best
+      # ellwarp_auto_i16_v<v> on q1lap should be <= ~56 us (before: 67.7 us, i32 64.1) and beat its own i32_v<v> wherever
+      # its B/nnz is lower (q1lap, q2lap, q1lap2d; block16 on q1elas/q2elas); ncu: DRAM throughput of EllWarpKcV near
+      # EllWarpK1's ~87% of copy bandwidth, warp cycles per issued instruction well below 84. If the 16-bit rows then win,
+      # the automatic index choice can go back to 16-bit codes for scalar patterns (ChooseIndex, ellwarpbackend.c).
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'layout|spmv_cuda|coherence_cuda|ellwarpcoo_cuda' 2>&1 | tee "$OUTDIR/ctest_kc.log" | tail -25)
+    sanitize_each sanitize_kc.log "memcheck initcheck" "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_index 16 -kernels k1,k2 -threshold 1" "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_index 16 -kernels k1,k2 -threshold 1 -mat_ellwarp_kc_variant 1" "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_index 16 -kernels k1,k2 -threshold 1 -mat_ellwarp_kc_variant 2" "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_index 16 -kernels k1,k2 -threshold 1 -mat_ellwarp_kc_variant 3" "test_layout 7"
+    $B/bench/bench_spmv -pattern_only -cases q1lap,q2lap,q1elas,q2elas,q1lap2d -windows 256 -kc_variants 1,2,3 -cpu_nmult 2 -cpu_cg 0 -kr 0 -cg_its 100 -csv "$OUTDIR/spmv_kc_box.csv" 2>&1 | tee "$OUTDIR/bench_kc_box.log" | grep -E "^case|aijcusparse|sellcuda|ellwarp_auto"
+    P=ellwarp_auto_i32,ellwarp_auto_i16,ellwarp_auto_i32_v1,ellwarp_auto_i16_v1,ellwarp_auto_i32_v2,ellwarp_auto_i16_v2,ellwarp_auto_i32_v3,ellwarp_auto_i16_v3
+    ncu -k regex:EllWarpK --filter-mode per-launch-config --launch-skip 3 --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy \
+      $B/bench/bench_spmv -pattern_only -cases q1lap -ellwarp_paths $P -windows 256 -kc_variants 1,2,3 -cpu_nmult 1 -cpu_cg 0 -kr 0 -cg_its 0 -nmult 2 2>&1 | tee "$OUTDIR/profile_kc.log" | grep -E "^  [A-Za-z_]|EllWarp|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occ|Registers|Warp Cycles|Issued Warp|Stall|Mem Busy|Max Bandwidth" | head -160 ;;
   bench_big) # about 5 M rows
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap_big,q2lap_big -renumber -nmult 100 -csv "$OUTDIR/spmv_big.csv" 2>&1 | tee "$OUTDIR/bench_big.log" ;;
   esac

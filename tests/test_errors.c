@@ -32,6 +32,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_block_size", "48"));
   EXPECT_ERROR(MatSetFromOptions(B), "-mat_ellwarp_block_size 48");
   PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_block_size"));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_kc_variant", "4"));
+  EXPECT_ERROR(MatSetFromOptions(B), "-mat_ellwarp_kc_variant 4");
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_kc_variant"));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_backend", "opencl"));
   EXPECT_ERROR(MatSetFromOptions(B), "-mat_ellwarp_backend opencl");
   PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_backend"));

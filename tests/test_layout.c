@@ -29,6 +29,43 @@ typedef struct {
   double *d_a, *d_x, *d_y, *d_x2, *yh, *yd, *x2h, *x2d; /* device vectors, results */
 } Csr;
 
+/* The load schedules of the device products (issue 9, -mat_ellwarp_kc_variant): every variant gives bitwise the products
+   of variant 0, with and without z (y = z + A x), with K1 (where the layout has one lane per row) and K2, with 32 and 1024
+   threads per block; returns the failures */
+static int Variants(const PetscWarpEll *D, const Csr *P, int threshold, int unit, int narrow)
+{
+  int     m = P->m, fails = 0, bsizes[] = {32, 1024};
+  size_t  bytes = sizeof(double) * (size_t)m;
+  double *ref = malloc(bytes + 8), *got = malloc(bytes + 8);
+
+  for (int kernel = D->maxlanes == 1 ? 1 : 2; kernel <= 2; kernel++)
+    for (int withz = 0; withz < 2; withz++) {
+      const double *z = withz && P->n >= m ? P->d_x : NULL; /* any m device values */
+      if (withz && !z) continue;
+      KERNEL_CALL(PetscWarpEllMultVariantCUDA(D, kernel, 0, 128, P->d_x, z, P->d_y, NULL));
+      KERNEL_CALL(cudaMemcpy(ref, P->d_y, bytes, cudaMemcpyDeviceToHost));
+      for (int v = 1; v < PETSCWARP_KC_VARIANTS; v++)
+        for (int b = 0; b < 2; b++) {
+          KERNEL_CALL(cudaMemset(P->d_y, 0xff, bytes)); /* NaN: a row left unwritten shows */
+          KERNEL_CALL(PetscWarpEllMultVariantCUDA(D, kernel, v, bsizes[b], P->d_x, z, P->d_y, NULL));
+          KERNEL_CALL(cudaMemcpy(got, P->d_y, bytes, cudaMemcpyDeviceToHost));
+          if (m && memcmp(got, ref, bytes)) {
+            int i = 0;
+            while (i < m && !memcmp(&got[i], &ref[i], sizeof(double))) i++;
+            fprintf(stderr, "threshold %d unit %d narrow %d kernel K%d%s: variant %d (block size %d) differs from variant 0 in row %d: %.17g != %.17g\n", threshold, unit, narrow, kernel, z ? " with z" : "", v, bsizes[b], i, got[i], ref[i]);
+            fails++;
+          }
+        }
+    }
+  if (PetscWarpEllMultVariantCUDA(D, 1, PETSCWARP_KC_VARIANTS, 128, P->d_x, NULL, P->d_y, NULL) == 0 || PetscWarpEllMultVariantCUDA(D, 1, -2, 128, P->d_x, NULL, P->d_y, NULL) == 0) {
+    fprintf(stderr, "variant %d or -2 accepted\n", PETSCWARP_KC_VARIANTS);
+    fails++;
+  }
+  free(ref);
+  free(got);
+  return fails;
+}
+
 /* Build the layout with the given settings on both sides, compare every array and the products; returns the failures */
 static int Compare(const Csr *P, int threshold, int reversed, int window, int unit, int narrow, int trial)
 {
@@ -78,6 +115,7 @@ static int Compare(const Csr *P, int threshold, int reversed, int window, int un
     fprintf(stderr, "threshold %d unit %d narrow %d: device product differs from the host twin: %g\n", threshold, unit, narrow, sqrt(num / (den > 0 ? den : 1)));
     fails++;
   }
+  fails += Variants(&D, P, threshold, unit, narrow);
   /* the host twin against a plain CSR product (the reference of the compact index) */
   num = den = 0;
   for (int i = 0; i < m; i++) {

@@ -104,9 +104,9 @@ static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold,
     PetscCall(Check("MatGetDiagonal", cs, k, yb, ya));
   }
   PetscCall(MatEllWarpGetInfo(B, &info));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s layout: %s, kernel %s, threshold %" PetscInt_FMT ", order %s, window %" PetscInt_FMT ", %" PetscInt_FMT " slices, padding %.3f, index %s (unit %" PetscInt_FMT ", %.2f 16-bit), %.2f B/nnz (%.2f with 32-bit columns)\n", cs, k,
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s layout: %s, kernel %s, threshold %" PetscInt_FMT ", order %s, window %" PetscInt_FMT ", %" PetscInt_FMT " slices, padding %.3f, index %s (unit %" PetscInt_FMT ", %.2f 16-bit), %.2f B/nnz (%.2f with 32-bit columns), load schedule %" PetscInt_FMT "\n", cs, k,
                         MatEllWarpBackends[info.backend], MatEllWarpKernels[info.kernel], info.threshold, info.reorder, info.window, info.nwarps, (double)info.padding, MatEllWarpIndices[info.index], info.index_unit, (double)info.narrow_fraction,
-                        (double)info.bytes_per_nnz, (double)info.bytes_per_nnz_32));
+                        (double)info.bytes_per_nnz, (double)info.bytes_per_nnz_32, info.kc_variant));
   PetscCheck(info.nproducts >= (M == N && samelayout ? 4 : 3) || m == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the products did not run in the ELL-WARP layout (%" PetscInt_FMT " products)", info.nproducts);
   {
     PetscInt  want = PETSC_DETERMINE;
@@ -115,6 +115,12 @@ static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold,
     PetscCheck(!wset || m < 2 * want || info.window == want, PETSC_COMM_SELF, PETSC_ERR_PLIB, "case %s: window %" PetscInt_FMT " expected, %" PetscInt_FMT " used", cs, want, info.window);
   }
   PetscCall(CheckIndex(cs, &info));
+  {
+    PetscInt  kv;
+    PetscBool kset;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_ellwarp_kc_variant", &kv, &kset));
+    PetscCheck(!kset || kv < 0 || info.kc_variant == kv, PETSC_COMM_SELF, PETSC_ERR_PLIB, "case %s: load schedule %" PetscInt_FMT " requested, %" PetscInt_FMT " used", cs, kv, info.kc_variant);
+  }
   PetscCheck(kern == MAT_ELLWARP_KERNEL_AUTO || info.kernel == kern, PETSC_COMM_SELF, PETSC_ERR_PLIB, "kernel %s requested, %s used", MatEllWarpKernels[kern], MatEllWarpKernels[info.kernel]);
 
   PetscCall(VecDestroy(&xa));

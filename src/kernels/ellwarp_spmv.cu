@@ -119,6 +119,209 @@ bool LaunchKcUpTo<0>(int, const PetscWarpEll *, int, int, cudaStream_t, const in
   return false;
 }
 
+/* Load schedules of the forward products (-mat_ellwarp_kc_variant, issue 9). Variant 0 is the loops above, scheduled by
+   the compiler: in EllWarpKc's 16-bit loops ptxas issues one unit per memory round trip (code load, shuffle, value and
+   x loads, the FMA waiting for them, then the next code load), so a warp has one unit in flight (H100: 68% of DRAM
+   bandwidth on the Q1 Laplacian). The variants load explicitly in batches of D units per lane: the batch's codes (or
+   32-bit columns) and values into registers first, then decode them (the shuffles), then load the batch's x entries,
+   then accumulate in variant 0's order and arithmetic (bitwise the same sums):
+     1: D = 8/U (at least 1), one batch at a time (two round trips per batch);
+     2: D = 4/U, software pipelined: the next batch's codes and values are loaded before this batch's x (one round trip
+        per batch once started; about twice the registers of a batch);
+     3: D = 4/U, one batch at a time (variant 2 without the pipelining, variant 1 with half the registers).
+   All also load the row's permutation entry before the loop instead of after it. The same schedules run the 32-bit
+   K1/K2 loops (EllWarpK1V, EllWarpK2V). The warp's unit count is uniform, so every lane runs every shuffle.
+   __launch_bounds__(1024, 1): without the min-blocks hint ptxas (CUDA 13.0, sm_90) gives EllWarpK1V 32 registers and
+   interleaves each FMA between the loads (the FMA waits for its x, the next loads wait for the FMA), undoing the batch;
+   with it, every variant's SASS issues a batch's loads back to back (at most 64 registers, no spills). */
+template <int V, int U>
+struct KcSchedule {
+  static constexpr int  D    = V == 1 ? (U >= 8 ? 1 : 8 / U) : (U >= 4 ? 1 : 4 / U);
+  static constexpr bool PIPE = V == 2;
+};
+
+/* Decoders of a lane's codes into unit columns, one code at a time in slot order: 32-bit columns, cluster codes (start_k
+   in lane k), hybrid codes (difference from the lane's previous column, or a jump to a bucket start in lane k) */
+struct DecWide {
+  __device__ __forceinline__ int operator()(unsigned code) { return (int)code; }
+};
+
+struct DecCluster {
+  int                            start, ob;
+  unsigned                       mask;
+  __device__ __forceinline__ int operator()(unsigned code) { return __shfl_sync(FULL_MASK, start, (int)(code >> ob)) + (int)(code & mask); }
+};
+
+struct DecHybrid {
+  int                            start, c;
+  __device__ __forceinline__ int operator()(unsigned code)
+  {
+    int jump = __shfl_sync(FULL_MASK, start, (int)((code >> 10) & 31u)) + (int)(code & 1023u);
+    c        = code & 0x8000u ? jump : c + (int)code;
+    return c;
+  }
+};
+
+/* The codes and values of units k0 .. k0 + D - 1 of a lane (those below nb; 0 beyond): code of unit k at cc[32 k], its
+   values at v[32 (U k + j)] */
+template <int U, int D, typename T>
+__device__ __forceinline__ void LoadBatch(int k0, int nb, const T *__restrict__ cc, const double *__restrict__ v, unsigned (&code)[D], double (&a)[D * U])
+{
+#pragma unroll
+  for (int i = 0; i < D; i++) {
+    bool on = k0 + i < nb;
+    code[i] = on ? (unsigned)__ldg(cc + PETSCWARP_WARP * (k0 + i)) : 0u;
+#pragma unroll
+    for (int j = 0; j < U; j++) a[i * U + j] = on ? __ldg(v + PETSCWARP_WARP * (U * (k0 + i) + j)) : 0.0;
+  }
+}
+
+/* A lane's sum over its nb units in batches of D (see KcSchedule). FUSED: sum += v x per entry (K1, K2); else the
+   products of a unit summed first and added to sum (EllWarpKc's UnitDot) */
+template <int U, int D, bool PIPE, bool FUSED, typename T, typename Dec>
+__device__ __forceinline__ double BatchSum(int nb, const T *__restrict__ cc, const double *__restrict__ v, const double *__restrict__ x, Dec &dec)
+{
+  unsigned cn[D];
+  double   an[D * U], sum = 0.0;
+  if (PIPE) LoadBatch<U, D>(0, nb, cc, v, cn, an);
+  for (int k0 = 0; k0 < nb; k0 += D) {
+    unsigned code[D];
+    double   a[D * U], b[D * U];
+    int      col[D];
+    if (PIPE) {
+#pragma unroll
+      for (int i = 0; i < D; i++) code[i] = cn[i];
+#pragma unroll
+      for (int i = 0; i < D * U; i++) a[i] = an[i];
+      if (k0 + D < nb) LoadBatch<U, D>(k0 + D, nb, cc, v, cn, an); /* uniform: the whole warp or none */
+    } else LoadBatch<U, D>(k0, nb, cc, v, code, a);
+#pragma unroll
+    for (int i = 0; i < D; i++) col[i] = dec(code[i]); /* every lane: the shuffles */
+#pragma unroll
+    for (int i = 0; i < D; i++)
+#pragma unroll
+      for (int j = 0; j < U; j++) b[i * U + j] = k0 + i < nb ? __ldg(&x[col[i] * U + j]) : 0.0;
+#pragma unroll
+    for (int i = 0; i < D; i++)
+      if (k0 + i < nb) {
+        if (FUSED) {
+#pragma unroll
+          for (int j = 0; j < U; j++) sum += a[i * U + j] * b[i * U + j];
+        } else {
+          double s = 0.0;
+#pragma unroll
+          for (int j = 0; j < U; j++) s += a[i * U + j] * b[i * U + j];
+          sum += s;
+        }
+      }
+  }
+  return sum;
+}
+
+/* Where lane stores its row's sum (StoreRows(), loaded before the loop): -1 for a lane that stores nothing */
+__device__ __forceinline__ int RowTarget(int lane, int info, int row0, const int *__restrict__ perm)
+{
+  int l = info & 255, nr = (info >> 8) & 255, r = lane >> l;
+  if ((lane & ((1 << l) - 1)) || r >= nr) return -1;
+  return perm ? __ldg(perm + row0 + r) : row0 + r;
+}
+
+/* StoreRows() with the target p from RowTarget() */
+__device__ __forceinline__ void StoreRowsAt(double sum, int info, int p, const double *z, double *y)
+{
+  int l = info & 255;
+  for (int off = (1 << l) >> 1; off > 0; off >>= 1) sum += __shfl_down_sync(FULL_MASK, sum, off);
+  if (p >= 0) {
+    if (info & PETSCWARP_SPLIT) atomicAdd(&y[p], sum);
+    else y[p] = z ? z[p] + sum : sum;
+  }
+}
+
+/* EllWarpK1 with schedule V */
+template <int V>
+__global__ void __launch_bounds__(1024, 1) EllWarpK1V(int nrows, int nwarps, const int *__restrict__ woff, const int *__restrict__ col, const double *__restrict__ val, const int *__restrict__ perm, const double *__restrict__ x, const double *z, double *y)
+{
+  using S = KcSchedule<V, 1>;
+  int gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
+  if (w >= nwarps) return;
+  int     v0 = woff[w], nb = (woff[w + 1] - v0) / PETSCWARP_WARP, row = (w << 5) + lane, p = row < nrows ? (perm ? __ldg(perm + row) : row) : -1;
+  DecWide dec;
+  double  sum = BatchSum<1, S::D, S::PIPE, true>(nb, col + v0 + lane, val + v0 + lane, x, dec);
+  if (p >= 0) y[p] = z ? z[p] + sum : sum;
+}
+
+/* EllWarpK2 with schedule V */
+template <int V>
+__global__ void __launch_bounds__(1024, 1) EllWarpK2V(int nwarps, const int *__restrict__ woff, const int *__restrict__ wrow, const int *__restrict__ winfo, const int *__restrict__ col, const double *__restrict__ val, const int *__restrict__ perm, const double *__restrict__ x, const double *z, double *y)
+{
+  using S = KcSchedule<V, 1>;
+  int gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
+  if (w >= nwarps) return;
+  int     info = winfo[w], v0 = woff[w], nb = (woff[w + 1] - v0) / PETSCWARP_WARP, p = RowTarget(lane, info, wrow[w], perm);
+  DecWide dec;
+  double  sum = BatchSum<1, S::D, S::PIPE, true>(nb, col + v0 + lane, val + v0 + lane, x, dec);
+  StoreRowsAt(sum, info, p, z, y);
+}
+
+/* EllWarpKc with schedule V */
+template <int V, int U>
+__global__ void __launch_bounds__(1024, 1) EllWarpKcV(int nwarps, const int *__restrict__ woff, const int *__restrict__ wrow, const int *__restrict__ winfo, const int *__restrict__ wmode, const int *__restrict__ ioff, const unsigned short *__restrict__ cidx, const double *__restrict__ val, const int *__restrict__ perm, const double *__restrict__ x, const double *z, double *y)
+{
+  using S = KcSchedule<V, U>;
+  int gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
+  if (w >= nwarps) return;
+  int                   info = winfo[w], v0 = woff[w], nb = (woff[w + 1] - v0) / (PETSCWARP_WARP * U), mode = wmode[w], p = RowTarget(lane, info, wrow[w], perm);
+  const unsigned short *ci = cidx + ioff[w];
+  const double         *v  = val + v0 + lane;
+  double                sum;
+  if (mode >= 0) {
+    int        ncl = mode >> 8, ob = 16 - (mode & 255);
+    DecCluster dec{lane < ncl ? reinterpret_cast<const int *>(ci)[lane] : 0, ob, (1u << ob) - 1};
+    sum = BatchSum<U, S::D, S::PIPE, false>(nb, ci + 2 * ncl + lane, v, x, dec);
+  } else if (mode < PETSCWARP_MODE_WIDE) { /* hybrid */
+    int       ncl = -2 - mode;
+    DecHybrid dec{lane < ncl ? reinterpret_cast<const int *>(ci)[lane] : 0, 0};
+    sum = BatchSum<U, S::D, S::PIPE, false>(nb, ci + 2 * ncl + lane, v, x, dec);
+  } else {
+    DecWide dec;
+    sum = BatchSum<U, S::D, S::PIPE, false>(nb, reinterpret_cast<const int *>(ci) + lane, v, x, dec);
+  }
+  StoreRowsAt(sum, info, p, z, y);
+}
+
+template <int V, int U>
+static void LaunchKcV(const PetscWarpEll *E, int grid, int blocksize, cudaStream_t st, const int *perm, const double *x, const double *z, double *y)
+{
+  EllWarpKcV<V, U><<<grid, blocksize, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->wmode, E->ioff, E->cidx, E->val, perm, x, z, y);
+}
+
+/* The instance of EllWarpKcV for unit u (1..U): false if there is none */
+template <int V, int U>
+static bool LaunchKcVUpTo(int u, const PetscWarpEll *E, int grid, int blocksize, cudaStream_t st, const int *perm, const double *x, const double *z, double *y)
+{
+  if constexpr (U == 0) return false;
+  else {
+    if (u == U) {
+      LaunchKcV<V, U>(E, grid, blocksize, st, perm, x, z, y);
+      return true;
+    }
+    return LaunchKcVUpTo<V, U - 1>(u, E, grid, blocksize, st, perm, x, z, y);
+  }
+}
+
+/* The products of schedule V >= 1 (see KcSchedule) */
+template <int V>
+static int MultV(const PetscWarpEll *E, int kernel, int grid, int blocksize, cudaStream_t st, const int *perm, const double *x, const double *z, double *y)
+{
+  if (kernel == 1 && !E->cidx) {
+    EllWarpK1V<V><<<grid, blocksize, 0, st>>>(E->nrows, E->nwarps, E->woff, E->col, E->val, perm, x, z, y);
+    return 0;
+  }
+  if (!E->cidx) EllWarpK2V<V><<<grid, blocksize, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->col, E->val, perm, x, z, y);
+  else if (!LaunchKcVUpTo<V, PETSCWARP_MAX_UNIT>(E->unit < 1 ? 1 : E->unit, E, grid, blocksize, st, perm, x, z, y)) return (int)cudaErrorInvalidValue;
+  return 0;
+}
+
 /* y = z (or 0) on the split rows, which then accumulate their chunks */
 __global__ void EllWarpInitSplit(int nsplit, const int *__restrict__ perm, const double *z, double *y)
 {
@@ -182,14 +385,36 @@ extern "C" int PetscWarpCUDADeviceCount(int *count)
 
 extern "C" int PetscWarpEllMultCUDA(const PetscWarpEll *E, int kernel, int blocksize, const double *x, const double *z, double *y, void *stream)
 {
+  return PetscWarpEllMultVariantCUDA(E, kernel, -1, blocksize, x, z, y, stream);
+}
+
+extern "C" int PetscWarpEllMultVariantCUDA(const PetscWarpEll *E, int kernel, int variant, int blocksize, const double *x, const double *z, double *y, void *stream)
+{
   cudaStream_t st   = (cudaStream_t)stream;
   const int   *perm = E->identity ? NULL : E->perm;
+  int          err  = 0;
+  if (variant < -1 || variant >= PETSCWARP_KC_VARIANTS) return (int)cudaErrorInvalidValue;
+  variant = PetscWarpEllVariant(E, variant);
   if (!E->nrows) return 0;
   if (blocksize < 32 || blocksize > 1024 || blocksize % 32) return (int)cudaErrorInvalidConfiguration;
   if (!E->nwarps) return 0;
   int grid = Blocks((long long)E->nwarps * PETSCWARP_WARP, blocksize);
+  if (kernel == 1 && !E->cidx && E->maxlanes != 1) return (int)cudaErrorInvalidValue;
+  if (variant) {
+    if (E->nsplit && z != y && !(kernel == 1 && !E->cidx)) EllWarpInitSplit<<<Blocks(E->nsplit, 256), 256, 0, st>>>(E->nsplit, perm, z, y);
+    switch (variant) {
+    case 1:
+      err = MultV<1>(E, kernel, grid, blocksize, st, perm, x, z, y);
+      break;
+    case 2:
+      err = MultV<2>(E, kernel, grid, blocksize, st, perm, x, z, y);
+      break;
+    default:
+      err = MultV<3>(E, kernel, grid, blocksize, st, perm, x, z, y);
+    }
+    return err ? err : (int)cudaGetLastError();
+  }
   if (kernel == 1 && !E->cidx) {
-    if (E->maxlanes != 1) return (int)cudaErrorInvalidValue;
     EllWarpK1<<<grid, blocksize, 0, st>>>(E->nrows, E->nwarps, E->woff, E->col, E->val, perm, x, z, y);
     return (int)cudaGetLastError();
   }

@@ -38,6 +38,7 @@ typedef struct {
   PetscInt          window;      /* sort by length within windows of this many rows; 0: global sort; PETSC_DETERMINE: automatic */
   PetscReal         window_pad;  /* automatic window: most extra padding (slots/nnz) over the global sort that it may cost */
   MatEllWarpIndex   index;       /* column index layout asked for (-mat_ellwarp_index) */
+  PetscInt          kc_variant;  /* load schedule of the device products (-mat_ellwarp_kc_variant); -1: PETSCWARP_KC_VARIANT_DEFAULT */
 } MatEllWarpOpts;
 
 typedef struct {

@@ -217,6 +217,16 @@ static inline void PetscWarpEllExpandScalars(PetscWarpEll *E, const PetscWarpEll
 
 #define PETSCWARP_MAX_UNIT 8 /* largest block size of the blocked layout (one kernel instance per size) */
 
+#define PETSCWARP_KC_VARIANTS        4 /* load schedules of the device products (PetscWarpEllMultVariantCUDA()) */
+#define PETSCWARP_KC_VARIANT_DEFAULT 0 /* the default one (variant -1) of layouts with a compact index (EllWarpKc) */
+#define PETSCWARP_K_VARIANT_DEFAULT  0 /* the default one (variant -1) of layouts with 32-bit columns (EllWarpK1, EllWarpK2) */
+
+/* The load schedule that variant (-1: the default) means for layout E */
+static inline int PetscWarpEllVariant(const PetscWarpEll *E, int variant)
+{
+  return variant >= 0 ? variant : E->cidx ? PETSCWARP_KC_VARIANT_DEFAULT : PETSCWARP_K_VARIANT_DEFAULT;
+}
+
 /* Return codes of the host twin */
 #define PETSCWARP_OK        0
 #define PETSCWARP_ERR_MEM   1 /* allocation failed */
@@ -268,6 +278,11 @@ int PetscWarpEllToCSRCUDA(const PetscWarpEll *E, double *d_csrval, void *stream)
 /* kernel: 1 = K1 (one thread per row; requires maxlanes == 1), 2 = K2 (any layout); a layout with a compact index
    (cidx) runs its own kernel (K2's form over units) whatever kernel says. blocksize: threads per block. */
 int PetscWarpEllMultCUDA(const PetscWarpEll *E, int kernel, int blocksize, const double *x, const double *z, double *y, void *stream);
+/* The same with the load schedule variant (0 .. PETSCWARP_KC_VARIANTS - 1, or -1 for the layout's default:
+   PetscWarpEllVariant(); -mat_ellwarp_kc_variant, issue 9): 0 the compiler's schedule of the plain loops; 1..3 explicit
+   batches of codes/columns and values per lane (see ellwarp_spmv.cu, KcSchedule). Every variant gives bitwise the same
+   products. PetscWarpEllMultCUDA() runs the default (-1). */
+int PetscWarpEllMultVariantCUDA(const PetscWarpEll *E, int kernel, int variant, int blocksize, const double *x, const double *z, double *y, void *stream);
 int PetscWarpEllMultTransposeCUDA(const PetscWarpEll *E, const double *x, const double *z, double *y, void *stream);
 int PetscWarpEllGetDiagonalCUDA(const PetscWarpEll *E, double *d, void *stream);
 /* Copy a device layout's index arrays to host arrays (for tests comparing with the host twin); the compact index

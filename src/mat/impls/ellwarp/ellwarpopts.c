@@ -16,13 +16,14 @@ PetscErrorCode MatEllWarpOptsDefault_Private(MatEllWarpOpts *o)
   o->window     = PETSC_DETERMINE;
   o->window_pad = 0.10;
   o->index      = MAT_ELLWARP_INDEX_AUTO;
+  o->kc_variant = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Read -mat_ellwarp_* into o (which holds the current values); the type checks them when it installs them */
 PetscErrorCode MatEllWarpOptionsRead_Private(PetscOptionItems PetscOptionsObject, MatEllWarpOpts *o)
 {
-  PetscInt  t = o->threshold, bs = o->block_size, w = o->window;
+  PetscInt  t = o->threshold, bs = o->block_size, w = o->window, kv = o->kc_variant;
   PetscReal wp = o->window_pad;
 
   PetscFunctionBegin;
@@ -36,11 +37,13 @@ PetscErrorCode MatEllWarpOptionsRead_Private(PetscOptionItems PetscOptionsObject
   PetscCall(PetscOptionsReal("-mat_ellwarp_window_padding", "Automatic window: the smallest window whose K1 padding exceeds the global sort's by at most this (only for rows whose lengths vary from row to row)", "MATELLWARP", wp, &wp, NULL));
   PetscCall(PetscOptionsEnum("-mat_ellwarp_index", "Column indices: 32 (one per entry), 16 (16-bit offsets per slice where they fit), block (one per block of the column block size, blocked patterns), block16 (both), auto (block16 for blocked patterns, else 32)", "MatEllWarpIndex", MatEllWarpIndices,
                              (PetscEnum)o->index, (PetscEnum *)&o->index, NULL));
+  PetscCall(PetscOptionsInt("-mat_ellwarp_kc_variant", "Load schedule of the device products: 0 the plain loops; 1..3 batches of column indices (or 16-bit codes) and values loaded per lane before use (1: 8 units, 2: 4 units software pipelined, 3: 4 units); the same products bitwise (-1: the default)", "MATELLWARP", kv, &kv, NULL));
   PetscOptionsHeadEnd();
   o->threshold  = t;
   o->block_size = bs;
   o->window     = w;
   o->window_pad = wp;
+  o->kc_variant = kv;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -55,6 +58,7 @@ PetscErrorCode MatEllWarpOptsCheck_Private(const MatEllWarpOpts *o)
   PetscCheck(o->index >= MAT_ELLWARP_INDEX_AUTO && o->index <= MAT_ELLWARP_INDEX_BLOCK16, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown ELL-WARP column index layout %d", (int)o->index);
   PetscCheck(o->threshold == PETSC_DETERMINE || o->threshold > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ELL-WARP threshold must be positive (or PETSC_DETERMINE), not %" PetscInt_FMT, o->threshold);
   PetscCheck(o->window >= 0 || o->window == PETSC_DETERMINE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ELL-WARP window must be 0 (global sort), positive, or PETSC_DETERMINE (automatic), not %" PetscInt_FMT, o->window);
+  PetscCheck(o->kc_variant >= -1 && o->kc_variant < PETSCWARP_KC_VARIANTS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ELL-WARP kernel variant must be -1 (the default) or 0..%d, not %" PetscInt_FMT, PETSCWARP_KC_VARIANTS - 1, o->kc_variant);
   PetscCheck(o->window_pad >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ELL-WARP window padding must be nonnegative, not %g", (double)o->window_pad);
   PetscCheck(o->block_size == 0 || (o->block_size >= 32 && o->block_size <= 1024 && o->block_size % 32 == 0), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ELL-WARP block size must be a multiple of 32 between 32 and 1024 (or 0: automatic), not %" PetscInt_FMT, o->block_size);
   if (o->backend == MAT_ELLWARP_BACKEND_CUDA) {

@@ -161,7 +161,8 @@ static PetscErrorCode MatView_SeqAIJEllWarp(Mat A, PetscViewer viewer)
   PetscCall(PetscViewerGetFormat(viewer, &format));
   if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatEllWarpGetInfo_SeqAIJEllWarp(A, &info));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: backend %s, kernel %s, threshold %" PetscInt_FMT ", block size %" PetscInt_FMT "\n", MatEllWarpBackends[info.backend], MatEllWarpKernels[info.kernel], info.threshold, info.block_size));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: backend %s, kernel %s, threshold %" PetscInt_FMT ", block size %" PetscInt_FMT ", load schedule %" PetscInt_FMT " (-mat_ellwarp_kc_variant)\n", MatEllWarpBackends[info.backend],
+                                   MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.kc_variant));
   PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: %" PetscInt_FMT " slices of 32 lanes, %" PetscInt_FMT " slots for %" PetscInt_FMT " nonzeros (padding ratio %.4f), widest slice %" PetscInt_FMT ", %.3g MB\n", info.nwarps, info.nslots, info.nnz,
                                    (double)info.padding, info.maxwidth, info.bytes / 1e6));
   PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: rows ordered by %s before the sort by length%s\n", info.reorder, info.sorted_rows ? "; rows already in sorted order (Kr form: coalesced stores, no permutation read)" : ""));

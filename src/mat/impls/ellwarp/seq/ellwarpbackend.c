@@ -164,6 +164,7 @@ PetscErrorCode MatEllWarpInfoLayout_Private(Mat A, MatEllWarpInfo *info)
   info->index            = ew->built ? ew->index : MAT_ELLWARP_INDEX_32;
   info->index_unit       = ew->built && E->unit > 1 ? E->unit : 1;
   info->narrow_fraction  = ew->built && E->cidx && E->nwarps ? (PetscReal)E->nnarrow / (PetscReal)E->nwarps : 0;
+  info->kc_variant       = ew->built ? PetscWarpEllVariant(E, (int)ew->opt.kc_variant) : ew->opt.kc_variant;
   if (ew->built && E->unit > 1) info->threshold *= E->unit; /* the layout counts column indices per lane */
   if (ew->built && E->cidx) info->bytes += (PetscLogDouble)E->nwarps * 2 * sizeof(int) + (PetscLogDouble)E->ncidx * sizeof(unsigned short);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -541,7 +542,7 @@ static PetscErrorCode ApplyCUDA(Mat A, PetscBool trans, Vec x, Vec z, Vec y)
   if (z == y) zd = Y.d;
   PetscCall(PetscLogGpuTimeBegin());
   if (trans) PetscCallCUDA((cudaError_t)PetscWarpEllMultTransposeCUDA(&ew->E, X.d, zd, Y.d, st));
-  else PetscCallCUDA((cudaError_t)PetscWarpEllMultCUDA(&ew->E, ew->kernel == MAT_ELLWARP_KERNEL_K1 ? 1 : 2, (int)ew->bs, X.d, zd, Y.d, st));
+  else PetscCallCUDA((cudaError_t)PetscWarpEllMultVariantCUDA(&ew->E, ew->kernel == MAT_ELLWARP_KERNEL_K1 ? 1 : 2, (int)ew->opt.kc_variant, (int)ew->bs, X.d, zd, Y.d, st));
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(2.0 * ew->E.nnz));
   PetscCall(WarpVecRestore(st, &Y));
