@@ -6,7 +6,7 @@
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm cgwarp
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
-#                                   ell16_gmsh evening morning mpires night affine kc (default: probe tests sanitize
+#                                   ell16_gmsh evening morning mpires night affine kc last (default: probe tests sanitize
 #                                   tutorial bench)
 set -uo pipefail
 ROOT=$PWD
@@ -427,6 +427,11 @@ for w in $what; do
     P=ellwarp_auto_i32,ellwarp_auto_i16,ellwarp_auto_i32_v1,ellwarp_auto_i16_v1,ellwarp_auto_i32_v2,ellwarp_auto_i16_v2,ellwarp_auto_i32_v3,ellwarp_auto_i16_v3
     ncu -k regex:EllWarpK --filter-mode per-launch-config --launch-skip 3 --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy \
       $B/bench/bench_spmv -pattern_only -cases q1lap -ellwarp_paths $P -windows 256 -kc_variants 1,2,3 -cpu_nmult 1 -cpu_cg 0 -kr 0 -cg_its 0 -nmult 2 2>&1 | tee "$OUTDIR/profile_kc.log" | grep -E "^  [A-Za-z_]|EllWarp|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occ|Registers|Warp Cycles|Issued Warp|Stall|Mem Busy|Max Bandwidth" | head -160 ;;
+  last) # the third session of 2026-11-23, last call (~3 min, 200 s of device time left): the GPU tests after the affine
+        # gates, the KSPCGWARP tolerances and the kc merge; then the box suite's Laplacians and Q1 elasticity with the kc
+        # variants (bench cut at 120 s). Decides: ctest "100% tests passed"; the ellwarp_auto_i16_v<v> rows against _i32
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'cgwarp_cuda|asmkernels_cuda|asm_affine|layout_cuda|spmv_cuda' 2>&1 | tee "$OUTDIR/ctest_last.log" | grep -E "Test +#|tests passed|ERROR: [a-z]|FAIL" | grep -v " Passed" | tail -14)
+    timeout 120 $B/bench/bench_spmv -pattern_only -cases q1lap,q1elas,q2lap -windows 256 -kc_variants 1,2,3 -cpu_nmult 1 -cpu_cg 0 -kr 0 -cg_its 0 -csv "$OUTDIR/spmv_kc.csv" 2>&1 | tee "$OUTDIR/bench_kc.log" | grep -E "^case|aijcusparse|sellcuda|ellwarp_auto_(i32|i16|block16)" ;;
   bench_big) # about 5 M rows
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_spmv -cases q1lap_big,q2lap_big -renumber -nmult 100 -csv "$OUTDIR/spmv_big.csv" 2>&1 | tee "$OUTDIR/bench_big.log" ;;
   esac
