@@ -29,8 +29,8 @@ typedef struct {
   double *d_a, *d_x, *d_y, *d_x2, *yh, *yd, *x2h, *x2d; /* device vectors, results */
 } Csr;
 
-/* The load schedules of the device products (issue 9, -mat_ellwarp_kc_variant): every variant gives bitwise the products
-   of variant 0, with and without z (y = z + A x), with K1 (where the layout has one lane per row) and K2, with 32 and 1024
+/* The load schedules of the device products (issue 9, -mat_ellwarp_kc_variant): every variant gives the products of variant 0
+   (bitwise but for the chunks of split rows, added atomically in any order), with and without z (y = z + A x), with K1 (where the layout has one lane per row) and K2, with 32 and 1024
    threads per block; returns the failures */
 static int Variants(const PetscWarpEll *D, const Csr *P, int threshold, int unit, int narrow)
 {
@@ -49,9 +49,13 @@ static int Variants(const PetscWarpEll *D, const Csr *P, int threshold, int unit
           KERNEL_CALL(cudaMemset(P->d_y, 0xff, bytes)); /* NaN: a row left unwritten shows */
           KERNEL_CALL(PetscWarpEllMultVariantCUDA(D, kernel, v, bsizes[b], P->d_x, z, P->d_y, NULL));
           KERNEL_CALL(cudaMemcpy(got, P->d_y, bytes, cudaMemcpyDeviceToHost));
-          if (m && memcmp(got, ref, bytes)) {
-            int i = 0;
-            while (i < m && !memcmp(&got[i], &ref[i], sizeof(double))) i++;
+          /* the same sums in the same order, except the chunks of split rows (K2, atomicAdd in any order: on the H100
+             variants 1-3 differed from variant 0 there in the last bits, 2026-11-23): within 1e-14 of the largest |y| */
+          double ymax = 0;
+          int    i    = 0;
+          for (int r = 0; r < m; r++) ymax = fmax(ymax, fabs(ref[r]));
+          while (i < m && (got[i] == ref[i] || fabs(got[i] - ref[i]) <= 1e-14 * ymax)) i++;
+          if (i < m) {
             fprintf(stderr, "threshold %d unit %d narrow %d kernel K%d%s: variant %d (block size %d) differs from variant 0 in row %d: %.17g != %.17g\n", threshold, unit, narrow, kernel, z ? " with z" : "", v, bsizes[b], i, got[i], ref[i]);
             fails++;
           }

@@ -217,9 +217,10 @@ static inline void PetscWarpEllExpandScalars(PetscWarpEll *E, const PetscWarpEll
 
 #define PETSCWARP_MAX_UNIT 8 /* largest block size of the blocked layout (one kernel instance per size) */
 
-#define PETSCWARP_KC_VARIANTS        4 /* load schedules of the device products (PetscWarpEllMultVariantCUDA()) */
-#define PETSCWARP_KC_VARIANT_DEFAULT 0 /* the default one (variant -1) of layouts with a compact index (EllWarpKc) */
-#define PETSCWARP_K_VARIANT_DEFAULT  0 /* the default one (variant -1) of layouts with 32-bit columns (EllWarpK1, EllWarpK2) */
+#define PETSCWARP_KC_VARIANTS 4 /* load schedules of the device products (PetscWarpEllMultVariantCUDA()) */
+#define PETSCWARP_KC_VARIANT_DEFAULT \
+  1 /* the default one (variant -1) of layouts with a compact index (EllWarpKc): H100 2026-11-23, box suite: 16-bit Q1 Laplacian 67.6 -> 60.0 us, Q2 143.3 -> 131.9, block16 Q1 elasticity 101.5 -> 97.8 (bench/results/spmv_kc_h100_2026-11-23.csv) */
+#define PETSCWARP_K_VARIANT_DEFAULT 0 /* the default one (variant -1) of layouts with 32-bit columns (EllWarpK1, EllWarpK2): the variants were within 3% of it on the H100 */
 
 /* The load schedule that variant (-1: the default) means for layout E */
 static inline int PetscWarpEllVariant(const PetscWarpEll *E, int variant)

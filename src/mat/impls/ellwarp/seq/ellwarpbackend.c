@@ -299,10 +299,11 @@ static PetscErrorCode ChooseIndex(Mat A, int blocked, int *unit, int *narrow)
 
   PetscFunctionBegin;
   *unit = bs > 1 && blocked ? bs : 1;
-  /* auto: 16-bit offsets only with a block index; with one index per entry the 16-bit codes saved bytes but not time on
-     the H100 (2026-11-23, one rank, DMPlex numbering: Q1 Laplacian 67.8 us against 64.1 with 32-bit columns, Q2 147.1
-     against 141.2, 2D Q1 29.6 against 28.8: the decoding kernel reaches 68% of DRAM bandwidth, the 32-bit one 87%) */
-  *narrow = (r == MAT_ELLWARP_INDEX_AUTO && *unit > 1) || r == MAT_ELLWARP_INDEX_16 || r == MAT_ELLWARP_INDEX_BLOCK16;
+  /* auto: 16-bit codes wherever they fit (KeepIndex() drops them when they save no bytes). With the batched load schedule
+     of the compact kernel (PETSCWARP_KC_VARIANT_DEFAULT 1) the 16-bit layouts are the faster ones on the H100 (2026-11-23:
+     Q1 Laplacian 60.0 us against 66.0 with 32-bit columns, Q2 131.9 against 139.7); with the first schedule they were
+     slower (67.6, 143.3: the kernel at 68% of DRAM bandwidth) */
+  *narrow = r == MAT_ELLWARP_INDEX_AUTO || r == MAT_ELLWARP_INDEX_16 || r == MAT_ELLWARP_INDEX_BLOCK16;
   if ((r == MAT_ELLWARP_INDEX_BLOCK || r == MAT_ELLWARP_INDEX_BLOCK16) && *unit == 1)
     PetscCall(PetscInfo(A, "-mat_ellwarp_index %s: column block size %" PetscInt_FMT " %s; one column index per entry instead\n", MatEllWarpIndices[r], A->cmap->bs, bs > 1 ? "but the nonzero pattern is not made of whole aligned blocks" : "(a block layout needs 2..8)"));
   PetscFunctionReturn(PETSC_SUCCESS);
