@@ -286,21 +286,24 @@ static void MapPoint(const Mesh *M, int cell, const double *xi, double *x)
   }
 }
 
-/* Scalar node numbering: the vertices (degree 1) or the lattice of nodes of the Q2 cells; returns the number of nodes */
+/* Scalar node numbering: the vertices (degree 1) or the lattice of nodes of the Qp cells (p + 1 per direction, in the
+   tabulation's lexicographic order); returns the number of nodes. (Until 2026-11-23 it knew p = 2 only, so the Q3
+   configuration numbered several element nodes alike: the device's colored accumulation -- plain read-modify-writes --
+   then lost updates against the host twin on the H100, while atomics and the host's sequential sums hid it.) */
 static int NodeNumbering(const Mesh *M, const Tab *T, int *cnode)
 {
-  int L[3] = {1, 1, 1};
-  if (T->degree == 1) {
+  int L[3] = {1, 1, 1}, p = T->degree;
+  if (p == 1) {
     memcpy(cnode, M->cv, sizeof(int) * M->ncells * M->ncv);
     return M->nverts;
   }
-  for (int d = 0; d < M->dim; d++) L[d] = 2 * M->n[d] + 1;
+  for (int d = 0; d < M->dim; d++) L[d] = p * M->n[d] + 1;
   for (int c = 0; c < M->ncells; c++) {
     int i[3] = {0, 0, 0};
     for (int d = 0, r = c; d < M->dim; d++) i[d] = r % M->n[d], r /= M->n[d];
     for (int a = 0; a < T->nb; a++) {
       int g[3] = {0, 0, 0};
-      for (int d = 0, r = a; d < M->dim; d++, r /= 3) g[d] = 2 * i[d] + r % 3;
+      for (int d = 0, r = a; d < M->dim; d++, r /= p + 1) g[d] = p * i[d] + r % (p + 1);
       cnode[c * T->nb + a] = g[0] + L[0] * (g[1] + L[1] * g[2]);
     }
   }
@@ -969,11 +972,7 @@ int main(int argc, char **argv)
     ProblemCreate(&configs[k], &P);
     printf("%-34s: %4d cells, nel %2d, nq %2d, %5d dofs\n", configs[k].name, P.M.ncells, P.nel, P.fe.nq, P.ndof);
     CheckElements(&configs[k], &P);
-    /* Q3 hexahedra (64 basis functions): the device color kernel differed from the host twin on the H100 (2026-11-23:
-       0.79 and 1.0 relative, also by quadrature; not yet understood); the plan layer runs atomic there instead
-       (warpasm.c), so these configurations are checked on the host twin only */
-    if (cuda && P.fe.nb > 27) printf("  device: not run (more than 27 basis functions: the device color kernel is not trusted there)\n");
-    CheckAssembly(&configs[k], &P, P.fe.nb > 27 ? 0 : cuda, 0);
+    CheckAssembly(&configs[k], &P, cuda, 0);
     if (nfail == before) printf("  host: element checks pass; Direct, colors, Reduce, SharedNZ (1, 2, 3, 8, 32 parts) agree\n");
     { /* every cell affine (simplices, undistorted quadrilaterals and hexahedra): the affine path too */
       unsigned char *aff = NEW(unsigned char, P.M.ncells);
@@ -981,13 +980,8 @@ int main(int argc, char **argv)
       CHECK(PetscWarpAsmAffineCellsHost(&P.fe, &P.mesh, 1e-13, aff, &naff));
       EXPECT(configs[k].simplex ? naff == P.M.ncells : configs[k].distort || naff == P.M.ncells, "%s: %d of %d cells affine", configs[k].name, naff, P.M.ncells);
       if (naff == P.M.ncells) {
-        /* reference matrices beyond the shared-memory budget (Q3 hexahedra): the device's color assembly differed from
-           the host twin on the H100 (2026-11-23, 0.79 relative; not yet understood), so the plan layer keeps quadrature
-           there (warpasmaffine.c); the host twin is still checked */
-        int big = (size_t)PetscWarpAsmAffineRefsSize(&P.fe, configs[k].kind) * sizeof(double) > 32 * 1024 || P.fe.nb > 27;
-        before  = nfail;
-        if (big && cuda) printf("  device (affine path): not run, reference matrices above the shared-memory budget (the plan layer uses quadrature)\n");
-        CheckAssembly(&configs[k], &P, big ? 0 : cuda, 1);
+        before = nfail;
+        CheckAssembly(&configs[k], &P, cuda, 1);
         if (nfail == before) printf("  host (affine path): element matrices agree with the quadrature's; Direct, colors, Reduce, SharedNZ agree\n");
       } else printf("  %d of %d cells affine: the quadrature path only\n", naff, P.M.ncells);
       free(aff);

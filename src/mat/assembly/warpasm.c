@@ -811,13 +811,7 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
   PetscCall(PetscLogEventBegin(PETSCWARPASM_Plan, A, 0, 0, 0));
   PetscCall(PetscTime(&t0));
   PetscCall(Describe(a, PETSC_FALSE, &fe, &mesh, &ph));
-  p->strategy = a->size > 1 ? PETSCWARP_ASM_COO : a->strategy; /* several ranks: PETSc's MPI COO sends off-process entries */
-  if (device && p->strategy == PETSCWARP_ASM_COLOR && a->nb > 27) {
-    /* on the H100 (2026-11-23, test_asmkernels) the device color kernel gave wrong values for Q3 hexahedra (64 basis
-       functions, two cells of two colors), not yet understood: atomic instead */
-    PetscCall(PetscInfo(a, "color on the device with %" PetscInt_FMT " basis functions (more than 27): atomic instead\n", a->nb));
-    p->strategy = PETSCWARP_ASM_ATOMIC;
-  }
+  p->strategy  = a->size > 1 ? PETSCWARP_ASM_COO : a->strategy; /* several ranks: PETSc's MPI COO sends off-process entries */
   p->requested = a->strategy;
   p->device    = device;
   p->ell       = t->ell;

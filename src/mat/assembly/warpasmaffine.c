@@ -167,10 +167,11 @@ static PetscErrorCode AffineUsable(PetscWarpAsm a, const PetscWarpPhys *ph, Pets
   PetscFunctionBegin;
   *usable = PETSC_FALSE;
   if (!a->affine || ph->cq || !a->ncells) PetscFunctionReturn(PETSC_SUCCESS);
-  /* Gates from the H100 run of 2026-11-23 (bench/results/bench_affine_h100_2026-11-23.log): reference matrices that do
-     not fit the shared-memory budget (Q3 hexahedra) gave a wrong color assembly on the device (test_asmkernels, not yet
-     understood): quadrature then; elasticity was slower by the fast path (Q1 hexahedra 1.008 against 0.771 ms): only when
-     asked for (PetscWarpAsmSetAffine() or -mat_warp_assembly_affine) */
+  /* Gates from the H100 run of 2026-11-23 (bench/results/bench_affine_h100_2026-11-23.log): elasticity was slower by the
+     fast path (Q1 hexahedra 1.008 against 0.771 ms): only when asked for (PetscWarpAsmSetAffine() or
+     -mat_warp_assembly_affine). Reference matrices above the shared-memory budget (Q3 hexahedra) keep quadrature: that
+     variant of the kernel (references read from global memory) has not run on a GPU with a valid test (the Q3 failure of
+     that run was the test's node numbering) */
   {
     PetscWarpFE fe = {0};
     fe.dim         = (int)a->dim;
