@@ -27,7 +27,7 @@
 . -mat_ellwarp_threshold <t>                     - K2: most entries per lane before a row is split over several lanes
 . -mat_ellwarp_block_size <bs>                   - threads per CUDA block (multiple of 32)
 . -mat_ellwarp_index <auto,32,16,block,block16>  - how column indices are stored (`MatEllWarpIndex`; default: auto, the smallest valid)
-. -mat_ellwarp_kc_variant <v>                    - load schedule of the device products, 0..3 (-1: the default, 0; issue 9: 1..3 load batches of columns and values per lane before using them)
+. -mat_ellwarp_kc_variant <v>                    - load schedule of the device products, 0..3 (-1: the default, 1 for 16-bit/block layouts and 0 for 32-bit columns; issue 9: 1..3 load batches of columns and values per lane before using them)
 - -mat_ellwarp_reorder <none,rcm,nd,...>         - a locality ordering (`MatOrderingType`) of the rows inside the format
 
   Level: beginner
@@ -304,7 +304,7 @@ typedef struct {
   PetscLogDouble       assembly_time; /* seconds of the last assembly (device time for the CUDA backend) */
   PetscInt             nassemblies;
   PetscBool            affine;      /* the affine fast path is on (`PetscWarpAsmSetAffine()`) */
-  PetscInt             naffine;     /* cells whose geometry map is affine (-1: not computed: the path is off) */
+  PetscInt             naffine;     /* cells whose geometry map is affine (-1: not computed yet, or the path is off) */
   PetscInt             affine_last; /* cells of the last assembly computed by the affine path */
 } PetscWarpAsmInfo;
 

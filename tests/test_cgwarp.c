@@ -168,7 +168,7 @@ static PetscErrorCode Compare(const char *label, Mat A, Mat B, KSPNormType nt, c
   Result     rr, rb, rw;
   PetscReal *hr, *hb, *hw, dx = 0, dh = 0;
   PetscInt   maxit = 5000, every = 1, slack = 0;
-  PetscBool  zero;
+  PetscBool  zero, rough, inf;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc3(maxit + 1, &hr, maxit + 1, &hb, maxit + 1, &hw));
@@ -203,15 +203,20 @@ static PetscErrorCode Compare(const char *label, Mat A, Mat B, KSPNormType nt, c
      case "one": one iteration solves it exactly or to round-off). AIJ runs host arithmetic, a device operator's
      vectors another (FMA, other sums): against AIJ a stop at a zero residual needs only to be a convergence, at any
      count. KSPCG and KSPCGWARP on the same operator and vectors must agree exactly. */
-  zero = (PetscBool)(A != B && (rr.reason == KSP_CONVERGED_ATOL || rb.reason == KSP_CONVERGED_ATOL));
+  /* where round-off decides the details (H100 2026-11-23): CG without a preconditioner on the badly conditioned random
+     cases, and the overflow case "inf"; elsewhere the strict limits */
+  PetscCall(PetscStrcmp(pctype, PCNONE, &rough));
+  PetscCall(PetscStrbeginswith(label, "inf", &inf));
+  rough = (PetscBool)(rough || inf);
+  zero  = (PetscBool)(A != B && (rr.reason == KSP_CONVERGED_ATOL || rb.reason == KSP_CONVERGED_ATOL));
   /* KSPCGWARP must stop for KSPCG's reason on the same operator and vectors; against AIJ only where PETSc's own KSPCG on
      that operator agrees with AIJ (an infinite right-hand side: cuBLAS's norm gives DIVERGED_DTOL where the host's gives
      DIVERGED_NANORINF, H100 2026-11-23) */
   /* an overflow ("inf") is caught as DIVERGED_NANORINF or DIVERGED_DTOL depending on whether a norm came out inf or just
      huge, which the order of the sums decides (H100 2026-11-23: KSPCGWARP DTOL where KSPCG on the same operator said
      NANORINF): either counts as the other */
-  if ((rw.reason == KSP_DIVERGED_DTOL || rw.reason == KSP_DIVERGED_NANORINF) && (rb.reason == KSP_DIVERGED_DTOL || rb.reason == KSP_DIVERGED_NANORINF)) rw.reason = rb.reason;
-  PetscCheck(rw.reason == rb.reason && (rw.reason == rr.reason || rb.reason != rr.reason || (zero && rr.reason > 0 && rb.reason > 0)), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCGWARP stopped with %s, KSPCG with %s (on AIJ %s)", label, KSPConvergedReasons[rw.reason], KSPConvergedReasons[rb.reason], KSPConvergedReasons[rr.reason]);
+  if (inf && (rw.reason == KSP_DIVERGED_DTOL || rw.reason == KSP_DIVERGED_NANORINF) && (rb.reason == KSP_DIVERGED_DTOL || rb.reason == KSP_DIVERGED_NANORINF)) rw.reason = rb.reason;
+  PetscCheck(rw.reason == rb.reason && (rw.reason == rr.reason || (inf && rb.reason != rr.reason) || (zero && rr.reason > 0 && rb.reason > 0)), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCGWARP stopped with %s, KSPCG with %s (on AIJ %s)", label, KSPConvergedReasons[rw.reason], KSPConvergedReasons[rb.reason], KSPConvergedReasons[rr.reason]);
   { /* device vectors: KSPCGWARP's dot products are its own grid reductions, KSPCG's are cuBLAS's (another order of
        sums). Where CG needs hundreds of iterations (no preconditioner on the badly conditioned cases) round-off decides
        the count: up to 5%, at least 2 (H100 2026-11-23: 421 against 424 and 436 against 443 on "empty", 57 against 55 on
@@ -221,14 +226,14 @@ static PetscErrorCode Compare(const char *label, Mat A, Mat B, KSPNormType nt, c
     PetscBool devvec;
     PetscCall(PetscObjectTypeCompareAny((PetscObject)xw, &devvec, VECSEQCUDA, VECMPICUDA, ""));
     if (devvec) {
-      PetscInt d = PetscMax(2, rb.its / 20);
+      PetscInt d = rough ? PetscMax(2, rb.its / 20) : PetscMax(1, rb.its / 200);
       PetscCheck(rw.its >= rb.its - d && rw.its <= rb.its + slack + d, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCGWARP ran %" PetscInt_FMT " iterations, KSPCG %" PetscInt_FMT " (slack %" PetscInt_FMT ", device sums %" PetscInt_FMT ")", label, rw.its, rb.its, slack, d);
       if (rw.its != rb.its) slack = PetscMax(slack, 1); /* the solutions are then compared by convergence only */
     } else PetscCheck(rw.its >= rb.its && rw.its <= rb.its + slack, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCGWARP ran %" PetscInt_FMT " iterations, KSPCG %" PetscInt_FMT " (slack %" PetscInt_FMT ")", label, rw.its, rb.its, slack);
   }
   /* PETSc's own KSPCG on a device operator against AIJ: 10 against 7 iterations with SOR on the rescaled "inf" case (H100
      2026-11-23) */
-  if (its_tol < 0) its_tol = A == B ? 0 : PetscMax(3, rr.its / 10);
+  if (its_tol < 0) its_tol = A == B ? 0 : inf ? PetscMax(3, rr.its / 10) : PetscMax(2, rr.its / 20);
   PetscCheck(zero || PetscAbsInt(rb.its - rr.its) <= its_tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCG ran %" PetscInt_FMT " iterations with this operator, %" PetscInt_FMT " with AIJ", label, rb.its, rr.its);
   PetscCheck(rw.nhist == rb.nhist + (rw.its - rb.its), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: residual histories of %" PetscInt_FMT " and %" PetscInt_FMT " entries", label, rw.nhist, rb.nhist);
   /* diverging runs (their norms near overflow on "inf": 3e16 apart relative to the first, H100) stop for the same reason;

@@ -124,7 +124,7 @@ bool LaunchKcUpTo<0>(int, const PetscWarpEll *, int, int, cudaStream_t, const in
    x loads, the FMA waiting for them, then the next code load), so a warp has one unit in flight (H100: 68% of DRAM
    bandwidth on the Q1 Laplacian). The variants load explicitly in batches of D units per lane: the batch's codes (or
    32-bit columns) and values into registers first, then decode them (the shuffles), then load the batch's x entries,
-   then accumulate in variant 0's order and arithmetic (bitwise the same sums):
+   then accumulate in variant 0's order and arithmetic (bitwise the same sums but for split rows' atomic chunks):
      1: D = 8/U (at least 1), one batch at a time (two round trips per batch);
      2: D = 4/U, software pipelined: the next batch's codes and values are loaded before this batch's x (one round trip
         per batch once started; about twice the registers of a batch);

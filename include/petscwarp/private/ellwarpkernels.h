@@ -281,8 +281,8 @@ int PetscWarpEllToCSRCUDA(const PetscWarpEll *E, double *d_csrval, void *stream)
 int PetscWarpEllMultCUDA(const PetscWarpEll *E, int kernel, int blocksize, const double *x, const double *z, double *y, void *stream);
 /* The same with the load schedule variant (0 .. PETSCWARP_KC_VARIANTS - 1, or -1 for the layout's default:
    PetscWarpEllVariant(); -mat_ellwarp_kc_variant, issue 9): 0 the compiler's schedule of the plain loops; 1..3 explicit
-   batches of codes/columns and values per lane (see ellwarp_spmv.cu, KcSchedule). Every variant gives bitwise the same
-   products. PetscWarpEllMultCUDA() runs the default (-1). */
+   batches of codes/columns and values per lane (see ellwarp_spmv.cu, KcSchedule). Every variant gives the same
+   products, bitwise but for the chunks of split rows (added atomically in any order). PetscWarpEllMultCUDA() runs the default (-1). */
 int PetscWarpEllMultVariantCUDA(const PetscWarpEll *E, int kernel, int variant, int blocksize, const double *x, const double *z, double *y, void *stream);
 int PetscWarpEllMultTransposeCUDA(const PetscWarpEll *E, const double *x, const double *z, double *y, void *stream);
 int PetscWarpEllGetDiagonalCUDA(const PetscWarpEll *E, double *d, void *stream);

@@ -92,6 +92,11 @@ static PetscErrorCode CheckVectors(DM dm, Mat A)
 
   PetscFunctionBegin;
   PetscCall(IsCUSPARSEType(((PetscObject)A)->type_name, &cusp));
+  if (cusp) {
+    PetscBool bound;
+    PetscCall(MatBoundToCPU(A, &bound)); /* bound to the CPU: host products, host vectors are right */
+    cusp = (PetscBool)!bound;
+  }
   if (!cusp) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DMGetVecType(dm, &vt));
   PetscCall(IsCUDAVecType(vt, &cuda));

@@ -760,10 +760,10 @@ static PetscErrorCode Describe(PetscWarpAsm a, PetscBool device, PetscWarpFE *fe
     PetscCallCUDA(cudaMemcpy(a->d_ref + nq, a->B, sizeof(double) * nq * nb, cudaMemcpyHostToDevice));
     PetscCallCUDA(cudaMemcpy(a->d_ref + nq + nq * nb, a->D, sizeof(double) * nq * nb * dim, cudaMemcpyHostToDevice));
     PetscCallCUDA(cudaMemcpy(a->d_ref + nq + nq * nb + nq * nb * dim, a->Dc, sizeof(double) * nq * a->ncv * dim, cudaMemcpyHostToDevice));
-    PetscCall(PetscWarpAsmUpload_Private(a->X, (size_t)(a->nverts * dim), sizeof(double), (void **)&a->d_X));
-    PetscCall(PetscWarpAsmUpload_Private(a->cv, (size_t)(a->ncells * a->ncv), sizeof(int), (void **)&a->d_cv));
+    PetscCall(PetscWarpAsmUpload_Private(a->X, (size_t)a->nverts * dim, sizeof(double), (void **)&a->d_X));
+    PetscCall(PetscWarpAsmUpload_Private(a->cv, (size_t)a->ncells * a->ncv, sizeof(int), (void **)&a->d_cv));
     PetscCall(PetscWarpAsmUpload_Private(a->kcell, (size_t)a->nkcell, sizeof(double), (void **)&a->d_kcell));
-    PetscCall(PetscWarpAsmUpload_Private(a->rowslot, (size_t)(a->ncells * a->nel), sizeof(int), (void **)&a->d_rowslot));
+    PetscCall(PetscWarpAsmUpload_Private(a->rowslot, (size_t)a->ncells * a->nel, sizeof(int), (void **)&a->d_rowslot));
     PetscCall(PetscLogCpuToGpu(sizeof(double) * (PetscLogDouble)nref));
     a->uploaded = PETSC_TRUE;
   }
@@ -800,13 +800,15 @@ static PetscErrorCode SharedNZMaxCells(PetscWarpAsm a, const PetscWarpFE *fe, Pe
 static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, PetscBool device)
 {
   PetscWarpAsmPlan *p   = &a->plan;
-  PetscInt          nel = a->nel, nsrc = a->ncells * nel * nel;
+  PetscInt          nel = a->nel, nsrc;
   PetscLogDouble    t0, t1;
   PetscWarpFE       fe;
   PetscWarpMesh     mesh;
   PetscWarpPhys     ph;
 
   PetscFunctionBegin;
+  PetscCheck((PetscCount)a->ncells * nel * nel <= PETSC_INT_MAX, PetscObjectComm((PetscObject)a), PETSC_ERR_SUP, "%" PetscInt_FMT " cells of %" PetscInt_FMT " x %" PetscInt_FMT " element entries exceed the plan's integer range", a->ncells, nel, nel);
+  nsrc = a->ncells * nel * nel;
   PetscCall(PlanReset(a));
   PetscCall(PetscLogEventBegin(PETSCWARPASM_Plan, A, 0, 0, 0));
   PetscCall(PetscTime(&t0));

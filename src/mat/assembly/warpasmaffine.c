@@ -31,6 +31,7 @@ PetscErrorCode PetscWarpAsmAffineReset_Private(PetscWarpAsm a, PetscBool deviceo
   a->naffine    = -1;
   a->affkind    = -1;
   a->lastaffine = 0;
+  a->affinfo    = PETSC_FALSE; /* -info says again why the path is not used */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

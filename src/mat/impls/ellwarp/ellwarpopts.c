@@ -37,7 +37,7 @@ PetscErrorCode MatEllWarpOptionsRead_Private(PetscOptionItems PetscOptionsObject
   PetscCall(PetscOptionsReal("-mat_ellwarp_window_padding", "Automatic window: the smallest window whose K1 padding exceeds the global sort's by at most this (only for rows whose lengths vary from row to row)", "MATELLWARP", wp, &wp, NULL));
   PetscCall(PetscOptionsEnum("-mat_ellwarp_index", "Column indices: 32 (one per entry), 16 (16-bit offsets per slice where they fit), block (one per block of the column block size, blocked patterns), block16 (both), auto (the smallest valid)", "MatEllWarpIndex", MatEllWarpIndices,
                              (PetscEnum)o->index, (PetscEnum *)&o->index, NULL));
-  PetscCall(PetscOptionsInt("-mat_ellwarp_kc_variant", "Load schedule of the device products: 0 the plain loops; 1..3 batches of column indices (or 16-bit codes) and values loaded per lane before use (1: 8 units, 2: 4 units software pipelined, 3: 4 units); the same products bitwise (-1: the default)", "MATELLWARP", kv, &kv, NULL));
+  PetscCall(PetscOptionsInt("-mat_ellwarp_kc_variant", "Load schedule of the device products: 0 the plain loops; 1..3 batches of column indices (or 16-bit codes) and values loaded per lane before use (1: 8 units, 2: 4 units software pipelined, 3: 4 units); the same products, bitwise but for split rows (added atomically) (-1: the default: 1 for compact layouts, 0 for 32-bit columns)", "MATELLWARP", kv, &kv, NULL));
   PetscOptionsHeadEnd();
   o->threshold  = t;
   o->block_size = bs;

@@ -371,6 +371,26 @@ static PetscErrorCode TwinNonzeros(Mat T, PetscLogDouble *nz)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether two twins have the same nonzero pattern (host row pointers and columns) */
+static PetscErrorCode SamePattern(Mat S, Mat T, PetscBool *same)
+{
+  const PetscInt *si, *sj, *ti, *tj;
+  PetscInt        sn, tn;
+  PetscBool       sd, td;
+
+  PetscFunctionBegin;
+  *same = PETSC_FALSE;
+  PetscCall(MatGetRowIJ(S, 0, PETSC_FALSE, PETSC_FALSE, &sn, &si, &sj, &sd));
+  PetscCall(MatGetRowIJ(T, 0, PETSC_FALSE, PETSC_FALSE, &tn, &ti, &tj, &td));
+  if (sd && td && sn == tn) {
+    PetscCall(PetscArraycmp(si, ti, sn + 1, same));
+    if (*same) PetscCall(PetscArraycmp(sj, tj, si[sn], same));
+  }
+  PetscCall(MatRestoreRowIJ(S, 0, PETSC_FALSE, PETSC_FALSE, &sn, &si, &sj, &sd));
+  PetscCall(MatRestoreRowIJ(T, 0, PETSC_FALSE, PETSC_FALSE, &tn, &ti, &tj, &td));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A MATSEQAIJ copy of X with its current values (host products of them are the reference) */
 static PetscErrorCode HostCopy(Mat X, Mat *Y)
 {
@@ -436,6 +456,12 @@ static PetscErrorCode ProductNumeric_Twin(Mat C)
       PetscCall(TwinNonzeros(tB, &nz[2]));
       PetscCall(TwinNonzeros(tp->tB, &nz[3]));
       PetscCheck(nz[0] == nz[1] && nz[2] == nz[3], PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "MatProduct %s: operands with other numbers of nonzeros than in the symbolic phase: compute it again with MAT_INITIAL_MATRIX", MatProductTypes[product->type]);
+    }
+    { /* the symbolic data (cuSPARSE's) holds for the old patterns only: the same counts are not enough */
+      PetscBool sa, sb;
+      PetscCall(SamePattern(tA, tp->tA, &sa));
+      PetscCall(SamePattern(tB, tp->tB, &sb));
+      PetscCheck(sa && sb, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "MatProduct %s: operands with other nonzero patterns than in the symbolic phase: compute it again with MAT_INITIAL_MATRIX", MatProductTypes[product->type]);
     }
     PetscCall(PetscInfo(C, "MatProduct %s: operands replaced since the symbolic phase, the numeric phase runs on their twins\n", MatProductTypes[product->type]));
     PetscCall(PetscObjectReference((PetscObject)tA));
