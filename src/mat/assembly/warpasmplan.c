@@ -391,13 +391,38 @@ static PetscErrorCode LptReserve(Lpt *lpt, PetscInt n)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* LPT assignment of the n lists of lengths len[] to the threads: thr[l], row[l]; the block's height (longest column) */
-static PetscErrorCode LptAssign(Lpt *lpt, PetscInt n, PetscInt *height)
+/*
+  The assignment depends only on the list lengths in sorted order, that is on the histogram of the lengths: blocks of
+  the same histogram (many, on a mesh whose rows repeat a few patterns) get the same threads and rows by sorted
+  position. A memo of the last assignments, direct-mapped by a hash of the histogram, gives them without the queue.
+*/
+#define LPT_MEMO 1024
+typedef struct {
+  PetscInt n, maxlen, height, cap; /* cap: room in thr[], row[] and hist[] */
+  int     *hist, *thr, *row;       /* hist[maxlen+1] (counts by maxlen - length), thr[n], row[n] by sorted position */
+} LptMemoEntry;
+
+typedef struct {
+  LptMemoEntry e[LPT_MEMO];
+} LptMemo;
+
+static PetscErrorCode LptMemoDestroy(LptMemo *memo)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < LPT_MEMO; k++) PetscCall(PetscFree3(memo->e[k].hist, memo->e[k].thr, memo->e[k].row));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* LPT assignment of the n lists of lengths len[] to the threads: thr[l], row[l]; the block's height (longest column).
+   With memo (or NULL), blocks of a histogram seen before take the assignment from it. */
+static PetscErrorCode LptAssign(Lpt *lpt, PetscInt n, LptMemo *memo, PetscInt *height)
 {
   const PetscInt bs     = lpt->bs;
   PetscInt       maxlen = 0, nbk;
   PetscCount     total  = 0;
   int           *len = lpt->len, *order = lpt->order;
+  LptMemoEntry  *me  = NULL;
+  PetscBool      hit = PETSC_FALSE;
 
   PetscFunctionBegin;
   for (PetscInt l = 0; l < n; l++) {
@@ -414,6 +439,24 @@ static PetscErrorCode LptAssign(Lpt *lpt, PetscInt n, PetscInt *height)
   /* longest first, stable: a counting sort by length */
   for (PetscInt k = 0; k <= maxlen; k++) lpt->bhead[k] = 0;
   for (PetscInt l = 0; l < n; l++) lpt->bhead[maxlen - len[l]]++;
+  if (memo && n > bs) {
+    uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)n;
+
+    h = (h ^ (uint64_t)maxlen) * 0x100000001b3ULL;
+    for (PetscInt k = 0; k <= maxlen; k++) h = (h ^ (uint64_t)(unsigned)lpt->bhead[k]) * 0x100000001b3ULL;
+    me  = &memo->e[(h ^ (h >> 29)) % LPT_MEMO];
+    hit = (PetscBool)(me->hist && me->n == n && me->maxlen == maxlen && !memcmp(me->hist, lpt->bhead, sizeof(int) * (size_t)(maxlen + 1)));
+    if (!hit) { /* this block's assignment replaces the entry's */
+      if (PetscMax(n, maxlen + 1) > me->cap) {
+        PetscCall(PetscFree3(me->hist, me->thr, me->row));
+        me->cap = PetscMax(n, maxlen + 1);
+        PetscCall(PetscMalloc3(me->cap, &me->hist, me->cap, &me->thr, me->cap, &me->row));
+      }
+      me->n      = -1; /* valid once filled */
+      me->maxlen = maxlen;
+      PetscCall(PetscArraycpy(me->hist, lpt->bhead, maxlen + 1));
+    }
+  }
   for (PetscInt k = 0, s = 0; k <= maxlen; k++) {
     const int c = lpt->bhead[k];
 
@@ -422,7 +465,13 @@ static PetscErrorCode LptAssign(Lpt *lpt, PetscInt n, PetscInt *height)
   }
   for (PetscInt l = 0; l < n; l++) order[lpt->bhead[maxlen - len[l]]++] = (int)l;
   *height = 0;
-  if (n <= bs) { /* every list has a thread of its own */
+  if (hit) {
+    for (PetscInt k = 0; k < n; k++) {
+      lpt->thr[order[k]] = me->thr[k];
+      lpt->row[order[k]] = me->row[k];
+    }
+    *height = me->height;
+  } else if (n <= bs) { /* every list has a thread of its own */
     for (PetscInt k = 0; k < n; k++) {
       lpt->thr[order[k]] = (int)k;
       lpt->row[order[k]] = 0;
@@ -454,6 +503,14 @@ static PetscErrorCode LptAssign(Lpt *lpt, PetscInt n, PetscInt *height)
       bt[nl] = t;
     }
     *height = h;
+    if (me) {
+      for (PetscInt k = 0; k < n; k++) {
+        me->thr[k] = lpt->thr[order[k]];
+        me->row[k] = lpt->row[order[k]];
+      }
+      me->height = h;
+      me->n      = n;
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -518,7 +575,7 @@ static PetscErrorCode PackerBlock(Packer *p, PetscInt n, const int lptr[], const
   PetscCheck(p->nb < p->nblocks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "More blocks than the %" PetscInt_FMT " expected", p->nblocks);
   PetscCall(LptReserve(&p->lpt, n));
   for (PetscInt l = 0; l < n; l++) p->lpt.len[l] = lptr[l + 1] - lptr[l] + (int)extra;
-  PetscCall(LptAssign(&p->lpt, n, &height));
+  PetscCall(LptAssign(&p->lpt, n, NULL, &height));
   size = (PetscCount)height * bs;
   PetscCheck(base + size < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "The packed array needs more than 2^31 entries; use fewer threads per block or more MPI ranks");
   if (base + size > p->cap) {
@@ -554,20 +611,24 @@ static PetscErrorCode ReductionPlace(PetscInt ntargets, PetscInt bs, PetscInt tp
   const PetscInt nblocks = (ntargets + tpb - 1) / tpb;
   int           *off;
   Lpt            lpt;
+  LptMemo       *memo;
 
   PetscFunctionBegin;
   /* one block per tpb consecutive targets: the place of each list (pos[t]: its first entry) */
   PetscCall(PetscMalloc1(nblocks + 1, &off));
   PetscCall(LptCreate(bs, &lpt));
   PetscCall(LptReserve(&lpt, PetscMin(tpb, ntargets)));
+  PetscCall(PetscCalloc1(1, &memo));
   off[0] = 0;
   for (PetscInt b = 0; b < nblocks; b++) {
     const PetscInt t0 = b * tpb, n = PetscMin(tpb, ntargets - t0);
     PetscInt       height;
 
     for (PetscInt l = 0; l < n; l++) lpt.len[l] = pos[t0 + l] + 1;
-    PetscCall(LptAssign(&lpt, n, &height));
+    PetscCall(LptAssign(&lpt, n, memo, &height));
     if ((PetscCount)off[b] + (PetscCount)height * bs >= INT_MAX) {
+      PetscCall(LptMemoDestroy(memo));
+      PetscCall(PetscFree(memo));
       PetscCall(PetscFree(off));
       PetscCall(PetscFree(pos)); /* the caller's */
       PetscCall(LptDestroy(&lpt));
@@ -576,6 +637,8 @@ static PetscErrorCode ReductionPlace(PetscInt ntargets, PetscInt bs, PetscInt tp
     for (PetscInt l = 0; l < n; l++) pos[t0 + l] = off[b] + lpt.row[l] * (int)bs + lpt.thr[l];
     off[b + 1] = off[b] + (int)(height * bs);
   }
+  PetscCall(LptMemoDestroy(memo));
+  PetscCall(PetscFree(memo));
   PetscCall(LptDestroy(&lpt));
   red->nblocks = nblocks;
   red->bs      = bs;
