@@ -683,6 +683,14 @@ static PetscErrorCode ReductionPlace(PetscInt ntargets, PetscInt bs, PetscInt tp
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Sources ahead whose targets are prefetched in the passes over the slots */
+#define RED_AHEAD 32
+#if defined(__GNUC__) || defined(__clang__)
+  #define PlanPrefetch(a) __builtin_prefetch((a), 1, 3)
+#else
+  #define PlanPrefetch(a) (void)(a)
+#endif
+
 /* Sources per target into pos[] (allocated here); an error for a slot not below ntargets */
 static PetscErrorCode ReductionCount(PetscCount nsrc, const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, int **pos_)
 {
@@ -702,6 +710,11 @@ static PetscErrorCode ReductionCount(PetscCount nsrc, const int slot[], PetscInt
     if (PetscUnlikely(t >= ntargets)) {
       bad = s;
       break;
+    }
+    if (s + RED_AHEAD < nsrc) {
+      const int ta = slot[s + RED_AHEAD];
+
+      if (ta >= 0 && ta < ntargets) PlanPrefetch(&pos[ta]);
     }
     pos[t]++;
   }
@@ -724,10 +737,12 @@ PetscErrorCode PetscWarpPlanReduction(PetscCount nsrc, const int slot[], PetscIn
   PetscFunctionBegin;
   PetscCall(ReductionCount(nsrc, slot, ntargets, bs, tpb, &pos));
   PetscCall(ReductionPlace(ntargets, bs, tpb, pos, red));
-  /* the sources in increasing order */
+  /* the sources in increasing order; the targets' counters and places fetched ahead (random accesses) */
   for (PetscCount s = 0; s < nsrc; s++) {
     const int t = slot[s];
 
+    if (s + 2 * RED_AHEAD < nsrc && slot[s + 2 * RED_AHEAD] >= 0) PlanPrefetch(&pos[slot[s + 2 * RED_AHEAD]]);
+    if (s + RED_AHEAD < nsrc && slot[s + RED_AHEAD] >= 0) PlanPrefetch(&red->ent[pos[slot[s + RED_AHEAD]]]);
     if (t >= 0) {
       red->ent[pos[t]] = (int)(s + 1);
       pos[t] += (int)bs;
