@@ -10,7 +10,8 @@ static char help[] = "Assembly plans (src/mat/assembly/warpasmplan.c) against br
                      "  -bench_bs <bs>     threads per block (default 256)\n"
                      "  -bench_tpb <t>     targets per globalnz block (default 1024)\n"
                      "  -bench_metis <0,1> also time the METIS partition (default 1)\n"
-                     "  -bench_check       also interpret the packed arrays of the benchmark (slow)\n";
+                     "  -bench_check       also interpret the packed arrays of the benchmark (slow)\n"
+                     "  -bench_hash        also print hashes (FNV-1a) of the benchmark's plan arrays (bitwise comparisons of plans)\n";
 
 #include <petscsys.h>
 #include <petsctime.h>
@@ -671,10 +672,37 @@ static PetscErrorCode TestEmpty(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* FNV-1a over n bytes, chained from h */
+static unsigned long long Fnv(unsigned long long h, const void *p, size_t n)
+{
+  const unsigned char *b = (const unsigned char *)p;
+
+  for (size_t k = 0; k < n; k++) h = (h ^ b[k]) * 0x100000001b3ULL;
+  return h;
+}
+static unsigned long long RedHash(const PetscWarpRedHost *r)
+{
+  unsigned long long h = Fnv(0xcbf29ce484222325ULL, &r->nblocks, sizeof(r->nblocks));
+
+  h = Fnv(h, &r->bs, sizeof(r->bs));
+  h = Fnv(h, r->off, sizeof(int) * (size_t)(r->nblocks + 1));
+  return Fnv(h, r->ent, sizeof(int) * (size_t)r->off[r->nblocks]);
+}
+static unsigned long long SharedHash(const PetscWarpSharedHost *sh)
+{
+  unsigned long long h = Fnv(0xcbf29ce484222325ULL, &sh->nblocks, sizeof(sh->nblocks));
+
+  h = Fnv(h, &sh->maxcells, sizeof(sh->maxcells));
+  h = Fnv(h, sh->coff, sizeof(int) * (size_t)(sh->nblocks + 1));
+  h = Fnv(h, sh->cells, sizeof(int) * (size_t)sh->coff[sh->nblocks]);
+  h ^= 3 * RedHash(&sh->scatter);
+  return h ^ 7 * RedHash(&sh->red);
+}
+
 static PetscErrorCode Bench(Rng *rng)
 {
   PetscInt            n = 80, k = 1, nc = 1, maxcells = 320, bs = 256, tpb = 1024, ncolors, nnz;
-  PetscBool           check = PETSC_FALSE, metis = PETSC_TRUE;
+  PetscBool           check = PETSC_FALSE, metis = PETSC_TRUE, hash = PETSC_FALSE;
   Mesh                m;
   PetscInt           *rowptr, *colidx;
   int                *slot, *coff, *cells;
@@ -692,6 +720,7 @@ static PetscErrorCode Bench(Rng *rng)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_tpb", &tpb, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-bench_check", &check, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-bench_metis", &metis, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-bench_hash", &hash, NULL));
   {
     const PetscInt nn[3] = {n, n, n};
     PetscCall(MeshTensor(3, nn, k, nc, PETSC_FALSE, PETSC_FALSE, rng, &m));
@@ -704,28 +733,51 @@ static PetscErrorCode Bench(Rng *rng)
     PetscCall(PetscTime(&t1)); \
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-44s %8.3f s\n", what, t1 - t0)); \
   } while (0)
+#define HASH(what, h) \
+  do { \
+    if (hash) PetscCall(PetscPrintf(PETSC_COMM_SELF, "    hash %-39s %016llx\n", what, (unsigned long long)(h))); \
+  } while (0)
   TIME("PetscWarpPlanPattern", PetscWarpPlanPattern(m.nrows, m.nrows, m.ncells, m.nel, m.e2d, PETSC_TRUE, &rowptr, &colidx));
   nnz = rowptr[m.nrows];
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " entries\n", nnz));
   TIME("PetscWarpPlanSlots", PetscWarpPlanSlots(m.nrows, m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, &slot));
+  HASH("slots", Fnv(0xcbf29ce484222325ULL, slot, sizeof(int) * (size_t)(m.ncells * m.nel * m.nel)));
+  if (hash) { /* the slots through a permutation of the positions (as ELL-WARP's pos2slot) */
+    int *p2s, *mslot;
+
+    PetscCall(PetscMalloc1(nnz, &p2s));
+    for (PetscInt q = 0; q < nnz; q++) p2s[q] = (int)((q % 32) * ((nnz + 31) / 32) + q / 32);
+    TIME("PetscWarpPlanSlotsMapped (permuted)", PetscWarpPlanSlotsMapped(m.nrows, m.nrows, rowptr, colidx, p2s, m.ncells, m.nel, m.e2d, &mslot));
+    HASH("slots mapped", Fnv(0xcbf29ce484222325ULL, mslot, sizeof(int) * (size_t)(m.ncells * m.nel * m.nel)));
+    TIME("PetscWarpPlanReduction (permuted)", PetscWarpPlanReduction((PetscCount)m.ncells * m.nel * m.nel, mslot, 32 * ((nnz + 31) / 32), bs, tpb, &red));
+    HASH("reduction (permuted)", RedHash(&red));
+    PetscCall(PetscWarpRedHostDestroy(&red));
+    PetscCall(PetscFree(mslot));
+    PetscCall(PetscFree(p2s));
+  }
   TIME("PetscWarpPlanHasRepeatedSlots", PetscWarpPlanHasRepeatedSlots(m.ncells, m.nel, slot, &rep));
   TIME("PetscWarpPlanColor", PetscWarpPlanColor(m.nrows, m.ncells, m.nel, m.e2d, &ncolors, &coff, &cells));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " colors\n", ncolors));
+  HASH("color", Fnv(Fnv(0xcbf29ce484222325ULL, coff, sizeof(int) * (size_t)(ncolors + 1)), cells, sizeof(int) * (size_t)m.ncells));
   TIME("PetscWarpPlanReduction", PetscWarpPlanReduction((PetscCount)m.ncells * m.nel * m.nel, slot, nnz, bs, tpb, &red));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " blocks, %d packed entries (%.2f MB)\n", red.nblocks, red.off[red.nblocks], PetscWarpRedHostBytes(&red) / 1e6));
+  HASH("reduction", RedHash(&red));
   TIME("PetscWarpPlanSharedNZ (consecutive ranges)", PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, maxcells, bs, PETSCWARP_SHAREDNZ_RANGES, &sh));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " blocks of <= %" PetscInt_FMT " cells (%" PetscInt_FMT " fit), %.3f computations per element, %.2f MB\n", sh.nblocks, sh.maxcells, maxcells, (double)sh.redundancy, PetscWarpSharedHostBytes(&sh) / 1e6));
   if (check) PetscCall(CheckSharedNZ(&m, slot, nnz, &sh, maxcells, bs));
+  HASH("sharednz", SharedHash(&sh));
   PetscCall(PetscWarpSharedHostDestroy(&sh));
   TIME("PetscWarpPlanSharedNZ (balls)", PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, maxcells, bs, PETSCWARP_SHAREDNZ_BALLS, &sh));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " blocks of <= %" PetscInt_FMT " cells (%" PetscInt_FMT " fit), %.3f computations per element, %.2f MB\n", sh.nblocks, sh.maxcells, maxcells, (double)sh.redundancy, PetscWarpSharedHostBytes(&sh) / 1e6));
   if (check) PetscCall(CheckSharedNZ(&m, slot, nnz, &sh, maxcells, bs));
+  HASH("sharednz", SharedHash(&sh));
   PetscCall(PetscWarpSharedHostDestroy(&sh));
   if (metis) {
     TIME("PetscWarpPlanSharedNZ (METIS)", PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, maxcells, bs, PETSCWARP_SHAREDNZ_METIS, &sh));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " blocks of <= %" PetscInt_FMT " cells (%" PetscInt_FMT " fit), %" PetscInt_FMT " partition(s) tried, %.3f computations per element, %.2f MB\n", sh.nblocks, sh.maxcells, maxcells, sh.nparts_tried,
                           (double)sh.redundancy, PetscWarpSharedHostBytes(&sh) / 1e6));
     if (check) PetscCall(CheckSharedNZ(&m, slot, nnz, &sh, maxcells, bs));
+    HASH("sharednz", SharedHash(&sh));
     PetscCall(PetscWarpSharedHostDestroy(&sh));
   }
   if (check) {
@@ -734,6 +786,7 @@ static PetscErrorCode Bench(Rng *rng)
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  checked\n"));
   }
 #undef TIME
+#undef HASH
   PetscCall(PetscWarpRedHostDestroy(&red));
   PetscCall(PetscFree(coff));
   PetscCall(PetscFree(cells));

@@ -15,6 +15,41 @@
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__linux__)
+  #include <sys/mman.h>
+  #include <unistd.h>
+#endif
+
+/*
+  Large plan arrays (hundreds of MB on a 500k-row mesh) are first written in a random order; with 4 KiB pages, the page
+  faults (one per 4 KiB, each clearing its page) cost as much as the plan's own work. Transparent huge pages where the
+  kernel offers them on request (madvise mode) make it one fault per 2 MiB. A hint: failures are ignored.
+*/
+static void PlanHugePages(void *p, size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const long pg = sysconf(_SC_PAGESIZE);
+
+  if (p && pg > 0 && bytes >= ((size_t)4 << 20)) {
+    const uintptr_t s = ((uintptr_t)p + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1), e = ((uintptr_t)p + bytes) & ~((uintptr_t)pg - 1);
+
+    if (e > s) (void)madvise((void *)s, (size_t)(e - s), MADV_HUGEPAGE);
+  }
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
+/* n ints for a large plan array, before their first write; zeroed with zero */
+static PetscErrorCode PlanIntAlloc(PetscCount n, PetscBool zero, int **a)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(PetscMax(n, 1), a));
+  PlanHugePages(*a, sizeof(int) * (size_t)PetscMax(n, 1));
+  if (zero) PetscCall(PetscArrayzero(*a, PetscMax(n, 1)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* Every index of e2d is below nrows (used as a row) and below ncols (used as a column; ncols < 0: not checked) */
 static PetscErrorCode CheckE2D(PetscInt nrows, PetscInt ncols, PetscInt ncells, PetscInt nel, const PetscInt e2d[])
@@ -55,7 +90,7 @@ static PetscErrorCode RowAdjacency(PetscInt nrows, PetscInt ncells, PetscInt nel
   for (PetscInt r = 0; r < nrows; r++) ptr[r + 1] += ptr[r];
   PetscCall(PetscMalloc1(nrows, &cur));
   PetscCall(PetscArraycpy(cur, ptr, nrows));
-  PetscCall(PetscMalloc1(ptr[nrows], &adj));
+  PetscCall(PlanIntAlloc(ptr[nrows], PETSC_FALSE, &adj));
   for (PetscInt c = 0; c < ncells; c++) {
     const PetscInt *ed = e2d + (PetscCount)c * nel;
 
@@ -176,7 +211,7 @@ PetscErrorCode PetscWarpPlanSlotsMapped(PetscInt nrows, PetscInt ncols, const Pe
   PetscCheck(nsrc < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Element entries are numbered in 32 bits: %" PetscInt_FMT " cells of %" PetscInt_FMT " dofs have %" PetscCount_FMT, ncells, nel, nsrc);
   PetscCall(CheckE2D(nrows, ncols, ncells, nel, e2d));
   PetscCall(RowAdjacency(nrows, ncells, nel, e2d, PETSC_TRUE, &rp, &ro));
-  PetscCall(PetscMalloc1(PetscMax(nsrc, 1), &slot));
+  PetscCall(PlanIntAlloc(nsrc, PETSC_FALSE, &slot));
   PetscCall(PetscMalloc1(PetscMax(ncols, 1), &pos));
   for (PetscInt c = 0; c < ncols; c++) pos[c] = -1;
   for (PetscCount o = 0; o < (PetscCount)ncells * nel; o++)
@@ -391,13 +426,38 @@ static PetscErrorCode LptReserve(Lpt *lpt, PetscInt n)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* LPT assignment of the n lists of lengths len[] to the threads: thr[l], row[l]; the block's height (longest column) */
-static PetscErrorCode LptAssign(Lpt *lpt, PetscInt n, PetscInt *height)
+/*
+  The assignment depends only on the list lengths in sorted order, that is on the histogram of the lengths: blocks of
+  the same histogram (many, on a mesh whose rows repeat a few patterns) get the same threads and rows by sorted
+  position. A memo of the last assignments, direct-mapped by a hash of the histogram, gives them without the queue.
+*/
+#define LPT_MEMO 1024
+typedef struct {
+  PetscInt n, maxlen, height, cap; /* cap: room in thr[], row[] and hist[] */
+  int     *hist, *thr, *row;       /* hist[maxlen+1] (counts by maxlen - length), thr[n], row[n] by sorted position */
+} LptMemoEntry;
+
+typedef struct {
+  LptMemoEntry e[LPT_MEMO];
+} LptMemo;
+
+static PetscErrorCode LptMemoDestroy(LptMemo *memo)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < LPT_MEMO; k++) PetscCall(PetscFree3(memo->e[k].hist, memo->e[k].thr, memo->e[k].row));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* LPT assignment of the n lists of lengths len[] to the threads: thr[l], row[l]; the block's height (longest column).
+   With memo (or NULL), blocks of a histogram seen before take the assignment from it. */
+static PetscErrorCode LptAssign(Lpt *lpt, PetscInt n, LptMemo *memo, PetscInt *height)
 {
   const PetscInt bs     = lpt->bs;
   PetscInt       maxlen = 0, nbk;
   PetscCount     total  = 0;
   int           *len = lpt->len, *order = lpt->order;
+  LptMemoEntry  *me  = NULL;
+  PetscBool      hit = PETSC_FALSE;
 
   PetscFunctionBegin;
   for (PetscInt l = 0; l < n; l++) {
@@ -414,6 +474,24 @@ static PetscErrorCode LptAssign(Lpt *lpt, PetscInt n, PetscInt *height)
   /* longest first, stable: a counting sort by length */
   for (PetscInt k = 0; k <= maxlen; k++) lpt->bhead[k] = 0;
   for (PetscInt l = 0; l < n; l++) lpt->bhead[maxlen - len[l]]++;
+  if (memo && n > bs) {
+    uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)n;
+
+    h = (h ^ (uint64_t)maxlen) * 0x100000001b3ULL;
+    for (PetscInt k = 0; k <= maxlen; k++) h = (h ^ (uint64_t)(unsigned)lpt->bhead[k]) * 0x100000001b3ULL;
+    me  = &memo->e[(h ^ (h >> 29)) % LPT_MEMO];
+    hit = (PetscBool)(me->hist && me->n == n && me->maxlen == maxlen && !memcmp(me->hist, lpt->bhead, sizeof(int) * (size_t)(maxlen + 1)));
+    if (!hit) { /* this block's assignment replaces the entry's */
+      if (PetscMax(n, maxlen + 1) > me->cap) {
+        PetscCall(PetscFree3(me->hist, me->thr, me->row));
+        me->cap = PetscMax(n, maxlen + 1);
+        PetscCall(PetscMalloc3(me->cap, &me->hist, me->cap, &me->thr, me->cap, &me->row));
+      }
+      me->n      = -1; /* valid once filled */
+      me->maxlen = maxlen;
+      PetscCall(PetscArraycpy(me->hist, lpt->bhead, maxlen + 1));
+    }
+  }
   for (PetscInt k = 0, s = 0; k <= maxlen; k++) {
     const int c = lpt->bhead[k];
 
@@ -422,7 +500,13 @@ static PetscErrorCode LptAssign(Lpt *lpt, PetscInt n, PetscInt *height)
   }
   for (PetscInt l = 0; l < n; l++) order[lpt->bhead[maxlen - len[l]]++] = (int)l;
   *height = 0;
-  if (n <= bs) { /* every list has a thread of its own */
+  if (hit) {
+    for (PetscInt k = 0; k < n; k++) {
+      lpt->thr[order[k]] = me->thr[k];
+      lpt->row[order[k]] = me->row[k];
+    }
+    *height = me->height;
+  } else if (n <= bs) { /* every list has a thread of its own */
     for (PetscInt k = 0; k < n; k++) {
       lpt->thr[order[k]] = (int)k;
       lpt->row[order[k]] = 0;
@@ -454,6 +538,14 @@ static PetscErrorCode LptAssign(Lpt *lpt, PetscInt n, PetscInt *height)
       bt[nl] = t;
     }
     *height = h;
+    if (me) {
+      for (PetscInt k = 0; k < n; k++) {
+        me->thr[k] = lpt->thr[order[k]];
+        me->row[k] = lpt->row[order[k]];
+      }
+      me->height = h;
+      me->n      = n;
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -518,7 +610,7 @@ static PetscErrorCode PackerBlock(Packer *p, PetscInt n, const int lptr[], const
   PetscCheck(p->nb < p->nblocks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "More blocks than the %" PetscInt_FMT " expected", p->nblocks);
   PetscCall(LptReserve(&p->lpt, n));
   for (PetscInt l = 0; l < n; l++) p->lpt.len[l] = lptr[l + 1] - lptr[l] + (int)extra;
-  PetscCall(LptAssign(&p->lpt, n, &height));
+  PetscCall(LptAssign(&p->lpt, n, NULL, &height));
   size = (PetscCount)height * bs;
   PetscCheck(base + size < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "The packed array needs more than 2^31 entries; use fewer threads per block or more MPI ranks");
   if (base + size > p->cap) {
@@ -554,20 +646,24 @@ static PetscErrorCode ReductionPlace(PetscInt ntargets, PetscInt bs, PetscInt tp
   const PetscInt nblocks = (ntargets + tpb - 1) / tpb;
   int           *off;
   Lpt            lpt;
+  LptMemo       *memo;
 
   PetscFunctionBegin;
   /* one block per tpb consecutive targets: the place of each list (pos[t]: its first entry) */
   PetscCall(PetscMalloc1(nblocks + 1, &off));
   PetscCall(LptCreate(bs, &lpt));
   PetscCall(LptReserve(&lpt, PetscMin(tpb, ntargets)));
+  PetscCall(PetscCalloc1(1, &memo));
   off[0] = 0;
   for (PetscInt b = 0; b < nblocks; b++) {
     const PetscInt t0 = b * tpb, n = PetscMin(tpb, ntargets - t0);
     PetscInt       height;
 
     for (PetscInt l = 0; l < n; l++) lpt.len[l] = pos[t0 + l] + 1;
-    PetscCall(LptAssign(&lpt, n, &height));
+    PetscCall(LptAssign(&lpt, n, memo, &height));
     if ((PetscCount)off[b] + (PetscCount)height * bs >= INT_MAX) {
+      PetscCall(LptMemoDestroy(memo));
+      PetscCall(PetscFree(memo));
       PetscCall(PetscFree(off));
       PetscCall(PetscFree(pos)); /* the caller's */
       PetscCall(LptDestroy(&lpt));
@@ -576,14 +672,24 @@ static PetscErrorCode ReductionPlace(PetscInt ntargets, PetscInt bs, PetscInt tp
     for (PetscInt l = 0; l < n; l++) pos[t0 + l] = off[b] + lpt.row[l] * (int)bs + lpt.thr[l];
     off[b + 1] = off[b] + (int)(height * bs);
   }
+  PetscCall(LptMemoDestroy(memo));
+  PetscCall(PetscFree(memo));
   PetscCall(LptDestroy(&lpt));
   red->nblocks = nblocks;
   red->bs      = bs;
   red->off     = off;
   /* the padding stays 0 */
-  PetscCall(PetscCalloc1(PetscMax(off[nblocks], 1), &red->ent));
+  PetscCall(PlanIntAlloc(off[nblocks], PETSC_TRUE, &red->ent));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* Sources ahead whose targets are prefetched in the passes over the slots */
+#define RED_AHEAD 32
+#if defined(__GNUC__) || defined(__clang__)
+  #define PlanPrefetch(a) __builtin_prefetch((a), 1, 3)
+#else
+  #define PlanPrefetch(a) (void)(a)
+#endif
 
 /* Sources per target into pos[] (allocated here); an error for a slot not below ntargets */
 static PetscErrorCode ReductionCount(PetscCount nsrc, const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, int **pos_)
@@ -596,7 +702,7 @@ static PetscErrorCode ReductionCount(PetscCount nsrc, const int slot[], PetscInt
   PetscCheck(nsrc >= 0 && ntargets >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative size");
   PetscCheck(nsrc < INT_MAX && ntargets < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Reduction arrays hold 32-bit indices: %" PetscCount_FMT " sources, %" PetscInt_FMT " targets are too many", nsrc, ntargets);
   PetscCheck(!nsrc || slot, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No slots");
-  PetscCall(PetscCalloc1(PetscMax(ntargets, 1), &pos));
+  PetscCall(PlanIntAlloc(ntargets, PETSC_TRUE, &pos));
   for (PetscCount s = 0; s < nsrc; s++) {
     const int t = slot[s];
 
@@ -604,6 +710,11 @@ static PetscErrorCode ReductionCount(PetscCount nsrc, const int slot[], PetscInt
     if (PetscUnlikely(t >= ntargets)) {
       bad = s;
       break;
+    }
+    if (s + RED_AHEAD < nsrc) {
+      const int ta = slot[s + RED_AHEAD];
+
+      if (ta >= 0 && ta < ntargets) PlanPrefetch(&pos[ta]);
     }
     pos[t]++;
   }
@@ -626,10 +737,12 @@ PetscErrorCode PetscWarpPlanReduction(PetscCount nsrc, const int slot[], PetscIn
   PetscFunctionBegin;
   PetscCall(ReductionCount(nsrc, slot, ntargets, bs, tpb, &pos));
   PetscCall(ReductionPlace(ntargets, bs, tpb, pos, red));
-  /* the sources in increasing order */
+  /* the sources in increasing order; the targets' counters and places fetched ahead (random accesses) */
   for (PetscCount s = 0; s < nsrc; s++) {
     const int t = slot[s];
 
+    if (s + 2 * RED_AHEAD < nsrc && slot[s + 2 * RED_AHEAD] >= 0) PlanPrefetch(&pos[slot[s + 2 * RED_AHEAD]]);
+    if (s + RED_AHEAD < nsrc && slot[s + RED_AHEAD] >= 0) PlanPrefetch(&red->ent[pos[slot[s + RED_AHEAD]]]);
     if (t >= 0) {
       red->ent[pos[t]] = (int)(s + 1);
       pos[t] += (int)bs;
