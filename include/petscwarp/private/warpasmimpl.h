@@ -138,7 +138,7 @@ struct _p_PetscWarpAsm {
 PETSC_INTERN PetscErrorCode PetscWarpAsmAffineReset_Private(PetscWarpAsm, PetscBool);
 PETSC_INTERN PetscErrorCode PetscWarpAsmAffineCells_Private(PetscWarpAsm);
 PETSC_INTERN PetscErrorCode PetscWarpAsmAffineRefs_Private(PetscWarpAsm, PetscBool, int, const double **);
-PETSC_INTERN PetscErrorCode PetscWarpAsmAffinePlan_Private(PetscWarpAsm, PetscWarpAsmPlan *);
+PETSC_INTERN PetscErrorCode PetscWarpAsmAffinePlan_Private(PetscWarpAsm, const PetscWarpPhys *, PetscWarpAsmPlan *);
 PETSC_INTERN PetscErrorCode PetscWarpAsmAffinePlanReset_Private(PetscWarpAsmPlan *);
 PETSC_INTERN PetscErrorCode PetscWarpAsmAffineAll_Private(PetscWarpAsm, PetscBool, const PetscWarpPhys *, PetscWarpFE *, PetscBool *);
 #if PetscDefined(HAVE_CUDA)

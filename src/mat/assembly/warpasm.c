@@ -899,7 +899,7 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
     p->bytes = (sizeof(PetscCount) * 2) * (PetscLogDouble)nsrc + sizeof(double) * (PetscLogDouble)nsrc;
   } break;
   }
-  PetscCall(PetscWarpAsmAffinePlan_Private(a, p)); /* before the upload: color reorders ccells */
+  PetscCall(PetscWarpAsmAffinePlan_Private(a, &ph, p)); /* before the upload: color reorders ccells */
 #if PetscDefined(HAVE_CUDA)
   if (device) {
     PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanUpload, A, 0, 0, 0));

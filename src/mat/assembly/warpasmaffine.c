@@ -119,16 +119,49 @@ PetscErrorCode PetscWarpAsmAffinePlanReset_Private(PetscWarpAsmPlan *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* After the plan's strategy is set up, before its upload: on a mesh with affine and non-affine cells, the atomic lists,
-   or the colors reordered with their affine cells first (the order of the cells of one color changes no sum: no two
-   share a slot) */
-PetscErrorCode PetscWarpAsmAffinePlan_Private(PetscWarpAsm a, PetscWarpAsmPlan *p)
+/* Whether the affine path may run at all for this call: on, some cell affine, no per-point coefficient */
+static PetscErrorCode AffineUsable(PetscWarpAsm a, const PetscWarpPhys *ph, PetscBool *usable)
 {
   PetscFunctionBegin;
-  PetscCall(PetscWarpAsmAffinePlanReset_Private(p));
-  if (!a->affine) PetscFunctionReturn(PETSC_SUCCESS);
+  *usable = PETSC_FALSE;
+  if (!a->affine || ph->cq || !a->ncells) PetscFunctionReturn(PETSC_SUCCESS);
+  /* Gates from the H100 run of 2026-11-23 (bench/results/bench_affine_h100_2026-11-23.log): elasticity was slower by the
+     fast path (Q1 hexahedra 1.008 against 0.771 ms): only when asked for (PetscWarpAsmSetAffine() or
+     -mat_warp_assembly_affine). Reference matrices above the shared-memory budget (Q3 hexahedra) keep quadrature: that
+     variant of the kernel (references read from global memory) has not run on a GPU with a valid test (the Q3 failure of
+     that run was the test's node numbering) */
+  {
+    PetscWarpFE fe = {0};
+    fe.dim         = (int)a->dim;
+    fe.nb          = (int)a->nb;
+    if ((size_t)PetscWarpAsmAffineRefsSize(&fe, ph->kind) * sizeof(double) > 32 * 1024) { /* PWA_REF_BUDGET of src/kernels/warpasm_elem.h */
+      if (!a->affinfo) PetscCall(PetscInfo(a, "affine path: the reference matrices (%d doubles) exceed the shared-memory budget: quadrature\n", PetscWarpAsmAffineRefsSize(&fe, ph->kind)));
+      a->affinfo = PETSC_TRUE;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    if (ph->kind == PETSCWARP_PHYS_ELASTICITY && !a->affine_set) {
+      if (!a->affinfo) PetscCall(PetscInfo(a, "affine path: elasticity uses quadrature unless -mat_warp_assembly_affine or PetscWarpAsmSetAffine() asks for it\n"));
+      a->affinfo = PETSC_TRUE;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   PetscCall(PetscWarpAsmAffineCells_Private(a));
-  if (a->naffine == 0 || a->naffine == a->ncells) PetscFunctionReturn(PETSC_SUCCESS);
+  *usable = (PetscBool)(a->naffine > 0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After the plan's strategy is set up, before its upload: where the affine path is usable (AffineUsable(), ph the
+   plan's physics) on a mesh with affine and non-affine cells, the atomic lists,
+   or the colors reordered with their affine cells first (the order of the cells of one color changes no sum: no two
+   share a slot) */
+PetscErrorCode PetscWarpAsmAffinePlan_Private(PetscWarpAsm a, const PetscWarpPhys *ph, PetscWarpAsmPlan *p)
+{
+  PetscBool usable;
+
+  PetscFunctionBegin;
+  PetscCall(PetscWarpAsmAffinePlanReset_Private(p));
+  PetscCall(AffineUsable(a, ph, &usable)); /* the assemblies' gate: no split where they would not use it */
+  if (!usable || a->naffine == a->ncells) PetscFunctionReturn(PETSC_SUCCESS);
   if (p->strategy != PETSCWARP_ASM_ATOMIC && p->strategy != PETSCWARP_ASM_COLOR) {
     PetscCall(PetscInfo(a, "affine path: %s computes every cell by quadrature (%" PetscInt_FMT " of the %" PetscInt_FMT " cells are not affine; atomic and color would split them)\n", PetscWarpAsmStrategies[p->strategy], a->ncells - a->naffine, a->ncells));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -159,37 +192,6 @@ PetscErrorCode PetscWarpAsmAffinePlan_Private(PetscWarpAsm a, PetscWarpAsmPlan *
     p->bytes += sizeof(int) * (PetscLogDouble)p->ncolors;
   }
   PetscCall(PetscInfo(a, "affine path: %s runs the %" PetscInt_FMT " affine cells and the %" PetscInt_FMT " others in separate launches\n", PetscWarpAsmStrategies[p->strategy], a->naffine, a->ncells - a->naffine));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Whether the affine path may run at all for this call: on, some cell affine, no per-point coefficient */
-static PetscErrorCode AffineUsable(PetscWarpAsm a, const PetscWarpPhys *ph, PetscBool *usable)
-{
-  PetscFunctionBegin;
-  *usable = PETSC_FALSE;
-  if (!a->affine || ph->cq || !a->ncells) PetscFunctionReturn(PETSC_SUCCESS);
-  /* Gates from the H100 run of 2026-11-23 (bench/results/bench_affine_h100_2026-11-23.log): elasticity was slower by the
-     fast path (Q1 hexahedra 1.008 against 0.771 ms): only when asked for (PetscWarpAsmSetAffine() or
-     -mat_warp_assembly_affine). Reference matrices above the shared-memory budget (Q3 hexahedra) keep quadrature: that
-     variant of the kernel (references read from global memory) has not run on a GPU with a valid test (the Q3 failure of
-     that run was the test's node numbering) */
-  {
-    PetscWarpFE fe = {0};
-    fe.dim         = (int)a->dim;
-    fe.nb          = (int)a->nb;
-    if ((size_t)PetscWarpAsmAffineRefsSize(&fe, ph->kind) * sizeof(double) > 32 * 1024) { /* PWA_REF_BUDGET of src/kernels/warpasm_elem.h */
-      if (!a->affinfo) PetscCall(PetscInfo(a, "affine path: the reference matrices (%d doubles) exceed the shared-memory budget: quadrature\n", PetscWarpAsmAffineRefsSize(&fe, ph->kind)));
-      a->affinfo = PETSC_TRUE;
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-    if (ph->kind == PETSCWARP_PHYS_ELASTICITY && !a->affine_set) {
-      if (!a->affinfo) PetscCall(PetscInfo(a, "affine path: elasticity uses quadrature unless -mat_warp_assembly_affine or PetscWarpAsmSetAffine() asks for it\n"));
-      a->affinfo = PETSC_TRUE;
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-  }
-  PetscCall(PetscWarpAsmAffineCells_Private(a));
-  *usable = (PetscBool)(a->naffine > 0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
