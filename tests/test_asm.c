@@ -361,8 +361,7 @@ int main(int argc, char **argv)
       PetscCall(PetscWarpAsmAssembleMatrix(wa, A2));
       PetscCall(TestEntryDifference(A2, Jref, &e));
       PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s, symbolic pattern: max entry difference %g", what, (double)e);
-      PetscCall(PetscWarpAsmGetInfo(wa, &info));
-      if (info.used != PETSCWARP_ASM_ATOMIC && info.used != PETSCWARP_ASM_COO) { /* the strategy run (color may run as atomic) */
+      if (strat != PETSCWARP_ASM_ATOMIC && strat != PETSCWARP_ASM_COO) {
         Mat A3;
         PetscCall(MatConvert(A2, MATAIJ, MAT_INITIAL_MATRIX, &A3));
         PetscCall(PetscWarpAsmAssembleMatrix(wa, A2));

@@ -318,10 +318,10 @@ static PetscErrorCode StageRun(Mat C, TwinProduct *tp, PetscBool symbolic)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The device twin's values are on the device (the twins' products read them there): a twin whose current values are
+/* Puts the device twin's values on the device (the twins' products read them there): a twin whose current values are
    on the host only (created from host values and not refreshed since, as GAMG's prolongators: H100 2026-11-23, offload
    mask CPU at GAMG's first MatPtAP) is uploaded here, as cuSPARSE's own products would */
-static PetscErrorCode CheckTwinOnDevice(Mat T, const char *what)
+static PetscErrorCode TwinOnDevice(Mat T, const char *what)
 {
   PetscFunctionBegin;
 #if PetscDefined(HAVE_CUDA)
@@ -444,8 +444,8 @@ static PetscErrorCode ProductNumeric_Twin(Mat C)
   PetscCheck(tp && product->destroy == TwinProductDestroy, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatProduct %s: missing the twins' product data (the product data of C was replaced)", MatProductTypes[product->type]);
   PetscCall(Operand(product->A, &tA)); /* refreshes the twins' values */
   PetscCall(Operand(product->B, &tB));
-  PetscCall(CheckTwinOnDevice(tA, "A"));
-  PetscCall(CheckTwinOnDevice(tB, "B"));
+  PetscCall(TwinOnDevice(tA, "A"));
+  PetscCall(TwinOnDevice(tB, "B"));
   if (tA != tp->tA || tB != tp->tB) { /* another matrix (MatProductReplaceMats()) or a new pattern */
     PetscCheck(!tp->D, PETSC_COMM_SELF, PETSC_ERR_SUP, "The operands of this %s changed matrix or nonzero pattern since its symbolic phase: compute it again with MAT_INITIAL_MATRIX", MatProductTypes[product->type]);
     PetscCheck(tA->rmap->n == tp->tA->rmap->n && tA->cmap->n == tp->tA->cmap->n && tB->rmap->n == tp->tB->rmap->n && tB->cmap->n == tp->tB->cmap->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Operands of other sizes than in the symbolic phase");
@@ -502,8 +502,8 @@ static PetscErrorCode ProductSymbolic_Twin(Mat C)
   PetscCall(PetscObjectReference((PetscObject)tp->tA));
   PetscCall(Operand(product->B, &tp->tB));
   PetscCall(PetscObjectReference((PetscObject)tp->tB));
-  PetscCall(CheckTwinOnDevice(tp->tA, "A"));
-  PetscCall(CheckTwinOnDevice(tp->tB, "B"));
+  PetscCall(TwinOnDevice(tp->tA, "A"));
+  PetscCall(TwinOnDevice(tp->tB, "B"));
   PetscCall(PetscObjectTypeCompare((PetscObject)tp->tA, ((PetscObject)tp->tB)->type_name, &same));
   PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatProduct %s on twins of different types %s and %s", MatProductTypes[product->type], ((PetscObject)tp->tA)->type_name, ((PetscObject)tp->tB)->type_name);
   PetscCall(PetscStrncpy(tp->ttype, ((PetscObject)tp->tA)->type_name, sizeof(tp->ttype)));
