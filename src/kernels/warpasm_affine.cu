@@ -68,8 +68,17 @@ static int Launch(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscW
   bytes   = sizeof(double) * ((size_t)kn + (size_t)ne * cellc);
   ngroups = (n + ne - 1) / ne;
   if ((e = cudaGetDevice(&dev)) != cudaSuccess) return (int)e;
-  if ((e = cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return (int)e;
-  if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, PwaAffine<DIM, KIND, MODE>, PWA_AFF_THREADS, bytes)) != cudaSuccess) return (int)e;
+  { /* the occupancy query once per (device, shared memory bytes) of this instance, not at every launch (a color
+       assembly launches once per color) */
+    static int    cdev = -1, cnsm = 0, cper = 0;
+    static size_t cbytes = 0;
+    if (dev != cdev || bytes != cbytes) {
+      if ((e = cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return (int)e;
+      if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, PwaAffine<DIM, KIND, MODE>, PWA_AFF_THREADS, bytes)) != cudaSuccess) return (int)e;
+      cdev = dev, cbytes = bytes, cnsm = nsm, cper = per;
+    }
+    nsm = cnsm, per = cper;
+  }
   if (per < 1) per = 1;
   grid = ngroups < nsm * per ? ngroups : nsm * per;
   PwaAffine<DIM, KIND, MODE><<<grid, PWA_AFF_THREADS, bytes, st>>>(*fe, *mesh, PwaPhysOf(ph), n, ne, kn, cells, slot, out);
