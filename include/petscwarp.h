@@ -81,8 +81,8 @@ PETSC_EXTERN const char *const MatEllWarpKernels[];
 /*E
   MatEllWarpIndex - How a `MATELLWARP` layout stores its column indices (`-mat_ellwarp_index`)
 
-$ MAT_ELLWARP_INDEX_AUTO    - the smallest valid layout: block16 for a blocked pattern with block size 2..8, else 16 when
-$                             some slice's columns fit, else 32
+$ MAT_ELLWARP_INDEX_AUTO    - block16 for a blocked pattern with block size 2..8, else 16 when the columns of at least
+$                             half the slices fit 16-bit offsets, else 32
 $ MAT_ELLWARP_INDEX_32      - one 32-bit column per entry (the paper's layout)
 $ MAT_ELLWARP_INDEX_16      - per slice, 16-bit offsets from a base column where the slice's columns span at most 65536,
 $                             else (that slice only) 32-bit columns

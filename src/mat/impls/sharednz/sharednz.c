@@ -8,6 +8,7 @@
 */
 #include <petscwarp/private/warpasmimpl.h>
 #include <petscwarp/private/warpstage.h>
+#include <petscwarp/private/matnormimpl.h>
 
 static PetscErrorCode MatSharedNZMarker(void)
 {
@@ -27,8 +28,10 @@ PetscErrorCode MatCreate_SharedNZ(Mat B)
   PetscCall(PetscWarpDeviceAvailable(&dev));
   if (!dev) PetscCall(PetscInfo(B, "No CUDA device: MATSHAREDNZ is a %s matrix assembled by the host twins of the kernels\n", size > 1 ? MATMPIAIJ : MATSEQAIJ));
   /* several ranks: PETSc's MPI cuSPARSE matrix, filled by PetscWarpAsm through its MatSetValuesCOO() */
-  if (size > 1) PetscCall(MatSetType(B, dev ? MATMPIAIJCUSPARSE : MATMPIAIJ));
-  else PetscCall(MatSetType(B, dev ? MATSEQAIJCUSPARSE : MATSEQAIJ));
+  if (size > 1) {
+    PetscCall(MatSetType(B, dev ? MATMPIAIJCUSPARSE : MATMPIAIJ));
+    if (dev) PetscCall(MatWarpFixMPIAIJNorm_Private(B, PETSC_TRUE)); /* PETSc's NORM_1 reads uninitialised VECCUDA host arrays */
+  } else PetscCall(MatSetType(B, dev ? MATSEQAIJCUSPARSE : MATSEQAIJ));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatIsSharedNZ_C", MatSharedNZMarker));
   if (size == 1) PetscCall(MatWarpStageInstall_Private(B, "-mat_sharednz_stage", PETSC_FALSE)); /* staged reassembly into cuSPARSE's COO (warpstage.c); one rank only */
   PetscFunctionReturn(PETSC_SUCCESS);

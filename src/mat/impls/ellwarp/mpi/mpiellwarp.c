@@ -5,6 +5,7 @@
 */
 #include <petscwarp/private/ellwarpimpl.h>
 #include <petscwarp/private/warpstage.h>
+#include <petscwarp/private/matnormimpl.h>
 #include <petscdevice.h>
 #if PetscDefined(HAVE_CUDA)
   #include <petscdevice_cuda.h>
@@ -196,6 +197,7 @@ static PetscErrorCode RevertInPlace(Mat B)
   B->ops->destroy        = mw->destroy;
   B->ops->setfromoptions = mw->setfromoptions;
   B->ops->view           = mw->view;
+  PetscCall(MatWarpFixMPIAIJNorm_Private(B, PETSC_FALSE));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatMPIAIJSetPreallocation_C", mw->prealloc));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSetPreallocationCOO_C", mw->setpreallocationcoo));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSetValuesCOO_C", mw->setvaluescoo));
@@ -213,6 +215,7 @@ static PetscErrorCode MatDestroy_MPIAIJEllWarp(Mat A)
 
   PetscFunctionBegin;
   PetscCall(ComposeAll(A, PETSC_FALSE));
+  PetscCall(MatWarpFixMPIAIJNorm_Private(A, PETSC_FALSE));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", NULL));
   PetscCall(PetscFree(A->spptr));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATMPIAIJ));
@@ -271,6 +274,7 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   B->ops->destroy        = MatDestroy_MPIAIJEllWarp;
   B->ops->setfromoptions = MatSetFromOptions_MPIAIJEllWarp;
   B->ops->view           = MatView_MPIAIJEllWarp;
+  PetscCall(MatWarpFixMPIAIJNorm_Private(B, PETSC_TRUE)); /* PETSc's NORM_1 reads uninitialised VECCUDA host arrays */
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatMPIAIJSetPreallocation_C", MatMPIAIJSetPreallocation_MPIAIJEllWarp));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSetPreallocationCOO_C", MatSetPreallocationCOO_MPIAIJEllWarp));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSetValuesCOO_C", MatSetValuesCOO_MPIAIJEllWarp));

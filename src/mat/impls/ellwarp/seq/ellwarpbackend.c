@@ -310,14 +310,17 @@ static PetscErrorCode ChooseIndex(Mat A, int blocked, int *unit, int *narrow)
 }
 
 /* After a build: the automatic choice drops a compact index that reads no fewer bytes than 32-bit columns (no slice's
-   columns fit 16 bits, one index per entry); the layout in use */
+   columns fit 16 bits, one index per entry), or, with one index per entry, whose 16-bit codes cover fewer than half the
+   slices: the mixed layout then saves few bytes and costs the decoding (H100 2026-11-23, one rank, DMPlex numbering: gmsh
+   tetrahedra with 16-bit codes in 22-36% of the slices ran 0.90-0.98x aijcusparse against 0.97-1.03x with 32-bit
+   columns; the Q2 Laplacian with 57% ran 131.9 us against 138.8, box Q1 with 100% 60.0 against 65.5); the layout in use */
 static PetscErrorCode KeepIndex(Mat A)
 {
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
   PetscWarpEll      *E  = &ew->E;
 
   PetscFunctionBegin;
-  if (ew->opt.index == MAT_ELLWARP_INDEX_AUTO && E->cidx && E->unit <= 1 && BytesPerNonzero(E, ew->kernel, PETSC_FALSE) >= BytesPerNonzero(E, ew->kernel, PETSC_TRUE)) {
+  if (ew->opt.index == MAT_ELLWARP_INDEX_AUTO && E->cidx && E->unit <= 1 && (BytesPerNonzero(E, ew->kernel, PETSC_FALSE) >= BytesPerNonzero(E, ew->kernel, PETSC_TRUE) || 2 * (PetscInt)E->nnarrow < (PetscInt)E->nwarps)) {
     if (ew->opt.backend == MAT_ELLWARP_BACKEND_HOST) PetscWarpEllDropIndexHost(E);
 #if PetscDefined(HAVE_CUDA)
     else PetscCallCUDA((cudaError_t)PetscWarpEllDropIndexCUDA(E));
