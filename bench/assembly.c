@@ -14,7 +14,7 @@ static char help[] = "Finite-element assembly benchmark: every compared path in 
                      "  -ncpu n            timed CPU assemblies on all ranks, median reported (default 3, after one warm-up)\n"
                      "  -ncpu1 n           timed CPU assemblies on one rank after the one that gives the reference matrix (default 1;\n"
                      "                     0: the time of that first one is reported)\n"
-                     "  -strategies a,...  sharednz,globalnz,color,atomic,coo (default all)\n"
+                     "  -strategies a,...  sharednz,globalnz,color,atomic,coo,rownz (default all)\n"
                      "  -affine 1,0        each strategy with the affine fast path on and/or off (PetscWarpAsmSetAffine(); default 1,\n"
                      "                     or -mat_warp_assembly_affine): rows strategy>target and strategy>target(noaffine); the\n"
                      "                     note gives the cells the last assembly computed by the affine path\n"
@@ -422,6 +422,10 @@ static PetscErrorCode RunPath(PetscWarpAsm wa, Mat T, Mat Jref, PetscWarpAsmStra
     break;
   case PETSCWARP_ASM_COLOR:
     PetscCall(PetscSNPrintf(extra, sizeof(extra), "%" PetscInt_FMT " colors", info.ncolors));
+    break;
+  case PETSCWARP_ASM_ROWNZ:
+    if (info.used != PETSCWARP_ASM_ROWNZ) PetscCall(PetscStrncpy(extra, "ran as atomic (-info says why)", sizeof(extra)));
+    else PetscCall(PetscStrncpy(extra, "no atomics, bitwise reproducible", sizeof(extra)));
     break;
   case PETSCWARP_ASM_COO:
     if (device && !info.device) PetscCall(PetscStrncpy(extra, "summed on the host (the target has no device COO path)", sizeof(extra)));
@@ -860,13 +864,13 @@ int main(int argc, char **argv)
     for (PetscInt i = 0; i < nall; i++) PetscCall(PetscStrallocpy(all[i].name, &cases[i]));
   }
   if (!sets) {
-    nstrat = 5;
+    nstrat = 6; /* every PetscWarpAsmStrategy */
     for (PetscInt s = 0; s < nstrat; s++) PetscCall(PetscStrallocpy(PetscWarpAsmStrategies[s], &strs[s]));
   }
   for (PetscInt s = 0; s < nstrat; s++) {
     PetscBool found;
     PetscCall(PetscEnumFind(PetscWarpAsmStrategies, strs[s], (PetscEnum *)&strat[s], &found));
-    PetscCheck(found, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown strategy %s (sharednz, globalnz, color, atomic, coo)", strs[s]);
+    PetscCheck(found, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown strategy %s (sharednz, globalnz, color, atomic, coo, rownz)", strs[s]);
   }
   if (!sett) { /* with the host twins (no device): PETSc's host AIJ in place of cuSPARSE, ELL-WARP's host backend */
     ntarg = 2;

@@ -215,8 +215,19 @@ $ PETSCWARP_ASM_GLOBALNZ - element matrices written to global memory, then reduc
 $ PETSCWARP_ASM_COLOR    - balanced greedy element coloring, one launch per color, direct accumulation
 $ PETSCWARP_ASM_ATOMIC   - direct atomicAdd into the value slots
 $ PETSCWARP_ASM_COO      - element matrices handed to `MatSetValuesCOO()` (PETSc's own device path)
+$ PETSCWARP_ASM_ROWNZ    - assembly by row with recomputation (Cecka, Lew and Darve: "assemble by row, computing
+$                          element data as needed"): each row gathers the rows of the element matrices of its
+$                          incident cells, computed from the affine path's reference matrices, and writes each value
+$                          once; no element matrices, no atomics, bitwise reproducible
 
   Level: intermediate
+
+  Note:
+  `PETSCWARP_ASM_ROWNZ` needs the affine path for every cell (`PetscWarpAsmSetAffine()`: simplices, parallelogram and
+  parallelepiped cells; no per-point mass coefficient; reference matrices within 32 KB, i.e. P1-P3 simplices, Q1-Q2
+  cells) and a target whose slots of a row are base + 32 (k / L) + k % L (CSR; ELL-WARP unless blocked with several
+  lanes per row). Otherwise its plan runs `PETSCWARP_ASM_ATOMIC`, `-info` says why and `PetscWarpAsmGetInfo()`
+  (`used`) and `PetscWarpAsmView()` report it. On several ranks every strategy runs `PETSCWARP_ASM_COO`.
 
 .seealso: `PetscWarpAsm`, `PetscWarpAsmSetStrategy()`
 E*/
@@ -225,7 +236,8 @@ typedef enum {
   PETSCWARP_ASM_GLOBALNZ,
   PETSCWARP_ASM_COLOR,
   PETSCWARP_ASM_ATOMIC,
-  PETSCWARP_ASM_COO
+  PETSCWARP_ASM_COO,
+  PETSCWARP_ASM_ROWNZ /* appended: the values of the others stay */
 } PetscWarpAsmStrategy;
 PETSC_EXTERN const char *const PetscWarpAsmStrategies[];
 
@@ -291,7 +303,7 @@ typedef enum {
 S*/
 typedef struct {
   PetscWarpAsmStrategy strategy;      /* the strategy asked for */
-  PetscWarpAsmStrategy used;          /* the strategy the plan runs (sharednz falls back to globalnz) */
+  PetscWarpAsmStrategy used;          /* the strategy the plan runs (sharednz falls back to globalnz, rownz to atomic) */
   PetscBool            device;        /* the last assembly ran on the device */
   PetscInt             ncells, nel;   /* cells, element dofs */
   PetscInt             nrows, nnz;    /* of the target */

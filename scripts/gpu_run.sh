@@ -6,8 +6,8 @@
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm cgwarp
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
-#                                   ell16_gmsh evening morning mpires night affine kc last (default: probe tests sanitize
-#                                   tutorial bench)
+#                                   ell16_gmsh evening morning mpires night affine rownz kc last (default: probe tests
+#                                   sanitize tutorial bench)
 set -uo pipefail
 ROOT=$PWD
 OUTDIR=${OUT:-$ROOT/gpu-out}
@@ -165,6 +165,24 @@ for w in $what; do
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases ${AFFINE_CASES:-q1lap,q2lap,q1elas,q2elas,p3tri,p2tet} -strategies atomic,coo -targets aijcusparse,ellwarp -affine 1,0 \
       -mesh_tri bench/meshes/holed_tri.msh -p3tri_dm_refine 3 -mesh_tet bench/meshes/shell_tet.msh -p2tet_dm_refine 2 \
       -ncpu 1 -ncpu1 0 -nasm 20 -nwarm 3 -symbolic none -matcreate convert -csv "$OUTDIR/assembly_affine.csv" 2>&1 | tee "$OUTDIR/bench_affine.log" ;;
+  rownz) # issue 7, the rownz strategy (assembly by row with recomputation, no atomics; ~4 min, estimated, not yet run):
+         # the GPU assembly tests (every strategy, rownz included, into aij/ellwarp/sharednz against PETSc's AIJ; asm_rownz_*:
+         # ELL-WARP K2 threshold 1, 16-bit and blocked column indices, Q2 elasticity with 16-bit positions, mixed and
+         # non-affine meshes falling back to atomic; asmkernels_cuda: RowNZCoef and RowNZ bitwise against the host twin on
+         # 4 layouts), compute-sanitizer memcheck, racecheck and initcheck on test_asm with rownz (Q2 hexahedra, tensor
+         # coefficient, shift, into aij/ellwarp/sharednz; ELL-WARP K2 threshold 1), then bench_assembly on
+         # q1lap,q2lap,p3tri,p2tet with atomic, rownz and coo into aijcusparse and ellwarp (the affine target's meshes).
+         # Decides: ctest all passed; every sanitizer line "ERROR SUMMARY: 0 errors" / "RACECHECK SUMMARY: 0 hazards" and no
+         # leaks; in bench_rownz.log every row ok with maxrdiff <= 1e-12, the rownz rows "no atomics" (not "ran as atomic")
+         # and "affine N/N cells"; the 3x target holds when q1lap rownz>aijcusparse (or rownz>ellwarp) time_ms <= 1/3 of
+         # q1lap coo>aijcusparse time_ms (H100 before: coo 0.560 ms, atomic 0.371 ms: rownz <= ~0.187 ms)
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asm' 2>&1 | tee "$OUTDIR/ctest_rownz.log" | tail -25)
+    D="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1"
+    sanitize_each sanitize_rownz.log "memcheck racecheck initcheck" "test_asm $D -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 2,2,2 -petscspace_degree 2 -coef tensor -shift 0.5 -strategies rownz -affine 1 -expect_rownz_runs rownz -expect_affine all -reassemble 2 -malloc_dump" \
+      "test_asm $D -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 5,4 -petscspace_degree 2 -strategies rownz -types ellwarp -mat_ellwarp_kernel k2 -mat_ellwarp_threshold 1 -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump"
+    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases ${ROWNZ_CASES:-q1lap,q2lap,p3tri,p2tet} -strategies atomic,rownz,coo -targets aijcusparse,ellwarp -affine 1 \
+      -mesh_tri bench/meshes/holed_tri.msh -p3tri_dm_refine 3 -mesh_tet bench/meshes/shell_tet.msh -p2tet_dm_refine 2 \
+      -ncpu 1 -ncpu1 0 -nasm 20 -nwarm 3 -symbolic none -matcreate convert -csv "$OUTDIR/assembly_rownz.csv" 2>&1 | tee "$OUTDIR/bench_rownz.log" ;;
   tests_asm) # the assembly tests on the device (and the kernels against their host twins)
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asm' 2>&1 | tee "$OUTDIR/ctest_asm.log" | tail -25) ;;
   sanitize_asm) # memcheck, racecheck and initcheck on the assembly kernels and every strategy into cuSPARSE and ELL-WARP

@@ -1,10 +1,11 @@
 static char help[] = "Finite-element assembly by PetscWarpAsm against PETSc's own (DMPlexSNESComputeJacobianFEM into MATAIJ):\n"
                      "every strategy into every target type, reproducibility, plan reuse and rebuild, the AIJ operations\n"
                      "that read values after a device assembly, load vectors, and bad input.\n"
-                     "  -strategies sharednz,globalnz,color,atomic,coo   strategies to check (default all)\n"
+                     "  -strategies sharednz,globalnz,color,atomic,coo,rownz  strategies to check (default all)\n"
                      "  -types aij,ellwarp,sharednz                     target types (default all)\n"
                      "  -physics laplace|elasticity  -reassemble n      assemblies per plan (default 3)\n"
                      "  -expect_sharednz_runs <sharednz|globalnz>  check which strategy the sharednz plans run\n"
+                     "  -expect_rownz_runs <rownz|atomic>          check which strategy the rownz plans run\n"
                      "  -affine 1,0                                 the affine fast path on and/or off for every strategy and type\n"
                      "                                              (default both: each compared with PETSc's AIJ)\n"
                      "  -perturb amp -perturb_xmax x                move the vertices with x_0 < x (default: all) by at most amp:\n"
@@ -273,7 +274,7 @@ int main(int argc, char **argv)
   PetscWarpAsm         wa;
   PetscBool            skip, device, same;
   PetscRandom          rnd;
-  char                 physname[32], expect[32] = "";
+  char                 physname[32], expect[32] = "", expectrow[32] = "";
   char                *strategies[8], *types[8];
   PetscInt             ns = 8, nt = 8, nre = 3;
   PetscBool            flg;
@@ -295,6 +296,7 @@ int main(int argc, char **argv)
   PetscCall(TestGetPhysics(physname, sizeof(physname), &phys));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-reassemble", &nre, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-expect_sharednz_runs", expect, sizeof(expect), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-expect_rownz_runs", expectrow, sizeof(expectrow), NULL));
   PetscCall(TestGetStrategies(strategies, &ns));
   PetscCall(PetscOptionsGetBoolArray(NULL, NULL, "-affine", affs, &naff, &flg));
   if (!flg) naff = 2; /* on and off */
@@ -361,7 +363,7 @@ int main(int argc, char **argv)
       PetscCall(PetscWarpAsmAssembleMatrix(wa, A2));
       PetscCall(TestEntryDifference(A2, Jref, &e));
       PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s, symbolic pattern: max entry difference %g", what, (double)e);
-      if (strat != PETSCWARP_ASM_ATOMIC && strat != PETSCWARP_ASM_COO) {
+      if (strat != PETSCWARP_ASM_ATOMIC && strat != PETSCWARP_ASM_COO && info.used != PETSCWARP_ASM_ATOMIC) { /* rownz may fall back to atomic */
         Mat A3;
         PetscCall(MatConvert(A2, MATAIJ, MAT_INITIAL_MATRIX, &A3));
         PetscCall(PetscWarpAsmAssembleMatrix(wa, A2));
@@ -384,12 +386,17 @@ int main(int argc, char **argv)
           PetscCheck(info.affine_last > 0 && info.affine_last < info.ncells, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " of %" PetscInt_FMT " cells by the affine path, expected some", what, info.affine_last, info.ncells);
         if (aff && mixed && !split) PetscCheck(info.affine_last == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " cells by the affine path on a mixed mesh, expected none", what, info.affine_last);
       }
+      if (expectrow[0] && strat == PETSCWARP_ASM_ROWNZ && aff) { /* without the affine path rownz always runs atomic */
+        PetscCall(PetscStrcmp(expectrow, PetscWarpAsmStrategies[info.used], &flg));
+        PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the plan runs %s, expected %s", what, PetscWarpAsmStrategies[info.used], expectrow);
+      }
+      if (strat == PETSCWARP_ASM_ROWNZ && !aff) PetscCheck(info.used == PETSCWARP_ASM_ATOMIC, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz without the affine path runs %s, expected atomic", what, PetscWarpAsmStrategies[info.used]);
       if (expect[0] && strat == PETSCWARP_ASM_SHAREDNZ) {
         PetscCall(PetscStrcmp(expect, PetscWarpAsmStrategies[info.used], &flg));
         PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the plan runs %s, expected %s", what, PetscWarpAsmStrategies[info.used], expect);
       }
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-41s %-8s max entry diff %.2e, affine %" PetscInt_FMT "/%" PetscInt_FMT " cells, plan %.3g s %.3g MB%s%s%s, reads after assembly agree\n", what, device && info.device ? "(device)" : "(host)", (double)e,
-                            info.affine_last, info.ncells, info.setup_time, info.plan_bytes / 1e6, strat != PETSCWARP_ASM_ATOMIC && strat != PETSCWARP_ASM_COO ? ", bitwise reproducible" : "", info.used != info.strategy ? ", ran as " : "",
+                            info.affine_last, info.ncells, info.setup_time, info.plan_bytes / 1e6, strat != PETSCWARP_ASM_ATOMIC && strat != PETSCWARP_ASM_COO && info.used != PETSCWARP_ASM_ATOMIC ? ", bitwise reproducible" : "", info.used != info.strategy ? ", ran as " : "",
                             info.used != info.strategy ? PetscWarpAsmStrategies[info.used] : ""));
       PetscCall(MatDestroy(&A));
       PetscCall(MatDestroy(&A2));

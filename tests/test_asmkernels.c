@@ -5,8 +5,11 @@
    modes in the null space (elasticity), v^T A u for linear fields u, v against its exact value (the coefficient
    tensor's convention), mass and load summing to the volume; then the same assembled values from Direct (all cells and
    color by color), Elem + Reduce (a packed reduction array built here), SharedNZ (scatter and reduction arrays built
-   here, 1 to 32 parts) with dropped dofs. With PETSCWARP_TEST_CUDA: every CUDA function against its host twin. */
+   here, 1 to 32 parts) with dropped dofs; on the affine path also RowNZ (rownz plans built here for the dense target:
+   CSR tiles of 32 and 5 rows, ELL-like tiles of one and two lanes per row; every slot, padding included, written once).
+   With PETSCWARP_TEST_CUDA: every CUDA function against its host twin (RowNZ bitwise). */
 #include <petscwarp/private/warpasmkernels.h>
+#include <petscwarp/private/warpasmrownzkernels.h>
 #if defined(PETSCWARP_TEST_CUDA)
   #include <cuda_runtime_api.h>
 #endif
@@ -736,6 +739,8 @@ static PetscWarpRed DevRed(const Packed *P, int **d_off, int **d_ent)
 }
 #endif
 
+static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda);
+
 /* Assembled values of every method on the host (and with CUDA on the device) */
 #define NPARTS 5
 static const int nparts[NPARTS] = {1, 2, 3, 8, 32};
@@ -778,6 +783,7 @@ static void CheckAssembly(const Config *C, Problem *P, int cuda, int affine)
     if (P->slot[s] >= 0) ref[P->slot[s]] += E[s];
   CHECK(PetscWarpAsmDirectHost(&P->fe, &P->mesh, ph, nc_, NULL, P->slot, val));
   EXPECT((rd = RelDiff(nv, ref, val)) < 1e-14, "%s: direct assembly differs from the element matrices: %g", C->name, rd);
+  if (affine) CheckRowNZ(C, P, ref, cuda);
   memset(val, 0, sizeof(double) * nv);
   for (int col = 0; col < P->M.ncolors; col++) CHECK(PetscWarpAsmDirectHost(&P->fe, &P->mesh, ph, ccoff[col + 1] - ccoff[col], ccells + ccoff[col], P->slot, val));
   EXPECT((rd = RelDiff(nv, ref, val)) < 1e-14, "%s: colored direct assembly differs: %g", C->name, rd);
@@ -867,6 +873,175 @@ static void CheckAssembly(const Config *C, Problem *P, int cuda, int affine)
   for (int k = 0; k < NPARTS; k++) SharedDestroy(&sp[k]);
   free(E), free(E2), free(ref), free(val), free(F), free(rev), free(ccells), free(ccoff), free(Kaff);
   P->fe.Kaff = NULL;
+}
+
+/* ------------------------------------------------------------------ rownz */
+typedef struct {
+  PetscWarpRowNZ  v;
+  int            *soff, *ioff, *lbase, *icell;
+  unsigned char  *lsh, *iloc, *k8;
+  unsigned short *k16;
+  int             nslots;
+} RowPlan;
+
+/* A rownz plan for the dense target (row r, column s: position s of row r): CSR (ell 0: tiles of rpt rows, slot r*ndof
+   + s) or ELL-like (ell 1: tiles of 32 >> lsh rows, a row over 2^lsh lanes, width ceil(ndof / 2^lsh) per lane) */
+static void BuildRowNZ(const Problem *P, int ell, int rpt, int lsh, RowPlan *R)
+{
+  const int n = P->ndof, nel = P->nel, L = 1 << lsh, W = (n + L - 1) / L;
+  int      *cnt = NEW(int, n + 1), *ptr = NEW(int, n + 1), *lst, nt;
+  memset(R, 0, sizeof(*R));
+  if (ell) rpt = PETSCWARP_ROWNZ_LANES >> lsh;
+  for (int x = 0; x < P->M.ncells * nel; x++)
+    if (P->e2d[x] >= 0) cnt[P->e2d[x]]++;
+  for (int r = 0; r < n; r++) ptr[r + 1] = ptr[r] + cnt[r], cnt[r] = 0;
+  lst = NEW(int, ptr[n] + 1);
+  for (int x = 0; x < P->M.ncells * nel; x++)
+    if (P->e2d[x] >= 0) lst[ptr[P->e2d[x]] + cnt[P->e2d[x]]++] = x;
+  nt       = (n + rpt - 1) / rpt;
+  R->soff  = NEW(int, nt + 1);
+  R->ioff  = NEW(int, nt + 1);
+  R->lbase = NEW(int, nt *PETSCWARP_ROWNZ_LANES);
+  R->lsh   = NEW(unsigned char, nt *PETSCWARP_ROWNZ_LANES);
+  for (int b = 0; b < nt; b++) {
+    int nm         = 0;
+    R->soff[b + 1] = ell ? (b + 1) * PETSCWARP_ROWNZ_LANES * W : ((b + 1) * rpt < n ? (b + 1) * rpt : n) * n;
+    for (int t = 0; t < PETSCWARP_ROWNZ_LANES; t++) {
+      int r                                   = b * rpt + t;
+      R->lbase[b * PETSCWARP_ROWNZ_LANES + t] = t < rpt && r < n && cnt[r] ? (ell ? t * L : t * n) : -1;
+      R->lsh[b * PETSCWARP_ROWNZ_LANES + t]   = (unsigned char)(ell ? lsh : 0);
+      if (t < rpt && r < n && cnt[r] > nm) nm = cnt[r];
+    }
+    R->ioff[b + 1] = R->ioff[b] + nm * PETSCWARP_ROWNZ_LANES;
+  }
+  R->icell = NEW(int, R->ioff[nt] + 1);
+  R->iloc  = NEW(unsigned char, R->ioff[nt] + 1);
+  R->k8    = NEW(unsigned char, (size_t)R->ioff[nt] * nel + 1);
+  R->k16   = NEW(unsigned short, (size_t)R->ioff[nt] * nel + 1);
+  for (int b = 0; b < nt; b++)
+    for (int t = 0; t < PETSCWARP_ROWNZ_LANES; t++)
+      for (int m = 0; m < (R->ioff[b + 1] - R->ioff[b]) / PETSCWARP_ROWNZ_LANES; m++) {
+        int r = b * rpt + t, x = R->ioff[b] + m * PETSCWARP_ROWNZ_LANES + t, ce = t < rpt && r < n && m < cnt[r] ? lst[ptr[r] + m] : -1;
+        R->icell[x] = ce >= 0 ? ce / nel : -1;
+        R->iloc[x]  = (unsigned char)(ce >= 0 ? ce % nel : 0);
+        for (int j = 0; j < nel; j++) {
+          int    col = ce >= 0 ? P->e2d[(ce / nel) * nel + j] : -1;
+          size_t y   = ((size_t)R->ioff[b] + (size_t)m * PETSCWARP_ROWNZ_LANES) * nel + (size_t)j * PETSCWARP_ROWNZ_LANES + t;
+          R->k8[y]   = (unsigned char)(col >= 0 ? col : PETSCWARP_ROWNZ_SKIP8);
+          R->k16[y]  = (unsigned short)(col >= 0 ? col : PETSCWARP_ROWNZ_SKIP16);
+        }
+      }
+  R->nslots     = R->soff[nt];
+  R->v.ntiles   = nt;
+  R->v.nel      = nel;
+  R->v.wide     = n >= PETSCWARP_ROWNZ_SKIP8;
+  R->v.ssh      = ell ? 5 : 0;
+  R->v.soff     = R->soff;
+  R->v.ioff     = R->ioff;
+  R->v.lbase    = R->lbase;
+  R->v.lsh      = R->lsh;
+  R->v.icell    = R->icell;
+  R->v.iloc     = R->iloc;
+  R->v.kpos8    = R->v.wide ? NULL : R->k8;
+  R->v.kpos16   = R->v.wide ? R->k16 : NULL;
+  R->v.maxslots = 0;
+  for (int b = 0; b < nt; b++)
+    if (R->soff[b + 1] - R->soff[b] > R->v.maxslots) R->v.maxslots = R->soff[b + 1] - R->soff[b];
+  free(cnt), free(ptr), free(lst);
+}
+
+static void RowPlanDestroy(RowPlan *R)
+{
+  free(R->soff), free(R->ioff), free(R->lbase), free(R->lsh), free(R->icell), free(R->iloc), free(R->k8), free(R->k16);
+}
+
+/* The dense reference ref[r*ndof + s] in the plan's slots (padding and rows without incidences: 0) */
+static void RowNZExpected(const Problem *P, const RowPlan *R, int ell, int rpt, int lsh, const double *ref, double *exp_)
+{
+  const int n = P->ndof;
+  memset(exp_, 0, sizeof(double) * (size_t)R->nslots);
+  if (ell) rpt = PETSCWARP_ROWNZ_LANES >> lsh;
+  for (int r = 0; r < n; r++) {
+    const int b = r / rpt, t = r % rpt;
+    for (int k = 0; k < n; k++) exp_[ell ? R->soff[b] + t * (1 << lsh) + ((k >> lsh) << 5) + (k & ((1 << lsh) - 1)) : r * n + k] = ref[(size_t)r * n + k];
+  }
+}
+
+/* RowNZ (host twin, and the device bitwise against it) for the CSR and ELL-like plans; Kaff set in P->fe */
+static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
+{
+  const int layouts[4][3] = {
+    {0, 32, 0},
+    {0, 5,  0},
+    {1, 0,  0},
+    {1, 0,  1}
+  };
+  const int      nc_ = P->M.ncells, cs = PetscWarpAsmRowNZCoefStride(P->fe.dim, P->full.kind);
+  double        *coef = NEW(double, (size_t)nc_ *cs), rd;
+  PetscWarpPhys *ph   = &P->full;
+  int            ndev = 0;
+  CHECK(PetscWarpAsmRowNZCoefHost(&P->fe, &P->mesh, ph, coef));
+  for (int l = 0; l < 4; l++) {
+    RowPlan R;
+    double *val, *exp_;
+    BuildRowNZ(P, layouts[l][0], layouts[l][1], layouts[l][2], &R);
+    val  = NEW(double, R.nslots + 1);
+    exp_ = NEW(double, R.nslots + 1);
+    for (int s = 0; s < R.nslots; s++) val[s] = 1e300; /* every slot must be written */
+    RowNZExpected(P, &R, layouts[l][0], layouts[l][1], layouts[l][2], ref, exp_);
+    CHECK(PetscWarpAsmRowNZHost(&P->fe, ph, &R.v, coef, val));
+    EXPECT((rd = RelDiff((size_t)R.nslots, exp_, val)) < 1e-14, "%s: rownz (layout %d) differs from the element matrices: %g", C->name, l, rd);
+#if defined(PETSCWARP_TEST_CUDA)
+    if (cuda && PetscWarpAsmRowNZTileBytes(&P->fe, ph->kind, R.v.maxslots)) {
+      cudaStream_t   st;
+      PetscWarpFE    dfe   = P->fe;
+      PetscWarpMesh  dmesh = P->mesh;
+      PetscWarpPhys  dph   = *ph;
+      PetscWarpRowNZ dv    = R.v;
+      double        *d_coef, *d_val, *h = NEW(double, R.nslots + 1), *hc = NEW(double, (size_t)nc_ *cs);
+      size_t         maxsh, ni = (size_t)R.ioff[R.v.ntiles];
+      CHECK(PetscWarpAsmMaxSharedCUDA(&maxsh));
+      if (PetscWarpAsmRowNZTileBytes(&P->fe, ph->kind, R.v.maxslots) <= maxsh) {
+        CHECK(cudaStreamCreate(&st));
+        dfe.Dc    = (double *)Dev(P->fe.Dc, sizeof(double) * P->fe.nq * P->fe.ncv * P->fe.dim);
+        dfe.Kaff  = (double *)Dev(P->fe.Kaff, sizeof(double) * PetscWarpAsmAffineRefsSize(&P->fe, ph->kind));
+        dmesh.cv  = (int *)Dev(P->mesh.cv, sizeof(int) * nc_ * P->fe.ncv);
+        dmesh.X   = (double *)Dev(P->mesh.X, sizeof(double) * P->mesh.nverts * P->fe.dim);
+        dph.kcell = (double *)Dev(P->kcell, sizeof(double) * nc_ * P->fe.dim * P->fe.dim);
+        dv.soff   = (int *)Dev(R.soff, sizeof(int) * (R.v.ntiles + 1));
+        dv.ioff   = (int *)Dev(R.ioff, sizeof(int) * (R.v.ntiles + 1));
+        dv.lbase  = (int *)Dev(R.lbase, sizeof(int) * R.v.ntiles * PETSCWARP_ROWNZ_LANES);
+        dv.lsh    = (unsigned char *)Dev(R.lsh, R.v.ntiles * PETSCWARP_ROWNZ_LANES);
+        dv.icell  = (int *)Dev(R.icell, sizeof(int) * ni);
+        dv.iloc   = (unsigned char *)Dev(R.iloc, ni);
+        dv.kpos8  = R.v.wide ? NULL : (unsigned char *)Dev(R.k8, ni * P->nel);
+        dv.kpos16 = R.v.wide ? (unsigned short *)Dev(R.k16, sizeof(unsigned short) * ni * P->nel) : NULL;
+        d_coef    = DevZeros((size_t)nc_ * cs);
+        d_val     = (double *)Dev(val, sizeof(double) * R.nslots); /* not zeroed: overwritten */
+        CHECK(cudaMemset(d_val, 0xff, sizeof(double) * R.nslots)); /* NaN everywhere */
+        CHECK(PetscWarpAsmRowNZCoefCUDA(&dfe, &dmesh, &dph, d_coef, st));
+        CHECK(PetscWarpAsmRowNZCUDA(&dfe, &dph, &dv, d_coef, d_val, st));
+        CHECK(cudaStreamSynchronize(st));
+        CHECK(cudaMemcpy(hc, d_coef, sizeof(double) * nc_ * cs, cudaMemcpyDeviceToHost));
+        CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
+        EXPECT(!memcmp(hc, coef, sizeof(double) * nc_ * cs), "%s: RowNZCoef on the device differs from the host twin (not bitwise): %g", C->name, RelDiff((size_t)nc_ * cs, coef, hc));
+        EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d) on the device differs from the host twin (not bitwise): %g", C->name, l, RelDiff((size_t)R.nslots, val, h));
+        CHECK(cudaStreamDestroy(st));
+        cudaFree((void *)dfe.Dc), cudaFree((void *)dfe.Kaff), cudaFree((void *)dmesh.cv), cudaFree((void *)dmesh.X), cudaFree((void *)dph.kcell);
+        cudaFree((void *)dv.soff), cudaFree((void *)dv.ioff), cudaFree((void *)dv.lbase), cudaFree((void *)dv.lsh), cudaFree((void *)dv.icell), cudaFree((void *)dv.iloc), cudaFree((void *)dv.kpos8), cudaFree((void *)dv.kpos16);
+        cudaFree(d_coef), cudaFree(d_val);
+        ndev++;
+      }
+      free(h), free(hc);
+    }
+#else
+    (void)cuda;
+#endif
+    free(val), free(exp_);
+    RowPlanDestroy(&R);
+  }
+  if (cuda) printf("  device: RowNZCoef, RowNZ bitwise equal to the host twin (%d of 4 layouts fit)\n", ndev);
+  free(coef);
 }
 
 /* Unsupported sizes are refused, not computed */
@@ -982,7 +1157,7 @@ int main(int argc, char **argv)
       if (naff == P.M.ncells) {
         before = nfail;
         CheckAssembly(&configs[k], &P, cuda, 1);
-        if (nfail == before) printf("  host (affine path): element matrices agree with the quadrature's; Direct, colors, Reduce, SharedNZ agree\n");
+        if (nfail == before) printf("  host (affine path): element matrices agree with the quadrature's; Direct, colors, Reduce, SharedNZ, RowNZ (4 layouts) agree\n");
       } else printf("  %d of %d cells affine: the quadrature path only\n", naff, P.M.ncells);
       free(aff);
     }

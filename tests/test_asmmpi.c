@@ -3,7 +3,7 @@ static char help[] = "PetscWarpAsm on several MPI ranks against PETSc's own asse
                      "the MPI matrix, which -info says) into every target type, matrices from DMCreateMatrix() and from the\n"
                      "elements' own COO pattern (PetscWarpAsmCreateMatrix()), values reassembled, load vectors\n"
                      "(VecSetValuesCOO()), ranks without cells.\n"
-                     "  -strategies sharednz,globalnz,color,atomic,coo   (default all)\n"
+                     "  -strategies sharednz,globalnz,color,atomic,coo,rownz  (default all)\n"
                      "  -types aij,ellwarp,aijcusparse                  (default aij,ellwarp; aijcusparse too with a device)\n"
                      "  -physics laplace|elasticity  -reassemble n      (default 2)\n";
 

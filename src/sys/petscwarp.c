@@ -13,7 +13,7 @@ PetscLogEvent               MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mul
 PetscLogEvent               MATELLWARP_COOPre, MATELLWARP_COOVal;
 PetscLogEvent               MATELLWARP_TwinBuild, MATELLWARP_TwinValues;
 PetscLogEvent               PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual, PETSCWARPASM_APPoints, PETSCWARPASM_BdResidual;
-PetscLogEvent               PETSCWARPASM_Extract, PETSCWARPASM_Pattern, PETSCWARPASM_PlanSlots, PETSCWARPASM_PlanColor, PETSCWARPASM_PlanRed, PETSCWARPASM_PlanPart, PETSCWARPASM_PlanBlocks, PETSCWARPASM_PlanUpload;
+PetscLogEvent               PETSCWARPASM_Extract, PETSCWARPASM_Pattern, PETSCWARPASM_PlanSlots, PETSCWARPASM_PlanColor, PETSCWARPASM_PlanRed, PETSCWARPASM_PlanPart, PETSCWARPASM_PlanBlocks, PETSCWARPASM_PlanUpload, PETSCWARPASM_PlanRowNZ;
 PetscClassId                PETSCWARPASM_CLASSID;
 PETSC_INTERN PetscErrorCode MatCreate_SharedNZ(Mat);
 PetscLogEvent               PCELLWARPPERM_SetUp, PCELLWARPPERM_Scatter;
@@ -91,6 +91,7 @@ PetscErrorCode PetscWarpInitializePackage(void)
   PetscCall(PetscLogEventRegister("WarpAsmPlanRed", PETSCWARPASM_CLASSID, &PETSCWARPASM_PlanRed));
   PetscCall(PetscLogEventRegister("WarpAsmPlanPart", PETSCWARPASM_CLASSID, &PETSCWARPASM_PlanPart));
   PetscCall(PetscLogEventRegister("WarpAsmPlanBlocks", PETSCWARPASM_CLASSID, &PETSCWARPASM_PlanBlocks));
+  PetscCall(PetscLogEventRegister("WarpAsmPlanRowNZ", PETSCWARPASM_CLASSID, &PETSCWARPASM_PlanRowNZ));
   PetscCall(PetscLogEventRegister("WarpAsmPlanUpload", PETSCWARPASM_CLASSID, &PETSCWARPASM_PlanUpload));
   PetscCall(PCInitializePackage());
   PetscCall(PCRegister(PCELLWARPPERM, PCCreate_EllWarpPerm));

@@ -61,6 +61,11 @@ typedef struct {
      and the others qcells in two launches; color puts each color's affine cells first (caff[k] of them) */
   PetscInt naffine; /* affine cells when the plan split them (0 < naffine < ncells), else 0 */
   int     *acells, *qcells, *d_acells, *d_qcells, *caff;
+  /* rownz (warpasmrownz.c): the row lists, their device copy, the cells' affine factors (host and device work space) */
+  PetscWarpRowNZHost rn;
+  PetscWarpRowNZ     d_rn;
+  double            *coef, *d_coef;
+  const char        *fallback; /* why rownz fell back to atomic (NULL otherwise) */
 } PetscWarpAsmPlan;
 
 struct _p_PetscWarpAsm {
@@ -141,6 +146,13 @@ PETSC_INTERN PetscErrorCode PetscWarpAsmAffineRefs_Private(PetscWarpAsm, PetscBo
 PETSC_INTERN PetscErrorCode PetscWarpAsmAffinePlan_Private(PetscWarpAsm, const PetscWarpPhys *, PetscWarpAsmPlan *);
 PETSC_INTERN PetscErrorCode PetscWarpAsmAffinePlanReset_Private(PetscWarpAsmPlan *);
 PETSC_INTERN PetscErrorCode PetscWarpAsmAffineAll_Private(PetscWarpAsm, PetscBool, const PetscWarpPhys *, PetscWarpFE *, PetscBool *);
+/* The rownz strategy (warpasmrownz.c): the plan for target t, or (rownz cannot serve: -info says why) p->strategy set
+   to atomic and p->fallback to the reason; the upload of the plan; freeing it; one assembly into t */
+PETSC_INTERN PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm, const MatWarpTarget *, const PetscWarpPhys *, PetscBool, PetscWarpAsmPlan *);
+PETSC_INTERN PetscErrorCode PetscWarpAsmRowNZUpload_Private(PetscWarpAsm, PetscWarpAsmPlan *);
+PETSC_INTERN PetscErrorCode PetscWarpAsmRowNZReset_Private(PetscWarpAsmPlan *);
+PETSC_INTERN PetscErrorCode PetscWarpAsmRowNZRun_Private(PetscWarpAsm, Mat, MatWarpTarget *, PetscWarpFE *, const PetscWarpMesh *, const PetscWarpPhys *);
+PETSC_INTERN PetscLogEvent  PETSCWARPASM_PlanRowNZ;
 #if PetscDefined(HAVE_CUDA)
 /* Device copy of n elements of size sz (NULL for n == 0), logged as a host-to-device copy (warpasm.c) */
 PETSC_INTERN PetscErrorCode PetscWarpAsmUpload_Private(const void *, size_t, size_t, void **);

@@ -8,6 +8,7 @@
 
 #include <petscwarp.h>
 #include <petscwarp/private/warpasmkernels.h>
+#include <petscwarp/private/warpasmrownzkernels.h>
 
 /* A packed reduction or scatter array in host memory (see warpasmkernels.h for the format) */
 typedef struct {
@@ -70,6 +71,29 @@ PETSC_EXTERN PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt
    redundancy, nblocks, maxcells and nparts_tried are set, no arrays: the caller assembles otherwise */
 PETSC_EXTERN PetscErrorCode PetscWarpPlanSharedNZLimit(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscInt ncv, const int cv[], const int slot[], PetscInt maxcells, PetscInt bs, PetscWarpSharedNZPartitioner partitioner, PetscReal maxred, PetscWarpSharedHost *sh);
 PETSC_EXTERN PetscErrorCode PetscWarpSharedHostDestroy(PetscWarpSharedHost *sh);
+
+/* The rownz plan (assembly by row with recomputation; warpasmrownzkernels.h for the format), host memory */
+typedef struct {
+  PetscInt        ntiles, nel, maxslots, maxrow, nrows; /* maxrow: longest row; nrows: rows served by a lane */
+  PetscCount      ninc;                                 /* incidence entries, padding included (ioff[ntiles]) */
+  PetscBool       wide;
+  int             ssh;
+  int            *soff, *ioff, *lbase, *icell;
+  unsigned char  *lsh, *iloc, *kpos8;
+  unsigned short *kpos16;
+} PetscWarpRowNZHost;
+
+/* The rownz plan of the elements e2d (ncells x nel, negative: dropped) into the pattern (rowptr, colidx) of nrows rows
+   and ncols columns whose values are nslots slots, CSR position p -> slot pos2slot[p] (NULL: the CSR positions
+   themselves). Tiles: 32 consecutive rows (fewer when their slots would exceed 4096) of a CSR target, or the rows of
+   one 32-aligned slot range (an ELL-WARP warp, or a row split over several) of a mapped target. When the target's layout
+   cannot be served (more than 32 rows in one range, rows whose local positions exceed 16 bits), *why says so and rn is
+   empty: the caller assembles otherwise. Errors as PetscWarpPlanSlots() (PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_INCOMP). */
+PETSC_EXTERN PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt rowptr[], const PetscInt colidx[], const int pos2slot[], PetscInt nslots, PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscWarpRowNZHost *rn, const char **why);
+PETSC_EXTERN PetscErrorCode PetscWarpRowNZHostDestroy(PetscWarpRowNZHost *rn);
+PETSC_EXTERN PetscLogDouble PetscWarpRowNZHostBytes(const PetscWarpRowNZHost *rn);
+/* The kernel layer's view of a host plan */
+PETSC_EXTERN PetscWarpRowNZ PetscWarpRowNZHostView(const PetscWarpRowNZHost *rn);
 
 /* Bytes of a plan's arrays (for MatView / -info) */
 PETSC_EXTERN PetscLogDouble PetscWarpRedHostBytes(const PetscWarpRedHost *red);

@@ -10,7 +10,7 @@
   #include <petscdevice_cuda.h>
 #endif
 
-const char *const PetscWarpAsmStrategies[]        = {"sharednz", "globalnz", "color", "atomic", "coo", "PetscWarpAsmStrategy", "PETSCWARP_ASM_", NULL};
+const char *const PetscWarpAsmStrategies[]        = {"sharednz", "globalnz", "color", "atomic", "coo", "rownz", "PetscWarpAsmStrategy", "PETSCWARP_ASM_", NULL};
 const char *const PetscWarpSharedNZPartitioners[] = {"balls", "metis", "ranges", "PetscWarpSharedNZPartitioner", "PETSCWARP_SHAREDNZ_", NULL};
 
 #if PetscDefined(HAVE_CUDA)
@@ -63,6 +63,7 @@ static PetscErrorCode PlanReset(PetscWarpAsm a)
   PetscCall(PetscWarpRedHostDestroy(&p->red));
   PetscCall(PetscWarpSharedHostDestroy(&p->sh));
   PetscCall(PetscWarpAsmAffinePlanReset_Private(p));
+  PetscCall(PetscWarpAsmRowNZReset_Private(p));
 #if PetscDefined(HAVE_CUDA)
   PetscCall(DFree(p->d_slot));
   PetscCall(DFree(p->d_ccells));
@@ -481,7 +482,7 @@ PetscErrorCode PetscWarpAsmSetSource(PetscWarpAsm wa, const PetscReal f[])
 - strategy - a `PetscWarpAsmStrategy`
 
   Options Database Key:
-. -mat_warp_assembly <sharednz,globalnz,color,atomic,coo> - the strategy
+. -mat_warp_assembly <sharednz,globalnz,color,atomic,coo,rownz> - the strategy
 
   Level: intermediate
 
@@ -491,7 +492,7 @@ PetscErrorCode PetscWarpAsmSetStrategy(PetscWarpAsm wa, PetscWarpAsmStrategy str
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
-  PetscCheck(strategy >= PETSCWARP_ASM_SHAREDNZ && strategy <= PETSCWARP_ASM_COO, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "Unknown strategy %d", (int)strategy);
+  PetscCheck(strategy >= PETSCWARP_ASM_SHAREDNZ && strategy <= PETSCWARP_ASM_ROWNZ, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "Unknown strategy %d", (int)strategy);
   if (strategy != wa->strategy) PetscCall(PlanReset(wa));
   wa->strategy = strategy;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -657,7 +658,7 @@ PetscErrorCode PetscWarpAsmSetAffine(PetscWarpAsm wa, PetscBool flg)
 . wa - the assembly object
 
   Options Database Keys:
-+ -mat_warp_assembly <sharednz,globalnz,color,atomic,coo> - the strategy
++ -mat_warp_assembly <sharednz,globalnz,color,atomic,coo,rownz> - the strategy
 . -mat_warp_assembly_device <bool>                        - assemble on the device (default: when there is one)
 . -mat_warp_assembly_affine <bool>                        - the affine fast path (default true; `PetscWarpAsmSetAffine()`)
 . -mat_warp_assembly_block_size <bs>                      - threads per block of the globalnz reduction kernels
@@ -818,7 +819,8 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
   p->device    = device;
   p->ell       = t->ell;
   p->nslots    = t->nslots;
-  if (p->strategy != PETSCWARP_ASM_COO) {
+  if (p->strategy == PETSCWARP_ASM_ROWNZ) PetscCall(PetscWarpAsmRowNZPlan_Private(a, t, &ph, device, p)); /* or atomic, with the reason */
+  if (p->strategy != PETSCWARP_ASM_COO && p->strategy != PETSCWARP_ASM_ROWNZ) {
     PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanSlots, A, 0, 0, 0));
     PetscCall(PetscWarpPlanSlotsMapped(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, a->ncells, nel, a->e2d, &p->slot));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanSlots, A, 0, 0, 0));
@@ -836,6 +838,8 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
   case PETSCWARP_ASM_ATOMIC:
     p->bytes = sizeof(int) * (PetscLogDouble)nsrc;
     break;
+  case PETSCWARP_ASM_ROWNZ:
+    break; /* planned above */
   case PETSCWARP_ASM_GLOBALNZ:
     PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanRed, A, 0, 0, 0));
     PetscCall(PetscWarpPlanReduction((PetscCount)nsrc, p->slot, t->nslots, a->bs, a->tpb, &p->red));
@@ -908,6 +912,7 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
     if (p->acells) PetscCall(PetscWarpAsmUpload_Private(p->acells, (size_t)p->naffine, sizeof(int), (void **)&p->d_acells));
     if (p->qcells) PetscCall(PetscWarpAsmUpload_Private(p->qcells, (size_t)(a->ncells - p->naffine), sizeof(int), (void **)&p->d_qcells));
     if (p->strategy == PETSCWARP_ASM_GLOBALNZ) PetscCall(UploadRed(&p->red, &p->d_red));
+    if (p->strategy == PETSCWARP_ASM_ROWNZ) PetscCall(PetscWarpAsmRowNZUpload_Private(a, p));
     if (p->strategy == PETSCWARP_ASM_SHAREDNZ) {
       p->d_sh.nblocks  = (int)p->sh.nblocks;
       p->d_sh.bs       = (int)p->sh.bs;
@@ -1075,6 +1080,9 @@ static PetscErrorCode RunStrategy(PetscWarpAsm a, Mat A, MatWarpTarget *t, const
     else
       PetscCallCUDA((cudaError_t)PetscWarpAsmSharedNZCUDA(&fe, &mesh, &ph, &p->d_sh, t->val, st));
 #endif
+    break;
+  case PETSCWARP_ASM_ROWNZ:
+    PetscCall(PetscWarpAsmRowNZRun_Private(a, A, t, &fe, &mesh, &ph));
     break;
   case PETSCWARP_ASM_COO:
     break; /* done by the caller, after MatWarpTargetEnd() */
@@ -1629,8 +1637,13 @@ PetscErrorCode PetscWarpAsmView(PetscWarpAsm wa, PetscViewer viewer)
     if (wa->plan.strategy == PETSCWARP_ASM_COLOR) PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " colors", info.ncolors));
     if (wa->plan.strategy == PETSCWARP_ASM_SHAREDNZ) PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " blocks of at most %" PetscInt_FMT " cells, %.3f computations per element", info.nblocks, info.maxcells, (double)info.redundancy));
     if (wa->plan.strategy == PETSCWARP_ASM_GLOBALNZ) PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " reduction blocks", info.nblocks));
+    if (wa->plan.strategy == PETSCWARP_ASM_ROWNZ)
+      PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " tiles of rows (at most %" PetscInt_FMT " slots), %s positions", wa->plan.rn.ntiles, wa->plan.rn.maxslots, wa->plan.rn.wide ? "16-bit" : "8-bit"));
     if (wa->plan.strategy != wa->plan.requested)
-      PetscCall(PetscViewerASCIIPrintf(viewer, " (%s fell back to %s%s)", PetscWarpAsmStrategies[wa->plan.requested], PetscWarpAsmStrategies[wa->plan.strategy], wa->plan.fallback_redundancy > 0 ? ": too much redundancy" : ": elements do not fit"));
+      PetscCall(PetscViewerASCIIPrintf(viewer, " (%s fell back to %s: %s)", PetscWarpAsmStrategies[wa->plan.requested], PetscWarpAsmStrategies[wa->plan.strategy],
+                                       wa->plan.fallback                  ? wa->plan.fallback
+                                       : wa->plan.fallback_redundancy > 0 ? "too much redundancy"
+                                                                          : "elements do not fit"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " assemblies, last %.3g s (%s)\n", info.nassemblies, info.assembly_time, info.device ? "device" : "host"));

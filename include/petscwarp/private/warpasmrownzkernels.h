@@ -1,0 +1,81 @@
+/*
+  Assembly by row with recomputation (the rownz strategy): the C interface of src/kernels/warpasm_rownz*.
+
+  Cecka, Lew and Darve (seeds/000, Table III) call it "assemble by row, computing element data as needed in local
+  memory": no element matrix is stored and no value is added atomically. Each row r of the matrix gathers the
+  contributions of the cells incident to it: for every incidence (cell c, local dof i of r in c) the row computes row i
+  of c's element matrix from the affine path's reference matrices (warpasm_elem.h, PwaAffinePair) and c's affine
+  factor, and adds each entry into its position k within row r. Element matrices are never formed; each entry of an
+  element matrix is computed exactly once (by the row that owns it), only the per-cell factor is read by the nb*nc rows
+  of the cell.
+
+  Two kernels: PetscWarpAsmRowNZCoef* computes the affine factor of every cell once (PwaAffineCell, cs doubles per
+  cell: cheaper than recomputing it from the vertex coordinates in each of the cell's rows, which would read ncv vertex
+  indices and ncv*dim coordinates per incidence); PetscWarpAsmRowNZ* assembles the rows.
+
+  The plan (src/mat/assembly/warpasmrownz.c) groups the rows into tiles of at most 32 lanes, one row per lane, whose
+  target slots fill a contiguous range [soff[b], soff[b+1]) of the value array (32 consecutive CSR rows, or the rows of
+  one ELL-WARP warp, padding included). A tile (one warp on the device) accumulates its range in shared memory, each
+  slot by the one lane that owns its row, in a fixed order (incidences in the plan's order, then columns), then writes
+  the whole range once, coalesced: no zeroing pass, every slot written exactly once (padding and pattern positions that
+  no element reaches get 0). The result is bitwise reproducible, and the host twin runs the same arithmetic in the same
+  order (the .cu file is compiled without FMA contraction, the host twin with -ffp-contract=off).
+
+  Data of tile b (LANES = 32):
+  - lane t serves a row when lbase[b*LANES + t] >= 0: local position p of that row is local slot
+    lbase + ((p >> lsh) << ssh) + (p & ((1 << lsh) - 1)) of the tile. CSR: ssh = 0, lsh = 0, p = k, the entry's position
+    in the row. ELL-WARP: ssh = 5, the row's slots lie in L = 2^lsh consecutive lanes of its warp, p = (rel / 32) L +
+    rel % 32 with rel the slot minus the row's first; p = k for a row in one lane (K1 warps, blocked column index or
+    not);
+  - the incidences of lane t are the entries m = 0 .. (ioff[b+1]-ioff[b])/LANES - 1 at x = ioff[b] + m*LANES + t:
+    icell[x] (-1: padding), iloc[x] = i (the local dof of the row in the cell), and the local positions p of the cell's
+    nel columns in the row: kpos[(ioff[b] + m*LANES)*nel + j*LANES + t] (uint8, or uint16 when wide; the largest value,
+    0xff or 0xffff, marks a dropped column).
+*/
+#pragma once
+
+#include <petscwarp/private/warpasmkernels.h>
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+#define PETSCWARP_ROWNZ_LANES  32
+#define PETSCWARP_ROWNZ_SKIP8  0xff
+#define PETSCWARP_ROWNZ_SKIP16 0xffff
+
+typedef struct {
+  int                   ntiles;
+  int                   nel;      /* element dofs (columns of an element row) */
+  int                   wide;     /* kpos is uint16 (else uint8) */
+  int                   ssh;      /* 0 (CSR) or 5 (ELL-WARP): see above */
+  int                   maxslots; /* largest soff[b+1] - soff[b] */
+  const int            *soff;     /* [ntiles+1] */
+  const int            *ioff;     /* [ntiles+1], multiples of LANES */
+  const int            *lbase;    /* [ntiles*LANES] */
+  const unsigned char  *lsh;      /* [ntiles*LANES] */
+  const int            *icell;    /* [ioff[ntiles]] */
+  const unsigned char  *iloc;     /* [ioff[ntiles]] */
+  const unsigned char  *kpos8;    /* [ioff[ntiles]*nel] when !wide */
+  const unsigned short *kpos16;   /* [ioff[ntiles]*nel] when wide */
+} PetscWarpRowNZ;
+
+/* Doubles of a cell's affine factor as the rownz kernels store it (PwaAffineCell's values, rounded up to even) */
+int PetscWarpAsmRowNZCoefStride(int dim, int physkind);
+/* Shared memory (bytes) a device block needs for one tile: the reference matrices (staged) and maxslots doubles;
+   0 when the reference matrices do not fit PWA_REF_BUDGET (the plan then does not use rownz) */
+size_t PetscWarpAsmRowNZTileBytes(const PetscWarpFE *fe, int physkind, int maxslots);
+
+/* ---------------- host twin (src/kernels/warpasm_rownz_host.c), host memory ---------------- */
+/* coef[cell*cs ...] for every cell (every cell affine, no per-point coefficient) */
+int PetscWarpAsmRowNZCoefHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, double *coef);
+/* val[soff[0] .. soff[ntiles]) from the factors coef and the reference matrices fe->Kaff */
+int PetscWarpAsmRowNZHost(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val);
+
+/* ---------------- CUDA (src/kernels/warpasm_rownz.cu), device memory; structs in host memory ---------------- */
+int PetscWarpAsmRowNZCoefCUDA(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, double *coef, void *stream);
+int PetscWarpAsmRowNZCUDA(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val, void *stream);
+
+#if defined(__cplusplus)
+}
+#endif

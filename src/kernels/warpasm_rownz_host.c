@@ -1,0 +1,45 @@
+/* The rownz strategy (warpasmrownzkernels.h), host twin: the same arithmetic in the same order as warpasm_rownz.cu
+   (warpasm_rownz.h), the lanes of a tile run one after another. Compiled with -ffp-contract=off (CMakeLists.txt). */
+#include "warpasm_rownz.h"
+#include <stdlib.h>
+#include <string.h>
+
+int PetscWarpAsmRowNZCoefStride(int dim, int physkind)
+{
+  return PwaRowNZStride(dim, physkind);
+}
+
+size_t PetscWarpAsmRowNZTileBytes(const PetscWarpFE *fe, int physkind, int maxslots)
+{
+  const int n = PwaAffineRefs(physkind, fe->dim) * (fe->nb * (fe->nb + 1) / 2);
+  if ((size_t)n * sizeof(double) > PWA_REF_BUDGET) return 0;
+  return sizeof(double) * ((size_t)n + (size_t)maxslots);
+}
+
+int PetscWarpAsmRowNZCoefHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, double *coef)
+{
+  int cs;
+  if (PwaCheckCall(fe, ph) || ph->cq) return PETSCWARP_ASM_ERR_ARG;
+  cs = PwaRowNZStride(fe->dim, ph->kind);
+  for (int cell = 0; cell < mesh->ncells; cell++) PwaRowNZCell(ph->kind, fe->dim, fe->ncv, mesh->cv, mesh->X, fe->Dc, ph->coef, ph->kappa, ph->kcell, ph->shift, cell, cs, coef + (size_t)cell * cs);
+  return PETSCWARP_ASM_OK;
+}
+
+int PetscWarpAsmRowNZHost(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val)
+{
+  double *acc;
+  int     cs;
+  if (PwaCheckCall(fe, ph) || !fe->Kaff || rn->nel != fe->nb * fe->nc || (rn->ssh != 0 && rn->ssh != 5)) return PETSCWARP_ASM_ERR_ARG;
+  if (!rn->ntiles) return PETSCWARP_ASM_OK;
+  cs  = PwaRowNZStride(fe->dim, ph->kind);
+  acc = (double *)malloc(sizeof(double) * (size_t)(rn->maxslots > 0 ? rn->maxslots : 1));
+  if (!acc) return PETSCWARP_ASM_ERR_MEM;
+  for (int b = 0; b < rn->ntiles; b++) {
+    const int s0 = rn->soff[b], ns = rn->soff[b + 1] - s0;
+    memset(acc, 0, sizeof(double) * (size_t)ns);
+    for (int t = 0; t < PETSCWARP_ROWNZ_LANES; t++) PwaRowNZLane(ph->kind, fe->dim, fe->nb, fe->Kaff, ph->lambda, ph->mu, ph->shift, rn, b, t, coef, cs, acc);
+    memcpy(val + s0, acc, sizeof(double) * (size_t)ns);
+  }
+  free(acc);
+  return PETSCWARP_ASM_OK;
+}

@@ -1,0 +1,388 @@
+/*
+  The rownz strategy of PetscWarpAsm: assembly by row with recomputation ("assemble by row, computing element data as
+  needed in local memory", Cecka, Lew and Darve, seeds/000, Table III), atomic-free and element-matrix-free, on the
+  affine path (every cell affine: each element matrix is sum_r c_r(cell) R_r). The plan (PetscWarpPlanRowNZ()) is the
+  transpose of the element->dof map: per row its incident (cell, local dof) pairs and, per incidence, the positions in
+  the row of the cell's columns; the kernels (src/kernels/warpasm_rownz*, warpasmrownzkernels.h) compute the cells'
+  affine factors, then each row's entries in a fixed order, writing each value slot once.
+
+  Where rownz cannot serve (the affine path off or not applicable: a cell not affine, a per-point mass coefficient,
+  reference matrices beyond the shared-memory budget; a target layout it cannot address; a tile beyond the device's
+  shared memory) the plan runs atomic, -info says why, and PetscWarpAsmGetInfo()/PetscWarpAsmView() report it.
+  Several ranks assemble with coo, as every strategy does.
+*/
+#include <petscwarp/private/warpasmimpl.h>
+#if PetscDefined(HAVE_CUDA)
+  #include <petscdevice_cuda.h>
+#endif
+
+#define ROWNZ_LANES     PETSCWARP_ROWNZ_LANES
+#define ROWNZ_CSR_SLOTS 4096 /* a CSR tile closes before its slots would exceed this (unless it holds one row) */
+
+PetscErrorCode PetscWarpRowNZHostDestroy(PetscWarpRowNZHost *rn)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree2(rn->soff, rn->ioff));
+  PetscCall(PetscFree2(rn->lbase, rn->lsh));
+  PetscCall(PetscFree2(rn->icell, rn->iloc));
+  PetscCall(PetscFree(rn->kpos8));
+  PetscCall(PetscFree(rn->kpos16));
+  PetscCall(PetscMemzero(rn, sizeof(*rn)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscLogDouble PetscWarpRowNZHostBytes(const PetscWarpRowNZHost *rn)
+{
+  if (!rn->soff) return 0;
+  return (PetscLogDouble)sizeof(int) * (2.0 * (rn->ntiles + 1) + (PetscLogDouble)rn->ntiles * ROWNZ_LANES) + (PetscLogDouble)rn->ntiles * ROWNZ_LANES + 5.0 * (PetscLogDouble)rn->ninc + (rn->wide ? 2.0 : 1.0) * (PetscLogDouble)rn->ninc * rn->nel;
+}
+
+PetscWarpRowNZ PetscWarpRowNZHostView(const PetscWarpRowNZHost *rn)
+{
+  PetscWarpRowNZ v;
+  v.ntiles   = (int)rn->ntiles;
+  v.nel      = (int)rn->nel;
+  v.wide     = (int)rn->wide;
+  v.ssh      = rn->ssh;
+  v.maxslots = (int)rn->maxslots;
+  v.soff     = rn->soff;
+  v.ioff     = rn->ioff;
+  v.lbase    = rn->lbase;
+  v.lsh      = rn->lsh;
+  v.icell    = rn->icell;
+  v.iloc     = rn->iloc;
+  v.kpos8    = rn->kpos8;
+  v.kpos16   = rn->kpos16;
+  return v;
+}
+
+/* Slot of position k of row r */
+static inline PetscInt RowSlot(const PetscInt rowptr[], const int pos2slot[], PetscInt r, PetscInt k)
+{
+  return pos2slot ? (PetscInt)pos2slot[rowptr[r] + k] : rowptr[r] + k;
+}
+
+/* The shape of row r: its first and last slot, and the lanes shift lsh of its local positions (RowPos()) */
+static void RowShape(const PetscInt rowptr[], const int pos2slot[], PetscInt r, PetscInt *smin, PetscInt *smax, int *lsh)
+{
+  PetscInt len = rowptr[r + 1] - rowptr[r], lo = PETSC_INT_MAX, hi = -1, sub = 0;
+  for (PetscInt k = 0; k < len; k++) {
+    PetscInt sl = RowSlot(rowptr, pos2slot, r, k);
+    lo          = PetscMin(lo, sl);
+    hi          = PetscMax(hi, sl);
+  }
+  for (PetscInt k = 0; pos2slot && k < len; k++) sub = PetscMax(sub, (RowSlot(rowptr, pos2slot, r, k) - lo) & 31);
+  *smin = lo;
+  *smax = hi;
+  for (*lsh = 0; ((PetscInt)1 << *lsh) <= sub; (*lsh)++) { }
+}
+
+/* The local position of entry k of row r as the kernels store it: the slot is smin + ((pos >> lsh) << ssh) + (pos & (2^lsh
+   - 1)); for a CSR target pos = k, for ELL-WARP (ssh 5) pos = (rel / 32) 2^lsh + rel % 32 with rel = slot - smin (pos = k
+   for a row in one lane, blocked index or not) */
+static inline PetscInt RowPos(const PetscInt rowptr[], const int pos2slot[], PetscInt r, PetscInt k, PetscInt smin, int lsh)
+{
+  PetscInt rel;
+  if (!pos2slot) return k;
+  rel = RowSlot(rowptr, pos2slot, r, k) - smin;
+  return ((rel >> 5) << lsh) + (rel & 31);
+}
+
+PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt rowptr[], const PetscInt colidx[], const int pos2slot[], PetscInt nslots, PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscWarpRowNZHost *rn, const char **why)
+{
+  const int ssh = pos2slot ? 5 : 0;
+  PetscInt *cnt, *rptr, *ilist, *order, *key, *smaxr, *sminr, *tfirst, *where, nact = 0, ntiles = 0, maxrow = 0, maxslots = 0, maxpos = 0;
+  int      *shape;
+  PetscInt *tstart;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(rn, sizeof(*rn)));
+  *why = NULL;
+  PetscCheck(nel <= 255, PETSC_COMM_SELF, PETSC_ERR_SUP, "rownz: %" PetscInt_FMT " element dofs exceed 255", nel);
+  PetscCheck(pos2slot || nslots == rowptr[nrows], PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "rownz: a CSR target of %" PetscInt_FMT " slots for %" PetscInt_FMT " entries", nslots, rowptr[nrows]);
+  for (PetscInt r = 0; r < nrows; r++) maxrow = PetscMax(maxrow, rowptr[r + 1] - rowptr[r]);
+  if (maxrow > 65535) {
+    *why = "a row has more than 65535 entries";
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  /* the transpose of the element map: per row its (cell, local dof) incidences, cells ascending */
+  PetscCall(PetscCalloc2(nrows + 1, &cnt, nrows + 1, &rptr));
+  for (PetscInt x = 0; x < ncells * nel; x++) {
+    PetscInt r = e2d[x];
+    PetscCheck(r < nrows && r < ncols, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Element map index %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", r, PetscMin(nrows, ncols));
+    if (r >= 0) cnt[r]++;
+  }
+  for (PetscInt r = 0; r < nrows; r++) rptr[r + 1] = rptr[r] + cnt[r];
+  PetscCall(PetscMalloc1(PetscMax(rptr[nrows], 1), &ilist));
+  PetscCall(PetscArrayzero(cnt, nrows));
+  for (PetscInt x = 0; x < ncells * nel; x++)
+    if (e2d[x] >= 0) ilist[rptr[e2d[x]] + cnt[e2d[x]]++] = x; /* x = cell*nel + i */
+  /* row shapes (ELL-WARP: rows over L = 2^lsh lanes of their warp) and the rows in slot order */
+  PetscCall(PetscMalloc5(nrows, &shape, nrows, &order, nrows, &key, nrows, &smaxr, nrows, &sminr));
+  for (PetscInt r = 0; r < nrows; r++) {
+    PetscInt lo, hi, len = rowptr[r + 1] - rowptr[r];
+    shape[r] = 0;
+    if (!len) continue;
+    RowShape(rowptr, pos2slot, r, &lo, &hi, &shape[r]);
+    maxpos      = PetscMax(maxpos, RowPos(rowptr, pos2slot, r, len - 1, lo, shape[r]));
+    maxpos      = PetscMax(maxpos, ((hi - lo) >> 5 << shape[r]) + (shape[r] ? ((PetscInt)1 << shape[r]) - 1 : 0));
+    order[nact] = r;
+    smaxr[r]    = hi;
+    sminr[r]    = lo;
+    key[nact++] = lo;
+  }
+  if (maxpos >= PETSCWARP_ROWNZ_SKIP16) *why = "a row's local positions exceed 16 bits";
+  if (*why) {
+    PetscCall(PetscFree5(shape, order, key, smaxr, sminr));
+    PetscCall(PetscFree(ilist));
+    PetscCall(PetscFree2(cnt, rptr));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  /* tiles: first row (index into order[], or the CSR row) and first slot of each */
+  PetscCall(PetscMalloc2(nrows + 2, &tfirst, nrows + 2, &tstart));
+  if (pos2slot) {
+    PetscInt end = -1, n = 0;
+    PetscCall(PetscSortIntWithArray(nact, key, order));
+    for (PetscInt q = 0; q < nact; q++) {
+      PetscInt r = order[q], lo = key[q] / 32 * 32, hi = (smaxr[r] / 32 + 1) * 32;
+      if (q == 0 || lo >= end) {
+        tfirst[ntiles] = q;
+        tstart[ntiles] = ntiles ? lo : 0;
+        ntiles++;
+        n = 0;
+      }
+      if (++n > ROWNZ_LANES) {
+        *why = "more than 32 rows share a 32-aligned slot range of the target";
+        break;
+      }
+      end = PetscMax(end, hi);
+    }
+    if (!nact && nslots) { /* no row: one tile zeroes the slots */
+      tfirst[0] = 0;
+      tstart[0] = 0;
+      ntiles    = 1;
+    }
+    tfirst[ntiles] = nact;
+  } else {
+    for (PetscInt r = 0; r < nrows;) {
+      PetscInt r1 = r + 1;
+      while (r1 < nrows && r1 - r < ROWNZ_LANES && rowptr[r1 + 1] - rowptr[r] <= ROWNZ_CSR_SLOTS) r1++;
+      tfirst[ntiles] = r;
+      tstart[ntiles] = rowptr[r];
+      ntiles++;
+      r = r1;
+    }
+    tfirst[ntiles] = nrows;
+  }
+  tstart[ntiles] = nslots;
+  if (*why) {
+    PetscCall(PetscFree2(tfirst, tstart));
+    PetscCall(PetscFree5(shape, order, key, smaxr, sminr));
+    PetscCall(PetscFree(ilist));
+    PetscCall(PetscFree2(cnt, rptr));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  /* per tile: lanes and the padded incidence lists */
+  rn->ntiles = ntiles;
+  rn->nel    = nel;
+  rn->ssh    = ssh;
+  rn->wide   = (PetscBool)(maxpos >= PETSCWARP_ROWNZ_SKIP8);
+  rn->maxrow = maxrow;
+  PetscCall(PetscMalloc2(ntiles + 1, &rn->soff, ntiles + 1, &rn->ioff));
+  PetscCall(PetscMalloc2(ntiles * ROWNZ_LANES, &rn->lbase, ntiles * ROWNZ_LANES, &rn->lsh));
+  rn->ioff[0] = 0;
+  for (PetscInt b = 0; b < ntiles; b++) {
+    PetscInt nm = 0, s0 = tstart[b];
+    rn->soff[b] = (int)s0;
+    maxslots    = PetscMax(maxslots, tstart[b + 1] - s0);
+    for (PetscInt q = tfirst[b]; q < tfirst[b + 1]; q++) {
+      PetscInt r = pos2slot ? order[q] : q;
+      nm         = PetscMax(nm, cnt[r]);
+    }
+    PetscCheck((PetscCount)rn->ioff[b] + (PetscCount)nm * ROWNZ_LANES <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "rownz: incidences exceed the plan's integer range");
+    rn->ioff[b + 1] = rn->ioff[b] + (int)nm * ROWNZ_LANES;
+    for (PetscInt t = 0; t < ROWNZ_LANES; t++) {
+      PetscInt q                     = tfirst[b] + t, r;
+      rn->lbase[b * ROWNZ_LANES + t] = -1;
+      rn->lsh[b * ROWNZ_LANES + t]   = 0;
+      if (q >= tfirst[b + 1]) continue;
+      r = pos2slot ? order[q] : q;
+      if (!cnt[r]) continue; /* no incidence: its slots are zeroed by the tile */
+      rn->lbase[b * ROWNZ_LANES + t] = (int)(sminr[r] - s0);
+      rn->lsh[b * ROWNZ_LANES + t]   = (unsigned char)shape[r];
+      rn->nrows++;
+    }
+  }
+  rn->soff[ntiles] = (int)nslots;
+  rn->maxslots     = maxslots;
+  rn->ninc         = rn->ioff[ntiles];
+  PetscCall(PetscMalloc2(PetscMax(rn->ninc, 1), &rn->icell, PetscMax(rn->ninc, 1), &rn->iloc));
+  if (rn->wide) PetscCall(PetscMalloc1(PetscMax(rn->ninc * nel, 1), &rn->kpos16));
+  else PetscCall(PetscMalloc1(PetscMax(rn->ninc * nel, 1), &rn->kpos8));
+  PetscCall(PetscMalloc1(PetscMax(ncols, 1), &where));
+  for (PetscInt c = 0; c < ncols; c++) where[c] = -1;
+  for (PetscInt b = 0; b < ntiles; b++)
+    for (PetscInt t = 0; t < ROWNZ_LANES; t++) {
+      PetscInt q = tfirst[b] + t, r = -1, n = 0, nm = (rn->ioff[b + 1] - rn->ioff[b]) / ROWNZ_LANES;
+      if (q < tfirst[b + 1]) r = pos2slot ? order[q] : q;
+      if (r >= 0) {
+        n = cnt[r];
+        for (PetscInt p = rowptr[r]; p < rowptr[r + 1]; p++) where[colidx[p]] = RowPos(rowptr, pos2slot, r, p - rowptr[r], sminr[r], shape[r]);
+      }
+      for (PetscInt m = 0; m < nm; m++) {
+        PetscCount x = rn->ioff[b] + m * ROWNZ_LANES + t, kb = (rn->ioff[b] + m * ROWNZ_LANES) * (PetscCount)nel + t;
+        PetscInt   ce = m < n ? ilist[rptr[r] + m] : -1, cell = ce >= 0 ? ce / nel : -1;
+        rn->icell[x] = (int)cell;
+        rn->iloc[x]  = (unsigned char)(ce >= 0 ? ce - cell * nel : 0);
+        for (PetscInt j = 0; j < nel; j++) {
+          PetscInt col = cell >= 0 ? e2d[cell * nel + j] : -1, k;
+          if (col >= 0) {
+            PetscCheck(col < ncols, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Element map index %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", col, ncols);
+            PetscCheck(where[col] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Element entry (%" PetscInt_FMT ", %" PetscInt_FMT ") of cell %" PetscInt_FMT " is not in the matrix's nonzero pattern", r, col, cell);
+          }
+          k = col >= 0 ? where[col] : (rn->wide ? PETSCWARP_ROWNZ_SKIP16 : PETSCWARP_ROWNZ_SKIP8);
+          if (rn->wide) rn->kpos16[kb + j * ROWNZ_LANES] = (unsigned short)k;
+          else rn->kpos8[kb + j * ROWNZ_LANES] = (unsigned char)k;
+        }
+      }
+      if (r >= 0)
+        for (PetscInt p = rowptr[r]; p < rowptr[r + 1]; p++) where[colidx[p]] = -1;
+    }
+  PetscCall(PetscFree(where));
+  PetscCall(PetscFree2(tfirst, tstart));
+  PetscCall(PetscFree5(shape, order, key, smaxr, sminr));
+  PetscCall(PetscFree(ilist));
+  PetscCall(PetscFree2(cnt, rptr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the affine path serves every cell for rownz; else the reason */
+static PetscErrorCode RowNZGate(PetscWarpAsm a, const PetscWarpPhys *ph, const char **why)
+{
+  PetscWarpFE fe = {0};
+
+  PetscFunctionBegin;
+  *why   = NULL;
+  fe.dim = (int)a->dim;
+  fe.nb  = (int)a->nb;
+  if (!a->affine) *why = "the affine path is off (-mat_warp_assembly_affine 0)";
+  else if (ph->cq) *why = "the physics has a per-point mass coefficient (no affine path)";
+  else if ((size_t)PetscWarpAsmAffineRefsSize(&fe, ph->kind) * sizeof(double) > 32 * 1024) *why = "the reference matrices exceed the shared-memory budget (32 KB)";
+  else if (a->ncells) {
+    PetscCall(PetscWarpAsmAffineCells_Private(a));
+    if (a->naffine < a->ncells) *why = "some cells are not affine";
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget *t, const PetscWarpPhys *ph, PetscBool device, PetscWarpAsmPlan *p)
+{
+  const char *why;
+
+  PetscFunctionBegin;
+  PetscCall(RowNZGate(a, ph, &why));
+  if (!why) {
+    PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanRowNZ, 0, 0, 0, 0));
+    PetscCall(PetscWarpPlanRowNZ(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, t->nslots, a->ncells, a->nel, a->e2d, &p->rn, &why));
+    PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRowNZ, 0, 0, 0, 0));
+  }
+#if PetscDefined(HAVE_CUDA)
+  if (!why && device) {
+    PetscWarpFE fe = {0};
+    size_t      need, maxsh;
+    fe.dim = (int)a->dim;
+    fe.nb  = (int)a->nb;
+    need   = PetscWarpAsmRowNZTileBytes(&fe, ph->kind, (int)p->rn.maxslots);
+    PetscCallCUDA((cudaError_t)PetscWarpAsmMaxSharedCUDA(&maxsh));
+    if (need > maxsh) {
+      PetscCall(PetscInfo(a, "rownz: a tile of %" PetscInt_FMT " slots needs %zu bytes of shared memory, the device allows %zu\n", p->rn.maxslots, need, maxsh));
+      why = "a tile of rows exceeds the device's shared memory";
+    }
+  }
+#endif
+  if (why) {
+    PetscCall(PetscInfo(a, "rownz: %s%s: assembling with atomic\n", why, a->naffine >= 0 && a->naffine < a->ncells ? " (mixed or non-affine mesh)" : ""));
+    PetscCall(PetscWarpRowNZHostDestroy(&p->rn));
+    p->fallback = why;
+    p->strategy = PETSCWARP_ASM_ATOMIC;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  p->bytes = PetscWarpRowNZHostBytes(&p->rn) + sizeof(double) * (PetscLogDouble)a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind);
+  if (!device) PetscCall(PetscMalloc1(PetscMax(a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind), 1), &p->coef));
+  PetscCall(PetscInfo(a, "rownz: %" PetscInt_FMT " tiles (%s slots, rows of at most %" PetscInt_FMT " entries: %s positions), %" PetscInt_FMT " rows served, %.3g incidences per row (padding included), at most %" PetscInt_FMT " slots per tile\n",
+                      p->rn.ntiles, p->rn.ssh ? "ELL-WARP" : "CSR", p->rn.maxrow, p->rn.wide ? "16-bit" : "8-bit", p->rn.nrows, p->rn.nrows ? (double)p->rn.ninc / (double)p->rn.nrows : 0.0, p->rn.maxslots));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpAsmRowNZUpload_Private(PetscWarpAsm a, PetscWarpAsmPlan *p)
+{
+  PetscFunctionBegin;
+#if PetscDefined(HAVE_CUDA)
+  {
+    const PetscWarpRowNZHost *h  = &p->rn;
+    size_t                    nt = (size_t)h->ntiles, ni = (size_t)h->ninc, cs = (size_t)PetscWarpAsmRowNZCoefStride((int)a->dim, a->physics == PETSCWARP_PHYSICS_LAPLACE ? PETSCWARP_PHYS_LAPLACE : PETSCWARP_PHYS_ELASTICITY);
+    p->d_rn = PetscWarpRowNZHostView(h);
+    PetscCall(PetscWarpAsmUpload_Private(h->soff, nt + 1, sizeof(int), (void **)&p->d_rn.soff));
+    PetscCall(PetscWarpAsmUpload_Private(h->ioff, nt + 1, sizeof(int), (void **)&p->d_rn.ioff));
+    PetscCall(PetscWarpAsmUpload_Private(h->lbase, nt * ROWNZ_LANES, sizeof(int), (void **)&p->d_rn.lbase));
+    PetscCall(PetscWarpAsmUpload_Private(h->lsh, nt * ROWNZ_LANES, 1, (void **)&p->d_rn.lsh));
+    PetscCall(PetscWarpAsmUpload_Private(h->icell, ni, sizeof(int), (void **)&p->d_rn.icell));
+    PetscCall(PetscWarpAsmUpload_Private(h->iloc, ni, 1, (void **)&p->d_rn.iloc));
+    if (h->wide) PetscCall(PetscWarpAsmUpload_Private(h->kpos16, ni * (size_t)h->nel, sizeof(unsigned short), (void **)&p->d_rn.kpos16));
+    else PetscCall(PetscWarpAsmUpload_Private(h->kpos8, ni * (size_t)h->nel, 1, (void **)&p->d_rn.kpos8));
+    PetscCallCUDA(cudaMalloc((void **)&p->d_coef, sizeof(double) * PetscMax(cs * (size_t)a->ncells, 1)));
+  }
+#else
+  SETERRQ(PetscObjectComm((PetscObject)a), PETSC_ERR_SUP_SYS, "PETSc has no CUDA");
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpAsmRowNZReset_Private(PetscWarpAsmPlan *p)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscWarpRowNZHostDestroy(&p->rn));
+  PetscCall(PetscFree(p->coef));
+#if PetscDefined(HAVE_CUDA)
+  {
+    const void *d[9] = {p->d_rn.soff, p->d_rn.ioff, p->d_rn.lbase, p->d_rn.lsh, p->d_rn.icell, p->d_rn.iloc, p->d_rn.kpos8, p->d_rn.kpos16, p->d_coef};
+    for (int k = 0; k < 9; k++)
+      if (d[k]) PetscCallCUDA(cudaFree((void *)d[k]));
+  }
+#endif
+  PetscCall(PetscMemzero(&p->d_rn, sizeof(p->d_rn)));
+  p->d_coef = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpAsmRowNZRun_Private(PetscWarpAsm a, Mat A, MatWarpTarget *t, PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph)
+{
+  PetscWarpAsmPlan *p = &a->plan;
+
+  PetscFunctionBegin;
+  PetscCheck(!ph->cq, PetscObjectComm((PetscObject)a), PETSC_ERR_ARG_WRONGSTATE, "The rownz plan was built without a per-point mass coefficient; reassembling with one needs a new plan (PetscWarpAsmSetStrategy())");
+  PetscCall(PetscWarpAsmAffineRefs_Private(a, p->device, ph->kind, &fe->Kaff));
+  a->lastaffine = a->ncells;
+  if (!p->device) {
+    PetscWarpRowNZ rn = PetscWarpRowNZHostView(&p->rn);
+    PetscCall(PetscLogEventBegin(PETSCWARPASM_Elem, A, 0, 0, 0));
+    PetscCheck(PetscWarpAsmRowNZCoefHost(fe, mesh, ph, p->coef) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Host rownz factors failed");
+    PetscCall(PetscLogEventEnd(PETSCWARPASM_Elem, A, 0, 0, 0));
+    PetscCall(PetscLogEventBegin(PETSCWARPASM_Reduce, A, 0, 0, 0));
+    PetscCheck(PetscWarpAsmRowNZHost(fe, ph, &rn, p->coef, t->val) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_MEM, "Host rownz assembly failed");
+    PetscCall(PetscLogEventEnd(PETSCWARPASM_Reduce, A, 0, 0, 0));
+  }
+#if PetscDefined(HAVE_CUDA)
+  else {
+    cudaStream_t st;
+    PetscCall(PetscGetCurrentCUDAStream(&st));
+    PetscCall(PetscLogEventBegin(PETSCWARPASM_Elem, A, 0, 0, 0));
+    PetscCallCUDA((cudaError_t)PetscWarpAsmRowNZCoefCUDA(fe, mesh, ph, p->d_coef, st));
+    PetscCall(PetscLogEventEnd(PETSCWARPASM_Elem, A, 0, 0, 0));
+    PetscCall(PetscLogEventBegin(PETSCWARPASM_Reduce, A, 0, 0, 0));
+    PetscCallCUDA((cudaError_t)PetscWarpAsmRowNZCUDA(fe, ph, &p->d_rn, p->d_coef, t->val, st));
+    PetscCall(PetscLogEventEnd(PETSCWARPASM_Reduce, A, 0, 0, 0));
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
