@@ -379,6 +379,81 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode MatWarpSetStage(Mat, PetscBool);
 PETSC_EXTERN PetscErrorCode MatWarpGetStageInfo(Mat, MatWarpStageInfo *);
 
+/* ------------------------------------------------------------------------------------------------------------------
+   User pointwise functions on the device (petscwarp/pointwise.cuh)
+   ------------------------------------------------------------------------------------------------------------------ */
+
+/*S
+  PetscWarpPointwiseData - What petscwarp gives the element kernels of user pointwise functions: plain arrays, all in
+  the memory of the launcher called (device memory for the device launchers, host memory for the host ones)
+
+  Level: advanced
+
+  Notes:
+  One field of nc components, discretised by a Lagrange `PetscFE` whose basis is interlaced by node (element dof
+  i = a*nc + c is the scalar basis function a in component c, PETSc's order for one field). Per cell the kernels
+  evaluate at each quadrature point q the geometry (PwaGeometry() of petscwarp/elemgeometry.h), the point
+  x = sum_k X[cv[cell*ncv + k]] Bc[q*ncv + k], the state u[c] = sum_a u_e(a,c) B[q*nb + a], its physical gradient
+  u_x[c*dim + d] and u_t, call the user functions exactly as `PetscFEIntegrateJacobian_Basic()` and
+  `PetscFEIntegrateResidual_Basic()` do (results zeroed before the call, multiplied by w_q detJ after), and add
+  the terms as `PetscFEUpdateElementMat_Internal()` and `PetscFEUpdateElementVec_Internal()` do.
+
+  You never fill one yourself: `DMPlexWarpSetSNESLocalFEM()` and the other hooks do, from the `DMPLEX` and its `PetscFE`.
+
+.seealso: `PetscWarpPointwise`, `DMPlexWarpSetPointwise()`, `PETSCWARP_POINTWISE()`
+S*/
+typedef struct {
+  int                ncells, dim, nb, nc, nq, ncv; /* cells; dimension; scalar basis functions; components; quadrature points; vertices per cell */
+  const PetscReal   *w;                            /* [nq] quadrature weights on the reference cell */
+  const PetscReal   *B, *D;                        /* [nq*nb] basis values B[q*nb + a], [nq*nb*dim] reference derivatives D[(q*nb + a)*dim + e] */
+  const PetscReal   *Bc, *Dc;                      /* [nq*ncv], [nq*ncv*dim]: the same for the P1/Q1 coordinate basis */
+  const PetscReal   *X;                            /* [nverts*dim] vertex coordinates */
+  const int         *cv;                           /* [ncells*ncv] the cell's vertices, in the order of the coordinate basis */
+  const int         *l2d;                          /* [ncells*nb*nc] element dof -> index in the local vectors (constrained dofs included) */
+  const PetscScalar *u, *u_t;                      /* local state and its time derivative (u_t NULL: the pointwise functions get u_t = NULL, as in SNES) */
+  PetscReal          t, u_tShift;                  /* time and shift passed to the pointwise functions */
+  PetscInt           numConstants;                 /* the PetscDS's constants (PetscDSSetConstants()) */
+  const PetscScalar *constants;
+  PetscScalar       *out;    /* element matrices out[(cell*nel + i)*nel + j] (Jacobian) or element vectors out[cell*nel + i] (residual), nel = nb*nc; overwritten */
+  void              *stream; /* the cudaStream_t of the device launchers; NULL for the host ones */
+} PetscWarpPointwiseData;
+
+/*S
+  PetscWarpPointwiseKernel - A launcher of an element kernel of user pointwise functions: returns 0 on success, else a
+  `cudaError_t` (device launchers) or a nonzero code (host launchers: 2 unsupported sizes). Device launchers do not
+  synchronize.
+
+  Level: advanced
+
+.seealso: `PetscWarpPointwise`, `PetscWarpPointwiseData`
+S*/
+typedef int (*PetscWarpPointwiseKernel)(const PetscWarpPointwiseData *);
+
+/*S
+  PetscWarpPointwise - The device pointwise functions of a `PetscDS` compiled into element kernels by the user's CUDA
+  file: made by `PETSCWARP_POINTWISE()` of petscwarp/pointwise.cuh, registered with `DMPlexWarpSetPointwise()`
+
+  Level: intermediate
+
+  Notes:
+  The host function pointers are those the kernels were compiled from; `DMPlexWarpSetSNESLocalFEM()` checks that the
+  `PetscDS` holds exactly these functions (`PetscDSSetResidual()`, `PetscDSSetJacobian()`), so that PETSc's host
+  paths and petscwarp's device paths compute the same thing. A device launcher is `NULL` when the file was compiled
+  without CUDA (a host compiler): then only the host launchers (the host twins, compiled from the same templates) run.
+
+.seealso: `PETSCWARP_POINTWISE()`, `DMPlexWarpSetPointwise()`, `PetscWarpPointwiseData`
+S*/
+typedef struct {
+  int                      version;                        /* PETSCWARP_POINTWISE_VERSION */
+  const char              *name;                           /* the name given to PETSCWARP_POINTWISE() */
+  PetscWarpPointwiseKernel jacobian_host, jacobian_device; /* element matrices from g0, g1, g2, g3 */
+  PetscWarpPointwiseKernel residual_host, residual_device; /* element vectors from f0, f1 */
+  void (*f[2])(void);                                      /* the host addresses of f0, f1 (NULL where absent) */
+  void (*g[4])(void);                                      /* the host addresses of g0, g1, g2, g3 (NULL where absent) */
+  int maxnc;                                               /* most components the kernels were compiled for */
+} PetscWarpPointwise;
+#define PETSCWARP_POINTWISE_VERSION 1
+
 #include <petscdm.h>
 PETSC_EXTERN PetscErrorCode DMPlexWarpAsmCreate(DM, PetscWarpPhysics, PetscWarpAsm *);
 PETSC_EXTERN PetscErrorCode DMPlexWarpRecognizePhysics(DM, PetscBool *, PetscWarpPhysics *, PetscReal[], char[], size_t);
@@ -389,3 +464,5 @@ PETSC_EXTERN PetscErrorCode DMPlexWarpSetKSPLocalFEM(DM);
 PETSC_EXTERN PetscErrorCode DMPlexWarpGetResidualCount(DM, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode DMPlexWarpGetAsm(DM, PetscWarpAsm *);
 PETSC_EXTERN PetscErrorCode DMPlexWarpAutoGetStatus(DM, PetscBool *, char[], size_t);
+PETSC_EXTERN PetscErrorCode DMPlexWarpSetPointwise(DM, const PetscWarpPointwise *);
+PETSC_EXTERN PetscErrorCode DMPlexWarpGetPointwiseCount(DM, PetscInt *, PetscInt *);

@@ -19,12 +19,7 @@
 #pragma once
 
 #include <petscwarp/private/warpasmkernels.h>
-
-#if defined(__CUDACC__)
-  #define PWA_HD __host__ __device__
-#else
-  #define PWA_HD
-#endif
+#include <petscwarp/elemgeometry.h> /* PWA_HD, PwaGeometry(), PwaGradient(): installed, shared with pointwise.cuh */
 #if defined(__CUDA_ARCH__)
   #define PWA_LDG(p) __ldg(p)
 #else
@@ -94,39 +89,6 @@ static inline PWA_HD int PwaSharedSubBatch(int dim, int nb, int nc, int nq, int 
   return ns > 0 ? ns : 1;
 }
 
-/* J[d*dim+e] = dx_d/dxi_e at a quadrature point, from the vertex coordinates Xc[k*dim+d] and the coordinate basis
-   derivatives Dcq[k*dim+e] at that point; returns detJ (with its sign) and Jinv[e*dim+d] = dxi_e/dx_d */
-static inline PWA_HD double PwaGeometry(int dim, int ncv, const double *Xc, const double *Dcq, double *Jinv)
-{
-  double J[9], det, r;
-  for (int m = 0; m < dim * dim; m++) J[m] = 0.0;
-  for (int k = 0; k < ncv; k++)
-    for (int d = 0; d < dim; d++)
-      for (int e = 0; e < dim; e++) J[d * dim + e] += Xc[k * dim + d] * Dcq[k * dim + e];
-  if (dim == 2) {
-    det     = J[0] * J[3] - J[1] * J[2];
-    r       = 1.0 / det;
-    Jinv[0] = J[3] * r;
-    Jinv[1] = -J[1] * r;
-    Jinv[2] = -J[2] * r;
-    Jinv[3] = J[0] * r;
-  } else {
-    double c00 = J[4] * J[8] - J[5] * J[7], c01 = J[5] * J[6] - J[3] * J[8], c02 = J[3] * J[7] - J[4] * J[6];
-    det     = J[0] * c00 + J[1] * c01 + J[2] * c02;
-    r       = 1.0 / det;
-    Jinv[0] = c00 * r;
-    Jinv[1] = (J[2] * J[7] - J[1] * J[8]) * r;
-    Jinv[2] = (J[1] * J[5] - J[2] * J[4]) * r;
-    Jinv[3] = c01 * r;
-    Jinv[4] = (J[0] * J[8] - J[2] * J[6]) * r;
-    Jinv[5] = (J[2] * J[3] - J[0] * J[5]) * r;
-    Jinv[6] = c02 * r;
-    Jinv[7] = (J[1] * J[6] - J[0] * J[7]) * r;
-    Jinv[8] = (J[0] * J[4] - J[1] * J[3]) * r;
-  }
-  return det;
-}
-
 /* The conductivity of a cell: returns 1 with the tensor K[d*dim+e] (coef 2), 0 with the scalar K[0] (coef 0, 1) */
 static inline PWA_HD int PwaCellCoef(int coef, double kappa, const double *kcell, int dim, int cell, double *K)
 {
@@ -166,18 +128,6 @@ static inline PWA_HD void PwaStageQ(int kind, int dim, int ncv, const double *Xc
 static inline PWA_HD void PwaMassCoef(const double *cq, int dim, int nq, int cell, int q, double *g)
 {
   if (cq) g[dim * dim] *= PWA_LDG(&cq[(size_t)cell * nq + q]);
-}
-
-/* Physical gradient g = Jinv^T Dqa of one basis function from its reference derivatives Dqa = D + (q*nb + a)*dim */
-static inline PWA_HD void PwaGradient(int dim, const double *Jinv, const double *Dqa, double *g)
-{
-  double r[3];
-  for (int e = 0; e < dim; e++) r[e] = Dqa[e];
-  for (int d = 0; d < dim; d++) {
-    double s = 0.0;
-    for (int e = 0; e < dim; e++) s += r[e] * Jinv[e * dim + d];
-    g[d] = s;
-  }
 }
 
 /* One tile of ra x rb nodes at (a0, b0) (PwaTile; ra and rb are literal constants at each call, so that acc, h and sa

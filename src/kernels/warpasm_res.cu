@@ -89,3 +89,21 @@ extern "C" int PetscWarpAsmResidualCUDA(const PetscWarpFE *fe, const PetscWarpMe
   if (fe->dim == 2) return Launch<2, PETSCWARP_PHYS_ELASTICITY>(fe, mesh, ph, mass, l2d, u, ut, r, st);
   return Launch<3, PETSCWARP_PHYS_ELASTICITY>(fe, mesh, ph, mass, l2d, u, ut, r, st);
 }
+
+/* r[l2d[k]] += Ev[k]: a thread per element-vector entry, consecutive entries of a cell in consecutive threads */
+__global__ void PwrScatterAdd(size_t n, const int *__restrict__ l2d, const double *__restrict__ Ev, double *__restrict__ r)
+{
+  for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < n; k += (size_t)gridDim.x * blockDim.x) atomicAdd(&r[__ldg(&l2d[k])], __ldg(&Ev[k]));
+}
+
+extern "C" int PetscWarpAsmScatterAddCUDA(int ncells, int nel, const int *l2d, const double *Ev, double *r, void *stream)
+{
+  const size_t n = (size_t)ncells * (size_t)(nel > 0 ? nel : 0);
+  size_t       nblk;
+  if (ncells < 0 || nel < 1) return (int)cudaErrorInvalidValue;
+  if (!n) return 0;
+  nblk = (n + PWR_THREADS - 1) / PWR_THREADS;
+  if (nblk > 65535 * 16) nblk = 65535 * 16; /* grid-stride beyond */
+  PwrScatterAdd<<<(unsigned)nblk, PWR_THREADS, 0, (cudaStream_t)stream>>>(n, l2d, Ev, r);
+  return (int)cudaGetLastError();
+}

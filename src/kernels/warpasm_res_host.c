@@ -42,3 +42,10 @@ int PetscWarpAsmResidualHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, c
   free(S);
   return err;
 }
+
+int PetscWarpAsmScatterAddHost(int ncells, int nel, const int *l2d, const double *Ev, double *r)
+{
+  if (ncells < 0 || nel < 1) return PETSCWARP_ASM_ERR_ARG;
+  for (size_t k = 0; k < (size_t)ncells * nel; k++) r[l2d[k]] += Ev[k];
+  return PETSCWARP_ASM_OK;
+}

@@ -12,7 +12,7 @@ const char *const MatEllWarpIndices[]  = {"auto", "32", "16", "block", "block16"
 PetscLogEvent               MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT, MATELLWARP_ToHost;
 PetscLogEvent               MATELLWARP_COOPre, MATELLWARP_COOVal;
 PetscLogEvent               MATELLWARP_TwinBuild, MATELLWARP_TwinValues;
-PetscLogEvent               PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual, PETSCWARPASM_APPoints, PETSCWARPASM_BdResidual;
+PetscLogEvent               PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual, PETSCWARPASM_APPoints, PETSCWARPASM_BdResidual, PETSCWARPASM_PWJacobian, PETSCWARPASM_PWResidual;
 PetscLogEvent               PETSCWARPASM_Extract, PETSCWARPASM_Pattern, PETSCWARPASM_PlanSlots, PETSCWARPASM_PlanColor, PETSCWARPASM_PlanRed, PETSCWARPASM_PlanPart, PETSCWARPASM_PlanBlocks, PETSCWARPASM_PlanUpload, PETSCWARPASM_PlanRowNZ;
 PetscClassId                PETSCWARPASM_CLASSID;
 PETSC_INTERN PetscErrorCode MatCreate_SharedNZ(Mat);
@@ -83,6 +83,8 @@ PetscErrorCode PetscWarpInitializePackage(void)
   PetscCall(PetscLogEventRegister("WarpAsmResidual", PETSCWARPASM_CLASSID, &PETSCWARPASM_Residual));
   PetscCall(PetscLogEventRegister("WarpAsmAPPoints", PETSCWARPASM_CLASSID, &PETSCWARPASM_APPoints));
   PetscCall(PetscLogEventRegister("WarpAsmBdResidual", PETSCWARPASM_CLASSID, &PETSCWARPASM_BdResidual));
+  PetscCall(PetscLogEventRegister("WarpAsmPWJacobian", PETSCWARPASM_CLASSID, &PETSCWARPASM_PWJacobian)); /* element kernels of user pointwise functions */
+  PetscCall(PetscLogEventRegister("WarpAsmPWResidual", PETSCWARPASM_CLASSID, &PETSCWARPASM_PWResidual));
   /* the phases of the set-up (bench_assembly -setup_only prints them) */
   PetscCall(PetscLogEventRegister("WarpAsmExtract", PETSCWARPASM_CLASSID, &PETSCWARPASM_Extract));
   PetscCall(PetscLogEventRegister("WarpAsmPattern", PETSCWARPASM_CLASSID, &PETSCWARPASM_Pattern));

@@ -22,3 +22,10 @@
                           i of cell c at l2d[c*nel+i] (closure of the local section, constrained dofs included)
 */
 PETSC_EXTERN PetscErrorCode DMPlexWarpAsmGetData_Private(DM, PetscWarpPhysics, PetscInt *, PetscInt *, PetscInt *, PetscInt **, PetscInt *, PetscInt *, PetscReal **, PetscInt *, PetscInt **, PetscInt *, PetscInt *, PetscInt *, PetscReal **, PetscReal **, PetscReal **, PetscReal **, PetscInt *, PetscInt **);
+
+/* The "physics" of an assembler for user pointwise functions: a field of any number of components, no built-in physics
+   (DMPlexWarpAsmCreate_Private(), DMPlexWarpAsmGetData_Private()) */
+#define DMPLEXWARP_PHYSICS_ANY ((PetscWarpPhysics)-1)
+PETSC_INTERN PetscErrorCode DMPlexWarpAsmCreate_Private(DM, PetscWarpPhysics, PetscWarpAsm *);
+/* The coordinate basis of the mesh: the coordinate DM's PetscFE, else P1/Q1 Lagrange of the cell type (a new reference) */
+PETSC_INTERN PetscErrorCode DMPlexWarpCoordinateFE_Private(DM, DMPolytopeType, PetscFE *);

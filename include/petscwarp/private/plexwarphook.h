@@ -14,23 +14,26 @@ typedef struct {
 /* The state of a hook, composed with the DM (DMPlexWarpSetSNESLocalFEM(): "DMPlexWarpSNES"; DMPlexWarpSetTSLocalFEM():
    "DMPlexWarpTS"; DMPlexWarpSetKSPLocalFEM(): "DMPlexWarpKSP") */
 typedef struct {
-  PetscWarpAsm      wa;
-  PetscBool         transient; /* TS: g0 = mass u_tShift, f0 = mass u_t + f */
-  PetscWarpPhysics  physics;
-  PetscReal         coef[2];  /* LAPLACE: kappa; ELASTICITY: lambda, mu */
-  PetscReal         mass;     /* TS: the mass coefficient c */
-  PetscReal         f[3];     /* the constant part of f0 */
-  PetscBool         residual; /* the residual is computed by PetscWarpAsm (recognised and not turned off) */
-  char              why[256]; /* why not, when it is not */
-  PetscBool         check, checked, rchecked, warned;
-  PetscInt          ndevice, nhost;  /* Jacobians assembled by PetscWarpAsm, by PETSc */
-  PetscInt          nrwarp, nrpetsc; /* residuals computed by PetscWarpAsm, by PETSc */
-  PetscBool         cachebc;         /* cache the boundary values (time-independent ones) */
-  PetscBool         mpioff;          /* several ranks with the device assembling: PETSc's Jacobians and residuals (-dm_plex_warp_mpi_device) */
-  Vec               bc, bc_t;        /* the cached local vectors of boundary values (state, time derivative) */
-  PetscBool         bcprobed, bctimedep;
-  PetscInt          nflux; /* the recognised Neumann fluxes (residuals by PetscWarpAsm) */
-  DMPlexWarpBdFlux *flux;
+  PetscWarpAsm       wa;
+  PetscBool          transient; /* TS: g0 = mass u_tShift, f0 = mass u_t + f */
+  PetscWarpPhysics   physics;
+  PetscReal          coef[2];  /* LAPLACE: kappa; ELASTICITY: lambda, mu */
+  PetscReal          mass;     /* TS: the mass coefficient c */
+  PetscReal          f[3];     /* the constant part of f0 */
+  PetscBool          residual; /* the residual is computed by PetscWarpAsm (recognised and not turned off) */
+  char               why[256]; /* why not, when it is not */
+  PetscBool          check, checked, rchecked, warned;
+  PetscInt           ndevice, nhost;  /* Jacobians assembled by PetscWarpAsm, by PETSc */
+  PetscInt           nrwarp, nrpetsc; /* residuals computed by PetscWarpAsm, by PETSc */
+  PetscBool          cachebc;         /* cache the boundary values (time-independent ones) */
+  PetscBool          mpioff;          /* several ranks with the device assembling: PETSc's Jacobians and residuals (-dm_plex_warp_mpi_device) */
+  Vec                bc, bc_t;        /* the cached local vectors of boundary values (state, time derivative) */
+  PetscBool          bcprobed, bctimedep;
+  PetscInt           nflux; /* the recognised Neumann fluxes (residuals by PetscWarpAsm) */
+  DMPlexWarpBdFlux  *flux;
+  PetscBool          pointwise; /* user pointwise functions compute the Jacobian and residual (DMPlexWarpSetPointwise()) */
+  PetscWarpPointwise pw;        /* their element kernels */
+  PetscBool          pwinfo[2]; /* -info said where the Jacobian / residual ran */
 } DMPlexWarpHook;
 
 PETSC_INTERN PetscErrorCode DMPlexWarpRecognizeBoundary_Private(DM, PetscBool *, PetscInt *, DMPlexWarpBdFlux **, char[], size_t);
@@ -39,7 +42,13 @@ PETSC_INTERN PetscErrorCode DMPlexWarpRecognizeJacobian_Private(DM, PetscBool, P
 PETSC_INTERN PetscErrorCode DMPlexWarpHookCreate_Private(DM, PetscBool, const char[], DMPlexWarpHook **);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookGet_Private(DM, DMPlexWarpHook **);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookGetAsm_Private(DM, DMPlexWarpHook *);
-PETSC_INTERN PetscErrorCode DMPlexWarpHookAssemble_Private(DM, DMPlexWarpHook *, const PetscReal *, Mat, Mat, PetscBool *);
+PETSC_INTERN PetscErrorCode DMPlexWarpHookAssemble_Private(DM, DMPlexWarpHook *, const PetscReal *, PetscReal, Vec, Vec, Mat, Mat, PetscBool *);
+/* user pointwise functions (plexwarppw.c) */
+PETSC_INTERN PetscErrorCode DMPlexWarpPointwiseGet_Private(DM, const PetscWarpPointwise **);
+PETSC_INTERN PetscErrorCode DMPlexWarpPointwiseCheck_Private(DM, const PetscWarpPointwise *, PetscBool);
+PETSC_INTERN PetscErrorCode DMPlexWarpPointwiseAsmCreate_Private(DM, PetscWarpAsm *);
+PETSC_INTERN PetscErrorCode DMPlexWarpPointwiseJacobian_Private(DM, DMPlexWarpHook *, PetscReal, PetscReal, Vec, Vec, Mat, Mat, PetscBool);
+PETSC_INTERN PetscErrorCode DMPlexWarpPointwiseResidual_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookBoundary_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookResidual_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookCheckJacobian_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, PetscReal, Mat);

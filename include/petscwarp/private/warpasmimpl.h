@@ -7,7 +7,7 @@
 #include <petscwarp/private/warpasmkernels.h>
 #include <petscwarp/private/warpasmplan.h>
 
-PETSC_INTERN PetscLogEvent PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual, PETSCWARPASM_APPoints, PETSCWARPASM_BdResidual;
+PETSC_INTERN PetscLogEvent PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual, PETSCWARPASM_APPoints, PETSCWARPASM_BdResidual, PETSCWARPASM_PWJacobian, PETSCWARPASM_PWResidual;
 /* phases of the set-up: DMPlexWarpAsmCreate(), the symbolic pattern, and the plan (slots, coloring, reduction arrays,
    sharednz partition and per-block arrays, device upload) */
 PETSC_INTERN PetscLogEvent PETSCWARPASM_Extract, PETSCWARPASM_Pattern, PETSCWARPASM_PlanSlots, PETSCWARPASM_PlanColor, PETSCWARPASM_PlanRed, PETSCWARPASM_PlanPart, PETSCWARPASM_PlanBlocks, PETSCWARPASM_PlanUpload;
@@ -128,6 +128,8 @@ struct _p_PetscWarpAsm {
   PetscInt nresiduals;
   /* the Aliev-Panfilov model (warpasmap.c) */
   struct _n_PetscWarpAsmAP *ap;
+  /* user pointwise functions (warpasmpw.c) */
+  struct _n_PetscWarpAsmPW *pw;
   /* boundary (Neumann) residual of constant fluxes (warpasmbdres.c) */
   PetscInt nbf, nbset;     /* boundary faces; flux sets */
   int     *bfcell, *bfset; /* [nbf] the face's cell and flux set */
@@ -157,6 +159,13 @@ PETSC_INTERN PetscLogEvent  PETSCWARPASM_PlanRowNZ;
 /* Device copy of n elements of size sz (NULL for n == 0), logged as a host-to-device copy (warpasm.c) */
 PETSC_INTERN PetscErrorCode PetscWarpAsmUpload_Private(const void *, size_t, size_t, void **);
 #endif
+/* Kernel-layer descriptions of the reference element and mesh (and the per-cell coefficient), in host or device memory
+   (uploading them once), without the physics' checks (warpasm.c) */
+PETSC_INTERN PetscErrorCode PetscWarpAsmDescribeData_Private(PetscWarpAsm, PetscBool, PetscWarpFE *, PetscWarpMesh *, const double **);
+/* Whether element matrices for this matrix are to be given in device memory (warpasm.c) */
+PETSC_INTERN PetscErrorCode PetscWarpAsmElementMatricesOnDevice_Private(PetscWarpAsm, Mat, PetscBool *);
+/* Frees the data of user pointwise functions (warpasmpw.c) */
+PETSC_INTERN PetscErrorCode PetscWarpAsmPointwiseReset_Private(PetscWarpAsm);
 /* Kernel-layer descriptions of the inputs, in host or device memory (uploading them once) (warpasm.c) */
 PETSC_INTERN PetscErrorCode PetscWarpAsmDescribe_Private(PetscWarpAsm, PetscBool, PetscWarpFE *, PetscWarpMesh *, PetscWarpPhys *);
 /* The per-point arrays of the Aliev-Panfilov model that the next kernel call uses (PetscWarpPhys.cq, fq), in the memory

@@ -31,6 +31,14 @@ int PetscWarpAsmResidualHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, c
 int PetscWarpAsmResidualCUDA(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, double mass, const int *l2d, const double *u, const double *ut, double *r, void *stream);
 
 /*
+  Element vectors computed elsewhere (the element kernels of user pointwise functions, petscwarp/pointwise.cuh) added
+  into a local vector: r[l2d[cell*nel + i]] += Ev[cell*nel + i] for the ncells cells (atomics on the device: cells share
+  dofs). The built-in residual kernels above add their entries in the same way, fused into their own kernel.
+*/
+int PetscWarpAsmScatterAddHost(int ncells, int nel, const int *l2d, const double *Ev, double *r);
+int PetscWarpAsmScatterAddCUDA(int ncells, int nel, const int *l2d, const double *Ev, double *r, void *stream);
+
+/*
   The boundary (Neumann) residual of constant fluxes (src/kernels/warpasm_bdres*): for each boundary face f (nfaces)
   of cell fcell[f], flux set fset[f] and weights W[f*nb + a] = int_f phi_a dS,
     r[l2d[fcell[f]*nb*nc + a*nc + c]] += g[fset[f]*nc + c] * W[f*nb + a]

@@ -190,13 +190,39 @@ static PetscErrorCode PlexWarpFastClosures(DM dm, PetscSection section, PetscSec
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The coordinate basis: the coordinate DM's PetscFE (as DMPlexComputeCellGeometryFEM() uses it), else the P1/Q1
+   Lagrange element of the cell type; a new reference */
+PetscErrorCode DMPlexWarpCoordinateFE_Private(DM dm, DMPolytopeType ct, PetscFE *cfe)
+{
+  DM           cdm;
+  PetscInt     cNf, d;
+  PetscObject  obj;
+  PetscClassId id;
+
+  PetscFunctionBegin;
+  *cfe = NULL;
+  PetscCall(DMGetDimension(dm, &d));
+  PetscCall(DMGetCoordinateDM(dm, &cdm));
+  PetscCall(DMGetNumFields(cdm, &cNf));
+  if (cNf) {
+    PetscCall(DMGetField(cdm, 0, NULL, &obj));
+    PetscCall(PetscObjectGetClassId(obj, &id));
+    if (id == PETSCFE_CLASSID) {
+      *cfe = (PetscFE)obj;
+      PetscCall(PetscObjectReference((PetscObject)*cfe));
+    }
+  }
+  if (!*cfe) PetscCall(PetscFECreateLagrangeByCell(PETSC_COMM_SELF, d, d, ct, 1, PETSC_DETERMINE, cfe));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, PetscInt *ncells, PetscInt *nel, PetscInt *nrows, PetscInt **e2d, PetscInt *dim, PetscInt *nverts, PetscReal **X, PetscInt *ncv, PetscInt **cv, PetscInt *nb, PetscInt *nc, PetscInt *nq, PetscReal **w, PetscReal **B, PetscReal **D, PetscReal **Dc, PetscInt *nloc, PetscInt **l2d)
 {
   MPI_Comm           comm;
   PetscMPIInt        size;
   PetscBool          isplex, localized, useClPerm, ok, hasTransform;
   PetscInt           d, Nf, Nds, cStart, cEnd, vStart, vEnd, Nb, Nc, nbs, totDim, cdimCoord, qdim, qNc, Nq, Ncv, Nel, Nr, Nv, Ncells;
-  PetscInt           cNf = 0, pdim, cNcomp, bad = -1, Nglobal;
+  PetscInt           pdim, cNcomp, bad = -1, Nglobal;
   DMPolytopeType     ct;
   PetscDS            ds;
   PetscObject        obj;
@@ -206,7 +232,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   PetscQuadrature    quad;
   const PetscReal   *qpts, *qwts, *L;
   PetscTabulation   *Tds, T, Tc = NULL;
-  DM                 cdm, ccdm;
+  DM                 ccdm;
   PetscSection       section, gsection, cs, asec;
   PetscSectionSym    sym;
   IS                 ais;
@@ -226,7 +252,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   PetscCall(PetscObjectGetComm((PetscObject)dm, &comm));
   PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMPLEX, &isplex));
   PetscCheck(isplex, comm, PETSC_ERR_ARG_WRONG, "DMPlexWarpAsmCreate() needs a DMPLEX, not a %s", ((PetscObject)dm)->type_name ? ((PetscObject)dm)->type_name : "DM without a type");
-  PetscCheck(physics == PETSCWARP_PHYSICS_LAPLACE || physics == PETSCWARP_PHYSICS_ELASTICITY, comm, PETSC_ERR_ARG_OUTOFRANGE, "Unknown PetscWarpPhysics %d", (int)physics);
+  PetscCheck(physics == PETSCWARP_PHYSICS_LAPLACE || physics == PETSCWARP_PHYSICS_ELASTICITY || physics == DMPLEXWARP_PHYSICS_ANY, comm, PETSC_ERR_ARG_OUTOFRANGE, "Unknown PetscWarpPhysics %d", (int)physics);
   PetscCallMPI(MPI_Comm_size(comm, &size));
   if (size > 1) { /* each rank its own cells: an overlap would assemble the shared cells twice */
     PetscInt ov;
@@ -256,7 +282,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   }
   PetscCall(PetscFEGetNumComponents(fe, &Nc));
   if (physics == PETSCWARP_PHYSICS_LAPLACE) PetscCheck(Nc == 1, comm, PETSC_ERR_SUP, "PETSCWARP_PHYSICS_LAPLACE needs a scalar field (1 component), the field has %" PetscInt_FMT, Nc);
-  else PetscCheck(Nc == d, comm, PETSC_ERR_SUP, "PETSCWARP_PHYSICS_ELASTICITY needs a field of dim = %" PetscInt_FMT " components, the field has %" PetscInt_FMT, d, Nc);
+  else if (physics == PETSCWARP_PHYSICS_ELASTICITY) PetscCheck(Nc == d, comm, PETSC_ERR_SUP, "PETSCWARP_PHYSICS_ELASTICITY needs a field of dim = %" PetscInt_FMT " components, the field has %" PetscInt_FMT, d, Nc);
   {
     PetscInt sdim;
 
@@ -319,18 +345,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   PetscCall(PlexWarpScalarTabulation_Private(T, Nc, &ok, NULL, NULL));
   PetscCheck(ok, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() needs a Lagrange basis interlaced by node (function a*nc+c = phi_a in component c); the field's basis is not");
 
-  /* coordinate basis: the coordinate DM's PetscFE (as DMPlexComputeCellGeometryFEM()), else P1/Q1 Lagrange */
-  PetscCall(DMGetCoordinateDM(dm, &cdm));
-  PetscCall(DMGetNumFields(cdm, &cNf));
-  if (cNf) {
-    PetscCall(DMGetField(cdm, 0, NULL, &obj));
-    PetscCall(PetscObjectGetClassId(obj, &id));
-    if (id == PETSCFE_CLASSID) {
-      cfe = (PetscFE)obj;
-      PetscCall(PetscObjectReference((PetscObject)cfe));
-    }
-  }
-  if (!cfe) PetscCall(PetscFECreateLagrangeByCell(PETSC_COMM_SELF, d, d, ct, 1, PETSC_DETERMINE, &cfe));
+  PetscCall(DMPlexWarpCoordinateFE_Private(dm, ct, &cfe));
   PetscCall(PetscFEGetDimension(cfe, &pdim));
   PetscCall(PetscFEGetNumComponents(cfe, &cNcomp));
   if (pdim != Ncv * d || cNcomp != d) fail = "DMPlexWarpAsmCreate() supports P1/Q1 coordinates only (one point per vertex); the coordinate space has another degree";
@@ -595,13 +610,24 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
 @*/
 PetscErrorCode DMPlexWarpAsmCreate(DM dm, PetscWarpPhysics physics, PetscWarpAsm *assembler)
 {
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
+  PetscAssertPointer(assembler, 3);
+  *assembler = NULL;
+  PetscCheck(physics == PETSCWARP_PHYSICS_LAPLACE || physics == PETSCWARP_PHYSICS_ELASTICITY, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PetscWarpPhysics %d", (int)physics);
+  PetscCall(DMPlexWarpAsmCreate_Private(dm, physics, assembler));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* DMPlexWarpAsmCreate(), or with DMPLEXWARP_PHYSICS_ANY an assembler of a field of any number of components and no
+   physics (the element kernels of user pointwise functions compute its element matrices) */
+PetscErrorCode DMPlexWarpAsmCreate_Private(DM dm, PetscWarpPhysics physics, PetscWarpAsm *assembler)
+{
   PetscInt   ncells, nel, nrows, dim, nverts, ncv, nb, nc, nq, nloc;
   PetscInt  *e2d, *cv, *l2d;
   PetscReal *X, *w, *B, *D, *Dc;
 
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
-  PetscAssertPointer(assembler, 3);
   *assembler = NULL;
   PetscCall(PetscWarpInitializePackage());
   PetscCall(PetscLogEventBegin(PETSCWARPASM_Extract, dm, 0, 0, 0));
@@ -612,7 +638,7 @@ PetscErrorCode DMPlexWarpAsmCreate(DM dm, PetscWarpPhysics physics, PetscWarpAsm
   PetscCall(PetscWarpAsmSetMesh(*assembler, dim, nverts, X, ncv, cv));
   PetscCall(PetscWarpAsmSetReference(*assembler, nb, nc, nq, w, B, D, Dc));
   if (physics == PETSCWARP_PHYSICS_LAPLACE) PetscCall(PetscWarpAsmSetLaplace(*assembler, PETSCWARP_COEF_CONSTANT, 1.0, NULL));
-  else PetscCall(PetscWarpAsmSetElasticity(*assembler, 1.0, 1.0));
+  else if (physics == PETSCWARP_PHYSICS_ELASTICITY) PetscCall(PetscWarpAsmSetElasticity(*assembler, 1.0, 1.0));
   PetscCall(PetscFree(e2d));
   PetscCall(PetscFree(l2d));
   PetscCall(PetscFree(cv));

@@ -133,12 +133,26 @@ PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const ch
   PetscCall(PetscNew(&h));
   h->transient = transient;
   h->cachebc   = PETSC_TRUE;
-  PetscCall(DMPlexWarpRecognizeJacobian_Private(dm, transient, &found, &h->physics, h->coef, &h->mass, why, sizeof(why)));
-  if (!found) {
-    PetscCall(PetscFree(h));
-    SETERRQ(PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "The PetscDS's Jacobian is not a built-in physics of PetscWarpAsm: %s", why);
+  {
+    const PetscWarpPointwise *pw;
+    PetscCall(DMPlexWarpPointwiseGet_Private(dm, &pw));
+    if (pw) { /* user pointwise functions (DMPlexWarpSetPointwise()) instead of a built-in physics */
+      PetscErrorCode ierr = DMPlexWarpPointwiseCheck_Private(dm, pw, transient);
+      if (ierr) PetscCall(PetscFree(h));
+      PetscCall(ierr);
+      h->pointwise = PETSC_TRUE;
+      h->pw        = *pw;
+      h->residual  = PETSC_TRUE;
+    }
   }
-  PetscCall(DMPlexWarpRecognizeResidual(dm, h->physics, h->coef, h->mass, &h->residual, h->f, h->why, sizeof(h->why)));
+  if (!h->pointwise) {
+    PetscCall(DMPlexWarpRecognizeJacobian_Private(dm, transient, &found, &h->physics, h->coef, &h->mass, why, sizeof(why)));
+    if (!found) {
+      PetscCall(PetscFree(h));
+      SETERRQ(PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "The PetscDS's Jacobian is not a built-in physics of PetscWarpAsm: %s (or register device pointwise functions with DMPlexWarpSetPointwise())", why);
+    }
+    PetscCall(DMPlexWarpRecognizeResidual(dm, h->physics, h->coef, h->mass, &h->residual, h->f, h->why, sizeof(h->why)));
+  }
   PetscObjectOptionsBegin((PetscObject)dm);
   PetscCall(PetscOptionsBool("-dm_plex_warp_check", "Compare the first device Jacobian and residual with PETSc's", "DMPlexWarpSetSNESLocalFEM", h->check, &h->check, NULL));
   PetscCall(PetscOptionsBool("-dm_plex_warp_residual", "Compute the residual with PetscWarpAsm when the PetscDS's residual is recognised", "DMPlexWarpSetSNESLocalFEM", useres, &useres, NULL));
@@ -164,14 +178,16 @@ PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const ch
     h->residual = PETSC_FALSE;
     PetscCall(PetscStrncpy(h->why, "-dm_plex_warp_residual 0", sizeof(h->why)));
   }
-  if (h->residual) { /* the Neumann fluxes (recognised with the residual) */
+  if (h->residual && !h->pointwise) { /* the Neumann fluxes (recognised with the residual) */
     PetscBool ok;
     PetscCall(DMPlexWarpRecognizeBoundary_Private(dm, &ok, &h->nflux, &h->flux, why, sizeof(why)));
     PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Boundary fluxes recognised, then not: %s", why);
   }
-  if (h->physics == PETSCWARP_PHYSICS_LAPLACE) PetscCall(PetscInfo(dm, "Jacobians by PetscWarpAsm: Laplacian, kappa %g, mass %g\n", (double)h->coef[0], (double)h->mass));
+  if (h->pointwise) PetscCall(PetscInfo(dm, "Jacobians by PetscWarpAsm: the pointwise kernels %s (device kernels %s)\n", h->pw.name, h->pw.jacobian_device ? "compiled" : "not compiled: host twins"));
+  else if (h->physics == PETSCWARP_PHYSICS_LAPLACE) PetscCall(PetscInfo(dm, "Jacobians by PetscWarpAsm: Laplacian, kappa %g, mass %g\n", (double)h->coef[0], (double)h->mass));
   else PetscCall(PetscInfo(dm, "Jacobians by PetscWarpAsm: isotropic elasticity, lambda %g, mu %g, mass %g\n", (double)h->coef[0], (double)h->coef[1], (double)h->mass));
-  if (h->residual) PetscCall(PetscInfo(dm, "Residuals by PetscWarpAsm: f0 = %s(%g, %g, %g), %" PetscInt_FMT " constant Neumann fluxes\n", transient ? "c u_t + " : "", (double)h->f[0], (double)h->f[1], (double)h->f[2], h->nflux));
+  if (h->residual && h->pointwise) PetscCall(PetscInfo(dm, "Residuals by PetscWarpAsm: the pointwise kernels %s\n", h->pw.name));
+  else if (h->residual) PetscCall(PetscInfo(dm, "Residuals by PetscWarpAsm: f0 = %s(%g, %g, %g), %" PetscInt_FMT " constant Neumann fluxes\n", transient ? "c u_t + " : "", (double)h->f[0], (double)h->f[1], (double)h->f[2], h->nflux));
   else PetscCall(PetscInfo(dm, "Residuals by PETSc: %s\n", h->why));
   PetscCall(DeviceVectors(dm));
   PetscCall(PetscObjectContainerCompose((PetscObject)dm, name, h, HookDestroy)); /* replaces (and frees) an earlier one */
@@ -195,6 +211,13 @@ PetscErrorCode DMPlexWarpHookGetAsm_Private(DM dm, DMPlexWarpHook *h)
 {
   PetscFunctionBegin;
   if (h->wa) PetscFunctionReturn(PETSC_SUCCESS);
+  if (h->pointwise) { /* no physics: the element matrices come from the user's kernels */
+    PetscCall(DMPlexWarpPointwiseAsmCreate_Private(dm, &h->wa));
+    PetscCall(PetscWarpAsmSetStrategy(h->wa, PETSCWARP_ASM_GLOBALNZ)); /* the reduction of given element matrices (or coo) */
+    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)h->wa, ((PetscObject)dm)->prefix));
+    PetscCall(PetscWarpAsmSetFromOptions(h->wa));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(DMPlexWarpAsmCreate(dm, h->physics, &h->wa));
   if (h->physics == PETSCWARP_PHYSICS_LAPLACE) PetscCall(PetscWarpAsmSetLaplace(h->wa, PETSCWARP_COEF_CONSTANT, h->coef[0], NULL));
   else PetscCall(PetscWarpAsmSetElasticity(h->wa, h->coef[0], h->coef[1]));
@@ -220,8 +243,9 @@ static PetscErrorCode Supported(Mat A, PetscBool *ok)
 
 /* The Jacobian Jp (and J, unless it is Jp or a MATMFFD that only needs assembling) by PetscWarpAsm, with the mass shift
    when shift is given; *done is false, nothing assembled, when PetscWarpAsm cannot fill them: the caller assembles with
-   PETSc */
-PetscErrorCode DMPlexWarpHookAssemble_Private(DM dm, DMPlexWarpHook *h, const PetscReal *shift, Mat J, Mat Jp, PetscBool *done)
+   PETSc. Pointwise functions (h->pointwise): at the local state locX (locX_t) and time t, shift the u_tShift (0 when
+   NULL); the built-in physics ignore t, locX and locX_t */
+PetscErrorCode DMPlexWarpHookAssemble_Private(DM dm, DMPlexWarpHook *h, const PetscReal *shift, PetscReal t, Vec locX, Vec locX_t, Mat J, Mat Jp, PetscBool *done)
 {
   PetscBool okp, okj = PETSC_TRUE, mffd;
 
@@ -242,6 +266,15 @@ PetscErrorCode DMPlexWarpHookAssemble_Private(DM dm, DMPlexWarpHook *h, const Pe
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
+  if (h->pointwise) {
+    PetscCall(DMPlexWarpPointwiseJacobian_Private(dm, h, t, shift ? *shift : 0.0, locX, locX_t, J, Jp, mffd));
+    if (J != Jp && mffd) {
+      PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+      PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+    }
+    h->ndevice++;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (shift) PetscCall(PetscWarpAsmSetShift(h->wa, *shift));
   PetscCall(PetscWarpAsmAssembleMatrix(h->wa, Jp));
   if (J != Jp) {
@@ -335,7 +368,8 @@ PetscErrorCode DMPlexWarpHookResidual_Private(DM dm, DMPlexWarpHook *h, PetscRea
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
-  PetscCall(PetscWarpAsmComputeResidualLocal(h->wa, locX, h->transient ? locX_t : NULL, h->mass, locF));
+  if (h->pointwise) PetscCall(DMPlexWarpPointwiseResidual_Private(dm, h, t, locX, h->transient ? locX_t : NULL, locF));
+  else PetscCall(PetscWarpAsmComputeResidualLocal(h->wa, locX, h->transient ? locX_t : NULL, h->mass, locF));
   h->nrwarp++;
   if (h->check && !h->rchecked) {
     h->rchecked = PETSC_TRUE;

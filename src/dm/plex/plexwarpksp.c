@@ -19,30 +19,32 @@ static PetscErrorCode ZeroState(DM dm, DMPlexWarpHook *h, Vec *Xloc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* DMKSPSetComputeOperators(): A and P by PetscWarpAsm (PETSc's DMPlexSNESComputeJacobianFEM() for types it does not fill) */
+/* DMKSPSetComputeOperators(): A and P by PetscWarpAsm (PETSc's DMPlexSNESComputeJacobianFEM() for types it does not fill);
+   the pointwise functions of DMPlexWarpSetPointwise() at the zero state with the boundary values, as PETSc */
 static PetscErrorCode ComputeOperators(KSP ksp, Mat A, Mat P, void *ctx)
 {
   DMPlexWarpHook *h = (DMPlexWarpHook *)ctx;
   DM              dm;
-  Vec             Xloc;
+  Vec             Xloc = NULL;
   PetscBool       done;
 
   PetscFunctionBegin;
   PetscCall(KSPGetDM(ksp, &dm));
-  PetscCall(DMPlexWarpHookAssemble_Private(dm, h, NULL, A, P, &done));
+  if (h->pointwise) PetscCall(ZeroState(dm, h, &Xloc));
+  PetscCall(DMPlexWarpHookAssemble_Private(dm, h, NULL, 0.0, Xloc, NULL, A, P, &done));
   if (!done) {
     if (!h->warned) PetscCall(PetscInfo(dm, "Operator of type %s: assembled by PETSc (DMPlexSNESComputeJacobianFEM); PetscWarpAsm fills AIJ types (MPIAIJ ones on several ranks)\n", ((PetscObject)P)->type_name));
     h->warned = PETSC_TRUE;
   }
   if (!done || (h->check && !h->checked)) {
-    PetscCall(ZeroState(dm, h, &Xloc));
+    if (!Xloc) PetscCall(ZeroState(dm, h, &Xloc));
     if (!done) PetscCall(DMPlexSNESComputeJacobianFEM(dm, Xloc, A, P, NULL));
     else {
       PetscCall(DMPlexWarpHookCheckJacobian_Private(dm, h, 0.0, Xloc, NULL, 0.0, P));
       h->checked = PETSC_TRUE;
     }
-    PetscCall(DMRestoreLocalVector(dm, &Xloc));
   }
+  if (Xloc) PetscCall(DMRestoreLocalVector(dm, &Xloc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -36,32 +36,31 @@ static PetscErrorCode LocalState(DM dm, DMPlexWarpHook *h, Vec X, Vec *Xloc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A global Jacobian (not a local one): the Jacobian does not depend on the state, so the local state is made only when
-   PETSc assembles */
+/* A global Jacobian (not a local one): the Jacobian of a built-in physics does not depend on the state, so the local
+   state is made only when PETSc assembles, or for the pointwise functions of DMPlexWarpSetPointwise() */
 static PetscErrorCode JacobianGlobal(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
 {
   DMPlexWarpHook *h = (DMPlexWarpHook *)ctx;
   DM              dm;
-  Vec             Xloc;
+  Vec             Xloc = NULL;
   PetscBool       done;
 
   PetscFunctionBegin;
   PetscCall(SNESGetDM(snes, &dm));
-  PetscCall(DMPlexWarpHookAssemble_Private(dm, h, NULL, J, Jp, &done));
+  if (h->pointwise) PetscCall(LocalState(dm, h, X, &Xloc));
+  /* t = 0 as DMPlexSNESComputeJacobianFEM() */
+  PetscCall(DMPlexWarpHookAssemble_Private(dm, h, NULL, 0.0, Xloc, NULL, J, Jp, &done));
   if (!done) { /* PETSc's own assembly */
     if (!h->warned) PetscCall(PetscInfo(dm, "Jacobian of type %s: assembled by PETSc (DMPlexSNESComputeJacobianFEM); PetscWarpAsm fills AIJ types (MPIAIJ ones on several ranks)\n", ((PetscObject)Jp)->type_name));
     h->warned = PETSC_TRUE;
-    PetscCall(LocalState(dm, h, X, &Xloc));
+    if (!Xloc) PetscCall(LocalState(dm, h, X, &Xloc));
     PetscCall(DMPlexSNESComputeJacobianFEM(dm, Xloc, J, Jp, NULL));
-    PetscCall(DMRestoreLocalVector(dm, &Xloc));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (h->check && !h->checked) {
-    PetscCall(LocalState(dm, h, X, &Xloc));
+  } else if (h->check && !h->checked) {
+    if (!Xloc) PetscCall(LocalState(dm, h, X, &Xloc));
     PetscCall(DMPlexWarpHookCheckJacobian_Private(dm, h, 0.0, Xloc, NULL, 0.0, Jp));
-    PetscCall(DMRestoreLocalVector(dm, &Xloc));
     h->checked = PETSC_TRUE;
   }
+  if (Xloc) PetscCall(DMRestoreLocalVector(dm, &Xloc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

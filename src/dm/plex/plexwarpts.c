@@ -38,33 +38,33 @@ static PetscErrorCode LocalState(DM dm, DMPlexWarpHook *h, PetscReal t, Vec X, V
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A global implicit Jacobian: shift c M + K does not depend on the state */
+/* A global implicit Jacobian: shift c M + K of a built-in physics does not depend on the state (the local state is made
+   only when PETSc assembles, or for the pointwise functions of DMPlexWarpSetPointwise(), which get the shift itself) */
 static PetscErrorCode IJacobianGlobal(TS ts, PetscReal t, Vec X, Vec X_t, PetscReal shift, Mat J, Mat Jp, void *ctx)
 {
   DMPlexWarpHook *h = (DMPlexWarpHook *)ctx;
   DM              dm;
-  Vec             locX, locX_t;
+  Vec             locX = NULL, locX_t = NULL;
   PetscReal       mshift = shift * h->mass;
   PetscBool       done;
 
   PetscFunctionBegin;
   PetscCall(TSGetDM(ts, &dm));
-  PetscCall(DMPlexWarpHookAssemble_Private(dm, h, &mshift, J, Jp, &done));
+  if (h->pointwise) PetscCall(LocalState(dm, h, t, X, X_t, &locX, &locX_t));
+  PetscCall(DMPlexWarpHookAssemble_Private(dm, h, h->pointwise ? &shift : &mshift, t, locX, locX_t, J, Jp, &done));
   if (!done) { /* PETSc's own assembly */
     if (!h->warned) PetscCall(PetscInfo(dm, "Jacobian of type %s: assembled by PETSc (DMPlexTSComputeIJacobianFEM); PetscWarpAsm fills AIJ types (MPIAIJ ones on several ranks)\n", ((PetscObject)Jp)->type_name));
     h->warned = PETSC_TRUE;
-    PetscCall(LocalState(dm, h, t, X, X_t, &locX, &locX_t));
+    if (!locX) PetscCall(LocalState(dm, h, t, X, X_t, &locX, &locX_t));
     PetscCall(DMPlexTSComputeIJacobianFEM(dm, t, locX, locX_t, shift, J, Jp, NULL));
-    PetscCall(DMRestoreLocalVector(dm, &locX));
-    PetscCall(DMRestoreLocalVector(dm, &locX_t));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (h->check && !h->checked) {
-    PetscCall(LocalState(dm, h, t, X, X_t, &locX, &locX_t));
+  } else if (h->check && !h->checked) {
+    if (!locX) PetscCall(LocalState(dm, h, t, X, X_t, &locX, &locX_t));
     PetscCall(DMPlexWarpHookCheckJacobian_Private(dm, h, t, locX, locX_t, shift, Jp));
+    h->checked = PETSC_TRUE;
+  }
+  if (locX) {
     PetscCall(DMRestoreLocalVector(dm, &locX));
     PetscCall(DMRestoreLocalVector(dm, &locX_t));
-    h->checked = PETSC_TRUE;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -136,6 +136,7 @@ PetscErrorCode PetscWarpAsmDestroy(PetscWarpAsm *wa)
   PetscCall(PetscFree(a->vcoo));
   PetscCall(PetscWarpAsmResidualReset_Private(a));
   PetscCall(PetscWarpAsmAPReset_Private(a));
+  PetscCall(PetscWarpAsmPointwiseReset_Private(a));
   PetscCall(PetscHeaderDestroy(wa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -197,6 +198,7 @@ static PetscErrorCode InputsChanged(PetscWarpAsm a)
   PetscCall(PlanReset(a));
   PetscCall(DeviceReset(a));
   PetscCall(PetscWarpAsmAffineReset_Private(a, PETSC_FALSE)); /* which cells are affine, the reference matrices */
+  PetscCall(PetscWarpAsmPointwiseReset_Private(a));           /* the coordinate basis and element buffers of user pointwise functions */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -717,40 +719,30 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Kernel-layer descriptions of the inputs, in host or device memory */
-static PetscErrorCode Describe(PetscWarpAsm a, PetscBool device, PetscWarpFE *fe, PetscWarpMesh *mesh, PetscWarpPhys *ph)
+/* Kernel-layer descriptions of the reference element and the mesh, in host or device memory (uploading them once); the
+   physics' coefficient per cell, kcell, in the same memory */
+PetscErrorCode PetscWarpAsmDescribeData_Private(PetscWarpAsm a, PetscBool device, PetscWarpFE *fe, PetscWarpMesh *mesh, const double **kcell)
 {
   PetscInt dim = a->dim, nq = a->nq, nb = a->nb;
 
   PetscFunctionBegin;
   PetscCheck(a->ncells == 0 || (a->nb && a->dim), PetscObjectComm((PetscObject)a), PETSC_ERR_ORDER, "Set the elements, the mesh and the reference element before assembling");
-  PetscCheck(a->physics != PETSCWARP_PHYSICS_ELASTICITY || a->nc == a->dim, PetscObjectComm((PetscObject)a), PETSC_ERR_ARG_INCOMP, "Elasticity needs %" PetscInt_FMT " components, the element has %" PetscInt_FMT, a->dim, a->nc);
-  PetscCheck(a->physics != PETSCWARP_PHYSICS_LAPLACE || a->nc == 1, PetscObjectComm((PetscObject)a), PETSC_ERR_ARG_INCOMP, "The Laplacian needs a scalar element, this one has %" PetscInt_FMT " components", a->nc);
-  fe->dim    = (int)dim;
-  fe->nb     = (int)nb;
-  fe->nc     = (int)a->nc;
-  fe->nq     = (int)nq;
-  fe->ncv    = (int)a->ncv;
-  fe->Kaff   = NULL; /* the affine path sets it (warpasmaffine.c) */
-  ph->kind   = a->physics == PETSCWARP_PHYSICS_LAPLACE ? PETSCWARP_PHYS_LAPLACE : PETSCWARP_PHYS_ELASTICITY;
-  ph->coef   = (int)a->coef;
-  ph->kappa  = a->kappa;
-  ph->lambda = a->lambda;
-  ph->mu     = a->mu;
-  ph->shift  = a->shift;
-  for (int c = 0; c < PETSCWARP_MAXDIM; c++) ph->f[c] = a->f[c];
-  PetscCall(PetscWarpAsmAPDescribe_Private(a, device, ph));
+  fe->dim      = (int)dim;
+  fe->nb       = (int)nb;
+  fe->nc       = (int)a->nc;
+  fe->nq       = (int)nq;
+  fe->ncv      = (int)a->ncv;
+  fe->Kaff     = NULL; /* the affine path sets it (warpasmaffine.c) */
   mesh->ncells = (int)a->ncells;
   mesh->nverts = (int)a->nverts;
-  PetscCheck(PetscWarpAsmCheck(fe, ph->kind) == PETSCWARP_ASM_OK, PetscObjectComm((PetscObject)a), PETSC_ERR_SUP, "Unsupported element: dim %" PetscInt_FMT ", %" PetscInt_FMT " basis functions, %" PetscInt_FMT " components, %" PetscInt_FMT " quadrature points, %" PetscInt_FMT " vertices", dim, nb, a->nc, nq, a->ncv);
   if (!device) {
-    fe->w     = a->w;
-    fe->B     = a->B;
-    fe->D     = a->D;
-    fe->Dc    = a->Dc;
-    mesh->cv  = a->cv;
-    mesh->X   = a->X;
-    ph->kcell = a->kcell;
+    fe->w    = a->w;
+    fe->B    = a->B;
+    fe->D    = a->D;
+    fe->Dc   = a->Dc;
+    mesh->cv = a->cv;
+    mesh->X  = a->X;
+    *kcell   = a->kcell;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 #if PetscDefined(HAVE_CUDA)
@@ -768,16 +760,35 @@ static PetscErrorCode Describe(PetscWarpAsm a, PetscBool device, PetscWarpFE *fe
     PetscCall(PetscLogCpuToGpu(sizeof(double) * (PetscLogDouble)nref));
     a->uploaded = PETSC_TRUE;
   }
-  fe->w     = a->d_ref;
-  fe->B     = a->d_ref + nq;
-  fe->D     = a->d_ref + nq + nq * nb;
-  fe->Dc    = a->d_ref + nq + nq * nb + nq * nb * dim;
-  mesh->cv  = a->d_cv;
-  mesh->X   = a->d_X;
-  ph->kcell = a->d_kcell;
+  fe->w    = a->d_ref;
+  fe->B    = a->d_ref + nq;
+  fe->D    = a->d_ref + nq + nq * nb;
+  fe->Dc   = a->d_ref + nq + nq * nb + nq * nb * dim;
+  mesh->cv = a->d_cv;
+  mesh->X  = a->d_X;
+  *kcell   = a->d_kcell;
 #else
   SETERRQ(PetscObjectComm((PetscObject)a), PETSC_ERR_SUP_SYS, "PETSc has no CUDA");
 #endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Kernel-layer descriptions of the inputs and the built-in physics, in host or device memory */
+static PetscErrorCode Describe(PetscWarpAsm a, PetscBool device, PetscWarpFE *fe, PetscWarpMesh *mesh, PetscWarpPhys *ph)
+{
+  PetscFunctionBegin;
+  PetscCheck(a->physics != PETSCWARP_PHYSICS_ELASTICITY || a->nc == a->dim, PetscObjectComm((PetscObject)a), PETSC_ERR_ARG_INCOMP, "Elasticity needs %" PetscInt_FMT " components, the element has %" PetscInt_FMT, a->dim, a->nc);
+  PetscCheck(a->physics != PETSCWARP_PHYSICS_LAPLACE || a->nc == 1, PetscObjectComm((PetscObject)a), PETSC_ERR_ARG_INCOMP, "The Laplacian needs a scalar element, this one has %" PetscInt_FMT " components", a->nc);
+  PetscCall(PetscWarpAsmDescribeData_Private(a, device, fe, mesh, &ph->kcell));
+  ph->kind   = a->physics == PETSCWARP_PHYSICS_LAPLACE ? PETSCWARP_PHYS_LAPLACE : PETSCWARP_PHYS_ELASTICITY;
+  ph->coef   = (int)a->coef;
+  ph->kappa  = a->kappa;
+  ph->lambda = a->lambda;
+  ph->mu     = a->mu;
+  ph->shift  = a->shift;
+  for (int c = 0; c < PETSCWARP_MAXDIM; c++) ph->f[c] = a->f[c];
+  PetscCall(PetscWarpAsmAPDescribe_Private(a, device, ph));
+  PetscCheck(PetscWarpAsmCheck(fe, ph->kind) == PETSCWARP_ASM_OK, PetscObjectComm((PetscObject)a), PETSC_ERR_SUP, "Unsupported element: dim %" PetscInt_FMT ", %" PetscInt_FMT " basis functions, %" PetscInt_FMT " components, %" PetscInt_FMT " quadrature points, %" PetscInt_FMT " vertices", a->dim, a->nb, a->nc, a->nq, a->ncv);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -806,6 +817,7 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
   PetscWarpFE       fe;
   PetscWarpMesh     mesh;
   PetscWarpPhys     ph;
+  PetscBool         phys;
 
   PetscFunctionBegin;
   PetscCheck((PetscCount)a->ncells * nel * nel <= PETSC_INT_MAX, PetscObjectComm((PetscObject)a), PETSC_ERR_SUP, "%" PetscInt_FMT " cells of %" PetscInt_FMT " x %" PetscInt_FMT " element entries exceed the plan's integer range", a->ncells, nel, nel);
@@ -813,8 +825,11 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
   PetscCall(PlanReset(a));
   PetscCall(PetscLogEventBegin(PETSCWARPASM_Plan, A, 0, 0, 0));
   PetscCall(PetscTime(&t0));
-  PetscCall(Describe(a, PETSC_FALSE, &fe, &mesh, &ph));
-  p->strategy  = a->size > 1 ? PETSCWARP_ASM_COO : a->strategy; /* several ranks: PETSc's MPI COO sends off-process entries */
+  p->strategy = a->size > 1 ? PETSCWARP_ASM_COO : a->strategy; /* several ranks: PETSc's MPI COO sends off-process entries */
+  /* the physics matters to the strategies that compute element matrices themselves; globalnz and coo also reduce element
+     matrices given by the caller, of an element no built-in physics fits (user pointwise kernels, warpasmpw.c) */
+  phys = (PetscBool)((p->strategy != PETSCWARP_ASM_GLOBALNZ && p->strategy != PETSCWARP_ASM_COO) || (a->physics == PETSCWARP_PHYSICS_LAPLACE ? a->nc == 1 : a->nc == a->dim));
+  if (phys) PetscCall(Describe(a, PETSC_FALSE, &fe, &mesh, &ph));
   p->requested = a->strategy;
   p->device    = device;
   p->ell       = t->ell;
@@ -903,7 +918,7 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
     p->bytes = (sizeof(PetscCount) * 2) * (PetscLogDouble)nsrc + sizeof(double) * (PetscLogDouble)nsrc;
   } break;
   }
-  PetscCall(PetscWarpAsmAffinePlan_Private(a, &ph, p)); /* before the upload: color reorders ccells */
+  if (phys) PetscCall(PetscWarpAsmAffinePlan_Private(a, &ph, p)); /* before the upload: color reorders ccells */
 #if PetscDefined(HAVE_CUDA)
   if (device) {
     PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanUpload, A, 0, 0, 0));
@@ -996,7 +1011,10 @@ static PetscErrorCode RunStrategy(PetscWarpAsm a, Mat A, MatWarpTarget *t, const
 #endif
 
   PetscFunctionBegin;
-  PetscCall(Describe(a, device, &fe, &mesh, &ph));
+  PetscCall(PetscMemzero(&fe, sizeof(fe)));
+  PetscCall(PetscMemzero(&mesh, sizeof(mesh)));
+  PetscCall(PetscMemzero(&ph, sizeof(ph)));
+  if (!Egiven) PetscCall(Describe(a, device, &fe, &mesh, &ph)); /* given element matrices: only the reduction runs (any element, no physics) */
 #if PetscDefined(HAVE_CUDA)
   if (device) PetscCall(PetscGetCurrentCUDAStream(&st));
 #endif
@@ -1165,6 +1183,28 @@ static PetscErrorCode COODevice(PetscWarpAsm a, Mat A, PetscMPIInt size, PetscBo
     PetscCall(PetscInfo(a, "%d ranks: the %s strategy is for one rank; the element matrices are reduced by MatSetValuesCOO() of the %s matrix, which sends the entries of other ranks' rows to them\n", size, PetscWarpAsmStrategies[a->strategy],
                         ((PetscObject)A)->type_name));
     a->mpiinfo = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the element matrices given to PetscWarpAsmAssembleElementMatrices() for A are to be in device memory (the
+   target of the strategy, or the COO path, is on the device) */
+PetscErrorCode PetscWarpAsmElementMatricesOnDevice_Private(PetscWarpAsm a, Mat A, PetscBool *device)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCall(CheckMatrix(a, A, &size));
+  if (a->strategy == PETSCWARP_ASM_COO || size > 1) {
+    PetscBool devcoo = PETSC_FALSE;
+
+    PetscCall(COODevice(a, A, size, &devcoo));
+    *device = (PetscBool)(a->usedevice && devcoo);
+  } else {
+    MatWarpTarget t;
+
+    PetscCall(MatWarpTargetGetLayout(A, a->usedevice, &t));
+    *device = t.device;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,0 +1,408 @@
+/*
+  petscwarp/pointwise.cuh - element kernels of user pointwise functions, compiled in the user's own file
+
+  A user writes each pointwise function of the PetscDS once, as a __host__ __device__ function (PETSCWARP_HD), with
+  PETSc's exact signature (PetscPointFn for f0, f1; PetscPointJacFn for g0, g1, g2, g3), passes it to
+  PetscDSSetResidual() / PetscDSSetJacobian() as usual, and to PETSCWARP_POINTWISE() in the same file:
+
+    #include <petscwarp/pointwise.cuh>
+
+    static PETSCWARP_HD void f1_u(PetscInt dim, ..., PetscScalar f1[]) { ... }
+    static PETSCWARP_HD void g3_uu(PetscInt dim, ..., PetscScalar g3[]) { ... }
+    PETSCWARP_POINTWISE(mypw, f0_u, f1_u, g0_uu, nullptr, g2_uu, g3_uu);   (absent functions: nullptr, NULL or 0)
+
+    PetscCall(PetscDSSetResidual(ds, 0, f0_u, f1_u));
+    PetscCall(PetscDSSetJacobian(ds, 0, 0, g0_uu, NULL, g2_uu, g3_uu));
+    PetscCall(DMPlexWarpSetPointwise(dm, &mypw));
+    PetscCall(DMPlexWarpSetSNESLocalFEM(dm));
+
+  PETSCWARP_POINTWISE(name, f0, f1, g0, g1, g2, g3) defines `extern "C" const PetscWarpPointwise name`: host launchers
+  of the element kernels (the host twins) and, when the file is compiled by nvcc, device launchers, all instantiated
+  from the templates below in this translation unit (each function is inlined into the kernels through a functor: no
+  relocatable device code, no device function pointers). A file compiled by a host C++ compiler gets the host twins only.
+
+  The kernels (PetscFEIntegrateJacobian_Basic() / PetscFEIntegrateResidual_Basic() of PETSc, per cell):
+  - stage 0: a thread block takes ne cells and gathers their vertex coordinates and element states into shared memory;
+  - stage 1: threads over (cell, quadrature point) compute the geometry (PwaGeometry(): Jinv, detJ), the point x, the
+    state u, its physical gradient u_x and u_t, call the pointwise functions into shared memory (zeroed before, scaled
+    by w_q detJ after), and keep Jinv there;
+  - stage 2: threads over the entries (cell, i, j) of the element matrices (the entries (cell, i) of the element vectors)
+    sum their terms over the points, PETSc's PetscFEUpdateElementMat_Internal() (PetscFEUpdateElementVec_Internal()) for
+    one field of nc components, interlaced (element dof i = a*nc + c):
+      E[i][j] = sum_q B_qa B_qb g0[c*nc+e] + B_qa g1[(c*nc+e)*dim+d] dB_qb[d] + dB_qa[d] g2[(c*nc+e)*dim+d] B_qb
+                      + dB_qa[d] g3[((c*nc+e)*dim+d)*dim+d'] dB_qb[d']          (j = b*nc + e, dB the physical gradients)
+      r[i]    = sum_q B_qa f0[c] + dB_qa[d] f1[c*dim+d]
+    and write them to PetscWarpPointwiseData.out (coalesced over j); petscwarp reduces them into the matrix
+    (PetscWarpAsmAssembleElementMatrices()) and the local residual (an atomic scatter through the element->local map).
+  Performance note: correctness first. The physical gradients of the basis are recomputed from Jinv (dim^2 flops) for
+  every entry and point rather than staged, the reference tabulation is read from global memory (through the cache),
+  and every entry reads all the staged point data of its cell; for P2/Q2 elements with several components staging
+  the gradients per (cell, q, a) and tiling the entries (several per thread, as src/kernels/warpasm_elem.h PwaTile()
+  does for the built-in physics) would cut the work several-fold.
+*/
+#pragma once
+
+#include <petscwarp.h>
+#include <petscwarp/elemgeometry.h>
+#include <type_traits>
+#include <vector>
+#include <stddef.h>
+#if defined(__CUDACC__)
+  #include <cuda_runtime.h>
+#endif
+
+#if defined(PETSC_USE_COMPLEX)
+  #error "petscwarp/pointwise.cuh needs real scalars: PETSc is configured with complex ones"
+#endif
+
+/* Pointwise functions the host (PetscDS) and the device (petscwarp's kernels) both call: write them with this */
+#if defined(__CUDACC__)
+  #define PETSCWARP_HD __host__ __device__
+#else
+  #define PETSCWARP_HD
+#endif
+
+/* Most components of the field the kernels are compiled for (u, u_x, u_t of a point live in registers) */
+#define PETSCWARP_PW_MAXNC 8
+
+namespace petscwarp
+{
+namespace pw
+{
+/* Whether a PETSCWARP_POINTWISE() argument is a function (present) or nullptr / NULL / 0 (absent) */
+template <class F>
+constexpr bool present_v = !std::is_null_pointer<typename std::decay<F>::type>::value && !std::is_integral<typename std::decay<F>::type>::value;
+
+template <class F, class... A, typename std::enable_if<present_v<F>, int>::type = 0>
+PETSCWARP_HD inline void call(F &&f, A... a)
+{
+  f(a...);
+}
+template <class F, class... A, typename std::enable_if<!present_v<F>, int>::type = 0>
+PETSCWARP_HD inline void call(F &&, A...)
+{
+}
+
+/* The host address of a pointwise function (NULL when absent), to check the PetscDS against */
+template <class F, typename std::enable_if<present_v<F>, int>::type = 0>
+inline void (*hostptr(F &&f))(void)
+{
+  return reinterpret_cast<void (*)(void)>(&f);
+}
+template <class F, typename std::enable_if<!present_v<F>, int>::type = 0>
+inline void (*hostptr(F &&))(void)
+{
+  return nullptr;
+}
+
+/* Doubles staged per (cell, point): Jinv, then the present g0, g1, g2, g3 (Jacobian) or f0, f1 (residual) */
+template <class Fns, bool JAC>
+PETSCWARP_HD inline int PointDoubles(int dim, int nc)
+{
+  int n = dim * dim;
+  if (JAC) {
+    if (Fns::G0::present) n += nc * nc;
+    if (Fns::G1::present) n += nc * nc * dim;
+    if (Fns::G2::present) n += nc * nc * dim;
+    if (Fns::G3::present) n += nc * nc * dim * dim;
+  } else {
+    if (Fns::F0::present) n += nc;
+    if (Fns::F1::present) n += nc * dim;
+  }
+  return n;
+}
+
+/* Stage 1 at one (cell, point q): Xc the cell's vertex coordinates, ue (ute) its element state (time derivative, or
+   NULL); writes the point's staged data S[PointDoubles()] */
+template <class Fns, bool JAC>
+PETSCWARP_HD inline void StagePoint(const PetscWarpPointwiseData &d, const double *Xc, const PetscScalar *ue, const PetscScalar *ute, int q, double *S)
+{
+  const int      dim = d.dim, nb = d.nb, nc = d.nc, ncv = d.ncv;
+  const double  *Bq = d.B + q * nb, *Dq = d.D + q * nb * dim, *Bcq = d.Bc + q * ncv;
+  const PetscInt uOff[2] = {0, (PetscInt)nc}, uOff_x[2] = {0, (PetscInt)(nc * dim)};
+  double         Jinv[9], wdj, x[3] = {0.0, 0.0, 0.0};
+  PetscScalar    u[PETSCWARP_PW_MAXNC], ut[PETSCWARP_PW_MAXNC], ux[PETSCWARP_PW_MAXNC * 3], *G = S + dim * dim;
+
+  wdj = d.w[q] * PwaGeometry(dim, ncv, Xc, d.Dc + q * ncv * dim, Jinv);
+  for (int m = 0; m < dim * dim; m++) S[m] = Jinv[m];
+  for (int k = 0; k < ncv; k++)
+    for (int e = 0; e < dim; e++) x[e] += Xc[k * dim + e] * Bcq[k];
+  for (int c = 0; c < nc; c++) {
+    u[c]  = 0.0;
+    ut[c] = 0.0;
+    for (int e = 0; e < dim; e++) ux[c * dim + e] = 0.0;
+  }
+  for (int b = 0; b < nb; b++) {
+    double g[3];
+    PwaGradient(dim, Jinv, Dq + b * dim, g);
+    for (int c = 0; c < nc; c++) {
+      const PetscScalar v = ue[b * nc + c];
+      u[c] += Bq[b] * v;
+      if (ute) ut[c] += Bq[b] * ute[b * nc + c];
+      for (int e = 0; e < dim; e++) ux[c * dim + e] += g[e] * v;
+    }
+  }
+  {
+    const PetscScalar *put = ute ? ut : NULL;
+    const PetscInt     D   = dim;
+    if (JAC) {
+      typename Fns::G0 g0;
+      typename Fns::G1 g1;
+      typename Fns::G2 g2;
+      typename Fns::G3 g3;
+      const int        n[4] = {Fns::G0::present ? nc * nc : 0, Fns::G1::present ? nc * nc * dim : 0, Fns::G2::present ? nc * nc * dim : 0, Fns::G3::present ? nc * nc * dim * dim : 0};
+      for (int m = 0; m < n[0] + n[1] + n[2] + n[3]; m++) G[m] = 0.0;
+      if (Fns::G0::present) g0(D, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.u_tShift, x, d.numConstants, d.constants, G);
+      if (Fns::G1::present) g1(D, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.u_tShift, x, d.numConstants, d.constants, G + n[0]);
+      if (Fns::G2::present) g2(D, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.u_tShift, x, d.numConstants, d.constants, G + n[0] + n[1]);
+      if (Fns::G3::present) g3(D, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.u_tShift, x, d.numConstants, d.constants, G + n[0] + n[1] + n[2]);
+      for (int m = 0; m < n[0] + n[1] + n[2] + n[3]; m++) G[m] *= wdj;
+    } else {
+      typename Fns::F0 f0;
+      typename Fns::F1 f1;
+      const int        n0 = Fns::F0::present ? nc : 0, n1 = Fns::F1::present ? nc * dim : 0;
+      for (int m = 0; m < n0 + n1; m++) G[m] = 0.0;
+      if (Fns::F0::present) f0(D, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, x, d.numConstants, d.constants, G);
+      if (Fns::F1::present) f1(D, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, x, d.numConstants, d.constants, G + n0);
+      for (int m = 0; m < n0 + n1; m++) G[m] *= wdj;
+    }
+  }
+}
+
+/* Stage 2: entry (i, j) of a cell's element matrix from its staged points S[q*ps ...] */
+template <class Fns>
+PETSCWARP_HD inline double JacobianEntry(const PetscWarpPointwiseData &d, const double *S, int ps, int i, int j)
+{
+  const int dim = d.dim, nb = d.nb, nc = d.nc, a = i / nc, c = i - a * nc, b = j / nc, e = j - b * nc, ce = c * nc + e;
+  const int o1 = Fns::G0::present ? nc * nc : 0, o2 = o1 + (Fns::G1::present ? nc * nc * dim : 0), o3 = o2 + (Fns::G2::present ? nc * nc * dim : 0);
+  double    s = 0.0;
+  for (int q = 0; q < d.nq; q++) {
+    const double *Sq = S + q * ps, *G = Sq + dim * dim, Ba = d.B[q * nb + a], Bb = d.B[q * nb + b];
+    double        ga[3] = {0.0, 0.0, 0.0}, gb[3] = {0.0, 0.0, 0.0};
+    if (Fns::G2::present || Fns::G3::present) PwaGradient(dim, Sq, d.D + (q * nb + a) * dim, ga);
+    if (Fns::G1::present || Fns::G3::present) PwaGradient(dim, Sq, d.D + (q * nb + b) * dim, gb);
+    if (Fns::G0::present) s += Ba * G[ce] * Bb;
+    if (Fns::G1::present)
+      for (int df = 0; df < dim; df++) s += Ba * G[o1 + ce * dim + df] * gb[df];
+    if (Fns::G2::present)
+      for (int df = 0; df < dim; df++) s += ga[df] * G[o2 + ce * dim + df] * Bb;
+    if (Fns::G3::present)
+      for (int df = 0; df < dim; df++)
+        for (int dg = 0; dg < dim; dg++) s += ga[df] * G[o3 + (ce * dim + df) * dim + dg] * gb[dg];
+  }
+  return s;
+}
+
+/* Stage 2: entry i of a cell's element vector from its staged points */
+template <class Fns>
+PETSCWARP_HD inline double ResidualEntry(const PetscWarpPointwiseData &d, const double *S, int ps, int i)
+{
+  const int dim = d.dim, nb = d.nb, nc = d.nc, a = i / nc, c = i - a * nc, o1 = Fns::F0::present ? nc : 0;
+  double    s = 0.0;
+  for (int q = 0; q < d.nq; q++) {
+    const double *Sq = S + q * ps, *G = Sq + dim * dim;
+    if (Fns::F0::present) s += d.B[q * nb + a] * G[c];
+    if (Fns::F1::present) {
+      double ga[3];
+      PwaGradient(dim, Sq, d.D + (q * nb + a) * dim, ga);
+      for (int df = 0; df < dim; df++) s += ga[df] * G[o1 + c * dim + df];
+    }
+  }
+  return s;
+}
+
+/* Sizes the kernels support: 0, else 2 (PETSCWARP_ASM_ERR_ARG) */
+inline int CheckData(const PetscWarpPointwiseData *d)
+{
+  if (!d || (d->dim != 2 && d->dim != 3) || d->nc < 1 || d->nc > PETSCWARP_PW_MAXNC || d->nb < 1 || d->nq < 1 || d->ncv < 1 || d->ncv > 8 || d->ncells < 0) return 2;
+  if (d->ncells && (!d->w || !d->B || !d->D || !d->Bc || !d->Dc || !d->X || !d->cv || !d->l2d || !d->u || !d->out)) return 2;
+  return 0;
+}
+
+/* The host twin: the same stages, cell after cell */
+template <class Fns, bool JAC>
+inline int HostLoop(const PetscWarpPointwiseData *d)
+{
+  int err = CheckData(d);
+  if (err) return err;
+  const int           nel = d->nb * d->nc, nx = d->ncv * d->dim, ps = PointDoubles<Fns, JAC>(d->dim, d->nc);
+  std::vector<double> Xc(nx), ue(nel), ute(nel), S((size_t)d->nq * ps);
+  for (int cell = 0; cell < d->ncells; cell++) {
+    const int *l = d->l2d + (size_t)cell * nel;
+    for (int k = 0; k < d->ncv; k++)
+      for (int e = 0; e < d->dim; e++) Xc[k * d->dim + e] = d->X[(size_t)d->cv[(size_t)cell * d->ncv + k] * d->dim + e];
+    for (int i = 0; i < nel; i++) {
+      ue[i] = d->u[l[i]];
+      if (d->u_t) ute[i] = d->u_t[l[i]];
+    }
+    for (int q = 0; q < d->nq; q++) StagePoint<Fns, JAC>(*d, Xc.data(), ue.data(), d->u_t ? ute.data() : NULL, q, S.data() + (size_t)q * ps);
+    if (JAC)
+      for (int i = 0; i < nel; i++)
+        for (int j = 0; j < nel; j++) d->out[((size_t)cell * nel + i) * nel + j] = JacobianEntry<Fns>(*d, S.data(), ps, i, j);
+    else
+      for (int i = 0; i < nel; i++) d->out[(size_t)cell * nel + i] = ResidualEntry<Fns>(*d, S.data(), ps, i);
+  }
+  return 0;
+}
+
+template <class Fns>
+int JacobianHost(const PetscWarpPointwiseData *d)
+{
+  return HostLoop<Fns, true>(d);
+}
+template <class Fns>
+int ResidualHost(const PetscWarpPointwiseData *d)
+{
+  return HostLoop<Fns, false>(d);
+}
+
+#if defined(__CUDACC__)
+  #define PETSCWARP_PW_THREADS 256
+  #define PETSCWARP_PW_BUDGET  (48 * 1024) /* dynamic shared memory without an opt-in */
+
+/* A block takes ne consecutive cells (see the top of the file); shared memory (doubles): ne*(ncv*dim + nel (+ nel for
+   u_t) + nq*ps) */
+template <class Fns, bool JAC>
+__global__ void __launch_bounds__(PETSCWARP_PW_THREADS) Kernel(PetscWarpPointwiseData d, int ne, int ps)
+{
+  extern __shared__ double pw_smem[];
+  const int                nel = d.nb * d.nc, nx = d.ncv * d.dim, first = blockIdx.x * ne, m = min(ne, d.ncells - first);
+  double                  *Xs = pw_smem, *Us = Xs + ne * nx, *Uts = Us + ne * nel, *S = Uts + (d.u_t ? ne * nel : 0);
+
+  for (int t = threadIdx.x; t < m * nx; t += blockDim.x) {
+    const int lc = t / nx, k = (t - lc * nx) / d.dim;
+    Xs[t] = d.X[(size_t)d.cv[(size_t)(first + lc) * d.ncv + k] * d.dim + t - lc * nx - k * d.dim];
+  }
+  for (int t = threadIdx.x; t < m * nel; t += blockDim.x) {
+    const int l = d.l2d[(size_t)first * nel + t];
+    Us[t]       = d.u[l];
+    if (d.u_t) Uts[t] = d.u_t[l];
+  }
+  __syncthreads();
+  for (int t = threadIdx.x; t < m * d.nq; t += blockDim.x) {
+    const int lc = t / d.nq, q = t - lc * d.nq;
+    StagePoint<Fns, JAC>(d, Xs + lc * nx, Us + lc * nel, d.u_t ? Uts + lc * nel : NULL, q, S + (size_t)t * ps);
+  }
+  __syncthreads();
+  if (JAC) {
+    const int nn = nel * nel;
+    for (int t = threadIdx.x; t < m * nn; t += blockDim.x) {
+      const int lc = t / nn, ij = t - lc * nn, i = ij / nel;
+      d.out[(size_t)first * nn + t] = JacobianEntry<Fns>(d, S + (size_t)lc * d.nq * ps, ps, i, ij - i * nel);
+    }
+  } else
+    for (int t = threadIdx.x; t < m * nel; t += blockDim.x) {
+      const int lc                   = t / nel;
+      d.out[(size_t)first * nel + t] = ResidualEntry<Fns>(d, S + (size_t)lc * d.nq * ps, ps, t - lc * nel);
+    }
+}
+
+template <class Fns, bool JAC>
+inline int DeviceLaunch(const PetscWarpPointwiseData *d)
+{
+  if (CheckData(d)) return (int)cudaErrorInvalidValue;
+  if (!d->ncells) return 0;
+  const int    nel = d->nb * d->nc, ps = PointDoubles<Fns, JAC>(d->dim, d->nc), work = JAC ? nel * nel : (nel > d->nq ? nel : d->nq);
+  const size_t cell   = sizeof(double) * ((size_t)d->ncv * d->dim + (d->u_t ? 2 : 1) * (size_t)nel + (size_t)d->nq * ps);
+  size_t       budget = PETSCWARP_PW_BUDGET;
+  int          ne     = (PETSCWARP_PW_THREADS + work - 1) / work, fit;
+  cudaError_t  err;
+  if (cell > budget) { /* one cell needs more than the default: opt in to the device's maximum */
+    int dev, optin;
+    if ((err = cudaGetDevice(&dev)) != cudaSuccess) return (int)err;
+    if ((err = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)) != cudaSuccess) return (int)err;
+    budget = (size_t)optin;
+  }
+  fit = (int)(budget / cell);
+  if (ne > fit) ne = fit;
+  if (ne > d->ncells) ne = d->ncells;
+  if (ne < 1) return (int)cudaErrorInvalidConfiguration; /* one cell does not fit the shared memory */
+  if ((size_t)ne * cell > PETSCWARP_PW_BUDGET && (err = cudaFuncSetAttribute(Kernel<Fns, JAC>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(ne * cell))) != cudaSuccess) return (int)err;
+  Kernel<Fns, JAC><<<(d->ncells + ne - 1) / ne, PETSCWARP_PW_THREADS, ne * cell, (cudaStream_t)d->stream>>>(*d, ne, ps);
+  return (int)cudaGetLastError();
+}
+
+template <class Fns>
+int JacobianDevice(const PetscWarpPointwiseData *d)
+{
+  return DeviceLaunch<Fns, true>(d);
+}
+template <class Fns>
+int ResidualDevice(const PetscWarpPointwiseData *d)
+{
+  return DeviceLaunch<Fns, false>(d);
+}
+  #define PETSCWARP_PW_DEVICE(f) f
+#else
+  #define PETSCWARP_PW_DEVICE(f) nullptr
+#endif
+} // namespace pw
+} // namespace petscwarp
+
+/* A functor calling one pointwise function (or nothing when it is absent) */
+#define PETSCWARP_PW_RESIDUAL_FUNCTOR(S, fn) \
+  struct S { \
+    static constexpr bool present = ::petscwarp::pw::present_v<decltype((fn))>; \
+    PETSCWARP_HD void     operator()(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f[]) const \
+    { \
+      ::petscwarp::pw::call(fn, dim, Nf, NfAux, uOff, uOff_x, u, u_t, u_x, aOff, aOff_x, a, a_t, a_x, t, x, numConstants, constants, f); \
+    } \
+  }
+#define PETSCWARP_PW_JACOBIAN_FUNCTOR(S, fn) \
+  struct S { \
+    static constexpr bool present = ::petscwarp::pw::present_v<decltype((fn))>; \
+    PETSCWARP_HD void     operator()(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, PetscReal u_tShift, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar g[]) const \
+    { \
+      ::petscwarp::pw::call(fn, dim, Nf, NfAux, uOff, uOff_x, u, u_t, u_x, aOff, aOff_x, a, a_t, a_x, t, u_tShift, x, numConstants, constants, g); \
+    } \
+  }
+
+/*MC
+  PETSCWARP_POINTWISE - Compiles the element kernels of a PetscDS's pointwise functions (one field) in the user's file
+  and defines the `PetscWarpPointwise` to register with `DMPlexWarpSetPointwise()`
+
+  Synopsis:
+  #include <petscwarp/pointwise.cuh>
+  PETSCWARP_POINTWISE(name, f0, f1, g0, g1, g2, g3);
+
+  Input Parameters:
++ name           - the name of the `extern "C" const PetscWarpPointwise` it defines (declare it
+                   `extern const PetscWarpPointwise name;` to use it from C)
+. f0, f1         - the residual's pointwise functions (`PetscPointFn`, as given to `PetscDSSetResidual()`), `nullptr` if absent
+- g0, g1, g2, g3 - the Jacobian's (`PetscPointJacFn`, as given to `PetscDSSetJacobian()`), `nullptr` if absent
+
+  Level: intermediate
+
+  Notes:
+  Each function must be declared `PETSCWARP_HD` (`__host__ __device__` under nvcc) and take PETSc's exact arguments; it
+  is called with Nf = 1, NfAux = 0, uOff = {0, nc}, uOff_x = {0, nc*dim}, NULL auxiliary arrays, u_t = NULL without a
+  time derivative (SNES), the PetscDS's constants, the time and shift of the call and the physical point x. Under nvcc
+  the macro instantiates the device kernels and their host twins; under a host C++ compiler only the host twins (the
+  device launchers are `NULL`, and petscwarp runs the host twins). Fields of at most `PETSCWARP_PW_MAXNC` components.
+
+.seealso: `PetscWarpPointwise`, `DMPlexWarpSetPointwise()`, `PetscDSSetResidual()`, `PetscDSSetJacobian()`
+M*/
+// clang-format off
+#define PETSCWARP_POINTWISE(name, f0, f1, g0, g1, g2, g3) \
+  namespace petscwarp_pw_##name \
+  { \
+    struct Fns { \
+      PETSCWARP_PW_RESIDUAL_FUNCTOR(F0, f0); \
+      PETSCWARP_PW_RESIDUAL_FUNCTOR(F1, f1); \
+      PETSCWARP_PW_JACOBIAN_FUNCTOR(G0, g0); \
+      PETSCWARP_PW_JACOBIAN_FUNCTOR(G1, g1); \
+      PETSCWARP_PW_JACOBIAN_FUNCTOR(G2, g2); \
+      PETSCWARP_PW_JACOBIAN_FUNCTOR(G3, g3); \
+    }; \
+  } \
+  extern "C" const PetscWarpPointwise name = { \
+    PETSCWARP_POINTWISE_VERSION, \
+    #name, \
+    ::petscwarp::pw::JacobianHost<petscwarp_pw_##name::Fns>, \
+    PETSCWARP_PW_DEVICE(::petscwarp::pw::JacobianDevice<petscwarp_pw_##name::Fns>), \
+    ::petscwarp::pw::ResidualHost<petscwarp_pw_##name::Fns>, \
+    PETSCWARP_PW_DEVICE(::petscwarp::pw::ResidualDevice<petscwarp_pw_##name::Fns>), \
+    {::petscwarp::pw::hostptr(f0), ::petscwarp::pw::hostptr(f1)}, \
+    {::petscwarp::pw::hostptr(g0), ::petscwarp::pw::hostptr(g1), ::petscwarp::pw::hostptr(g2), ::petscwarp::pw::hostptr(g3)}, \
+    PETSCWARP_PW_MAXNC}
+// clang-format on

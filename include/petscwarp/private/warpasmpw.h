@@ -1,0 +1,16 @@
+/* Private interface of the element kernels of user pointwise functions (src/mat/assembly/warpasmpw.c): what the DMPlex
+   hooks call when a PetscWarpPointwise is registered (DMPlexWarpSetPointwise(), src/dm/plex/plexwarppw.c) */
+#pragma once
+
+#include <petscwarp.h>
+
+/* The values Bc[q*ncv + k] of the P1/Q1 coordinate basis at the quadrature points (for the points x), copied */
+PETSC_INTERN PetscErrorCode PetscWarpAsmPointwiseSetCoordinateBasis_Private(PetscWarpAsm, const PetscReal[]);
+/* The Jacobian of the user's g0..g3 at the local state U (Ut or NULL), time t and shift, the PetscDS's constants:
+   element matrices by the user's kernels, reduced into A by PetscWarpAsmAssembleElementMatrices() */
+PETSC_INTERN PetscErrorCode PetscWarpAsmPointwiseJacobian_Private(PetscWarpAsm, const PetscWarpPointwise *, PetscInt, const PetscScalar[], PetscReal, PetscReal, Vec, Vec, Mat);
+/* F += the residual of the user's f0, f1 at the local state U (Ut or NULL) and time t: element vectors by the user's
+   kernels, added into the local vector F through the element->local map */
+PETSC_INTERN PetscErrorCode PetscWarpAsmPointwiseResidual_Private(PetscWarpAsm, const PetscWarpPointwise *, PetscInt, const PetscScalar[], PetscReal, Vec, Vec, Vec);
+/* Whether the last Jacobian / residual ran on the device */
+PETSC_INTERN PetscErrorCode PetscWarpAsmPointwiseGetDevice_Private(PetscWarpAsm, PetscBool *, PetscBool *);

@@ -1,0 +1,276 @@
+/*
+  User pointwise functions in the DMPlex hooks: DMPlexWarpSetPointwise() registers the element kernels a user compiled
+  from the PetscDS's own pointwise functions (petscwarp/pointwise.cuh); the SNES, TS and KSP hooks then compute the
+  Jacobian and the residual with them (src/mat/assembly/warpasmpw.c) instead of recognising a built-in physics.
+*/
+#include <petscwarp/private/plexwarphook.h>
+#include <petscwarp/private/plexwarpasm.h>
+#include <petscwarp/private/warpasmpw.h>
+#include <petscds.h>
+#include <petscfe.h>
+
+#define PW_NAME "DMPlexWarpPointwise"
+
+static PetscErrorCode PointwiseDestroy(PetscCtxRt ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(*(PetscWarpPointwise **)ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  DMPlexWarpSetPointwise - Registers the device pointwise functions of the `DM`'s `PetscDS`, compiled by the user with
+  `PETSCWARP_POINTWISE()` of petscwarp/pointwise.cuh, so that `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`
+  and `DMPlexWarpSetKSPLocalFEM()` compute the Jacobian and the residual with them, on the device, whatever the physics
+
+  Logically Collective
+
+  Input Parameters:
++ dm - a `DMPLEX` with one `PetscFE` field, its `PetscDS` holding the same host functions (`PetscDSSetResidual()`,
+       `PetscDSSetJacobian()`)
+- pw - the element kernels (copied), or `NULL` to remove a registration
+
+  Level: intermediate
+
+  Notes:
+  Call it before `DMPlexWarpSetSNESLocalFEM()` (or the TS and KSP variants); they check that the `PetscDS` holds exactly
+  the functions `pw` was compiled from (f0, f1 of field 0; g0, g1, g2, g3 of fields (0, 0)), one of each at most, and
+  refuse otherwise (`PETSC_ERR_ARG_INCOMP`). Then, for every Jacobian and residual:
++ the element kernels evaluate the state, its physical gradient (and u_t for TS) and the point x at the quadrature
+  points of each cell and call the functions as PETSc's `PetscFEIntegrateJacobian_Basic()` and
+  `PetscFEIntegrateResidual_Basic()` do, with the `PetscDS`'s constants (`PetscDSSetConstants()`, read at every call),
+  t and u_tShift; on the device when the local state is in device memory (`VECCUDA`, which the hooks choose for device
+  matrices), else their host twins (the same templates compiled for the host);
+. the element matrices are reduced into the matrix by `PetscWarpAsmAssembleElementMatrices()` (strategy globalnz, or
+  coo with `-mat_warp_assembly coo` and on several ranks), constrained (Dirichlet) dofs dropped as PETSc drops them;
+- the element vectors are added into the local residual through the element-to-local-dof map (device atomics), the
+  constrained dofs' entries included, as `DMPlexSNESComputeResidualFEM()` does.
+
+  Unlike the built-in physics, the Jacobian depends on the state: the hooks gather the local state (with its boundary
+  values) before each Jacobian. The log events `WarpAsmPWJacobian` and `WarpAsmPWResidual` time the element kernels,
+  and `-info` says that the pointwise path runs and where.
+
+  This version supports one field of at most `PETSCWARP_PW_MAXNC` components, no auxiliary fields, no boundary (natural)
+  terms, no separate Jacobian preconditioner and no dynamic Jacobian of TS; otherwise the hooks stop with
+  `PETSC_ERR_SUP`. Real scalars only.
+
+.seealso: `PETSCWARP_POINTWISE()`, `PetscWarpPointwise`, `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`,
+          `DMPlexWarpSetKSPLocalFEM()`, `DMPlexWarpGetPointwiseCount()`, `PetscDSSetJacobian()`, `PetscDSSetResidual()`
+@*/
+PetscErrorCode DMPlexWarpSetPointwise(DM dm, const PetscWarpPointwise *pw)
+{
+  PetscWarpPointwise *copy    = NULL;
+  void               *hook[3] = {NULL, NULL, NULL};
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
+  PetscCall(PetscWarpInitializePackage());
+  PetscCall(PetscObjectContainerQuery((PetscObject)dm, "DMPlexWarpSNES", &hook[0]));
+  PetscCall(PetscObjectContainerQuery((PetscObject)dm, "DMPlexWarpTS", &hook[1]));
+  PetscCall(PetscObjectContainerQuery((PetscObject)dm, "DMPlexWarpKSP", &hook[2]));
+  PetscCheck(!hook[0] && !hook[1] && !hook[2], PetscObjectComm((PetscObject)dm), PETSC_ERR_ORDER, "Call DMPlexWarpSetPointwise() before DMPlexWarpSetSNESLocalFEM(), DMPlexWarpSetTSLocalFEM() or DMPlexWarpSetKSPLocalFEM()");
+  if (pw) {
+    PetscCheck(pw->version == PETSCWARP_POINTWISE_VERSION, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The PetscWarpPointwise %s was compiled against version %d of petscwarp/pointwise.cuh, this library has version %d: recompile it", pw->name ? pw->name : "(unnamed)", pw->version, PETSCWARP_POINTWISE_VERSION);
+    PetscCheck(pw->jacobian_host && pw->residual_host, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The PetscWarpPointwise has no host launchers: make it with PETSCWARP_POINTWISE()");
+    PetscCall(PetscNew(&copy));
+    *copy = *pw;
+  }
+  PetscCall(PetscObjectContainerCompose((PetscObject)dm, PW_NAME, copy, PointwiseDestroy)); /* NULL removes it */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The registered pointwise functions of dm, or NULL */
+PetscErrorCode DMPlexWarpPointwiseGet_Private(DM dm, const PetscWarpPointwise **pw)
+{
+  PetscWarpPointwise *p = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectContainerQuery((PetscObject)dm, PW_NAME, &p));
+  *pw = p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One kind of pointwise function of the PetscDS against the compiled one: at most one, the same */
+static PetscErrorCode CheckSlot(DM dm, const char *slot, PetscInt n, void (*ds)(void), void (*compiled)(void), const char *name)
+{
+  PetscFunctionBegin;
+  PetscCheck(n <= 1, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "The PetscDS has %" PetscInt_FMT " %s functions; the pointwise kernels %s take one", n, slot, name);
+  PetscCheck(ds == compiled, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_INCOMP, "The PetscDS's %s (%s) is not the %s the pointwise kernels %s were compiled from (%s): give the same functions to PetscDSSetResidual()/PetscDSSetJacobian() and PETSCWARP_POINTWISE()", slot, ds ? "set" : "none", slot, name, compiled ? "set" : "none");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The problem is one the pointwise kernels compute: one field, a PetscFE of at most pw->maxnc components, no auxiliary
+   fields, the PetscDS's functions those compiled, no boundary terms, no Jacobian preconditioner (no dynamic Jacobian) */
+PetscErrorCode DMPlexWarpPointwiseCheck_Private(DM dm, const PetscWarpPointwise *pw, PetscBool transient)
+{
+  MPI_Comm          comm = PetscObjectComm((PetscObject)dm);
+  const char       *name = pw->name ? pw->name : "(unnamed)";
+  PetscDS           ds;
+  PetscWeakForm     wf;
+  PetscInt          Nf, Nds, Nc, naux, nbd, n0, n1, n2, n3;
+  PetscObject       obj;
+  PetscClassId      id;
+  PetscBool         has;
+  PetscPointFn    **f0, **f1;
+  PetscPointJacFn **g0, **g1, **g2, **g3;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetNumFields(dm, &Nf));
+  PetscCall(DMGetNumDS(dm, &Nds));
+  PetscCheck(Nf == 1 && Nds == 1, comm, PETSC_ERR_SUP, "The pointwise kernels %s support one field and one PetscDS, not %" PetscInt_FMT " fields and %" PetscInt_FMT " PetscDS", name, Nf, Nds);
+  PetscCall(DMGetDS(dm, &ds));
+  PetscCall(PetscDSGetDiscretization(ds, 0, &obj));
+  PetscCheck(obj, comm, PETSC_ERR_SUP, "The pointwise kernels %s: field 0 has no discretization", name);
+  PetscCall(PetscObjectGetClassId(obj, &id));
+  PetscCheck(id == PETSCFE_CLASSID, comm, PETSC_ERR_SUP, "The pointwise kernels %s support a PetscFE field, field 0 is a %s", name, obj->class_name);
+  PetscCall(PetscFEGetNumComponents((PetscFE)obj, &Nc));
+  PetscCheck(Nc <= pw->maxnc, comm, PETSC_ERR_SUP, "The pointwise kernels %s were compiled for at most %d components (PETSCWARP_PW_MAXNC), the field has %" PetscInt_FMT, name, pw->maxnc, Nc);
+  PetscCall(DMGetNumAuxiliaryVec(dm, &naux));
+  PetscCheck(naux == 0, comm, PETSC_ERR_SUP, "The pointwise kernels %s do not support auxiliary fields (the DM has %" PetscInt_FMT " auxiliary vectors)", name, naux);
+  PetscCall(PetscDSGetNumBoundary(ds, &nbd));
+  for (PetscInt b = 0; b < nbd; ++b) {
+    DMBoundaryConditionType type;
+    PetscCall(PetscDSGetBoundary(ds, b, NULL, &type, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+    PetscCheck(type & DM_BC_ESSENTIAL, comm, PETSC_ERR_SUP, "The pointwise kernels %s support essential (Dirichlet) boundary conditions only; boundary %" PetscInt_FMT " is natural: its boundary integrals are not computed", name, b);
+  }
+  PetscCall(PetscDSHasJacobianPreconditioner(ds, &has));
+  PetscCheck(!has, comm, PETSC_ERR_SUP, "The pointwise kernels %s: the PetscDS has a separate Jacobian preconditioner, which they do not compute", name);
+  if (transient) {
+    PetscCall(PetscDSHasDynamicJacobian(ds, &has));
+    PetscCheck(!has, comm, PETSC_ERR_SUP, "The pointwise kernels %s: the PetscDS has a dynamic Jacobian (PetscDSSetDynamicJacobian()), which they do not compute", name);
+  }
+  PetscCall(PetscDSGetWeakForm(ds, &wf));
+  PetscCall(PetscWeakFormGetResidual(wf, NULL, 0, 0, 0, &n0, &f0, &n1, &f1));
+  PetscCall(CheckSlot(dm, "f0", n0, n0 ? (void (*)(void))f0[0] : NULL, pw->f[0], name));
+  PetscCall(CheckSlot(dm, "f1", n1, n1 ? (void (*)(void))f1[0] : NULL, pw->f[1], name));
+  PetscCall(PetscWeakFormGetJacobian(wf, NULL, 0, 0, 0, 0, &n0, &g0, &n1, &g1, &n2, &g2, &n3, &g3));
+  PetscCall(CheckSlot(dm, "g0", n0, n0 ? (void (*)(void))g0[0] : NULL, pw->g[0], name));
+  PetscCall(CheckSlot(dm, "g1", n1, n1 ? (void (*)(void))g1[0] : NULL, pw->g[1], name));
+  PetscCall(CheckSlot(dm, "g2", n2, n2 ? (void (*)(void))g2[0] : NULL, pw->g[2], name));
+  PetscCall(CheckSlot(dm, "g3", n3, n3 ? (void (*)(void))g3[0] : NULL, pw->g[3], name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The assembler of the pointwise kernels: the element of any number of components, and the values of the coordinate
+   basis at the field's quadrature points (for the points x) */
+PetscErrorCode DMPlexWarpPointwiseAsmCreate_Private(DM dm, PetscWarpAsm *wa)
+{
+  PetscDS          ds;
+  PetscFE          fe, cfe;
+  PetscQuadrature  quad;
+  PetscTabulation  Tc;
+  DMPolytopeType   ct = DM_POLYTOPE_UNKNOWN;
+  const PetscReal *qpts;
+  PetscReal       *Bc;
+  PetscInt         dim, Nq, Nbc, cStart, cEnd, ncv;
+  MPI_Comm         comm = PetscObjectComm((PetscObject)dm);
+
+  PetscFunctionBegin;
+  PetscCall(DMPlexWarpAsmCreate_Private(dm, DMPLEXWARP_PHYSICS_ANY, wa)); /* checks the element, cells and coordinates */
+  PetscCall(DMGetDimension(dm, &dim));
+  PetscCall(DMGetDS(dm, &ds));
+  PetscCall(PetscDSGetDiscretization(ds, 0, (PetscObject *)&fe));
+  PetscCall(PetscFEGetQuadrature(fe, &quad));
+  PetscCall(PetscQuadratureGetData(quad, NULL, NULL, &Nq, &qpts, NULL));
+  PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+  { /* the cell type, the same on every rank (a rank without cells takes the others') */
+    PetscInt mine = -1, all;
+    if (cEnd > cStart) {
+      PetscCall(DMPlexGetCellType(dm, cStart, &ct));
+      mine = (PetscInt)ct;
+    }
+    PetscCallMPI(MPIU_Allreduce(&mine, &all, 1, MPIU_INT, MPI_MAX, comm));
+    ct = (DMPolytopeType)all;
+  }
+  ncv = DMPolytopeTypeGetNumVertices(ct);
+  PetscCall(DMPlexWarpCoordinateFE_Private(dm, ct, &cfe));
+  PetscCall(PetscFEGetDimension(cfe, &Nbc));
+  PetscCheck(Nbc == ncv * dim, comm, PETSC_ERR_SUP, "The pointwise kernels need P1/Q1 coordinates");
+  PetscCall(PetscFECreateTabulation(cfe, 1, Nq, qpts, 0, &Tc));
+  PetscCall(PetscMalloc1(Nq * ncv, &Bc));
+  for (PetscInt q = 0; q < Nq; ++q) /* function k*dim is psi_k in component 0 (checked interlaced by DMPlexWarpAsmGetData_Private()) */
+    for (PetscInt k = 0; k < ncv; ++k) Bc[q * ncv + k] = Tc->T[0][(q * Nbc + k * dim) * dim];
+  PetscCall(PetscWarpAsmPointwiseSetCoordinateBasis_Private(*wa, Bc));
+  PetscCall(PetscFree(Bc));
+  PetscCall(PetscTabulationDestroy(&Tc));
+  PetscCall(PetscFEDestroy(&cfe));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The PetscDS's constants, read at every call (PetscDSSetConstants() may change them between solves) */
+static PetscErrorCode Constants(DM dm, PetscInt *n, const PetscScalar **c)
+{
+  PetscDS ds;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetDS(dm, &ds));
+  PetscCall(PetscDSGetConstants(ds, n, c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Jp (and J, unless it is Jp or a MATMFFD) at the local state locX (locX_t), time t and shift */
+PetscErrorCode DMPlexWarpPointwiseJacobian_Private(DM dm, DMPlexWarpHook *h, PetscReal t, PetscReal shift, Vec locX, Vec locX_t, Mat J, Mat Jp, PetscBool mffd)
+{
+  PetscInt           n;
+  const PetscScalar *c;
+
+  PetscFunctionBegin;
+  PetscCheck(locX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The pointwise Jacobian needs the local state");
+  PetscCall(Constants(dm, &n, &c));
+  PetscCall(PetscWarpAsmPointwiseJacobian_Private(h->wa, &h->pw, n, c, t, shift, locX, locX_t, Jp));
+  if (J != Jp && !mffd) PetscCall(PetscWarpAsmPointwiseJacobian_Private(h->wa, &h->pw, n, c, t, shift, locX, locX_t, J));
+  if (!h->pwinfo[0]) {
+    PetscBool jd, rd;
+    PetscCall(PetscWarpAsmPointwiseGetDevice_Private(h->wa, &jd, &rd));
+    PetscCall(PetscInfo(dm, "Jacobian by the pointwise kernels %s: element matrices %s\n", h->pw.name, jd ? "on the device" : "by the host twin"));
+    h->pwinfo[0] = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* locF += the residual at locX (locX_t) and time t */
+PetscErrorCode DMPlexWarpPointwiseResidual_Private(DM dm, DMPlexWarpHook *h, PetscReal t, Vec locX, Vec locX_t, Vec locF)
+{
+  PetscInt           n;
+  const PetscScalar *c;
+
+  PetscFunctionBegin;
+  PetscCall(Constants(dm, &n, &c));
+  PetscCall(PetscWarpAsmPointwiseResidual_Private(h->wa, &h->pw, n, c, t, locX, locX_t, locF));
+  if (!h->pwinfo[1]) {
+    PetscBool jd, rd;
+    PetscCall(PetscWarpAsmPointwiseGetDevice_Private(h->wa, &jd, &rd));
+    PetscCall(PetscInfo(dm, "Residual by the pointwise kernels %s: element vectors %s\n", h->pw.name, rd ? "on the device" : "by the host twin"));
+    h->pwinfo[1] = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  DMPlexWarpGetPointwiseCount - Gets how many Jacobians and residuals the element kernels of the registered pointwise
+  functions computed
+
+  Not Collective
+
+  Input Parameter:
+. dm - the `DMPLEX`, with `DMPlexWarpSetPointwise()` and a hook (`DMPlexWarpSetSNESLocalFEM()` ...) set
+
+  Output Parameters:
++ njac - Jacobians (calls of the hook's Jacobian) computed by them, or `NULL`
+- nres - residuals computed by them, or `NULL`
+
+  Level: intermediate
+
+.seealso: `DMPlexWarpSetPointwise()`, `DMPlexWarpGetResidualCount()`
+@*/
+PetscErrorCode DMPlexWarpGetPointwiseCount(DM dm, PetscInt *njac, PetscInt *nres)
+{
+  DMPlexWarpHook *h;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
+  PetscCall(DMPlexWarpHookGet_Private(dm, &h));
+  if (njac) *njac = h->pointwise ? h->ndevice : 0;
+  if (nres) *nres = h->pointwise ? h->nrwarp : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

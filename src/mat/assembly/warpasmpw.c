@@ -1,0 +1,321 @@
+/*
+  PetscWarpAsm with user pointwise functions: the element kernels compiled in the user's file (petscwarp/pointwise.cuh,
+  a PetscWarpPointwise) run on the reference element, mesh and element->local map of the assembler, on the device when
+  the state is there (else their host twins), and their element matrices / vectors are reduced by the assembler
+  (PetscWarpAsmAssembleElementMatrices(), the scatter of src/kernels/warpasm_res*).
+*/
+#include <petscwarp/private/warpasmimpl.h>
+#include <petscwarp/private/warpasmreskernels.h>
+#include <petscwarp/private/warpasmpw.h>
+#include <petscdevice.h>
+#if PetscDefined(HAVE_CUDA)
+  #include <petscdevice_cuda.h>
+#endif
+
+struct _n_PetscWarpAsmPW {
+  PetscReal   *Bc;             /* [nq*ncv] coordinate basis values */
+  double      *d_Bc;           /* device copy */
+  PetscScalar *h_out;          /* host element matrices or vectors */
+  size_t       nh;             /* their capacity */
+  double      *d_out;          /* device ones */
+  size_t       nd;             /* their capacity */
+  PetscScalar *h_const;        /* the constants last uploaded */
+  double      *d_const;        /* device copy */
+  PetscInt     nconst, cconst; /* constants uploaded; capacity of d_const */
+  PetscBool    jacdev, resdev; /* the last Jacobian / residual ran on the device */
+  PetscBool    uploadinfo;     /* -info said once that host element matrices were uploaded */
+};
+
+PetscErrorCode PetscWarpAsmPointwiseReset_Private(PetscWarpAsm a)
+{
+  struct _n_PetscWarpAsmPW *p = a->pw;
+
+  PetscFunctionBegin;
+  if (!p) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree(p->Bc));
+  PetscCall(PetscFree(p->h_out));
+  PetscCall(PetscFree(p->h_const));
+#if PetscDefined(HAVE_CUDA)
+  if (p->d_Bc) PetscCallCUDA(cudaFree(p->d_Bc));
+  if (p->d_out) PetscCallCUDA(cudaFree(p->d_out));
+  if (p->d_const) PetscCallCUDA(cudaFree(p->d_const));
+#endif
+  PetscCall(PetscFree(a->pw));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpAsmPointwiseSetCoordinateBasis_Private(PetscWarpAsm a, const PetscReal Bc[])
+{
+  PetscFunctionBegin;
+  PetscCheck(a->nq > 0 && a->ncv > 0, PetscObjectComm((PetscObject)a), PETSC_ERR_ORDER, "Set the mesh and the reference element before the coordinate basis");
+  PetscCall(PetscWarpAsmPointwiseReset_Private(a));
+  PetscCall(PetscNew(&a->pw));
+  PetscCall(PetscMalloc1(a->nq * a->ncv, &a->pw->Bc));
+  PetscCall(PetscArraycpy(a->pw->Bc, Bc, a->nq * a->ncv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpAsmPointwiseGetDevice_Private(PetscWarpAsm a, PetscBool *jac, PetscBool *res)
+{
+  PetscFunctionBegin;
+  *jac = a->pw ? a->pw->jacdev : PETSC_FALSE;
+  *res = a->pw ? a->pw->resdev : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The element buffer of n entries in the memory of the backend, grown when needed */
+static PetscErrorCode GetOut(PetscWarpAsm a, PetscBool device, size_t n, PetscScalar **out)
+{
+  struct _n_PetscWarpAsmPW *p = a->pw;
+
+  PetscFunctionBegin;
+  n = PetscMax(n, 1);
+  if (!device) {
+    if (p->nh < n) {
+      PetscCall(PetscFree(p->h_out));
+      PetscCall(PetscMalloc1(n, &p->h_out));
+      p->nh = n;
+    }
+    *out = p->h_out;
+  }
+#if PetscDefined(HAVE_CUDA)
+  else {
+    if (p->nd < n) {
+      cudaError_t err;
+      if (p->d_out) PetscCallCUDA(cudaFree(p->d_out));
+      p->d_out = NULL;
+      p->nd    = 0;
+      err      = cudaMalloc((void **)&p->d_out, sizeof(double) * n);
+      PetscCheck(err != cudaErrorMemoryAllocation, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of device memory for %zu element entries of the pointwise kernels (%.3g GB)", n, 8e-9 * (double)n);
+      PetscCallCUDA(err);
+      p->nd = n;
+    }
+    *out = p->d_out;
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Fills the kernels' data for the backend: the reference element, mesh, element->local map, coordinate basis and the
+   constants in its memory */
+static PetscErrorCode Describe(PetscWarpAsm a, PetscBool device, PetscInt nconst, const PetscScalar consts[], PetscReal t, PetscReal shift, PetscWarpPointwiseData *d)
+{
+  struct _n_PetscWarpAsmPW *p = a->pw;
+  PetscWarpFE               fe;
+  PetscWarpMesh             mesh;
+  const double             *kcell;
+
+  PetscFunctionBegin;
+  PetscCheck(p && p->Bc, PetscObjectComm((PetscObject)a), PETSC_ERR_ORDER, "The coordinate basis of the pointwise kernels is not set (the PetscWarpAsm's mesh or reference element changed after DMPlexWarpSetPointwise()?)");
+  PetscCheck(a->l2d && a->nl2d == a->ncells * a->nel, PetscObjectComm((PetscObject)a), PETSC_ERR_ORDER, "Set the element-to-local-dof map (PetscWarpAsmSetLocalElements()) before the pointwise kernels");
+  PetscCall(PetscWarpAsmDescribeData_Private(a, device, &fe, &mesh, &kcell));
+  PetscCall(PetscMemzero(d, sizeof(*d)));
+  d->ncells       = mesh.ncells;
+  d->dim          = fe.dim;
+  d->nb           = fe.nb;
+  d->nc           = fe.nc;
+  d->nq           = fe.nq;
+  d->ncv          = fe.ncv;
+  d->w            = fe.w;
+  d->B            = fe.B;
+  d->D            = fe.D;
+  d->Dc           = fe.Dc;
+  d->X            = mesh.X;
+  d->cv           = mesh.cv;
+  d->t            = t;
+  d->u_tShift     = shift;
+  d->numConstants = nconst;
+  if (!device) {
+    d->Bc        = p->Bc;
+    d->l2d       = a->l2d;
+    d->constants = consts;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#if PetscDefined(HAVE_CUDA)
+  {
+    cudaStream_t st;
+
+    PetscCall(PetscGetCurrentCUDAStream(&st));
+    if (!p->d_Bc) PetscCall(PetscWarpAsmUpload_Private(p->Bc, (size_t)(a->nq * a->ncv), sizeof(double), (void **)&p->d_Bc));
+    PetscCall(PetscWarpAsmLocalMapDevice_Private(a));
+    if (nconst) { /* uploaded when they change, ordered on the stream after the kernels that read the previous ones */
+      PetscBool same = (PetscBool)(nconst == p->nconst && p->h_const);
+      if (same) PetscCall(PetscArraycmp(p->h_const, consts, nconst, &same));
+      if (!same) {
+        if (nconst > p->cconst) {
+          PetscCall(PetscFree(p->h_const));
+          if (p->d_const) PetscCallCUDA(cudaFree(p->d_const));
+          p->d_const = NULL;
+          PetscCall(PetscMalloc1(nconst, &p->h_const));
+          PetscCallCUDA(cudaMalloc((void **)&p->d_const, sizeof(double) * nconst));
+          p->cconst = nconst;
+        }
+        PetscCall(PetscArraycpy(p->h_const, consts, nconst));
+        PetscCallCUDA(cudaMemcpyAsync(p->d_const, p->h_const, sizeof(double) * nconst, cudaMemcpyHostToDevice, st));
+        PetscCall(PetscLogCpuToGpu(sizeof(double) * (PetscLogDouble)nconst));
+        p->nconst = nconst;
+      }
+    }
+    d->Bc        = p->d_Bc;
+    d->l2d       = a->d_l2d;
+    d->constants = nconst ? p->d_const : NULL;
+    d->stream    = (void *)st;
+  }
+#else
+  SETERRQ(PetscObjectComm((PetscObject)a), PETSC_ERR_SUP_SYS, "PETSc has no CUDA");
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Runs a launcher (the error of a device one is a cudaError_t) */
+static PetscErrorCode Run(PetscWarpAsm a, PetscBool device, PetscWarpPointwiseKernel k, const PetscWarpPointwiseData *d, const char what[], const char name[])
+{
+  int err;
+
+  PetscFunctionBegin;
+  err = k(d);
+  if (!device)
+    PetscCheck(err == 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "The host %s kernel of the pointwise functions %s failed (%d): unsupported sizes (dim %d, %d components, %d basis functions, %d points, %d vertices)", what, name, err, d->dim, d->nc, d->nb, d->nq, d->ncv);
+#if PetscDefined(HAVE_CUDA)
+  else {
+    PetscCheck(err != (int)cudaErrorInvalidConfiguration, PETSC_COMM_SELF, PETSC_ERR_SUP, "The device %s kernel of the pointwise functions %s: the data of one cell (%d basis functions x %d components, %d points) does not fit the shared memory of a block", what, name, d->nb, d->nc, d->nq);
+    PetscCallCUDA((cudaError_t)err);
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Work per cell: per point the geometry, the state and its gradient; per entry and point its terms */
+static PetscLogDouble Flops(PetscWarpAsm a, PetscBool jac)
+{
+  const PetscLogDouble dim = (PetscLogDouble)a->dim, nel = (PetscLogDouble)a->nel, nq = (PetscLogDouble)a->nq, ncv = (PetscLogDouble)a->ncv, nb = (PetscLogDouble)a->nb;
+  const PetscLogDouble point = 2 * ncv * dim * dim + 2 * ncv * dim + nb * (2 * dim * dim + 2 * nel / nb * (1 + dim));
+  return (PetscLogDouble)a->ncells * nq * (point + (jac ? nel * nel * (4 * dim * dim + 4 * dim + 2) : nel * (2 * dim * dim + 2 * dim + 2)));
+}
+
+PetscErrorCode PetscWarpAsmPointwiseJacobian_Private(PetscWarpAsm a, const PetscWarpPointwise *pw, PetscInt nconst, const PetscScalar consts[], PetscReal t, PetscReal shift, Vec U, Vec Ut, Mat A)
+{
+  PetscWarpPointwiseData d;
+  const PetscScalar     *u, *ut   = NULL;
+  PetscMemType           mtu, mtt = PETSC_MEMTYPE_HOST;
+  PetscBool              edev, device;
+  PetscScalar           *out;
+  const size_t           n = (size_t)a->ncells * a->nel * a->nel;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(a, PETSCWARPASM_CLASSID, 1);
+  PetscValidHeaderSpecific(U, VEC_CLASSID, 7);
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 9);
+  PetscCall(PetscWarpAsmElementMatricesOnDevice_Private(a, A, &edev));
+  PetscCall(VecGetArrayReadAndMemType(U, &u, &mtu));
+  if (Ut) PetscCall(VecGetArrayReadAndMemType(Ut, &ut, &mtt));
+  device = (PetscBool)(edev && pw->jacobian_device && !PetscMemTypeHost(mtu) && (!Ut || !PetscMemTypeHost(mtt)));
+  if (!device) { /* the host twin on the host arrays */
+    PetscCall(VecRestoreArrayReadAndMemType(U, &u));
+    if (Ut) PetscCall(VecRestoreArrayReadAndMemType(Ut, &ut));
+    PetscCall(VecGetArrayRead(U, &u));
+    if (Ut) PetscCall(VecGetArrayRead(Ut, &ut));
+  }
+  PetscCall(Describe(a, device, nconst, consts, t, shift, &d));
+  PetscCall(GetOut(a, device, n, &out));
+  d.u   = u;
+  d.u_t = ut;
+  d.out = out;
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_PWJacobian, A, 0, 0, 0));
+  if (device) {
+    PetscCall(PetscLogGpuTimeBegin());
+    PetscCall(Run(a, device, pw->jacobian_device, &d, "Jacobian", pw->name));
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(PetscLogGpuFlops(Flops(a, PETSC_TRUE)));
+  } else {
+    PetscCall(Run(a, device, pw->jacobian_host, &d, "Jacobian", pw->name));
+    PetscCall(PetscLogFlops(Flops(a, PETSC_TRUE)));
+  }
+  PetscCall(PetscLogEventEnd(PETSCWARPASM_PWJacobian, A, 0, 0, 0));
+  if (device) {
+    PetscCall(VecRestoreArrayReadAndMemType(U, &u));
+    if (Ut) PetscCall(VecRestoreArrayReadAndMemType(Ut, &ut));
+  } else {
+    PetscCall(VecRestoreArrayRead(U, &u));
+    if (Ut) PetscCall(VecRestoreArrayRead(Ut, &ut));
+  }
+  a->pw->jacdev = device;
+#if PetscDefined(HAVE_CUDA)
+  if (edev && !device) { /* the matrix is reduced on the device, the element matrices came from the host twin */
+    PetscScalar *dout;
+    if (!a->pw->uploadinfo)
+      PetscCall(PetscInfo(a, "Pointwise %s: element matrices by the host twin (%s), uploaded for the device reduction\n", pw->name, pw->jacobian_device ? "the state is in host memory" : "the pointwise file was compiled without CUDA"));
+    a->pw->uploadinfo = PETSC_TRUE;
+    PetscCall(GetOut(a, PETSC_TRUE, n, &dout));
+    PetscCallCUDA(cudaMemcpy(dout, out, sizeof(double) * n, cudaMemcpyHostToDevice));
+    PetscCall(PetscLogCpuToGpu(sizeof(double) * (PetscLogDouble)n));
+    out = dout;
+  }
+#endif
+  PetscCall(PetscWarpAsmAssembleElementMatrices(a, out, A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpAsmPointwiseResidual_Private(PetscWarpAsm a, const PetscWarpPointwise *pw, PetscInt nconst, const PetscScalar consts[], PetscReal t, Vec U, Vec Ut, Vec F)
+{
+  PetscWarpPointwiseData d;
+  const PetscScalar     *u, *ut = NULL;
+  PetscScalar           *f, *out;
+  PetscMemType           mtu, mtt = PETSC_MEMTYPE_HOST, mtf;
+  PetscBool              device;
+  PetscInt               nu, nf, nt = 0;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(a, PETSCWARPASM_CLASSID, 1);
+  PetscValidHeaderSpecific(U, VEC_CLASSID, 6);
+  PetscValidHeaderSpecific(F, VEC_CLASSID, 8);
+  PetscCall(VecGetLocalSize(U, &nu));
+  PetscCall(VecGetLocalSize(F, &nf));
+  if (Ut) PetscCall(VecGetLocalSize(Ut, &nt));
+  PetscCheck(nu == a->nloc && nf == a->nloc && (!Ut || nt == a->nloc), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Local vectors of sizes %" PetscInt_FMT " (state), %" PetscInt_FMT " (residual), the element map has %" PetscInt_FMT " local dofs", nu, nf, a->nloc);
+  PetscCall(VecGetArrayReadAndMemType(U, &u, &mtu));
+  if (Ut) PetscCall(VecGetArrayReadAndMemType(Ut, &ut, &mtt));
+  PetscCall(VecGetArrayAndMemType(F, &f, &mtf));
+  device = (PetscBool)(a->usedevice && pw->residual_device && !PetscMemTypeHost(mtu) && (!Ut || !PetscMemTypeHost(mtt)) && !PetscMemTypeHost(mtf));
+  if (!device) {
+    PetscCall(VecRestoreArrayReadAndMemType(U, &u));
+    if (Ut) PetscCall(VecRestoreArrayReadAndMemType(Ut, &ut));
+    PetscCall(VecRestoreArrayAndMemType(F, &f));
+    PetscCall(VecGetArrayRead(U, &u));
+    if (Ut) PetscCall(VecGetArrayRead(Ut, &ut));
+    PetscCall(VecGetArray(F, &f));
+  }
+  PetscCall(Describe(a, device, nconst, consts, t, 0.0, &d));
+  PetscCall(GetOut(a, device, (size_t)a->ncells * a->nel, &out));
+  d.u   = u;
+  d.u_t = ut;
+  d.out = out;
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_PWResidual, U, F, 0, 0));
+  if (!device) {
+    PetscCall(Run(a, device, pw->residual_host, &d, "residual", pw->name));
+    PetscCheck(PetscWarpAsmScatterAddHost(d.ncells, (int)a->nel, a->l2d, out, f) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Host scatter of element vectors failed");
+    PetscCall(PetscLogFlops(Flops(a, PETSC_FALSE) + (PetscLogDouble)a->ncells * a->nel));
+  }
+#if PetscDefined(HAVE_CUDA)
+  else {
+    PetscCall(PetscLogGpuTimeBegin());
+    PetscCall(Run(a, device, pw->residual_device, &d, "residual", pw->name));
+    PetscCallCUDA((cudaError_t)PetscWarpAsmScatterAddCUDA(d.ncells, (int)a->nel, a->d_l2d, out, f, d.stream));
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(PetscLogGpuFlops(Flops(a, PETSC_FALSE) + (PetscLogDouble)a->ncells * a->nel));
+  }
+#endif
+  PetscCall(PetscLogEventEnd(PETSCWARPASM_PWResidual, U, F, 0, 0));
+  if (device) {
+    PetscCall(VecRestoreArrayReadAndMemType(U, &u));
+    if (Ut) PetscCall(VecRestoreArrayReadAndMemType(Ut, &ut));
+    PetscCall(VecRestoreArrayAndMemType(F, &f));
+  } else {
+    PetscCall(VecRestoreArrayRead(U, &u));
+    if (Ut) PetscCall(VecRestoreArrayRead(Ut, &ut));
+    PetscCall(VecRestoreArray(F, &f));
+  }
+  a->pw->resdev = device;
+  a->nresiduals++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
