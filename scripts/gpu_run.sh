@@ -6,7 +6,8 @@
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm cgwarp
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
-#                                   ell16_gmsh evening morning mpires night affine rownz kc last pointwise diag (default:
+#                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench gmsh_auto kc last pointwise diag
+#                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
 ROOT=$PWD
@@ -37,6 +38,12 @@ sanitize_each() { # log "tools" "test args" ...
       grep -E "Uninitialized|Invalid|Race|hazard|at 0x|by thread|PETSC ERROR|check failed" /tmp/sanitizer.log | head -12 >> "$OUTDIR/$log"
     done
   done
+}
+# bench_assembly with atomic, rownz and coo into aijcusparse and ellwarp (targets rownz, rownz_bench)
+rownz_bench() {
+  mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases ${ROWNZ_CASES:-q1lap,q2lap,p3tri,p2tet} -strategies atomic,rownz,coo -targets aijcusparse,ellwarp -affine 1 \
+    -mesh_tri bench/meshes/holed_tri.msh -p3tri_dm_refine 3 -mesh_tet bench/meshes/shell_tet.msh -p2tet_dm_refine 2 \
+    -ncpu 1 -ncpu1 0 -nasm 20 -nwarm 3 -symbolic none -matcreate convert -csv "$OUTDIR/assembly_rownz.csv" 2>&1 | tee "$OUTDIR/bench_rownz.log"
 }
 B=gpu/build
 for w in $what; do
@@ -180,9 +187,13 @@ for w in $what; do
     D="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1"
     sanitize_each sanitize_rownz.log "memcheck racecheck initcheck" "test_asm $D -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 2,2,2 -petscspace_degree 2 -coef tensor -shift 0.5 -strategies rownz -affine 1 -expect_rownz_runs rownz -expect_affine all -reassemble 2 -malloc_dump" \
       "test_asm $D -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 5,4 -petscspace_degree 2 -strategies rownz -types ellwarp -mat_ellwarp_kernel k2 -mat_ellwarp_threshold 1 -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump"
-    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases ${ROWNZ_CASES:-q1lap,q2lap,p3tri,p2tet} -strategies atomic,rownz,coo -targets aijcusparse,ellwarp -affine 1 \
-      -mesh_tri bench/meshes/holed_tri.msh -p3tri_dm_refine 3 -mesh_tet bench/meshes/shell_tet.msh -p2tet_dm_refine 2 \
-      -ncpu 1 -ncpu1 0 -nasm 20 -nwarm 3 -symbolic none -matcreate convert -csv "$OUTDIR/assembly_rownz.csv" 2>&1 | tee "$OUTDIR/bench_rownz.log" ;;
+    rownz_bench ;;
+  rownz_bench) # the benchmark part of rownz only (ROWNZ_CASES)
+    rownz_bench ;;
+  gmsh_auto) # issue 9, after -mat_ellwarp_index auto became 32-bit where fewer than half the slices have 16-bit codes (~2-3
+             # min): the gmsh suite (one rank, DMPlex numbering) with ellwarp_auto (default), _i32 and _i16 only.
+             # Decides: ellwarp_auto >= 1.0x aijcusparse on every gmsh matrix
+    $B/bench/bench_spmv -pattern_only -cases ${GMSH_CASES:-cube_tet_p1,cube_tet_p2,graded_tet_p1,graded_tet_p2,lshape_tet_p1,lshape_tet_p2,torus_tet_p1,torus_tet_p2,shell_tet_p1,shell_tet_p2,holed_tri_p1,holed_tri_p2,holed_quad_p1,holed_quad_p2} -ellwarp_paths ellwarp_auto,ellwarp_auto_i32,ellwarp_auto_i16 -windows 256 -cpu_nmult 2 -cpu_cg 0 -kr 0 -cg_its 0 -csv "$OUTDIR/spmv_gmsh_auto.csv" 2>&1 | tee "$OUTDIR/bench_gmsh_auto.log" | grep -E "^case|aijcusparse|sellcuda|ellwarp_auto " ;;
   tests_asm) # the assembly tests on the device (and the kernels against their host twins)
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asm' 2>&1 | tee "$OUTDIR/ctest_asm.log" | tail -25) ;;
   sanitize_asm) # memcheck, racecheck and initcheck on the assembly kernels and every strategy into cuSPARSE and ELL-WARP
@@ -462,11 +473,13 @@ for w in $what; do
   diag) # session of 2026-11-23 (third), after the full GPU suite: the four failures again after their fixes
         # (cgwarp_cuda_every7: test accepts KSPCG's own breakdown stop; ellwarpcoo_cuda_mpi2: our MPIAIJ NORM_1; the auto
         # index tests), then GAMG on ellwarp (aij 11 / ellwarp 16 iterations on ksp_gamg_cuda, 16 / 19 on ksp_gamg_p2_cuda)
-        # with one setting changed at a time: 32-bit columns, load schedule 0, products off the device twin.
-        # Decides which of the three moves GAMG's count back to AIJ's
+        # with one setting changed at a time. First run (H100 2026-11-23): 32-bit columns and load schedule 0 changed
+        # nothing, -mat_ellwarp_product_device 0 gave AIJ's counts (the twins are now off by default). Second run: the
+        # twins on, and PETSc's own aijcusparse against aij (-compare_type aijcusparse): whether PETSc's GPU path shows the
+        # same counts as the twins
     (cd $B && ctest --output-on-failure -L gpu -R 'cgwarp_cuda_every7|ellwarpcoo_cuda_mpi2|spmv_cuda_index_auto|spmv_cuda_block3_break|ksp_gamg_cuda$|ksp_gamg_p2_cuda$' 2>&1 | tee "$OUTDIR/ctest_diag.log" | grep -E "Test +#|tests passed|ERROR: [A-Za-z]" | tail -12)
     for phys in "-physics elasticity" "-petscspace_degree 2"; do
-      for extra in "" "-mat_ellwarp_index 32" "-mat_ellwarp_kc_variant 0" "-mat_ellwarp_index 32 -mat_ellwarp_kc_variant 0" "-mat_ellwarp_product_device 0" "-mat_ellwarp_product_device 0 -mat_ellwarp_index 32"; do
+      for extra in "" "-mat_ellwarp_product_device 1" "-compare_type aijcusparse" "-mat_ellwarp_product_device 1 -mat_ellwarp_index 32 -mat_ellwarp_kc_variant 0"; do
         echo "== gamg $phys $extra" | tee -a "$OUTDIR/ctest_diag.log"
         $B/tests/test_ksp -mat_ellwarp_backend cuda -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 12,12 $phys -ksp_type cg -pc_type gamg $extra 2>&1 | grep -E "iterations|ERROR: [a-z]" | head -2 | tee -a "$OUTDIR/ctest_diag.log"
       done

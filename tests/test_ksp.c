@@ -2,7 +2,8 @@ static char help[] = "KSP and SNES on a DMPlex problem with -dm_mat_type aij and
                      "solutions. Solver options come from the command line (-ksp_type, -pc_type, ...).\n"
                      "  -physics <laplace,elasticity>\n"
                      "  -ellwarpperm   the ellwarp solve runs -ksp_type preonly -pc_type ellwarpperm with the given KSP and PC inside\n"
-                     "                 (the system solved in the ELL-WARP sorted numbering): iteration counts must still agree\n";
+                     "                 (the system solved in the ELL-WARP sorted numbering): iteration counts must still agree\n"
+                     "  -compare_type t  the matrix type compared with aij (default ellwarp; e.g. aijcusparse for PETSc's own GPU path)\n";
 
 #include "testutil.h"
 #include "../tutorials/plexproblem.h"
@@ -81,7 +82,7 @@ int main(int argc, char **argv)
   PetscReal   err;
   PetscBool   skip, perm = PETSC_FALSE;
   const char *phys[]     = {"laplace", "elasticity"};
-  char        pctype[64] = "", ksptype[64] = "";
+  char        pctype[64] = "", ksptype[64] = "", ctype[64] = MATELLWARP;
 
   PetscFunctionBeginUser;
   PetscCall(TestBegin(&argc, &argv, help, &skip));
@@ -90,13 +91,14 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_type", pctype, sizeof(pctype), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-ksp_type", ksptype, sizeof(ksptype), NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-ellwarpperm", &perm, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-compare_type", ctype, sizeof(ctype), NULL));
   PetscCall(PlexProblemCreate(PETSC_COMM_WORLD, NULL, (PlexPhysics)physics, &dm));
   PetscCall(DMCreateGlobalVector(dm, &ua));
   PetscCall(VecDuplicate(ua, &ub));
   PetscCall(Solve(dm, MATAIJ, PETSC_FALSE, ua, &its[0], &lits[0]));
-  PetscCall(Solve(dm, MATELLWARP, perm, ub, &its[1], &lits[1]));
+  PetscCall(Solve(dm, ctype, perm, ub, &its[1], &lits[1]));
   PetscCall(VecRelativeDifference(ub, ua, &err));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, ksp %s, pc %s%s: aij %" PetscInt_FMT " iterations, ellwarp %" PetscInt_FMT " iterations, solutions differ by %.2e\n", phys[physics], ksptype, pctype, perm ? " (inside ellwarpperm for ellwarp)" : "", lits[0], lits[1], (double)err));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, ksp %s, pc %s%s: aij %" PetscInt_FMT " iterations, %s %" PetscInt_FMT " iterations, solutions differ by %.2e\n", phys[physics], ksptype, pctype, perm ? " (inside ellwarpperm for ellwarp)" : "", lits[0], ctype, lits[1], (double)err));
   PetscCheck(lits[0] == lits[1] && its[0] == its[1], PETSC_COMM_WORLD, PETSC_ERR_PLIB, "iteration counts differ");
   PetscCheck(err < 1e-8, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "solutions differ by %g", (double)err);
   PetscCall(VecDestroy(&ua));
