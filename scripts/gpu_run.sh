@@ -35,7 +35,7 @@ sanitize_each() { # log "tools" "test args" ...
       echo "== compute-sanitizer --tool $tool $t" | tee -a "$OUTDIR/$log"
       compute-sanitizer --tool $tool $extra --error-exitcode 3 $B/tests/"${cmd[@]}" > /tmp/sanitizer.log 2>&1
       echo "exit $?" | tee -a "$OUTDIR/$log"; grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY" /tmp/sanitizer.log | tail -3 | tee -a "$OUTDIR/$log"
-      grep -E "Uninitialized|Invalid|Race|hazard|at 0x|by thread|PETSC ERROR|check failed" /tmp/sanitizer.log | head -12 >> "$OUTDIR/$log"
+      grep -E "Uninitialized|Invalid|Race|hazard|=+ +at |by thread|PETSC ERROR|check failed" /tmp/sanitizer.log | head -24 >> "$OUTDIR/$log"
     done
   done
 }
