@@ -26,7 +26,7 @@
 . -mat_ellwarp_kernel <auto,k1,k2>               - the product kernel (default: auto)
 . -mat_ellwarp_threshold <t>                     - K2: most entries per lane before a row is split over several lanes
 . -mat_ellwarp_block_size <bs>                   - threads per CUDA block (multiple of 32)
-. -mat_ellwarp_index <auto,32,16,block,block16>  - how column indices are stored (`MatEllWarpIndex`; default: auto, the smallest valid)
+. -mat_ellwarp_index <auto,32,16,block,block16>  - how column indices are stored (`MatEllWarpIndex`; default: auto: block16 for blocked patterns, 16 where at least half the slices fit, else 32)
 . -mat_ellwarp_kc_variant <v>                    - load schedule of the device products, 0..3 (-1: the default, 1 for 16-bit/block layouts and 0 for 32-bit columns; issue 9: 1..3 load batches of columns and values per lane before using them)
 - -mat_ellwarp_reorder <none,rcm,nd,...>         - a locality ordering (`MatOrderingType`) of the rows inside the format
 

@@ -54,6 +54,9 @@
 #if defined(PETSC_USE_COMPLEX)
   #error "petscwarp/pointwise.cuh needs real scalars: PETSc is configured with complex ones"
 #endif
+#if !defined(PETSC_USE_REAL_DOUBLE)
+  #error "petscwarp/pointwise.cuh needs double precision: the element kernels stage points and geometry in double"
+#endif
 
 /* Pointwise functions the host (PetscDS) and the device (petscwarp's kernels) both call: write them with this */
 #if defined(__CUDACC__)
@@ -84,10 +87,15 @@ PETSCWARP_HD inline void call(F &&, A...)
 }
 
 /* The host address of a pointwise function (NULL when absent), to check the PetscDS against */
-template <class F, typename std::enable_if<present_v<F>, int>::type = 0>
+template <class F, typename std::enable_if<present_v<F> && std::is_pointer<typename std::decay<F>::type>::value, int>::type = 0>
 inline void (*hostptr(F &&f))(void)
 {
-  return reinterpret_cast<void (*)(void)>(&f);
+  return reinterpret_cast<void (*)(void)>(f); /* &f1_u or a PetscPointFn * variable: its value is the function's address */
+}
+template <class F, typename std::enable_if<present_v<F> && !std::is_pointer<typename std::decay<F>::type>::value, int>::type = 0>
+inline void (*hostptr(F &&f))(void)
+{
+  return reinterpret_cast<void (*)(void)>(&f); /* a function name: f is a reference to the function */
 }
 template <class F, typename std::enable_if<!present_v<F>, int>::type = 0>
 inline void (*hostptr(F &&))(void)

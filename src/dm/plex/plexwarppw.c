@@ -180,6 +180,7 @@ PetscErrorCode DMPlexWarpPointwiseAsmCreate_Private(DM dm, PetscWarpAsm *wa)
       mine = (PetscInt)ct;
     }
     PetscCallMPI(MPIU_Allreduce(&mine, &all, 1, MPIU_INT, MPI_MAX, comm));
+    PetscCheck(all >= 0, comm, PETSC_ERR_ARG_WRONG, "The mesh has no cells on any rank: nothing for the pointwise kernels");
     ct = (DMPolytopeType)all;
   }
   ncv = DMPolytopeTypeGetNumVertices(ct);

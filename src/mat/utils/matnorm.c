@@ -7,6 +7,10 @@
   is allocated with PetscMalloc() and not initialised, so the 1-norm comes out of uninitialised memory (H100
   2026-11-23: 3.58 against AIJ's 3.36 on test_ellwarpcoo with 2 ranks). The other norms do not use vectors and stay
   MPIAIJ's own. Here the column sums go into host vectors created zeroed.
+
+  Limits: the fix lives on the matrices we create. A MATSHAREDNZ on several ranks is PETSc's MATMPIAIJCUSPARSE, so its
+  MatDuplicate()/MatConvert() results, and PETSc's own mpiaijcusparse matrices (e.g. GAMG's coarse operators there), keep
+  PETSc's NORM_1.
 */
 #include <petscwarp/private/matnormimpl.h>
 
