@@ -6,7 +6,8 @@
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm cgwarp
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
-#                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench gmsh_auto kc last pointwise diag
+#                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench gmsh_auto kc last pointwise pointwise2
+#                                   diag
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -470,6 +471,17 @@ for w in $what; do
     (cd $B && ctest --output-on-failure -L gpu -R 'plexpw' 2>&1 | tee "$OUTDIR/ctest_pointwise.log" | grep -E "Test +#|tests passed|ERROR: [A-Z]|FAIL" | tail -8)
     $B/tests/test_plexpw -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 3,3 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -problems vector -degrees 2 -types ellwarp,sharednz -info 2>&1 | grep -E "pointwise kernels" | sort | uniq -c | tee -a "$OUTDIR/ctest_pointwise.log"
     sanitize_each ctest_pointwise.log memcheck "test_plexpw -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 3,3 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -degrees 2 -types ellwarp,sharednz -malloc_dump" ;;
+  pointwise2) # issue 8, the pointwise kernels through the TS and KSP hooks and tutorial 5 (branch pw2, ~1.5 min;
+              # estimated, not yet run). Decides: ctest "100% tests passed" for plexpw_{ts,ksp}_*_cuda (device implicit
+              # functions/Jacobians with u_t and u_tShift within 1e-12 of DMPlexTSComputeIFunctionFEM/IJacobianFEM, backward
+              # Euler with PETSc's Newton/GMRES counts at every step; KSP operator and rhs within 1e-12, PETSc's GMRES
+              # counts) and tutorial_ex5_cuda ("check passed"); -info saying "on the device" for the TS kernels with u_t
+              # (not "by the host twin"); ex5's table at its GPU default, 96x96 Q2 (37 k unknowns: the times of the device
+              # residuals and Jacobians against PETSc's on one core); memcheck "ERROR SUMMARY: 0 errors" on the P2 TS case
+    (cd $B && ctest --output-on-failure -L gpu -R 'plexpw_(ts|ksp)_|tutorial_ex5' 2>&1 | tee "$OUTDIR/ctest_pointwise2.log" | grep -E "Test +#|tests passed|ERROR: [A-Z]|FAIL" | tail -10)
+    $B/tests/test_plexpw -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 3,3 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -solver ts -problems vheat -degrees 2 -types ellwarp,sharednz -steps 2 -info 2>&1 | grep -E "pointwise kernels" | sort | uniq -c | tee -a "$OUTDIR/ctest_pointwise2.log"
+    $B/tutorials/ex5 -check 2>&1 | tail -8 | tee -a "$OUTDIR/ctest_pointwise2.log"
+    sanitize_each ctest_pointwise2.log memcheck "test_plexpw -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 3,3 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -solver ts -bc_time 0.5 -degrees 2 -steps 2 -types ellwarp,sharednz -malloc_dump" ;;
   diag) # session of 2026-11-23 (third), after the full GPU suite: the four failures again after their fixes
         # (cgwarp_cuda_every7: test accepts KSPCG's own breakdown stop; ellwarpcoo_cuda_mpi2: our MPIAIJ NORM_1; the auto
         # index tests), then GAMG on ellwarp (aij 11 / ellwarp 16 iterations on ksp_gamg_cuda, 16 / 19 on ksp_gamg_p2_cuda)

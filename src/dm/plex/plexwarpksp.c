@@ -78,7 +78,8 @@ static PetscErrorCode ComputeRHS(KSP ksp, Vec b, void *ctx)
   Logically Collective
 
   Input Parameter:
-. dm - a `DMPLEX` with one `PetscFE` field whose `PetscDS` Jacobian is a built-in physics (`DMPlexWarpRecognizePhysics()`)
+. dm - a `DMPLEX` with one `PetscFE` field whose `PetscDS` Jacobian is a built-in physics (`DMPlexWarpRecognizePhysics()`),
+       or whose pointwise functions were registered with `DMPlexWarpSetPointwise()`
 
   Options Database Keys:
 + -dm_plex_warp_check <bool>          - compare the first operator with PETSc's `DMPlexSNESComputeJacobianFEM()` and the
@@ -101,10 +102,14 @@ static PetscErrorCode ComputeRHS(KSP ksp, Vec b, void *ctx)
   `DMLocalToGlobal()`. The solution of `KSPSolve`(ksp, NULL, NULL) (`KSPGetSolution()`) is then the state u whose
   residual vanishes: what `SNESSolve()` with `DMPlexSetSNESLocalFEM()` finds in one Newton step from zero.
 
+  With pointwise functions registered by `DMPlexWarpSetPointwise()` (compiled with `PETSCWARP_POINTWISE()` from the
+  `PetscDS`'s own functions) K and F(0) of any linear one-field problem (e.g. g0 and an anisotropic g3) are computed by
+  those kernels, on the device, at the zero state with the boundary values.
+
   On several MPI ranks the mesh must be distributed without overlap, as for `DMPlexWarpSetSNESLocalFEM()`.
 
-.seealso: `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`, `DMKSPSetComputeOperators()`, `DMKSPSetComputeRHS()`,
-          `KSPSetDM()`, `DMPlexWarpGetAsm()`, `DMPlexWarpGetResidualCount()`
+.seealso: `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`, `DMPlexWarpSetPointwise()`, `DMKSPSetComputeOperators()`,
+          `DMKSPSetComputeRHS()`, `KSPSetDM()`, `DMPlexWarpGetAsm()`, `DMPlexWarpGetResidualCount()`
 @*/
 PetscErrorCode DMPlexWarpSetKSPLocalFEM(DM dm)
 {

@@ -73,7 +73,7 @@ static PetscErrorCode JacobianGlobal(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
 
   Input Parameter:
 . dm - a `DMPLEX` with one `PetscFE` field whose `PetscDS` Jacobian is a built-in physics (see
-       `DMPlexWarpRecognizePhysics()`)
+       `DMPlexWarpRecognizePhysics()`), or whose pointwise functions were registered with `DMPlexWarpSetPointwise()`
 
   Options Database Keys:
 + -dm_plex_warp_check <bool>          - compare the first Jacobian with PETSc's `DMPlexSNESComputeJacobianFEM()` and the first
@@ -114,13 +114,19 @@ static PetscErrorCode JacobianGlobal(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
   matrix's `MatSetValuesCOO()` (`mpiaij`, `mpiaijcusparse`, `mpiaijellwarp`, `sharednz`), the residual through
   `DMLocalToGlobal()`.
 
+  For any other one-field problem (nonlinear ones included), compile the element kernels of the `PetscDS`'s own
+  pointwise functions with `PETSCWARP_POINTWISE()` (petscwarp/pointwise.cuh) and register them with
+  `DMPlexWarpSetPointwise()` before this call: the Jacobian (at the state, with its boundary values) and the residual are
+  then computed by those kernels, on the device, whatever the physics (tutorials/ex5.cu). Without them, the following
+  holds for the built-in physics.
+
   The Jacobian must not depend on the state: linear problems, or the linear part of a Newton step. Natural (Neumann)
   boundary conditions with a constant flux (a constant boundary f0 per label value) are part of the residual computed by
   `PetscWarpAsm` (`PetscWarpAsmSetBoundaryFluxes()`: the face integrals of the basis functions computed once with PETSc's
   face quadrature and geometry); other fluxes, auxiliary fields and several regions leave the residual to PETSc.
 
-.seealso: `DMPlexSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`, `DMPlexWarpRecognizePhysics()`,
-          `DMPlexWarpRecognizeResidual()`, `DMPlexWarpGetAsm()`, `DMPlexWarpGetResidualCount()`, `PetscWarpAsm`
+.seealso: `DMPlexSetSNESLocalFEM()`, `DMPlexWarpSetPointwise()`, `PETSCWARP_POINTWISE()`, `DMPlexWarpSetTSLocalFEM()`,
+          `DMPlexWarpRecognizePhysics()`, `DMPlexWarpRecognizeResidual()`, `DMPlexWarpGetAsm()`, `DMPlexWarpGetResidualCount()`, `PetscWarpAsm`
 @*/
 PetscErrorCode DMPlexWarpSetSNESLocalFEM(DM dm)
 {

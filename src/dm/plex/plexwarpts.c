@@ -79,7 +79,8 @@ static PetscErrorCode IJacobianGlobal(TS ts, PetscReal t, Vec X, Vec X_t, PetscR
 
   Input Parameter:
 . dm - a `DMPLEX` with one `PetscFE` field whose `PetscDS` Jacobian is g0 = c u_tShift (a mass term; may be absent) and
-       g3 a built-in physics (`DMPlexWarpRecognizePhysics()`)
+       g3 a built-in physics (`DMPlexWarpRecognizePhysics()`), or whose pointwise functions were registered with
+       `DMPlexWarpSetPointwise()`
 
   Options Database Keys:
 + -dm_plex_warp_check <bool>          - compare the first implicit Jacobian and function with PETSc's (an error when the
@@ -98,6 +99,11 @@ static PetscErrorCode IJacobianGlobal(TS ts, PetscReal t, Vec X, Vec X_t, PetscR
   function c M u_t + K u + F is computed by `PetscWarpAsmComputeResidualLocal()` when `DMPlexWarpRecognizeResidual()`
   recognises f0 = c u_t + f (f constant) and f1 the physics' flux, else by `DMPlexTSComputeIFunctionFEM()`.
 
+  With pointwise functions registered by `DMPlexWarpSetPointwise()` (compiled with `PETSCWARP_POINTWISE()` from the
+  `PetscDS`'s own f0, f1, g0, ..., g3) the implicit function and Jacobian of any one-field problem are computed by those
+  kernels instead, on the device: f0 and f1 get u_t, the g's u_tShift and t, as in `DMPlexTSComputeIFunctionFEM()` and
+  `DMPlexTSComputeIJacobianFEM()` (no dynamic Jacobian, `PetscDSSetDynamicJacobian()`).
+
   Boundary values are projected once and copied at every call when they do not depend on time: the first call projects
   them (and those of u_t) at its time t and at t + 1.2345; when the two differ they are projected at every call, as
   PETSc does.
@@ -105,8 +111,8 @@ static PetscErrorCode IJacobianGlobal(TS ts, PetscReal t, Vec X, Vec X_t, PetscR
   As `DMPlexWarpSetSNESLocalFEM()`, the DM's vectors become `VECCUDA` when a device assembles into a device matrix type
   (and always for `sharednz` and `aijcusparse`), unless `-dm_vec_type` was given. Use an implicit method (`TSBEULER`, `TSTHETA`, `TSBDF`, ...) with the `TS`'s DM set to dm.
 
-.seealso: `DMPlexWarpSetSNESLocalFEM()`, `DMTSSetIFunctionLocal()`, `DMPlexTSComputeIFunctionFEM()`,
-          `DMPlexWarpRecognizeResidual()`, `PetscWarpAsmSetShift()`, `DMPlexWarpGetAsm()`, `DMPlexWarpGetResidualCount()`
+.seealso: `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetPointwise()`, `PETSCWARP_POINTWISE()`, `DMTSSetIFunctionLocal()`,
+          `DMPlexTSComputeIFunctionFEM()`, `DMPlexWarpRecognizeResidual()`, `PetscWarpAsmSetShift()`, `DMPlexWarpGetAsm()`, `DMPlexWarpGetResidualCount()`
 @*/
 PetscErrorCode DMPlexWarpSetTSLocalFEM(DM dm)
 {
