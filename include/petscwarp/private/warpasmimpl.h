@@ -166,6 +166,7 @@ PETSC_INTERN PetscErrorCode PetscWarpAsmDescribeData_Private(PetscWarpAsm, Petsc
 PETSC_INTERN PetscErrorCode PetscWarpAsmElementMatricesOnDevice_Private(PetscWarpAsm, Mat, PetscBool *);
 /* Frees the data of user pointwise functions (warpasmpw.c) */
 PETSC_INTERN PetscErrorCode PetscWarpAsmPointwiseReset_Private(PetscWarpAsm);
+PETSC_INTERN PetscErrorCode PetscWarpAsmPointwiseFreeBuffers_Private(PetscWarpAsm);
 /* Kernel-layer descriptions of the inputs, in host or device memory (uploading them once) (warpasm.c) */
 PETSC_INTERN PetscErrorCode PetscWarpAsmDescribe_Private(PetscWarpAsm, PetscBool, PetscWarpFE *, PetscWarpMesh *, PetscWarpPhys *);
 /* The per-point arrays of the Aliev-Panfilov model that the next kernel call uses (PetscWarpPhys.cq, fq), in the memory

@@ -216,6 +216,14 @@ PetscErrorCode DMPlexWarpHookGetAsm_Private(DM dm, DMPlexWarpHook *h)
     PetscCall(PetscWarpAsmSetStrategy(h->wa, PETSCWARP_ASM_GLOBALNZ)); /* the reduction of given element matrices (or coo) */
     PetscCall(PetscObjectSetOptionsPrefix((PetscObject)h->wa, ((PetscObject)dm)->prefix));
     PetscCall(PetscWarpAsmSetFromOptions(h->wa));
+    { /* -mat_warp_assembly names a strategy for the built-in physics too: given element matrices need globalnz or coo */
+      PetscWarpAsmStrategy st;
+      PetscCall(PetscWarpAsmGetStrategy(h->wa, &st));
+      if (st != PETSCWARP_ASM_GLOBALNZ && st != PETSCWARP_ASM_COO) {
+        PetscCall(PetscInfo(dm, "Pointwise kernels: -mat_warp_assembly %s computes element matrices itself; the user's are reduced by globalnz\n", PetscWarpAsmStrategies[st]));
+        PetscCall(PetscWarpAsmSetStrategy(h->wa, PETSCWARP_ASM_GLOBALNZ));
+      }
+    }
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(DMPlexWarpAsmCreate(dm, h->physics, &h->wa));

@@ -192,13 +192,16 @@ PetscErrorCode PetscWarpAsmCreate(MPI_Comm comm, PetscWarpAsm *wa)
 }
 
 /* The problem changed: the plan and the device copies of the inputs are stale */
-static PetscErrorCode InputsChanged(PetscWarpAsm a)
+static PetscErrorCode InputsChanged(PetscWarpAsm a, PetscBool reference)
 {
   PetscFunctionBegin;
   PetscCall(PlanReset(a));
   PetscCall(DeviceReset(a));
   PetscCall(PetscWarpAsmAffineReset_Private(a, PETSC_FALSE)); /* which cells are affine, the reference matrices */
-  PetscCall(PetscWarpAsmPointwiseReset_Private(a));           /* the coordinate basis and element buffers of user pointwise functions */
+  /* user pointwise functions: the element buffers always; the coordinate basis at the quadrature points only with a new
+     reference element (new coordinates or a new element map keep it) */
+  if (reference) PetscCall(PetscWarpAsmPointwiseReset_Private(a));
+  else PetscCall(PetscWarpAsmPointwiseFreeBuffers_Private(a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -233,7 +236,7 @@ PetscErrorCode PetscWarpAsmSetElements(PetscWarpAsm wa, PetscInt ncells, PetscIn
   PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
   PetscCheck(ncells >= 0 && nel > 0 && nrows >= 0 && ncols >= 0, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "Need ncells >= 0, nel > 0, nrows, ncols >= 0; got %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT, ncells, nel, nrows, ncols);
   if (ncells) PetscAssertPointer(e2d, 6);
-  PetscCall(InputsChanged(wa));
+  PetscCall(InputsChanged(wa, PETSC_FALSE));
   PetscCall(PetscFree(wa->e2d));
   PetscCall(PetscFree(wa->rowslot));
   PetscCall(PetscFree(wa->vcoo));
@@ -297,7 +300,7 @@ PetscErrorCode PetscWarpAsmSetMesh(PetscWarpAsm wa, PetscInt dim, PetscInt nvert
   PetscCheck(ncv >= dim + 1 && ncv <= 8, PetscObjectComm((PetscObject)wa), PETSC_ERR_SUP, "%" PetscInt_FMT " vertices per cell is not supported (triangles, quadrilaterals, tetrahedra, hexahedra)", ncv);
   if (nverts) PetscAssertPointer(X, 4);
   if (wa->ncells) PetscAssertPointer(cv, 6);
-  PetscCall(InputsChanged(wa));
+  PetscCall(InputsChanged(wa, PETSC_FALSE));
   PetscCall(PetscFree(wa->X));
   PetscCall(PetscFree(wa->cv));
   PetscCall(PetscMalloc1(nverts * dim, &wa->X));
@@ -349,7 +352,7 @@ PetscErrorCode PetscWarpAsmSetReference(PetscWarpAsm wa, PetscInt nb, PetscInt n
   PetscAssertPointer(B, 6);
   PetscAssertPointer(D, 7);
   PetscAssertPointer(Dc, 8);
-  PetscCall(InputsChanged(wa));
+  PetscCall(InputsChanged(wa, PETSC_TRUE));
   PetscCall(PetscFree4(wa->w, wa->B, wa->D, wa->Dc));
   PetscCall(PetscMalloc4(nq, &wa->w, nq * nb, &wa->B, nq * nb * dim, &wa->D, nq * wa->ncv * dim, &wa->Dc));
   PetscCall(PetscArraycpy(wa->w, w, nq));

@@ -26,20 +26,36 @@ struct _n_PetscWarpAsmPW {
   PetscBool    uploadinfo;     /* -info said once that host element matrices were uploaded */
 };
 
-PetscErrorCode PetscWarpAsmPointwiseReset_Private(PetscWarpAsm a)
+/* The element buffers and constants (host and device) and the device copy of the coordinate basis; the basis stays */
+PetscErrorCode PetscWarpAsmPointwiseFreeBuffers_Private(PetscWarpAsm a)
 {
   struct _n_PetscWarpAsmPW *p = a->pw;
 
   PetscFunctionBegin;
   if (!p) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFree(p->Bc));
   PetscCall(PetscFree(p->h_out));
   PetscCall(PetscFree(p->h_const));
+  p->nh = 0;
 #if PetscDefined(HAVE_CUDA)
   if (p->d_Bc) PetscCallCUDA(cudaFree(p->d_Bc));
   if (p->d_out) PetscCallCUDA(cudaFree(p->d_out));
   if (p->d_const) PetscCallCUDA(cudaFree(p->d_const));
 #endif
+  p->d_Bc    = NULL;
+  p->d_out   = NULL;
+  p->d_const = NULL;
+  p->nd      = 0;
+  p->nconst  = 0;
+  p->cconst  = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpAsmPointwiseReset_Private(PetscWarpAsm a)
+{
+  PetscFunctionBegin;
+  if (!a->pw) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscWarpAsmPointwiseFreeBuffers_Private(a));
+  PetscCall(PetscFree(a->pw->Bc));
   PetscCall(PetscFree(a->pw));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -206,6 +222,12 @@ PetscErrorCode PetscWarpAsmPointwiseJacobian_Private(PetscWarpAsm a, const Petsc
   PetscValidHeaderSpecific(a, PETSCWARPASM_CLASSID, 1);
   PetscValidHeaderSpecific(U, VEC_CLASSID, 7);
   PetscValidHeaderSpecific(A, MAT_CLASSID, 9);
+  {
+    PetscInt nu, nt = 0;
+    PetscCall(VecGetLocalSize(U, &nu));
+    if (Ut) PetscCall(VecGetLocalSize(Ut, &nt));
+    PetscCheck(nu == a->nloc && (!Ut || nt == a->nloc), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Local vectors of sizes %" PetscInt_FMT " (state), %" PetscInt_FMT " (its time derivative), the element map has %" PetscInt_FMT " local dofs", nu, nt, a->nloc);
+  }
   PetscCall(PetscWarpAsmElementMatricesOnDevice_Private(a, A, &edev));
   PetscCall(VecGetArrayReadAndMemType(U, &u, &mtu));
   if (Ut) PetscCall(VecGetArrayReadAndMemType(Ut, &ut, &mtt));
