@@ -64,23 +64,6 @@ static PetscErrorCode CreateSPD(const char *cs, PetscRandom r, Mat *A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* values of a vector into another of any type (host or device), through host arrays */
-static PetscErrorCode CopyValues(Vec from, Vec to)
-{
-  const PetscScalar *a;
-  PetscScalar       *b;
-  PetscInt           n;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(from, &n));
-  PetscCall(VecGetArrayRead(from, &a));
-  PetscCall(VecGetArrayWrite(to, &b));
-  PetscCall(PetscArraycpy(b, a, n));
-  PetscCall(VecRestoreArrayWrite(to, &b));
-  PetscCall(VecRestoreArrayRead(from, &a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* KSPConvergedDefault() behind another function pointer: the device cannot copy it */
 static PetscErrorCode CustomTest(KSP ksp, PetscInt n, PetscReal rnorm, KSPConvergedReason *reason, void *ctx)
 {
@@ -122,7 +105,7 @@ static PetscErrorCode Solve(KSP ksp, Mat A, KSPType type, KSPNormType nt, const 
   if (!strcmp(type, KSPCGWARP)) PetscCall(KSPSetFromOptions(ksp));
   PetscCall(KSPSetType(ksp, type)); /* in case -ksp_type was given */
   PetscCall(KSPSetInitialGuessNonzero(ksp, x0 ? PETSC_TRUE : PETSC_FALSE));
-  if (x0) PetscCall(CopyValues(x0, x));
+  if (x0) PetscCall(TestCopyValues(x0, x));
   /* KSPCGWARP: work vectors from the operator, before the solution vector is known (it must remake them like x). Not for
      KSPCG: it would keep them, and with -host_vecs run its vector operations on the device (FMA, other sums) while
      KSPCGWARP runs on host vectors, which is not the comparison meant */
@@ -181,12 +164,12 @@ static PetscErrorCode Compare(const char *label, Mat A, Mat B, KSPNormType nt, c
   } else PetscCall(MatCreateVecs(B, &xw, &bw));
   PetscCall(VecDuplicate(xw, &xb));
   PetscCall(VecSetRandom(br, r));
-  PetscCall(CopyValues(br, bw));
+  PetscCall(TestCopyValues(br, bw));
   if (guess) {
     PetscCall(VecDuplicate(xr, &x0));
     PetscCall(VecSetRandom(x0, r));
     PetscCall(VecDuplicate(xw, &x0w));
-    PetscCall(CopyValues(x0, x0w));
+    PetscCall(TestCopyValues(x0, x0w));
   }
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &kr));
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &kb));

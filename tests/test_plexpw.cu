@@ -309,23 +309,6 @@ static PetscErrorCode CreateDM(Problem p, Solver sv, PetscInt degree, PetscBool 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Copies the values of a global vector of one DM into one of another (their types may differ) */
-static PetscErrorCode CopyValues(Vec from, Vec to)
-{
-  const PetscScalar *a;
-  PetscScalar       *b;
-  PetscInt           n;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(from, &n));
-  PetscCall(VecGetArrayRead(from, &a));
-  PetscCall(VecGetArrayWrite(to, &b));
-  PetscCall(PetscArraycpy(b, a, n));
-  PetscCall(VecRestoreArrayRead(from, &a));
-  PetscCall(VecRestoreArrayWrite(to, &b));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* ||w - p|| / ||p|| of a vector of the hook's DM and one of PETSc's (their types may differ) */
 static PetscErrorCode RelDiff(Vec w, Vec p, PetscReal *e)
 {
@@ -333,7 +316,7 @@ static PetscErrorCode RelDiff(Vec w, Vec p, PetscReal *e)
 
   PetscFunctionBegin;
   PetscCall(VecDuplicate(p, &c));
-  PetscCall(CopyValues(w, c));
+  PetscCall(TestCopyValues(w, c));
   PetscCall(VecRelativeDifference(c, p, e));
   PetscCall(VecDestroy(&c));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -369,7 +352,7 @@ static PetscErrorCode RandomState(DM dmw, DM dmp, PetscRandom rnd, Vec *Xw, Vec 
   PetscCall(DMCreateGlobalVector(dmw, Xw));
   PetscCall(VecSetRandom(*Xp, rnd));
   PetscCall(VecShift(*Xp, -0.5));
-  PetscCall(CopyValues(*Xp, *Xw));
+  PetscCall(TestCopyValues(*Xp, *Xw));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

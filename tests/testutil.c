@@ -199,6 +199,24 @@ PetscErrorCode TestSkipWithoutDevice(PetscBool *skip)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode TestCopyValues(Vec from, Vec to)
+{
+  const PetscScalar *a;
+  PetscScalar       *b;
+  PetscInt           n, m;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(from, &n));
+  PetscCall(VecGetLocalSize(to, &m));
+  PetscCheck(n == m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Local sizes %" PetscInt_FMT " and %" PetscInt_FMT " differ", n, m);
+  PetscCall(VecGetArrayRead(from, &a));
+  PetscCall(VecGetArrayWrite(to, &b));
+  PetscCall(PetscArraycpy(b, a, n));
+  PetscCall(VecRestoreArrayWrite(to, &b));
+  PetscCall(VecRestoreArrayRead(from, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode TestEntryDifference(Mat A, Mat B, PetscReal *rel)
 {
   Mat       C;

@@ -18,6 +18,8 @@ int            TestSkip(void);
 PetscErrorCode TestSkipWithoutDevice(PetscBool *);
 /* Random generator seeded from -seed or fresh from the clock; prints the seed */
 PetscErrorCode TestRandomCreate(MPI_Comm, PetscRandom *);
+/* The values of a vector into another of the same local size and any type (host or device), through host arrays */
+PetscErrorCode TestCopyValues(Vec, Vec);
 /* max |A - B| / max |B| over the entries, through an AIJ copy of A (B: PETSc's AIJ matrix) */
 PetscErrorCode TestEntryDifference(Mat, Mat, PetscReal *);
 /* The load vector of the source f = (1, 2, 3) assembled nrep times by wa into a vector of the given type (its values
