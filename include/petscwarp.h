@@ -430,6 +430,48 @@ S*/
 typedef int (*PetscWarpPointwiseKernel)(const PetscWarpPointwiseData *);
 
 /*S
+  PetscWarpPointwiseBdData - What petscwarp gives the boundary kernel of a user boundary residual f0_bd (a `DM_BC_NATURAL`
+  boundary's `PetscBdPointFn`): plain arrays in the memory of the launcher called
+
+  Level: advanced
+
+  Notes:
+  For each face f (of the cell fcell[f]) and physical face quadrature point q (k = f*nq + q), the kernel evaluates the
+  state u[c] = sum_a u_e(a,c) B[tab[k]*nb + a], its gradient u_x[c*dim + d] = sum_a u_e(a,c) sum_e D[(tab[k]*nb + a)*dim + e]
+  invJ[k*dim*dim + e*dim + d] (the cell's basis at the face point, pushed forward by the cell's inverse Jacobian there,
+  as `PetscFEEvaluateFieldJets_Internal()`), and u_t, calls f0_bd with x, the outward normal n, t and the constants,
+  and adds B[tab[k]*nb + a] f0_bd[c] w[k] into f[l2d[fcell[f]*nb*nc + a*nc + c]], as `PetscFEIntegrateBdResidual_Basic()`
+  does. The geometry (w = face weight times face detJ, x, n, invJ, tab: the tabulation point of the face and orientation)
+  is PETSc's own (`DMSNESGetFEGeom()` with `PETSC_FEGEOM_BOUNDARY`), computed once on the host.
+
+.seealso: `PetscWarpPointwise`, `PETSCWARP_POINTWISE_BD()`
+S*/
+typedef struct {
+  int                nfaces, dim, nb, nc, nq; /* faces; dimension; scalar basis functions; components; face quadrature points */
+  const PetscReal   *B, *D;                   /* the cell basis at the tabulated face points: [ntab*nb], [ntab*nb*dim] (reference derivatives) */
+  const int         *fcell;                   /* [nfaces] the face's cell */
+  const int         *tab;                     /* [nfaces*nq] the tabulated point of physical point q */
+  const PetscReal   *w, *x, *n, *invJ;        /* [nfaces*nq] weights; [nfaces*nq*dim] points, outward normals; [nfaces*nq*dim*dim] the cell's inverse Jacobians */
+  const int         *l2d;                     /* [ncells*nb*nc] element dof -> local index */
+  const PetscScalar *u, *u_t;                 /* local state and its time derivative (or NULL) */
+  PetscReal          t;
+  PetscInt           numConstants;
+  const PetscScalar *constants;
+  PetscScalar       *f;      /* the local residual: the terms are added to it */
+  void              *stream; /* cudaStream_t of the device launcher */
+} PetscWarpPointwiseBdData;
+
+/*S
+  PetscWarpPointwiseBdKernel - A launcher of the boundary kernel of a user boundary residual: 0 on success, else a
+  `cudaError_t` (device) or a nonzero code (host)
+
+  Level: advanced
+
+.seealso: `PetscWarpPointwiseBdData`, `PetscWarpPointwise`
+S*/
+typedef int (*PetscWarpPointwiseBdKernel)(const PetscWarpPointwiseBdData *);
+
+/*S
   PetscWarpPointwise - The device pointwise functions of a `PetscDS` compiled into element kernels by the user's CUDA
   file: made by `PETSCWARP_POINTWISE()` of petscwarp/pointwise.cuh, registered with `DMPlexWarpSetPointwise()`
 
@@ -444,15 +486,17 @@ typedef int (*PetscWarpPointwiseKernel)(const PetscWarpPointwiseData *);
 .seealso: `PETSCWARP_POINTWISE()`, `DMPlexWarpSetPointwise()`, `PetscWarpPointwiseData`
 S*/
 typedef struct {
-  int                      version;                        /* PETSCWARP_POINTWISE_VERSION */
-  const char              *name;                           /* the name given to PETSCWARP_POINTWISE() */
-  PetscWarpPointwiseKernel jacobian_host, jacobian_device; /* element matrices from g0, g1, g2, g3 */
-  PetscWarpPointwiseKernel residual_host, residual_device; /* element vectors from f0, f1 */
-  void (*f[2])(void);                                      /* the host addresses of f0, f1 (NULL where absent) */
-  void (*g[4])(void);                                      /* the host addresses of g0, g1, g2, g3 (NULL where absent) */
-  int maxnc;                                               /* most components the kernels were compiled for */
+  int                      version;                              /* PETSCWARP_POINTWISE_VERSION */
+  const char              *name;                                 /* the name given to PETSCWARP_POINTWISE() */
+  PetscWarpPointwiseKernel jacobian_host, jacobian_device;       /* element matrices from g0, g1, g2, g3 */
+  PetscWarpPointwiseKernel residual_host, residual_device;       /* element vectors from f0, f1 */
+  void (*f[2])(void);                                            /* the host addresses of f0, f1 (NULL where absent) */
+  void (*g[4])(void);                                            /* the host addresses of g0, g1, g2, g3 (NULL where absent) */
+  int                        maxnc;                              /* most components the kernels were compiled for */
+  PetscWarpPointwiseBdKernel bdresidual_host, bdresidual_device; /* boundary residual terms from f0_bd (PETSCWARP_POINTWISE_BD()) */
+  void (*fbd[1])(void);                                          /* the host address of f0_bd (NULL where absent) */
 } PetscWarpPointwise;
-#define PETSCWARP_POINTWISE_VERSION 1
+#define PETSCWARP_POINTWISE_VERSION 2
 
 #include <petscdm.h>
 PETSC_EXTERN PetscErrorCode DMPlexWarpAsmCreate(DM, PetscWarpPhysics, PetscWarpAsm *);

@@ -19,6 +19,9 @@ static char help[] = "User pointwise functions on the device (issue 8): petscwar
                      "  -degrees 1,2  -types aij,ellwarp,...  -refusals (the checks of the registration, snes); -bc_time v: Dirichlet\n"
                      "  values growing with slope v in time (ts: projected at every call, u_t's too); mesh: -dm_plex_* options,\n"
                      "  -perturb amp (vertices displaced: non-affine cells)\n"
+                     "  -bd none|nonconst|robin: natural boundaries on the sides x = 1 and y = 0 (label values 1, 2) with a boundary f0\n"
+                     "  (PETSCWARP_POINTWISE_BD()): g(x) = sin(x) + y weighted by the normal, or 0.2 u + 0.02 grad u . n - g (no\n"
+                     "  boundary Jacobian: Newton is inexact on both paths alike); -refusals also checks the boundary refusals\n"
                      "Compiled by nvcc with CUDA (device kernels and host twins), else as C++ (host twins only).\n";
 
 #include <petscwarp/pointwise.cuh>
@@ -141,6 +144,44 @@ static PETSCWARP_HD void g0_vheat(PW_G_ARGS, PetscScalar g0[])
   g0[0] = g0[3] = u_tShift + 1.0;
 }
 PETSCWARP_POINTWISE(pw_vheat, f0_vheat, f1_vec, g0_vheat, g1_vec, g2_vec, g3_vec);
+
+/* natural boundaries (-bd): f0_bd of PetscBdPointFn, for any number of components (uOff[1] = nc) */
+#define PW_BD_ARGS PW_ARGS, const PetscReal x[], const PetscReal n[], PetscInt numConstants, const PetscScalar constants[]
+/* nonconst: the flux g(x) = sin(x) + y, weighted by the outward normal */
+static PETSCWARP_HD void f0_bd_nonconst(PW_BD_ARGS, PetscScalar f0[])
+{
+  for (PetscInt c = 0; c < uOff[1]; ++c) f0[c] = -(sin(x[0]) + x[1]) * (1.0 + 0.5 * n[0]) + 0.1 * c;
+}
+/* robin: alpha u - g(x) with a small normal-derivative term (u and u_x at the faces) */
+static PETSCWARP_HD void f0_bd_robin(PW_BD_ARGS, PetscScalar f0[])
+{
+  for (PetscInt c = 0; c < uOff[1]; ++c) {
+    PetscScalar un = 0.0;
+    for (PetscInt d = 0; d < dim; ++d) un += u_x[c * dim + d] * n[d];
+    f0[c] = 0.2 * u[c] + 0.02 * un - (sin(x[0]) + x[1]);
+  }
+}
+/* a boundary Jacobian (refused) */
+static PETSCWARP_HD void g0_bd_robin(PW_ARGS, PetscReal u_tShift, const PetscReal x[], const PetscReal n[], PetscInt numConstants, const PetscScalar constants[], PetscScalar g0[])
+{
+  for (PetscInt c = 0; c < uOff[1]; ++c) g0[c * uOff[1] + c] = 0.2;
+}
+PETSCWARP_POINTWISE_BD(pw_nonlinear_nonconst, f0_nl, f1_nl, g0_nl, nullptr, g2_nl, g3_nl, f0_bd_nonconst);
+PETSCWARP_POINTWISE_BD(pw_linear_nonconst, f0_lin, f1_lin, g0_lin, NULL, nullptr, g3_lin, f0_bd_nonconst);
+PETSCWARP_POINTWISE_BD(pw_vector_nonconst, f0_vec, f1_vec, g0_vec, g1_vec, g2_vec, g3_vec, f0_bd_nonconst);
+PETSCWARP_POINTWISE_BD(pw_nonlinear_robin, f0_nl, f1_nl, g0_nl, nullptr, g2_nl, g3_nl, f0_bd_robin);
+PETSCWARP_POINTWISE_BD(pw_linear_robin, f0_lin, f1_lin, g0_lin, NULL, nullptr, g3_lin, f0_bd_robin);
+PETSCWARP_POINTWISE_BD(pw_vector_robin, f0_vec, f1_vec, g0_vec, g1_vec, g2_vec, g3_vec, f0_bd_robin);
+PETSCWARP_POINTWISE_BD(pw_heat_robin, f0_heat, f1_nl, g0_heat, nullptr, g2_nl, g3_nl, f0_bd_robin);
+
+typedef enum {
+  BD_NONE,
+  BD_NONCONST,
+  BD_ROBIN
+} BdKind;
+static const char *const BdKinds[] = {"none", "nonconst", "robin", "BdKind", "BD_", NULL};
+static BdKind            bdkind    = BD_NONE; /* -bd */
+static PetscInt          bdwrong   = 0;       /* refusals: 1 register the kernels without f0_bd, 2 add a boundary Jacobian */
 
 /* ---- the problems ---- */
 typedef enum {
@@ -281,10 +322,54 @@ static PetscErrorCode CreateDM(Problem p, Solver sv, PetscInt degree, PetscBool 
   PetscCall(DMCreateLabel(*dm, "marker"));
   PetscCall(DMGetLabel(*dm, "marker", &label));
   PetscCall(DMPlexMarkBoundaryFaces(*dm, 1, label));
+  if (bdkind != BD_NONE) { /* natural boundaries: the faces of the side x = 1 (value 1) and of the side y = 0 (value 2), the others Dirichlet */
+    DMLabel         nlabel;
+    IS              fis;
+    const PetscInt *faces, vals[2] = {1, 2};
+    PetscInt        nf = 0, bdn;
+    PetscWeakForm   wf;
+
+    PetscCall(DMCreateLabel(*dm, "neumann"));
+    PetscCall(DMGetLabel(*dm, "neumann", &nlabel));
+    PetscCall(DMLabelGetStratumIS(label, 1, &fis));
+    if (fis) {
+      PetscCall(ISGetLocalSize(fis, &nf));
+      PetscCall(ISGetIndices(fis, &faces));
+    }
+    for (PetscInt i = 0; i < nf; i++) {
+      PetscReal area, cen[3], nrm[3], l = 0.0;
+      PetscCall(DMPlexComputeCellGeometryFVM(*dm, faces[i], &area, cen, nrm));
+      for (PetscInt d = 0; d < dim; d++) l += nrm[d] * nrm[d];
+      l = PetscSqrtReal(l);
+      if (PetscAbsReal(nrm[0]) > 0.7 * l && cen[0] > 0.5) PetscCall(DMLabelSetValue(nlabel, faces[i], 1));
+      else if (PetscAbsReal(nrm[1]) > 0.7 * l && cen[1] < 0.5) PetscCall(DMLabelSetValue(nlabel, faces[i], 2));
+    }
+    for (PetscInt i = 0; i < nf; i++) {
+      PetscInt v;
+      PetscCall(DMLabelGetValue(nlabel, faces[i], &v));
+      if (v > 0) PetscCall(DMLabelClearValue(label, faces[i], 1));
+    }
+    if (fis) PetscCall(ISRestoreIndices(fis, &faces));
+    PetscCall(ISDestroy(&fis));
+    PetscCall(DMAddBoundary(*dm, DM_BC_NATURAL, "flux", nlabel, 2, vals, 0, 0, NULL, NULL, NULL, NULL, &bdn));
+    PetscCall(PetscDSGetBoundary(ds, bdn, &wf, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+    for (PetscInt v = 0; v < 2; v++) {
+      PetscCall(PetscWeakFormSetIndexBdResidual(wf, nlabel, vals[v], 0, 0, 0, bdkind == BD_ROBIN ? f0_bd_robin : f0_bd_nonconst, 0, NULL));
+      if (bdwrong == 2) PetscCall(PetscWeakFormSetIndexBdJacobian(wf, nlabel, vals[v], 0, 0, 0, 0, g0_bd_robin, 0, NULL, 0, NULL, 0, NULL));
+    }
+  }
   PetscCall(DMPlexLabelComplete(*dm, label));
   PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "wall", label, 1, &id, 0, 0, NULL, (PetscVoidFn *)bc, (PetscVoidFn *)bc_t, NULL, NULL));
   PetscCall(DMSetMatType(*dm, hook ? mt : MATAIJ));
-  if (hook) PetscCall(DMPlexWarpSetPointwise(*dm, pws[p]));
+  if (hook) {
+    const PetscWarpPointwise *pwbd[2][5] = {
+      {&pw_nonlinear_nonconst, &pw_linear_nonconst, &pw_vector_nonconst, NULL,           NULL},
+      {&pw_nonlinear_robin,    &pw_linear_robin,    &pw_vector_robin,    &pw_heat_robin, NULL}
+    };
+    const PetscWarpPointwise *pw = bdkind == BD_NONE || bdwrong == 1 ? pws[p] : pwbd[bdkind - 1][p];
+    PetscCheck(pw, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-bd %s: no kernels compiled for the problem %s", BdKinds[bdkind], Problems[p]);
+    PetscCall(DMPlexWarpSetPointwise(*dm, pw));
+  }
   switch (sv) {
   case SOLVER_SNES:
     if (hook) PetscCall(DMPlexWarpSetSNESLocalFEM(*dm));
@@ -554,6 +639,19 @@ static PetscErrorCode Refusals(void)
   PetscCall(CreateDM(PROB_LINEAR, SOLVER_SNES, 1, PETSC_TRUE, MATAIJ, PETSC_FALSE, &dm));
   EXPECT_ERROR(DMPlexWarpSetPointwise(dm, &pw_linear), "DMPlexWarpSetPointwise() after the hook");
   PetscCall(DMDestroy(&dm));
+  { /* natural boundaries: a boundary f0 without a compiled f0_bd; a boundary Jacobian */
+    const BdKind save = bdkind;
+    bdkind            = BD_NONCONST;
+    bdwrong           = 1;
+    EXPECT_ERROR(CreateDM(PROB_LINEAR, SOLVER_SNES, 1, PETSC_TRUE, MATAIJ, PETSC_FALSE, &dm), "a natural boundary's f0 without f0_bd compiled");
+    PetscCall(DMDestroy(&dm));
+    bdkind  = BD_ROBIN;
+    bdwrong = 2;
+    EXPECT_ERROR(CreateDM(PROB_LINEAR, SOLVER_SNES, 1, PETSC_TRUE, MATAIJ, PETSC_FALSE, &dm), "a boundary Jacobian g0_bd");
+    PetscCall(DMDestroy(&dm));
+    bdkind  = save;
+    bdwrong = 0;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -571,6 +669,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetEList(NULL, NULL, "-solver", Solvers, 3, &isv, NULL));
   sv = (Solver)isv;
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-bc_time", &bct, NULL));
+  {
+    PetscInt ibd = BD_NONE;
+    PetscCall(PetscOptionsGetEList(NULL, NULL, "-bd", BdKinds, 3, &ibd, NULL));
+    bdkind = (BdKind)ibd;
+  }
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-degrees", degrees, &nd, &flg));
   if (!flg) nd = 2;
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-problems", plist, &np, &flg));

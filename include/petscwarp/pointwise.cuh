@@ -67,6 +67,8 @@
 
 /* Most components of the field the kernels are compiled for (u, u_x, u_t of a point live in registers) */
 #define PETSCWARP_PW_MAXNC 8
+/* Most face quadrature points of the boundary kernel (a face's f0_bd values are kept per thread) */
+#define PETSCWARP_PW_MAXFQ 32
 
 namespace petscwarp
 {
@@ -264,6 +266,110 @@ int ResidualHost(const PetscWarpPointwiseData *d)
   return HostLoop<Fns, false>(d);
 }
 
+/* The boundary terms of one face f (PetscFEIntegrateBdResidual_Basic() and PetscFEUpdateElementVec_Internal()): at each
+   physical point q the state and its gradient from the cell's basis at the tabulated face point, f0_bd there times
+   the weight, kept at the tabulated point qp; then the face's element vector sum_qp B_a(qp) F[qp][c], in PETSc's order,
+   added to f through add(index, v) */
+template <class FBD, class ADD>
+PETSCWARP_HD inline void BdFace(const PetscWarpPointwiseBdData &d, int f, ADD add)
+{
+  const int      dim = d.dim, nb = d.nb, nc = d.nc, nq = d.nq, nel = nb * nc, base = (d.tab[(size_t)f * nq] / nq) * nq;
+  const int     *l       = d.l2d + (size_t)d.fcell[f] * nel;
+  const PetscInt uOff[2] = {0, (PetscInt)nc}, uOff_x[2] = {0, (PetscInt)(nc * dim)};
+  PetscScalar    F[PETSCWARP_PW_MAXFQ * PETSCWARP_PW_MAXNC];
+  FBD            fbd;
+
+  for (int q = 0; q < nq; q++) {
+    const size_t       k  = (size_t)f * nq + q;
+    const int          tp = d.tab[k], qp = tp - base;
+    const double      *Bq = d.B + (size_t)tp * nb, *Dq = d.D + (size_t)tp * nb * dim, *Ji = d.invJ + k * dim * dim;
+    PetscScalar        u[PETSCWARP_PW_MAXNC], ut[PETSCWARP_PW_MAXNC], ux[PETSCWARP_PW_MAXNC * 3], *f0 = F + qp * nc;
+    const PetscScalar *put = d.u_t ? ut : NULL;
+
+    for (int c = 0; c < nc; c++) {
+      u[c]  = 0.0;
+      ut[c] = 0.0;
+      f0[c] = 0.0;
+      for (int e = 0; e < dim; e++) ux[c * dim + e] = 0.0;
+    }
+    for (int b = 0; b < nb; b++) {
+      double g[3];
+      for (int e = 0; e < dim; e++) { /* the reference gradient pushed forward: g_e = sum_r D_r invJ[r][e] */
+        g[e] = 0.0;
+        for (int r = 0; r < dim; r++) g[e] += Dq[b * dim + r] * Ji[r * dim + e];
+      }
+      for (int c = 0; c < nc; c++) {
+        const PetscScalar v = d.u[l[b * nc + c]];
+        u[c] += Bq[b] * v;
+        if (d.u_t) ut[c] += Bq[b] * d.u_t[l[b * nc + c]];
+        for (int e = 0; e < dim; e++) ux[c * dim + e] += g[e] * v;
+      }
+    }
+    fbd((PetscInt)dim, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.x + k * dim, d.n + k * dim, d.numConstants, d.constants, f0);
+    for (int c = 0; c < nc; c++) f0[c] *= d.w[k];
+  }
+  for (int a = 0; a < nb; a++)
+    for (int c = 0; c < nc; c++) {
+      PetscScalar s = 0.0;
+      for (int qp = 0; qp < nq; qp++) s += d.B[(size_t)(base + qp) * nb + a] * F[qp * nc + c];
+      add(l[a * nc + c], s);
+    }
+}
+
+/* Sizes the boundary kernel supports: 0, else 2 */
+inline int CheckBdData(const PetscWarpPointwiseBdData *d)
+{
+  if (!d || (d->dim != 2 && d->dim != 3) || d->nc < 1 || d->nc > PETSCWARP_PW_MAXNC || d->nb < 1 || d->nq < 1 || d->nq > PETSCWARP_PW_MAXFQ || d->nfaces < 0) return 2;
+  if (d->nfaces && (!d->B || !d->D || !d->fcell || !d->tab || !d->w || !d->x || !d->n || !d->invJ || !d->l2d || !d->u || !d->f)) return 2;
+  return 0;
+}
+
+struct HostAdd {
+  PetscScalar      *f;
+  PETSCWARP_HD void operator()(int i, PetscScalar v) const { f[i] += v; }
+};
+
+/* The host twin of the boundary kernel: the face points in order */
+template <class Fns>
+int BdResidualHost(const PetscWarpPointwiseBdData *d)
+{
+  int err = CheckBdData(d);
+  if (err) return err;
+  for (int f = 0; f < d->nfaces; f++) BdFace<typename Fns::FBD>(*d, f, HostAdd{d->f});
+  return 0;
+}
+
+#if defined(__CUDACC__)
+struct DeviceAdd {
+  PetscScalar             *f;
+  __host__ __device__ void operator()(int i, PetscScalar v) const
+  {
+  #if defined(__CUDA_ARCH__)
+    atomicAdd(&f[i], v);
+  #else
+    f[i] += v;
+  #endif
+  }
+};
+
+/* One thread per face; atomics into the local residual (the faces of a cell, and the cells, share dofs) */
+template <class Fns>
+__global__ void __launch_bounds__(128) BdKernel(PetscWarpPointwiseBdData d)
+{
+  const int f = blockIdx.x * blockDim.x + threadIdx.x;
+  if (f < d.nfaces) BdFace<typename Fns::FBD>(d, f, DeviceAdd{d.f});
+}
+
+template <class Fns>
+int BdResidualDevice(const PetscWarpPointwiseBdData *d)
+{
+  if (CheckBdData(d)) return (int)cudaErrorInvalidValue;
+  if (!d->nfaces) return 0;
+  BdKernel<Fns><<<(d->nfaces + 127) / 128, 128, 0, (cudaStream_t)d->stream>>>(*d);
+  return (int)cudaGetLastError();
+}
+#endif
+
 #if defined(__CUDACC__)
   #define PETSCWARP_PW_THREADS 256
   #define PETSCWARP_PW_BUDGET  (48 * 1024) /* dynamic shared memory without an opt-in */
@@ -365,6 +471,15 @@ int ResidualDevice(const PetscWarpPointwiseData *d)
     } \
   }
 
+#define PETSCWARP_PW_BD_FUNCTOR(S, fn) \
+  struct S { \
+    static constexpr bool present = ::petscwarp::pw::present_v<decltype((fn))>; \
+    PETSCWARP_HD void     operator()(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], const PetscReal n[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f[]) const \
+    { \
+      ::petscwarp::pw::call(fn, dim, Nf, NfAux, uOff, uOff_x, u, u_t, u_x, aOff, aOff_x, a, a_t, a_x, t, x, n, numConstants, constants, f); \
+    } \
+  }
+
 /*MC
   PETSCWARP_POINTWISE - Compiles the element kernels of a PetscDS's pointwise functions (one field) in the user's file
   and defines the `PetscWarpPointwise` to register with `DMPlexWarpSetPointwise()`
@@ -388,10 +503,37 @@ int ResidualDevice(const PetscWarpPointwiseData *d)
   the macro instantiates the device kernels and their host twins; under a host C++ compiler only the host twins (the
   device launchers are `NULL`, and petscwarp runs the host twins). Fields of at most `PETSCWARP_PW_MAXNC` components.
 
-.seealso: `PetscWarpPointwise`, `DMPlexWarpSetPointwise()`, `PetscDSSetResidual()`, `PetscDSSetJacobian()`
+.seealso: `PETSCWARP_POINTWISE_BD()`, `PetscWarpPointwise`, `DMPlexWarpSetPointwise()`, `PetscDSSetResidual()`, `PetscDSSetJacobian()`
+M*/
+#define PETSCWARP_POINTWISE(name, f0, f1, g0, g1, g2, g3) PETSCWARP_POINTWISE_BD(name, f0, f1, g0, g1, g2, g3, nullptr)
+
+/*MC
+  PETSCWARP_POINTWISE_BD - `PETSCWARP_POINTWISE()` with a boundary residual f0_bd, the term of the natural boundaries
+
+  Synopsis:
+  #include <petscwarp/pointwise.cuh>
+  PETSCWARP_POINTWISE_BD(name, f0, f1, g0, g1, g2, g3, f0_bd);
+
+  Input Parameters:
++ name, f0, ..., g3 - as for `PETSCWARP_POINTWISE()`
+- f0_bd             - the boundary residual (`PetscBdPointFn`, `PETSCWARP_HD`), as given to `PetscWeakFormSetIndexBdResidual()`
+                      (`PetscWeakFormAddBdResidual()`) for the keys (label, value, field 0, part 0) of the `DM_BC_NATURAL`
+                      boundaries of `DMAddBoundary()`, `nullptr` if absent
+
+  Level: intermediate
+
+  Notes:
+  f0_bd is called at the face quadrature points of the natural boundaries' faces (owned by the rank) with the state u,
+  its gradient u_x (the cell's basis at the face point, pushed forward with the cell's inverse Jacobian, as PETSc does),
+  u_t (TS), the point x, the outward normal n, t and the `PetscDS`'s constants; the terms are added into the local
+  residual as `DMPlexComputeBdResidualSingleByKey()` adds them. Every natural boundary key with a boundary f0 must hold
+  this function (one per key); a boundary f1 and boundary Jacobians (g0_bd of a Robin term ...) are not computed, and
+  `DMPlexWarpSetSNESLocalFEM()` refuses them (`PETSC_ERR_SUP`).
+
+.seealso: `PETSCWARP_POINTWISE()`, `PetscWarpPointwiseBdData`, `DMPlexWarpSetPointwise()`, `DMAddBoundary()`
 M*/
 // clang-format off
-#define PETSCWARP_POINTWISE(name, f0, f1, g0, g1, g2, g3) \
+#define PETSCWARP_POINTWISE_BD(name, f0, f1, g0, g1, g2, g3, f0_bd) \
   namespace petscwarp_pw_##name \
   { \
     struct Fns { \
@@ -401,6 +543,7 @@ M*/
       PETSCWARP_PW_JACOBIAN_FUNCTOR(G1, g1); \
       PETSCWARP_PW_JACOBIAN_FUNCTOR(G2, g2); \
       PETSCWARP_PW_JACOBIAN_FUNCTOR(G3, g3); \
+      PETSCWARP_PW_BD_FUNCTOR(FBD, f0_bd); \
     }; \
   } \
   extern "C" const PetscWarpPointwise name = { \
@@ -412,5 +555,8 @@ M*/
     PETSCWARP_PW_DEVICE(::petscwarp::pw::ResidualDevice<petscwarp_pw_##name::Fns>), \
     {::petscwarp::pw::hostptr(f0), ::petscwarp::pw::hostptr(f1)}, \
     {::petscwarp::pw::hostptr(g0), ::petscwarp::pw::hostptr(g1), ::petscwarp::pw::hostptr(g2), ::petscwarp::pw::hostptr(g3)}, \
-    PETSCWARP_PW_MAXNC}
+    PETSCWARP_PW_MAXNC, \
+    ::petscwarp::pw::BdResidualHost<petscwarp_pw_##name::Fns>, \
+    PETSCWARP_PW_DEVICE(::petscwarp::pw::BdResidualDevice<petscwarp_pw_##name::Fns>), \
+    {::petscwarp::pw::hostptr(f0_bd)}}
 // clang-format on

@@ -47,6 +47,7 @@ PETSC_INTERN PetscErrorCode DMPlexWarpHookAssemble_Private(DM, DMPlexWarpHook *,
 PETSC_INTERN PetscErrorCode DMPlexWarpPointwiseGet_Private(DM, const PetscWarpPointwise **);
 PETSC_INTERN PetscErrorCode DMPlexWarpPointwiseCheck_Private(DM, const PetscWarpPointwise *, PetscBool);
 PETSC_INTERN PetscErrorCode DMPlexWarpPointwiseAsmCreate_Private(DM, PetscWarpAsm *);
+PETSC_INTERN PetscErrorCode DMPlexWarpPointwiseSetBoundary_Private(DM, PetscWarpAsm);
 PETSC_INTERN PetscErrorCode DMPlexWarpPointwiseJacobian_Private(DM, DMPlexWarpHook *, PetscReal, PetscReal, Vec, Vec, Mat, Mat, PetscBool);
 PETSC_INTERN PetscErrorCode DMPlexWarpPointwiseResidual_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookBoundary_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec);

@@ -14,3 +14,8 @@ PETSC_INTERN PetscErrorCode PetscWarpAsmPointwiseJacobian_Private(PetscWarpAsm, 
 PETSC_INTERN PetscErrorCode PetscWarpAsmPointwiseResidual_Private(PetscWarpAsm, const PetscWarpPointwise *, PetscInt, const PetscScalar[], PetscReal, Vec, Vec, Vec);
 /* Whether the last Jacobian / residual ran on the device */
 PETSC_INTERN PetscErrorCode PetscWarpAsmPointwiseGetDevice_Private(PetscWarpAsm, PetscBool *, PetscBool *);
+/* The natural boundary faces of the user's f0_bd (copied): nf faces of nq points, the cell basis (B[ntab*nb]) and its
+   reference derivatives (D[ntab*nb*dim]) at the ntab tabulated face points, and per face its cell (fcell[nf]) and per
+   point (k = f*nq + q) its tabulated point tab[k], weight w[k], point x, outward normal n and the cell's inverse
+   Jacobian invJ (PetscWarpPointwiseBdData); nf = 0 removes them. Kept until the mesh or element changes */
+PETSC_INTERN PetscErrorCode PetscWarpAsmPointwiseSetBoundary_Private(PetscWarpAsm, PetscInt, PetscInt, PetscInt, const PetscReal[], const PetscReal[], const PetscInt[], const PetscInt[], const PetscReal[], const PetscReal[], const PetscReal[], const PetscReal[]);

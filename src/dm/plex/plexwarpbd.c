@@ -7,6 +7,7 @@
 #include <petscwarp/private/plexwarphook.h>
 #include <petsc/private/dmpleximpl.h> /* DMSNESGetFEGeom() */
 #include <petscds.h>
+#include <petscwarp/private/warpasmpw.h>
 
 /* The faces of depth dim-1 that this rank owns (the leaves of the point SF removed), as PETSc's boundary residual */
 static PetscErrorCode OwnedFacets(DM dm, IS *facetIS)
@@ -34,19 +35,24 @@ static PetscErrorCode OwnedFacets(DM dm, IS *facetIS)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The faces of one flux: fcell and W from nf on (W zeroed) */
-static PetscErrorCode FluxFaces(DM dm, PetscFE fe, PetscTabulation T, IS faces, PetscInt s, PetscInt nb, PetscInt *nf, PetscInt fcell[], PetscInt fset[], PetscReal W[])
+/* PETSc's geometry of the faces of one IS (owned boundary faces) at the physical points q of the element's face
+   quadrature, exactly as DMPlexComputeBdResidualSingleByKey() and PetscFEIntegrateBdResidual_Basic() get it: for face e
+   its support cell fcell[e] and, at k = e*Nq + q, the tabulated point tab[k] = face*Nq + qp (the face's local number,
+   the orientation's reversal of the points), the weight w[k] = detJ_face w_q and, when asked (else NULL), the point
+   x[k*dim], the outward normal n[k*dim] and the cell's inverse Jacobian invJ[k*dim*dim] there */
+static PetscErrorCode FaceGeometry(DM dm, PetscFE fe, IS faces, PetscInt fcell[], PetscInt tab[], PetscReal w[], PetscReal x[], PetscReal nrm[], PetscReal invJ[])
 {
   DMField          coordField;
   PetscQuadrature  quad, qGeom = NULL;
-  PetscFEGeom     *fgeom, pg;
-  const PetscReal *qw;
+  PetscFEGeom     *fgeom;
+  const PetscReal *qpts, *qw;
   const PetscInt  *pts;
-  PetscInt         n, Nq, maxDegree, cStart, cEnd, Nc = T->Nc, Nb = T->Nb;
+  PetscInt         n, Nq, qdim, maxDegree, cStart, cEnd, dim;
 
   PetscFunctionBegin;
   PetscCall(ISGetLocalSize(faces, &n));
   if (!n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMGetDimension(dm, &dim));
   PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
   PetscCall(DMGetCoordinateField(dm, &coordField));
   PetscCall(DMFieldGetDegree(coordField, faces, NULL, &maxDegree));
@@ -57,28 +63,59 @@ static PetscErrorCode FluxFaces(DM dm, PetscFE fe, PetscTabulation T, IS faces, 
   }
   PetscCall(DMSNESGetFEGeom(coordField, faces, qGeom, PETSC_FEGEOM_BOUNDARY, &fgeom));
   PetscCall(PetscFEGetFaceQuadrature(fe, &quad));
-  PetscCall(PetscQuadratureGetData(quad, NULL, NULL, &Nq, NULL, &qw));
-  PetscCheck(T->Np == Nq, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Face tabulation of %" PetscInt_FMT " points, face quadrature of %" PetscInt_FMT, T->Np, Nq);
+  PetscCall(PetscQuadratureGetData(quad, &qdim, NULL, &Nq, &qpts, &qw));
+  PetscCheck(fgeom->dimEmbed == dim, PETSC_COMM_SELF, PETSC_ERR_SUP, "Embedded faces (dimension %" PetscInt_FMT " in %" PetscInt_FMT ")", dim, fgeom->dimEmbed);
+  fgeom->dim = dim - 1; /* as PetscFEIntegrateBdResidual_Basic() sets it (the reference coordinates of the face points) */
   PetscCall(ISGetIndices(faces, &pts));
   for (PetscInt e = 0; e < n; e++) {
-    const PetscInt *support, face = fgeom->face[e][0], ornt = fgeom->face[e][1], k = *nf + e;
+    const PetscInt *support, face = fgeom->face[e][0], ornt = fgeom->face[e][1];
+    PetscFEGeom     pg, cg;
+    PetscReal       xw[3];
 
     PetscCall(DMPlexGetSupport(dm, pts[e], &support));
-    PetscCheck(support[0] >= cStart && support[0] < cEnd, PETSC_COMM_SELF, PETSC_ERR_SUP, "Face %" PetscInt_FMT " of a Neumann boundary: its support point %" PetscInt_FMT " is not a cell", pts[e], support[0]);
-    fcell[k] = support[0] - cStart;
-    fset[k]  = s;
+    PetscCheck(support[0] >= cStart && support[0] < cEnd, PETSC_COMM_SELF, PETSC_ERR_SUP, "Face %" PetscInt_FMT " of a natural boundary: its support point %" PetscInt_FMT " is not a cell", pts[e], support[0]);
+    fcell[e] = support[0] - cStart;
+    pg.v     = xw; /* workspace of the affine case */
     for (PetscInt q = 0; q < Nq; q++) {
-      const PetscInt qp = ornt < 0 ? Nq - 1 - q : q; /* the tabulation point of physical point q (PETSc's pairing) */
-      PetscReal      w;
+      const PetscInt k = e * Nq + q;
 
-      PetscCall(PetscFEGeomGetPoint(fgeom, e, q, NULL, &pg));
-      w = pg.detJ[0] * qw[q];
-      for (PetscInt a = 0; a < nb; a++) W[k * nb + a] += w * T->T[0][((face * Nq + qp) * Nb + a * Nc) * Nc];
+      PetscCall(PetscFEGeomGetPoint(fgeom, e, q, x ? &qpts[q * qdim] : NULL, &pg));
+      tab[k] = face * Nq + (ornt < 0 ? Nq - 1 - q : q); /* the tabulation point of physical point q (PETSc's pairing) */
+      w[k]   = pg.detJ[0] * qw[q];
+      if (x)
+        for (PetscInt d = 0; d < dim; d++) x[k * dim + d] = pg.v[d];
+      if (nrm)
+        for (PetscInt d = 0; d < dim; d++) nrm[k * dim + d] = pg.n[d];
+      if (invJ) {
+        PetscCall(PetscFEGeomGetCellPoint(fgeom, e, q, &cg));
+        for (PetscInt d = 0; d < dim * dim; d++) invJ[k * dim * dim + d] = cg.invJ[d];
+      }
     }
   }
   PetscCall(ISRestoreIndices(faces, &pts));
   PetscCall(DMSNESRestoreFEGeom(coordField, faces, qGeom, PETSC_TRUE, &fgeom));
   PetscCall(PetscQuadratureDestroy(&qGeom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The faces of one flux: fcell and W from nf on (W zeroed) */
+static PetscErrorCode FluxFaces(DM dm, PetscFE fe, PetscTabulation T, IS faces, PetscInt s, PetscInt nb, PetscInt *nf, PetscInt fcell[], PetscInt fset[], PetscReal W[])
+{
+  PetscInt   n, Nq = T->Np, Nc = T->Nc, Nb = T->Nb, *tab;
+  PetscReal *w;
+
+  PetscFunctionBegin;
+  PetscCall(ISGetLocalSize(faces, &n));
+  if (!n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc2(n * Nq, &tab, n * Nq, &w));
+  PetscCall(FaceGeometry(dm, fe, faces, fcell + *nf, tab, w, NULL, NULL, NULL));
+  for (PetscInt e = 0; e < n; e++) {
+    const PetscInt k = *nf + e;
+    fset[k]          = s;
+    for (PetscInt q = 0; q < Nq; q++)
+      for (PetscInt a = 0; a < nb; a++) W[k * nb + a] += w[e * Nq + q] * T->T[0][(tab[e * Nq + q] * Nb + a * Nc) * Nc];
+  }
+  PetscCall(PetscFree2(tab, w));
   *nf += n;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -123,6 +160,90 @@ PetscErrorCode DMPlexWarpSetBoundaryFluxes_Private(DM dm, PetscInt nflux, const 
   PetscCall(PetscWarpAsmSetBoundaryFluxes(wa, nf, fcell, fset, W, nflux, g));
   PetscCall(PetscInfo(dm, "%" PetscInt_FMT " constant Neumann fluxes on %" PetscInt_FMT " faces of this rank: residuals by PetscWarpAsm\n", nflux, nf));
   PetscCall(PetscFree4(fcell, fset, W, g));
+  PetscCall(PetscFree(faces));
+  PetscCall(ISDestroy(&facetIS));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The faces of the natural boundaries with a boundary f0 (owned faces of each label value, as
+   DMPlexComputeBdResidual_Internal() takes them) and PETSc's geometry there, for the user's f0_bd
+   (PetscWarpAsmPointwiseSetBoundary_Private()) */
+PetscErrorCode DMPlexWarpPointwiseSetBoundary_Private(DM dm, PetscWarpAsm wa)
+{
+  PetscDS          ds;
+  PetscFE          fe;
+  PetscTabulation *Tf, T;
+  IS               facetIS, *faces = NULL;
+  PetscInt         dim, Nc, Nb, nb, Nq, ntab, nbd, nkeys = 0, ntot = 0, nf = 0, *fcell, *tab;
+  PetscReal       *B, *D, *w, *x, *nrm, *invJ;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetDimension(dm, &dim));
+  PetscCall(DMGetDS(dm, &ds));
+  PetscCall(PetscDSGetDiscretization(ds, 0, (PetscObject *)&fe));
+  PetscCall(PetscFEGetNumComponents(fe, &Nc));
+  PetscCall(PetscFEGetDimension(fe, &Nb));
+  nb = Nb / Nc;
+  PetscCall(PetscDSGetFaceTabulation(ds, &Tf));
+  T = Tf[0];
+  PetscCheck(T->K >= 1 && T->cdim == dim, PETSC_COMM_SELF, PETSC_ERR_SUP, "The face tabulation has no derivatives");
+  Nq   = T->Np;
+  ntab = T->Nr * T->Np;
+  PetscCall(OwnedFacets(dm, &facetIS));
+  PetscCall(PetscDSGetNumBoundary(ds, &nbd));
+  for (PetscInt pass = 0; pass < 2; pass++) { /* count the keys, then take their faces */
+    PetscInt key = 0;
+    for (PetscInt b = 0; b < nbd && facetIS; b++) {
+      DMBoundaryConditionType type;
+      PetscWeakForm           wf;
+      DMLabel                 label;
+      const PetscInt         *values;
+      PetscInt                nv, field;
+
+      PetscCall(PetscDSGetBoundary(ds, b, &wf, &type, NULL, &label, &nv, &values, &field, NULL, NULL, NULL, NULL, NULL));
+      if (type != DM_BC_NATURAL || !wf || !label) continue;
+      for (PetscInt v = 0; v < nv; v++) {
+        PetscInt         n0, n1, n;
+        PetscBdPointFn **f0, **f1;
+        IS               pointIS;
+
+        PetscCall(PetscWeakFormGetBdResidual(wf, label, values[v], field, 0, &n0, &f0, &n1, &f1));
+        if (!n0) continue;
+        if (!pass) {
+          nkeys++;
+          continue;
+        }
+        PetscCall(DMLabelGetStratumIS(label, values[v], &pointIS));
+        if (pointIS) {
+          PetscCall(ISIntersect(facetIS, pointIS, &faces[key]));
+          PetscCall(ISDestroy(&pointIS));
+          PetscCall(ISGetLocalSize(faces[key], &n));
+          ntot += n;
+        }
+        key++;
+      }
+    }
+    if (!pass) PetscCall(PetscCalloc1(nkeys + 1, &faces));
+  }
+  PetscCall(PetscMalloc2(ntot, &fcell, ntot * Nq, &tab));
+  PetscCall(PetscMalloc6(ntab * nb, &B, ntab * nb * dim, &D, ntot * Nq, &w, ntot * Nq * dim, &x, ntot * Nq * dim, &nrm, ntot * Nq * dim * dim, &invJ));
+  for (PetscInt p = 0; p < ntab; p++) /* the scalar basis a: component 0 of function a*Nc (interlaced) */
+    for (PetscInt a = 0; a < nb; a++) {
+      B[p * nb + a] = T->T[0][(p * Nb + a * Nc) * Nc];
+      for (PetscInt r = 0; r < dim; r++) D[(p * nb + a) * dim + r] = T->T[1][((p * Nb + a * Nc) * Nc) * dim + r];
+    }
+  for (PetscInt key = 0; key < nkeys; key++) {
+    PetscInt n;
+    if (!faces[key]) continue;
+    PetscCall(ISGetLocalSize(faces[key], &n));
+    PetscCall(FaceGeometry(dm, fe, faces[key], fcell + nf, tab + nf * Nq, w + nf * Nq, x + nf * Nq * dim, nrm + nf * Nq * dim, invJ + nf * Nq * dim * dim));
+    nf += n;
+    PetscCall(ISDestroy(&faces[key]));
+  }
+  PetscCall(PetscWarpAsmPointwiseSetBoundary_Private(wa, nf, Nq, ntab, B, D, fcell, tab, w, x, nrm, invJ));
+  PetscCall(PetscInfo(dm, "Boundary residual f0_bd of the pointwise kernels on %" PetscInt_FMT " faces (%" PetscInt_FMT " natural boundary keys) of this rank\n", nf, nkeys));
+  PetscCall(PetscFree6(B, D, w, x, nrm, invJ));
+  PetscCall(PetscFree2(fcell, tab));
   PetscCall(PetscFree(faces));
   PetscCall(ISDestroy(&facetIS));
   PetscFunctionReturn(PETSC_SUCCESS);

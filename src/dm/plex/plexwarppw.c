@@ -50,9 +50,15 @@ static PetscErrorCode PointwiseDestroy(PetscCtxRt ctx)
   values) before each Jacobian. The log events `WarpAsmPWJacobian` and `WarpAsmPWResidual` time the element kernels,
   and `-info` says that the pointwise path runs and where.
 
-  This version supports one field of at most `PETSCWARP_PW_MAXNC` components, no auxiliary fields, no boundary (natural)
-  terms, no separate Jacobian preconditioner and no dynamic Jacobian of TS; otherwise the hooks stop with
-  `PETSC_ERR_SUP`. Real scalars only.
+  Natural boundaries (`DMAddBoundary()` with `DM_BC_NATURAL`): a boundary residual f0_bd compiled with
+  `PETSCWARP_POINTWISE_BD()` and set for their keys (`PetscWeakFormSetIndexBdResidual()`) is evaluated at the face
+  quadrature points of their owned faces with u, u_x, u_t, x, the outward normal n, t and the constants (on the device
+  with the cell residual, else by its host twin) and added into the local residual as `DMPlexComputeBdResidual_Internal()`
+  does. A boundary f1, a boundary Jacobian (g0_bd ..., e.g. of a Robin term alpha u) or a boundary f0 without a compiled
+  f0_bd are refused (`PETSC_ERR_SUP`): the Jacobian would differ from PETSc's.
+
+  This version supports one field of at most `PETSCWARP_PW_MAXNC` components, no auxiliary fields, no separate Jacobian
+  preconditioner and no dynamic Jacobian of TS; otherwise the hooks stop with `PETSC_ERR_SUP`. Real scalars only.
 
 .seealso: `PETSCWARP_POINTWISE()`, `PetscWarpPointwise`, `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`,
           `DMPlexWarpSetKSPLocalFEM()`, `DMPlexWarpGetPointwiseCount()`, `PetscDSSetJacobian()`, `PetscDSSetResidual()`
@@ -130,8 +136,30 @@ PetscErrorCode DMPlexWarpPointwiseCheck_Private(DM dm, const PetscWarpPointwise 
   PetscCall(PetscDSGetNumBoundary(ds, &nbd));
   for (PetscInt b = 0; b < nbd; ++b) {
     DMBoundaryConditionType type;
-    PetscCall(PetscDSGetBoundary(ds, b, NULL, &type, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-    PetscCheck(type & DM_BC_ESSENTIAL, comm, PETSC_ERR_SUP, "The pointwise kernels %s support essential (Dirichlet) boundary conditions only; boundary %" PetscInt_FMT " is natural: its boundary integrals are not computed", name, b);
+    PetscWeakForm           bwf;
+    DMLabel                 label;
+    const char             *bname;
+    const PetscInt         *values;
+    PetscInt                nv, field;
+
+    PetscCall(PetscDSGetBoundary(ds, b, &bwf, &type, &bname, &label, &nv, &values, &field, NULL, NULL, NULL, NULL, NULL));
+    if (type & DM_BC_ESSENTIAL) continue;
+    PetscCheck(type == DM_BC_NATURAL, comm, PETSC_ERR_SUP, "The pointwise kernels %s: boundary %s is of type %s; they support essential and natural (DM_BC_NATURAL) boundaries", name, bname, DMBoundaryConditionTypes[type]);
+    for (PetscInt v = 0; v < nv && bwf; v++) { /* the keys of DMPlexComputeBdResidual_Internal(): (label, value, field, part 0) */
+      PetscInt            m0, m1, j0, j1, j2, j3;
+      PetscBdPointFn    **b0, **b1;
+      PetscBdPointJacFn **c0, **c1, **c2, **c3;
+
+      PetscCall(PetscWeakFormGetBdResidual(bwf, label, values[v], field, 0, &m0, &b0, &m1, &b1));
+      PetscCheck(!m0 || pw->fbd[0], comm, PETSC_ERR_SUP, "The pointwise kernels %s have no boundary residual f0_bd (PETSCWARP_POINTWISE_BD()); the natural boundary %s, value %" PetscInt_FMT ", has a boundary f0", name, bname, values[v]);
+      PetscCheck(m0 <= 1, comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has %" PetscInt_FMT " boundary f0 functions; the pointwise kernels %s take one", bname, values[v], m0, name);
+      PetscCheck(!m0 || (void (*)(void))b0[0] == pw->fbd[0], comm, PETSC_ERR_ARG_INCOMP, "The boundary f0 of the natural boundary %s, value %" PetscInt_FMT ", is not the f0_bd the pointwise kernels %s were compiled from: give the same function to PetscWeakFormSetIndexBdResidual() and PETSCWARP_POINTWISE_BD()", bname, values[v], name);
+      PetscCheck(!m1, comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has a boundary f1, which the pointwise kernels %s do not compute (boundary f0 only)", bname, values[v], name);
+      PetscCall(PetscWeakFormGetBdJacobian(bwf, label, values[v], field, field, 0, &j0, &c0, &j1, &c1, &j2, &c2, &j3, &c3));
+      PetscCheck(!(j0 || j1 || j2 || j3), comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has a boundary Jacobian (g0_bd ... g3_bd), which the pointwise kernels %s do not compute", bname, values[v], name);
+      PetscCall(PetscWeakFormGetBdJacobianPreconditioner(bwf, label, values[v], field, field, 0, &j0, &c0, &j1, &c1, &j2, &c2, &j3, &c3));
+      PetscCheck(!(j0 || j1 || j2 || j3), comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has a boundary Jacobian preconditioner, which the pointwise kernels %s do not compute", bname, values[v], name);
+    }
   }
   PetscCall(PetscDSHasJacobianPreconditioner(ds, &has));
   PetscCheck(!has, comm, PETSC_ERR_SUP, "The pointwise kernels %s: the PetscDS has a separate Jacobian preconditioner, which they do not compute", name);
@@ -195,6 +223,11 @@ PetscErrorCode DMPlexWarpPointwiseAsmCreate_Private(DM dm, PetscWarpAsm *wa)
   PetscCall(PetscFree(Bc));
   PetscCall(PetscTabulationDestroy(&Tc));
   PetscCall(PetscFEDestroy(&cfe));
+  {
+    const PetscWarpPointwise *pw = NULL;
+    PetscCall(DMPlexWarpPointwiseGet_Private(dm, &pw));
+    if (pw && pw->fbd[0]) PetscCall(DMPlexWarpPointwiseSetBoundary_Private(dm, *wa)); /* the natural boundaries' faces */
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

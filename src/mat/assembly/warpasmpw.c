@@ -24,7 +24,32 @@ struct _n_PetscWarpAsmPW {
   PetscInt     nconst, cconst; /* constants uploaded; capacity of d_const */
   PetscBool    jacdev, resdev; /* the last Jacobian / residual ran on the device */
   PetscBool    uploadinfo;     /* -info said once that host element matrices were uploaded */
+  /* the natural boundary faces of f0_bd (PetscWarpAsmPointwiseSetBoundary_Private()) */
+  PetscInt   nbf, nbq, nbtab;                         /* faces, points per face, tabulated face points */
+  PetscReal *bB, *bD, *bw, *bx, *bn, *bJ;             /* host arrays (PetscWarpPointwiseBdData) */
+  int       *bfcell, *btab;                           /* host arrays */
+  double    *d_bB, *d_bD, *d_bw, *d_bx, *d_bn, *d_bJ; /* device copies, made at the first device residual */
+  int       *d_bfcell, *d_btab;
 };
+
+/* The boundary faces' arrays (host and device) */
+static PetscErrorCode BoundaryFree(struct _n_PetscWarpAsmPW *p)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree6(p->bB, p->bD, p->bw, p->bx, p->bn, p->bJ));
+  PetscCall(PetscFree2(p->bfcell, p->btab));
+#if PetscDefined(HAVE_CUDA)
+  {
+    void *d[8] = {p->d_bB, p->d_bD, p->d_bw, p->d_bx, p->d_bn, p->d_bJ, p->d_bfcell, p->d_btab};
+    for (int i = 0; i < 8; i++)
+      if (d[i]) PetscCallCUDA(cudaFree(d[i]));
+  }
+#endif
+  p->d_bB = p->d_bD = p->d_bw = p->d_bx = p->d_bn = p->d_bJ = NULL;
+  p->d_bfcell = p->d_btab = NULL;
+  p->nbf = p->nbq = p->nbtab = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* The element buffers and constants (host and device) and the device copy of the coordinate basis; the basis stays */
 PetscErrorCode PetscWarpAsmPointwiseFreeBuffers_Private(PetscWarpAsm a)
@@ -55,6 +80,7 @@ PetscErrorCode PetscWarpAsmPointwiseReset_Private(PetscWarpAsm a)
   PetscFunctionBegin;
   if (!a->pw) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscWarpAsmPointwiseFreeBuffers_Private(a));
+  PetscCall(BoundaryFree(a->pw));
   PetscCall(PetscFree(a->pw->Bc));
   PetscCall(PetscFree(a->pw));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -68,6 +94,104 @@ PetscErrorCode PetscWarpAsmPointwiseSetCoordinateBasis_Private(PetscWarpAsm a, c
   PetscCall(PetscNew(&a->pw));
   PetscCall(PetscMalloc1(a->nq * a->ncv, &a->pw->Bc));
   PetscCall(PetscArraycpy(a->pw->Bc, Bc, a->nq * a->ncv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpAsmPointwiseSetBoundary_Private(PetscWarpAsm a, PetscInt nf, PetscInt nq, PetscInt ntab, const PetscReal B[], const PetscReal D[], const PetscInt fcell[], const PetscInt tab[], const PetscReal w[], const PetscReal x[], const PetscReal n[], const PetscReal invJ[])
+{
+  struct _n_PetscWarpAsmPW *p   = a->pw;
+  const PetscInt            dim = a->dim, nb = a->nb, np = nf * nq;
+
+  PetscFunctionBegin;
+  PetscCheck(p, PetscObjectComm((PetscObject)a), PETSC_ERR_ORDER, "Set the coordinate basis of the pointwise kernels before their boundary faces");
+  PetscCall(BoundaryFree(p));
+  if (!nf) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(nq > 0 && ntab > 0 && np * nb * dim <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " boundary faces of %" PetscInt_FMT " points: out of range", nf, nq);
+  PetscCall(PetscMalloc6(ntab * nb, &p->bB, ntab * nb * dim, &p->bD, np, &p->bw, np * dim, &p->bx, np * dim, &p->bn, np * dim * dim, &p->bJ));
+  PetscCall(PetscMalloc2(nf, &p->bfcell, np, &p->btab));
+  PetscCall(PetscArraycpy(p->bB, B, ntab * nb));
+  PetscCall(PetscArraycpy(p->bD, D, ntab * nb * dim));
+  PetscCall(PetscArraycpy(p->bw, w, np));
+  PetscCall(PetscArraycpy(p->bx, x, np * dim));
+  PetscCall(PetscArraycpy(p->bn, n, np * dim));
+  PetscCall(PetscArraycpy(p->bJ, invJ, np * dim * dim));
+  for (PetscInt f = 0; f < nf; f++) {
+    PetscCheck(fcell[f] >= 0 && fcell[f] < a->ncells, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Boundary face %" PetscInt_FMT ": cell %" PetscInt_FMT " not in [0, %" PetscInt_FMT ")", f, fcell[f], a->ncells);
+    p->bfcell[f] = (int)fcell[f];
+  }
+  for (PetscInt k = 0; k < np; k++) {
+    PetscCheck(tab[k] >= 0 && tab[k] < ntab, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Boundary point %" PetscInt_FMT ": tabulated point %" PetscInt_FMT " not in [0, %" PetscInt_FMT ")", k, tab[k], ntab);
+    p->btab[k] = (int)tab[k];
+  }
+  p->nbf   = nf;
+  p->nbq   = nq;
+  p->nbtab = ntab;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* f += the boundary terms of f0_bd (host arrays, or device arrays on the stream of d) */
+static PetscErrorCode BoundaryResidual(PetscWarpAsm a, const PetscWarpPointwise *pw, PetscBool device, const PetscWarpPointwiseData *d, PetscScalar *f)
+{
+  struct _n_PetscWarpAsmPW *p = a->pw;
+  PetscWarpPointwiseBdData  b;
+  int                       err;
+
+  PetscFunctionBegin;
+  if (!p->nbf || !pw->fbd[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMemzero(&b, sizeof(b)));
+  b.nfaces       = (int)p->nbf;
+  b.dim          = (int)a->dim;
+  b.nb           = (int)a->nb;
+  b.nc           = (int)a->nc;
+  b.nq           = (int)p->nbq;
+  b.l2d          = d->l2d;
+  b.u            = d->u;
+  b.u_t          = d->u_t;
+  b.t            = d->t;
+  b.numConstants = d->numConstants;
+  b.constants    = d->constants;
+  b.f            = f;
+  b.stream       = d->stream;
+  if (!device) {
+    b.B     = p->bB;
+    b.D     = p->bD;
+    b.fcell = p->bfcell;
+    b.tab   = p->btab;
+    b.w     = p->bw;
+    b.x     = p->bx;
+    b.n     = p->bn;
+    b.invJ  = p->bJ;
+    err     = pw->bdresidual_host(&b);
+    PetscCheck(err == 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "The host boundary kernel of the pointwise functions %s failed (%d): unsupported sizes", pw->name, err);
+    PetscCall(PetscLogFlops((PetscLogDouble)p->nbf * p->nbq * a->nb * (2.0 * a->nc * (1 + a->dim) + 2.0 * a->dim * a->dim + 2.0 * a->nc)));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#if PetscDefined(HAVE_CUDA)
+  {
+    const size_t np = (size_t)p->nbf * p->nbq, dim = (size_t)a->dim;
+    PetscCheck(pw->bdresidual_device, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The pointwise functions %s have a device residual and no device boundary kernel", pw->name);
+    if (!p->d_bB) {
+      PetscCall(PetscWarpAsmUpload_Private(p->bB, (size_t)p->nbtab * a->nb, sizeof(double), (void **)&p->d_bB));
+      PetscCall(PetscWarpAsmUpload_Private(p->bD, (size_t)p->nbtab * a->nb * dim, sizeof(double), (void **)&p->d_bD));
+      PetscCall(PetscWarpAsmUpload_Private(p->bw, np, sizeof(double), (void **)&p->d_bw));
+      PetscCall(PetscWarpAsmUpload_Private(p->bx, np * dim, sizeof(double), (void **)&p->d_bx));
+      PetscCall(PetscWarpAsmUpload_Private(p->bn, np * dim, sizeof(double), (void **)&p->d_bn));
+      PetscCall(PetscWarpAsmUpload_Private(p->bJ, np * dim * dim, sizeof(double), (void **)&p->d_bJ));
+      PetscCall(PetscWarpAsmUpload_Private(p->bfcell, (size_t)p->nbf, sizeof(int), (void **)&p->d_bfcell));
+      PetscCall(PetscWarpAsmUpload_Private(p->btab, np, sizeof(int), (void **)&p->d_btab));
+    }
+    b.B     = p->d_bB;
+    b.D     = p->d_bD;
+    b.fcell = p->d_bfcell;
+    b.tab   = p->d_btab;
+    b.w     = p->d_bw;
+    b.x     = p->d_bx;
+    b.n     = p->d_bn;
+    b.invJ  = p->d_bJ;
+    PetscCallCUDA((cudaError_t)pw->bdresidual_device(&b));
+    PetscCall(PetscLogGpuFlops((PetscLogDouble)p->nbf * p->nbq * a->nb * (2.0 * a->nc * (1 + a->dim) + 2.0 * a->dim * a->dim + 2.0 * a->nc)));
+  }
+#endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -316,6 +440,7 @@ PetscErrorCode PetscWarpAsmPointwiseResidual_Private(PetscWarpAsm a, const Petsc
   if (!device) {
     PetscCall(Run(a, device, pw->residual_host, &d, "residual", pw->name));
     PetscCheck(PetscWarpAsmScatterAddHost(d.ncells, (int)a->nel, a->l2d, out, f) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Host scatter of element vectors failed");
+    PetscCall(BoundaryResidual(a, pw, device, &d, f));
     PetscCall(PetscLogFlops(Flops(a, PETSC_FALSE) + (PetscLogDouble)a->ncells * a->nel));
   }
 #if PetscDefined(HAVE_CUDA)
@@ -323,6 +448,7 @@ PetscErrorCode PetscWarpAsmPointwiseResidual_Private(PetscWarpAsm a, const Petsc
     PetscCall(PetscLogGpuTimeBegin());
     PetscCall(Run(a, device, pw->residual_device, &d, "residual", pw->name));
     PetscCallCUDA((cudaError_t)PetscWarpAsmScatterAddCUDA(d.ncells, (int)a->nel, a->d_l2d, out, f, d.stream));
+    PetscCall(BoundaryResidual(a, pw, device, &d, f));
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscLogGpuFlops(Flops(a, PETSC_FALSE) + (PetscLogDouble)a->ncells * a->nel));
   }
