@@ -6,9 +6,8 @@
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm cgwarp
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
-#                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench gmsh_auto kc last pointwise pointwise2
-#                                   pointwise_bd
-#                                   diag
+#                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
+#                                   pointwise pointwise2 pointwise_bd diag
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -192,6 +191,25 @@ for w in $what; do
     rownz_bench ;;
   rownz_bench) # the benchmark part of rownz only (ROWNZ_CASES)
     rownz_bench ;;
+  rownz2) # rownz tiles merged up to 32 rows with incidence lists of the tile's own lanes, the tile slot cap of the
+          # occupancy model (PetscWarpAsmRowNZResidentWarps) and the gate (-mat_warp_rownz_min_lanes 512) (~3-4 min,
+          # estimated): the GPU assembly tests (asmkernels_cuda: RowNZ bitwise against the host twin on 5 layouts, 2 of them
+          # with fewer lanes than 32; asm_rownz_tiles/k2_tiles/gate), memcheck and racecheck on test_asm rownz with capped
+          # tiles, then bench_assembly on q2lap,p2tet with the gate off (-mat_warp_rownz_min_lanes 0: the new tiles' times)
+          # and on (default: which cases fall back). Decides: ctest all passed; sanitizers 0 errors / 0 hazards; in
+          # bench_rownz2.log p2tet rownz>ellwarp setup <= 1.3x rownz>aijcusparse's and plan MB <= 1.3x (before: 2.08 vs
+          # 0.48 s, 887 vs 176 MB); rownz>ellwarp time vs rownz>aijcusparse (before 2.088 vs 1.300 ms); with the gate off,
+          # p2tet and q2lap rownz vs atomic (before: 1.300 vs 0.895, 0.901 vs 0.574): the -info line "predicted N rows
+          # resident per SM" of each plan against its time calibrates ROWNZ_MIN_LANES (src/mat/assembly/warpasmrownz.c)
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asm' 2>&1 | tee "$OUTDIR/ctest_rownz2.log" | tail -25)
+    D="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1"
+    sanitize_each sanitize_rownz2.log "memcheck racecheck" "test_asm $D -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 2,2,2 -petscspace_degree 2 -coef tensor -shift 0.5 -strategies rownz -mat_warp_rownz_tile_slots 200 -mat_warp_rownz_min_lanes 0 -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump" \
+      "test_asm $D -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 5,4 -petscspace_degree 2 -strategies rownz -types ellwarp -mat_ellwarp_kernel k2 -mat_ellwarp_threshold 4 -mat_warp_rownz_tile_slots 100 -mat_warp_rownz_min_lanes 0 -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump"
+    for g in 0 -1; do # the gate off, then on (default); the plans' predictions from -info
+      echo "== -mat_warp_rownz_min_lanes $g" | tee -a "$OUTDIR/bench_rownz2.log"
+      $B/bench/bench_assembly -cases q2lap,p2tet -strategies atomic,rownz -targets aijcusparse,ellwarp -affine 1 -mesh_tet bench/meshes/shell_tet.msh -p2tet_dm_refine 2 \
+        -ncpu 0 -ncpu1 0 -nasm 20 -nwarm 3 -symbolic none -matcreate convert -mat_warp_rownz_min_lanes $g -info -csv "$OUTDIR/assembly_rownz2_gate$g.csv" 2>&1 | grep -E 'rownz:|^ *(atomic|rownz)' | tee -a "$OUTDIR/bench_rownz2.log"
+    done ;;
   gmsh_auto) # issue 9, after -mat_ellwarp_index auto became 32-bit where fewer than half the slices have 16-bit codes (~2-3
              # min): the gmsh suite (one rank, DMPlex numbering) with ellwarp_auto (default), _i32 and _i16 only.
              # Decides: ellwarp_auto >= 1.0x aijcusparse on every gmsh matrix

@@ -879,14 +879,15 @@ static void CheckAssembly(const Config *C, Problem *P, int cuda, int affine)
 typedef struct {
   PetscWarpRowNZ  v;
   int            *soff, *ioff, *lbase, *icell;
-  unsigned char  *lsh, *iloc, *k8;
+  unsigned char  *lsh, *iloc, *k8, *nl;
   unsigned short *k16;
   int             nslots;
 } RowPlan;
 
 /* A rownz plan for the dense target (row r, column s: position s of row r): CSR (ell 0: tiles of rpt rows, slot r*ndof
-   + s) or ELL-like (ell 1: tiles of 32 >> lsh rows, a row over 2^lsh lanes, width ceil(ndof / 2^lsh) per lane) */
-static void BuildRowNZ(const Problem *P, int ell, int rpt, int lsh, RowPlan *R)
+   + s) or ELL-like (ell 1: tiles of 32 >> lsh rows, a row over 2^lsh lanes, width ceil(ndof / 2^lsh) per lane); the
+   incidence lists of a tile have 32 lanes (pad 1: unused lanes padded) or as many as the tile's rows */
+static void BuildRowNZ(const Problem *P, int ell, int rpt, int lsh, int pad, RowPlan *R)
 {
   const int n = P->ndof, nel = P->nel, L = 1 << lsh, W = (n + L - 1) / L;
   int      *cnt = NEW(int, n + 1), *ptr = NEW(int, n + 1), *lst, nt;
@@ -903,8 +904,10 @@ static void BuildRowNZ(const Problem *P, int ell, int rpt, int lsh, RowPlan *R)
   R->ioff  = NEW(int, nt + 1);
   R->lbase = NEW(int, nt *PETSCWARP_ROWNZ_LANES);
   R->lsh   = NEW(unsigned char, nt *PETSCWARP_ROWNZ_LANES);
+  R->nl    = NEW(unsigned char, nt + 1);
   for (int b = 0; b < nt; b++) {
     int nm         = 0;
+    R->nl[b]       = (unsigned char)(pad ? PETSCWARP_ROWNZ_LANES : (n - b * rpt < rpt ? n - b * rpt : rpt));
     R->soff[b + 1] = ell ? (b + 1) * PETSCWARP_ROWNZ_LANES * W : ((b + 1) * rpt < n ? (b + 1) * rpt : n) * n;
     for (int t = 0; t < PETSCWARP_ROWNZ_LANES; t++) {
       int r                                   = b * rpt + t;
@@ -912,21 +915,21 @@ static void BuildRowNZ(const Problem *P, int ell, int rpt, int lsh, RowPlan *R)
       R->lsh[b * PETSCWARP_ROWNZ_LANES + t]   = (unsigned char)(ell ? lsh : 0);
       if (t < rpt && r < n && cnt[r] > nm) nm = cnt[r];
     }
-    R->ioff[b + 1] = R->ioff[b] + nm * PETSCWARP_ROWNZ_LANES;
+    R->ioff[b + 1] = R->ioff[b] + nm * R->nl[b];
   }
   R->icell = NEW(int, R->ioff[nt] + 1);
   R->iloc  = NEW(unsigned char, R->ioff[nt] + 1);
   R->k8    = NEW(unsigned char, (size_t)R->ioff[nt] * nel + 1);
   R->k16   = NEW(unsigned short, (size_t)R->ioff[nt] * nel + 1);
   for (int b = 0; b < nt; b++)
-    for (int t = 0; t < PETSCWARP_ROWNZ_LANES; t++)
-      for (int m = 0; m < (R->ioff[b + 1] - R->ioff[b]) / PETSCWARP_ROWNZ_LANES; m++) {
-        int r = b * rpt + t, x = R->ioff[b] + m * PETSCWARP_ROWNZ_LANES + t, ce = t < rpt && r < n && m < cnt[r] ? lst[ptr[r] + m] : -1;
+    for (int t = 0; t < R->nl[b]; t++)
+      for (int m = 0; m < (R->ioff[b + 1] - R->ioff[b]) / R->nl[b]; m++) {
+        int r = b * rpt + t, x = R->ioff[b] + m * R->nl[b] + t, ce = t < rpt && r < n && m < cnt[r] ? lst[ptr[r] + m] : -1;
         R->icell[x] = ce >= 0 ? ce / nel : -1;
         R->iloc[x]  = (unsigned char)(ce >= 0 ? ce % nel : 0);
         for (int j = 0; j < nel; j++) {
           int    col = ce >= 0 ? P->e2d[(ce / nel) * nel + j] : -1;
-          size_t y   = ((size_t)R->ioff[b] + (size_t)m * PETSCWARP_ROWNZ_LANES) * nel + (size_t)j * PETSCWARP_ROWNZ_LANES + t;
+          size_t y   = ((size_t)R->ioff[b] + (size_t)m * R->nl[b]) * nel + (size_t)j * R->nl[b] + t;
           R->k8[y]   = (unsigned char)(col >= 0 ? col : PETSCWARP_ROWNZ_SKIP8);
           R->k16[y]  = (unsigned short)(col >= 0 ? col : PETSCWARP_ROWNZ_SKIP16);
         }
@@ -938,6 +941,7 @@ static void BuildRowNZ(const Problem *P, int ell, int rpt, int lsh, RowPlan *R)
   R->v.ssh      = ell ? 5 : 0;
   R->v.soff     = R->soff;
   R->v.ioff     = R->ioff;
+  R->v.nlane    = R->nl;
   R->v.lbase    = R->lbase;
   R->v.lsh      = R->lsh;
   R->v.icell    = R->icell;
@@ -952,7 +956,7 @@ static void BuildRowNZ(const Problem *P, int ell, int rpt, int lsh, RowPlan *R)
 
 static void RowPlanDestroy(RowPlan *R)
 {
-  free(R->soff), free(R->ioff), free(R->lbase), free(R->lsh), free(R->icell), free(R->iloc), free(R->k8), free(R->k16);
+  free(R->soff), free(R->ioff), free(R->lbase), free(R->lsh), free(R->icell), free(R->iloc), free(R->k8), free(R->k16), free(R->nl);
 }
 
 /* The dense reference ref[r*ndof + s] in the plan's slots (padding and rows without incidences: 0) */
@@ -970,21 +974,22 @@ static void RowNZExpected(const Problem *P, const RowPlan *R, int ell, int rpt, 
 /* RowNZ (host twin, and the device bitwise against it) for the CSR and ELL-like plans; Kaff set in P->fe */
 static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
 {
-  const int layouts[4][3] = {
-    {0, 32, 0},
-    {0, 5,  0},
-    {1, 0,  0},
-    {1, 0,  1}
+  const int layouts[5][4] = {
+    {0, 32, 0, 1},
+    {0, 5,  0, 1},
+    {0, 5,  0, 0},
+    {1, 0,  0, 1},
+    {1, 0,  1, 0}
   };
   const int      nc_ = P->M.ncells, cs = PetscWarpAsmRowNZCoefStride(P->fe.dim, P->full.kind);
   double        *coef = NEW(double, (size_t)nc_ *cs), rd;
   PetscWarpPhys *ph   = &P->full;
   int            ndev = 0;
   CHECK(PetscWarpAsmRowNZCoefHost(&P->fe, &P->mesh, ph, coef));
-  for (int l = 0; l < 4; l++) {
+  for (int l = 0; l < 5; l++) {
     RowPlan R;
     double *val, *exp_;
-    BuildRowNZ(P, layouts[l][0], layouts[l][1], layouts[l][2], &R);
+    BuildRowNZ(P, layouts[l][0], layouts[l][1], layouts[l][2], layouts[l][3], &R);
     val  = NEW(double, R.nslots + 1);
     exp_ = NEW(double, R.nslots + 1);
     for (int s = 0; s < R.nslots; s++) val[s] = 1e300; /* every slot must be written */
@@ -1010,6 +1015,7 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
         dph.kcell = (double *)Dev(P->kcell, sizeof(double) * nc_ * P->fe.dim * P->fe.dim);
         dv.soff   = (int *)Dev(R.soff, sizeof(int) * (R.v.ntiles + 1));
         dv.ioff   = (int *)Dev(R.ioff, sizeof(int) * (R.v.ntiles + 1));
+        dv.nlane  = (unsigned char *)Dev(R.nl, R.v.ntiles);
         dv.lbase  = (int *)Dev(R.lbase, sizeof(int) * R.v.ntiles * PETSCWARP_ROWNZ_LANES);
         dv.lsh    = (unsigned char *)Dev(R.lsh, R.v.ntiles * PETSCWARP_ROWNZ_LANES);
         dv.icell  = (int *)Dev(R.icell, sizeof(int) * ni);
@@ -1028,7 +1034,7 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
         EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d) on the device differs from the host twin (not bitwise): %g", C->name, l, RelDiff((size_t)R.nslots, val, h));
         CHECK(cudaStreamDestroy(st));
         cudaFree((void *)dfe.Dc), cudaFree((void *)dfe.Kaff), cudaFree((void *)dmesh.cv), cudaFree((void *)dmesh.X), cudaFree((void *)dph.kcell);
-        cudaFree((void *)dv.soff), cudaFree((void *)dv.ioff), cudaFree((void *)dv.lbase), cudaFree((void *)dv.lsh), cudaFree((void *)dv.icell), cudaFree((void *)dv.iloc), cudaFree((void *)dv.kpos8), cudaFree((void *)dv.kpos16);
+        cudaFree((void *)dv.soff), cudaFree((void *)dv.ioff), cudaFree((void *)dv.nlane), cudaFree((void *)dv.lbase), cudaFree((void *)dv.lsh), cudaFree((void *)dv.icell), cudaFree((void *)dv.iloc), cudaFree((void *)dv.kpos8), cudaFree((void *)dv.kpos16);
         cudaFree(d_coef), cudaFree(d_val);
         ndev++;
       }
@@ -1040,7 +1046,7 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
     free(val), free(exp_);
     RowPlanDestroy(&R);
   }
-  if (cuda) printf("  device: RowNZCoef, RowNZ bitwise equal to the host twin (%d of 4 layouts fit)\n", ndev);
+  if (cuda) printf("  device: RowNZCoef, RowNZ bitwise equal to the host twin (%d of 5 layouts fit)\n", ndev);
   free(coef);
 }
 
@@ -1157,7 +1163,7 @@ int main(int argc, char **argv)
       if (naff == P.M.ncells) {
         before = nfail;
         CheckAssembly(&configs[k], &P, cuda, 1);
-        if (nfail == before) printf("  host (affine path): element matrices agree with the quadrature's; Direct, colors, Reduce, SharedNZ, RowNZ (4 layouts) agree\n");
+        if (nfail == before) printf("  host (affine path): element matrices agree with the quadrature's; Direct, colors, Reduce, SharedNZ, RowNZ (5 layouts) agree\n");
       } else printf("  %d of %d cells affine: the quadrature path only\n", naff, P.M.ncells);
       free(aff);
     }

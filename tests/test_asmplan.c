@@ -434,6 +434,85 @@ static PetscErrorCode MaxCellsPerRow(const Mesh *m, PetscInt *mx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The rownz plan (PetscWarpPlanRowNZ) interpreted: tiles partition [0, nslots), at most 32 rows and (unless one group)
+   at most the cap; each element entry reaches its slot (slot[], mapped through pos2slot) exactly once (integer sums of
+   the entry numbers and counts per slot against brute force) */
+static PetscErrorCode CheckRowNZ(const Mesh *m, const PetscInt rowptr[], const PetscInt colidx[], const int slot[], const int pos2slot[], PetscInt nslots, PetscInt cap)
+{
+  PetscWarpRowNZTiling tl = {0};
+  PetscWarpRowNZHost   rn;
+  const char          *why;
+  unsigned long long  *sum, *sum0;
+  PetscInt            *n, *n0, nel = m->nel;
+
+  PetscFunctionBegin;
+  tl.tileslots = cap;
+  tl.fixed     = 8 * 1024;
+  tl.regs      = 48;
+  PetscCall(PetscWarpPlanRowNZ(m->nrows, m->nrows, rowptr, colidx, pos2slot, nslots, m->ncells, nel, m->e2d, &tl, &rn, &why));
+  PetscCheck(!why, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz refused: %s", m->name, why);
+  PetscCheck(cap <= 0 || rn.tileslots == cap, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz cap %" PetscInt_FMT ", asked %" PetscInt_FMT, m->name, rn.tileslots, cap);
+  PetscCall(PetscCalloc4(nslots + 1, &sum, nslots + 1, &sum0, nslots + 1, &n, nslots + 1, &n0));
+  for (PetscCount x = 0; x < (PetscCount)m->ncells * nel * nel; x++) {
+    PetscInt r = m->e2d[x / (nel * nel) * nel + x / nel % nel], c = m->e2d[x / (nel * nel) * nel + x % nel], t;
+    if (r < 0 || c < 0) continue;
+    t = pos2slot ? pos2slot[slot[x]] : slot[x];
+    sum0[t] += (unsigned long long)x + 1;
+    n0[t]++;
+  }
+  PetscCheck(rn.soff[0] == 0 && rn.soff[rn.ntiles] == nslots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz tiles cover [%d, %d), not [0, %" PetscInt_FMT ")", m->name, rn.soff[0], rn.soff[rn.ntiles], nslots);
+  for (PetscInt b = 0; b < rn.ntiles; b++) {
+    const int s0 = rn.soff[b], ns = rn.soff[b + 1] - s0, nl = rn.nlane[b], nm = (rn.ioff[b + 1] - rn.ioff[b]) / nl;
+    int       rows = 0;
+    PetscCheck(ns >= 0 && ns <= rn.maxslots && nl >= 1 && nl <= 32 && (rn.ioff[b + 1] - rn.ioff[b]) % nl == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz tile %" PetscInt_FMT " malformed", m->name, b);
+    for (int t = 0; t < 32; t++) {
+      const int base = rn.lbase[b * 32 + t], lsh = rn.lsh[b * 32 + t];
+      if (base < 0) continue;
+      rows++;
+      PetscCheck(t < nl, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz lane %d of tile %" PetscInt_FMT " beyond its %d lanes", m->name, t, b, nl);
+      for (int mm = 0; mm < nm; mm++) {
+        const PetscCount x = rn.ioff[b] + (PetscCount)mm * nl + t, kb = (rn.ioff[b] + (PetscCount)mm * nl) * nel + t;
+        const int        cell = rn.icell[x], i = rn.iloc[x];
+        if (cell < 0) continue;
+        for (PetscInt j = 0; j < nel; j++) {
+          const int k = rn.wide ? rn.kpos16[kb + j * nl] : rn.kpos8[kb + j * nl], loc = base + ((k >> lsh) << rn.ssh) + (k & ((1 << lsh) - 1));
+          if (k == (rn.wide ? 0xffff : 0xff)) continue;
+          PetscCheck(loc >= 0 && loc < ns, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz writes outside tile %" PetscInt_FMT, m->name, b);
+          sum[s0 + loc] += (unsigned long long)(((PetscCount)cell * nel + i) * nel + j) + 1;
+          n[s0 + loc]++;
+        }
+      }
+    }
+    PetscCheck(rows <= 32, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rows");
+    PetscCheck(rn.tileslots <= 0 || ns <= rn.tileslots || nl == 1 || pos2slot, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz CSR tile %" PetscInt_FMT " of %d rows has %d slots, above the cap %" PetscInt_FMT, m->name, b, nl, ns, rn.tileslots);
+  }
+  for (PetscInt t = 0; t < nslots; t++) PetscCheck(sum[t] == sum0[t] && n[t] == n0[t], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz slot %" PetscInt_FMT ": %" PetscInt_FMT " entries, expected %" PetscInt_FMT, m->name, t, n[t], n0[t]);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "    rownz (%s, cap %" PetscInt_FMT "): %" PetscInt_FMT " tiles, %.3g rows per tile, at most %" PetscInt_FMT " slots, %.3g incidences per row\n", pos2slot ? "ELL-like" : "CSR", rn.tileslots, rn.ntiles,
+                        rn.ntiles ? (double)rn.nrows / rn.ntiles : 0.0, rn.maxslots, rn.nrows ? (double)rn.ninc / rn.nrows : 0.0));
+  PetscCall(PetscFree4(sum, sum0, n, n0));
+  PetscCall(PetscWarpRowNZHostDestroy(&rn));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* An ELL-like map of the pattern: warps of 32 consecutive rows, slot = warp base + k*32 + lane, padding to the warp's
+   longest row */
+static PetscErrorCode EllLike(PetscInt nrows, const PetscInt rowptr[], int **pos2slot, PetscInt *nslots)
+{
+  PetscInt base = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(PetscMax(rowptr[nrows], 1), pos2slot));
+  for (PetscInt w = 0; w < nrows; w += 32) {
+    PetscInt W = 0;
+    for (PetscInt r = w; r < PetscMin(w + 32, nrows); r++) W = PetscMax(W, rowptr[r + 1] - rowptr[r]);
+    for (PetscInt r = w; r < PetscMin(w + 32, nrows); r++)
+      for (PetscInt k = 0; k < rowptr[r + 1] - rowptr[r]; k++) (*pos2slot)[rowptr[r] + k] = (int)(base + k * 32 + (r - w));
+    base += 32 * W;
+  }
+  *nslots = base;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode TestMesh(Mesh *m, Rng *rng)
 {
   PetscInt      *rowptr, *colidx, ncolors, nnz, maxrow;
@@ -462,6 +541,16 @@ static PetscErrorCode TestMesh(Mesh *m, Rng *rng)
   /* slots */
   PetscCall(PetscWarpPlanSlots(m->nrows, m->nrows, rowptr, colidx, m->ncells, m->nel, m->e2d, &slot));
   PetscCall(CheckSlots(m, rowptr, colidx, slot));
+  if (m->nel <= 255) {
+    int     *ell;
+    PetscInt nell = 0;
+    PetscCall(CheckRowNZ(m, rowptr, colidx, slot, NULL, nnz, 0));
+    PetscCall(CheckRowNZ(m, rowptr, colidx, slot, NULL, nnz, 64));
+    PetscCall(EllLike(m->nrows, rowptr, &ell, &nell));
+    PetscCall(CheckRowNZ(m, rowptr, colidx, slot, ell, nell, 0));
+    PetscCall(CheckRowNZ(m, rowptr, colidx, slot, ell, nell, 64));
+    PetscCall(PetscFree(ell));
+  }
   for (PetscInt c = 0; c < m->ncells; c++)
     for (PetscInt i = 0; i < m->nel; i++)
       for (PetscInt j = 0; j < i; j++) expectrep = (PetscBool)(expectrep || (m->e2d[c * m->nel + i] >= 0 && m->e2d[c * m->nel + i] == m->e2d[c * m->nel + j]));

@@ -7,7 +7,6 @@
 #include "warpasm_cuda.cuh"
 
 #define PWA_RNZ_COEF_THREADS 256
-#define PWA_RNZ_MAXWARPS     16 /* warps (tiles at once) of a block, at most */
 
 template <int DIM, int KIND>
 __global__ void __launch_bounds__(PWA_RNZ_COEF_THREADS) RowNZCoef(int ncells, int ncv, const int *__restrict__ cv, const double *__restrict__ X, const double *__restrict__ Dc, PwaPhys ph, double *__restrict__ coef)
@@ -63,23 +62,18 @@ extern "C" int PetscWarpAsmRowNZCoefCUDA(const PetscWarpFE *fe, const PetscWarpM
 template <int DIM, int KIND>
 static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val, cudaStream_t st)
 {
-  const int   kn    = PwaAffineRefs(KIND, DIM) * (fe->nb * (fe->nb + 1) / 2);
-  size_t      fixed = sizeof(double) * (size_t)kn, per = sizeof(double) * (size_t)(rn->maxslots > 0 ? rn->maxslots : 1), bytes;
-  int         dev, nsm, smsm, smblk, best = 0, wpb = 1, per_sm = 0, grid;
-  cudaError_t e;
+  const int          kn    = PwaAffineRefs(KIND, DIM) * (fe->nb * (fe->nb + 1) / 2);
+  size_t             fixed = sizeof(double) * (size_t)kn, per = sizeof(double) * (size_t)(rn->maxslots > 0 ? rn->maxslots : 1), bytes;
+  int                dev, nsm, smsm, smblk, wpb = 1, per_sm = 0, grid;
+  cudaFuncAttributes fa;
+  cudaError_t        e;
   if ((e = cudaGetDevice(&dev)) != cudaSuccess) return (int)e;
   if ((e = cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return (int)e;
   if ((e = cudaDeviceGetAttribute(&smsm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev)) != cudaSuccess) return (int)e;
   if ((e = cudaDeviceGetAttribute(&smblk, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)) != cudaSuccess) return (int)e;
+  if ((e = cudaFuncGetAttributes(&fa, RowNZ<DIM, KIND>)) != cudaSuccess) return (int)e;
   if (fixed + per > (size_t)smblk) return (int)cudaErrorInvalidConfiguration; /* the plan checks this (PetscWarpAsmRowNZTileBytes) */
-  for (int w = 1; w <= PWA_RNZ_MAXWARPS; w++) {                               /* resident warps per SM, 1 KB reserved per block, at most 64 warps */
-    size_t b = fixed + (size_t)w * per;
-    int    nblk, nw;
-    if (b > (size_t)smblk) break;
-    nblk = (int)((size_t)smsm / (b + 1024));
-    nw   = nblk * w < 64 ? nblk * w : 64;
-    if (nw > best) best = nw, wpb = w;
-  }
+  if (!PetscWarpAsmRowNZResidentWarps(fixed, per, (size_t)smsm, (size_t)smblk, fa.numRegs, &wpb)) wpb = 1;
   bytes = fixed + (size_t)wpb * per;
   { /* opt in to more than 48 KB once per (device, bytes) of this instance */
     static int    cdev   = -1;

@@ -31,15 +31,16 @@ static inline PWA_HD void PwaRowNZCell(int kind, int dim, int ncv, const int *cv
 static inline PWA_HD void PwaRowNZLane(int kind, int dim, int nb, const double *Kr, double lambda, double mu, double shift, const PetscWarpRowNZ *rn, int b, int t, const double *coef, int cs, double *acc)
 {
   const int nc = kind == PETSCWARP_PHYS_LAPLACE ? 1 : dim, nel = rn->nel, base = PWA_LDG(&rn->lbase[b * PETSCWARP_ROWNZ_LANES + t]);
-  const int i0 = PWA_LDG(&rn->ioff[b]), nm = (PWA_LDG(&rn->ioff[b + 1]) - i0) / PETSCWARP_ROWNZ_LANES, ssh = rn->ssh;
-  int       lsh, lmask;
-  if (base < 0) return;
+  const int i0 = PWA_LDG(&rn->ioff[b]), nl = PWA_LDG(&rn->nlane[b]), ssh = rn->ssh;
+  int       lsh, lmask, nm;
+  if (base < 0 || t >= nl) return;
+  nm    = (PWA_LDG(&rn->ioff[b + 1]) - i0) / nl;
   lsh   = PWA_LDG(&rn->lsh[b * PETSCWARP_ROWNZ_LANES + t]);
   lmask = (1 << lsh) - 1;
   for (int m = 0; m < nm; m++) {
-    const size_t x    = (size_t)i0 + (size_t)m * PETSCWARP_ROWNZ_LANES + t;
+    const size_t x    = (size_t)i0 + (size_t)m * nl + t;
     const int    cell = PWA_LDG(&rn->icell[x]);
-    const size_t kb   = ((size_t)i0 + (size_t)m * PETSCWARP_ROWNZ_LANES) * nel + t;
+    const size_t kb   = ((size_t)i0 + (size_t)m * nl) * nel + t;
     double       g[PWA_AC(3) + 1];
     int          i, a, c;
     if (cell < 0) continue; /* padding */
@@ -51,7 +52,7 @@ static inline PWA_HD void PwaRowNZLane(int kind, int dim, int nb, const double *
       double v[9];
       PwaAffinePair(kind, dim, nb, Kr, g, lambda, mu, shift, a, bn, v);
       for (int e = 0; e < nc; e++) {
-        const size_t y = kb + (size_t)(bn * nc + e) * PETSCWARP_ROWNZ_LANES;
+        const size_t y = kb + (size_t)(bn * nc + e) * nl;
         const int    k = rn->wide ? (int)PWA_LDG(&rn->kpos16[y]) : (int)PWA_LDG(&rn->kpos8[y]);
         if (k == (rn->wide ? PETSCWARP_ROWNZ_SKIP16 : PETSCWARP_ROWNZ_SKIP8)) continue; /* a dropped column */
         acc[base + ((k >> lsh) << ssh) + (k & lmask)] += v[c * nc + e];

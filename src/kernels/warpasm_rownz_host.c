@@ -16,6 +16,23 @@ size_t PetscWarpAsmRowNZTileBytes(const PetscWarpFE *fe, int physkind, int maxsl
   return sizeof(double) * ((size_t)n + (size_t)maxslots);
 }
 
+int PetscWarpAsmRowNZResidentWarps(size_t fixed, size_t per, size_t smsm, size_t smblk, int regs, int *wpb)
+{
+  const int maxw = regs > 0 ? 65536 / (regs * PETSCWARP_ROWNZ_LANES) : 64, cap = maxw < 64 ? maxw : 64;
+  int       best = 0;
+  *wpb           = 1;
+  for (int w = 1; w <= PETSCWARP_ROWNZ_MAXWARPS; w++) {
+    const size_t b = fixed + (size_t)w * per;
+    int          nblk, nw;
+    if (b > smblk) break;
+    nblk = (int)(smsm / (b + 1024));
+    if (nblk * w > cap) nblk = cap / w; /* blocks are resident whole */
+    nw = nblk * w;
+    if (nw > best) best = nw, *wpb = w;
+  }
+  return best;
+}
+
 int PetscWarpAsmRowNZCoefHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, double *coef)
 {
   int cs;

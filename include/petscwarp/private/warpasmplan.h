@@ -79,17 +79,34 @@ typedef struct {
   PetscBool       wide;
   int             ssh;
   int            *soff, *ioff, *lbase, *icell;
-  unsigned char  *lsh, *iloc, *kpos8;
+  unsigned char  *lsh, *iloc, *kpos8, *nlane;
   unsigned short *kpos16;
+  PetscInt        tileslots; /* the tiles' slot cap used */
+  int             warps;     /* predicted resident warps per SM (PetscWarpAsmRowNZResidentWarps()) */
+  PetscReal       lanes;     /* predicted resident rows per SM: warps times the mean rows served per tile */
 } PetscWarpRowNZHost;
+
+/* How PetscWarpPlanRowNZ() cuts tiles, and the occupancy model it predicts with */
+typedef struct {
+  PetscInt tileslots;   /* > 0: a tile closes before its slots exceed this (unless it holds one group); 0: the model's
+                           choice among 4096, 2048, 1024, 512, 256 */
+  size_t   fixed;       /* shared bytes per block besides the tiles (the reference matrices) */
+  size_t   smsm, smblk; /* shared memory per SM and per block (0: the H100's) */
+  int      regs;        /* registers per thread of the kernel (0: no register limit below 64 warps per SM) */
+} PetscWarpRowNZTiling;
+
+#define PETSCWARP_ROWNZ_H100_SMSM  233472 /* H100 (sm_90): cudaDevAttrMaxSharedMemoryPerMultiprocessor */
+#define PETSCWARP_ROWNZ_H100_SMBLK 232448 /* H100 (sm_90): cudaDevAttrMaxSharedMemoryPerBlockOptin */
 
 /* The rownz plan of the elements e2d (ncells x nel, negative: dropped) into the pattern (rowptr, colidx) of nrows rows
    and ncols columns whose values are nslots slots, CSR position p -> slot pos2slot[p] (NULL: the CSR positions
-   themselves). Tiles: 32 consecutive rows (fewer when their slots would exceed 4096) of a CSR target, or the rows of
-   one 32-aligned slot range (an ELL-WARP warp, or a row split over several) of a mapped target. When the target's layout
-   cannot be served (more than 32 rows in one range, rows whose local positions exceed 16 bits), *why says so and rn is
-   empty: the caller assembles otherwise. Errors as PetscWarpPlanSlots() (PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_INCOMP). */
-PETSC_EXTERN PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt rowptr[], const PetscInt colidx[], const int pos2slot[], PetscInt nslots, PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscWarpRowNZHost *rn, const char **why);
+   themselves). Groups: a CSR row, or the rows of one 32-aligned slot range of a mapped target (an ELL-WARP warp, or
+   the ranges of a row split over several); tiles: consecutive groups, at most 32 rows, closing before their slots
+   exceed tiling->tileslots unless they hold one group (the cap chosen by the occupancy model when 0: rn->tileslots,
+   rn->warps, rn->lanes). Tiles partition [0, nslots): every slot is written once. When the target's layout cannot be
+   served (more than 32 rows in one range, rows whose local positions exceed 16 bits), *why says so and rn is empty:
+   the caller assembles otherwise. Errors as PetscWarpPlanSlots() (PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_INCOMP). */
+PETSC_EXTERN PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt rowptr[], const PetscInt colidx[], const int pos2slot[], PetscInt nslots, PetscInt ncells, PetscInt nel, const PetscInt e2d[], const PetscWarpRowNZTiling *tiling, PetscWarpRowNZHost *rn, const char **why);
 PETSC_EXTERN PetscErrorCode PetscWarpRowNZHostDestroy(PetscWarpRowNZHost *rn);
 PETSC_EXTERN PetscLogDouble PetscWarpRowNZHostBytes(const PetscWarpRowNZHost *rn);
 /* The kernel layer's view of a host plan */

@@ -27,10 +27,11 @@
     in the row. ELL-WARP: ssh = 5, the row's slots lie in L = 2^lsh consecutive lanes of its warp, p = (rel / 32) L +
     rel % 32 with rel the slot minus the row's first; p = k for a row in one lane (K1 warps, blocked column index or
     not);
-  - the incidences of lane t are the entries m = 0 .. (ioff[b+1]-ioff[b])/LANES - 1 at x = ioff[b] + m*LANES + t:
+  - the incidence lists have nlane[b] = NL lanes (the tile's rows: lanes t >= NL serve none, their lbase is -1); the
+    incidences of lane t < NL are the entries m = 0 .. (ioff[b+1]-ioff[b])/NL - 1 at x = ioff[b] + m*NL + t:
     icell[x] (-1: padding), iloc[x] = i (the local dof of the row in the cell), and the local positions p of the cell's
-    nel columns in the row: kpos[(ioff[b] + m*LANES)*nel + j*LANES + t] (uint8, or uint16 when wide; the largest value,
-    0xff or 0xffff, marks a dropped column).
+    nel columns in the row: kpos[(ioff[b] + m*NL)*nel + j*NL + t] (uint8, or uint16 when wide; the largest value,
+    0xff or 0xffff, marks a dropped column). A tile of fewer rows than LANES stores no padding lanes.
 */
 #pragma once
 
@@ -52,6 +53,7 @@ typedef struct {
   int                   maxslots; /* largest soff[b+1] - soff[b] */
   const int            *soff;     /* [ntiles+1] */
   const int            *ioff;     /* [ntiles+1], multiples of LANES */
+  const unsigned char  *nlane;    /* [ntiles]: lanes of the tile's incidence lists (their stride), 1 .. LANES */
   const int            *lbase;    /* [ntiles*LANES] */
   const unsigned char  *lsh;      /* [ntiles*LANES] */
   const int            *icell;    /* [ioff[ntiles]] */
@@ -65,6 +67,12 @@ int PetscWarpAsmRowNZCoefStride(int dim, int physkind);
 /* Shared memory (bytes) a device block needs for one tile: the reference matrices (staged) and maxslots doubles;
    0 when the reference matrices do not fit PWA_REF_BUDGET (the plan then does not use rownz) */
 size_t PetscWarpAsmRowNZTileBytes(const PetscWarpFE *fe, int physkind, int maxslots);
+/* The occupancy model of RowNZ (the launch uses it, the plan predicts with it): a block stages fixed bytes (the
+   reference matrices) and per bytes (maxslots doubles) per warp; 1 KB of shared memory is reserved per block, at most
+   PETSCWARP_ROWNZ_MAXWARPS warps per block, 64 warps and 65536 registers (regs per thread) per SM. Returns the resident
+   warps per SM of the best warps per block (*wpb, the fewest among equals), 0 when one warp does not fit smblk. */
+#define PETSCWARP_ROWNZ_MAXWARPS 16
+int PetscWarpAsmRowNZResidentWarps(size_t fixed, size_t per, size_t smsm, size_t smblk, int regs, int *wpb);
 
 /* ---------------- host twin (src/kernels/warpasm_rownz_host.c), host memory ---------------- */
 /* coef[cell*cs ...] for every cell (every cell affine, no per-point coefficient) */

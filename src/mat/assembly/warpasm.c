@@ -183,6 +183,8 @@ PetscErrorCode PetscWarpAsmCreate(MPI_Comm comm, PetscWarpAsm *wa)
   a->tpb         = 1024;
   a->partitioner = PETSCWARP_SHAREDNZ_BALLS;
   a->maxred      = 3.0;
+  a->rntileslots = 0;
+  a->rnminlanes  = -1;
   a->sbs         = 512;
   a->affine      = PETSC_TRUE;
   a->naffine     = -1;
@@ -672,8 +674,13 @@ PetscErrorCode PetscWarpAsmSetAffine(PetscWarpAsm wa, PetscBool flg)
 . -mat_warp_sharednz_max_redundancy <r>                   - sharednz: assemble with globalnz when the blocks compute each
                                                             element more than r times on average (default 3)
 . -mat_warp_sharednz_block_size <bs>                      - sharednz: threads per block (default 512)
-- -mat_warp_sharednz_shared_memory <bytes>                - sharednz: shared memory per block (default: the device's
+. -mat_warp_sharednz_shared_memory <bytes>                - sharednz: shared memory per block (default: the device's
                                                             opt-in maximum, 64 KB on the host)
+. -mat_warp_rownz_tile_slots <n>                          - rownz: slots per tile at most (default 0: the cap of 4096,
+                                                            2048, 1024, 512, 256 that predicts the most rows resident per SM)
+- -mat_warp_rownz_min_lanes <r>                           - rownz: assemble with atomic where fewer than r rows are
+                                                            predicted resident per SM (default: 512 on the device into CSR
+                                                            targets, else never; 0: never)
 
   Level: intermediate
 
@@ -685,19 +692,22 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscBool                    dev, flg, aff, affset;
   PetscInt                     bs, tpb, smem, sbs;
   PetscWarpSharedNZPartitioner part;
-  PetscReal                    maxred;
+  PetscReal                    maxred, minlanes;
+  PetscInt                     tileslots;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
-  s      = wa->strategy;
-  dev    = wa->usedevice;
-  bs     = wa->bs;
-  tpb    = wa->tpb;
-  smem   = wa->smem;
-  part   = wa->partitioner;
-  sbs    = wa->sbs;
-  maxred = wa->maxred;
-  aff    = wa->affine;
+  tileslots = wa->rntileslots;
+  minlanes  = wa->rnminlanes;
+  s         = wa->strategy;
+  dev       = wa->usedevice;
+  bs        = wa->bs;
+  tpb       = wa->tpb;
+  smem      = wa->smem;
+  part      = wa->partitioner;
+  sbs       = wa->sbs;
+  maxred    = wa->maxred;
+  aff       = wa->affine;
   PetscObjectOptionsBegin((PetscObject)wa);
   PetscCall(PetscOptionsEnum("-mat_warp_assembly", "Assembly strategy", "PetscWarpAsmSetStrategy", PetscWarpAsmStrategies, (PetscEnum)s, (PetscEnum *)&s, NULL));
   PetscCall(PetscOptionsBool("-mat_warp_assembly_device", "Assemble on the device", "PetscWarpAsmUseDevice", dev, &dev, &flg));
@@ -708,7 +718,13 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscCall(PetscOptionsInt("-mat_warp_sharednz_block_size", "sharednz: threads per block", "PetscWarpAsmSetSharedNZ", sbs, &sbs, NULL));
   PetscCall(PetscOptionsReal("-mat_warp_sharednz_max_redundancy", "sharednz: globalnz instead when elements are computed more than this many times on average", "PetscWarpAsmSetSharedNZ", maxred, &maxred, NULL));
   PetscCall(PetscOptionsInt("-mat_warp_sharednz_shared_memory", "sharednz: shared memory per block in bytes (0: automatic)", "PetscWarpAsmSetFromOptions", smem, &smem, NULL));
+  PetscCall(PetscOptionsInt("-mat_warp_rownz_tile_slots", "rownz: slots per tile at most (unless a tile holds one row or ELL-WARP range; 0: chosen by the occupancy model)", "PetscWarpAsmSetFromOptions", tileslots, &tileslots, NULL));
+  PetscCall(PetscOptionsReal("-mat_warp_rownz_min_lanes", "rownz: atomic where fewer rows are predicted resident per SM (< 0: 512 on the device into CSR targets, else none; 0: never)", "PetscWarpAsmSetFromOptions", minlanes, &minlanes, NULL));
   PetscOptionsEnd();
+  PetscCheck(tileslots >= 0, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_rownz_tile_slots %" PetscInt_FMT " must be >= 0", tileslots);
+  if (tileslots != wa->rntileslots || minlanes != wa->rnminlanes) PetscCall(PlanReset(wa));
+  wa->rntileslots = tileslots;
+  wa->rnminlanes  = minlanes;
   PetscCheck(bs >= 32 && bs <= 1024 && bs % 32 == 0, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_assembly_block_size %" PetscInt_FMT ": a multiple of 32 in [32, 1024]", bs);
   PetscCheck(tpb >= 1, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_assembly_targets_per_block %" PetscInt_FMT " must be positive", tpb);
   PetscCheck(smem >= 0, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_sharednz_shared_memory %" PetscInt_FMT " must be >= 0", smem);

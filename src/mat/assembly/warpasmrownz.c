@@ -16,8 +16,7 @@
   #include <petscdevice_cuda.h>
 #endif
 
-#define ROWNZ_LANES     PETSCWARP_ROWNZ_LANES
-#define ROWNZ_CSR_SLOTS 4096 /* a CSR tile closes before its slots would exceed this (unless it holds one row) */
+#define ROWNZ_LANES PETSCWARP_ROWNZ_LANES
 
 PetscErrorCode PetscWarpRowNZHostDestroy(PetscWarpRowNZHost *rn)
 {
@@ -27,6 +26,7 @@ PetscErrorCode PetscWarpRowNZHostDestroy(PetscWarpRowNZHost *rn)
   PetscCall(PetscFree2(rn->icell, rn->iloc));
   PetscCall(PetscFree(rn->kpos8));
   PetscCall(PetscFree(rn->kpos16));
+  PetscCall(PetscFree(rn->nlane));
   PetscCall(PetscMemzero(rn, sizeof(*rn)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -34,7 +34,7 @@ PetscErrorCode PetscWarpRowNZHostDestroy(PetscWarpRowNZHost *rn)
 PetscLogDouble PetscWarpRowNZHostBytes(const PetscWarpRowNZHost *rn)
 {
   if (!rn->soff) return 0;
-  return (PetscLogDouble)sizeof(int) * (2.0 * (rn->ntiles + 1) + (PetscLogDouble)rn->ntiles * ROWNZ_LANES) + (PetscLogDouble)rn->ntiles * ROWNZ_LANES + 5.0 * (PetscLogDouble)rn->ninc + (rn->wide ? 2.0 : 1.0) * (PetscLogDouble)rn->ninc * rn->nel;
+  return (PetscLogDouble)sizeof(int) * (2.0 * (rn->ntiles + 1) + (PetscLogDouble)rn->ntiles * ROWNZ_LANES) + (PetscLogDouble)rn->ntiles * (ROWNZ_LANES + 1) + 5.0 * (PetscLogDouble)rn->ninc + (rn->wide ? 2.0 : 1.0) * (PetscLogDouble)rn->ninc * rn->nel;
 }
 
 PetscWarpRowNZ PetscWarpRowNZHostView(const PetscWarpRowNZHost *rn)
@@ -47,6 +47,7 @@ PetscWarpRowNZ PetscWarpRowNZHostView(const PetscWarpRowNZHost *rn)
   v.maxslots = (int)rn->maxslots;
   v.soff     = rn->soff;
   v.ioff     = rn->ioff;
+  v.nlane    = rn->nlane;
   v.lbase    = rn->lbase;
   v.lsh      = rn->lsh;
   v.icell    = rn->icell;
@@ -88,12 +89,11 @@ static inline PetscInt RowPos(const PetscInt rowptr[], const int pos2slot[], Pet
   return ((rel >> 5) << lsh) + (rel & 31);
 }
 
-PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt rowptr[], const PetscInt colidx[], const int pos2slot[], PetscInt nslots, PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscWarpRowNZHost *rn, const char **why)
+PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt rowptr[], const PetscInt colidx[], const int pos2slot[], PetscInt nslots, PetscInt ncells, PetscInt nel, const PetscInt e2d[], const PetscWarpRowNZTiling *tiling, PetscWarpRowNZHost *rn, const char **why)
 {
   const int ssh = pos2slot ? 5 : 0;
-  PetscInt *cnt, *rptr, *ilist, *order, *key, *smaxr, *sminr, *tfirst, *where, nact = 0, ntiles = 0, maxrow = 0, maxslots = 0, maxpos = 0;
+  PetscInt *cnt, *rptr, *ilist, *order, *key, *smaxr, *sminr, *tfirst, *tstart, *gfirst, *gstart, *where, nact = 0, ntiles = 0, ngroups = 0, maxrow = 0, maxslots = 0, maxpos = 0;
   int      *shape;
-  PetscInt *tstart;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(rn, sizeof(*rn)));
@@ -138,17 +138,19 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
     PetscCall(PetscFree2(cnt, rptr));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  /* tiles: first row (index into order[], or the CSR row) and first slot of each */
-  PetscCall(PetscMalloc2(nrows + 2, &tfirst, nrows + 2, &tstart));
+  /* groups: the smallest units a tile holds; a CSR row, or the rows (at most 32) of a 32-aligned slot range of a mapped
+     target (an ELL-WARP warp, or the overlapping ranges of a row split over several): first row (index into order[], or
+     the CSR row) and first slot of each; gstart[0] = 0, gstart[ngroups] = nslots */
+  PetscCall(PetscMalloc2(nrows + 2, &gfirst, nrows + 2, &gstart));
   if (pos2slot) {
     PetscInt end = -1, n = 0;
     PetscCall(PetscSortIntWithArray(nact, key, order));
     for (PetscInt q = 0; q < nact; q++) {
       PetscInt r = order[q], lo = key[q] / 32 * 32, hi = (smaxr[r] / 32 + 1) * 32;
       if (q == 0 || lo >= end) {
-        tfirst[ntiles] = q;
-        tstart[ntiles] = ntiles ? lo : 0;
-        ntiles++;
+        gfirst[ngroups] = q;
+        gstart[ngroups] = ngroups ? lo : 0;
+        ngroups++;
         n = 0;
       }
       if (++n > ROWNZ_LANES) {
@@ -158,49 +160,94 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
       end = PetscMax(end, hi);
     }
     if (!nact && nslots) { /* no row: one tile zeroes the slots */
-      tfirst[0] = 0;
-      tstart[0] = 0;
-      ntiles    = 1;
+      gfirst[0] = 0;
+      gstart[0] = 0;
+      ngroups   = 1;
     }
-    tfirst[ntiles] = nact;
+    gfirst[ngroups] = nact;
   } else {
-    for (PetscInt r = 0; r < nrows;) {
-      PetscInt r1 = r + 1;
-      while (r1 < nrows && r1 - r < ROWNZ_LANES && rowptr[r1 + 1] - rowptr[r] <= ROWNZ_CSR_SLOTS) r1++;
-      tfirst[ntiles] = r;
-      tstart[ntiles] = rowptr[r];
-      ntiles++;
-      r = r1;
+    for (PetscInt r = 0; r < nrows; r++) {
+      gfirst[r] = r;
+      gstart[r] = rowptr[r];
     }
-    tfirst[ntiles] = nrows;
+    ngroups         = nrows;
+    gfirst[ngroups] = nrows;
   }
-  tstart[ntiles] = nslots;
+  gstart[ngroups] = nslots;
   if (*why) {
-    PetscCall(PetscFree2(tfirst, tstart));
+    PetscCall(PetscFree2(gfirst, gstart));
     PetscCall(PetscFree5(shape, order, key, smaxr, sminr));
     PetscCall(PetscFree(ilist));
     PetscCall(PetscFree2(cnt, rptr));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  /* tiles: consecutive groups, at most 32 rows and (unless one group) at most tileslots slots; the cap given, or the
+     candidate whose predicted resident rows per SM (PetscWarpAsmRowNZResidentWarps() times the mean served rows per
+     tile) is largest, the largest cap among equals */
+  PetscCall(PetscMalloc2(nrows + 2, &tfirst, nrows + 2, &tstart));
+  {
+    const PetscInt cand[] = {4096, 2048, 1024, 512, 256}, ncand = tiling->tileslots > 0 ? 1 : (PetscInt)PETSC_STATIC_ARRAY_LENGTH(cand);
+    const size_t   smsm = tiling->smsm ? tiling->smsm : PETSCWARP_ROWNZ_H100_SMSM, smblk = tiling->smblk ? tiling->smblk : PETSCWARP_ROWNZ_H100_SMBLK;
+    PetscInt       nserved = 0, best = -1;
+    PetscReal      bestlanes = -1;
+    for (PetscInt r = 0; r < nrows; r++)
+      if (cnt[r] && rowptr[r + 1] > rowptr[r]) nserved++;
+    for (PetscInt c = 0; c < ncand; c++) {
+      const PetscInt cap = tiling->tileslots > 0 ? tiling->tileslots : cand[c];
+      PetscInt       nt = 0, ms = 0;
+      PetscReal      lanes;
+      int            wpb, warps;
+      for (PetscInt g = 0; g < ngroups;) {
+        PetscInt g1 = g + 1;
+        while (g1 < ngroups && gfirst[g1 + 1] - gfirst[g] <= ROWNZ_LANES && gstart[g1 + 1] - gstart[g] <= cap) g1++;
+        ms = PetscMax(ms, gstart[g1] - gstart[g]);
+        nt++;
+        g = g1;
+      }
+      warps = PetscWarpAsmRowNZResidentWarps(tiling->fixed, sizeof(double) * (size_t)PetscMax(ms, 1), smsm, smblk, tiling->regs, &wpb);
+      lanes = nt ? (PetscReal)warps * (PetscReal)nserved / (PetscReal)nt : 0;
+      if (lanes > bestlanes) {
+        best       = cap;
+        bestlanes  = lanes;
+        rn->warps  = warps;
+        rn->lanes  = lanes;
+        rn->ntiles = nt;
+      }
+    }
+    rn->tileslots = best;
+    for (PetscInt g = 0; g < ngroups;) {
+      PetscInt g1 = g + 1;
+      while (g1 < ngroups && gfirst[g1 + 1] - gfirst[g] <= ROWNZ_LANES && gstart[g1 + 1] - gstart[g] <= best) g1++;
+      tfirst[ntiles] = gfirst[g];
+      tstart[ntiles] = gstart[g];
+      ntiles++;
+      g = g1;
+    }
+    tfirst[ntiles] = gfirst[ngroups];
+    tstart[ntiles] = nslots;
+  }
+  PetscCall(PetscFree2(gfirst, gstart));
   /* per tile: lanes and the padded incidence lists */
-  rn->ntiles = ntiles;
+  PetscCheck(rn->ntiles == ntiles, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rownz: tile count");
   rn->nel    = nel;
   rn->ssh    = ssh;
   rn->wide   = (PetscBool)(maxpos >= PETSCWARP_ROWNZ_SKIP8);
   rn->maxrow = maxrow;
   PetscCall(PetscMalloc2(ntiles + 1, &rn->soff, ntiles + 1, &rn->ioff));
   PetscCall(PetscMalloc2(ntiles * ROWNZ_LANES, &rn->lbase, ntiles * ROWNZ_LANES, &rn->lsh));
+  PetscCall(PetscMalloc1(ntiles, &rn->nlane));
   rn->ioff[0] = 0;
   for (PetscInt b = 0; b < ntiles; b++) {
-    PetscInt nm = 0, s0 = tstart[b];
+    PetscInt nm = 0, s0 = tstart[b], nl = PetscMax(tfirst[b + 1] - tfirst[b], 1);
     rn->soff[b] = (int)s0;
     maxslots    = PetscMax(maxslots, tstart[b + 1] - s0);
     for (PetscInt q = tfirst[b]; q < tfirst[b + 1]; q++) {
       PetscInt r = pos2slot ? order[q] : q;
       nm         = PetscMax(nm, cnt[r]);
     }
-    PetscCheck((PetscCount)rn->ioff[b] + (PetscCount)nm * ROWNZ_LANES <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "rownz: incidences exceed the plan's integer range");
-    rn->ioff[b + 1] = rn->ioff[b] + (int)nm * ROWNZ_LANES;
+    PetscCheck((PetscCount)rn->ioff[b] + (PetscCount)nm * nl <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "rownz: incidences exceed the plan's integer range");
+    rn->nlane[b]    = (unsigned char)nl;
+    rn->ioff[b + 1] = rn->ioff[b] + (int)(nm * nl);
     for (PetscInt t = 0; t < ROWNZ_LANES; t++) {
       PetscInt q                     = tfirst[b] + t, r;
       rn->lbase[b * ROWNZ_LANES + t] = -1;
@@ -222,15 +269,15 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
   PetscCall(PetscMalloc1(PetscMax(ncols, 1), &where));
   for (PetscInt c = 0; c < ncols; c++) where[c] = -1;
   for (PetscInt b = 0; b < ntiles; b++)
-    for (PetscInt t = 0; t < ROWNZ_LANES; t++) {
-      PetscInt q = tfirst[b] + t, r = -1, n = 0, nm = (rn->ioff[b + 1] - rn->ioff[b]) / ROWNZ_LANES;
+    for (PetscInt t = 0; t < rn->nlane[b]; t++) {
+      PetscInt q = tfirst[b] + t, r = -1, n = 0, nl = rn->nlane[b], nm = (rn->ioff[b + 1] - rn->ioff[b]) / nl;
       if (q < tfirst[b + 1]) r = pos2slot ? order[q] : q;
       if (r >= 0) {
         n = cnt[r];
         for (PetscInt p = rowptr[r]; p < rowptr[r + 1]; p++) where[colidx[p]] = RowPos(rowptr, pos2slot, r, p - rowptr[r], sminr[r], shape[r]);
       }
       for (PetscInt m = 0; m < nm; m++) {
-        PetscCount x = rn->ioff[b] + m * ROWNZ_LANES + t, kb = (rn->ioff[b] + m * ROWNZ_LANES) * (PetscCount)nel + t;
+        PetscCount x = rn->ioff[b] + m * nl + t, kb = (rn->ioff[b] + m * nl) * (PetscCount)nel + t;
         PetscInt   ce = m < n ? ilist[rptr[r] + m] : -1, cell = ce >= 0 ? ce / nel : -1;
         rn->icell[x] = (int)cell;
         rn->iloc[x]  = (unsigned char)(ce >= 0 ? ce - cell * nel : 0);
@@ -241,8 +288,8 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
             PetscCheck(where[col] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Element entry (%" PetscInt_FMT ", %" PetscInt_FMT ") of cell %" PetscInt_FMT " is not in the matrix's nonzero pattern", r, col, cell);
           }
           k = col >= 0 ? where[col] : (rn->wide ? PETSCWARP_ROWNZ_SKIP16 : PETSCWARP_ROWNZ_SKIP8);
-          if (rn->wide) rn->kpos16[kb + j * ROWNZ_LANES] = (unsigned short)k;
-          else rn->kpos8[kb + j * ROWNZ_LANES] = (unsigned char)k;
+          if (rn->wide) rn->kpos16[kb + j * nl] = (unsigned short)k;
+          else rn->kpos8[kb + j * nl] = (unsigned char)k;
         }
       }
       if (r >= 0)
@@ -255,6 +302,27 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
   PetscCall(PetscFree2(cnt, rptr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The occupancy model's inputs (PetscWarpPlanRowNZ()). Registers per thread of RowNZ<DIM, KIND> (ptxas -v, sm_90, CUDA
+   13.0, -fmad=false): the plan is a function of the pattern and these constants, the same on the host and the device;
+   the launch uses the kernel's own count. */
+static int RowNZRegs(int dim, int kind)
+{
+  if (kind == PETSCWARP_PHYS_LAPLACE) return dim == 2 ? 48 : 56;
+  return dim == 2 ? 56 : 96;
+}
+
+/* The gate: rownz runs where the plan predicts at least this many rows resident per SM (warps per SM x mean rows per
+   tile: the rows whose incidences are in flight at once). The kernel is latency-bound (a lane's incidences are serial;
+   per entry a shared-memory read of the reference matrices and a read-modify-write of the tile), so its time goes as
+   work / resident rows. H100 (2026-11-23, bench_assembly, ms per assembly, tiles of <= 4096 slots then), the model's
+   prediction for those plans: q1lap (80^3 Q1) rownz>aijcusparse 0.261 vs atomic 0.365, ~1024 rows resident (32 warps
+   x 32); p3tri (P3 triangles) 0.232 vs 0.326, >= 1024; q2lap (40^3 Q2) 0.901 vs 0.574, 192 (6 warps of 32 KB tiles x
+   32); p2tet (P2 tetrahedra) 1.300 vs 0.895, 320 (10 warps of 22 KB x 32), and into ellwarp 2.088 vs 1.091, ~270 (42
+   warps of tiles holding one ELL-WARP warp, 6.3 rows). Break-even from those ratios: 300-730 rows; 512. By default
+   only CSR targets are gated: atomic into ELL-WARP was slower still (q2lap rownz>ellwarp 0.853 vs atomic>ellwarp 1.377,
+   with a plan this model puts at ~230 rows): -mat_warp_rownz_min_lanes r > 0 gates every target. */
+#define ROWNZ_MIN_LANES 512
 
 /* Whether the affine path serves every cell for rownz; else the reason */
 static PetscErrorCode RowNZGate(PetscWarpAsm a, const PetscWarpPhys *ph, const char **why)
@@ -283,8 +351,19 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
   PetscCall(RowNZGate(a, ph, &why));
   if (!why) {
     PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanRowNZ, 0, 0, 0, 0));
-    PetscCall(PetscWarpPlanRowNZ(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, t->nslots, a->ncells, a->nel, a->e2d, &p->rn, &why));
+    PetscWarpRowNZTiling tl = {0};
+    PetscWarpFE          fe = {0};
+    fe.dim                  = (int)a->dim;
+    fe.nb                   = (int)a->nb;
+    tl.tileslots            = a->rntileslots;
+    tl.fixed                = PetscWarpAsmRowNZTileBytes(&fe, ph->kind, 0);
+    tl.regs                 = RowNZRegs((int)a->dim, ph->kind);
+    PetscCall(PetscWarpPlanRowNZ(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, t->nslots, a->ncells, a->nel, a->e2d, &tl, &p->rn, &why));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRowNZ, 0, 0, 0, 0));
+    if (!why && (a->rnminlanes > 0 || (a->rnminlanes < 0 && device && !p->rn.ssh)) && p->rn.lanes < (a->rnminlanes < 0 ? ROWNZ_MIN_LANES : a->rnminlanes)) {
+      PetscCall(PetscInfo(a, "rownz: %.4g rows predicted resident per SM (%d warps, tiles of at most %" PetscInt_FMT " slots), fewer than %g (-mat_warp_rownz_min_lanes)\n", (double)p->rn.lanes, p->rn.warps, p->rn.tileslots, (double)(a->rnminlanes < 0 ? ROWNZ_MIN_LANES : a->rnminlanes)));
+      why = "predicted slower than atomic (too few rows resident per SM: -mat_warp_rownz_min_lanes)";
+    }
   }
 #if PetscDefined(HAVE_CUDA)
   if (!why && device) {
@@ -309,8 +388,8 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
   }
   p->bytes = PetscWarpRowNZHostBytes(&p->rn) + sizeof(double) * (PetscLogDouble)a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind);
   if (!device) PetscCall(PetscMalloc1(PetscMax(a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind), 1), &p->coef));
-  PetscCall(PetscInfo(a, "rownz: %" PetscInt_FMT " tiles (%s slots, rows of at most %" PetscInt_FMT " entries: %s positions), %" PetscInt_FMT " rows served, %.3g incidences per row (padding included), at most %" PetscInt_FMT " slots per tile\n",
-                      p->rn.ntiles, p->rn.ssh ? "ELL-WARP" : "CSR", p->rn.maxrow, p->rn.wide ? "16-bit" : "8-bit", p->rn.nrows, p->rn.nrows ? (double)p->rn.ninc / (double)p->rn.nrows : 0.0, p->rn.maxslots));
+  PetscCall(PetscInfo(a, "rownz: %" PetscInt_FMT " tiles (%s slots, rows of at most %" PetscInt_FMT " entries: %s positions), %" PetscInt_FMT " rows served, %.3g incidences per row (padding included), at most %" PetscInt_FMT " slots per tile (cap %" PetscInt_FMT "): predicted %d warps, %.4g rows resident per SM\n",
+                      p->rn.ntiles, p->rn.ssh ? "ELL-WARP" : "CSR", p->rn.maxrow, p->rn.wide ? "16-bit" : "8-bit", p->rn.nrows, p->rn.nrows ? (double)p->rn.ninc / (double)p->rn.nrows : 0.0, p->rn.maxslots, p->rn.tileslots, p->rn.warps, (double)p->rn.lanes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -324,6 +403,7 @@ PetscErrorCode PetscWarpAsmRowNZUpload_Private(PetscWarpAsm a, PetscWarpAsmPlan 
     p->d_rn = PetscWarpRowNZHostView(h);
     PetscCall(PetscWarpAsmUpload_Private(h->soff, nt + 1, sizeof(int), (void **)&p->d_rn.soff));
     PetscCall(PetscWarpAsmUpload_Private(h->ioff, nt + 1, sizeof(int), (void **)&p->d_rn.ioff));
+    PetscCall(PetscWarpAsmUpload_Private(h->nlane, nt, 1, (void **)&p->d_rn.nlane));
     PetscCall(PetscWarpAsmUpload_Private(h->lbase, nt * ROWNZ_LANES, sizeof(int), (void **)&p->d_rn.lbase));
     PetscCall(PetscWarpAsmUpload_Private(h->lsh, nt * ROWNZ_LANES, 1, (void **)&p->d_rn.lsh));
     PetscCall(PetscWarpAsmUpload_Private(h->icell, ni, sizeof(int), (void **)&p->d_rn.icell));
@@ -345,8 +425,8 @@ PetscErrorCode PetscWarpAsmRowNZReset_Private(PetscWarpAsmPlan *p)
   PetscCall(PetscFree(p->coef));
 #if PetscDefined(HAVE_CUDA)
   {
-    const void *d[9] = {p->d_rn.soff, p->d_rn.ioff, p->d_rn.lbase, p->d_rn.lsh, p->d_rn.icell, p->d_rn.iloc, p->d_rn.kpos8, p->d_rn.kpos16, p->d_coef};
-    for (int k = 0; k < 9; k++)
+    const void *d[10] = {p->d_rn.soff, p->d_rn.ioff, p->d_rn.nlane, p->d_rn.lbase, p->d_rn.lsh, p->d_rn.icell, p->d_rn.iloc, p->d_rn.kpos8, p->d_rn.kpos16, p->d_coef};
+    for (int k = 0; k < 10; k++)
       if (d[k]) PetscCallCUDA(cudaFree((void *)d[k]));
   }
 #endif
