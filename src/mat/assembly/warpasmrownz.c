@@ -92,7 +92,7 @@ static inline PetscInt RowPos(const PetscInt rowptr[], const int pos2slot[], Pet
 PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt rowptr[], const PetscInt colidx[], const int pos2slot[], PetscInt nslots, PetscInt ncells, PetscInt nel, const PetscInt e2d[], const PetscWarpRowNZTiling *tiling, PetscWarpRowNZHost *rn, const char **why)
 {
   const int ssh = pos2slot ? 5 : 0;
-  PetscInt *cnt, *rptr, *ilist, *order, *key, *smaxr, *sminr, *tfirst, *tstart, *gfirst, *gstart, *where, nact = 0, ntiles = 0, ngroups = 0, maxrow = 0, maxslots = 0, maxpos = 0;
+  PetscInt *cnt, *rptr, *ilist, *order, *key, *smaxr, *sminr, *tfirst, *tstart, *gfirst, *gstart, *where, nact = 0, ntiles = 0, ngroups = 0, maxrow = 0, maxslots = 0, maxpos = 0, bad[3] = {-1, -1, -1};
   int      *shape;
 
   PetscFunctionBegin;
@@ -105,11 +105,15 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
     *why = "a row has more than 65535 entries";
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+#if PetscDefined(USE_64BIT_INDICES)
+  PetscCheck((PetscCount)nslots <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "rownz: %" PetscInt_FMT " target slots exceed the kernels' 32-bit slot range", nslots);
+#endif
+  for (PetscInt x = 0; x < ncells * nel; x++) /* before any allocation: the errors below leak nothing */
+    PetscCheck(e2d[x] < nrows && e2d[x] < ncols, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Element map index %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", e2d[x], PetscMin(nrows, ncols));
   /* the transpose of the element map: per row its (cell, local dof) incidences, cells ascending */
   PetscCall(PetscCalloc2(nrows + 1, &cnt, nrows + 1, &rptr));
   for (PetscInt x = 0; x < ncells * nel; x++) {
     PetscInt r = e2d[x];
-    PetscCheck(r < nrows && r < ncols, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Element map index %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", r, PetscMin(nrows, ncols));
     if (r >= 0) cnt[r]++;
   }
   for (PetscInt r = 0; r < nrows; r++) rptr[r + 1] = rptr[r] + cnt[r];
@@ -283,11 +287,12 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
         rn->iloc[x]  = (unsigned char)(ce >= 0 ? ce - cell * nel : 0);
         for (PetscInt j = 0; j < nel; j++) {
           PetscInt col = cell >= 0 ? e2d[cell * nel + j] : -1, k;
-          if (col >= 0) {
-            PetscCheck(col < ncols, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Element map index %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", col, ncols);
-            PetscCheck(where[col] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Element entry (%" PetscInt_FMT ", %" PetscInt_FMT ") of cell %" PetscInt_FMT " is not in the matrix's nonzero pattern", r, col, cell);
+          if (col >= 0 && where[col] < 0 && bad[0] < 0) { /* reported after the loops, once everything is freed */
+            bad[0] = r;
+            bad[1] = col;
+            bad[2] = cell;
           }
-          k = col >= 0 ? where[col] : (rn->wide ? PETSCWARP_ROWNZ_SKIP16 : PETSCWARP_ROWNZ_SKIP8);
+          k = col >= 0 && where[col] >= 0 ? where[col] : (rn->wide ? PETSCWARP_ROWNZ_SKIP16 : PETSCWARP_ROWNZ_SKIP8);
           if (rn->wide) rn->kpos16[kb + j * nl] = (unsigned short)k;
           else rn->kpos8[kb + j * nl] = (unsigned char)k;
         }
@@ -300,6 +305,10 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
   PetscCall(PetscFree5(shape, order, key, smaxr, sminr));
   PetscCall(PetscFree(ilist));
   PetscCall(PetscFree2(cnt, rptr));
+  if (bad[0] >= 0) {
+    PetscCall(PetscWarpRowNZHostDestroy(rn));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Element entry (%" PetscInt_FMT ", %" PetscInt_FMT ") of cell %" PetscInt_FMT " is not in the matrix's nonzero pattern", bad[0], bad[1], bad[2]);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -400,7 +409,10 @@ PetscErrorCode PetscWarpAsmRowNZUpload_Private(PetscWarpAsm a, PetscWarpAsmPlan 
   {
     const PetscWarpRowNZHost *h  = &p->rn;
     size_t                    nt = (size_t)h->ntiles, ni = (size_t)h->ninc, cs = (size_t)PetscWarpAsmRowNZCoefStride((int)a->dim, a->physics == PETSCWARP_PHYSICS_LAPLACE ? PETSCWARP_PHYS_LAPLACE : PETSCWARP_PHYS_ELASTICITY);
-    p->d_rn = PetscWarpRowNZHostView(h);
+    p->d_rn      = PetscWarpRowNZHostView(h); /* the sizes; every array pointer is set by its upload below */
+    p->d_rn.soff = p->d_rn.ioff = p->d_rn.lbase = p->d_rn.icell = NULL;
+    p->d_rn.nlane = p->d_rn.lsh = p->d_rn.iloc = p->d_rn.kpos8 = NULL;
+    p->d_rn.kpos16                                             = NULL; /* so that a failed upload leaves no host pointer for PetscWarpAsmRowNZReset_Private() to cudaFree() */
     PetscCall(PetscWarpAsmUpload_Private(h->soff, nt + 1, sizeof(int), (void **)&p->d_rn.soff));
     PetscCall(PetscWarpAsmUpload_Private(h->ioff, nt + 1, sizeof(int), (void **)&p->d_rn.ioff));
     PetscCall(PetscWarpAsmUpload_Private(h->nlane, nt, 1, (void **)&p->d_rn.nlane));
