@@ -510,3 +510,4 @@ PETSC_EXTERN PetscErrorCode DMPlexWarpGetAsm(DM, PetscWarpAsm *);
 PETSC_EXTERN PetscErrorCode DMPlexWarpAutoGetStatus(DM, PetscBool *, char[], size_t);
 PETSC_EXTERN PetscErrorCode DMPlexWarpSetPointwise(DM, const PetscWarpPointwise *);
 PETSC_EXTERN PetscErrorCode DMPlexWarpGetPointwiseCount(DM, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode DMPlexWarpGetPointwiseDevice(DM, PetscBool *, PetscBool *);

@@ -200,7 +200,33 @@ typedef enum {
 } Solver;
 static const char *const Solvers[] = {"snes", "ts", "ksp", "Solver", "SOLVER_", NULL};
 
-static PetscReal bct = 0.0; /* -bc_time: the slope in time of the Dirichlet values */
+static PetscReal bct    = 0.0;         /* -bc_time: the slope in time of the Dirichlet values */
+static PetscBool devrun = PETSC_FALSE; /* a device is here, the kernels have device launchers and -mat_warp_assembly_device is not 0 */
+
+/* With devrun, a Jacobian into a device matrix and a residual into device vectors must have run on the device (the host
+   twins give the same numbers: without this check a silent fallback would pass) */
+static PetscErrorCode CheckDevice(DM dmw, Mat J, Vec F, const char *what)
+{
+  PetscBool jd, rd, jdev, rdev;
+
+  PetscFunctionBegin;
+  if (!devrun) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)J, &jdev, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
+  if (!jdev) {
+    PetscBool ew;
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)J, &ew, MATSEQAIJELLWARP, ""));
+    if (ew) {
+      MatEllWarpBackend be;
+      PetscCall(MatEllWarpGetBackend(J, &be));
+      jdev = (PetscBool)(be == MAT_ELLWARP_BACKEND_CUDA);
+    }
+  }
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)F, &rdev, VECSEQCUDA, VECMPICUDA, ""));
+  PetscCall(DMPlexWarpGetPointwiseDevice(dmw, &jd, &rd));
+  PetscCheck(!jdev || jd, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the Jacobian into a device matrix (%s) ran in the host twin", what, ((PetscObject)J)->type_name);
+  PetscCheck(!rdev || rd, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the residual into device vectors ran in the host twin", what);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode bc(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt Nc, PetscScalar *u, PetscCtx ctx)
 {
@@ -465,6 +491,7 @@ static PetscErrorCode Compare(DM dmw, DM dmp, Solver sv, PetscRandom rnd, const 
   PetscCheck(ej < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the Jacobian differs from PETSc's: max entry difference %g", what, (double)ej);
   PetscCheck(er < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the residual differs from PETSc's: relative difference %g", what, (double)er);
   PetscCheck(nj == 1 && nr == 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " Jacobians and %" PetscInt_FMT " residuals by the pointwise kernels, expected 1 and 1", what, nj, nr);
+  PetscCall(CheckDevice(dmw, Jw, Fw, what));
   PetscCall(VecDestroy(&Xw));
   PetscCall(VecDestroy(&Xp));
   PetscCall(VecDestroy(&Xtw));
@@ -620,6 +647,7 @@ static PetscErrorCode CompareRuns(DM dmw, Solver sv, const Run *rw, const Run *r
     PetscCheck(ea < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the operator differs from PETSc's: max entry difference %g", what, (double)ea);
     PetscCheck(eb < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the right-hand side differs from PETSc's: relative difference %g", what, (double)eb);
     PetscCheck(nj == 1 && nr == 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " operators and %" PetscInt_FMT " right-hand sides by the pointwise kernels, expected 1 and 1", what, nj, nr);
+    PetscCall(CheckDevice(dmw, rw->A, rw->b, what));
   } else {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: Newton/GMRES iterations %s%s (the same as PETSc's aij path), solutions differ by %.1e\n", what, sv == SOLVER_TS ? "per step " : "", its, (double)e));
   }
@@ -666,6 +694,11 @@ int main(int argc, char **argv)
   PetscCall(TestBegin(&argc, &argv, help, &skip));
   if (skip) return TestSkip();
   PetscCall(PetscWarpDeviceAvailable(&device));
+  {
+    PetscBool asmdev = PETSC_TRUE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_warp_assembly_device", &asmdev, NULL));
+    devrun = (PetscBool)(device && asmdev && pw_nonlinear.jacobian_device);
+  }
   PetscCall(PetscOptionsGetEList(NULL, NULL, "-solver", Solvers, 3, &isv, NULL));
   sv = (Solver)isv;
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-bc_time", &bct, NULL));

@@ -308,3 +308,38 @@ PetscErrorCode DMPlexWarpGetPointwiseCount(DM dm, PetscInt *njac, PetscInt *nres
   if (nres) *nres = h->pointwise ? h->nrwarp : 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*@
+  DMPlexWarpGetPointwiseDevice - Gets whether the last Jacobian and the last residual of the registered pointwise
+  functions ran on the device (else the host twins of the kernels ran)
+
+  Not Collective
+
+  Input Parameter:
+. dm - the `DMPLEX`, with `DMPlexWarpSetPointwise()` and a hook (`DMPlexWarpSetSNESLocalFEM()` ...) set
+
+  Output Parameters:
++ jac - the last Jacobian's element matrices were computed on the device, or `NULL`
+- res - the last residual's element vectors were computed on the device, or `NULL`
+
+  Level: intermediate
+
+  Note:
+  The device runs when PETSc has CUDA, a device is present, the kernels were compiled by nvcc, and the matrix (for the
+  Jacobian) or the vectors (for the residual) live on the device; `-info` says the same once per hook.
+
+.seealso: `DMPlexWarpSetPointwise()`, `DMPlexWarpGetPointwiseCount()`
+@*/
+PetscErrorCode DMPlexWarpGetPointwiseDevice(DM dm, PetscBool *jac, PetscBool *res)
+{
+  DMPlexWarpHook *h;
+  PetscBool       jd = PETSC_FALSE, rd = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
+  PetscCall(DMPlexWarpHookGet_Private(dm, &h));
+  if (h->pointwise && h->wa) PetscCall(PetscWarpAsmPointwiseGetDevice_Private(h->wa, &jd, &rd));
+  if (jac) *jac = jd;
+  if (res) *res = rd;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
