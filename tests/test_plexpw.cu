@@ -433,28 +433,6 @@ static PetscErrorCode RelDiff(Vec w, Vec p, PetscReal *e)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The SNES function and Jacobian of a DM at X; TS: the implicit ones at (X, Xt), t = 0.3, shift 7 */
-static PetscErrorCode Evaluate(DM dm, Solver sv, Vec X, Vec Xt, Vec F, Mat J)
-{
-  PetscFunctionBegin;
-  if (sv == SOLVER_TS) {
-    TS ts;
-    PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
-    PetscCall(TSSetDM(ts, dm));
-    PetscCall(TSComputeIFunction(ts, 0.3, X, Xt, F, PETSC_FALSE));
-    PetscCall(TSComputeIJacobian(ts, 0.3, X, Xt, 7.0, J, J, PETSC_FALSE));
-    PetscCall(TSDestroy(&ts));
-  } else {
-    SNES snes;
-    PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
-    PetscCall(SNESSetDM(snes, dm));
-    PetscCall(SNESComputeFunction(snes, X, F));
-    PetscCall(SNESComputeJacobian(snes, X, J, J));
-    PetscCall(SNESDestroy(&snes));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* A random global vector of PETSc's DM in [-0.5, 0.5) and its copy for the hook's */
 static PetscErrorCode RandomState(DM dmw, DM dmp, PetscRandom rnd, Vec *Xw, Vec *Xp)
 {
@@ -482,8 +460,8 @@ static PetscErrorCode Compare(DM dmw, DM dmp, Solver sv, PetscRandom rnd, const 
   PetscCall(VecDuplicate(Xw, &Fw));
   PetscCall(DMCreateMatrix(dmp, &Jp));
   PetscCall(DMCreateMatrix(dmw, &Jw));
-  PetscCall(Evaluate(dmp, sv, Xp, Xtp, Fp, Jp));
-  PetscCall(Evaluate(dmw, sv, Xw, Xtw, Fw, Jw));
+  PetscCall(TestEvaluate(dmp, (PetscBool)(sv == SOLVER_TS), Xp, Xtp, Fp, Jp));
+  PetscCall(TestEvaluate(dmw, (PetscBool)(sv == SOLVER_TS), Xw, Xtw, Fw, Jw));
   PetscCall(TestEntryDifference(Jw, Jp, &ej));
   PetscCall(RelDiff(Fw, Fp, &er));
   PetscCall(DMPlexWarpGetPointwiseCount(dmw, &nj, &nr));

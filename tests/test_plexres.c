@@ -216,29 +216,6 @@ static PetscErrorCode LocalState(DM dm, PetscReal t, Vec X, Vec *Xloc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The global residual (TS: implicit function at t = 0.3) and Jacobian (TS: implicit one, shift 7) of dm's callbacks at
-   the state X (and X_t) */
-static PetscErrorCode Evaluate(DM dm, PetscBool ts, Vec X, Vec Xt, Vec F, Mat J)
-{
-  PetscFunctionBegin;
-  if (ts) {
-    TS t;
-    PetscCall(TSCreate(PETSC_COMM_WORLD, &t));
-    PetscCall(TSSetDM(t, dm));
-    PetscCall(TSComputeIFunction(t, 0.3, X, Xt, F, PETSC_FALSE));
-    PetscCall(TSComputeIJacobian(t, 0.3, X, Xt, 7.0, J, J, PETSC_FALSE));
-    PetscCall(TSDestroy(&t));
-  } else {
-    SNES snes;
-    PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
-    PetscCall(SNESSetDM(snes, dm));
-    PetscCall(SNESComputeFunction(snes, X, F));
-    PetscCall(SNESComputeJacobian(snes, X, J, J));
-    PetscCall(SNESDestroy(&snes));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The Jacobian of the hook's DM against PETSc's, entry by entry, and that PetscWarpAsm assembled it */
 static PetscErrorCode CompareJacobians(DM dmw, Mat Jw, Mat Jp, const char *what)
 {
@@ -454,8 +431,8 @@ static PetscErrorCode CompareResiduals(DM dmw, DM dmp, PetscBool ts, PetscRandom
   /* global: the hook's callbacks against PETSc's */
   PetscCall(DMCreateMatrix(dmw, &Jw));
   PetscCall(DMCreateMatrix(dmp, &Jp));
-  PetscCall(Evaluate(dmw, ts, X, Xt, Fw, Jw));
-  PetscCall(Evaluate(dmp, ts, Xp, Xtp, Fp, Jp));
+  PetscCall(TestEvaluate(dmw, ts, X, Xt, Fw, Jw));
+  PetscCall(TestEvaluate(dmp, ts, Xp, Xtp, Fp, Jp));
   PetscCall(RelDiff(Fw, Fp, &eg));
   PetscCall(CompareJacobians(dmw, Jw, Jp, what));
   PetscCall(MatDestroy(&Jw));

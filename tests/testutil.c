@@ -1,5 +1,6 @@
 #include "testutil.h"
 #include <petscds.h>
+#include <petscts.h>
 #include <time.h>
 
 PetscErrorCode TestRandomCreate(MPI_Comm comm, PetscRandom *r)
@@ -214,6 +215,27 @@ PetscErrorCode TestCopyValues(Vec from, Vec to)
   PetscCall(PetscArraycpy(b, a, n));
   PetscCall(VecRestoreArrayWrite(to, &b));
   PetscCall(VecRestoreArrayRead(from, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode TestEvaluate(DM dm, PetscBool ts, Vec X, Vec Xt, Vec F, Mat J)
+{
+  PetscFunctionBegin;
+  if (ts) {
+    TS t;
+    PetscCall(TSCreate(PetscObjectComm((PetscObject)dm), &t));
+    PetscCall(TSSetDM(t, dm));
+    PetscCall(TSComputeIFunction(t, 0.3, X, Xt, F, PETSC_FALSE));
+    PetscCall(TSComputeIJacobian(t, 0.3, X, Xt, 7.0, J, J, PETSC_FALSE));
+    PetscCall(TSDestroy(&t));
+  } else {
+    SNES snes;
+    PetscCall(SNESCreate(PetscObjectComm((PetscObject)dm), &snes));
+    PetscCall(SNESSetDM(snes, dm));
+    PetscCall(SNESComputeFunction(snes, X, F));
+    PetscCall(SNESComputeJacobian(snes, X, J, J));
+    PetscCall(SNESDestroy(&snes));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -20,6 +20,9 @@ PetscErrorCode TestSkipWithoutDevice(PetscBool *);
 PetscErrorCode TestRandomCreate(MPI_Comm, PetscRandom *);
 /* The values of a vector into another of the same local size and any type (host or device), through host arrays */
 PetscErrorCode TestCopyValues(Vec, Vec);
+/* The global residual and Jacobian of dm's SNES callbacks at X, or (ts) the implicit function at t = 0.3 and the
+   implicit Jacobian with shift 7 of its TS callbacks at (X, Xt) */
+PetscErrorCode TestEvaluate(DM, PetscBool, Vec, Vec, Vec, Mat);
 /* max |A - B| / max |B| over the entries, through an AIJ copy of A (B: PETSc's AIJ matrix) */
 PetscErrorCode TestEntryDifference(Mat, Mat, PetscReal *);
 /* The load vector of the source f = (1, 2, 3) assembled nrep times by wa into a vector of the given type (its values
