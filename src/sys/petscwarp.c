@@ -9,10 +9,10 @@ const char *const MatEllWarpBackends[] = {"host", "cuda", "MatEllWarpBackend", "
 const char *const MatEllWarpKernels[]  = {"auto", "k1", "k2", "MatEllWarpKernel", "MAT_ELLWARP_KERNEL_", NULL};
 const char *const MatEllWarpIndices[]  = {"auto", "32", "16", "block", "block16", "MatEllWarpIndex", "MAT_ELLWARP_INDEX_", NULL};
 
-PetscLogEvent               MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT, MATELLWARP_ToHost;
-PetscLogEvent               MATELLWARP_COOPre, MATELLWARP_COOVal;
-PetscLogEvent               MATELLWARP_TwinBuild, MATELLWARP_TwinValues;
-PetscLogEvent               PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual, PETSCWARPASM_APPoints, PETSCWARPASM_BdResidual, PETSCWARPASM_PWJacobian, PETSCWARPASM_PWResidual;
+PetscLogEvent MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT, MATELLWARP_ToHost;
+PetscLogEvent MATELLWARP_COOPre, MATELLWARP_COOVal;
+PetscLogEvent MATELLWARP_TwinBuild, MATELLWARP_TwinValues;
+PetscLogEvent PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual, PETSCWARPASM_APPoints, PETSCWARPASM_BdResidual, PETSCWARPASM_PWJacobian, PETSCWARPASM_PWResidual;
 PetscLogEvent               PETSCWARPASM_Extract, PETSCWARPASM_Pattern, PETSCWARPASM_PlanSlots, PETSCWARPASM_PlanColor, PETSCWARPASM_PlanRed, PETSCWARPASM_PlanPart, PETSCWARPASM_PlanBlocks, PETSCWARPASM_PlanUpload, PETSCWARPASM_PlanRowNZ;
 PetscClassId                PETSCWARPASM_CLASSID;
 PETSC_INTERN PetscErrorCode MatCreate_SharedNZ(Mat);

@@ -317,7 +317,7 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   PetscCall(PetscNew(&ew));
   B->spptr = ew;
   PetscCall(MatEllWarpOptsDefault_Private(&opt));
-  ew->opt                     = opt;        /* installed (and checked) below, once the type is in place */
+  ew->opt                     = opt;         /* installed (and checked) below, once the type is in place */
   ew->product_device          = PETSC_FALSE; /* opt-in: on the H100 (2026-11-23, bench/results/diag_h100_2026-11-23.log) GAMG with the device twins ran 16 and 19 iterations where AIJ ran 11 and 16 (every product equal to SeqAIJ's to 1e-16; the coarse operators are then aijcusparse); with host products AIJ's counts */
   ew->parent.mult             = B->ops->mult;
   ew->parent.multadd          = B->ops->multadd;
