@@ -167,6 +167,15 @@ PETSC_INTERN PetscErrorCode PetscWarpAsmDescribeData_Private(PetscWarpAsm, Petsc
 /* Whether element matrices for this matrix are to be given in device memory (warpasm.c) */
 PETSC_INTERN PetscErrorCode PetscWarpAsmElementMatricesOnDevice_Private(PetscWarpAsm, Mat, PetscBool *);
 /* Frees the data of user pointwise functions (warpasmpw.c) */
+/* Arrays of local vectors for a kernel (warpasmres.c): device memory when asked for and every vector is there */
+typedef struct {
+  const PetscScalar *u, *ut;
+  PetscScalar       *f;
+  PetscBool          device; /* the arrays are in device memory */
+  PetscBool          plain;  /* host arrays taken with VecGetArray() (vectors in device memory not used there) */
+} PetscWarpAsmLocalArrays;
+PETSC_INTERN PetscErrorCode PetscWarpAsmGetLocalArrays_Private(PetscWarpAsm, PetscBool, Vec, Vec, Vec, PetscWarpAsmLocalArrays *);
+PETSC_INTERN PetscErrorCode PetscWarpAsmRestoreLocalArrays_Private(Vec, Vec, Vec, PetscWarpAsmLocalArrays *);
 PETSC_INTERN PetscErrorCode PetscWarpAsmPointwiseReset_Private(PetscWarpAsm);
 PETSC_INTERN PetscErrorCode PetscWarpAsmPointwiseFreeBuffers_Private(PetscWarpAsm);
 /* Kernel-layer descriptions of the inputs, in host or device memory (uploading them once) (warpasm.c) */

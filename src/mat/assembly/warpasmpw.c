@@ -335,37 +335,23 @@ static PetscLogDouble Flops(PetscWarpAsm a, PetscBool jac)
 
 PetscErrorCode PetscWarpAsmPointwiseJacobian_Private(PetscWarpAsm a, const PetscWarpPointwise *pw, PetscInt nconst, const PetscScalar consts[], PetscReal t, PetscReal shift, Vec U, Vec Ut, Mat A)
 {
-  PetscWarpPointwiseData d;
-  const PetscScalar     *u, *ut   = NULL;
-  PetscMemType           mtu, mtt = PETSC_MEMTYPE_HOST;
-  PetscBool              edev, device;
-  PetscScalar           *out;
-  const size_t           n = (size_t)a->ncells * a->nel * a->nel;
+  PetscWarpPointwiseData  d;
+  PetscWarpAsmLocalArrays la;
+  PetscBool               edev, device;
+  PetscScalar            *out;
+  const size_t            n = (size_t)a->ncells * a->nel * a->nel;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(a, PETSCWARPASM_CLASSID, 1);
   PetscValidHeaderSpecific(U, VEC_CLASSID, 7);
   PetscValidHeaderSpecific(A, MAT_CLASSID, 9);
-  {
-    PetscInt nu, nt = 0;
-    PetscCall(VecGetLocalSize(U, &nu));
-    if (Ut) PetscCall(VecGetLocalSize(Ut, &nt));
-    PetscCheck(nu == a->nloc && (!Ut || nt == a->nloc), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Local vectors of sizes %" PetscInt_FMT " (state), %" PetscInt_FMT " (its time derivative), the element map has %" PetscInt_FMT " local dofs", nu, nt, a->nloc);
-  }
   PetscCall(PetscWarpAsmElementMatricesOnDevice_Private(a, A, &edev));
-  PetscCall(VecGetArrayReadAndMemType(U, &u, &mtu));
-  if (Ut) PetscCall(VecGetArrayReadAndMemType(Ut, &ut, &mtt));
-  device = (PetscBool)(edev && pw->jacobian_device && !PetscMemTypeHost(mtu) && (!Ut || !PetscMemTypeHost(mtt)));
-  if (!device) { /* the host twin on the host arrays */
-    PetscCall(VecRestoreArrayReadAndMemType(U, &u));
-    if (Ut) PetscCall(VecRestoreArrayReadAndMemType(Ut, &ut));
-    PetscCall(VecGetArrayRead(U, &u));
-    if (Ut) PetscCall(VecGetArrayRead(Ut, &ut));
-  }
+  PetscCall(PetscWarpAsmGetLocalArrays_Private(a, (PetscBool)(edev && pw->jacobian_device), U, Ut, NULL, &la));
+  device = la.device; /* else the host twin on the host arrays */
   PetscCall(Describe(a, device, nconst, consts, t, shift, &d));
   PetscCall(GetOut(a, device, n, &out));
-  d.u   = u;
-  d.u_t = ut;
+  d.u   = la.u;
+  d.u_t = la.ut;
   d.out = out;
   PetscCall(PetscLogEventBegin(PETSCWARPASM_PWJacobian, A, 0, 0, 0));
   if (device) {
@@ -378,13 +364,7 @@ PetscErrorCode PetscWarpAsmPointwiseJacobian_Private(PetscWarpAsm a, const Petsc
     PetscCall(PetscLogFlops(Flops(a, PETSC_TRUE)));
   }
   PetscCall(PetscLogEventEnd(PETSCWARPASM_PWJacobian, A, 0, 0, 0));
-  if (device) {
-    PetscCall(VecRestoreArrayReadAndMemType(U, &u));
-    if (Ut) PetscCall(VecRestoreArrayReadAndMemType(Ut, &ut));
-  } else {
-    PetscCall(VecRestoreArrayRead(U, &u));
-    if (Ut) PetscCall(VecRestoreArrayRead(Ut, &ut));
-  }
+  PetscCall(PetscWarpAsmRestoreLocalArrays_Private(U, Ut, NULL, &la));
   a->pw->jacdev = device;
 #if PetscDefined(HAVE_CUDA)
   if (edev && !device) { /* the matrix is reduced on the device, the element matrices came from the host twin */
@@ -404,37 +384,22 @@ PetscErrorCode PetscWarpAsmPointwiseJacobian_Private(PetscWarpAsm a, const Petsc
 
 PetscErrorCode PetscWarpAsmPointwiseResidual_Private(PetscWarpAsm a, const PetscWarpPointwise *pw, PetscInt nconst, const PetscScalar consts[], PetscReal t, Vec U, Vec Ut, Vec F)
 {
-  PetscWarpPointwiseData d;
-  const PetscScalar     *u, *ut = NULL;
-  PetscScalar           *f, *out;
-  PetscMemType           mtu, mtt = PETSC_MEMTYPE_HOST, mtf;
-  PetscBool              device;
-  PetscInt               nu, nf, nt = 0;
+  PetscWarpPointwiseData  d;
+  PetscWarpAsmLocalArrays la;
+  PetscScalar            *f, *out;
+  PetscBool               device;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(a, PETSCWARPASM_CLASSID, 1);
   PetscValidHeaderSpecific(U, VEC_CLASSID, 6);
   PetscValidHeaderSpecific(F, VEC_CLASSID, 8);
-  PetscCall(VecGetLocalSize(U, &nu));
-  PetscCall(VecGetLocalSize(F, &nf));
-  if (Ut) PetscCall(VecGetLocalSize(Ut, &nt));
-  PetscCheck(nu == a->nloc && nf == a->nloc && (!Ut || nt == a->nloc), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Local vectors of sizes %" PetscInt_FMT " (state), %" PetscInt_FMT " (residual), the element map has %" PetscInt_FMT " local dofs", nu, nf, a->nloc);
-  PetscCall(VecGetArrayReadAndMemType(U, &u, &mtu));
-  if (Ut) PetscCall(VecGetArrayReadAndMemType(Ut, &ut, &mtt));
-  PetscCall(VecGetArrayAndMemType(F, &f, &mtf));
-  device = (PetscBool)(a->usedevice && pw->residual_device && !PetscMemTypeHost(mtu) && (!Ut || !PetscMemTypeHost(mtt)) && !PetscMemTypeHost(mtf));
-  if (!device) {
-    PetscCall(VecRestoreArrayReadAndMemType(U, &u));
-    if (Ut) PetscCall(VecRestoreArrayReadAndMemType(Ut, &ut));
-    PetscCall(VecRestoreArrayAndMemType(F, &f));
-    PetscCall(VecGetArrayRead(U, &u));
-    if (Ut) PetscCall(VecGetArrayRead(Ut, &ut));
-    PetscCall(VecGetArray(F, &f));
-  }
+  PetscCall(PetscWarpAsmGetLocalArrays_Private(a, (PetscBool)(a->usedevice && pw->residual_device), U, Ut, F, &la));
+  device = la.device;
+  f      = la.f;
   PetscCall(Describe(a, device, nconst, consts, t, 0.0, &d));
   PetscCall(GetOut(a, device, (size_t)a->ncells * a->nel, &out));
-  d.u   = u;
-  d.u_t = ut;
+  d.u   = la.u;
+  d.u_t = la.ut;
   d.out = out;
   PetscCall(PetscLogEventBegin(PETSCWARPASM_PWResidual, U, F, 0, 0));
   if (!device) {
@@ -454,15 +419,7 @@ PetscErrorCode PetscWarpAsmPointwiseResidual_Private(PetscWarpAsm a, const Petsc
   }
 #endif
   PetscCall(PetscLogEventEnd(PETSCWARPASM_PWResidual, U, F, 0, 0));
-  if (device) {
-    PetscCall(VecRestoreArrayReadAndMemType(U, &u));
-    if (Ut) PetscCall(VecRestoreArrayReadAndMemType(Ut, &ut));
-    PetscCall(VecRestoreArrayAndMemType(F, &f));
-  } else {
-    PetscCall(VecRestoreArrayRead(U, &u));
-    if (Ut) PetscCall(VecRestoreArrayRead(Ut, &ut));
-    PetscCall(VecRestoreArray(F, &f));
-  }
+  PetscCall(PetscWarpAsmRestoreLocalArrays_Private(U, Ut, F, &la));
   a->pw->resdev = device;
   a->nresiduals++;
   PetscFunctionReturn(PETSC_SUCCESS);

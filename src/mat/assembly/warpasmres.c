@@ -83,6 +83,54 @@ static PetscLogDouble ResidualFlops(PetscWarpAsm a, PetscBool ut)
   return (PetscLogDouble)a->ncells * nq * (2 * nel * dim + 4 * nc * dim * dim + 4 * nc * dim + (ut ? 2 * nel : 0) + nel * (2 * dim + 2));
 }
 
+/* The arrays of the local state U (Ut: its time derivative, or NULL) and, when F is given, of the local residual F, after
+   checking their sizes against the element map: in device memory when usedevice and every one of them is there, else the
+   host arrays (la->device says which) */
+PetscErrorCode PetscWarpAsmGetLocalArrays_Private(PetscWarpAsm wa, PetscBool usedevice, Vec U, Vec Ut, Vec F, PetscWarpAsmLocalArrays *la)
+{
+  PetscInt     nu, nf = wa->nloc, nt = 0;
+  PetscMemType mtu, mtt = PETSC_MEMTYPE_HOST, mtf = PETSC_MEMTYPE_HOST;
+  PetscBool    alldev, allhost;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(la, sizeof(*la)));
+  PetscCall(VecGetLocalSize(U, &nu));
+  if (F) PetscCall(VecGetLocalSize(F, &nf));
+  if (Ut) PetscCall(VecGetLocalSize(Ut, &nt));
+  PetscCheck(nu == wa->nloc && nf == wa->nloc && (!Ut || nt == wa->nloc), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Local vectors of sizes %" PetscInt_FMT " (state), %" PetscInt_FMT " (residual)%s, the element map has %" PetscInt_FMT " local dofs", nu, nf, Ut ? " and that of u_t" : "", wa->nloc);
+  PetscCall(VecGetArrayReadAndMemType(U, &la->u, &mtu));
+  if (Ut) PetscCall(VecGetArrayReadAndMemType(Ut, &la->ut, &mtt));
+  if (F) PetscCall(VecGetArrayAndMemType(F, &la->f, &mtf));
+  alldev     = (PetscBool)(!PetscMemTypeHost(mtu) && (!Ut || !PetscMemTypeHost(mtt)) && (!F || !PetscMemTypeHost(mtf)));
+  allhost    = (PetscBool)(PetscMemTypeHost(mtu) && PetscMemTypeHost(mtt) && PetscMemTypeHost(mtf));
+  la->device = (PetscBool)(usedevice && alldev);
+  if (!la->device && !allhost) { /* vectors in both memories, or the device not in use: the host arrays */
+    PetscCall(VecRestoreArrayReadAndMemType(U, &la->u));
+    if (Ut) PetscCall(VecRestoreArrayReadAndMemType(Ut, &la->ut));
+    if (F) PetscCall(VecRestoreArrayAndMemType(F, &la->f));
+    PetscCall(VecGetArrayRead(U, &la->u));
+    if (Ut) PetscCall(VecGetArrayRead(Ut, &la->ut));
+    if (F) PetscCall(VecGetArray(F, &la->f));
+    la->plain = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpAsmRestoreLocalArrays_Private(Vec U, Vec Ut, Vec F, PetscWarpAsmLocalArrays *la)
+{
+  PetscFunctionBegin;
+  if (la->plain) {
+    PetscCall(VecRestoreArrayRead(U, &la->u));
+    if (Ut) PetscCall(VecRestoreArrayRead(Ut, &la->ut));
+    if (F) PetscCall(VecRestoreArray(F, &la->f));
+  } else {
+    PetscCall(VecRestoreArrayReadAndMemType(U, &la->u));
+    if (Ut) PetscCall(VecRestoreArrayReadAndMemType(Ut, &la->ut));
+    if (F) PetscCall(VecRestoreArrayAndMemType(F, &la->f));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   PetscWarpAsmComputeResidualLocal - Adds the residual of the built-in physics at a state into a local vector,
   r = K u + mass M u_t + F, computed per cell on the device when the vectors are there (or by the host twin of the kernel)
@@ -119,14 +167,10 @@ static PetscLogDouble ResidualFlops(PetscWarpAsm a, PetscBool ut)
 @*/
 PetscErrorCode PetscWarpAsmComputeResidualLocal(PetscWarpAsm wa, Vec U, Vec Ut, PetscReal mass, Vec F)
 {
-  PetscWarpFE        fe;
-  PetscWarpMesh      mesh;
-  PetscWarpPhys      ph;
-  PetscInt           nu, nf, nt = 0;
-  const PetscScalar *u, *ut = NULL;
-  PetscScalar       *f;
-  PetscMemType       mtu, mtt = PETSC_MEMTYPE_HOST, mtf;
-  PetscBool          device, alldev, allhost, plain = PETSC_FALSE;
+  PetscWarpFE             fe;
+  PetscWarpMesh           mesh;
+  PetscWarpPhys           ph;
+  PetscWarpAsmLocalArrays la;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
@@ -134,33 +178,15 @@ PetscErrorCode PetscWarpAsmComputeResidualLocal(PetscWarpAsm wa, Vec U, Vec Ut, 
   if (Ut) PetscValidHeaderSpecific(Ut, VEC_CLASSID, 3);
   PetscValidHeaderSpecific(F, VEC_CLASSID, 5);
   PetscCheck(wa->l2d && wa->nl2d == wa->ncells * wa->nel, PetscObjectComm((PetscObject)wa), PETSC_ERR_ORDER, "Set the element-to-local-dof map with PetscWarpAsmSetLocalElements() (after PetscWarpAsmSetElements()) before computing residuals");
-  PetscCall(VecGetLocalSize(U, &nu));
-  PetscCall(VecGetLocalSize(F, &nf));
-  if (Ut) PetscCall(VecGetLocalSize(Ut, &nt));
-  PetscCheck(nu == wa->nloc && nf == wa->nloc && (!Ut || nt == wa->nloc), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Local vectors of sizes %" PetscInt_FMT " (state), %" PetscInt_FMT " (residual)%s, the element map has %" PetscInt_FMT " local dofs", nu, nf, Ut ? " and that of u_t" : "", wa->nloc);
   PetscCall(PetscLogEventBegin(PETSCWARPASM_Residual, U, F, 0, 0));
   /* the device when it is in use and every vector is there */
-  PetscCall(VecGetArrayReadAndMemType(U, &u, &mtu));
-  if (Ut) PetscCall(VecGetArrayReadAndMemType(Ut, &ut, &mtt));
-  PetscCall(VecGetArrayAndMemType(F, &f, &mtf));
-  alldev  = (PetscBool)(!PetscMemTypeHost(mtu) && (!Ut || !PetscMemTypeHost(mtt)) && !PetscMemTypeHost(mtf));
-  allhost = (PetscBool)(PetscMemTypeHost(mtu) && PetscMemTypeHost(mtt) && PetscMemTypeHost(mtf));
-  device  = (PetscBool)(wa->usedevice && alldev);
-  if (!device && !allhost) { /* vectors in both memories, or the device not in use: the host arrays */
-    PetscCall(VecRestoreArrayReadAndMemType(U, &u));
-    if (Ut) PetscCall(VecRestoreArrayReadAndMemType(Ut, &ut));
-    PetscCall(VecRestoreArrayAndMemType(F, &f));
-    PetscCall(VecGetArrayRead(U, &u));
-    if (Ut) PetscCall(VecGetArrayRead(Ut, &ut));
-    PetscCall(VecGetArray(F, &f));
-    plain = PETSC_TRUE;
-  }
-  PetscCall(PetscWarpAsmDescribe_Private(wa, device, &fe, &mesh, &ph));
-  if (!device) {
-    int err = PetscWarpAsmResidualHost(&fe, &mesh, &ph, (double)mass, wa->l2d, u, ut, f);
+  PetscCall(PetscWarpAsmGetLocalArrays_Private(wa, wa->usedevice, U, Ut, F, &la));
+  PetscCall(PetscWarpAsmDescribe_Private(wa, la.device, &fe, &mesh, &ph));
+  if (!la.device) {
+    int err = PetscWarpAsmResidualHost(&fe, &mesh, &ph, (double)mass, wa->l2d, la.u, la.ut, la.f);
     PetscCheck(err == PETSCWARP_ASM_OK, PETSC_COMM_SELF, err == PETSCWARP_ASM_ERR_MEM ? PETSC_ERR_MEM : PETSC_ERR_SUP, "Host residual kernel failed (%d)", err);
     PetscCall(PetscLogFlops(ResidualFlops(wa, (PetscBool) !!Ut)));
-    PetscCall(PetscWarpAsmBdResidual_Private(wa, PETSC_FALSE, f));
+    PetscCall(PetscWarpAsmBdResidual_Private(wa, PETSC_FALSE, la.f));
   }
 #if PetscDefined(HAVE_CUDA)
   else {
@@ -173,21 +199,13 @@ PetscErrorCode PetscWarpAsmComputeResidualLocal(PetscWarpAsm wa, Vec U, Vec Ut, 
        PetscSFLinkSyncStreamBeforeCallMPI() in sfpack.h) is ordered after the kernel without a synchronisation here */
     PetscCall(PetscGetCurrentCUDAStream(&st));
     PetscCall(PetscLogGpuTimeBegin());
-    PetscCallCUDA((cudaError_t)PetscWarpAsmResidualCUDA(&fe, &mesh, &ph, (double)mass, wa->d_l2d, u, ut, f, st));
+    PetscCallCUDA((cudaError_t)PetscWarpAsmResidualCUDA(&fe, &mesh, &ph, (double)mass, wa->d_l2d, la.u, la.ut, la.f, st));
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscLogGpuFlops(ResidualFlops(wa, (PetscBool) !!Ut)));
-    PetscCall(PetscWarpAsmBdResidual_Private(wa, PETSC_TRUE, f));
+    PetscCall(PetscWarpAsmBdResidual_Private(wa, PETSC_TRUE, la.f));
   }
 #endif
-  if (plain) {
-    PetscCall(VecRestoreArrayRead(U, &u));
-    if (Ut) PetscCall(VecRestoreArrayRead(Ut, &ut));
-    PetscCall(VecRestoreArray(F, &f));
-  } else {
-    PetscCall(VecRestoreArrayReadAndMemType(U, &u));
-    if (Ut) PetscCall(VecRestoreArrayReadAndMemType(Ut, &ut));
-    PetscCall(VecRestoreArrayAndMemType(F, &f));
-  }
+  PetscCall(PetscWarpAsmRestoreLocalArrays_Private(U, Ut, F, &la));
   wa->nresiduals++;
   PetscCall(PetscLogEventEnd(PETSCWARPASM_Residual, U, F, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
