@@ -120,6 +120,24 @@ static PetscErrorCode FluxFaces(DM dm, PetscFE fe, PetscTabulation T, IS faces, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The owned faces (facetIS, NULL: none) with the given label value; *faces NULL where there are none; ntot += their count */
+static PetscErrorCode LabelFaces(IS facetIS, DMLabel label, PetscInt value, IS *faces, PetscInt *ntot)
+{
+  IS       pointIS;
+  PetscInt n;
+
+  PetscFunctionBegin;
+  *faces = NULL;
+  if (!facetIS) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMLabelGetStratumIS(label, value, &pointIS));
+  if (!pointIS) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(ISIntersect(facetIS, pointIS, faces));
+  PetscCall(ISDestroy(&pointIS));
+  PetscCall(ISGetLocalSize(*faces, &n));
+  *ntot += n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The faces of the fluxes (owned faces of each label value) and their integrals into wa (PetscWarpAsmSetBoundaryFluxes()) */
 PetscErrorCode DMPlexWarpSetBoundaryFluxes_Private(DM dm, PetscInt nflux, const DMPlexWarpBdFlux flux[], PetscWarpAsm wa)
 {
@@ -139,17 +157,7 @@ PetscErrorCode DMPlexWarpSetBoundaryFluxes_Private(DM dm, PetscInt nflux, const 
   PetscCall(PetscDSGetFaceTabulation(ds, &Tf));
   PetscCall(OwnedFacets(dm, &facetIS));
   PetscCall(PetscCalloc1(nflux, &faces));
-  for (PetscInt s = 0; s < nflux && facetIS; s++) {
-    IS       pointIS;
-    PetscInt n;
-
-    PetscCall(DMLabelGetStratumIS(flux[s].label, flux[s].value, &pointIS));
-    if (!pointIS) continue;
-    PetscCall(ISIntersect(facetIS, pointIS, &faces[s]));
-    PetscCall(ISDestroy(&pointIS));
-    PetscCall(ISGetLocalSize(faces[s], &n));
-    ntot += n;
-  }
+  for (PetscInt s = 0; s < nflux; s++) PetscCall(LabelFaces(facetIS, flux[s].label, flux[s].value, &faces[s], &ntot));
   PetscCall(PetscMalloc4(ntot, &fcell, ntot, &fset, ntot * nb, &W, nflux * Nc, &g));
   PetscCall(PetscArrayzero(W, ntot * nb));
   for (PetscInt s = 0; s < nflux; s++) {
@@ -203,9 +211,8 @@ PetscErrorCode DMPlexWarpPointwiseSetBoundary_Private(DM dm, PetscWarpAsm wa)
       PetscCall(PetscDSGetBoundary(ds, b, &wf, &type, NULL, &label, &nv, &values, &field, NULL, NULL, NULL, NULL, NULL));
       if (type != DM_BC_NATURAL || !wf || !label) continue;
       for (PetscInt v = 0; v < nv; v++) {
-        PetscInt         n0, n1, n;
+        PetscInt         n0, n1;
         PetscBdPointFn **f0, **f1;
-        IS               pointIS;
 
         PetscCall(PetscWeakFormGetBdResidual(wf, label, values[v], field, 0, &n0, &f0, &n1, &f1));
         if (!n0) continue;
@@ -213,13 +220,7 @@ PetscErrorCode DMPlexWarpPointwiseSetBoundary_Private(DM dm, PetscWarpAsm wa)
           nkeys++;
           continue;
         }
-        PetscCall(DMLabelGetStratumIS(label, values[v], &pointIS));
-        if (pointIS) {
-          PetscCall(ISIntersect(facetIS, pointIS, &faces[key]));
-          PetscCall(ISDestroy(&pointIS));
-          PetscCall(ISGetLocalSize(faces[key], &n));
-          ntot += n;
-        }
+        PetscCall(LabelFaces(facetIS, label, values[v], &faces[key], &ntot));
         key++;
       }
     }
