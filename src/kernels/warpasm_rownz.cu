@@ -62,32 +62,33 @@ extern "C" int PetscWarpAsmRowNZCoefCUDA(const PetscWarpFE *fe, const PetscWarpM
 template <int DIM, int KIND>
 static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val, cudaStream_t st)
 {
-  const int          kn    = PwaAffineRefs(KIND, DIM) * (fe->nb * (fe->nb + 1) / 2);
-  size_t             fixed = sizeof(double) * (size_t)kn, per = sizeof(double) * (size_t)(rn->maxslots > 0 ? rn->maxslots : 1), bytes;
-  int                dev, nsm, smsm, smblk, wpb = 1, per_sm = 0, grid;
-  cudaFuncAttributes fa;
-  cudaError_t        e;
+  const int    kn    = PwaAffineRefs(KIND, DIM) * (fe->nb * (fe->nb + 1) / 2);
+  const size_t fixed = sizeof(double) * (size_t)kn, per = sizeof(double) * (size_t)(rn->maxslots > 0 ? rn->maxslots : 1);
+  /* the launch configuration of this instance, computed once per (device, reference bytes, tile bytes): the device
+     queries below cost a sizeable part of a small assembly (as in warpasm_affine.cu) */
+  static int    cdev = -1, cwpb = 1, cmaxgrid = 1;
+  static size_t cfixed = 0, cper = 0, cbytes = 0;
+  int           dev, grid;
+  cudaError_t   e;
   if ((e = cudaGetDevice(&dev)) != cudaSuccess) return (int)e;
-  if ((e = cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return (int)e;
-  if ((e = cudaDeviceGetAttribute(&smsm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev)) != cudaSuccess) return (int)e;
-  if ((e = cudaDeviceGetAttribute(&smblk, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)) != cudaSuccess) return (int)e;
-  if ((e = cudaFuncGetAttributes(&fa, RowNZ<DIM, KIND>)) != cudaSuccess) return (int)e;
-  if (fixed + per > (size_t)smblk) return (int)cudaErrorInvalidConfiguration; /* the plan checks this (PetscWarpAsmRowNZTileBytes) */
-  if (!PetscWarpAsmRowNZResidentWarps(fixed, per, (size_t)smsm, (size_t)smblk, fa.numRegs, &wpb)) wpb = 1;
-  bytes = fixed + (size_t)wpb * per;
-  { /* opt in to more than 48 KB once per (device, bytes) of this instance */
-    static int    cdev   = -1;
-    static size_t cbytes = 0;
-    if (dev != cdev || bytes > cbytes) {
-      if (bytes > 48 * 1024 && (e = cudaFuncSetAttribute(RowNZ<DIM, KIND>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)) != cudaSuccess) return (int)e;
-      cdev = dev, cbytes = bytes;
-    }
+  if (dev != cdev || fixed != cfixed || per != cper) {
+    int                nsm, smsm, smblk, wpb = 1, per_sm = 0;
+    size_t             bytes;
+    cudaFuncAttributes fa;
+    if ((e = cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return (int)e;
+    if ((e = cudaDeviceGetAttribute(&smsm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev)) != cudaSuccess) return (int)e;
+    if ((e = cudaDeviceGetAttribute(&smblk, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)) != cudaSuccess) return (int)e;
+    if ((e = cudaFuncGetAttributes(&fa, RowNZ<DIM, KIND>)) != cudaSuccess) return (int)e;
+    if (fixed + per > (size_t)smblk) return (int)cudaErrorInvalidConfiguration; /* the plan checks this (PetscWarpAsmRowNZTileBytes) */
+    if (!PetscWarpAsmRowNZResidentWarps(fixed, per, (size_t)smsm, (size_t)smblk, fa.numRegs, &wpb)) wpb = 1;
+    bytes = fixed + (size_t)wpb * per;
+    if (bytes > 48 * 1024 && (e = cudaFuncSetAttribute(RowNZ<DIM, KIND>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)) != cudaSuccess) return (int)e;
+    if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, RowNZ<DIM, KIND>, wpb * PETSCWARP_ROWNZ_LANES, bytes)) != cudaSuccess) return (int)e;
+    cdev = dev, cfixed = fixed, cper = per, cwpb = wpb, cbytes = bytes, cmaxgrid = nsm * (per_sm < 1 ? 1 : per_sm);
   }
-  if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, RowNZ<DIM, KIND>, wpb * PETSCWARP_ROWNZ_LANES, bytes)) != cudaSuccess) return (int)e;
-  if (per_sm < 1) per_sm = 1;
-  grid = (rn->ntiles + wpb - 1) / wpb;
-  if (grid > nsm * per_sm) grid = nsm * per_sm;
-  RowNZ<DIM, KIND><<<grid, wpb * PETSCWARP_ROWNZ_LANES, bytes, st>>>(fe->nb, kn, fe->Kaff, ph->lambda, ph->mu, ph->shift, *rn, coef, val);
+  grid = (rn->ntiles + cwpb - 1) / cwpb;
+  if (grid > cmaxgrid) grid = cmaxgrid;
+  RowNZ<DIM, KIND><<<grid, cwpb * PETSCWARP_ROWNZ_LANES, cbytes, st>>>(fe->nb, kn, fe->Kaff, ph->lambda, ph->mu, ph->shift, *rn, coef, val);
   return (int)cudaGetLastError();
 }
 
