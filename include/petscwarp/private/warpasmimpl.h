@@ -146,6 +146,7 @@ struct _p_PetscWarpAsm {
    cell is affine and the physics allows it, and the number of cells the call computes by the affine path */
 PETSC_INTERN PetscErrorCode PetscWarpAsmAffineReset_Private(PetscWarpAsm, PetscBool);
 PETSC_INTERN PetscErrorCode PetscWarpAsmAffineCells_Private(PetscWarpAsm);
+PETSC_INTERN PetscBool      PetscWarpAsmAffineRefsFit_Private(PetscWarpAsm, int);
 PETSC_INTERN PetscErrorCode PetscWarpAsmAffineRefs_Private(PetscWarpAsm, PetscBool, int, const double **);
 PETSC_INTERN PetscErrorCode PetscWarpAsmAffinePlan_Private(PetscWarpAsm, const PetscWarpPhys *, PetscWarpAsmPlan *);
 PETSC_INTERN PetscErrorCode PetscWarpAsmAffinePlanReset_Private(PetscWarpAsmPlan *);

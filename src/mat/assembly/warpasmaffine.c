@@ -119,6 +119,17 @@ PetscErrorCode PetscWarpAsmAffinePlanReset_Private(PetscWarpAsmPlan *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether the reference matrices of the element and physics kind fit the shared-memory budget of the affine kernels
+   (PWA_REF_BUDGET of src/kernels/warpasm_elem.h); the affine atomic/color path and rownz both need it */
+PetscBool PetscWarpAsmAffineRefsFit_Private(PetscWarpAsm a, int kind)
+{
+  PetscWarpFE fe = {0};
+
+  fe.dim = (int)a->dim;
+  fe.nb  = (int)a->nb;
+  return (PetscBool)((size_t)PetscWarpAsmAffineRefsSize(&fe, kind) * sizeof(double) <= 32 * 1024);
+}
+
 /* Whether the affine path may run at all for this call: on, some cell affine, no per-point coefficient */
 static PetscErrorCode AffineUsable(PetscWarpAsm a, const PetscWarpPhys *ph, PetscBool *usable)
 {
@@ -130,20 +141,18 @@ static PetscErrorCode AffineUsable(PetscWarpAsm a, const PetscWarpPhys *ph, Pets
      -mat_warp_assembly_affine). Reference matrices above the shared-memory budget (Q3 hexahedra) keep quadrature: that
      variant of the kernel (references read from global memory) has not run on a GPU with a valid test (the Q3 failure of
      that run was the test's node numbering) */
-  {
+  if (!PetscWarpAsmAffineRefsFit_Private(a, ph->kind)) {
     PetscWarpFE fe = {0};
     fe.dim         = (int)a->dim;
     fe.nb          = (int)a->nb;
-    if ((size_t)PetscWarpAsmAffineRefsSize(&fe, ph->kind) * sizeof(double) > 32 * 1024) { /* PWA_REF_BUDGET of src/kernels/warpasm_elem.h */
-      if (!a->affinfo) PetscCall(PetscInfo(a, "affine path: the reference matrices (%d doubles) exceed the shared-memory budget: quadrature\n", PetscWarpAsmAffineRefsSize(&fe, ph->kind)));
-      a->affinfo = PETSC_TRUE;
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-    if (ph->kind == PETSCWARP_PHYS_ELASTICITY && !a->affine_set) {
-      if (!a->affinfo) PetscCall(PetscInfo(a, "affine path: elasticity uses quadrature unless -mat_warp_assembly_affine or PetscWarpAsmSetAffine() asks for it\n"));
-      a->affinfo = PETSC_TRUE;
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
+    if (!a->affinfo) PetscCall(PetscInfo(a, "affine path: the reference matrices (%d doubles) exceed the shared-memory budget: quadrature\n", PetscWarpAsmAffineRefsSize(&fe, ph->kind)));
+    a->affinfo = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (ph->kind == PETSCWARP_PHYS_ELASTICITY && !a->affine_set) {
+    if (!a->affinfo) PetscCall(PetscInfo(a, "affine path: elasticity uses quadrature unless -mat_warp_assembly_affine or PetscWarpAsmSetAffine() asks for it\n"));
+    a->affinfo = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscWarpAsmAffineCells_Private(a));
   *usable = (PetscBool)(a->naffine > 0);

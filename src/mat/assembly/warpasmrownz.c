@@ -336,15 +336,11 @@ static int RowNZRegs(int dim, int kind)
 /* Whether the affine path serves every cell for rownz; else the reason */
 static PetscErrorCode RowNZGate(PetscWarpAsm a, const PetscWarpPhys *ph, const char **why)
 {
-  PetscWarpFE fe = {0};
-
   PetscFunctionBegin;
-  *why   = NULL;
-  fe.dim = (int)a->dim;
-  fe.nb  = (int)a->nb;
+  *why = NULL;
   if (!a->affine) *why = "the affine path is off (-mat_warp_assembly_affine 0)";
   else if (ph->cq) *why = "the physics has a per-point mass coefficient (no affine path)";
-  else if ((size_t)PetscWarpAsmAffineRefsSize(&fe, ph->kind) * sizeof(double) > 32 * 1024) *why = "the reference matrices exceed the shared-memory budget (32 KB)";
+  else if (!PetscWarpAsmAffineRefsFit_Private(a, ph->kind)) *why = "the reference matrices exceed the shared-memory budget (32 KB)";
   else if (a->ncells) {
     PetscCall(PetscWarpAsmAffineCells_Private(a));
     if (a->naffine < a->ncells) *why = "some cells are not affine";
