@@ -7,7 +7,7 @@
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
-#                                   pointwise pointwise2 pointwise_bd diag
+#                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -210,6 +210,31 @@ for w in $what; do
       $B/bench/bench_assembly -cases q2lap,p2tet -strategies atomic,rownz -targets aijcusparse,ellwarp -affine 1 -mesh_tet bench/meshes/shell_tet.msh -p2tet_dm_refine 2 \
         -ncpu 0 -ncpu1 0 -nasm 20 -nwarm 3 -symbolic none -matcreate convert -mat_warp_rownz_min_lanes $g -info -csv "$OUTDIR/assembly_rownz2_gate$g.csv" 2>&1 | grep -E 'rownz:|^ *(atomic|rownz)' | tee -a "$OUTDIR/bench_rownz2.log"
     done ;;
+  initbt) # issue 7 (~1-2 min): where initcheck's 1-2 uninitialised 4-byte reads (thread 6/11 of block 0) of the assembly
+          # tests come from: initcheck with host backtraces (INITBT_BT=device|both) on test_asm with rownz into ellwarp only, into sharednz only,
+          # and the non-affine path; the full first findings go to initbt.log. Decides: the kernel named by "at <kernel>"
+    D="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1"
+    for t in "test_asm $D -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 2,2,2 -petscspace_degree 2 -coef tensor -shift 0.5 -strategies rownz -types ellwarp -affine 1 -reassemble 1" \
+             "test_asm $D -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 2,2,2 -petscspace_degree 2 -coef tensor -shift 0.5 -strategies rownz -types sharednz -affine 1 -reassemble 1" \
+             "test_asm $D -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 2,2,2 -petscspace_degree 2 -strategies atomic -types aijcusparse -affine 0 -reassemble 1"; do
+      echo "== compute-sanitizer --tool initcheck --show-backtrace device $t" | tee -a "$OUTDIR/initbt.log"
+      compute-sanitizer --tool initcheck --show-backtrace ${INITBT_BT:-host} --error-exitcode 3 $B/tests/$t > /tmp/sanitizer.log 2>&1
+      echo "exit $?" | tee -a "$OUTDIR/initbt.log"; grep -E "ERROR SUMMARY" /tmp/sanitizer.log | tee -a "$OUTDIR/initbt.log"
+      grep -B2 -A40 -m 2 "Uninitialized" /tmp/sanitizer.log >> "$OUTDIR/initbt.log"
+    done ;;
+  ncu_tet) # issue 9 (~2 min): Nsight Compute on the largest P2 tetrahedra (cube_tet_p2, where ellwarp auto is 0.96x
+           # aijcusparse): the ELL-WARP kernels against cuSPARSE's CSR kernel: duration, DRAM bytes and throughput, L2/L1
+           # hit rates, stalls. Decides: whether the ELL-WARP product moves more DRAM bytes (x gathers, padding) or is
+           # latency bound (occupancy, stalls) where cuSPARSE is not
+    for k in "regex:EllWarpK" "regex:csr|spmv|SpMV|Csr"; do
+      ncu -k "$k" --launch-skip 3 --launch-count 4 --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy --section LaunchStats \
+        $B/bench/bench_spmv -pattern_only -cases ${NCU_CASE:-cube_tet_p2} -ellwarp_paths ellwarp_auto -windows 256 -cpu_nmult 1 -cpu_cg 0 -kr 0 -cg_its 0 -nmult 2 2>&1 | tee -a "$OUTDIR/profile_tet.log" | grep -E "^  [A-Za-z_]|EllWarp|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occ|Registers|Stall|Warp Cycles|Mem Busy|Max Bandwidth|Block Size|Grid Size|Threads" | head -90
+    done ;;
+  ncu_rownz) # issue 7 (~2 min): Nsight Compute on the q1lap assembly (80^3 Q1 Laplacian, affine path): rownz's kernels
+             # (RowNZCoef, RowNZ) and the coo path's (element kernel, PETSc's COO scatter), for where rownz's 0.26 ms go
+             # against the 3x-coo target (0.186 ms). Decides: DRAM bytes and throughput, issue-slot use and stalls of RowNZ
+    ncu -k "regex:RowNZ|PwaAffine|COO|Coo" --launch-skip 0 --launch-count 8 --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy --section LaunchStats --section ComputeWorkloadAnalysis \
+      $B/bench/bench_assembly -cases ${NCU_ASM_CASE:-q1lap} -strategies rownz,coo -targets aijcusparse -affine 1 -ncpu 0 -ncpu1 0 -nasm 1 -nwarm 0 -symbolic none -matcreate convert 2>&1 | tee "$OUTDIR/profile_rownz.log" | grep -E "^  [A-Za-z_]|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occ|Registers|Stall|Warp Cycles|Issue Slots|Executed Ipc|Mem Busy|Max Bandwidth|Block Size|Grid Size|Dynamic Shared|Theoretical Occ|^ *(rownz|coo)" | head -150 ;;
   gmsh_auto) # issue 9, after -mat_ellwarp_index auto became 32-bit where fewer than half the slices have 16-bit codes (~2-3
              # min): the gmsh suite (one rank, DMPlex numbering) with ellwarp_auto (default), _i32 and _i16 only.
              # Decides: ellwarp_auto >= 1.0x aijcusparse on every gmsh matrix

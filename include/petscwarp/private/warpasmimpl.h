@@ -98,7 +98,7 @@ struct _p_PetscWarpAsm {
   PetscInt                     smem;        /* sharednz: shared memory per block, bytes (0: automatic) */
   PetscInt                     sbs;         /* sharednz: threads per block */
   PetscInt                     rntileslots; /* rownz: tile slot cap (0: the occupancy model's choice) */
-  PetscReal                    rnminlanes;  /* rownz: atomic below this many predicted resident rows per SM (< 0: 512 on the device into CSR targets, else none) */
+  PetscReal                    rnminlanes;  /* rownz: atomic below this many predicted resident rows per SM (0: never) */
   /* device copies of the inputs */
   PetscBool        uploaded;
   double          *d_ref, *d_X, *d_kcell; /* d_ref holds w, B, D, Dc */

@@ -184,7 +184,7 @@ PetscErrorCode PetscWarpAsmCreate(MPI_Comm comm, PetscWarpAsm *wa)
   a->partitioner = PETSCWARP_SHAREDNZ_BALLS;
   a->maxred      = 3.0;
   a->rntileslots = 0;
-  a->rnminlanes  = -1;
+  a->rnminlanes  = 0;
   a->sbs         = 512;
   a->affine      = PETSC_TRUE;
   a->naffine     = -1;
@@ -679,8 +679,7 @@ PetscErrorCode PetscWarpAsmSetAffine(PetscWarpAsm wa, PetscBool flg)
 . -mat_warp_rownz_tile_slots <n>                          - rownz: slots per tile at most (default 0: the cap of 4096,
                                                             2048, 1024, 512, 256 that predicts the most rows resident per SM)
 - -mat_warp_rownz_min_lanes <r>                           - rownz: assemble with atomic where fewer than r rows are
-                                                            predicted resident per SM (default: 512 on the device into CSR
-                                                            targets, else never; 0: never)
+                                                            predicted resident per SM (default 0: never)
 
   Level: intermediate
 
@@ -719,7 +718,7 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscCall(PetscOptionsReal("-mat_warp_sharednz_max_redundancy", "sharednz: globalnz instead when elements are computed more than this many times on average", "PetscWarpAsmSetSharedNZ", maxred, &maxred, NULL));
   PetscCall(PetscOptionsInt("-mat_warp_sharednz_shared_memory", "sharednz: shared memory per block in bytes (0: automatic)", "PetscWarpAsmSetFromOptions", smem, &smem, NULL));
   PetscCall(PetscOptionsInt("-mat_warp_rownz_tile_slots", "rownz: slots per tile at most (unless a tile holds one row or ELL-WARP range; 0: chosen by the occupancy model)", "PetscWarpAsmSetFromOptions", tileslots, &tileslots, NULL));
-  PetscCall(PetscOptionsReal("-mat_warp_rownz_min_lanes", "rownz: atomic where fewer rows are predicted resident per SM (< 0: 512 on the device into CSR targets, else none; 0: never)", "PetscWarpAsmSetFromOptions", minlanes, &minlanes, NULL));
+  PetscCall(PetscOptionsReal("-mat_warp_rownz_min_lanes", "rownz: atomic where fewer rows are predicted resident per SM (0: never)", "PetscWarpAsmSetFromOptions", minlanes, &minlanes, NULL));
   PetscOptionsEnd();
   PetscCheck(tileslots >= 0, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_rownz_tile_slots %" PetscInt_FMT " must be >= 0", tileslots);
   if (tileslots != wa->rntileslots || minlanes != wa->rnminlanes) PetscCall(PlanReset(wa));

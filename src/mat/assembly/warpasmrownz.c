@@ -321,17 +321,15 @@ static int RowNZRegs(int dim, int kind)
   return dim == 2 ? 56 : 96;
 }
 
-/* The gate: rownz runs where the plan predicts at least this many rows resident per SM (warps per SM x mean rows per
-   tile: the rows whose incidences are in flight at once). The kernel is latency-bound (a lane's incidences are serial;
-   per entry a shared-memory read of the reference matrices and a read-modify-write of the tile), so its time goes as
-   work / resident rows. H100 (2026-11-23, bench_assembly, ms per assembly, tiles of <= 4096 slots then), the model's
-   prediction for those plans: q1lap (80^3 Q1) rownz>aijcusparse 0.261 vs atomic 0.365, ~1024 rows resident (32 warps
-   x 32); p3tri (P3 triangles) 0.232 vs 0.326, >= 1024; q2lap (40^3 Q2) 0.901 vs 0.574, 192 (6 warps of 32 KB tiles x
-   32); p2tet (P2 tetrahedra) 1.300 vs 0.895, 320 (10 warps of 22 KB x 32), and into ellwarp 2.088 vs 1.091, ~270 (42
-   warps of tiles holding one ELL-WARP warp, 6.3 rows). Break-even from those ratios: 300-730 rows; 512. By default
-   only CSR targets are gated: atomic into ELL-WARP was slower still (q2lap rownz>ellwarp 0.853 vs atomic>ellwarp 1.377,
-   with a plan this model puts at ~230 rows): -mat_warp_rownz_min_lanes r > 0 gates every target. */
-#define ROWNZ_MIN_LANES 512
+/* The gate (-mat_warp_rownz_min_lanes r > 0): rownz runs atomic where the plan predicts fewer than r rows resident per
+   SM (warps per SM x mean rows per tile: the rows whose incidences are in flight at once). Off by default. History: with
+   the first tiles (<= 4096 slots, one ELL-WARP warp per tile) rownz lost to atomic on Q2 hexahedra and P2 tetrahedra
+   (H100, 2026-11-23: q2lap 0.901 vs 0.574 ms, p2tet 1.300 vs 0.895) at 192-320 predicted rows and won at >= 1024, so
+   a default gate of 512 was set for CSR targets. With the tile caps of the occupancy model (RowNZTileCap) the H100 run
+   of 2026-11-23 (fourth session; `gpu_run.sh rownz2`, gate off) has rownz ahead of atomic everywhere it was measured: q2lap into
+   aijcusparse 0.455 vs 0.576 ms at 353 predicted rows, into ellwarp 0.633 vs 1.371 at 232; p2tet 0.722 vs 0.894 at
+   746, into ellwarp 0.751 vs 1.086 at 711; the default gate then sent q2lap into CSR to atomic (0.577 ms, slower).
+   No measured case is below the break-even, so no default threshold is kept. */
 
 /* Whether the affine path serves every cell for rownz; else the reason */
 static PetscErrorCode RowNZGate(PetscWarpAsm a, const PetscWarpPhys *ph, const char **why)
@@ -365,8 +363,8 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     tl.regs                 = RowNZRegs((int)a->dim, ph->kind);
     PetscCall(PetscWarpPlanRowNZ(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, t->nslots, a->ncells, a->nel, a->e2d, &tl, &p->rn, &why));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRowNZ, 0, 0, 0, 0));
-    if (!why && (a->rnminlanes > 0 || (a->rnminlanes < 0 && device && !p->rn.ssh)) && p->rn.lanes < (a->rnminlanes < 0 ? ROWNZ_MIN_LANES : a->rnminlanes)) {
-      PetscCall(PetscInfo(a, "rownz: %.4g rows predicted resident per SM (%d warps, tiles of at most %" PetscInt_FMT " slots), fewer than %g (-mat_warp_rownz_min_lanes)\n", (double)p->rn.lanes, p->rn.warps, p->rn.tileslots, (double)(a->rnminlanes < 0 ? ROWNZ_MIN_LANES : a->rnminlanes)));
+    if (!why && a->rnminlanes > 0 && p->rn.lanes < a->rnminlanes) {
+      PetscCall(PetscInfo(a, "rownz: %.4g rows predicted resident per SM (%d warps, tiles of at most %" PetscInt_FMT " slots), fewer than %g (-mat_warp_rownz_min_lanes)\n", (double)p->rn.lanes, p->rn.warps, p->rn.tileslots, (double)a->rnminlanes));
       why = "predicted slower than atomic (too few rows resident per SM: -mat_warp_rownz_min_lanes)";
     }
   }
