@@ -7,7 +7,7 @@
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
-#                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz
+#                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -235,6 +235,27 @@ for w in $what; do
              # against the 3x-coo target (0.186 ms). Decides: DRAM bytes and throughput, issue-slot use and stalls of RowNZ
     ncu -k "regex:RowNZ|PwaAffine|COO|Coo" --launch-skip 0 --launch-count 8 --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy --section LaunchStats --section ComputeWorkloadAnalysis \
       $B/bench/bench_assembly -cases ${NCU_ASM_CASE:-q1lap} -strategies rownz,coo -targets aijcusparse -affine 1 -ncpu 0 -ncpu1 0 -nasm 1 -nwarm 0 -symbolic none -matcreate convert 2>&1 | tee "$OUTDIR/profile_rownz.log" | grep -E "^  [A-Za-z_]|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occ|Registers|Stall|Warp Cycles|Issue Slots|Executed Ipc|Mem Busy|Max Bandwidth|Block Size|Grid Size|Dynamic Shared|Theoretical Occ|^ *(rownz|coo)" | head -150 ;;
+  rownz3) # issue 7 (~6-7 min): the rownz kernels specialised for the element's size (RowNZ unrolled over the cell's
+          # columns, positions loaded ahead, double2 factors; RowNZCoef with vertex coordinates in registers and coalesced
+          # stores through shared memory; compiled here, never run before). (1) the GPU assembly tests (asmkernels_cuda:
+          # generic AND specialised RowNZ bitwise equal to the host twin); (2) memcheck/racecheck/initcheck on test_asm rownz
+          # (Q1 hexahedra nb 8, P2 triangles nb 6, Q2 elasticity); (3) bench_assembly, every GPU path against PETSc's CPU
+          # path on 16 ranks (one CSV); (4) the generic kernel (-mat_warp_rownz_unroll 0) on the same cases. Decides:
+          # ctest passed; sanitizers 0; q1lap rownz>aijcusparse <= coo/3 (target; before 0.261 vs 0.559 ms), ellwarp within
+          # 1.1x of CSR, unroll 1 vs 0 per case
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asm' 2>&1 | tee "$OUTDIR/ctest_rownz3.log" | grep -E "tests passed|Failed|FAIL" | tail -8)
+    D="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1"
+    sanitize_each sanitize_rownz3.log "memcheck racecheck initcheck" "test_asm $D -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 3,2,2 -coef cell -strategies rownz -types ellwarp,sharednz -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump" \
+      "test_asm $D -dm_plex_dim 2 -dm_plex_simplex 1 -dm_plex_box_faces 4,3 -petscspace_degree 2 -coef tensor -shift 0.5 -strategies rownz -types ellwarp,sharednz -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump" \
+      "test_asm $D -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 2,2,2 -petscspace_degree 2 -physics elasticity -strategies rownz -types ellwarp,sharednz -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump"
+    grep -E "^== |exit|SUMMARY" "$OUTDIR/sanitize_rownz3.log" | paste - - - | sed -E 's/-mat_ellwarp_backend cuda -mat_warp_assembly_device 1//' | cut -c1-200
+    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases ${ROWNZ_CASES:-q1lap,q2lap,p3tri,p2tet,q1elas} -strategies atomic,rownz,coo -targets aijcusparse,ellwarp -affine 1 \
+      -mesh_tri bench/meshes/holed_tri.msh -p3tri_dm_refine 3 -mesh_tet bench/meshes/shell_tet.msh -p2tet_dm_refine 2 \
+      -ncpu 1 -ncpu1 0 -nasm 20 -nwarm 3 -symbolic none -matcreate convert -csv "$OUTDIR/assembly_rownz3.csv" 2>&1 | tee "$OUTDIR/bench_rownz3.log" | grep -E "^==|^  [a-z_]+[>_a-z]* " | cut -c1-150
+    echo "== -mat_warp_rownz_unroll 0" | tee -a "$OUTDIR/bench_rownz3.log"
+    $B/bench/bench_assembly -cases ${ROWNZ_CASES:-q1lap,q2lap,p3tri,p2tet,q1elas} -strategies rownz -targets aijcusparse,ellwarp -affine 1 -mat_warp_rownz_unroll 0 \
+      -mesh_tri bench/meshes/holed_tri.msh -p3tri_dm_refine 3 -mesh_tet bench/meshes/shell_tet.msh -p2tet_dm_refine 2 \
+      -ncpu 0 -ncpu1 0 -nasm 20 -nwarm 3 -symbolic none -matcreate convert -csv "$OUTDIR/assembly_rownz3_unroll0.csv" 2>&1 | tee -a "$OUTDIR/bench_rownz3.log" | grep -E "^==|^  rownz" | cut -c1-150 ;;
   gmsh_auto) # issue 9, after -mat_ellwarp_index auto became 32-bit where fewer than half the slices have 16-bit codes (~2-3
              # min): the gmsh suite (one rank, DMPlex numbering) with ellwarp_auto (default), _i32 and _i16 only.
              # Decides: ellwarp_auto >= 1.0x aijcusparse on every gmsh matrix

@@ -8,24 +8,92 @@
 
 #define PWA_RNZ_COEF_THREADS 256
 
-template <int DIM, int KIND>
+#define RNZ_CS(DIM, KIND) ((((KIND) == PETSCWARP_PHYS_LAPLACE ? (DIM) * ((DIM) + 1) / 2 + 1 : (DIM) * (DIM) + 1) + 1) / 2 * 2)
+
+/* A thread per cell (NCV > 0: the cell's vertex count at compile time, so that its coordinates stay in registers
+   instead of a local-memory array); the block's factors go through shared memory (rows of CS + 1 doubles: no bank conflicts) so that
+   the block writes its contiguous range of coef coalesced (a thread writing its own CS doubles made each store
+   instruction touch 32 separate sectors) */
+template <int DIM, int KIND, int NCV>
 __global__ void __launch_bounds__(PWA_RNZ_COEF_THREADS) RowNZCoef(int ncells, int ncv, const int *__restrict__ cv, const double *__restrict__ X, const double *__restrict__ Dc, PwaPhys ph, double *__restrict__ coef)
 {
-  constexpr int CS = (((KIND == PETSCWARP_PHYS_LAPLACE ? DIM * (DIM + 1) / 2 + 1 : DIM * DIM + 1) + 1) / 2) * 2;
-  for (int cell = blockIdx.x * blockDim.x + threadIdx.x; cell < ncells; cell += gridDim.x * blockDim.x) {
-    double g[CS];
-    PwaRowNZCell(KIND, DIM, ncv, cv, X, Dc, ph.coef, ph.kappa, ph.kcell, ph.shift, cell, CS, g);
+  constexpr int    CS = RNZ_CS(DIM, KIND);
+  __shared__ double sg[PWA_RNZ_COEF_THREADS * (CS + 1)];
+  for (int c0 = blockIdx.x * PWA_RNZ_COEF_THREADS; c0 < ncells; c0 += gridDim.x * PWA_RNZ_COEF_THREADS) {
+    const int cell = c0 + threadIdx.x, nv = min(PWA_RNZ_COEF_THREADS, ncells - c0) * CS;
+    if (cell < ncells) {
+      double g[CS];
+      PwaRowNZCell(KIND, DIM, NCV > 0 ? NCV : ncv, cv, X, Dc, ph.coef, ph.kappa, ph.kcell, ph.shift, cell, CS, g);
 #pragma unroll
-    for (int r = 0; r < CS; r++) coef[(size_t)cell * CS + r] = g[r];
+      for (int r = 0; r < CS; r++) sg[threadIdx.x * (CS + 1) + r] = g[r];
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < nv; i += PWA_RNZ_COEF_THREADS) coef[(size_t)c0 * CS + i] = sg[(i / CS) * (CS + 1) + i % CS];
+    __syncthreads();
   }
 }
 
-/* Shared memory (doubles): the reference matrices kn, then maxslots per warp */
-template <int DIM, int KIND>
+/* PwaRowNZLane (warpasm_rownz.h) with the element's size a compile-time constant (NB basis functions, 8-bit
+   positions): the loops over the cell's columns unroll, an incidence's column positions are all loaded before its
+   entries are added (NEL <= 32; else a node's components at a time), and its factor is read as double2. The same
+   arithmetic in the same order as PwaRowNZLane: bitwise the host twin's values. */
+template <int DIM, int KIND, int NB>
+__device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, double mu, double shift, const PetscWarpRowNZ &rn, int b, int t, const double *__restrict__ coef, double *acc)
+{
+  constexpr int NC = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM, NEL = NB * NC, CS = RNZ_CS(DIM, KIND), PRE = NEL <= 32;
+  const int     base = __ldg(&rn.lbase[b * PETSCWARP_ROWNZ_LANES + t]), nl = __ldg(&rn.nlane[b]);
+  if (base < 0 || t >= nl) return;
+  const int i0 = __ldg(&rn.ioff[b]), nm = (__ldg(&rn.ioff[b + 1]) - i0) / nl, ssh = rn.ssh;
+  const int lsh = __ldg(&rn.lsh[b * PETSCWARP_ROWNZ_LANES + t]), lmask = (1 << lsh) - 1;
+  for (int m = 0; m < nm; m++) {
+    const size_t         x    = (size_t)i0 + (size_t)m * nl + t;
+    const int            cell = __ldg(&rn.icell[x]);
+    const unsigned char *kp   = rn.kpos8 + ((size_t)i0 + (size_t)m * nl) * NEL + t;
+    unsigned char        k[PRE ? NEL : NC];
+    double               g[CS];
+    int                  i, a, c;
+    if (cell < 0) continue; /* padding */
+    i = __ldg(&rn.iloc[x]);
+    a = i / NC;
+    c = i - a * NC;
+    if (PRE) {
+#pragma unroll
+      for (int j = 0; j < (PRE ? NEL : 1); j++) k[j] = __ldg(&kp[(size_t)j * nl]);
+    }
+#pragma unroll
+    for (int r = 0; r < CS / 2; r++) {
+      const double2 q = __ldg(reinterpret_cast<const double2 *>(coef + (size_t)cell * CS) + r);
+      g[2 * r]        = q.x;
+      g[2 * r + 1]    = q.y;
+    }
+#pragma unroll
+    for (int bn = 0; bn < NB; bn++) {
+      double v[9];
+      if (!PRE) {
+#pragma unroll
+        for (int e = 0; e < NC; e++) k[e] = __ldg(&kp[(size_t)(bn * NC + e) * nl]);
+      }
+      PwaAffinePair(KIND, DIM, NB, Kr, g, lambda, mu, shift, a, bn, v);
+#pragma unroll
+      for (int e = 0; e < NC; e++) {
+        const int kk = k[PRE ? bn * NC + e : e];
+        double    ve = v[e];
+#pragma unroll
+        for (int cc = 1; cc < NC; cc++) ve = cc == c ? v[cc * NC + e] : ve; /* v[c*NC + e] without indexing v at run time (v stays in registers) */
+        if (kk == PETSCWARP_ROWNZ_SKIP8) continue; /* a dropped column */
+        acc[base + ((kk >> lsh) << ssh) + (kk & lmask)] += ve;
+      }
+    }
+  }
+}
+
+/* Shared memory (doubles): the reference matrices kn, then maxslots per warp. NB > 0: RowNZLaneNB (8-bit positions,
+   nb == NB), else the generic PwaRowNZLane */
+template <int DIM, int KIND, int NB>
 __global__ void RowNZ(int nb, int kn, const double *__restrict__ Kaff, double lambda, double mu, double shift, const __grid_constant__ PetscWarpRowNZ rn, const double *__restrict__ coef, double *__restrict__ val)
 {
   extern __shared__ double smem[];
-  constexpr int            CS   = (((KIND == PETSCWARP_PHYS_LAPLACE ? DIM * (DIM + 1) / 2 + 1 : DIM * DIM + 1) + 1) / 2) * 2;
+  constexpr int            CS   = RNZ_CS(DIM, KIND);
   const int                warp = threadIdx.x / PETSCWARP_ROWNZ_LANES, lane = threadIdx.x % PETSCWARP_ROWNZ_LANES, wpb = blockDim.x / PETSCWARP_ROWNZ_LANES;
   double                  *acc = smem + kn + (size_t)warp * rn.maxslots;
   for (int t = threadIdx.x; t < kn; t += blockDim.x) smem[t] = __ldg(&Kaff[t]);
@@ -34,7 +102,8 @@ __global__ void RowNZ(int nb, int kn, const double *__restrict__ Kaff, double la
     const int s0 = __ldg(&rn.soff[b]), ns = __ldg(&rn.soff[b + 1]) - s0;
     for (int s = lane; s < ns; s += PETSCWARP_ROWNZ_LANES) acc[s] = 0.0;
     __syncwarp();
-    PwaRowNZLane(KIND, DIM, nb, smem, lambda, mu, shift, &rn, b, lane, coef, CS, acc);
+    if constexpr (NB > 0) RowNZLaneNB<DIM, KIND, NB>(smem, lambda, mu, shift, rn, b, lane, coef, acc);
+    else PwaRowNZLane(KIND, DIM, nb, smem, lambda, mu, shift, &rn, b, lane, coef, CS, acc);
     __syncwarp();
     for (int s = lane; s < ns; s += PETSCWARP_ROWNZ_LANES) val[s0 + s] = acc[s];
     __syncwarp(); /* the range is read before the next tile zeroes it */
@@ -45,7 +114,10 @@ template <int DIM, int KIND>
 static int LaunchCoef(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, double *coef, cudaStream_t st)
 {
   const int n = mesh->ncells, grid = (n + PWA_RNZ_COEF_THREADS - 1) / PWA_RNZ_COEF_THREADS;
-  if (n) RowNZCoef<DIM, KIND><<<grid, PWA_RNZ_COEF_THREADS, 0, st>>>(n, fe->ncv, mesh->cv, mesh->X, fe->Dc, PwaPhysOf(ph), coef);
+  if (!n) return (int)cudaSuccess;
+  if (fe->ncv == DIM + 1) RowNZCoef<DIM, KIND, DIM + 1><<<grid, PWA_RNZ_COEF_THREADS, 0, st>>>(n, fe->ncv, mesh->cv, mesh->X, fe->Dc, PwaPhysOf(ph), coef); /* simplices */
+  else if (fe->ncv == (1 << DIM)) RowNZCoef<DIM, KIND, (1 << DIM)><<<grid, PWA_RNZ_COEF_THREADS, 0, st>>>(n, fe->ncv, mesh->cv, mesh->X, fe->Dc, PwaPhysOf(ph), coef); /* tensor cells */
+  else RowNZCoef<DIM, KIND, 0><<<grid, PWA_RNZ_COEF_THREADS, 0, st>>>(n, fe->ncv, mesh->cv, mesh->X, fe->Dc, PwaPhysOf(ph), coef);
   return (int)cudaGetLastError();
 }
 
@@ -59,7 +131,7 @@ extern "C" int PetscWarpAsmRowNZCoefCUDA(const PetscWarpFE *fe, const PetscWarpM
 
 /* Warps per block: the most resident warps per SM for the block's shared memory (reference matrices once per block,
    a tile's range per warp); blocks: as many as are resident at once, each walking tiles (grid-stride) */
-template <int DIM, int KIND>
+template <int DIM, int KIND, int NB>
 static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val, cudaStream_t st)
 {
   const int    kn    = PwaAffineRefs(KIND, DIM) * (fe->nb * (fe->nb + 1) / 2);
@@ -78,18 +150,42 @@ static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWar
     if ((e = cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return (int)e;
     if ((e = cudaDeviceGetAttribute(&smsm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev)) != cudaSuccess) return (int)e;
     if ((e = cudaDeviceGetAttribute(&smblk, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)) != cudaSuccess) return (int)e;
-    if ((e = cudaFuncGetAttributes(&fa, RowNZ<DIM, KIND>)) != cudaSuccess) return (int)e;
+    if ((e = cudaFuncGetAttributes(&fa, RowNZ<DIM, KIND, NB>)) != cudaSuccess) return (int)e;
     if (fixed + per > (size_t)smblk) return (int)cudaErrorInvalidConfiguration; /* the plan checks this (PetscWarpAsmRowNZTileBytes) */
     if (!PetscWarpAsmRowNZResidentWarps(fixed, per, (size_t)smsm, (size_t)smblk, fa.numRegs, &wpb)) wpb = 1;
     bytes = fixed + (size_t)wpb * per;
-    if (bytes > 48 * 1024 && (e = cudaFuncSetAttribute(RowNZ<DIM, KIND>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)) != cudaSuccess) return (int)e;
-    if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, RowNZ<DIM, KIND>, wpb * PETSCWARP_ROWNZ_LANES, bytes)) != cudaSuccess) return (int)e;
+    if (bytes > 48 * 1024 && (e = cudaFuncSetAttribute(RowNZ<DIM, KIND, NB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)) != cudaSuccess) return (int)e;
+    if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, RowNZ<DIM, KIND, NB>, wpb * PETSCWARP_ROWNZ_LANES, bytes)) != cudaSuccess) return (int)e;
     cdev = dev, cfixed = fixed, cper = per, cwpb = wpb, cbytes = bytes, cmaxgrid = nsm * (per_sm < 1 ? 1 : per_sm);
   }
   grid = (rn->ntiles + cwpb - 1) / cwpb;
   if (grid > cmaxgrid) grid = cmaxgrid;
-  RowNZ<DIM, KIND><<<grid, cwpb * PETSCWARP_ROWNZ_LANES, cbytes, st>>>(fe->nb, kn, fe->Kaff, ph->lambda, ph->mu, ph->shift, *rn, coef, val);
+  RowNZ<DIM, KIND, NB><<<grid, cwpb * PETSCWARP_ROWNZ_LANES, cbytes, st>>>(fe->nb, kn, fe->Kaff, ph->lambda, ph->mu, ph->shift, *rn, coef, val);
   return (int)cudaGetLastError();
+}
+
+/* The specialised kernel for the Lagrange elements of the built-in physics (2D: P1 3, Q1 4, P2 6, Q2 9, P3 10 basis
+   functions; 3D: P1 4, Q1 8, P2 10, P3 20, Q2 27) with 8-bit positions, unless rn->unroll is 0; else the generic one */
+template <int DIM, int KIND>
+static int Dispatch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val, cudaStream_t st)
+{
+  if (rn->unroll && !rn->wide) {
+    if constexpr (DIM == 2) switch (fe->nb) {
+      case 3: return Launch<DIM, KIND, 3>(fe, ph, rn, coef, val, st);
+      case 4: return Launch<DIM, KIND, 4>(fe, ph, rn, coef, val, st);
+      case 6: return Launch<DIM, KIND, 6>(fe, ph, rn, coef, val, st);
+      case 9: return Launch<DIM, KIND, 9>(fe, ph, rn, coef, val, st);
+      case 10: return Launch<DIM, KIND, 10>(fe, ph, rn, coef, val, st);
+      }
+    else switch (fe->nb) {
+      case 4: return Launch<DIM, KIND, 4>(fe, ph, rn, coef, val, st);
+      case 8: return Launch<DIM, KIND, 8>(fe, ph, rn, coef, val, st);
+      case 10: return Launch<DIM, KIND, 10>(fe, ph, rn, coef, val, st);
+      case 20: return Launch<DIM, KIND, 20>(fe, ph, rn, coef, val, st);
+      case 27: return Launch<DIM, KIND, 27>(fe, ph, rn, coef, val, st);
+      }
+  }
+  return Launch<DIM, KIND, 0>(fe, ph, rn, coef, val, st);
 }
 
 extern "C" int PetscWarpAsmRowNZCUDA(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val, void *stream)
@@ -97,6 +193,6 @@ extern "C" int PetscWarpAsmRowNZCUDA(const PetscWarpFE *fe, const PetscWarpPhys 
   cudaStream_t st = (cudaStream_t)stream;
   if (PwaCheckCall(fe, ph) || !fe->Kaff || rn->nel != fe->nb * fe->nc || (rn->ssh != 0 && rn->ssh != 5) || !PetscWarpAsmRowNZTileBytes(fe, ph->kind, rn->maxslots)) return (int)cudaErrorInvalidValue;
   if (!rn->ntiles) return (int)cudaSuccess;
-  if (ph->kind == PETSCWARP_PHYS_LAPLACE) return fe->dim == 2 ? Launch<2, PETSCWARP_PHYS_LAPLACE>(fe, ph, rn, coef, val, st) : Launch<3, PETSCWARP_PHYS_LAPLACE>(fe, ph, rn, coef, val, st);
-  return fe->dim == 2 ? Launch<2, PETSCWARP_PHYS_ELASTICITY>(fe, ph, rn, coef, val, st) : Launch<3, PETSCWARP_PHYS_ELASTICITY>(fe, ph, rn, coef, val, st);
+  if (ph->kind == PETSCWARP_PHYS_LAPLACE) return fe->dim == 2 ? Dispatch<2, PETSCWARP_PHYS_LAPLACE>(fe, ph, rn, coef, val, st) : Dispatch<3, PETSCWARP_PHYS_LAPLACE>(fe, ph, rn, coef, val, st);
+  return fe->dim == 2 ? Dispatch<2, PETSCWARP_PHYS_ELASTICITY>(fe, ph, rn, coef, val, st) : Dispatch<3, PETSCWARP_PHYS_ELASTICITY>(fe, ph, rn, coef, val, st);
 }

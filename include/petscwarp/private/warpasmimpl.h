@@ -98,6 +98,7 @@ struct _p_PetscWarpAsm {
   PetscInt                     smem;        /* sharednz: shared memory per block, bytes (0: automatic) */
   PetscInt                     sbs;         /* sharednz: threads per block */
   PetscInt                     rntileslots; /* rownz: tile slot cap (0: the occupancy model's choice) */
+  PetscBool                    rnunroll;    /* rownz: device kernels specialised for the element's size (-mat_warp_rownz_unroll) */
   PetscReal                    rnminlanes;  /* rownz: atomic below this many predicted resident rows per SM (0: never) */
   /* device copies of the inputs */
   PetscBool        uploaded;

@@ -51,6 +51,7 @@ typedef struct {
   int                   wide;     /* kpos is uint16 (else uint8) */
   int                   ssh;      /* 0 (CSR) or 5 (ELL-WARP): see above */
   int                   maxslots; /* largest soff[b+1] - soff[b] */
+  int                   unroll;   /* device: kernels specialised for the element's size where one exists (else the generic loop) */
   const int            *soff;     /* [ntiles+1] */
   const int            *ioff;     /* [ntiles+1], multiples of LANES */
   const unsigned char  *nlane;    /* [ntiles]: lanes of the tile's incidence lists (their stride), 1 .. LANES */

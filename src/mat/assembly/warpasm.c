@@ -185,6 +185,7 @@ PetscErrorCode PetscWarpAsmCreate(MPI_Comm comm, PetscWarpAsm *wa)
   a->maxred      = 3.0;
   a->rntileslots = 0;
   a->rnminlanes  = 0;
+  a->rnunroll    = PETSC_TRUE;
   a->sbs         = 512;
   a->affine      = PETSC_TRUE;
   a->naffine     = -1;
@@ -680,6 +681,8 @@ PetscErrorCode PetscWarpAsmSetAffine(PetscWarpAsm wa, PetscBool flg)
                                                             2048, 1024, 512, 256 that predicts the most rows resident per SM)
 - -mat_warp_rownz_min_lanes <r>                           - rownz: assemble with atomic where fewer than r rows are
                                                             predicted resident per SM (default 0: never)
+- -mat_warp_rownz_unroll <bool>                            - rownz: device kernels specialised for the element's size
+                                                            (unrolled column loops; default true; false: the generic loop)
 
   Level: intermediate
 
@@ -693,10 +696,12 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscWarpSharedNZPartitioner part;
   PetscReal                    maxred, minlanes;
   PetscInt                     tileslots;
+  PetscBool                    unroll;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
   tileslots = wa->rntileslots;
+  unroll    = wa->rnunroll;
   minlanes  = wa->rnminlanes;
   s         = wa->strategy;
   dev       = wa->usedevice;
@@ -719,7 +724,9 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscCall(PetscOptionsInt("-mat_warp_sharednz_shared_memory", "sharednz: shared memory per block in bytes (0: automatic)", "PetscWarpAsmSetFromOptions", smem, &smem, NULL));
   PetscCall(PetscOptionsInt("-mat_warp_rownz_tile_slots", "rownz: slots per tile at most (unless a tile holds one row or ELL-WARP range; 0: chosen by the occupancy model)", "PetscWarpAsmSetFromOptions", tileslots, &tileslots, NULL));
   PetscCall(PetscOptionsReal("-mat_warp_rownz_min_lanes", "rownz: atomic where fewer rows are predicted resident per SM (0: never)", "PetscWarpAsmSetFromOptions", minlanes, &minlanes, NULL));
+  PetscCall(PetscOptionsBool("-mat_warp_rownz_unroll", "rownz: device kernels specialised for the element's size (0: the generic loop)", "PetscWarpAsmSetFromOptions", unroll, &unroll, NULL));
   PetscOptionsEnd();
+  wa->rnunroll = unroll;
   PetscCheck(tileslots >= 0, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_rownz_tile_slots %" PetscInt_FMT " must be >= 0", tileslots);
   if (tileslots != wa->rntileslots || minlanes != wa->rnminlanes) PetscCall(PlanReset(wa));
   wa->rntileslots = tileslots;

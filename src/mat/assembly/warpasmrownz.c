@@ -466,6 +466,7 @@ PetscErrorCode PetscWarpAsmRowNZRun_Private(PetscWarpAsm a, Mat A, MatWarpTarget
     PetscCallCUDA((cudaError_t)PetscWarpAsmRowNZCoefCUDA(fe, mesh, ph, p->d_coef, st));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_Elem, A, 0, 0, 0));
     PetscCall(PetscLogEventBegin(PETSCWARPASM_Reduce, A, 0, 0, 0));
+    p->d_rn.unroll = (int)a->rnunroll;
     PetscCallCUDA((cudaError_t)PetscWarpAsmRowNZCUDA(fe, ph, &p->d_rn, p->d_coef, t->val, st));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_Reduce, A, 0, 0, 0));
   }
