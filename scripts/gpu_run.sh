@@ -246,7 +246,7 @@ for w in $what; do
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asm' 2>&1 | tee "$OUTDIR/ctest_rownz3.log" | grep -E "tests passed|Failed|FAIL" | tail -8)
     D="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1"
     sanitize_each sanitize_rownz3.log "memcheck racecheck initcheck" "test_asm $D -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 3,2,2 -coef cell -strategies rownz -types ellwarp,sharednz -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump" \
-      "test_asm $D -dm_plex_dim 2 -dm_plex_simplex 1 -dm_plex_box_faces 4,3 -petscspace_degree 2 -coef tensor -shift 0.5 -strategies rownz -types ellwarp,sharednz -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump" \
+      "test_asm $D -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 4,3 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -petscspace_degree 2 -coef tensor -shift 0.5 -strategies rownz -types ellwarp,sharednz -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump" \
       "test_asm $D -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 2,2,2 -petscspace_degree 2 -physics elasticity -strategies rownz -types ellwarp,sharednz -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump"
     grep -E "^== |exit|SUMMARY" "$OUTDIR/sanitize_rownz3.log" | paste - - - | sed -E 's/-mat_ellwarp_backend cuda -mat_warp_assembly_device 1//' | cut -c1-200
     mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases ${ROWNZ_CASES:-q1lap,q2lap,p3tri,p2tet,q1elas} -strategies atomic,rownz,coo -targets aijcusparse,ellwarp -affine 1 \
