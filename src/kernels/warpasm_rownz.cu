@@ -155,7 +155,13 @@ static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWar
     if (!PetscWarpAsmRowNZResidentWarps(fixed, per, (size_t)smsm, (size_t)smblk, fa.numRegs, &wpb)) wpb = 1;
     bytes = fixed + (size_t)wpb * per;
     if (bytes > 48 * 1024 && (e = cudaFuncSetAttribute(RowNZ<DIM, KIND, NB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)) != cudaSuccess) return (int)e;
-    if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, RowNZ<DIM, KIND, NB>, wpb * PETSCWARP_ROWNZ_LANES, bytes)) != cudaSuccess) return (int)e;
+    for (;;) { /* the model's block, or fewer warps where the device says the block cannot be resident */
+      if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, RowNZ<DIM, KIND, NB>, wpb * PETSCWARP_ROWNZ_LANES, bytes)) != cudaSuccess) return (int)e;
+      if (per_sm > 0 || wpb == 1) break;
+      wpb--;
+      bytes = fixed + (size_t)wpb * per;
+    }
+    if (per_sm < 1) return (int)cudaErrorLaunchOutOfResources;
     cdev = dev, cfixed = fixed, cper = per, cwpb = wpb, cbytes = bytes, cmaxgrid = nsm * (per_sm < 1 ? 1 : per_sm);
   }
   grid = (rn->ntiles + cwpb - 1) / cwpb;

@@ -18,7 +18,9 @@ size_t PetscWarpAsmRowNZTileBytes(const PetscWarpFE *fe, int physkind, int maxsl
 
 int PetscWarpAsmRowNZResidentWarps(size_t fixed, size_t per, size_t smsm, size_t smblk, int regs, int *wpb)
 {
-  const int maxw = regs > 0 ? 65536 / (regs * PETSCWARP_ROWNZ_LANES) : 64, cap = maxw < 64 ? maxw : 64;
+  /* registers are allocated per thread in multiples of 8 and per SM sub-partition (4 per SM, 16384 registers each, a
+     block's warps spread over the 4): a block of w warps needs ceil(w/4) warps' registers in one sub-partition */
+  const int rpt = (regs + 7) / 8 * 8, wsp = regs > 0 ? 16384 / (rpt * PETSCWARP_ROWNZ_LANES) : 16, maxw = 4 * wsp, cap = maxw < 64 ? maxw : 64;
   int       best = 0;
   *wpb           = 1;
   for (int w = 1; w <= PETSCWARP_ROWNZ_MAXWARPS; w++) {

@@ -315,10 +315,12 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
 /* The occupancy model's inputs (PetscWarpPlanRowNZ()). Registers per thread of RowNZ<DIM, KIND> (ptxas -v, sm_90, CUDA
    13.0, -fmad=false): the plan is a function of the pattern and these constants, the same on the host and the device;
    the launch uses the kernel's own count. */
-static int RowNZRegs(int dim, int kind)
+static int RowNZRegs(int dim, int kind, int nb)
 {
-  if (kind == PETSCWARP_PHYS_LAPLACE) return dim == 2 ? 48 : 56;
-  return dim == 2 ? 56 : 96;
+  /* ptxas (CUDA 13.0, sm_90) for the kernels specialised for nb (warpasm_rownz.cu); the generic kernel (16-bit positions,
+     other nb) uses 48/56 (LAPLACE 2D/3D) and 56/96 (ELASTICITY) */
+  if (kind == PETSCWARP_PHYS_LAPLACE) return dim == 2 ? 48 : nb <= 8 ? 48 : nb <= 10 ? 56 : nb <= 20 ? 64 : 72;
+  return dim == 2 ? 72 : nb <= 4 ? 120 : nb <= 8 ? 150 : 112;
 }
 
 /* The gate (-mat_warp_rownz_min_lanes r > 0): rownz runs atomic where the plan predicts fewer than r rows resident per
@@ -360,7 +362,7 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     fe.nb                   = (int)a->nb;
     tl.tileslots            = a->rntileslots;
     tl.fixed                = PetscWarpAsmRowNZTileBytes(&fe, ph->kind, 0);
-    tl.regs                 = RowNZRegs((int)a->dim, ph->kind);
+    tl.regs                 = RowNZRegs((int)a->dim, ph->kind, (int)a->nb);
     PetscCall(PetscWarpPlanRowNZ(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, t->nslots, a->ncells, a->nel, a->e2d, &tl, &p->rn, &why));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRowNZ, 0, 0, 0, 0));
     if (!why && a->rnminlanes > 0 && p->rn.lanes < a->rnminlanes) {
