@@ -231,7 +231,7 @@ PetscErrorCode DMPlexWarpHookGetAsm_Private(DM dm, DMPlexWarpHook *h)
   else PetscCall(PetscWarpAsmSetElasticity(h->wa, h->coef[0], h->coef[1]));
   PetscCall(PetscWarpAsmSetSource(h->wa, h->f));
   if (h->residual && h->nflux) PetscCall(DMPlexWarpSetBoundaryFluxes_Private(dm, h->nflux, h->flux, h->wa));
-  PetscCall(PetscWarpAsmSetStrategy(h->wa, PETSCWARP_ASM_ATOMIC)); /* the fastest on the H100 for every case measured (bench/RESULTS.md) */
+  PetscCall(PetscWarpAsmSetStrategy(h->wa, PETSCWARP_ASM_ROWNZ)); /* the fastest on the H100 for every case measured (bench/RESULTS.md, 2026-11-23 fourth session); atomic where the affine path cannot serve every cell */
   PetscCall(PetscObjectSetOptionsPrefix((PetscObject)h->wa, ((PetscObject)dm)->prefix));
   PetscCall(PetscWarpAsmSetFromOptions(h->wa));
   PetscFunctionReturn(PETSC_SUCCESS);

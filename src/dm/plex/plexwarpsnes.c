@@ -83,7 +83,7 @@ static PetscErrorCode JacobianGlobal(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
                                         (default true)
 . -dm_plex_warp_cache_boundary <bool> - project the boundary values once and copy them at every residual (default true)
 - -mat_warp_*                         - the options of the assembler (`PetscWarpAsmSetFromOptions()`), with the DM's
-                                        prefix; the strategy defaults to atomic
+                                        prefix; the strategy defaults to rownz (atomic where the affine path cannot serve every cell)
 
   Level: intermediate
 
