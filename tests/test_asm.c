@@ -5,7 +5,9 @@ static char help[] = "Finite-element assembly by PetscWarpAsm against PETSc's ow
                      "  -types aij,ellwarp,sharednz                     target types (default all)\n"
                      "  -physics laplace|elasticity  -reassemble n      assemblies per plan (default 3)\n"
                      "  -expect_sharednz_runs <sharednz|globalnz>  check which strategy the sharednz plans run\n"
-                     "  -expect_rownz_runs <rownz|atomic>          check which strategy the rownz plans run\n"
+                     "  -expect_rownz_runs <rownz|atomic>          check which strategy the rownz plans run (default, unless\n"
+                     "                                              -mat_warp_rownz_min_lanes > 0: rownz where the affine path\n"
+                     "                                              served every cell, else atomic)\n"
                      "  -affine 1,0                                 the affine fast path on and/or off for every strategy and type\n"
                      "                                              (default both: each compared with PETSc's AIJ)\n"
                      "  -perturb amp -perturb_xmax x                move the vertices with x_0 < x (default: all) by at most amp:\n"
@@ -284,7 +286,7 @@ int main(int argc, char **argv)
   PetscWarpAsmStrategy strat;
   PetscBool            affs[2] = {PETSC_TRUE, PETSC_FALSE};
   PetscInt             naff = 2, ncoef = 0;
-  PetscReal            amp = 0, xmax = PETSC_MAX_REAL, shift = 0, *kcell = NULL;
+  PetscReal            amp = 0, xmax = PETSC_MAX_REAL, shift = 0, *kcell = NULL, minlanes = 0;
   char                 expaff[16] = "", coefname[16] = "constant";
   PetscWarpCoefficient coef = PETSCWARP_COEF_CONSTANT;
   DM                   auxdm;
@@ -297,6 +299,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-reassemble", &nre, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-expect_sharednz_runs", expect, sizeof(expect), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-expect_rownz_runs", expectrow, sizeof(expectrow), NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_warp_rownz_min_lanes", &minlanes, NULL));
   PetscCall(TestGetStrategies(strategies, &ns));
   PetscCall(PetscOptionsGetBoolArray(NULL, NULL, "-affine", affs, &naff, &flg));
   if (!flg) naff = 2; /* on and off */
@@ -386,9 +389,13 @@ int main(int argc, char **argv)
           PetscCheck(info.affine_last > 0 && info.affine_last < info.ncells, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " of %" PetscInt_FMT " cells by the affine path, expected some", what, info.affine_last, info.ncells);
         if (aff && mixed && !split) PetscCheck(info.affine_last == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " cells by the affine path on a mixed mesh, expected none", what, info.affine_last);
       }
-      if (expectrow[0] && strat == PETSCWARP_ASM_ROWNZ && aff) { /* without the affine path rownz always runs atomic */
-        PetscCall(PetscStrcmp(expectrow, PetscWarpAsmStrategies[info.used], &flg));
-        PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the plan runs %s, expected %s", what, PetscWarpAsmStrategies[info.used], expectrow);
+      if (strat == PETSCWARP_ASM_ROWNZ && aff && (expectrow[0] || minlanes <= 0)) { /* without the affine path rownz always runs atomic */
+        /* by default: the affine path served every cell of the last assembly (whichever ran: then every cell is affine and
+           the reference matrices fit the shared-memory budget, rownz's gate) and no -mat_warp_rownz_min_lanes gate: rownz */
+        const char *exp = expectrow[0] ? expectrow : PetscWarpAsmStrategies[info.affine_last == info.ncells ? PETSCWARP_ASM_ROWNZ : PETSCWARP_ASM_ATOMIC];
+        PetscCall(PetscStrcmp(exp, PetscWarpAsmStrategies[info.used], &flg));
+        PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the plan runs %s, expected %s%s (affine path: %" PetscInt_FMT " of %" PetscInt_FMT " cells)", what, PetscWarpAsmStrategies[info.used], exp, expectrow[0] ? "" : " by default", info.affine_last,
+                   info.ncells);
       }
       if (strat == PETSCWARP_ASM_ROWNZ && !aff) PetscCheck(info.used == PETSCWARP_ASM_ATOMIC, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz without the affine path runs %s, expected atomic", what, PetscWarpAsmStrategies[info.used]);
       if (expect[0] && strat == PETSCWARP_ASM_SHAREDNZ) {
