@@ -392,7 +392,7 @@ PETSC_EXTERN PetscErrorCode MatWarpGetStageInfo(Mat, MatWarpStageInfo *);
   Notes:
   One field of nc components, discretised by a Lagrange `PetscFE` whose basis is interlaced by node (element dof
   i = a*nc + c is the scalar basis function a in component c, PETSc's order for one field). Per cell the kernels
-  evaluate at each quadrature point q the geometry (PwaGeometry() of petscwarp/elemgeometry.h), the point
+  evaluate at each quadrature point q the geometry (PetscWarpGeometry() of petscwarp/elemgeometry.h), the point
   x = sum_k X[cv[cell*ncv + k]] Bc[q*ncv + k], the state u[c] = sum_a u_e(a,c) B[q*nb + a], its physical gradient
   u_x[c*dim + d] and u_t, call the user functions exactly as `PetscFEIntegrateJacobian_Basic()` and
   `PetscFEIntegrateResidual_Basic()` do (results zeroed before the call, multiplied by w_q detJ after), and add

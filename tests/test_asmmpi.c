@@ -4,11 +4,34 @@ static char help[] = "PetscWarpAsm on several MPI ranks against PETSc's own asse
                      "elements' own COO pattern (PetscWarpAsmCreateMatrix()), values reassembled, load vectors\n"
                      "(VecSetValuesCOO()), ranks without cells.\n"
                      "  -strategies sharednz,globalnz,color,atomic,coo,rownz  (default all)\n"
-                     "  -types aij,ellwarp,aijcusparse                  (default aij,ellwarp; aijcusparse too with a device)\n"
+                     "  -types aij,ellwarp,sharednz,aijcusparse         (default aij,ellwarp; aijcusparse too with a device)\n"
                      "  -physics laplace|elasticity  -reassemble n      (default 2)\n";
 
 #include "testutil.h"
 #include <petscds.h>
+#include <petsc/private/matimpl.h> /* the MatNorm method of a duplicate */
+
+/* MatNorm() of A and of its MatDuplicate() against AIJ's; the duplicate has A's MatNorm method: petscwarp's NORM_1 where
+   it replaces PETSc's (src/mat/utils/matnorm.c: MATMPIAIJELLWARP, MATSHAREDNZ on several ranks, whose duplicate is created
+   as PETSc's MATMPIAIJ(CUSPARSE): on the host the sums agree either way, the method shows which ran) */
+static PetscErrorCode CheckNorms(Mat A, Mat Jref, const char *what)
+{
+  Mat D;
+
+  PetscFunctionBegin;
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &D));
+  PetscCheck(D->ops->norm == A->ops->norm, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the duplicate (%s) has another MatNorm method than the matrix (%s)", what, ((PetscObject)D)->type_name, ((PetscObject)A)->type_name);
+  for (PetscInt q = 0; q < 3; q++) {
+    const NormType t = q == 0 ? NORM_1 : (q == 1 ? NORM_FROBENIUS : NORM_INFINITY);
+    PetscReal      nr, na, nd;
+    PetscCall(MatNorm(Jref, t, &nr));
+    PetscCall(MatNorm(A, t, &na));
+    PetscCall(MatNorm(D, t, &nd));
+    PetscCheck(PetscAbsReal(na - nr) <= 1e-12 * nr && PetscAbsReal(nd - nr) <= 1e-12 * nr, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: %s norm %g, of the duplicate %g, AIJ's %g", what, NormTypes[t], (double)na, (double)nd, (double)nr);
+  }
+  PetscCall(MatDestroy(&D));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 int main(int argc, char **argv)
 {
@@ -90,7 +113,8 @@ int main(int argc, char **argv)
         PetscCall(VecDestroy(&y1));
         PetscCall(VecDestroy(&y2));
       }
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-26s %-9s max entry diff %.2e, ran as %s, MatMult agrees\n", what, info.device ? "(device)" : "(host)", (double)e, PetscWarpAsmStrategies[info.used]));
+      PetscCall(CheckNorms(A, Jref, what));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-26s %-9s max entry diff %.2e, ran as %s, MatMult and norms (duplicate too) agree\n", what, info.device ? "(device)" : "(host)", (double)e, PetscWarpAsmStrategies[info.used]));
       PetscCall(MatDestroy(&A));
       PetscCall(MatDestroy(&A2));
     }

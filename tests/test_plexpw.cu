@@ -284,6 +284,51 @@ static PetscErrorCode RHSRef(KSP ksp, Vec b, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+typedef enum {
+  DERIVE_NONE,
+  DERIVE_CLONE,
+  DERIVE_REFINE,
+  DERIVE_INPLACE
+} Derive;
+static const char *const Derives[] = {"none", "clone", "refine", "inplace", "Derive", "DERIVE_", NULL};
+
+/* -derive: the problem solved on a DM derived from the one the kernels were registered on, the hooks installed on the
+   derived one; PETSc's path derives its DM alike (the same mesh):
+   clone   - DMClone() and DMCopyDisc() of the DM set up
+   refine  - DMRefine() of the DM set up
+   inplace - the kernels registered on the bare mesh, DMSetFromOptions() with the prefix derived_ (-derived_dm_refine 1:
+             the same DM refined in place, its methods reset), then DMClone(); the fields and the PetscDS set on the clone */
+static Derive derive = DERIVE_NONE;
+
+static PetscErrorCode DeriveDM(DM *dm)
+{
+  DM d = NULL;
+
+  PetscFunctionBegin;
+  switch (derive) {
+  case DERIVE_NONE:
+    break;
+  case DERIVE_CLONE:
+    PetscCall(DMClone(*dm, &d));
+    PetscCall(DMCopyDisc(*dm, d));
+    break;
+  case DERIVE_REFINE:
+    PetscCall(DMRefine(*dm, PetscObjectComm((PetscObject)*dm), &d));
+    break;
+  case DERIVE_INPLACE:
+    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)*dm, "derived_"));
+    PetscCall(DMSetFromOptions(*dm));
+    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)*dm, NULL));
+    PetscCall(DMClone(*dm, &d));
+    break;
+  }
+  if (d) {
+    PetscCall(DMDestroy(dm));
+    *dm = d;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The DM of a problem: PETSc's path (hook false, aij: DMPlexSetSNESLocalFEM(); DMTSSetIFunctionLocal() ... with
    DMPlexTSComputeIFunctionFEM() ...; DMKSPSetComputeOperators() ... above) or petscwarp's (the pointwise kernels
    registered, DMPlexWarpSetSNESLocalFEM() / TSLocalFEM() / KSPLocalFEM(), matrix type mt); wrongds: the PetscDS's g3
@@ -299,12 +344,23 @@ static PetscErrorCode CreateDM(Problem p, Solver sv, PetscInt degree, PetscBool 
   const PetscScalar         cst[10] = {0.8, 2.0, 0.5, 0.1, -0.3, 1.5, 0.2, 0.05, -0.1, 1.2};
   const PetscBool           vector  = (PetscBool)(p == PROB_VECTOR || p == PROB_VHEAT);
 
+  const PetscWarpPointwise *pwbd[2][5] = {
+    {&pw_nonlinear_nonconst, &pw_linear_nonconst, &pw_vector_nonconst, NULL,           NULL},
+    {&pw_nonlinear_robin,    &pw_linear_robin,    &pw_vector_robin,    &pw_heat_robin, NULL}
+  };
+  const PetscWarpPointwise *pw = bdkind == BD_NONE || bdwrong == 1 ? pws[p] : pwbd[bdkind - 1][p];
+
   PetscFunctionBegin;
+  PetscCheck(!hook || pw, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-bd %s: no kernels compiled for the problem %s", BdKinds[bdkind], Problems[p]);
   PetscCall(TestPlexCreate(PETSC_COMM_WORLD, dm));
   { /* -perturb amp: non-affine quadrilaterals and hexahedra (the points x and the geometry per quadrature point) */
     PetscReal amp = 0.0;
     PetscCall(PetscOptionsGetReal(NULL, NULL, "-perturb", &amp, NULL));
     PetscCall(TestPerturbCoordinates(*dm, amp, PETSC_MAX_REAL));
+  }
+  if (derive == DERIVE_INPLACE) { /* registered on the bare mesh, inherited through the in-place refinement and the clone */
+    if (hook) PetscCall(DMPlexWarpSetPointwise(*dm, pw));
+    PetscCall(DeriveDM(dm));
   }
   PetscCall(DMGetDimension(*dm, &dim));
   PetscCall(DMPlexGetHeightStratum(*dm, 0, &cStart, &cEnd));
@@ -387,15 +443,8 @@ static PetscErrorCode CreateDM(Problem p, Solver sv, PetscInt degree, PetscBool 
   PetscCall(DMPlexLabelComplete(*dm, label));
   PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "wall", label, 1, &id, 0, 0, NULL, (PetscVoidFn *)bc, (PetscVoidFn *)bc_t, NULL, NULL));
   PetscCall(DMSetMatType(*dm, hook ? mt : MATAIJ));
-  if (hook) {
-    const PetscWarpPointwise *pwbd[2][5] = {
-      {&pw_nonlinear_nonconst, &pw_linear_nonconst, &pw_vector_nonconst, NULL,           NULL},
-      {&pw_nonlinear_robin,    &pw_linear_robin,    &pw_vector_robin,    &pw_heat_robin, NULL}
-    };
-    const PetscWarpPointwise *pw = bdkind == BD_NONE || bdwrong == 1 ? pws[p] : pwbd[bdkind - 1][p];
-    PetscCheck(pw, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-bd %s: no kernels compiled for the problem %s", BdKinds[bdkind], Problems[p]);
-    PetscCall(DMPlexWarpSetPointwise(*dm, pw));
-  }
+  if (hook && derive != DERIVE_INPLACE) PetscCall(DMPlexWarpSetPointwise(*dm, pw));
+  if (derive != DERIVE_INPLACE) PetscCall(DeriveDM(dm));
   switch (sv) {
   case SOLVER_SNES:
     if (hook) PetscCall(DMPlexWarpSetSNESLocalFEM(*dm));
@@ -680,6 +729,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetEList(NULL, NULL, "-solver", Solvers, 3, &isv, NULL));
   sv = (Solver)isv;
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-bc_time", &bct, NULL));
+  {
+    PetscInt ider = DERIVE_NONE;
+    PetscCall(PetscOptionsGetEList(NULL, NULL, "-derive", Derives, 4, &ider, NULL));
+    derive = (Derive)ider;
+  }
   {
     PetscInt ibd = BD_NONE;
     PetscCall(PetscOptionsGetEList(NULL, NULL, "-bd", BdKinds, 3, &ibd, NULL));

@@ -6,17 +6,18 @@
 */
 #pragma once
 
-#if !defined(PWA_HD)
+/* Host and device qualifiers (also those of user pointwise functions, petscwarp/pointwise.cuh) */
+#if !defined(PETSCWARP_HD)
   #if defined(__CUDACC__)
-    #define PWA_HD __host__ __device__
+    #define PETSCWARP_HD __host__ __device__
   #else
-    #define PWA_HD
+    #define PETSCWARP_HD
   #endif
 #endif
 
 /* J[d*dim+e] = dx_d/dxi_e at a quadrature point, from the vertex coordinates Xc[k*dim+d] and the coordinate basis
    derivatives Dcq[k*dim+e] at that point; returns detJ (with its sign) and Jinv[e*dim+d] = dxi_e/dx_d */
-static inline PWA_HD double PwaGeometry(int dim, int ncv, const double *Xc, const double *Dcq, double *Jinv)
+static inline PETSCWARP_HD double PetscWarpGeometry(int dim, int ncv, const double *Xc, const double *Dcq, double *Jinv)
 {
   double J[9], det, r;
   for (int m = 0; m < dim * dim; m++) J[m] = 0.0;
@@ -48,7 +49,7 @@ static inline PWA_HD double PwaGeometry(int dim, int ncv, const double *Xc, cons
 }
 
 /* Physical gradient g = Jinv^T Dqa of one basis function from its reference derivatives Dqa = D + (q*nb + a)*dim */
-static inline PWA_HD void PwaGradient(int dim, const double *Jinv, const double *Dqa, double *g)
+static inline PETSCWARP_HD void PetscWarpGradient(int dim, const double *Jinv, const double *Dqa, double *g)
 {
   double r[3];
   for (int e = 0; e < dim; e++) r[e] = Dqa[e];

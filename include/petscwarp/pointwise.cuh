@@ -23,8 +23,8 @@
 
   The kernels (PetscFEIntegrateJacobian_Basic() / PetscFEIntegrateResidual_Basic() of PETSc, per cell):
   - stage 0: a thread block takes ne cells and gathers their vertex coordinates and element states into shared memory;
-  - stage 1: threads over (cell, quadrature point) compute the geometry (PwaGeometry(): Jinv, detJ), the point x, the
-    state u, its physical gradient u_x and u_t, call the pointwise functions into shared memory (zeroed before, scaled
+  - stage 1: threads over (cell, quadrature point) compute the geometry (PetscWarpGeometry(): Jinv, detJ), the point
+    x, the state u, its physical gradient u_x and u_t, call the pointwise functions into shared memory (zeroed before, scaled
     by w_q detJ after), and keep Jinv there;
   - stage 2: threads over the entries (cell, i, j) of the element matrices (the entries (cell, i) of the element vectors)
     sum their terms over the points, PETSc's PetscFEUpdateElementMat_Internal() (PetscFEUpdateElementVec_Internal()) for
@@ -58,12 +58,8 @@
   #error "petscwarp/pointwise.cuh needs double precision: the element kernels stage points and geometry in double"
 #endif
 
-/* Pointwise functions the host (PetscDS) and the device (petscwarp's kernels) both call: write them with this */
-#if defined(__CUDACC__)
-  #define PETSCWARP_HD __host__ __device__
-#else
-  #define PETSCWARP_HD
-#endif
+/* Pointwise functions the host (PetscDS) and the device (petscwarp's kernels) both call: write them with
+   PETSCWARP_HD (__host__ __device__ under nvcc, defined by petscwarp/elemgeometry.h) */
 
 /* Most components of the field the kernels are compiled for (u, u_x, u_t of a point live in registers) */
 #define PETSCWARP_PW_MAXNC 8
@@ -133,7 +129,7 @@ PETSCWARP_HD inline void StagePoint(const PetscWarpPointwiseData &d, const doubl
   double         Jinv[9], wdj, x[3] = {0.0, 0.0, 0.0};
   PetscScalar    u[PETSCWARP_PW_MAXNC], ut[PETSCWARP_PW_MAXNC], ux[PETSCWARP_PW_MAXNC * 3], *G = S + dim * dim;
 
-  wdj = d.w[q] * PwaGeometry(dim, ncv, Xc, d.Dc + q * ncv * dim, Jinv);
+  wdj = d.w[q] * PetscWarpGeometry(dim, ncv, Xc, d.Dc + q * ncv * dim, Jinv);
   for (int m = 0; m < dim * dim; m++) S[m] = Jinv[m];
   for (int k = 0; k < ncv; k++)
     for (int e = 0; e < dim; e++) x[e] += Xc[k * dim + e] * Bcq[k];
@@ -144,7 +140,7 @@ PETSCWARP_HD inline void StagePoint(const PetscWarpPointwiseData &d, const doubl
   }
   for (int b = 0; b < nb; b++) {
     double g[3];
-    PwaGradient(dim, Jinv, Dq + b * dim, g);
+    PetscWarpGradient(dim, Jinv, Dq + b * dim, g);
     for (int c = 0; c < nc; c++) {
       const PetscScalar v = ue[b * nc + c];
       u[c] += Bq[b] * v;
@@ -189,8 +185,8 @@ PETSCWARP_HD inline double JacobianEntry(const PetscWarpPointwiseData &d, const 
   for (int q = 0; q < d.nq; q++) {
     const double *Sq = S + q * ps, *G = Sq + dim * dim, Ba = d.B[q * nb + a], Bb = d.B[q * nb + b];
     double        ga[3] = {0.0, 0.0, 0.0}, gb[3] = {0.0, 0.0, 0.0};
-    if (Fns::G2::present || Fns::G3::present) PwaGradient(dim, Sq, d.D + (q * nb + a) * dim, ga);
-    if (Fns::G1::present || Fns::G3::present) PwaGradient(dim, Sq, d.D + (q * nb + b) * dim, gb);
+    if (Fns::G2::present || Fns::G3::present) PetscWarpGradient(dim, Sq, d.D + (q * nb + a) * dim, ga);
+    if (Fns::G1::present || Fns::G3::present) PetscWarpGradient(dim, Sq, d.D + (q * nb + b) * dim, gb);
     if (Fns::G0::present) s += Ba * G[ce] * Bb;
     if (Fns::G1::present)
       for (int df = 0; df < dim; df++) s += Ba * G[o1 + ce * dim + df] * gb[df];
@@ -214,7 +210,7 @@ PETSCWARP_HD inline double ResidualEntry(const PetscWarpPointwiseData &d, const 
     if (Fns::F0::present) s += d.B[q * nb + a] * G[c];
     if (Fns::F1::present) {
       double ga[3];
-      PwaGradient(dim, Sq, d.D + (q * nb + a) * dim, ga);
+      PetscWarpGradient(dim, Sq, d.D + (q * nb + a) * dim, ga);
       for (int df = 0; df < dim; df++) s += ga[df] * G[o1 + c * dim + df];
     }
   }

@@ -57,7 +57,7 @@ static __device__ __forceinline__ void StageGroup(const PetscWarpFE &fe, const P
   __syncthreads();
   for (int t = threadIdx.x; t < m * nq * nb; t += blockDim.x) {
     int lq = t / nb, qa = t - lq / nq * nq * nb; /* (lc*nq + q), q*nb + a */
-    PwaGradient(DIM, G + lq * PWA_GS(DIM), r.D + qa * DIM, R + t * DIM);
+    PetscWarpGradient(DIM, G + lq * PWA_GS(DIM), r.D + qa * DIM, R + t * DIM);
   }
 }
 

@@ -6,8 +6,9 @@
   - PwaStageQ: one (cell, quadrature point): the geometry from the cell's vertex coordinates, reduced to a geometric
     factor of PWA_GS(dim) doubles: g[0 .. dim^2) = M = w_q detJ Jinv K Jinv^T (LAPLACE: then the stiffness term of
     entry (a,b) at q is D_qa^T M D_qb with the reference derivatives D) or Jinv (ELASTICITY), g[dim^2] = w_q detJ;
-  - PwaGradient (ELASTICITY only): one (cell, q, a): the physical gradient Jinv^T D_qa, staged in R[(q*nb + a)*dim ...]
-    (elasticity uses each gradient for nc^2 entries per pair of nodes: worth staging; Laplace is cheaper with M);
+  - PetscWarpGradient (ELASTICITY only): one (cell, q, a): the physical gradient Jinv^T D_qa, staged in
+    R[(q*nb + a)*dim ...] (elasticity uses each gradient for nc^2 entries per pair of nodes: worth staging; Laplace
+    is cheaper with M);
   - PwaTile: one tile of a cell's element matrix: the rows of ra consecutive basis functions against the columns of
     rb consecutive ones, all components (Laplace 2 x 4, elasticity 1 x 2 in 2D and 1 x 1 in 3D: at most
     PWA_TILE_MAX entries; the upper triangle only, mirrored), accumulated in registers over the quadrature points from the cell's staged data and the reference
@@ -19,7 +20,9 @@
 #pragma once
 
 #include <petscwarp/private/warpasmkernels.h>
-#include <petscwarp/elemgeometry.h> /* PWA_HD, PwaGeometry(), PwaGradient(): installed, shared with pointwise.cuh */
+/* PETSCWARP_HD, PetscWarpGeometry(), PetscWarpGradient(): installed, shared with pointwise.cuh */
+#include <petscwarp/elemgeometry.h>
+#define PWA_HD PETSCWARP_HD /* the kernels' private spelling of the host and device qualifiers */
 #if defined(__CUDA_ARCH__)
   #define PWA_LDG(p) __ldg(p)
 #else
@@ -104,7 +107,7 @@ static inline PWA_HD int PwaCellCoef(int coef, double kappa, const double *kcell
    Dcq = Dc + q*ncv*dim; tensor, K from PwaCellCoef (LAPLACE) */
 static inline PWA_HD void PwaStageQ(int kind, int dim, int ncv, const double *Xc, const double *Dcq, double wq, int tensor, const double *K, double *g)
 {
-  double Jinv[9], wdj = wq * PwaGeometry(dim, ncv, Xc, Dcq, Jinv);
+  double Jinv[9], wdj = wq * PetscWarpGeometry(dim, ncv, Xc, Dcq, Jinv);
   if (kind == PETSCWARP_PHYS_LAPLACE) { /* M = wdj Jinv K Jinv^T */
     for (int d = 0; d < dim; d++)
       for (int e = 0; e < dim; e++) {

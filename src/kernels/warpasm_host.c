@@ -86,7 +86,7 @@ static void CellMatrix(const PetscWarpFE *fe, const PetscWarpPhys *ph, int cell,
   }
   StageCell(fe, ph->kind, tensor, K, ph->cq, cell, Xc, w->G);
   if (ph->kind == PETSCWARP_PHYS_ELASTICITY)
-    for (int qa = 0; qa < fe->nq * nb; qa++) PwaGradient(dim, w->G + qa / nb * PWA_GS(dim), fe->D + qa * dim, w->R + qa * dim);
+    for (int qa = 0; qa < fe->nq * nb; qa++) PetscWarpGradient(dim, w->G + qa / nb * PWA_GS(dim), fe->D + qa * dim, w->R + qa * dim);
   for (int t = 0; t < PwaTiles(dim, nb, fe->nc); t++) PwaTile(ph->kind, dim, nb, fe->nq, fe->D, fe->B, w->G, w->R, ph->lambda, ph->mu, ph->shift, t, A);
 }
 

@@ -18,7 +18,7 @@
 static inline PWA_HD void PwaResStageQ(int kind, int dim, int nb, int ncv, const double *Xc, const double *Dcq, double wq, const double *Dq, const double *Bq, int tensor, const double *K, double lambda, double mu, double mass, const double *f, const double *ue, const double *ute, double *S)
 {
   const int nc = kind == PETSCWARP_PHYS_LAPLACE ? 1 : dim;
-  double    Jinv[9], gr[9], gu[9], fl[9], wdj = wq * PwaGeometry(dim, ncv, Xc, Dcq, Jinv);
+  double    Jinv[9], gr[9], gu[9], fl[9], wdj = wq * PetscWarpGeometry(dim, ncv, Xc, Dcq, Jinv);
   for (int m = 0; m < nc * dim; m++) gr[m] = 0.0;
   for (int b = 0; b < nb; b++) /* reference gradient gr[c*dim+e] = sum_b u_(b,c) D_qb[e] */
     for (int c = 0; c < nc; c++) {

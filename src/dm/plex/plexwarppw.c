@@ -6,15 +6,116 @@
 #include <petscwarp/private/plexwarphook.h>
 #include <petscwarp/private/plexwarpasm.h>
 #include <petscwarp/private/warpasmpw.h>
+#include <petsc/private/dmimpl.h> /* dm->ops->clone: DMClone() has no hook */
 #include <petscds.h>
 #include <petscfe.h>
 
 #define PW_NAME "DMPlexWarpPointwise"
 
+/* The registration composed on a DM: the kernels (set: registered, else removed), whether it came from the DM's origin
+   (DMClone(), DMRefine(), DMCoarsen()) rather than from DMPlexWarpSetPointwise() on this DM, and the DM type's clone
+   method that CloneInherit() wraps */
+typedef struct {
+  PetscWarpPointwise pw;
+  PetscBool          set, inherited, handler;
+  PetscErrorCode (*clone)(DM, DM *);
+} PointwiseReg;
+
 static PetscErrorCode PointwiseDestroy(PetscCtxRt ctx)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree(*(PetscWarpPointwise **)ctx));
+  PetscCall(PetscFree(*(PointwiseReg **)ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RegGet(DM dm, PointwiseReg **reg)
+{
+  PetscFunctionBegin;
+  *reg = NULL;
+  PetscCall(PetscObjectContainerQuery((PetscObject)dm, PW_NAME, (void **)reg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Inherit(DM, DM);
+
+/* DMClone() calls dm->ops->clone only: the type's method, then the registration onto the clone */
+static PetscErrorCode CloneInherit(DM dm, DM *newdm)
+{
+  PointwiseReg *reg;
+
+  PetscFunctionBegin;
+  PetscCall(RegGet(dm, &reg));
+  PetscCheck(reg && reg->clone, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The clone method of DMPlexWarpSetPointwise() lost the DM type's own");
+  PetscCall((*reg->clone)(dm, newdm));
+  PetscCall(Inherit(dm, *newdm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RefineInherit(DM coarse, DM fine, PetscCtx ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(Inherit(coarse, fine));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CoarsenInherit(DM fine, DM coarse, PetscCtx ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(Inherit(fine, coarse));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Attach(DM, PointwiseReg *);
+
+/* At the end of DMSetFromOptions(): its in-place refinement or distribution (DMPlexReplace_Internal()) resets the DM
+   type's methods, the clone method among them */
+static PetscErrorCode Reattach(PetscObject obj, PetscOptionItems items, PetscCtx ctx)
+{
+  PointwiseReg *reg;
+
+  PetscFunctionBegin;
+  PetscCall(RegGet((DM)obj, &reg));
+  if (reg) PetscCall(Attach((DM)obj, reg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The ways dm passes its registration on: DMRefine() and DMCoarsen() hooks, and its clone method wrapped (again at the
+   end of every DMSetFromOptions(), and whenever the registration is read) */
+static PetscErrorCode Attach(DM dm, PointwiseReg *reg)
+{
+  PetscFunctionBegin;
+  if (!reg->handler) {
+    PetscCall(PetscObjectAddOptionsHandler((PetscObject)dm, Reattach, NULL, NULL));
+    reg->handler = PETSC_TRUE;
+  }
+  PetscCall(DMRefineHookAdd(dm, RefineInherit, NULL, NULL)); /* once: PETSc skips a hook already added */
+  PetscCall(DMCoarsenHookAdd(dm, CoarsenInherit, NULL, NULL));
+  if (dm->ops->clone && dm->ops->clone != CloneInherit) {
+    reg->clone     = dm->ops->clone;
+    dm->ops->clone = CloneInherit;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* to takes from's registration, marked inherited, unless it has its own (DMCoarsen() may return a coarse DM set before) */
+static PetscErrorCode Inherit(DM from, DM to)
+{
+  PointwiseReg *reg, *mine;
+
+  PetscFunctionBegin;
+  PetscCall(RegGet(from, &reg));
+  if (!reg || !reg->set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RegGet(to, &mine));
+  if (mine && mine->set && !mine->inherited) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!mine) {
+    PetscCall(PetscNew(&mine));
+    PetscCall(PetscObjectContainerCompose((PetscObject)to, PW_NAME, mine, PointwiseDestroy));
+  }
+  mine->pw        = reg->pw;
+  mine->set       = PETSC_TRUE;
+  mine->inherited = PETSC_TRUE;
+  PetscCall(Attach(to, mine));
+  PetscCall(PetscInfo(to, "Pointwise kernels %s inherited from DM %p\n", mine->pw.name ? mine->pw.name : "(unnamed)", (void *)from));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -57,6 +158,18 @@ static PetscErrorCode PointwiseDestroy(PetscCtxRt ctx)
   does. A boundary f1, a boundary Jacobian (g0_bd ..., e.g. of a Robin term alpha u) or a boundary f0 without a compiled
   f0_bd are refused (`PETSC_ERR_SUP`): the Jacobian would differ from PETSc's.
 
+  Derived `DM`s inherit the registration (not the hooks: install those on the `DM` that is solved on):
++ `DMClone()` (then `DMCopyDisc()` gives the clone the `PetscDS`), `DMRefine()`, `DMCoarsen()`, and the hierarchies built
+  with them (`DMRefineHierarchy()`, `-dm_refine_hierarchy`, multigrid levels);
+- the `DM` itself keeps it when `DMSetFromOptions()` refines or distributes it in place (`-dm_refine`, `-dm_distribute`),
+  and its clones made after that inherit it too.
+  An inherited registration is used only where the derived `DM`'s `PetscDS` holds the functions the kernels were compiled
+  from (else the hooks go on as without one, and `-info` says so): a clone that solves another problem is not affected.
+  `DMPlexWarpSetPointwise()` on a derived `DM` replaces or (`NULL`) removes the registration there only. Not inherited:
+  the `DM`s that PETSc makes anew rather than by `DMClone()` or `DMRefine()` (`DMPlexDistribute()`, `DMPlexFilter()`,
+  `DMPlexCreateSubmesh()`, `DMPlexTransformApply()`, `DMAdaptLabel()`, ...), nor a `DM` that only receives this one's
+  `PetscDS` (`DMCopyDisc()`, `DMCopyDS()` copy the `PetscDS`, not the registration): register on those.
+
   This version supports one field of at most `PETSCWARP_PW_MAXNC` components, no auxiliary fields, no separate Jacobian
   preconditioner and no dynamic Jacobian of TS; otherwise the hooks stop with `PETSC_ERR_SUP`. Real scalars only.
 
@@ -65,8 +178,8 @@ static PetscErrorCode PointwiseDestroy(PetscCtxRt ctx)
 @*/
 PetscErrorCode DMPlexWarpSetPointwise(DM dm, const PetscWarpPointwise *pw)
 {
-  PetscWarpPointwise *copy    = NULL;
-  void               *hook[3] = {NULL, NULL, NULL};
+  PointwiseReg *reg;
+  void         *hook[3] = {NULL, NULL, NULL};
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
@@ -78,21 +191,70 @@ PetscErrorCode DMPlexWarpSetPointwise(DM dm, const PetscWarpPointwise *pw)
   if (pw) {
     PetscCheck(pw->version == PETSCWARP_POINTWISE_VERSION, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The PetscWarpPointwise %s was compiled against version %d of petscwarp/pointwise.cuh, this library has version %d: recompile it", pw->name ? pw->name : "(unnamed)", pw->version, PETSCWARP_POINTWISE_VERSION);
     PetscCheck(pw->jacobian_host && pw->residual_host, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The PetscWarpPointwise has no host launchers: make it with PETSCWARP_POINTWISE()");
-    PetscCall(PetscNew(&copy));
-    *copy = *pw;
   }
-  PetscCall(PetscObjectContainerCompose((PetscObject)dm, PW_NAME, copy, PointwiseDestroy)); /* NULL removes it */
+  PetscCall(RegGet(dm, &reg));
+  if (!reg && !pw) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!reg) {
+    PetscCall(PetscNew(&reg));
+    PetscCall(PetscObjectContainerCompose((PetscObject)dm, PW_NAME, reg, PointwiseDestroy));
+  }
+  reg->set       = pw ? PETSC_TRUE : PETSC_FALSE; /* NULL removes it (the container stays: it holds the clone method) */
+  reg->inherited = PETSC_FALSE;
+  if (pw) reg->pw = *pw;
+  else PetscCall(PetscMemzero(&reg->pw, sizeof(reg->pw)));
+  PetscCall(Attach(dm, reg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The registered pointwise functions of dm, or NULL */
-PetscErrorCode DMPlexWarpPointwiseGet_Private(DM dm, const PetscWarpPointwise **pw)
+/* Exactly one or no function of a kind, the compiled one (or none of either) */
+static PetscBool SameSlot(PetscInt n, void (*ds)(void), void (*compiled)(void))
 {
-  PetscWarpPointwise *p = NULL;
+  return (PetscBool)(n <= 1 && ds == compiled);
+}
+
+/* dm's PetscDS holds the functions the kernels were compiled from (one field, one PetscDS) */
+static PetscErrorCode DSMatches(DM dm, const PetscWarpPointwise *pw, PetscBool *match)
+{
+  PetscInt          Nf, Nds, n0, n1, n2, n3;
+  PetscDS           ds;
+  PetscWeakForm     wf;
+  PetscPointFn    **f0, **f1;
+  PetscPointJacFn **g0, **g1, **g2, **g3;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectContainerQuery((PetscObject)dm, PW_NAME, &p));
-  *pw = p;
+  *match = PETSC_FALSE;
+  PetscCall(DMGetNumFields(dm, &Nf));
+  PetscCall(DMGetNumDS(dm, &Nds));
+  if (Nf != 1 || Nds != 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMGetDS(dm, &ds));
+  PetscCall(PetscDSGetWeakForm(ds, &wf));
+  PetscCall(PetscWeakFormGetResidual(wf, NULL, 0, 0, 0, &n0, &f0, &n1, &f1));
+  if (!SameSlot(n0, n0 ? (void (*)(void))f0[0] : NULL, pw->f[0]) || !SameSlot(n1, n1 ? (void (*)(void))f1[0] : NULL, pw->f[1])) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscWeakFormGetJacobian(wf, NULL, 0, 0, 0, 0, &n0, &g0, &n1, &g1, &n2, &g2, &n3, &g3));
+  *match = (PetscBool)(SameSlot(n0, n0 ? (void (*)(void))g0[0] : NULL, pw->g[0]) && SameSlot(n1, n1 ? (void (*)(void))g1[0] : NULL, pw->g[1]) && SameSlot(n2, n2 ? (void (*)(void))g2[0] : NULL, pw->g[2]) && SameSlot(n3, n3 ? (void (*)(void))g3[0] : NULL, pw->g[3]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The registered pointwise functions of dm, or NULL; an inherited registration only where dm's PetscDS holds the
+   functions they were compiled from (a clone may solve another problem on the same mesh) */
+PetscErrorCode DMPlexWarpPointwiseGet_Private(DM dm, const PetscWarpPointwise **pw)
+{
+  PointwiseReg *reg;
+
+  PetscFunctionBegin;
+  *pw = NULL;
+  PetscCall(RegGet(dm, &reg));
+  if (!reg || !reg->set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(Attach(dm, reg)); /* again, should the DM's methods have been reset since */
+  if (reg->inherited) {
+    PetscBool match;
+    PetscCall(DSMatches(dm, &reg->pw, &match));
+    if (!match) {
+      PetscCall(PetscInfo(dm, "Pointwise kernels %s inherited but not used: the PetscDS does not hold the functions they were compiled from\n", reg->pw.name ? reg->pw.name : "(unnamed)"));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  *pw = &reg->pw;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

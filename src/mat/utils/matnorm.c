@@ -8,9 +8,13 @@
   2026-11-23: 3.58 against AIJ's 3.36 on test_ellwarpcoo with 2 ranks). The other norms do not use vectors and stay
   MPIAIJ's own. Here the column sums go into host vectors created zeroed.
 
-  Limits: the fix lives on the matrices we create. A MATSHAREDNZ on several ranks is PETSc's MATMPIAIJCUSPARSE, so its
-  MatDuplicate()/MatConvert() results, and PETSc's own mpiaijcusparse matrices (e.g. GAMG's coarse operators there), keep
-  PETSc's NORM_1.
+  The fix follows MatDuplicate(): the matrix's duplicate method is wrapped too and installs it on the duplicate (a
+  MATSHAREDNZ on several ranks is PETSc's MATMPIAIJCUSPARSE, whose duplicate is created as PETSc's type; a
+  MATMPIAIJELLWARP's duplicate gets it from its own creation as well). It is installed on MATSHAREDNZ matrices of several
+  ranks with and without a device (on the host they are MATMPIAIJ: the same sums, one code path).
+
+  Limits: the fix lives on the matrices we create and their duplicates. MatConvert() results of a MATSHAREDNZ, and
+  PETSc's own mpiaijcusparse matrices (e.g. GAMG's coarse operators there), keep PETSc's NORM_1.
 */
 #include <petscwarp/private/matnormimpl.h>
 
@@ -69,20 +73,46 @@ static PetscErrorCode MatNorm_MPIAIJWarp(Mat A, NormType type, PetscReal *norm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Install (on) or remove (off) the corrected MatNorm on an MPIAIJ-derived matrix A; the parent's is kept composed */
-PetscErrorCode MatWarpFixMPIAIJNorm_Private(Mat A, PetscBool on)
+static PetscErrorCode MatDuplicate_MPIAIJWarpNorm(Mat A, MatDuplicateOption op, Mat *M)
 {
-  PetscErrorCode (*parent)(Mat, NormType, PetscReal *) = NULL;
+  PetscErrorCode (*parent)(Mat, MatDuplicateOption, Mat *) = NULL;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatNormParent_PetscWarp_C", &parent));
+  PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatDuplicateParent_PetscWarp_C", &parent));
+  PetscCheck(parent, PetscObjectComm((PetscObject)A), PETSC_ERR_PLIB, "MatDuplicate of the parent type missing");
+  PetscCall((*parent)(A, op, M));
+  PetscCall(MatWarpFixMPIAIJNorm_Private(*M, PETSC_TRUE)); /* the duplicate is created as the parent type: PETSc's NORM_1 */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Install (on) or remove (off) the corrected MatNorm on an MPIAIJ-derived matrix A, and the duplicate method that passes
+   it on; the parent's methods are kept composed */
+PetscErrorCode MatWarpFixMPIAIJNorm_Private(Mat A, PetscBool on)
+{
+  PetscErrorCode (*norm)(Mat, NormType, PetscReal *)          = NULL;
+  PetscErrorCode (*duplicate)(Mat, MatDuplicateOption, Mat *) = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatNormParent_PetscWarp_C", &norm));
+  PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatDuplicateParent_PetscWarp_C", &duplicate));
   if (on) {
-    if (A->ops->norm == MatNorm_MPIAIJWarp) PetscFunctionReturn(PETSC_SUCCESS);
-    PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatNormParent_PetscWarp_C", A->ops->norm));
-    A->ops->norm = MatNorm_MPIAIJWarp;
-  } else if (parent) {
-    A->ops->norm = parent;
-    PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatNormParent_PetscWarp_C", NULL));
+    if (A->ops->norm != MatNorm_MPIAIJWarp) {
+      PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatNormParent_PetscWarp_C", A->ops->norm));
+      A->ops->norm = MatNorm_MPIAIJWarp;
+    }
+    if (A->ops->duplicate && A->ops->duplicate != MatDuplicate_MPIAIJWarpNorm) {
+      PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatDuplicateParent_PetscWarp_C", A->ops->duplicate));
+      A->ops->duplicate = MatDuplicate_MPIAIJWarpNorm;
+    }
+  } else {
+    if (norm) {
+      A->ops->norm = norm;
+      PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatNormParent_PetscWarp_C", NULL));
+    }
+    if (duplicate) {
+      A->ops->duplicate = duplicate;
+      PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatDuplicateParent_PetscWarp_C", NULL));
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -30,7 +30,7 @@ PetscErrorCode MatCreate_SharedNZ(Mat B)
   /* several ranks: PETSc's MPI cuSPARSE matrix, filled by PetscWarpAsm through its MatSetValuesCOO() */
   if (size > 1) {
     PetscCall(MatSetType(B, dev ? MATMPIAIJCUSPARSE : MATMPIAIJ));
-    if (dev) PetscCall(MatWarpFixMPIAIJNorm_Private(B, PETSC_TRUE)); /* PETSc's NORM_1 reads uninitialised VECCUDA host arrays */
+    PetscCall(MatWarpFixMPIAIJNorm_Private(B, PETSC_TRUE)); /* PETSc's NORM_1 reads uninitialised VECCUDA host arrays (the host: the same sums, one path) */
   } else PetscCall(MatSetType(B, dev ? MATSEQAIJCUSPARSE : MATSEQAIJ));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatIsSharedNZ_C", MatSharedNZMarker));
   if (size == 1) PetscCall(MatWarpStageInstall_Private(B, "-mat_sharednz_stage", PETSC_FALSE)); /* staged reassembly into cuSPARSE's COO (warpstage.c); one rank only */
