@@ -244,7 +244,11 @@ PetscErrorCode DMPlexWarpPointwiseSetBoundary_Private(DM dm, PetscWarpAsm wa)
     PetscCall(ISDestroy(&faces[key]));
   }
   PetscCall(PetscWarpAsmPointwiseSetBoundary_Private(wa, nf, Nq, ntab, B, D, fcell, tab, w, x, nrm, invJ));
-  PetscCall(PetscInfo(dm, "Boundary residual f0_bd of the pointwise kernels on %" PetscInt_FMT " faces (%" PetscInt_FMT " natural boundary keys) of this rank\n", nf, nkeys));
+  {
+    const PetscWarpPointwise *pw = NULL;
+    PetscCall(DMPlexWarpPointwiseGet_Private(dm, &pw));
+    PetscCall(PetscInfo(dm, "Boundary residual f0_bd%s of the pointwise kernels on %" PetscInt_FMT " faces (%" PetscInt_FMT " natural boundary keys) of this rank\n", pw && pw->gbd[0] ? " and boundary Jacobian g0_bd" : "", nf, nkeys));
+  }
   PetscCall(PetscFree6(B, D, w, x, nrm, invJ));
   PetscCall(PetscFree2(fcell, tab));
   PetscCall(PetscFree(faces));
