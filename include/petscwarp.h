@@ -444,7 +444,15 @@ typedef int (*PetscWarpPointwiseKernel)(const PetscWarpPointwiseData *);
   does. The geometry (w = face weight times face detJ, x, n, invJ, tab: the tabulation point of the face and orientation)
   is PETSc's own (`DMSNESGetFEGeom()` with `PETSC_FEGEOM_BOUNDARY`), computed once on the host.
 
-.seealso: `PetscWarpPointwise`, `PETSCWARP_POINTWISE_BD()`
+  The boundary Jacobian kernel (g0_bd of `PETSCWARP_POINTWISE_BD_JACOBIAN()`) evaluates the same point data, calls g0_bd
+  with u_tShift too and stores w[k] g0_bd into G[k*nc*nc ...] (stage 1, per point), then (stage 2, per cell with
+  boundary faces and entry (i, j)) adds to the cell's element matrix E[(cell*nel + i)*nel + j], for each of the cell's
+  faces f = bface[boff[m]], ..., bface[boff[m+1]-1] in that order, the face's entry
+  sum_q B[tab[k]*nb + a] G[k*nc*nc + c*nc + e] B[tab[k]*nb + b] (k = f*nq + q, q in order; i = a*nc + c, j = b*nc + e),
+  the terms of `PetscFEIntegrateBdJacobian_Basic()` and `PetscFEUpdateElementMat_Internal()` for one field: a face's
+  element matrix is the full element matrix of its cell, as PETSc's, folded into the cell's before the reduction.
+
+.seealso: `PetscWarpPointwise`, `PETSCWARP_POINTWISE_BD()`, `PETSCWARP_POINTWISE_BD_JACOBIAN()`
 S*/
 typedef struct {
   int                nfaces, dim, nb, nc, nq; /* faces; dimension; scalar basis functions; components; face quadrature points */
@@ -457,13 +465,20 @@ typedef struct {
   PetscReal          t;
   PetscInt           numConstants;
   const PetscScalar *constants;
-  PetscScalar       *f;      /* the local residual: the terms are added to it */
+  PetscScalar       *f;      /* the local residual: the terms are added to it (residual kernel) */
   void              *stream; /* cudaStream_t of the device launcher */
+  /* the boundary Jacobian kernel only (the residual kernel ignores them) */
+  PetscReal    u_tShift; /* the shift passed to g0_bd */
+  int          nbcells;  /* cells with boundary faces */
+  const int   *boff;     /* [nbcells+1] offsets into bface */
+  const int   *bface;    /* [nfaces] the faces grouped by cell (of one cell: in increasing face order) */
+  PetscScalar *G;        /* [nfaces*nq*nc*nc] workspace: w g0_bd at the points */
+  PetscScalar *E;        /* the element matrices of all cells, E[(cell*nel + i)*nel + j], nel = nb*nc: the terms are added to them */
 } PetscWarpPointwiseBdData;
 
 /*S
-  PetscWarpPointwiseBdKernel - A launcher of the boundary kernel of a user boundary residual: 0 on success, else a
-  `cudaError_t` (device) or a nonzero code (host)
+  PetscWarpPointwiseBdKernel - A launcher of the boundary kernel of a user boundary residual (or boundary Jacobian): 0 on
+  success, else a `cudaError_t` (device) or a nonzero code (host)
 
   Level: advanced
 
@@ -495,8 +510,10 @@ typedef struct {
   int                        maxnc;                              /* most components the kernels were compiled for */
   PetscWarpPointwiseBdKernel bdresidual_host, bdresidual_device; /* boundary residual terms from f0_bd (PETSCWARP_POINTWISE_BD()) */
   void (*fbd[1])(void);                                          /* the host address of f0_bd (NULL where absent) */
+  PetscWarpPointwiseBdKernel bdjacobian_host, bdjacobian_device; /* boundary Jacobian terms from g0_bd (PETSCWARP_POINTWISE_BD_JACOBIAN()) */
+  void (*gbd[1])(void);                                          /* the host address of g0_bd (NULL where absent) */
 } PetscWarpPointwise;
-#define PETSCWARP_POINTWISE_VERSION 2
+#define PETSCWARP_POINTWISE_VERSION 3
 
 #include <petscdm.h>
 PETSC_EXTERN PetscErrorCode DMPlexWarpAsmCreate(DM, PetscWarpPhysics, PetscWarpAsm *);

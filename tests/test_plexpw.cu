@@ -19,9 +19,12 @@ static char help[] = "User pointwise functions on the device (issue 8): petscwar
                      "  -degrees 1,2  -types aij,ellwarp,...  -refusals (the checks of the registration, snes); -bc_time v: Dirichlet\n"
                      "  values growing with slope v in time (ts: projected at every call, u_t's too); mesh: -dm_plex_* options,\n"
                      "  -perturb amp (vertices displaced: non-affine cells)\n"
-                     "  -bd none|nonconst|robin: natural boundaries on the sides x = 1 and y = 0 (label values 1, 2) with a boundary f0\n"
-                     "  (PETSCWARP_POINTWISE_BD()): g(x) = sin(x) + y weighted by the normal, or 0.2 u + 0.02 grad u . n - g (no\n"
-                     "  boundary Jacobian: Newton is inexact on both paths alike); -refusals also checks the boundary refusals\n"
+                     "  -bd none|nonconst|robin|robingrad: natural boundaries on the sides x = 1 and y = 0 (label values 1, 2) with a\n"
+                     "  boundary f0: nonconst g(x) = sin(x) + y weighted by the normal (PETSCWARP_POINTWISE_BD(), no boundary\n"
+                     "  Jacobian); robin alpha(x, n) u + 0.1 u |u|^2 - g with its exact boundary Jacobian g0_bd\n"
+                     "  (PETSCWARP_POINTWISE_BD_JACOBIAN(): the Jacobians compared include the boundary terms, Newton is exact);\n"
+                     "  robingrad 0.2 u + 0.02 u grad u . n - g with g0_bd = 0.2 + 0.02 grad u . n (u_x at the faces; no g1_bd:\n"
+                     "  Newton is inexact on both paths alike); -refusals also checks the boundary refusals\n"
                      "Compiled by nvcc with CUDA (device kernels and host twins), else as C++ (host twins only).\n";
 
 #include <petscwarp/pointwise.cuh>
@@ -152,36 +155,76 @@ static PETSCWARP_HD void f0_bd_nonconst(PW_BD_ARGS, PetscScalar f0[])
 {
   for (PetscInt c = 0; c < uOff[1]; ++c) f0[c] = -(sin(x[0]) + x[1]) * (1.0 + 0.5 * n[0]) + 0.1 * c;
 }
-/* robin: alpha u - g(x) with a small normal-derivative term (u and u_x at the faces) */
+#define PW_BDJ_ARGS PW_ARGS, PetscReal u_tShift, const PetscReal x[], const PetscReal n[], PetscInt numConstants, const PetscScalar constants[]
+/* robin: alpha(x, n) u + 0.1 u |u|^2 - g(x), nonlinear in u (the components coupled) and not in u_x: g0_bd below is its
+   exact Jacobian */
+#define ROBIN_ALPHA (0.2 + 0.1 * x[0] * x[0] + 0.05 * n[1])
 static PETSCWARP_HD void f0_bd_robin(PW_BD_ARGS, PetscScalar f0[])
+{
+  PetscScalar uu = 0.0;
+  for (PetscInt c = 0; c < uOff[1]; ++c) uu += u[c] * u[c];
+  for (PetscInt c = 0; c < uOff[1]; ++c) f0[c] = ROBIN_ALPHA * u[c] + 0.1 * u[c] * uu - (sin(x[0]) + x[1]);
+}
+static PETSCWARP_HD void g0_bd_robin(PW_BDJ_ARGS, PetscScalar g0[])
+{
+  const PetscInt nc = uOff[1];
+  PetscScalar    uu = 0.0;
+  for (PetscInt c = 0; c < nc; ++c) uu += u[c] * u[c];
+  for (PetscInt c = 0; c < nc; ++c)
+    for (PetscInt e = 0; e < nc; ++e) g0[c * nc + e] = (c == e ? ROBIN_ALPHA + 0.1 * uu : 0.0) + 0.2 * u[c] * u[e];
+}
+/* robingrad: 0.2 u + 0.02 u grad u . n - g(x) (u and u_x at the faces) with g0_bd = 0.2 + 0.02 grad u . n, u_x in the
+   boundary Jacobian too; its g1_bd (0.02 u n, refused by the kernels) left out: Newton is inexact on both paths alike */
+static PETSCWARP_HD void f0_bd_robingrad(PW_BD_ARGS, PetscScalar f0[])
 {
   for (PetscInt c = 0; c < uOff[1]; ++c) {
     PetscScalar un = 0.0;
     for (PetscInt d = 0; d < dim; ++d) un += u_x[c * dim + d] * n[d];
-    f0[c] = 0.2 * u[c] + 0.02 * un - (sin(x[0]) + x[1]);
+    f0[c] = 0.2 * u[c] + 0.02 * u[c] * un - (sin(x[0]) + x[1]);
   }
 }
-/* a boundary Jacobian (refused) */
-static PETSCWARP_HD void g0_bd_robin(PW_ARGS, PetscReal u_tShift, const PetscReal x[], const PetscReal n[], PetscInt numConstants, const PetscScalar constants[], PetscScalar g0[])
+static PETSCWARP_HD void g0_bd_robingrad(PW_BDJ_ARGS, PetscScalar g0[])
 {
-  for (PetscInt c = 0; c < uOff[1]; ++c) g0[c * uOff[1] + c] = 0.2;
+  for (PetscInt c = 0; c < uOff[1]; ++c) {
+    PetscScalar un = 0.0;
+    for (PetscInt d = 0; d < dim; ++d) un += u_x[c * dim + d] * n[d];
+    g0[c * uOff[1] + c] = 0.2 + 0.02 * un;
+  }
+}
+/* refusals only (host): a boundary g1 (that of robingrad) and a boundary f1 */
+static void g1_bd_robingrad(PW_BDJ_ARGS, PetscScalar g1[])
+{
+  for (PetscInt c = 0; c < uOff[1]; ++c)
+    for (PetscInt d = 0; d < dim; ++d) g1[(c * uOff[1] + c) * dim + d] = 0.02 * u[c] * n[d];
+}
+static void f1_bd_any(PW_BD_ARGS, PetscScalar f1[])
+{
+  for (PetscInt m = 0; m < uOff[1] * dim; ++m) f1[m] = 0.0;
 }
 PETSCWARP_POINTWISE_BD(pw_nonlinear_nonconst, f0_nl, f1_nl, g0_nl, nullptr, g2_nl, g3_nl, f0_bd_nonconst);
 PETSCWARP_POINTWISE_BD(pw_linear_nonconst, f0_lin, f1_lin, g0_lin, NULL, nullptr, g3_lin, f0_bd_nonconst);
 PETSCWARP_POINTWISE_BD(pw_vector_nonconst, f0_vec, f1_vec, g0_vec, g1_vec, g2_vec, g3_vec, f0_bd_nonconst);
-PETSCWARP_POINTWISE_BD(pw_nonlinear_robin, f0_nl, f1_nl, g0_nl, nullptr, g2_nl, g3_nl, f0_bd_robin);
-PETSCWARP_POINTWISE_BD(pw_linear_robin, f0_lin, f1_lin, g0_lin, NULL, nullptr, g3_lin, f0_bd_robin);
-PETSCWARP_POINTWISE_BD(pw_vector_robin, f0_vec, f1_vec, g0_vec, g1_vec, g2_vec, g3_vec, f0_bd_robin);
-PETSCWARP_POINTWISE_BD(pw_heat_robin, f0_heat, f1_nl, g0_heat, nullptr, g2_nl, g3_nl, f0_bd_robin);
+PETSCWARP_POINTWISE_BD_JACOBIAN(pw_nonlinear_robin, f0_nl, f1_nl, g0_nl, nullptr, g2_nl, g3_nl, f0_bd_robin, g0_bd_robin);
+PETSCWARP_POINTWISE_BD_JACOBIAN(pw_linear_robin, f0_lin, f1_lin, g0_lin, NULL, nullptr, g3_lin, f0_bd_robin, g0_bd_robin);
+PETSCWARP_POINTWISE_BD_JACOBIAN(pw_vector_robin, f0_vec, f1_vec, g0_vec, g1_vec, g2_vec, g3_vec, f0_bd_robin, g0_bd_robin);
+PETSCWARP_POINTWISE_BD_JACOBIAN(pw_heat_robin, f0_heat, f1_nl, g0_heat, nullptr, g2_nl, g3_nl, f0_bd_robin, g0_bd_robin);
+PETSCWARP_POINTWISE_BD_JACOBIAN(pw_nonlinear_robingrad, f0_nl, f1_nl, g0_nl, nullptr, g2_nl, g3_nl, f0_bd_robingrad, g0_bd_robingrad);
+PETSCWARP_POINTWISE_BD_JACOBIAN(pw_linear_robingrad, f0_lin, f1_lin, g0_lin, NULL, nullptr, g3_lin, f0_bd_robingrad, g0_bd_robingrad);
+PETSCWARP_POINTWISE_BD_JACOBIAN(pw_vector_robingrad, f0_vec, f1_vec, g0_vec, g1_vec, g2_vec, g3_vec, f0_bd_robingrad, g0_bd_robingrad);
+/* the Robin residual without its boundary Jacobian (the refusal of a PetscDS that has one) */
+PETSCWARP_POINTWISE_BD(pw_linear_robin_nojac, f0_lin, f1_lin, g0_lin, NULL, nullptr, g3_lin, f0_bd_robin);
 
 typedef enum {
   BD_NONE,
   BD_NONCONST,
-  BD_ROBIN
+  BD_ROBIN,
+  BD_ROBINGRAD
 } BdKind;
-static const char *const BdKinds[] = {"none", "nonconst", "robin", "BdKind", "BD_", NULL};
+static const char *const BdKinds[] = {"none", "nonconst", "robin", "robingrad", "BdKind", "BD_", NULL};
 static BdKind            bdkind    = BD_NONE; /* -bd */
-static PetscInt          bdwrong   = 0;       /* refusals: 1 register the kernels without f0_bd, 2 add a boundary Jacobian */
+/* refusals: 1 register the kernels without f0_bd, 2 the PetscDS with g0_bd, the kernels without, 3 the kernels with
+   g0_bd, the PetscDS without, 4 a boundary g1 in the PetscDS, 5 a boundary f1 in the PetscDS */
+static PetscInt bdwrong = 0;
 
 /* ---- the problems ---- */
 typedef enum {
@@ -344,11 +387,12 @@ static PetscErrorCode CreateDM(Problem p, Solver sv, PetscInt degree, PetscBool 
   const PetscScalar         cst[10] = {0.8, 2.0, 0.5, 0.1, -0.3, 1.5, 0.2, 0.05, -0.1, 1.2};
   const PetscBool           vector  = (PetscBool)(p == PROB_VECTOR || p == PROB_VHEAT);
 
-  const PetscWarpPointwise *pwbd[2][5] = {
-    {&pw_nonlinear_nonconst, &pw_linear_nonconst, &pw_vector_nonconst, NULL,           NULL},
-    {&pw_nonlinear_robin,    &pw_linear_robin,    &pw_vector_robin,    &pw_heat_robin, NULL}
+  const PetscWarpPointwise *pwbd[3][5] = {
+    {&pw_nonlinear_nonconst,  &pw_linear_nonconst,  &pw_vector_nonconst,  NULL,           NULL},
+    {&pw_nonlinear_robin,     &pw_linear_robin,     &pw_vector_robin,     &pw_heat_robin, NULL},
+    {&pw_nonlinear_robingrad, &pw_linear_robingrad, &pw_vector_robingrad, NULL,           NULL}
   };
-  const PetscWarpPointwise *pw = bdkind == BD_NONE || bdwrong == 1 ? pws[p] : pwbd[bdkind - 1][p];
+  const PetscWarpPointwise *pw = bdkind == BD_NONE || bdwrong == 1 ? pws[p] : bdwrong == 2 ? &pw_linear_robin_nojac : pwbd[bdkind - 1][p];
 
   PetscFunctionBegin;
   PetscCheck(!hook || pw, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-bd %s: no kernels compiled for the problem %s", BdKinds[bdkind], Problems[p]);
@@ -436,8 +480,10 @@ static PetscErrorCode CreateDM(Problem p, Solver sv, PetscInt degree, PetscBool 
     PetscCall(DMAddBoundary(*dm, DM_BC_NATURAL, "flux", nlabel, 2, vals, 0, 0, NULL, NULL, NULL, NULL, &bdn));
     PetscCall(PetscDSGetBoundary(ds, bdn, &wf, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
     for (PetscInt v = 0; v < 2; v++) {
-      PetscCall(PetscWeakFormSetIndexBdResidual(wf, nlabel, vals[v], 0, 0, 0, bdkind == BD_ROBIN ? f0_bd_robin : f0_bd_nonconst, 0, NULL));
-      if (bdwrong == 2) PetscCall(PetscWeakFormSetIndexBdJacobian(wf, nlabel, vals[v], 0, 0, 0, 0, g0_bd_robin, 0, NULL, 0, NULL, 0, NULL));
+      PetscBdPointFn    *f0 = bdkind == BD_ROBIN ? f0_bd_robin : bdkind == BD_ROBINGRAD ? f0_bd_robingrad : f0_bd_nonconst;
+      PetscBdPointJacFn *g0 = bdkind == BD_ROBIN ? g0_bd_robin : bdkind == BD_ROBINGRAD ? g0_bd_robingrad : NULL;
+      PetscCall(PetscWeakFormSetIndexBdResidual(wf, nlabel, vals[v], 0, 0, 0, f0, 0, bdwrong == 5 ? f1_bd_any : NULL));
+      if (bdwrong != 3) PetscCall(PetscWeakFormSetIndexBdJacobian(wf, nlabel, vals[v], 0, 0, 0, 0, g0, 0, bdwrong == 4 ? g1_bd_robingrad : NULL, 0, NULL, 0, NULL));
     }
   }
   PetscCall(DMPlexLabelComplete(*dm, label));
@@ -694,16 +740,16 @@ static PetscErrorCode Refusals(void)
   PetscCall(CreateDM(PROB_LINEAR, SOLVER_SNES, 1, PETSC_TRUE, MATAIJ, PETSC_FALSE, &dm));
   EXPECT_ERROR(DMPlexWarpSetPointwise(dm, &pw_linear), "DMPlexWarpSetPointwise() after the hook");
   PetscCall(DMDestroy(&dm));
-  { /* natural boundaries: a boundary f0 without a compiled f0_bd; a boundary Jacobian */
-    const BdKind save = bdkind;
-    bdkind            = BD_NONCONST;
-    bdwrong           = 1;
-    EXPECT_ERROR(CreateDM(PROB_LINEAR, SOLVER_SNES, 1, PETSC_TRUE, MATAIJ, PETSC_FALSE, &dm), "a natural boundary's f0 without f0_bd compiled");
-    PetscCall(DMDestroy(&dm));
-    bdkind  = BD_ROBIN;
-    bdwrong = 2;
-    EXPECT_ERROR(CreateDM(PROB_LINEAR, SOLVER_SNES, 1, PETSC_TRUE, MATAIJ, PETSC_FALSE, &dm), "a boundary Jacobian g0_bd");
-    PetscCall(DMDestroy(&dm));
+  { /* natural boundaries: a boundary f0 without a compiled f0_bd; a boundary g0 without a compiled g0_bd; a compiled g0_bd
+       the PetscDS lacks; a boundary g1; a boundary f1 */
+    const BdKind      save    = bdkind;
+    const char *const what[5] = {"a natural boundary's f0 without f0_bd compiled", "a boundary g0 without g0_bd compiled", "g0_bd compiled, none in the PetscDS", "a boundary g1", "a boundary f1"};
+    for (PetscInt w = 1; w <= 5; w++) {
+      bdkind  = w == 1 ? BD_NONCONST : BD_ROBIN;
+      bdwrong = w;
+      EXPECT_ERROR(CreateDM(PROB_LINEAR, SOLVER_SNES, 1, PETSC_TRUE, MATAIJ, PETSC_FALSE, &dm), what[w - 1]);
+      PetscCall(DMDestroy(&dm));
+    }
     bdkind  = save;
     bdwrong = 0;
   }
@@ -736,7 +782,7 @@ int main(int argc, char **argv)
   }
   {
     PetscInt ibd = BD_NONE;
-    PetscCall(PetscOptionsGetEList(NULL, NULL, "-bd", BdKinds, 3, &ibd, NULL));
+    PetscCall(PetscOptionsGetEList(NULL, NULL, "-bd", BdKinds, 4, &ibd, NULL));
     bdkind = (BdKind)ibd;
   }
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-degrees", degrees, &nd, &flg));

@@ -34,6 +34,10 @@
       r[i]    = sum_q B_qa f0[c] + dB_qa[d] f1[c*dim+d]
     and write them to PetscWarpPointwiseData.out (coalesced over j); petscwarp reduces them into the matrix
     (PetscWarpAsmAssembleElementMatrices()) and the local residual (an atomic scatter through the element->local map).
+  Natural boundaries (PETSCWARP_POINTWISE_BD(), PETSCWARP_POINTWISE_BD_JACOBIAN(); PetscWarpPointwiseBdData): f0_bd by one
+  thread per face, atomics into the local residual; g0_bd by one thread per face point (w g0_bd into a workspace), then
+  one thread per entry of the element matrices of the cells with boundary faces, each adding its faces' terms in a fixed
+  order into the cell's element matrix before the reduction (no atomics: the host twin's sums).
   Performance note: correctness first. The physical gradients of the basis are recomputed from Jinv (dim^2 flops) for
   every entry and point rather than staged, the reference tabulation is read from global memory (through the cache),
   and every entry reads all the staged point data of its cell; for P2/Q2 elements with several components staging
@@ -262,10 +266,37 @@ int ResidualHost(const PetscWarpPointwiseData *d)
   return HostLoop<Fns, false>(d);
 }
 
+/* The state at the face point k = f*nq + q of a face of the cell whose element dofs are l: u, u_t (when d.u_t) and the
+   gradient u_x from the cell's basis at the tabulated point tab[k], pushed forward by the cell's inverse Jacobian there
+   (PetscFEEvaluateFieldJets_Internal()) */
+PETSCWARP_HD inline void BdState(const PetscWarpPointwiseBdData &d, const int *l, size_t k, PetscScalar *u, PetscScalar *ut, PetscScalar *ux)
+{
+  const int     dim = d.dim, nb = d.nb, nc = d.nc, tp = d.tab[k];
+  const double *Bq = d.B + (size_t)tp * nb, *Dq = d.D + (size_t)tp * nb * dim, *Ji = d.invJ + k * dim * dim;
+
+  for (int c = 0; c < nc; c++) {
+    u[c]  = 0.0;
+    ut[c] = 0.0;
+    for (int e = 0; e < dim; e++) ux[c * dim + e] = 0.0;
+  }
+  for (int b = 0; b < nb; b++) {
+    double g[3];
+    for (int e = 0; e < dim; e++) { /* the reference gradient pushed forward: g_e = sum_r D_r invJ[r][e] */
+      g[e] = 0.0;
+      for (int r = 0; r < dim; r++) g[e] += Dq[b * dim + r] * Ji[r * dim + e];
+    }
+    for (int c = 0; c < nc; c++) {
+      const PetscScalar v = d.u[l[b * nc + c]];
+      u[c] += Bq[b] * v;
+      if (d.u_t) ut[c] += Bq[b] * d.u_t[l[b * nc + c]];
+      for (int e = 0; e < dim; e++) ux[c * dim + e] += g[e] * v;
+    }
+  }
+}
+
 /* The boundary terms of one face f (PetscFEIntegrateBdResidual_Basic() and PetscFEUpdateElementVec_Internal()): at each
-   physical point q the state and its gradient from the cell's basis at the tabulated face point, f0_bd there times
-   the weight, kept at the tabulated point qp; then the face's element vector sum_qp B_a(qp) F[qp][c], in PETSc's order,
-   added to f through add(index, v) */
+   physical point q the state and its gradient (BdState()), f0_bd there times the weight, kept at the tabulated point qp;
+   then the face's element vector sum_qp B_a(qp) F[qp][c], in PETSc's order, added to f through add(index, v) */
 template <class FBD, class ADD>
 PETSCWARP_HD inline void BdFace(const PetscWarpPointwiseBdData &d, int f, ADD add)
 {
@@ -277,30 +308,12 @@ PETSCWARP_HD inline void BdFace(const PetscWarpPointwiseBdData &d, int f, ADD ad
 
   for (int q = 0; q < nq; q++) {
     const size_t       k  = (size_t)f * nq + q;
-    const int          tp = d.tab[k], qp = tp - base;
-    const double      *Bq = d.B + (size_t)tp * nb, *Dq = d.D + (size_t)tp * nb * dim, *Ji = d.invJ + k * dim * dim;
+    const int          qp = d.tab[k] - base;
     PetscScalar        u[PETSCWARP_PW_MAXNC], ut[PETSCWARP_PW_MAXNC], ux[PETSCWARP_PW_MAXNC * 3], *f0 = F + qp * nc;
     const PetscScalar *put = d.u_t ? ut : NULL;
 
-    for (int c = 0; c < nc; c++) {
-      u[c]  = 0.0;
-      ut[c] = 0.0;
-      f0[c] = 0.0;
-      for (int e = 0; e < dim; e++) ux[c * dim + e] = 0.0;
-    }
-    for (int b = 0; b < nb; b++) {
-      double g[3];
-      for (int e = 0; e < dim; e++) { /* the reference gradient pushed forward: g_e = sum_r D_r invJ[r][e] */
-        g[e] = 0.0;
-        for (int r = 0; r < dim; r++) g[e] += Dq[b * dim + r] * Ji[r * dim + e];
-      }
-      for (int c = 0; c < nc; c++) {
-        const PetscScalar v = d.u[l[b * nc + c]];
-        u[c] += Bq[b] * v;
-        if (d.u_t) ut[c] += Bq[b] * d.u_t[l[b * nc + c]];
-        for (int e = 0; e < dim; e++) ux[c * dim + e] += g[e] * v;
-      }
-    }
+    for (int c = 0; c < nc; c++) f0[c] = 0.0;
+    BdState(d, l, k, u, ut, ux);
     fbd((PetscInt)dim, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.x + k * dim, d.n + k * dim, d.numConstants, d.constants, f0);
     for (int c = 0; c < nc; c++) f0[c] *= d.w[k];
   }
@@ -312,11 +325,50 @@ PETSCWARP_HD inline void BdFace(const PetscWarpPointwiseBdData &d, int f, ADD ad
     }
 }
 
-/* Sizes the boundary kernel supports: 0, else 2 */
-inline int CheckBdData(const PetscWarpPointwiseBdData *d)
+/* Stage 1 of the boundary Jacobian at the face point k = f*nq + q (PetscFEIntegrateBdJacobian_Basic()): the state
+   (BdState()), g0_bd there (zeroed before), times the weight, into G[k*nc*nc ...] */
+template <class GBD>
+PETSCWARP_HD inline void BdJacPoint(const PetscWarpPointwiseBdData &d, size_t k)
+{
+  const int          dim = d.dim, nc = d.nc, nn = nc * nc, f = (int)(k / (size_t)d.nq);
+  const int         *l       = d.l2d + (size_t)d.fcell[f] * d.nb * nc;
+  const PetscInt     uOff[2] = {0, (PetscInt)nc}, uOff_x[2] = {0, (PetscInt)(nc * dim)};
+  PetscScalar        u[PETSCWARP_PW_MAXNC], ut[PETSCWARP_PW_MAXNC], ux[PETSCWARP_PW_MAXNC * 3], *G = d.G + k * nn;
+  const PetscScalar *put = d.u_t ? ut : NULL;
+  GBD                gbd;
+
+  BdState(d, l, k, u, ut, ux);
+  for (int m = 0; m < nn; m++) G[m] = 0.0;
+  gbd((PetscInt)dim, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.u_tShift, d.x + k * dim, d.n + k * dim, d.numConstants, d.constants, G);
+  for (int m = 0; m < nn; m++) G[m] *= d.w[k];
+}
+
+/* Stage 2 of the boundary Jacobian: entry (i, j) of the element matrix of the m-th cell with boundary faces gets, face
+   after face of the cell, that face's entry sum_q B_a(tab[k]) G[k][c*nc + e] B_b(tab[k]) (PetscFEUpdateElementMat_Internal()
+   for g0, physical points q in order, as PETSc sums them into the face's element matrix) */
+PETSCWARP_HD inline void BdJacEntry(const PetscWarpPointwiseBdData &d, int m, int i, int j)
+{
+  const int    nb = d.nb, nc = d.nc, nq = d.nq, nel = nb * nc, nn = nc * nc, a = i / nc, c = i - a * nc, b = j / nc, e = j - b * nc, ce = c * nc + e;
+  PetscScalar *Eij = d.E + ((size_t)d.fcell[d.bface[d.boff[m]]] * nel + i) * nel + j;
+
+  for (int s = d.boff[m]; s < d.boff[m + 1]; s++) {
+    const size_t k0 = (size_t)d.bface[s] * nq;
+    PetscScalar  v  = 0.0;
+    for (int q = 0; q < nq; q++) {
+      const size_t tp = (size_t)d.tab[k0 + q] * nb;
+      v += d.B[tp + a] * d.G[(k0 + q) * nn + ce] * d.B[tp + b];
+    }
+    *Eij += v;
+  }
+}
+
+/* Sizes the boundary kernels support (jac: the boundary Jacobian's arrays, else the residual's): 0, else 2 */
+inline int CheckBdData(const PetscWarpPointwiseBdData *d, bool jac)
 {
   if (!d || (d->dim != 2 && d->dim != 3) || d->nc < 1 || d->nc > PETSCWARP_PW_MAXNC || d->nb < 1 || d->nq < 1 || d->nq > PETSCWARP_PW_MAXFQ || d->nfaces < 0) return 2;
-  if (d->nfaces && (!d->B || !d->D || !d->fcell || !d->tab || !d->w || !d->x || !d->n || !d->invJ || !d->l2d || !d->u || !d->f)) return 2;
+  if (d->nfaces && (!d->B || !d->D || !d->fcell || !d->tab || !d->w || !d->x || !d->n || !d->invJ || !d->l2d || !d->u)) return 2;
+  if (!jac) return d->nfaces && !d->f ? 2 : 0;
+  if (d->nbcells < 0 || d->nbcells > d->nfaces || (d->nfaces && (!d->boff || !d->bface || !d->G || !d->E))) return 2;
   return 0;
 }
 
@@ -329,9 +381,24 @@ struct HostAdd {
 template <class Fns>
 int BdResidualHost(const PetscWarpPointwiseBdData *d)
 {
-  int err = CheckBdData(d);
+  int err = CheckBdData(d, false);
   if (err) return err;
   for (int f = 0; f < d->nfaces; f++) BdFace<typename Fns::FBD>(*d, f, HostAdd{d->f});
+  return 0;
+}
+
+/* The host twin of the boundary Jacobian kernels: stage 1 at every face point, then stage 2 at every entry of the cells
+   with boundary faces, in the device kernels' order of operations per entry */
+template <class Fns>
+int BdJacobianHost(const PetscWarpPointwiseBdData *d)
+{
+  const int nel = d ? d->nb * d->nc : 0;
+  int       err = CheckBdData(d, true);
+  if (err) return err;
+  for (size_t k = 0; k < (size_t)d->nfaces * d->nq; k++) BdJacPoint<typename Fns::GBD>(*d, k);
+  for (int m = 0; m < d->nbcells; m++)
+    for (int i = 0; i < nel; i++)
+      for (int j = 0; j < nel; j++) BdJacEntry(*d, m, i, j);
   return 0;
 }
 
@@ -359,9 +426,40 @@ __global__ void __launch_bounds__(128) BdKernel(PetscWarpPointwiseBdData d)
 template <class Fns>
 int BdResidualDevice(const PetscWarpPointwiseBdData *d)
 {
-  if (CheckBdData(d)) return (int)cudaErrorInvalidValue;
+  if (CheckBdData(d, false)) return (int)cudaErrorInvalidValue;
   if (!d->nfaces) return 0;
   BdKernel<Fns><<<(d->nfaces + 127) / 128, 128, 0, (cudaStream_t)d->stream>>>(*d);
+  return (int)cudaGetLastError();
+}
+
+/* The boundary Jacobian: one thread per face point (stage 1), then one per entry of the element matrices of the cells with
+   boundary faces (stage 2: each entry has one thread, which adds its faces in order: no atomics, the host twin's sums) */
+template <class Fns>
+__global__ void __launch_bounds__(128) BdJacPointKernel(PetscWarpPointwiseBdData d)
+{
+  const size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < (size_t)d.nfaces * d.nq) BdJacPoint<typename Fns::GBD>(d, k);
+}
+
+template <class Fns>
+__global__ void __launch_bounds__(128) BdJacEntryKernel(PetscWarpPointwiseBdData d)
+{
+  const int    nel = d.nb * d.nc;
+  const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x, nn = (size_t)nel * nel;
+  if (t < (size_t)d.nbcells * nn) {
+    const int m = (int)(t / nn), ij = (int)(t - m * nn), i = ij / nel;
+    BdJacEntry(d, m, i, ij - i * nel);
+  }
+}
+
+template <class Fns>
+int BdJacobianDevice(const PetscWarpPointwiseBdData *d)
+{
+  if (CheckBdData(d, true)) return (int)cudaErrorInvalidValue;
+  if (!d->nfaces) return 0;
+  const size_t np = (size_t)d->nfaces * d->nq, ne = (size_t)d->nbcells * d->nb * d->nc * d->nb * d->nc;
+  BdJacPointKernel<Fns><<<(unsigned)((np + 127) / 128), 128, 0, (cudaStream_t)d->stream>>>(*d);
+  if (ne) BdJacEntryKernel<Fns><<<(unsigned)((ne + 127) / 128), 128, 0, (cudaStream_t)d->stream>>>(*d);
   return (int)cudaGetLastError();
 }
 #endif
@@ -476,6 +574,15 @@ int ResidualDevice(const PetscWarpPointwiseData *d)
     } \
   }
 
+#define PETSCWARP_PW_BDJAC_FUNCTOR(S, fn) \
+  struct S { \
+    static constexpr bool present = ::petscwarp::pw::present_v<decltype((fn))>; \
+    PETSCWARP_HD void     operator()(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, PetscReal u_tShift, const PetscReal x[], const PetscReal n[], PetscInt numConstants, const PetscScalar constants[], PetscScalar g[]) const \
+    { \
+      ::petscwarp::pw::call(fn, dim, Nf, NfAux, uOff, uOff_x, u, u_t, u_x, aOff, aOff_x, a, a_t, a_x, t, u_tShift, x, n, numConstants, constants, g); \
+    } \
+  }
+
 /*MC
   PETSCWARP_POINTWISE - Compiles the element kernels of a PetscDS's pointwise functions (one field) in the user's file
   and defines the `PetscWarpPointwise` to register with `DMPlexWarpSetPointwise()`
@@ -523,13 +630,50 @@ M*/
   its gradient u_x (the cell's basis at the face point, pushed forward with the cell's inverse Jacobian, as PETSc does),
   u_t (TS), the point x, the outward normal n, t and the `PetscDS`'s constants; the terms are added into the local
   residual as `DMPlexComputeBdResidualSingleByKey()` adds them. Every natural boundary key with a boundary f0 must hold
-  this function (one per key); a boundary f1 and boundary Jacobians (g0_bd of a Robin term ...) are not computed, and
-  `DMPlexWarpSetSNESLocalFEM()` refuses them (`PETSC_ERR_SUP`).
+  this function (one per key). Without a boundary Jacobian: where f0_bd depends on u (a Robin term alpha u - g), compile
+  its g0_bd with `PETSCWARP_POINTWISE_BD_JACOBIAN()`; a `PetscDS` with a boundary Jacobian is refused by
+  `DMPlexWarpSetSNESLocalFEM()` for kernels made by this macro (`PETSC_ERR_SUP`), as is a boundary f1.
 
-.seealso: `PETSCWARP_POINTWISE()`, `PetscWarpPointwiseBdData`, `DMPlexWarpSetPointwise()`, `DMAddBoundary()`
+  This is `PETSCWARP_POINTWISE_BD_JACOBIAN(name, f0, f1, g0, g1, g2, g3, f0_bd, nullptr)`.
+
+.seealso: `PETSCWARP_POINTWISE()`, `PETSCWARP_POINTWISE_BD_JACOBIAN()`, `PetscWarpPointwiseBdData`, `DMPlexWarpSetPointwise()`, `DMAddBoundary()`
+M*/
+#define PETSCWARP_POINTWISE_BD(name, f0, f1, g0, g1, g2, g3, f0_bd) PETSCWARP_POINTWISE_BD_JACOBIAN(name, f0, f1, g0, g1, g2, g3, f0_bd, nullptr)
+
+/*MC
+  PETSCWARP_POINTWISE_BD_JACOBIAN - `PETSCWARP_POINTWISE_BD()` with the boundary Jacobian g0_bd of the natural boundaries
+
+  Synopsis:
+  #include <petscwarp/pointwise.cuh>
+  PETSCWARP_POINTWISE_BD_JACOBIAN(name, f0, f1, g0, g1, g2, g3, f0_bd, g0_bd);
+
+  Input Parameters:
++ name, f0, ..., f0_bd - as for `PETSCWARP_POINTWISE_BD()`
+- g0_bd                - the boundary Jacobian (`PetscBdPointJacFn`, `PETSCWARP_HD`), the derivative of f0_bd with respect
+                         to u, as given to `PetscWeakFormSetIndexBdJacobian()` (`PetscWeakFormAddBdJacobian()`, g0 of the
+                         fields (0, 0)) for the same keys as f0_bd, `nullptr` if absent
+
+  Level: intermediate
+
+  Notes:
+  g0_bd is called at the same face points as f0_bd, with the same arguments and u_tShift; at every Jacobian its terms
+  int_f phi_i g0_bd phi_j (the full element matrix of the face's cell, as `PetscFEIntegrateBdJacobian_Basic()` computes it)
+  are added into the element matrix of the face's cell before the reduction into the matrix (device kernels, or their
+  host twins). Every natural boundary key with f0_bd must hold this g0_bd (one per key, and no boundary g1, g2, g3:
+  these, a boundary f1 and a boundary Jacobian preconditioner are refused with `PETSC_ERR_SUP`). Example, the Robin
+  term f0_bd = alpha u - g:
+.vb
+  static PETSCWARP_HD void f0_bd(..., const PetscReal x[], const PetscReal n[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[]) { f0[0] = constants[0] * u[0] - g(x); }
+  static PETSCWARP_HD void g0_bd(..., PetscReal t, PetscReal u_tShift, const PetscReal x[], const PetscReal n[], PetscInt numConstants, const PetscScalar constants[], PetscScalar g0[]) { g0[0] = constants[0]; }
+  PETSCWARP_POINTWISE_BD_JACOBIAN(mypw, f0_u, f1_u, g0_uu, nullptr, nullptr, g3_uu, f0_bd, g0_bd);
+  PetscCall(PetscWeakFormSetIndexBdResidual(wf, label, value, 0, 0, 0, f0_bd, 0, NULL));
+  PetscCall(PetscWeakFormSetIndexBdJacobian(wf, label, value, 0, 0, 0, 0, g0_bd, 0, NULL, 0, NULL, 0, NULL));
+.ve
+
+.seealso: `PETSCWARP_POINTWISE_BD()`, `PETSCWARP_POINTWISE()`, `PetscWarpPointwiseBdData`, `DMPlexWarpSetPointwise()`, `DMAddBoundary()`
 M*/
 // clang-format off
-#define PETSCWARP_POINTWISE_BD(name, f0, f1, g0, g1, g2, g3, f0_bd) \
+#define PETSCWARP_POINTWISE_BD_JACOBIAN(name, f0, f1, g0, g1, g2, g3, f0_bd, g0_bd) \
   namespace petscwarp_pw_##name \
   { \
     struct Fns { \
@@ -540,6 +684,7 @@ M*/
       PETSCWARP_PW_JACOBIAN_FUNCTOR(G2, g2); \
       PETSCWARP_PW_JACOBIAN_FUNCTOR(G3, g3); \
       PETSCWARP_PW_BD_FUNCTOR(FBD, f0_bd); \
+      PETSCWARP_PW_BDJAC_FUNCTOR(GBD, g0_bd); \
     }; \
   } \
   extern "C" const PetscWarpPointwise name = { \
@@ -554,5 +699,8 @@ M*/
     PETSCWARP_PW_MAXNC, \
     ::petscwarp::pw::BdResidualHost<petscwarp_pw_##name::Fns>, \
     PETSCWARP_PW_DEVICE(::petscwarp::pw::BdResidualDevice<petscwarp_pw_##name::Fns>), \
-    {::petscwarp::pw::hostptr(f0_bd)}}
+    {::petscwarp::pw::hostptr(f0_bd)}, \
+    ::petscwarp::pw::BdJacobianHost<petscwarp_pw_##name::Fns>, \
+    PETSCWARP_PW_DEVICE(::petscwarp::pw::BdJacobianDevice<petscwarp_pw_##name::Fns>), \
+    {::petscwarp::pw::hostptr(g0_bd)}}
 // clang-format on

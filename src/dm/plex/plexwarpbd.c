@@ -174,8 +174,10 @@ PetscErrorCode DMPlexWarpSetBoundaryFluxes_Private(DM dm, PetscInt nflux, const 
 }
 
 /* The faces of the natural boundaries with a boundary f0 (owned faces of each label value, as
-   DMPlexComputeBdResidual_Internal() takes them) and PETSc's geometry there, for the user's f0_bd
-   (PetscWarpAsmPointwiseSetBoundary_Private()) */
+   DMPlexComputeBdResidual_Internal() takes them) and PETSc's geometry there, for the user's f0_bd and g0_bd
+   (PetscWarpAsmPointwiseSetBoundary_Private()). The keys of g0_bd are those of f0_bd (DMPlexWarpPointwiseCheck_Private());
+   PETSc's boundary Jacobian takes every face of a key, owned or not: the same faces, since a face of the domain's
+   boundary has one cell and, without overlap (the hooks refuse it), only that cell's rank holds it */
 PetscErrorCode DMPlexWarpPointwiseSetBoundary_Private(DM dm, PetscWarpAsm wa)
 {
   PetscDS          ds;
@@ -242,7 +244,11 @@ PetscErrorCode DMPlexWarpPointwiseSetBoundary_Private(DM dm, PetscWarpAsm wa)
     PetscCall(ISDestroy(&faces[key]));
   }
   PetscCall(PetscWarpAsmPointwiseSetBoundary_Private(wa, nf, Nq, ntab, B, D, fcell, tab, w, x, nrm, invJ));
-  PetscCall(PetscInfo(dm, "Boundary residual f0_bd of the pointwise kernels on %" PetscInt_FMT " faces (%" PetscInt_FMT " natural boundary keys) of this rank\n", nf, nkeys));
+  {
+    const PetscWarpPointwise *pw = NULL;
+    PetscCall(DMPlexWarpPointwiseGet_Private(dm, &pw));
+    PetscCall(PetscInfo(dm, "Boundary residual f0_bd%s of the pointwise kernels on %" PetscInt_FMT " faces (%" PetscInt_FMT " natural boundary keys) of this rank\n", pw && pw->gbd[0] ? " and boundary Jacobian g0_bd" : "", nf, nkeys));
+  }
   PetscCall(PetscFree6(B, D, w, x, nrm, invJ));
   PetscCall(PetscFree2(fcell, tab));
   PetscCall(PetscFree(faces));

@@ -155,8 +155,14 @@ static PetscErrorCode Inherit(DM from, DM to)
   `PETSCWARP_POINTWISE_BD()` and set for their keys (`PetscWeakFormSetIndexBdResidual()`) is evaluated at the face
   quadrature points of their owned faces with u, u_x, u_t, x, the outward normal n, t and the constants (on the device
   with the cell residual, else by its host twin) and added into the local residual as `DMPlexComputeBdResidual_Internal()`
-  does. A boundary f1, a boundary Jacobian (g0_bd ..., e.g. of a Robin term alpha u) or a boundary f0 without a compiled
-  f0_bd are refused (`PETSC_ERR_SUP`): the Jacobian would differ from PETSc's.
+  does. A boundary Jacobian g0_bd compiled with `PETSCWARP_POINTWISE_BD_JACOBIAN()` (e.g. alpha of a Robin term
+  alpha u - g) and set for the same keys (`PetscWeakFormSetIndexBdJacobian()`) is evaluated at the same points with
+  u_tShift too, and its terms, the full element matrix of each face's cell as `PetscFEIntegrateBdJacobian_Basic()`
+  computes it, are added into the cells' element matrices before their reduction into the matrix (each entry summed
+  face after face in a fixed order: no atomics). A boundary f1, boundary g1, g2, g3, a boundary Jacobian
+  preconditioner, a boundary f0 without a compiled f0_bd and a boundary g0 without a compiled g0_bd (or without a
+  boundary f0 on its key) are refused (`PETSC_ERR_SUP`): the Jacobian would differ from PETSc's; so is a key without
+  the compiled g0_bd (`PETSC_ERR_ARG_INCOMP`).
 
   Derived `DM`s inherit the registration (not the hooks: install those on the `DM` that is solved on):
 + `DMClone()` (then `DMCopyDisc()` gives the clone the `PetscDS`), `DMRefine()`, `DMCoarsen()`, and the hierarchies built
@@ -173,7 +179,7 @@ static PetscErrorCode Inherit(DM from, DM to)
   This version supports one field of at most `PETSCWARP_PW_MAXNC` components, no auxiliary fields, no separate Jacobian
   preconditioner and no dynamic Jacobian of TS; otherwise the hooks stop with `PETSC_ERR_SUP`. Real scalars only.
 
-.seealso: `PETSCWARP_POINTWISE()`, `PetscWarpPointwise`, `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`,
+.seealso: `PETSCWARP_POINTWISE()`, `PETSCWARP_POINTWISE_BD()`, `PETSCWARP_POINTWISE_BD_JACOBIAN()`, `PetscWarpPointwise`, `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`,
           `DMPlexWarpSetKSPLocalFEM()`, `DMPlexWarpGetPointwiseCount()`, `PetscDSSetJacobian()`, `PetscDSSetResidual()`
 @*/
 PetscErrorCode DMPlexWarpSetPointwise(DM dm, const PetscWarpPointwise *pw)
@@ -268,7 +274,8 @@ static PetscErrorCode CheckSlot(DM dm, const char *slot, PetscInt n, void (*ds)(
 }
 
 /* The problem is one the pointwise kernels compute: one field, a PetscFE of at most pw->maxnc components, no auxiliary
-   fields, the PetscDS's functions those compiled, no boundary terms, no Jacobian preconditioner (no dynamic Jacobian) */
+   fields, the PetscDS's functions those compiled (natural boundaries: f0_bd and g0_bd only), no Jacobian preconditioner
+   (no dynamic Jacobian) */
 PetscErrorCode DMPlexWarpPointwiseCheck_Private(DM dm, const PetscWarpPointwise *pw, PetscBool transient)
 {
   MPI_Comm          comm = PetscObjectComm((PetscObject)dm);
@@ -318,7 +325,11 @@ PetscErrorCode DMPlexWarpPointwiseCheck_Private(DM dm, const PetscWarpPointwise 
       PetscCheck(!m0 || (void (*)(void))b0[0] == pw->fbd[0], comm, PETSC_ERR_ARG_INCOMP, "The boundary f0 of the natural boundary %s, value %" PetscInt_FMT ", is not the f0_bd the pointwise kernels %s were compiled from: give the same function to PetscWeakFormSetIndexBdResidual() and PETSCWARP_POINTWISE_BD()", bname, values[v], name);
       PetscCheck(!m1, comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has a boundary f1, which the pointwise kernels %s do not compute (boundary f0 only)", bname, values[v], name);
       PetscCall(PetscWeakFormGetBdJacobian(bwf, label, values[v], field, field, 0, &j0, &c0, &j1, &c1, &j2, &c2, &j3, &c3));
-      PetscCheck(!(j0 || j1 || j2 || j3), comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has a boundary Jacobian (g0_bd ... g3_bd), which the pointwise kernels %s do not compute", bname, values[v], name);
+      PetscCheck(!(j1 || j2 || j3), comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has a boundary Jacobian g1, g2 or g3 (%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " functions), which the pointwise kernels %s do not compute (boundary g0 only)", bname, values[v], j1, j2, j3, name);
+      PetscCheck(!j0 || pw->gbd[0], comm, PETSC_ERR_SUP, "The pointwise kernels %s have no boundary Jacobian g0_bd (PETSCWARP_POINTWISE_BD_JACOBIAN()); the natural boundary %s, value %" PetscInt_FMT ", has a boundary g0", name, bname, values[v]);
+      PetscCheck(j0 <= 1, comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has %" PetscInt_FMT " boundary g0 functions; the pointwise kernels %s take one", bname, values[v], j0, name);
+      PetscCheck(!j0 || m0, comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has a boundary g0 and no boundary f0: the pointwise kernels %s compute g0_bd on the faces of f0_bd", bname, values[v], name);
+      PetscCheck(!m0 || !pw->gbd[0] || (j0 && (void (*)(void))c0[0] == pw->gbd[0]), comm, PETSC_ERR_ARG_INCOMP, "The boundary g0 of the natural boundary %s, value %" PetscInt_FMT ", is %s, not the g0_bd the pointwise kernels %s were compiled from: give the same function to PetscWeakFormSetIndexBdJacobian() and PETSCWARP_POINTWISE_BD_JACOBIAN()", bname, values[v], j0 ? "another function" : "absent", name);
       PetscCall(PetscWeakFormGetBdJacobianPreconditioner(bwf, label, values[v], field, field, 0, &j0, &c0, &j1, &c1, &j2, &c2, &j3, &c3));
       PetscCheck(!(j0 || j1 || j2 || j3), comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has a boundary Jacobian preconditioner, which the pointwise kernels %s do not compute", bname, values[v], name);
     }
@@ -388,7 +399,7 @@ PetscErrorCode DMPlexWarpPointwiseAsmCreate_Private(DM dm, PetscWarpAsm *wa)
   {
     const PetscWarpPointwise *pw = NULL;
     PetscCall(DMPlexWarpPointwiseGet_Private(dm, &pw));
-    if (pw && pw->fbd[0]) PetscCall(DMPlexWarpPointwiseSetBoundary_Private(dm, *wa)); /* the natural boundaries' faces */
+    if (pw && (pw->fbd[0] || pw->gbd[0])) PetscCall(DMPlexWarpPointwiseSetBoundary_Private(dm, *wa)); /* the natural boundaries' faces */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -24,12 +24,14 @@ struct _n_PetscWarpAsmPW {
   PetscInt     nconst, cconst; /* constants uploaded; capacity of d_const */
   PetscBool    jacdev, resdev; /* the last Jacobian / residual ran on the device */
   PetscBool    uploadinfo;     /* -info said once that host element matrices were uploaded */
-  /* the natural boundary faces of f0_bd (PetscWarpAsmPointwiseSetBoundary_Private()) */
-  PetscInt   nbf, nbq, nbtab;                         /* faces, points per face, tabulated face points */
-  PetscReal *bB, *bD, *bw, *bx, *bn, *bJ;             /* host arrays (PetscWarpPointwiseBdData) */
-  int       *bfcell, *btab;                           /* host arrays */
-  double    *d_bB, *d_bD, *d_bw, *d_bx, *d_bn, *d_bJ; /* device copies, made at the first device residual */
-  int       *d_bfcell, *d_btab;
+  /* the natural boundary faces of f0_bd and g0_bd (PetscWarpAsmPointwiseSetBoundary_Private()) */
+  PetscInt     nbf, nbq, nbtab, nbc;                    /* faces, points per face, tabulated face points, cells with faces */
+  PetscReal   *bB, *bD, *bw, *bx, *bn, *bJ;             /* host arrays (PetscWarpPointwiseBdData) */
+  int         *bfcell, *btab, *bboff, *bbface;          /* host arrays; bboff[nbc+1], bbface[nbf]: the faces grouped by cell */
+  double      *d_bB, *d_bD, *d_bw, *d_bx, *d_bn, *d_bJ; /* device copies, made at the first device residual or Jacobian */
+  int         *d_bfcell, *d_btab, *d_bboff, *d_bbface;
+  PetscScalar *bG;   /* the boundary Jacobian's workspace (nbf*nbq*nc*nc), made at its first use */
+  double      *d_bG; /* device one */
 };
 
 /* The boundary faces' arrays (host and device) */
@@ -37,17 +39,18 @@ static PetscErrorCode BoundaryFree(struct _n_PetscWarpAsmPW *p)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree6(p->bB, p->bD, p->bw, p->bx, p->bn, p->bJ));
-  PetscCall(PetscFree2(p->bfcell, p->btab));
+  PetscCall(PetscFree4(p->bfcell, p->btab, p->bboff, p->bbface));
+  PetscCall(PetscFree(p->bG));
 #if PetscDefined(HAVE_CUDA)
   {
-    void *d[8] = {p->d_bB, p->d_bD, p->d_bw, p->d_bx, p->d_bn, p->d_bJ, p->d_bfcell, p->d_btab};
-    for (int i = 0; i < 8; i++)
+    void *d[11] = {p->d_bB, p->d_bD, p->d_bw, p->d_bx, p->d_bn, p->d_bJ, p->d_bfcell, p->d_btab, p->d_bboff, p->d_bbface, p->d_bG};
+    for (int i = 0; i < 11; i++)
       if (d[i]) PetscCallCUDA(cudaFree(d[i]));
   }
 #endif
-  p->d_bB = p->d_bD = p->d_bw = p->d_bx = p->d_bn = p->d_bJ = NULL;
-  p->d_bfcell = p->d_btab = NULL;
-  p->nbf = p->nbq = p->nbtab = 0;
+  p->d_bB = p->d_bD = p->d_bw = p->d_bx = p->d_bn = p->d_bJ = p->d_bG = NULL;
+  p->d_bfcell = p->d_btab = p->d_bboff = p->d_bbface = NULL;
+  p->nbf = p->nbq = p->nbtab = p->nbc = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -108,7 +111,7 @@ PetscErrorCode PetscWarpAsmPointwiseSetBoundary_Private(PetscWarpAsm a, PetscInt
   if (!nf) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(nq > 0 && ntab > 0 && np * nb * dim <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " boundary faces of %" PetscInt_FMT " points: out of range", nf, nq);
   PetscCall(PetscMalloc6(ntab * nb, &p->bB, ntab * nb * dim, &p->bD, np, &p->bw, np * dim, &p->bx, np * dim, &p->bn, np * dim * dim, &p->bJ));
-  PetscCall(PetscMalloc2(nf, &p->bfcell, np, &p->btab));
+  PetscCall(PetscMalloc4(nf, &p->bfcell, np, &p->btab, nf + 1, &p->bboff, nf, &p->bbface));
   PetscCall(PetscArraycpy(p->bB, B, ntab * nb));
   PetscCall(PetscArraycpy(p->bD, D, ntab * nb * dim));
   PetscCall(PetscArraycpy(p->bw, w, np));
@@ -123,10 +126,92 @@ PetscErrorCode PetscWarpAsmPointwiseSetBoundary_Private(PetscWarpAsm a, PetscInt
     PetscCheck(tab[k] >= 0 && tab[k] < ntab, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Boundary point %" PetscInt_FMT ": tabulated point %" PetscInt_FMT " not in [0, %" PetscInt_FMT ")", k, tab[k], ntab);
     p->btab[k] = (int)tab[k];
   }
+  { /* the faces grouped by cell, of a cell in increasing order (a counting sort): the boundary Jacobian's entries */
+    PetscInt *start;
+    PetscCall(PetscCalloc1(a->ncells + 1, &start));
+    for (PetscInt f = 0; f < nf; f++) start[fcell[f] + 1]++;
+    for (PetscInt c = 0; c < a->ncells; c++) start[c + 1] += start[c];
+    p->bboff[0] = 0;
+    for (PetscInt c = 0; c < a->ncells; c++)
+      if (start[c + 1] > start[c]) p->bboff[++p->nbc] = (int)start[c + 1];
+    for (PetscInt f = 0; f < nf; f++) p->bbface[start[fcell[f]]++] = (int)f;
+    PetscCall(PetscFree(start));
+  }
   p->nbf   = nf;
   p->nbq   = nq;
   p->nbtab = ntab;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The boundary kernels' data for the backend (the faces' arrays in its memory, uploaded at the first device use) and the
+   cell kernels' state, constants and stream d */
+static PetscErrorCode BdDescribe(PetscWarpAsm a, PetscBool device, const PetscWarpPointwiseData *d, PetscWarpPointwiseBdData *b)
+{
+  struct _n_PetscWarpAsmPW *p = a->pw;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(b, sizeof(*b)));
+  b->nfaces       = (int)p->nbf;
+  b->dim          = (int)a->dim;
+  b->nb           = (int)a->nb;
+  b->nc           = (int)a->nc;
+  b->nq           = (int)p->nbq;
+  b->nbcells      = (int)p->nbc;
+  b->l2d          = d->l2d;
+  b->u            = d->u;
+  b->u_t          = d->u_t;
+  b->t            = d->t;
+  b->u_tShift     = d->u_tShift;
+  b->numConstants = d->numConstants;
+  b->constants    = d->constants;
+  b->stream       = d->stream;
+  if (!device) {
+    b->B     = p->bB;
+    b->D     = p->bD;
+    b->fcell = p->bfcell;
+    b->tab   = p->btab;
+    b->w     = p->bw;
+    b->x     = p->bx;
+    b->n     = p->bn;
+    b->invJ  = p->bJ;
+    b->boff  = p->bboff;
+    b->bface = p->bbface;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#if PetscDefined(HAVE_CUDA)
+  {
+    const size_t np = (size_t)p->nbf * p->nbq, dim = (size_t)a->dim;
+    if (!p->d_bB) {
+      PetscCall(PetscWarpAsmUpload_Private(p->bB, (size_t)p->nbtab * a->nb, sizeof(double), (void **)&p->d_bB));
+      PetscCall(PetscWarpAsmUpload_Private(p->bD, (size_t)p->nbtab * a->nb * dim, sizeof(double), (void **)&p->d_bD));
+      PetscCall(PetscWarpAsmUpload_Private(p->bw, np, sizeof(double), (void **)&p->d_bw));
+      PetscCall(PetscWarpAsmUpload_Private(p->bx, np * dim, sizeof(double), (void **)&p->d_bx));
+      PetscCall(PetscWarpAsmUpload_Private(p->bn, np * dim, sizeof(double), (void **)&p->d_bn));
+      PetscCall(PetscWarpAsmUpload_Private(p->bJ, np * dim * dim, sizeof(double), (void **)&p->d_bJ));
+      PetscCall(PetscWarpAsmUpload_Private(p->bfcell, (size_t)p->nbf, sizeof(int), (void **)&p->d_bfcell));
+      PetscCall(PetscWarpAsmUpload_Private(p->btab, np, sizeof(int), (void **)&p->d_btab));
+      PetscCall(PetscWarpAsmUpload_Private(p->bboff, (size_t)p->nbc + 1, sizeof(int), (void **)&p->d_bboff));
+      PetscCall(PetscWarpAsmUpload_Private(p->bbface, (size_t)p->nbf, sizeof(int), (void **)&p->d_bbface));
+    }
+    b->B     = p->d_bB;
+    b->D     = p->d_bD;
+    b->fcell = p->d_bfcell;
+    b->tab   = p->d_btab;
+    b->w     = p->d_bw;
+    b->x     = p->d_bx;
+    b->n     = p->d_bn;
+    b->invJ  = p->d_bJ;
+    b->boff  = p->d_bboff;
+    b->bface = p->d_bbface;
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Work of the boundary points: the state and its gradient at each point (and extra flops per point) */
+static PetscLogDouble BdFlops(PetscWarpAsm a, PetscLogDouble extra)
+{
+  return (PetscLogDouble)a->pw->nbf * a->pw->nbq * (a->nb * (2.0 * a->nc * (1 + a->dim) + 2.0 * a->dim * a->dim) + extra);
 }
 
 /* f += the boundary terms of f0_bd (host arrays, or device arrays on the stream of d) */
@@ -138,58 +223,51 @@ static PetscErrorCode BoundaryResidual(PetscWarpAsm a, const PetscWarpPointwise 
 
   PetscFunctionBegin;
   if (!p->nbf || !pw->fbd[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscMemzero(&b, sizeof(b)));
-  b.nfaces       = (int)p->nbf;
-  b.dim          = (int)a->dim;
-  b.nb           = (int)a->nb;
-  b.nc           = (int)a->nc;
-  b.nq           = (int)p->nbq;
-  b.l2d          = d->l2d;
-  b.u            = d->u;
-  b.u_t          = d->u_t;
-  b.t            = d->t;
-  b.numConstants = d->numConstants;
-  b.constants    = d->constants;
-  b.f            = f;
-  b.stream       = d->stream;
+  PetscCall(BdDescribe(a, device, d, &b));
+  b.f = f;
   if (!device) {
-    b.B     = p->bB;
-    b.D     = p->bD;
-    b.fcell = p->bfcell;
-    b.tab   = p->btab;
-    b.w     = p->bw;
-    b.x     = p->bx;
-    b.n     = p->bn;
-    b.invJ  = p->bJ;
-    err     = pw->bdresidual_host(&b);
+    err = pw->bdresidual_host(&b);
     PetscCheck(err == 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "The host boundary kernel of the pointwise functions %s failed (%d): unsupported sizes", pw->name, err);
-    PetscCall(PetscLogFlops((PetscLogDouble)p->nbf * p->nbq * a->nb * (2.0 * a->nc * (1 + a->dim) + 2.0 * a->dim * a->dim + 2.0 * a->nc)));
-    PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCall(PetscLogFlops(BdFlops(a, 2.0 * a->nb * a->nc)));
   }
 #if PetscDefined(HAVE_CUDA)
-  {
-    const size_t np = (size_t)p->nbf * p->nbq, dim = (size_t)a->dim;
+  else {
     PetscCheck(pw->bdresidual_device, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The pointwise functions %s have a device residual and no device boundary kernel", pw->name);
-    if (!p->d_bB) {
-      PetscCall(PetscWarpAsmUpload_Private(p->bB, (size_t)p->nbtab * a->nb, sizeof(double), (void **)&p->d_bB));
-      PetscCall(PetscWarpAsmUpload_Private(p->bD, (size_t)p->nbtab * a->nb * dim, sizeof(double), (void **)&p->d_bD));
-      PetscCall(PetscWarpAsmUpload_Private(p->bw, np, sizeof(double), (void **)&p->d_bw));
-      PetscCall(PetscWarpAsmUpload_Private(p->bx, np * dim, sizeof(double), (void **)&p->d_bx));
-      PetscCall(PetscWarpAsmUpload_Private(p->bn, np * dim, sizeof(double), (void **)&p->d_bn));
-      PetscCall(PetscWarpAsmUpload_Private(p->bJ, np * dim * dim, sizeof(double), (void **)&p->d_bJ));
-      PetscCall(PetscWarpAsmUpload_Private(p->bfcell, (size_t)p->nbf, sizeof(int), (void **)&p->d_bfcell));
-      PetscCall(PetscWarpAsmUpload_Private(p->btab, np, sizeof(int), (void **)&p->d_btab));
-    }
-    b.B     = p->d_bB;
-    b.D     = p->d_bD;
-    b.fcell = p->d_bfcell;
-    b.tab   = p->d_btab;
-    b.w     = p->d_bw;
-    b.x     = p->d_bx;
-    b.n     = p->d_bn;
-    b.invJ  = p->d_bJ;
     PetscCallCUDA((cudaError_t)pw->bdresidual_device(&b));
-    PetscCall(PetscLogGpuFlops((PetscLogDouble)p->nbf * p->nbq * a->nb * (2.0 * a->nc * (1 + a->dim) + 2.0 * a->dim * a->dim + 2.0 * a->nc)));
+    PetscCall(PetscLogGpuFlops(BdFlops(a, 2.0 * a->nb * a->nc)));
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* E += the boundary terms of g0_bd in the element matrices of the faces' cells (host arrays, or device arrays on the
+   stream of d): folded into the cells' element matrices, they go through the same reduction */
+static PetscErrorCode BoundaryJacobian(PetscWarpAsm a, const PetscWarpPointwise *pw, PetscBool device, const PetscWarpPointwiseData *d, PetscScalar *E)
+{
+  struct _n_PetscWarpAsmPW *p  = a->pw;
+  const size_t              nG = (size_t)p->nbf * p->nbq * a->nc * a->nc;
+  const PetscLogDouble      fl = BdFlops(a, (PetscLogDouble)a->nc * a->nc + 3.0 * a->nel * a->nel);
+  PetscWarpPointwiseBdData  b;
+  int                       err;
+
+  PetscFunctionBegin;
+  if (!p->nbf || !pw->gbd[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(BdDescribe(a, device, d, &b));
+  b.E = E;
+  if (!device) {
+    if (!p->bG) PetscCall(PetscMalloc1(nG, &p->bG));
+    b.G = p->bG;
+    err = pw->bdjacobian_host(&b);
+    PetscCheck(err == 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "The host boundary Jacobian kernel of the pointwise functions %s failed (%d): unsupported sizes", pw->name, err);
+    PetscCall(PetscLogFlops(fl));
+  }
+#if PetscDefined(HAVE_CUDA)
+  else {
+    PetscCheck(pw->bdjacobian_device, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The pointwise functions %s have a device Jacobian and no device boundary Jacobian kernel", pw->name);
+    if (!p->d_bG) PetscCallCUDA(cudaMalloc((void **)&p->d_bG, sizeof(double) * nG));
+    b.G = p->d_bG;
+    PetscCallCUDA((cudaError_t)pw->bdjacobian_device(&b));
+    PetscCall(PetscLogGpuFlops(fl));
   }
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -357,10 +435,12 @@ PetscErrorCode PetscWarpAsmPointwiseJacobian_Private(PetscWarpAsm a, const Petsc
   if (device) {
     PetscCall(PetscLogGpuTimeBegin());
     PetscCall(Run(a, device, pw->jacobian_device, &d, "Jacobian", pw->name));
+    PetscCall(BoundaryJacobian(a, pw, device, &d, out));
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscLogGpuFlops(Flops(a, PETSC_TRUE)));
   } else {
     PetscCall(Run(a, device, pw->jacobian_host, &d, "Jacobian", pw->name));
+    PetscCall(BoundaryJacobian(a, pw, device, &d, out));
     PetscCall(PetscLogFlops(Flops(a, PETSC_TRUE)));
   }
   PetscCall(PetscLogEventEnd(PETSCWARPASM_PWJacobian, A, 0, 0, 0));
