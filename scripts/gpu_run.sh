@@ -7,7 +7,7 @@
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
-#                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3
+#                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -256,6 +256,22 @@ for w in $what; do
     $B/bench/bench_assembly -cases ${ROWNZ_CASES:-q1lap,q2lap,p3tri,p2tet,q1elas} -strategies rownz -targets aijcusparse,ellwarp -affine 1 -mat_warp_rownz_unroll 0 \
       -mesh_tri bench/meshes/holed_tri.msh -p3tri_dm_refine 3 -mesh_tet bench/meshes/shell_tet.msh -p2tet_dm_refine 2 \
       -ncpu 0 -ncpu1 0 -nasm 20 -nwarm 3 -symbolic none -matcreate convert -csv "$OUTDIR/assembly_rownz3_unroll0.csv" 2>&1 | tee -a "$OUTDIR/bench_rownz3.log" | grep -E "^==|^  rownz" | cut -c1-150 ;;
+  final4) # the fourth session of 2026-11-23, last call (~8 min): (1) bench_assembly on p1tri and q1elas (the occupancy
+          # model's register fix: q1elas rownz failed to launch in rownz3) with atomic, rownz and coo against PETSc's CPU path
+          # on 16 ranks; (2) the generic rownz kernel (-mat_warp_rownz_unroll 0) on q1lap and q2lap; (3) the pointwise
+          # boundary Jacobians g0_bd (branch bdj, never run on a GPU): -info, memcheck and initcheck on the P2 Robin case;
+          # (4) the whole GPU suite (the hook's new default strategy rownz, pointwise on derived DMs, NORM_1 of duplicates).
+          # Decides: q1elas rownz ok; P1 best / coo >= 3; unroll 1 vs 0; "ERROR SUMMARY: 0 errors"; ctest all passed
+    mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases p1tri,q1elas -strategies atomic,rownz,coo -targets aijcusparse,ellwarp -affine 1 \
+      -mesh_tri bench/meshes/holed_tri.msh -ncpu 1 -ncpu1 0 -nasm 10 -nwarm 2 -symbolic none -matcreate convert -csv "$OUTDIR/assembly_final4.csv" 2>&1 | tee "$OUTDIR/bench_final4.log" | grep -E "^==|^  [a-z_]+[>_a-z]* " | cut -c1-150
+    echo "== -mat_warp_rownz_unroll 0" | tee -a "$OUTDIR/bench_final4.log"
+    $B/bench/bench_assembly -cases q1lap,q2lap -strategies rownz -targets aijcusparse -affine 1 -mat_warp_rownz_unroll 0 -ncpu 0 -ncpu1 0 -nasm 10 -nwarm 2 -symbolic none -matcreate convert \
+      -csv "$OUTDIR/assembly_final4_unroll0.csv" 2>&1 | tee -a "$OUTDIR/bench_final4.log" | grep -E "^==|^  rownz" | cut -c1-150
+    R="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 3,3 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -bd robin"
+    $B/tests/test_plexpw $R -problems vector -degrees 2 -types ellwarp,sharednz -info 2>&1 | grep -E "pointwise kernels|g0_bd|max entry" | sort | uniq -c | tee "$OUTDIR/final4_bdj.log"
+    sanitize_each final4_bdj.log "memcheck initcheck" "test_plexpw $R -problems linear,vector -degrees 2 -types ellwarp,sharednz -malloc_dump"
+    grep -E "^== |exit|SUMMARY" "$OUTDIR/final4_bdj.log" | cut -c1-160
+    (cd $B && timeout ${FINAL4_CTEST_S:-240} ctest --output-on-failure -j 4 -L gpu 2>&1 | tee "$OUTDIR/ctest_gpu_final4.log" | tail -15) ;;
   gmsh_auto) # issue 9, after -mat_ellwarp_index auto became 32-bit where fewer than half the slices have 16-bit codes (~2-3
              # min): the gmsh suite (one rank, DMPlex numbering) with ellwarp_auto (default), _i32 and _i16 only.
              # Decides: ellwarp_auto >= 1.0x aijcusparse on every gmsh matrix
