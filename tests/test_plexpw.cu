@@ -225,7 +225,7 @@ static const char *const BdKinds[] = {"none", "nonconst", "robin", "robingrad", 
 static BdKind            bdkind    = BD_NONE; /* -bd */
 /* refusals: 1 register the kernels without f0_bd, 2 the PetscDS with g0_bd, the kernels without, 3 the kernels with
    g0_bd, the PetscDS without, 4 a boundary g1 in the PetscDS, 5 a boundary f1 in the PetscDS */
-static PetscInt bdwrong = 0;
+static PetscInt bdwrong  = 0;
 static PetscInt litslack = 0; /* -linear_its_slack: linear iterations per step may differ from PETSc's path by this much (Newton counts never) */
 
 /* ---- the problems ---- */
@@ -709,8 +709,10 @@ static PetscErrorCode CompareRuns(DM dmw, Solver sv, const Run *rw, const Run *r
     s = its + len;
     if (sv == SOLVER_KSP) PetscCall(PetscSNPrintf(s, sizeof(its) - len, "%" PetscInt_FMT " GMRES (PETSc DMKSP: %" PetscInt_FMT ")", rw->lits[k], rp->lits[k]));
     else PetscCall(PetscSNPrintf(s, sizeof(its) - len, "%s%" PetscInt_FMT "/%" PetscInt_FMT, k ? ", " : "", rw->its[k], rw->lits[k]));
-    if (rw->lits[k] != rp->lits[k] && rw->its[k] == rp->its[k] && PetscAbsInt(rw->lits[k] - rp->lits[k]) <= litslack) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: step %" PetscInt_FMT ": %" PetscInt_FMT " linear iterations against PETSc's %" PetscInt_FMT " (within -linear_its_slack %" PetscInt_FMT ")\n", what, k, rw->lits[k], rp->lits[k], litslack));
-    else PetscCheck(rw->its[k] == rp->its[k] && rw->lits[k] == rp->lits[k], PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: step %" PetscInt_FMT ": %" PetscInt_FMT " Newton / %" PetscInt_FMT " linear iterations, PETSc's path %" PetscInt_FMT " / %" PetscInt_FMT, what, k, rw->its[k], rw->lits[k], rp->its[k], rp->lits[k]);
+    if (rw->lits[k] != rp->lits[k] && rw->its[k] == rp->its[k] && PetscAbsInt(rw->lits[k] - rp->lits[k]) <= litslack)
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: step %" PetscInt_FMT ": %" PetscInt_FMT " linear iterations against PETSc's %" PetscInt_FMT " (within -linear_its_slack %" PetscInt_FMT ")\n", what, k, rw->lits[k], rp->lits[k], litslack));
+    else
+      PetscCheck(rw->its[k] == rp->its[k] && rw->lits[k] == rp->lits[k], PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: step %" PetscInt_FMT ": %" PetscInt_FMT " Newton / %" PetscInt_FMT " linear iterations, PETSc's path %" PetscInt_FMT " / %" PetscInt_FMT, what, k, rw->its[k], rw->lits[k], rp->its[k], rp->lits[k]);
   }
   PetscCall(RelDiff(rw->u, rp->u, &e));
   if (sv == SOLVER_KSP) {

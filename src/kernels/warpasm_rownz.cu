@@ -17,7 +17,7 @@
 template <int DIM, int KIND, int NCV>
 __global__ void __launch_bounds__(PWA_RNZ_COEF_THREADS) RowNZCoef(int ncells, int ncv, const int *__restrict__ cv, const double *__restrict__ X, const double *__restrict__ Dc, PwaPhys ph, double *__restrict__ coef)
 {
-  constexpr int    CS = RNZ_CS(DIM, KIND);
+  constexpr int     CS = RNZ_CS(DIM, KIND);
   __shared__ double sg[PWA_RNZ_COEF_THREADS * (CS + 1)];
   for (int c0 = blockIdx.x * PWA_RNZ_COEF_THREADS; c0 < ncells; c0 += gridDim.x * PWA_RNZ_COEF_THREADS) {
     const int cell = c0 + threadIdx.x, nv = min(PWA_RNZ_COEF_THREADS, ncells - c0) * CS;
@@ -80,7 +80,7 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
         double    ve = v[e];
 #pragma unroll
         for (int cc = 1; cc < NC; cc++) ve = cc == c ? v[cc * NC + e] : ve; /* v[c*NC + e] without indexing v at run time (v stays in registers) */
-        if (kk == PETSCWARP_ROWNZ_SKIP8) continue; /* a dropped column */
+        if (kk == PETSCWARP_ROWNZ_SKIP8) continue;                          /* a dropped column */
         acc[base + ((kk >> lsh) << ssh) + (kk & lmask)] += ve;
       }
     }
@@ -115,7 +115,7 @@ static int LaunchCoef(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const Pe
 {
   const int n = mesh->ncells, grid = (n + PWA_RNZ_COEF_THREADS - 1) / PWA_RNZ_COEF_THREADS;
   if (!n) return (int)cudaSuccess;
-  if (fe->ncv == DIM + 1) RowNZCoef<DIM, KIND, DIM + 1><<<grid, PWA_RNZ_COEF_THREADS, 0, st>>>(n, fe->ncv, mesh->cv, mesh->X, fe->Dc, PwaPhysOf(ph), coef); /* simplices */
+  if (fe->ncv == DIM + 1) RowNZCoef<DIM, KIND, DIM + 1><<<grid, PWA_RNZ_COEF_THREADS, 0, st>>>(n, fe->ncv, mesh->cv, mesh->X, fe->Dc, PwaPhysOf(ph), coef);            /* simplices */
   else if (fe->ncv == (1 << DIM)) RowNZCoef<DIM, KIND, (1 << DIM)><<<grid, PWA_RNZ_COEF_THREADS, 0, st>>>(n, fe->ncv, mesh->cv, mesh->X, fe->Dc, PwaPhysOf(ph), coef); /* tensor cells */
   else RowNZCoef<DIM, KIND, 0><<<grid, PWA_RNZ_COEF_THREADS, 0, st>>>(n, fe->ncv, mesh->cv, mesh->X, fe->Dc, PwaPhysOf(ph), coef);
   return (int)cudaGetLastError();
@@ -177,18 +177,28 @@ static int Dispatch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscW
 {
   if (rn->unroll && !rn->wide) {
     if constexpr (DIM == 2) switch (fe->nb) {
-      case 3: return Launch<DIM, KIND, 3>(fe, ph, rn, coef, val, st);
-      case 4: return Launch<DIM, KIND, 4>(fe, ph, rn, coef, val, st);
-      case 6: return Launch<DIM, KIND, 6>(fe, ph, rn, coef, val, st);
-      case 9: return Launch<DIM, KIND, 9>(fe, ph, rn, coef, val, st);
-      case 10: return Launch<DIM, KIND, 10>(fe, ph, rn, coef, val, st);
+      case 3:
+        return Launch<DIM, KIND, 3>(fe, ph, rn, coef, val, st);
+      case 4:
+        return Launch<DIM, KIND, 4>(fe, ph, rn, coef, val, st);
+      case 6:
+        return Launch<DIM, KIND, 6>(fe, ph, rn, coef, val, st);
+      case 9:
+        return Launch<DIM, KIND, 9>(fe, ph, rn, coef, val, st);
+      case 10:
+        return Launch<DIM, KIND, 10>(fe, ph, rn, coef, val, st);
       }
     else switch (fe->nb) {
-      case 4: return Launch<DIM, KIND, 4>(fe, ph, rn, coef, val, st);
-      case 8: return Launch<DIM, KIND, 8>(fe, ph, rn, coef, val, st);
-      case 10: return Launch<DIM, KIND, 10>(fe, ph, rn, coef, val, st);
-      case 20: return Launch<DIM, KIND, 20>(fe, ph, rn, coef, val, st);
-      case 27: return Launch<DIM, KIND, 27>(fe, ph, rn, coef, val, st);
+      case 4:
+        return Launch<DIM, KIND, 4>(fe, ph, rn, coef, val, st);
+      case 8:
+        return Launch<DIM, KIND, 8>(fe, ph, rn, coef, val, st);
+      case 10:
+        return Launch<DIM, KIND, 10>(fe, ph, rn, coef, val, st);
+      case 20:
+        return Launch<DIM, KIND, 20>(fe, ph, rn, coef, val, st);
+      case 27:
+        return Launch<DIM, KIND, 27>(fe, ph, rn, coef, val, st);
       }
   }
   return Launch<DIM, KIND, 0>(fe, ph, rn, coef, val, st);
