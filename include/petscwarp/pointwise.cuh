@@ -122,6 +122,40 @@ PETSCWARP_HD inline int PointDoubles(int dim, int nc)
   return n;
 }
 
+/* Element dof i's value (and time derivative): from the cell's gathered values, or through the cell's local indices */
+struct Gathered {
+  const PetscScalar       *v;
+  PETSCWARP_HD PetscScalar operator()(int i) const { return v[i]; }
+};
+struct Indexed {
+  const PetscScalar       *v;
+  const int               *l;
+  PETSCWARP_HD PetscScalar operator()(int i) const { return v[l[i]]; }
+};
+
+/* The state at a point (PetscFEEvaluateFieldJets_Internal()): u, u_t (zero unless hast) and the gradient u_x from the
+   basis values Bq and the reference derivatives Dq pushed forward by Jinv; val(i), tval(i) the element dof i's value and
+   time derivative */
+template <class V>
+PETSCWARP_HD inline void PointState(int dim, int nb, int nc, const double *Bq, const double *Dq, const double *Jinv, V val, V tval, bool hast, PetscScalar *u, PetscScalar *ut, PetscScalar *ux)
+{
+  for (int c = 0; c < nc; c++) {
+    u[c]  = 0.0;
+    ut[c] = 0.0;
+    for (int e = 0; e < dim; e++) ux[c * dim + e] = 0.0;
+  }
+  for (int b = 0; b < nb; b++) {
+    double g[3];
+    PetscWarpGradient(dim, Jinv, Dq + b * dim, g);
+    for (int c = 0; c < nc; c++) {
+      const PetscScalar v = val(b * nc + c);
+      u[c] += Bq[b] * v;
+      if (hast) ut[c] += Bq[b] * tval(b * nc + c);
+      for (int e = 0; e < dim; e++) ux[c * dim + e] += g[e] * v;
+    }
+  }
+}
+
 /* Stage 1 at one (cell, point q): Xc the cell's vertex coordinates, ue (ute) its element state (time derivative, or
    NULL); writes the point's staged data S[PointDoubles()] */
 template <class Fns, bool JAC>
@@ -137,21 +171,7 @@ PETSCWARP_HD inline void StagePoint(const PetscWarpPointwiseData &d, const doubl
   for (int m = 0; m < dim * dim; m++) S[m] = Jinv[m];
   for (int k = 0; k < ncv; k++)
     for (int e = 0; e < dim; e++) x[e] += Xc[k * dim + e] * Bcq[k];
-  for (int c = 0; c < nc; c++) {
-    u[c]  = 0.0;
-    ut[c] = 0.0;
-    for (int e = 0; e < dim; e++) ux[c * dim + e] = 0.0;
-  }
-  for (int b = 0; b < nb; b++) {
-    double g[3];
-    PetscWarpGradient(dim, Jinv, Dq + b * dim, g);
-    for (int c = 0; c < nc; c++) {
-      const PetscScalar v = ue[b * nc + c];
-      u[c] += Bq[b] * v;
-      if (ute) ut[c] += Bq[b] * ute[b * nc + c];
-      for (int e = 0; e < dim; e++) ux[c * dim + e] += g[e] * v;
-    }
-  }
+  PointState(dim, nb, nc, Bq, Dq, Jinv, Gathered{ue}, Gathered{ute}, ute != NULL, u, ut, ux);
   {
     const PetscScalar *put = ute ? ut : NULL;
     const PetscInt     D   = dim;
@@ -274,24 +294,7 @@ PETSCWARP_HD inline void BdState(const PetscWarpPointwiseBdData &d, const int *l
   const int     dim = d.dim, nb = d.nb, nc = d.nc, tp = d.tab[k];
   const double *Bq = d.B + (size_t)tp * nb, *Dq = d.D + (size_t)tp * nb * dim, *Ji = d.invJ + k * dim * dim;
 
-  for (int c = 0; c < nc; c++) {
-    u[c]  = 0.0;
-    ut[c] = 0.0;
-    for (int e = 0; e < dim; e++) ux[c * dim + e] = 0.0;
-  }
-  for (int b = 0; b < nb; b++) {
-    double g[3];
-    for (int e = 0; e < dim; e++) { /* the reference gradient pushed forward: g_e = sum_r D_r invJ[r][e] */
-      g[e] = 0.0;
-      for (int r = 0; r < dim; r++) g[e] += Dq[b * dim + r] * Ji[r * dim + e];
-    }
-    for (int c = 0; c < nc; c++) {
-      const PetscScalar v = d.u[l[b * nc + c]];
-      u[c] += Bq[b] * v;
-      if (d.u_t) ut[c] += Bq[b] * d.u_t[l[b * nc + c]];
-      for (int e = 0; e < dim; e++) ux[c * dim + e] += g[e] * v;
-    }
-  }
+  PointState(dim, nb, nc, Bq, Dq, Ji, Indexed{d.u, l}, Indexed{d.u_t, l}, d.u_t != NULL, u, ut, ux);
 }
 
 /* The boundary terms of one face f (PetscFEIntegrateBdResidual_Basic() and PetscFEUpdateElementVec_Internal()): at each

@@ -8,8 +8,6 @@
 
 #define PWA_RNZ_COEF_THREADS 256
 
-#define RNZ_CS(DIM, KIND) ((((KIND) == PETSCWARP_PHYS_LAPLACE ? (DIM) * ((DIM) + 1) / 2 + 1 : (DIM) * (DIM) + 1) + 1) / 2 * 2)
-
 /* A thread per cell (NCV > 0: the cell's vertex count at compile time, so that its coordinates stay in registers
    instead of a local-memory array); the block's factors go through shared memory (rows of CS + 1 doubles: no bank conflicts) so that
    the block writes its contiguous range of coef coalesced (a thread writing its own CS doubles made each store
@@ -17,7 +15,7 @@
 template <int DIM, int KIND, int NCV>
 __global__ void __launch_bounds__(PWA_RNZ_COEF_THREADS) RowNZCoef(int ncells, int ncv, const int *__restrict__ cv, const double *__restrict__ X, const double *__restrict__ Dc, PwaPhys ph, double *__restrict__ coef)
 {
-  constexpr int     CS = RNZ_CS(DIM, KIND);
+  constexpr int     CS = PWA_RNZ_STRIDE(DIM, KIND);
   __shared__ double sg[PWA_RNZ_COEF_THREADS * (CS + 1)];
   for (int c0 = blockIdx.x * PWA_RNZ_COEF_THREADS; c0 < ncells; c0 += gridDim.x * PWA_RNZ_COEF_THREADS) {
     const int cell = c0 + threadIdx.x, nv = min(PWA_RNZ_COEF_THREADS, ncells - c0) * CS;
@@ -40,7 +38,7 @@ __global__ void __launch_bounds__(PWA_RNZ_COEF_THREADS) RowNZCoef(int ncells, in
 template <int DIM, int KIND, int NB>
 __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, double mu, double shift, const PetscWarpRowNZ &rn, int b, int t, const double *__restrict__ coef, double *acc)
 {
-  constexpr int NC = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM, NEL = NB * NC, CS = RNZ_CS(DIM, KIND), PRE = NEL <= 32;
+  constexpr int NC = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM, NEL = NB * NC, CS = PWA_RNZ_STRIDE(DIM, KIND), PRE = NEL <= 32;
   const int     base = __ldg(&rn.lbase[b * PETSCWARP_ROWNZ_LANES + t]), nl = __ldg(&rn.nlane[b]);
   if (base < 0 || t >= nl) return;
   const int i0 = __ldg(&rn.ioff[b]), nm = (__ldg(&rn.ioff[b + 1]) - i0) / nl, ssh = rn.ssh;
@@ -93,7 +91,7 @@ template <int DIM, int KIND, int NB>
 __global__ void RowNZ(int nb, int kn, const double *__restrict__ Kaff, double lambda, double mu, double shift, const __grid_constant__ PetscWarpRowNZ rn, const double *__restrict__ coef, double *__restrict__ val)
 {
   extern __shared__ double smem[];
-  constexpr int            CS   = RNZ_CS(DIM, KIND);
+  constexpr int            CS   = PWA_RNZ_STRIDE(DIM, KIND);
   const int                warp = threadIdx.x / PETSCWARP_ROWNZ_LANES, lane = threadIdx.x % PETSCWARP_ROWNZ_LANES, wpb = blockDim.x / PETSCWARP_ROWNZ_LANES;
   double                  *acc = smem + kn + (size_t)warp * rn.maxslots;
   for (int t = threadIdx.x; t < kn; t += blockDim.x) smem[t] = __ldg(&Kaff[t]);
@@ -162,7 +160,7 @@ static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWar
       bytes = fixed + (size_t)wpb * per;
     }
     if (per_sm < 1) return (int)cudaErrorLaunchOutOfResources;
-    cdev = dev, cfixed = fixed, cper = per, cwpb = wpb, cbytes = bytes, cmaxgrid = nsm * (per_sm < 1 ? 1 : per_sm);
+    cdev = dev, cfixed = fixed, cper = per, cwpb = wpb, cbytes = bytes, cmaxgrid = nsm * per_sm;
   }
   grid = (rn->ntiles + cwpb - 1) / cwpb;
   if (grid > cmaxgrid) grid = cmaxgrid;
@@ -170,38 +168,23 @@ static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWar
   return (int)cudaGetLastError();
 }
 
+/* Launch<DIM, KIND, NB> for the first NB of NBS equal to fe->nb; the generic kernel (NB = 0) when none is */
+template <int DIM, int KIND, int... NBS>
+static int LaunchNB(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val, cudaStream_t st)
+{
+  int err = 0;
+  if (!((fe->nb == NBS && ((err = Launch<DIM, KIND, NBS>(fe, ph, rn, coef, val, st)), true)) || ...)) err = Launch<DIM, KIND, 0>(fe, ph, rn, coef, val, st);
+  return err;
+}
+
 /* The specialised kernel for the Lagrange elements of the built-in physics (2D: P1 3, Q1 4, P2 6, Q2 9, P3 10 basis
    functions; 3D: P1 4, Q1 8, P2 10, P3 20, Q2 27) with 8-bit positions, unless rn->unroll is 0; else the generic one */
 template <int DIM, int KIND>
 static int Dispatch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val, cudaStream_t st)
 {
-  if (rn->unroll && !rn->wide) {
-    if constexpr (DIM == 2) switch (fe->nb) {
-      case 3:
-        return Launch<DIM, KIND, 3>(fe, ph, rn, coef, val, st);
-      case 4:
-        return Launch<DIM, KIND, 4>(fe, ph, rn, coef, val, st);
-      case 6:
-        return Launch<DIM, KIND, 6>(fe, ph, rn, coef, val, st);
-      case 9:
-        return Launch<DIM, KIND, 9>(fe, ph, rn, coef, val, st);
-      case 10:
-        return Launch<DIM, KIND, 10>(fe, ph, rn, coef, val, st);
-      }
-    else switch (fe->nb) {
-      case 4:
-        return Launch<DIM, KIND, 4>(fe, ph, rn, coef, val, st);
-      case 8:
-        return Launch<DIM, KIND, 8>(fe, ph, rn, coef, val, st);
-      case 10:
-        return Launch<DIM, KIND, 10>(fe, ph, rn, coef, val, st);
-      case 20:
-        return Launch<DIM, KIND, 20>(fe, ph, rn, coef, val, st);
-      case 27:
-        return Launch<DIM, KIND, 27>(fe, ph, rn, coef, val, st);
-      }
-  }
-  return Launch<DIM, KIND, 0>(fe, ph, rn, coef, val, st);
+  if (!rn->unroll || rn->wide) return Launch<DIM, KIND, 0>(fe, ph, rn, coef, val, st);
+  if constexpr (DIM == 2) return LaunchNB<DIM, KIND, 3, 4, 6, 9, 10>(fe, ph, rn, coef, val, st);
+  else return LaunchNB<DIM, KIND, 4, 8, 10, 20, 27>(fe, ph, rn, coef, val, st);
 }
 
 extern "C" int PetscWarpAsmRowNZCUDA(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val, void *stream)

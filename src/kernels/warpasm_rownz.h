@@ -5,10 +5,13 @@
 #include <petscwarp/private/warpasmrownzkernels.h>
 #include "warpasm_elem.h"
 
+/* Doubles of a cell's factor: PwaAffineRefs(kind, dim) rounded up to even (a constant expression for the device kernels'
+   template arguments) */
+#define PWA_RNZ_STRIDE(dim, kind) ((((kind) == PETSCWARP_PHYS_LAPLACE ? (dim) * ((dim) + 1) / 2 + 1 : (dim) * (dim) + 1) + 1) / 2 * 2)
+
 static inline PWA_HD int PwaRowNZStride(int dim, int kind)
 {
-  const int n = kind == PETSCWARP_PHYS_LAPLACE ? dim * (dim + 1) / 2 + 1 : dim * dim + 1;
-  return (n + 1) / 2 * 2;
+  return PWA_RNZ_STRIDE(dim, kind);
 }
 
 /* The affine factor of cell into g[0 .. cs) (the tail beyond PwaAffineCell's values is 0) */
