@@ -7,7 +7,7 @@
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
-#                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4
+#                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -272,6 +272,28 @@ for w in $what; do
     sanitize_each final4_bdj.log "memcheck initcheck" "test_plexpw $R -problems linear,vector -degrees 2 -types ellwarp,sharednz -malloc_dump"
     grep -E "^== |exit|SUMMARY" "$OUTDIR/final4_bdj.log" | cut -c1-160
     (cd $B && timeout ${FINAL4_CTEST_S:-240} ctest --output-on-failure -j 4 -L gpu 2>&1 | tee "$OUTDIR/ctest_gpu_final4.log" | tail -15) ;;
+  fused) # issue 7, the fifth session of 2026-11-23, first call (~8 min): rownz with the rows computing their cells'
+         # factors (-mat_warp_rownz_fused; automatic: on simplices; never run on a GPU) and the second-reading refactor
+         # (LaunchNB fold expression, pointwise PointState). (1) GPU tests of the assembly (asmkernels_cuda: fused and not,
+         # generic and specialised, bitwise the host twin), pointwise and tutorial 5; (2) memcheck/racecheck on fused P1
+         # triangles and Q1 hexahedra; (3) bench_assembly, every GPU path and PETSc's CPU path on 16 ranks (default: auto),
+         # then rownz with the other choice of fused on the same cases. Decides: the automatic rule; P1 best / coo >= 3
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asm_rownz|asm_affine|plexpw|tutorial_ex5' 2>&1 | tee "$OUTDIR/ctest_fused.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -12)
+    D="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1"
+    sanitize_each sanitize_fused.log "memcheck racecheck" "test_asm $D -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 4,3 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -coef tensor -shift 0.5 -strategies rownz -types aij,ellwarp -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump" \
+      "test_asm $D -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 3,2,2 -coef cell -strategies rownz -types aij,ellwarp -mat_warp_rownz_fused 1 -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump"
+    grep -E "^== |exit|SUMMARY" "$OUTDIR/sanitize_fused.log" | paste - - - | sed -E 's/-mat_ellwarp_backend cuda -mat_warp_assembly_device 1//' | cut -c1-220
+    A="-strategies atomic,rownz,coo -targets aijcusparse,ellwarp -affine 1 -nasm 10 -nwarm 2 -symbolic none -matcreate convert"
+    M="-mesh_tri bench/meshes/holed_tri.msh -p3tri_dm_refine 3 -mesh_tet bench/meshes/shell_tet.msh -p2tet_dm_refine 2"
+    timeout 200 mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases q1lap,q2lap,q1elas,p1tri $A -ncpu 1 -ncpu1 0 -csv "$OUTDIR/assembly_fused_box.csv" 2>&1 | tee "$OUTDIR/bench_fused.log" | grep -E "^==|^  [a-z_]+[>_a-z]* " | cut -c1-150
+    timeout 120 mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases p3tri,p2tet $M $A -ncpu 1 -ncpu1 0 -csv "$OUTDIR/assembly_fused_gmsh.csv" 2>&1 | tee -a "$OUTDIR/bench_fused.log" | grep -E "^==|^  [a-z_]+[>_a-z]* " | cut -c1-150
+    for f in 1 0; do
+      echo "== -mat_warp_rownz_fused $f" | tee -a "$OUTDIR/bench_fused.log"
+      for cs in "q1lap,q2lap,q1elas,p1tri" "p3tri,p2tet $M"; do
+        timeout 60 $B/bench/bench_assembly -cases $cs -strategies rownz -targets aijcusparse,ellwarp -affine 1 -mat_warp_rownz_fused $f -ncpu 0 -ncpu1 0 -nasm 10 -nwarm 2 -symbolic none -matcreate convert \
+          -csv "$OUTDIR/assembly_fused${f}_${cs%%,*}.csv" 2>&1 | tee -a "$OUTDIR/bench_fused.log" | grep -E "^==|^  rownz" | cut -c1-150
+      done
+    done ;;
   gmsh_auto) # issue 9, after -mat_ellwarp_index auto became 32-bit where fewer than half the slices have 16-bit codes (~2-3
              # min): the gmsh suite (one rank, DMPlex numbering) with ellwarp_auto (default), _i32 and _i16 only.
              # Decides: ellwarp_auto >= 1.0x aijcusparse on every gmsh matrix

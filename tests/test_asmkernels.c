@@ -994,8 +994,15 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
     exp_ = NEW(double, R.nslots + 1);
     for (int s = 0; s < R.nslots; s++) val[s] = 1e300; /* every slot must be written */
     RowNZExpected(P, &R, layouts[l][0], layouts[l][1], layouts[l][2], ref, exp_);
-    CHECK(PetscWarpAsmRowNZHost(&P->fe, ph, &R.v, coef, val));
+    CHECK(PetscWarpAsmRowNZHost(&P->fe, &P->mesh, ph, &R.v, coef, val));
     EXPECT((rd = RelDiff((size_t)R.nslots, exp_, val)) < 1e-14, "%s: rownz (layout %d) differs from the element matrices: %g", C->name, l, rd);
+    { /* fused: the rows compute their cells' factors, the same values bitwise */
+      double *fv = NEW(double, R.nslots + 1);
+      for (int s = 0; s < R.nslots; s++) fv[s] = 1e300;
+      CHECK(PetscWarpAsmRowNZHost(&P->fe, &P->mesh, ph, &R.v, NULL, fv));
+      EXPECT(!memcmp(fv, val, sizeof(double) * R.nslots), "%s: fused rownz (layout %d) differs from rownz with the factor array (not bitwise): %g", C->name, l, RelDiff((size_t)R.nslots, val, fv));
+      free(fv);
+    }
 #if defined(PETSCWARP_TEST_CUDA)
     if (cuda && PetscWarpAsmRowNZTileBytes(&P->fe, ph->kind, R.v.maxslots)) {
       cudaStream_t   st;
@@ -1028,13 +1035,13 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
         CHECK(cudaStreamSynchronize(st));
         CHECK(cudaMemcpy(hc, d_coef, sizeof(double) * nc_ * cs, cudaMemcpyDeviceToHost));
         EXPECT(!memcmp(hc, coef, sizeof(double) * nc_ * cs), "%s: RowNZCoef on the device differs from the host twin (not bitwise): %g", C->name, RelDiff((size_t)nc_ * cs, coef, hc));
-        for (int u = 0; u < 2; u++) { /* the generic kernel, then the one specialised for nb (where there is one) */
-          dv.unroll = u;
+        for (int u = 0; u < 4; u++) { /* the generic kernel, then the one specialised for nb (where there is one); each with the factor array, then fused */
+          dv.unroll = u % 2;
           CHECK(cudaMemset(d_val, 0xff, sizeof(double) * R.nslots)); /* NaN everywhere */
-          CHECK(PetscWarpAsmRowNZCUDA(&dfe, &dph, &dv, d_coef, d_val, st));
+          CHECK(PetscWarpAsmRowNZCUDA(&dfe, &dmesh, &dph, &dv, u < 2 ? d_coef : NULL, d_val, st));
           CHECK(cudaStreamSynchronize(st));
           CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
-          EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, unroll %d) on the device differs from the host twin (not bitwise): %g", C->name, l, u, RelDiff((size_t)R.nslots, val, h));
+          EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, unroll %d, %s) on the device differs from the host twin (not bitwise): %g", C->name, l, u % 2, u < 2 ? "factor array" : "fused", RelDiff((size_t)R.nslots, val, h));
         }
         CHECK(cudaStreamDestroy(st));
         cudaFree((void *)dfe.Dc), cudaFree((void *)dfe.Kaff), cudaFree((void *)dmesh.cv), cudaFree((void *)dmesh.X), cudaFree((void *)dph.kcell);

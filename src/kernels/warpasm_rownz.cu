@@ -31,12 +31,21 @@ __global__ void __launch_bounds__(PWA_RNZ_COEF_THREADS) RowNZCoef(int ncells, in
   }
 }
 
+/* The vertex count of the cells of the Lagrange elements the kernels are specialised for: 2D P1-P3 (3, 6, 10 basis
+   functions) on triangles, Q1-Q2 (4, 9) on quadrilaterals; 3D P1-P3 (4, 10, 20) on tetrahedra, Q1-Q2 (8, 27) on hexahedra */
+template <int DIM, int NB>
+__host__ __device__ constexpr int RowNZVertices()
+{
+  return DIM == 2 ? (NB == 4 || NB == 9 ? 4 : 3) : (NB == 8 || NB == 27 ? 8 : 4);
+}
+
 /* PwaRowNZLane (warpasm_rownz.h) with the element's size a compile-time constant (NB basis functions, 8-bit
    positions): the loops over the cell's columns unroll, an incidence's column positions are all loaded before its
-   entries are added (NEL <= 32; else a node's components at a time), and its factor is read as double2. The same
-   arithmetic in the same order as PwaRowNZLane: bitwise the host twin's values. */
-template <int DIM, int KIND, int NB>
-__device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, double mu, double shift, const PetscWarpRowNZ &rn, int b, int t, const double *__restrict__ coef, double *acc)
+   entries are added (NEL <= 32; else a node's components at a time), and its factor is read as double2 (FUSED:
+   computed from the cell's RowNZVertices() vertices, in registers). The same arithmetic in the same order as
+   PwaRowNZLane: bitwise the host twin's values. */
+template <int DIM, int KIND, int NB, bool FUSED>
+__device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, double mu, double shift, const PetscWarpRowNZ &rn, int b, int t, const double *__restrict__ coef, const PwaRowNZGeo &geo, double *acc)
 {
   constexpr int NC = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM, NEL = NB * NC, CS = PWA_RNZ_STRIDE(DIM, KIND), PRE = NEL <= 32;
   const int     base = __ldg(&rn.lbase[b * PETSCWARP_ROWNZ_LANES + t]), nl = __ldg(&rn.nlane[b]);
@@ -58,11 +67,14 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
 #pragma unroll
       for (int j = 0; j < (PRE ? NEL : 1); j++) k[j] = __ldg(&kp[(size_t)j * nl]);
     }
+    if constexpr (FUSED) PwaRowNZCell(KIND, DIM, RowNZVertices<DIM, NB>(), geo.cv, geo.X, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, cell, CS, g);
+    else {
 #pragma unroll
-    for (int r = 0; r < CS / 2; r++) {
-      const double2 q = __ldg(reinterpret_cast<const double2 *>(coef + (size_t)cell * CS) + r);
-      g[2 * r]        = q.x;
-      g[2 * r + 1]    = q.y;
+      for (int r = 0; r < CS / 2; r++) {
+        const double2 q = __ldg(reinterpret_cast<const double2 *>(coef + (size_t)cell * CS) + r);
+        g[2 * r]        = q.x;
+        g[2 * r + 1]    = q.y;
+      }
     }
 #pragma unroll
     for (int bn = 0; bn < NB; bn++) {
@@ -86,9 +98,9 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
 }
 
 /* Shared memory (doubles): the reference matrices kn, then maxslots per warp. NB > 0: RowNZLaneNB (8-bit positions,
-   nb == NB), else the generic PwaRowNZLane */
-template <int DIM, int KIND, int NB>
-__global__ void RowNZ(int nb, int kn, const double *__restrict__ Kaff, double lambda, double mu, double shift, const __grid_constant__ PetscWarpRowNZ rn, const double *__restrict__ coef, double *__restrict__ val)
+   nb == NB), else the generic PwaRowNZLane. FUSED: coef is NULL, the factors are computed from geo */
+template <int DIM, int KIND, int NB, bool FUSED>
+__global__ void RowNZ(int nb, int kn, const double *__restrict__ Kaff, double lambda, double mu, double shift, const __grid_constant__ PetscWarpRowNZ rn, const double *__restrict__ coef, const __grid_constant__ PwaRowNZGeo geo, double *__restrict__ val)
 {
   extern __shared__ double smem[];
   constexpr int            CS   = PWA_RNZ_STRIDE(DIM, KIND);
@@ -100,8 +112,8 @@ __global__ void RowNZ(int nb, int kn, const double *__restrict__ Kaff, double la
     const int s0 = __ldg(&rn.soff[b]), ns = __ldg(&rn.soff[b + 1]) - s0;
     for (int s = lane; s < ns; s += PETSCWARP_ROWNZ_LANES) acc[s] = 0.0;
     __syncwarp();
-    if constexpr (NB > 0) RowNZLaneNB<DIM, KIND, NB>(smem, lambda, mu, shift, rn, b, lane, coef, acc);
-    else PwaRowNZLane(KIND, DIM, nb, smem, lambda, mu, shift, &rn, b, lane, coef, CS, acc);
+    if constexpr (NB > 0) RowNZLaneNB<DIM, KIND, NB, FUSED>(smem, lambda, mu, shift, rn, b, lane, coef, geo, acc);
+    else PwaRowNZLane(KIND, DIM, nb, smem, lambda, mu, shift, &rn, b, lane, FUSED ? NULL : coef, &geo, CS, acc);
     __syncwarp();
     for (int s = lane; s < ns; s += PETSCWARP_ROWNZ_LANES) val[s0 + s] = acc[s];
     __syncwarp(); /* the range is read before the next tile zeroes it */
@@ -129,8 +141,8 @@ extern "C" int PetscWarpAsmRowNZCoefCUDA(const PetscWarpFE *fe, const PetscWarpM
 
 /* Warps per block: the most resident warps per SM for the block's shared memory (reference matrices once per block,
    a tile's range per warp); blocks: as many as are resident at once, each walking tiles (grid-stride) */
-template <int DIM, int KIND, int NB>
-static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val, cudaStream_t st)
+template <int DIM, int KIND, int NB, bool FUSED>
+static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, const PwaRowNZGeo &geo, double *val, cudaStream_t st)
 {
   const int    kn    = PwaAffineRefs(KIND, DIM) * (fe->nb * (fe->nb + 1) / 2);
   const size_t fixed = sizeof(double) * (size_t)kn, per = sizeof(double) * (size_t)(rn->maxslots > 0 ? rn->maxslots : 1);
@@ -148,13 +160,13 @@ static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWar
     if ((e = cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return (int)e;
     if ((e = cudaDeviceGetAttribute(&smsm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev)) != cudaSuccess) return (int)e;
     if ((e = cudaDeviceGetAttribute(&smblk, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)) != cudaSuccess) return (int)e;
-    if ((e = cudaFuncGetAttributes(&fa, RowNZ<DIM, KIND, NB>)) != cudaSuccess) return (int)e;
+    if ((e = cudaFuncGetAttributes(&fa, RowNZ<DIM, KIND, NB, FUSED>)) != cudaSuccess) return (int)e;
     if (fixed + per > (size_t)smblk) return (int)cudaErrorInvalidConfiguration; /* the plan checks this (PetscWarpAsmRowNZTileBytes) */
     if (!PetscWarpAsmRowNZResidentWarps(fixed, per, (size_t)smsm, (size_t)smblk, fa.numRegs, &wpb)) wpb = 1;
     bytes = fixed + (size_t)wpb * per;
-    if (bytes > 48 * 1024 && (e = cudaFuncSetAttribute(RowNZ<DIM, KIND, NB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)) != cudaSuccess) return (int)e;
+    if (bytes > 48 * 1024 && (e = cudaFuncSetAttribute(RowNZ<DIM, KIND, NB, FUSED>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)) != cudaSuccess) return (int)e;
     for (;;) { /* the model's block, or fewer warps where the device says the block cannot be resident */
-      if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, RowNZ<DIM, KIND, NB>, wpb * PETSCWARP_ROWNZ_LANES, bytes)) != cudaSuccess) return (int)e;
+      if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, RowNZ<DIM, KIND, NB, FUSED>, wpb * PETSCWARP_ROWNZ_LANES, bytes)) != cudaSuccess) return (int)e;
       if (per_sm > 0 || wpb == 1) break;
       wpb--;
       bytes = fixed + (size_t)wpb * per;
@@ -164,34 +176,42 @@ static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWar
   }
   grid = (rn->ntiles + cwpb - 1) / cwpb;
   if (grid > cmaxgrid) grid = cmaxgrid;
-  RowNZ<DIM, KIND, NB><<<grid, cwpb * PETSCWARP_ROWNZ_LANES, cbytes, st>>>(fe->nb, kn, fe->Kaff, ph->lambda, ph->mu, ph->shift, *rn, coef, val);
+  RowNZ<DIM, KIND, NB, FUSED><<<grid, cwpb * PETSCWARP_ROWNZ_LANES, cbytes, st>>>(fe->nb, kn, fe->Kaff, ph->lambda, ph->mu, ph->shift, *rn, coef, geo, val);
   return (int)cudaGetLastError();
 }
 
-/* Launch<DIM, KIND, NB> for the first NB of NBS equal to fe->nb; the generic kernel (NB = 0) when none is */
-template <int DIM, int KIND, int... NBS>
-static int LaunchNB(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val, cudaStream_t st)
+/* Launch<DIM, KIND, NB, FUSED> for the first NB of NBS equal to fe->nb (fused: only where the cells have the vertex
+   count the kernel is compiled for); the generic kernel (NB = 0) when none is */
+template <int DIM, int KIND, bool FUSED, int... NBS>
+static int LaunchNB(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, const PwaRowNZGeo &geo, double *val, cudaStream_t st)
 {
   int err = 0;
-  if (!((fe->nb == NBS && ((err = Launch<DIM, KIND, NBS>(fe, ph, rn, coef, val, st)), true)) || ...)) err = Launch<DIM, KIND, 0>(fe, ph, rn, coef, val, st);
+  if (!((fe->nb == NBS && (!FUSED || fe->ncv == RowNZVertices<DIM, NBS>()) && ((err = Launch<DIM, KIND, NBS, FUSED>(fe, ph, rn, coef, geo, val, st)), true)) || ...)) err = Launch<DIM, KIND, 0, FUSED>(fe, ph, rn, coef, geo, val, st);
   return err;
 }
 
 /* The specialised kernel for the Lagrange elements of the built-in physics (2D: P1 3, Q1 4, P2 6, Q2 9, P3 10 basis
    functions; 3D: P1 4, Q1 8, P2 10, P3 20, Q2 27) with 8-bit positions, unless rn->unroll is 0; else the generic one */
-template <int DIM, int KIND>
-static int Dispatch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val, cudaStream_t st)
+template <int DIM, int KIND, bool FUSED>
+static int Dispatch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, const PwaRowNZGeo &geo, double *val, cudaStream_t st)
 {
-  if (!rn->unroll || rn->wide) return Launch<DIM, KIND, 0>(fe, ph, rn, coef, val, st);
-  if constexpr (DIM == 2) return LaunchNB<DIM, KIND, 3, 4, 6, 9, 10>(fe, ph, rn, coef, val, st);
-  else return LaunchNB<DIM, KIND, 4, 8, 10, 20, 27>(fe, ph, rn, coef, val, st);
+  if (!rn->unroll || rn->wide) return Launch<DIM, KIND, 0, FUSED>(fe, ph, rn, coef, geo, val, st);
+  if constexpr (DIM == 2) return LaunchNB<DIM, KIND, FUSED, 3, 4, 6, 9, 10>(fe, ph, rn, coef, geo, val, st);
+  else return LaunchNB<DIM, KIND, FUSED, 4, 8, 10, 20, 27>(fe, ph, rn, coef, geo, val, st);
 }
 
-extern "C" int PetscWarpAsmRowNZCUDA(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val, void *stream)
+template <int DIM, int KIND>
+static int DispatchFused(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, const PwaRowNZGeo &geo, double *val, cudaStream_t st)
 {
-  cudaStream_t st = (cudaStream_t)stream;
-  if (PwaCheckCall(fe, ph) || !fe->Kaff || rn->nel != fe->nb * fe->nc || (rn->ssh != 0 && rn->ssh != 5) || !PetscWarpAsmRowNZTileBytes(fe, ph->kind, rn->maxslots)) return (int)cudaErrorInvalidValue;
+  return coef ? Dispatch<DIM, KIND, false>(fe, ph, rn, coef, geo, val, st) : Dispatch<DIM, KIND, true>(fe, ph, rn, coef, geo, val, st);
+}
+
+extern "C" int PetscWarpAsmRowNZCUDA(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val, void *stream)
+{
+  cudaStream_t      st  = (cudaStream_t)stream;
+  const PwaRowNZGeo geo = PwaRowNZGeoOf(fe, mesh, ph);
+  if (PwaCheckCall(fe, ph) || !fe->Kaff || rn->nel != fe->nb * fe->nc || (rn->ssh != 0 && rn->ssh != 5) || !PetscWarpAsmRowNZTileBytes(fe, ph->kind, rn->maxslots) || (!coef && (!mesh || ph->cq))) return (int)cudaErrorInvalidValue;
   if (!rn->ntiles) return (int)cudaSuccess;
-  if (ph->kind == PETSCWARP_PHYS_LAPLACE) return fe->dim == 2 ? Dispatch<2, PETSCWARP_PHYS_LAPLACE>(fe, ph, rn, coef, val, st) : Dispatch<3, PETSCWARP_PHYS_LAPLACE>(fe, ph, rn, coef, val, st);
-  return fe->dim == 2 ? Dispatch<2, PETSCWARP_PHYS_ELASTICITY>(fe, ph, rn, coef, val, st) : Dispatch<3, PETSCWARP_PHYS_ELASTICITY>(fe, ph, rn, coef, val, st);
+  if (ph->kind == PETSCWARP_PHYS_LAPLACE) return fe->dim == 2 ? DispatchFused<2, PETSCWARP_PHYS_LAPLACE>(fe, ph, rn, coef, geo, val, st) : DispatchFused<3, PETSCWARP_PHYS_LAPLACE>(fe, ph, rn, coef, geo, val, st);
+  return fe->dim == 2 ? DispatchFused<2, PETSCWARP_PHYS_ELASTICITY>(fe, ph, rn, coef, geo, val, st) : DispatchFused<3, PETSCWARP_PHYS_ELASTICITY>(fe, ph, rn, coef, geo, val, st);
 }

@@ -29,9 +29,31 @@ static inline PWA_HD void PwaRowNZCell(int kind, int dim, int ncv, const int *cv
   for (int r = 0; r < cs; r++) g[r] = r < PwaAffineRefs(kind, dim) ? f[r] : 0.0;
 }
 
+/* What a fused lane needs to compute a cell's factor itself (PwaRowNZCell) instead of reading it from coef */
+typedef struct {
+  int           ncv, coef;
+  double        kappa;
+  const int    *cv;
+  const double *X, *Dc, *kcell;
+} PwaRowNZGeo;
+
+static inline PWA_HD PwaRowNZGeo PwaRowNZGeoOf(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph)
+{
+  PwaRowNZGeo g;
+  g.ncv   = fe->ncv;
+  g.coef  = ph->coef;
+  g.kappa = ph->kappa;
+  g.cv    = mesh ? mesh->cv : NULL;
+  g.X     = mesh ? mesh->X : NULL;
+  g.Dc    = fe->Dc;
+  g.kcell = ph->kcell;
+  return g;
+}
+
 /* Lane t of tile b adds the entries of its row into the tile's accumulator acc (local slots), in the fixed order:
-   incidences m, then column nodes, then components. Kr: the reference matrices; coef: the factors (cs per cell). */
-static inline PWA_HD void PwaRowNZLane(int kind, int dim, int nb, const double *Kr, double lambda, double mu, double shift, const PetscWarpRowNZ *rn, int b, int t, const double *coef, int cs, double *acc)
+   incidences m, then column nodes, then components. Kr: the reference matrices; coef: the factors (cs per cell), or
+   NULL (fused): the lane computes each incident cell's factor from geo (the same values, bitwise) */
+static inline PWA_HD void PwaRowNZLane(int kind, int dim, int nb, const double *Kr, double lambda, double mu, double shift, const PetscWarpRowNZ *rn, int b, int t, const double *coef, const PwaRowNZGeo *geo, int cs, double *acc)
 {
   const int nc = kind == PETSCWARP_PHYS_LAPLACE ? 1 : dim, nel = rn->nel, base = PWA_LDG(&rn->lbase[b * PETSCWARP_ROWNZ_LANES + t]);
   const int i0 = PWA_LDG(&rn->ioff[b]), nl = PWA_LDG(&rn->nlane[b]), ssh = rn->ssh;
@@ -50,7 +72,9 @@ static inline PWA_HD void PwaRowNZLane(int kind, int dim, int nb, const double *
     i = PWA_LDG(&rn->iloc[x]);
     a = i / nc;
     c = i - a * nc;
-    for (int r = 0; r < cs; r++) g[r] = PWA_LDG(&coef[(size_t)cell * cs + r]);
+    if (coef)
+      for (int r = 0; r < cs; r++) g[r] = PWA_LDG(&coef[(size_t)cell * cs + r]);
+    else PwaRowNZCell(kind, dim, geo->ncv, geo->cv, geo->X, geo->Dc, geo->coef, geo->kappa, geo->kcell, shift, cell, cs, g);
     for (int bn = 0; bn < nb; bn++) {
       double v[9];
       PwaAffinePair(kind, dim, nb, Kr, g, lambda, mu, shift, a, bn, v);

@@ -44,11 +44,12 @@ int PetscWarpAsmRowNZCoefHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, 
   return PETSCWARP_ASM_OK;
 }
 
-int PetscWarpAsmRowNZHost(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val)
+int PetscWarpAsmRowNZHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val)
 {
-  double *acc;
-  int     cs;
-  if (PwaCheckCall(fe, ph) || !fe->Kaff || rn->nel != fe->nb * fe->nc || (rn->ssh != 0 && rn->ssh != 5)) return PETSCWARP_ASM_ERR_ARG;
+  const PwaRowNZGeo geo = PwaRowNZGeoOf(fe, mesh, ph);
+  double           *acc;
+  int               cs;
+  if (PwaCheckCall(fe, ph) || !fe->Kaff || rn->nel != fe->nb * fe->nc || (rn->ssh != 0 && rn->ssh != 5) || (!coef && (!mesh || ph->cq))) return PETSCWARP_ASM_ERR_ARG;
   if (!rn->ntiles) return PETSCWARP_ASM_OK;
   cs  = PwaRowNZStride(fe->dim, ph->kind);
   acc = (double *)malloc(sizeof(double) * (size_t)(rn->maxslots > 0 ? rn->maxslots : 1));
@@ -56,7 +57,7 @@ int PetscWarpAsmRowNZHost(const PetscWarpFE *fe, const PetscWarpPhys *ph, const 
   for (int b = 0; b < rn->ntiles; b++) {
     const int s0 = rn->soff[b], ns = rn->soff[b + 1] - s0;
     memset(acc, 0, sizeof(double) * (size_t)ns);
-    for (int t = 0; t < PETSCWARP_ROWNZ_LANES; t++) PwaRowNZLane(ph->kind, fe->dim, fe->nb, fe->Kaff, ph->lambda, ph->mu, ph->shift, rn, b, t, coef, cs, acc);
+    for (int t = 0; t < PETSCWARP_ROWNZ_LANES; t++) PwaRowNZLane(ph->kind, fe->dim, fe->nb, fe->Kaff, ph->lambda, ph->mu, ph->shift, rn, b, t, coef, &geo, cs, acc);
     memcpy(val + s0, acc, sizeof(double) * (size_t)ns);
   }
   free(acc);

@@ -10,8 +10,10 @@
   of the cell.
 
   Two kernels: PetscWarpAsmRowNZCoef* computes the affine factor of every cell once (PwaAffineCell, cs doubles per
-  cell: cheaper than recomputing it from the vertex coordinates in each of the cell's rows, which would read ncv vertex
-  indices and ncv*dim coordinates per incidence); PetscWarpAsmRowNZ* assembles the rows.
+  cell); PetscWarpAsmRowNZ* assembles the rows. Or one (fused, coef NULL): each row computes the factors of its
+  incident cells itself from the ncv vertex indices and the coordinates (mostly cache hits: a row's cells are mesh
+  neighbours), which reads ncv*4 bytes per incidence instead of cs*8 and skips the factor array (its write and its
+  reads), at the price of recomputing a factor once per row of the cell (cheap for simplices: a few dozen flops).
 
   The plan (src/mat/assembly/warpasmrownz.c) groups the rows into tiles of at most 32 lanes, one row per lane, whose
   target slots fill a contiguous range [soff[b], soff[b+1]) of the value array (32 consecutive CSR rows, or the rows of
@@ -80,12 +82,13 @@ int PetscWarpAsmRowNZResidentWarps(size_t fixed, size_t per, size_t smsm, size_t
 /* ---------------- host twin (src/kernels/warpasm_rownz_host.c), host memory ---------------- */
 /* coef[cell*cs ...] for every cell (every cell affine, no per-point coefficient) */
 int PetscWarpAsmRowNZCoefHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, double *coef);
-/* val[soff[0] .. soff[ntiles]) from the factors coef and the reference matrices fe->Kaff */
-int PetscWarpAsmRowNZHost(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val);
+/* val[soff[0] .. soff[ntiles]) from the factors coef and the reference matrices fe->Kaff; coef NULL (fused): each row
+   computes the factors of its cells from mesh (the same values, bitwise) */
+int PetscWarpAsmRowNZHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val);
 
 /* ---------------- CUDA (src/kernels/warpasm_rownz.cu), device memory; structs in host memory ---------------- */
 int PetscWarpAsmRowNZCoefCUDA(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, double *coef, void *stream);
-int PetscWarpAsmRowNZCUDA(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val, void *stream);
+int PetscWarpAsmRowNZCUDA(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val, void *stream);
 
 #if defined(__cplusplus)
 }

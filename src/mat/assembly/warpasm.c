@@ -186,6 +186,7 @@ PetscErrorCode PetscWarpAsmCreate(MPI_Comm comm, PetscWarpAsm *wa)
   a->rntileslots = 0;
   a->rnminlanes  = 0;
   a->rnunroll    = PETSC_TRUE;
+  a->rnfused     = PETSC_BOOL3_UNKNOWN;
   a->sbs         = 512;
   a->affine      = PETSC_TRUE;
   a->naffine     = -1;
@@ -683,6 +684,10 @@ PetscErrorCode PetscWarpAsmSetAffine(PetscWarpAsm wa, PetscBool flg)
                                                             predicted resident per SM (default 0: never)
 - -mat_warp_rownz_unroll <bool>                            - rownz: device kernels specialised for the element's size
                                                             (unrolled column loops; default true; false: the generic loop)
+- -mat_warp_rownz_fused <bool>                             - rownz: each row computes the affine factors of its cells from
+                                                            the vertex coordinates (one kernel, no factor array) instead of
+                                                            reading them from a factor array computed per cell first
+                                                            (default: automatic, fused on simplices)
 
   Level: intermediate
 
@@ -696,7 +701,7 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscWarpSharedNZPartitioner part;
   PetscReal                    maxred, minlanes;
   PetscInt                     tileslots;
-  PetscBool                    unroll;
+  PetscBool                    unroll, fused, fusedset;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
@@ -725,8 +730,14 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscCall(PetscOptionsInt("-mat_warp_rownz_tile_slots", "rownz: slots per tile at most (unless a tile holds one row or ELL-WARP range; 0: chosen by the occupancy model)", "PetscWarpAsmSetFromOptions", tileslots, &tileslots, NULL));
   PetscCall(PetscOptionsReal("-mat_warp_rownz_min_lanes", "rownz: atomic where fewer rows are predicted resident per SM (0: never)", "PetscWarpAsmSetFromOptions", minlanes, &minlanes, NULL));
   PetscCall(PetscOptionsBool("-mat_warp_rownz_unroll", "rownz: device kernels specialised for the element's size (0: the generic loop)", "PetscWarpAsmSetFromOptions", unroll, &unroll, NULL));
+  fused = wa->rnfused == PETSC_BOOL3_TRUE ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscOptionsBool("-mat_warp_rownz_fused", "rownz: rows compute their cells' affine factors (one kernel, no factor array; default: automatic, on simplices)", "PetscWarpAsmSetFromOptions", fused, &fused, &fusedset));
   PetscOptionsEnd();
   wa->rnunroll = unroll;
+  if (fusedset && PetscBoolToBool3(fused) != wa->rnfused) {
+    PetscCall(PlanReset(wa)); /* the plan's tiles follow the kernel's registers */
+    wa->rnfused = PetscBoolToBool3(fused);
+  }
   PetscCheck(tileslots >= 0, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_rownz_tile_slots %" PetscInt_FMT " must be >= 0", tileslots);
   if (tileslots != wa->rntileslots || minlanes != wa->rnminlanes) PetscCall(PlanReset(wa));
   wa->rntileslots = tileslots;
@@ -1703,7 +1714,7 @@ PetscErrorCode PetscWarpAsmView(PetscWarpAsm wa, PetscViewer viewer)
     if (wa->plan.strategy == PETSCWARP_ASM_SHAREDNZ) PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " blocks of at most %" PetscInt_FMT " cells, %.3f computations per element", info.nblocks, info.maxcells, (double)info.redundancy));
     if (wa->plan.strategy == PETSCWARP_ASM_GLOBALNZ) PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " reduction blocks", info.nblocks));
     if (wa->plan.strategy == PETSCWARP_ASM_ROWNZ)
-      PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " tiles of rows (at most %" PetscInt_FMT " slots), %s positions", wa->plan.rn.ntiles, wa->plan.rn.maxslots, wa->plan.rn.wide ? "16-bit" : "8-bit"));
+      PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " tiles of rows (at most %" PetscInt_FMT " slots), %s positions, %s", wa->plan.rn.ntiles, wa->plan.rn.maxslots, wa->plan.rn.wide ? "16-bit" : "8-bit", PetscWarpAsmRowNZFused_Private(wa) ? "fused factors" : "factor array"));
     if (wa->plan.strategy != wa->plan.requested)
       PetscCall(PetscViewerASCIIPrintf(viewer, " (%s fell back to %s: %s)", PetscWarpAsmStrategies[wa->plan.requested], PetscWarpAsmStrategies[wa->plan.strategy],
                                        wa->plan.fallback                  ? wa->plan.fallback

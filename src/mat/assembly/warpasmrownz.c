@@ -312,15 +312,20 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The occupancy model's inputs (PetscWarpPlanRowNZ()). Registers per thread of RowNZ<DIM, KIND> (ptxas -v, sm_90, CUDA
-   13.0, -fmad=false): the plan is a function of the pattern and these constants, the same on the host and the device;
-   the launch uses the kernel's own count. */
-static int RowNZRegs(int dim, int kind, int nb)
+/* The occupancy model's inputs (PetscWarpPlanRowNZ()). Registers per thread of RowNZ<DIM, KIND, NB, FUSED> (ptxas -v,
+   sm_90, CUDA 13.0, -fmad=false): the plan is a function of the pattern and these constants, the same on the host and
+   the device; the launch uses the kernel's own count. */
+static int RowNZRegs(int dim, int kind, int nb, PetscBool fused)
 {
   /* ptxas (CUDA 13.0, sm_90) for the kernels specialised for nb (warpasm_rownz.cu); the generic kernel (16-bit positions,
-     other nb) uses 48/56 (LAPLACE 2D/3D) and 56/96 (ELASTICITY) */
-  if (kind == PETSCWARP_PHYS_LAPLACE) return dim == 2 ? 48 : nb <= 8 ? 48 : nb <= 10 ? 56 : nb <= 20 ? 64 : 72;
-  return dim == 2 ? 72 : nb <= 4 ? 120 : nb <= 8 ? 150 : 112;
+     other nb) uses 54/80 (LAPLACE 2D/3D) and 56/72 (ELASTICITY), fused or not. Fused: the cell's vertex coordinates
+     and its factor live in registers too (3D Q1 Laplace 48 -> 128) */
+  if (!fused) {
+    if (kind == PETSCWARP_PHYS_LAPLACE) return dim == 2 ? 48 : nb <= 8 ? 48 : nb <= 10 ? 56 : nb <= 20 ? 64 : 72;
+    return dim == 2 ? 72 : nb <= 4 ? 120 : nb <= 8 ? 150 : 112;
+  }
+  if (kind == PETSCWARP_PHYS_LAPLACE) return dim == 2 ? (nb == 9 ? 64 : 56) : nb <= 4 ? 80 : nb <= 8 ? 128 : nb <= 10 ? 96 : 128;
+  return dim == 2 ? 72 : nb <= 4 ? 96 : nb <= 8 ? 160 : nb <= 10 ? 112 : nb <= 20 ? 88 : 128;
 }
 
 /* The gate (-mat_warp_rownz_min_lanes r > 0): rownz runs atomic where the plan predicts fewer than r rows resident per
@@ -332,6 +337,15 @@ static int RowNZRegs(int dim, int kind, int nb)
    aijcusparse 0.455 vs 0.576 ms at 353 predicted rows, into ellwarp 0.633 vs 1.371 at 232; p2tet 0.722 vs 0.894 at
    746, into ellwarp 0.751 vs 1.086 at 711; the default gate then sent q2lap into CSR to atomic (0.577 ms, slower).
    No measured case is below the break-even, so no default threshold is kept. */
+
+/* Whether the rows compute their cells' factors themselves (-mat_warp_rownz_fused; automatic: on simplices, where a
+   factor costs a few dozen flops from ncv = dim + 1 vertices and its array is most of the bytes: P1 triangles read 32
+   bytes of factor against 3 bytes of positions per incidence) */
+PetscBool PetscWarpAsmRowNZFused_Private(PetscWarpAsm a)
+{
+  if (a->rnfused != PETSC_BOOL3_UNKNOWN) return PetscBool3ToBool(a->rnfused);
+  return a->ncv == a->dim + 1 ? PETSC_TRUE : PETSC_FALSE;
+}
 
 /* Whether the affine path serves every cell for rownz; else the reason */
 static PetscErrorCode RowNZGate(PetscWarpAsm a, const PetscWarpPhys *ph, const char **why)
@@ -362,7 +376,7 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     fe.nb                   = (int)a->nb;
     tl.tileslots            = a->rntileslots;
     tl.fixed                = PetscWarpAsmRowNZTileBytes(&fe, ph->kind, 0);
-    tl.regs                 = RowNZRegs((int)a->dim, ph->kind, (int)a->nb);
+    tl.regs                 = RowNZRegs((int)a->dim, ph->kind, (int)a->nb, PetscWarpAsmRowNZFused_Private(a));
     PetscCall(PetscWarpPlanRowNZ(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, t->nslots, a->ncells, a->nel, a->e2d, &tl, &p->rn, &why));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRowNZ, 0, 0, 0, 0));
     if (!why && a->rnminlanes > 0 && p->rn.lanes < a->rnminlanes) {
@@ -391,10 +405,9 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     p->strategy = PETSCWARP_ASM_ATOMIC;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  p->bytes = PetscWarpRowNZHostBytes(&p->rn) + sizeof(double) * (PetscLogDouble)a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind);
-  if (!device) PetscCall(PetscMalloc1(PetscMax(a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind), 1), &p->coef));
-  PetscCall(PetscInfo(a, "rownz: %" PetscInt_FMT " tiles (%s slots, rows of at most %" PetscInt_FMT " entries: %s positions), %" PetscInt_FMT " rows served, %.3g incidences per row (padding included), at most %" PetscInt_FMT " slots per tile (cap %" PetscInt_FMT "): predicted %d warps, %.4g rows resident per SM\n",
-                      p->rn.ntiles, p->rn.ssh ? "ELL-WARP" : "CSR", p->rn.maxrow, p->rn.wide ? "16-bit" : "8-bit", p->rn.nrows, p->rn.nrows ? (double)p->rn.ninc / (double)p->rn.nrows : 0.0, p->rn.maxslots, p->rn.tileslots, p->rn.warps, (double)p->rn.lanes));
+  p->bytes = PetscWarpRowNZHostBytes(&p->rn) + (PetscWarpAsmRowNZFused_Private(a) ? 0.0 : sizeof(double) * (PetscLogDouble)a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind)); /* the factor array, where the rows do not compute the factors */
+  PetscCall(PetscInfo(a, "rownz: %" PetscInt_FMT " tiles (%s slots, rows of at most %" PetscInt_FMT " entries: %s positions), %" PetscInt_FMT " rows served, %.3g incidences per row (padding included), at most %" PetscInt_FMT " slots per tile (cap %" PetscInt_FMT "): predicted %d warps, %.4g rows resident per SM; %s\n",
+                      p->rn.ntiles, p->rn.ssh ? "ELL-WARP" : "CSR", p->rn.maxrow, p->rn.wide ? "16-bit" : "8-bit", p->rn.nrows, p->rn.nrows ? (double)p->rn.ninc / (double)p->rn.nrows : 0.0, p->rn.maxslots, p->rn.tileslots, p->rn.warps, (double)p->rn.lanes, PetscWarpAsmRowNZFused_Private(a) ? "the rows compute their cells' factors (fused)" : "the cells' factors computed first"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -404,7 +417,7 @@ PetscErrorCode PetscWarpAsmRowNZUpload_Private(PetscWarpAsm a, PetscWarpAsmPlan 
 #if PetscDefined(HAVE_CUDA)
   {
     const PetscWarpRowNZHost *h  = &p->rn;
-    size_t                    nt = (size_t)h->ntiles, ni = (size_t)h->ninc, cs = (size_t)PetscWarpAsmRowNZCoefStride((int)a->dim, a->physics == PETSCWARP_PHYSICS_LAPLACE ? PETSCWARP_PHYS_LAPLACE : PETSCWARP_PHYS_ELASTICITY);
+    size_t                    nt = (size_t)h->ntiles, ni = (size_t)h->ninc;
     p->d_rn      = PetscWarpRowNZHostView(h); /* the sizes; every array pointer is set by its upload below */
     p->d_rn.soff = p->d_rn.ioff = p->d_rn.lbase = p->d_rn.icell = NULL;
     p->d_rn.nlane = p->d_rn.lsh = p->d_rn.iloc = p->d_rn.kpos8 = NULL;
@@ -418,7 +431,7 @@ PetscErrorCode PetscWarpAsmRowNZUpload_Private(PetscWarpAsm a, PetscWarpAsmPlan 
     PetscCall(PetscWarpAsmUpload_Private(h->iloc, ni, 1, (void **)&p->d_rn.iloc));
     if (h->wide) PetscCall(PetscWarpAsmUpload_Private(h->kpos16, ni * (size_t)h->nel, sizeof(unsigned short), (void **)&p->d_rn.kpos16));
     else PetscCall(PetscWarpAsmUpload_Private(h->kpos8, ni * (size_t)h->nel, 1, (void **)&p->d_rn.kpos8));
-    PetscCallCUDA(cudaMalloc((void **)&p->d_coef, sizeof(double) * PetscMax(cs * (size_t)a->ncells, 1)));
+    (void)a; /* the factor array (when the rows do not compute the factors) is allocated by the first assembly */
   }
 #else
   SETERRQ(PetscObjectComm((PetscObject)a), PETSC_ERR_SUP_SYS, "PETSc has no CUDA");
@@ -445,7 +458,9 @@ PetscErrorCode PetscWarpAsmRowNZReset_Private(PetscWarpAsmPlan *p)
 
 PetscErrorCode PetscWarpAsmRowNZRun_Private(PetscWarpAsm a, Mat A, MatWarpTarget *t, PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph)
 {
-  PetscWarpAsmPlan *p = &a->plan;
+  PetscWarpAsmPlan *p     = &a->plan;
+  const PetscBool   fused = PetscWarpAsmRowNZFused_Private(a);
+  const size_t      ncoef = (size_t)PetscMax(a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind), 1);
 
   PetscFunctionBegin;
   PetscCheck(!ph->cq, PetscObjectComm((PetscObject)a), PETSC_ERR_ARG_WRONGSTATE, "The rownz plan was built without a per-point mass coefficient; reassembling with one needs a new plan (PetscWarpAsmSetStrategy())");
@@ -453,23 +468,29 @@ PetscErrorCode PetscWarpAsmRowNZRun_Private(PetscWarpAsm a, Mat A, MatWarpTarget
   a->lastaffine = a->ncells;
   if (!p->device) {
     PetscWarpRowNZ rn = PetscWarpRowNZHostView(&p->rn);
-    PetscCall(PetscLogEventBegin(PETSCWARPASM_Elem, A, 0, 0, 0));
-    PetscCheck(PetscWarpAsmRowNZCoefHost(fe, mesh, ph, p->coef) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Host rownz factors failed");
-    PetscCall(PetscLogEventEnd(PETSCWARPASM_Elem, A, 0, 0, 0));
+    if (!fused) {
+      if (!p->coef) PetscCall(PetscMalloc1(ncoef, &p->coef)); /* the factor array, at the first assembly that reads it */
+      PetscCall(PetscLogEventBegin(PETSCWARPASM_Elem, A, 0, 0, 0));
+      PetscCheck(PetscWarpAsmRowNZCoefHost(fe, mesh, ph, p->coef) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Host rownz factors failed");
+      PetscCall(PetscLogEventEnd(PETSCWARPASM_Elem, A, 0, 0, 0));
+    }
     PetscCall(PetscLogEventBegin(PETSCWARPASM_Reduce, A, 0, 0, 0));
-    PetscCheck(PetscWarpAsmRowNZHost(fe, ph, &rn, p->coef, t->val) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_MEM, "Host rownz assembly failed");
+    PetscCheck(PetscWarpAsmRowNZHost(fe, mesh, ph, &rn, fused ? NULL : p->coef, t->val) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_MEM, "Host rownz assembly failed");
     PetscCall(PetscLogEventEnd(PETSCWARPASM_Reduce, A, 0, 0, 0));
   }
 #if PetscDefined(HAVE_CUDA)
   else {
     cudaStream_t st;
     PetscCall(PetscGetCurrentCUDAStream(&st));
-    PetscCall(PetscLogEventBegin(PETSCWARPASM_Elem, A, 0, 0, 0));
-    PetscCallCUDA((cudaError_t)PetscWarpAsmRowNZCoefCUDA(fe, mesh, ph, p->d_coef, st));
-    PetscCall(PetscLogEventEnd(PETSCWARPASM_Elem, A, 0, 0, 0));
+    if (!fused) {
+      if (!p->d_coef) PetscCallCUDA(cudaMalloc((void **)&p->d_coef, sizeof(double) * ncoef));
+      PetscCall(PetscLogEventBegin(PETSCWARPASM_Elem, A, 0, 0, 0));
+      PetscCallCUDA((cudaError_t)PetscWarpAsmRowNZCoefCUDA(fe, mesh, ph, p->d_coef, st));
+      PetscCall(PetscLogEventEnd(PETSCWARPASM_Elem, A, 0, 0, 0));
+    }
     PetscCall(PetscLogEventBegin(PETSCWARPASM_Reduce, A, 0, 0, 0));
     p->d_rn.unroll = (int)a->rnunroll;
-    PetscCallCUDA((cudaError_t)PetscWarpAsmRowNZCUDA(fe, ph, &p->d_rn, p->d_coef, t->val, st));
+    PetscCallCUDA((cudaError_t)PetscWarpAsmRowNZCUDA(fe, mesh, ph, &p->d_rn, fused ? NULL : p->d_coef, t->val, st));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_Reduce, A, 0, 0, 0));
   }
 #endif
