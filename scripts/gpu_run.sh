@@ -7,14 +7,14 @@
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
-#                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused
+#                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
 ROOT=$PWD
 OUTDIR=${OUT:-$ROOT/gpu-out}
 mkdir -p "$OUTDIR"
-for f in gpu/lib/*.xz; do [ -e "$f" ] && xz -d -k -f "$f"; done # scripts/pack_gpu.sh compressed the largest libraries
+for f in gpu/lib/*.xz $(find gpu/build -name '*.xz'); do [ -e "$f" ] && xz -d -k -f "$f"; done # scripts/pack_gpu.sh compressed the largest libraries and programs
 export LD_LIBRARY_PATH=$ROOT/gpu/lib:$ROOT/gpu/build:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export PETSC_OPTIONS="-use_gpu_aware_mpi 0"
@@ -294,6 +294,38 @@ for w in $what; do
           -csv "$OUTDIR/assembly_fused${f}_${cs%%,*}.csv" 2>&1 | tee -a "$OUTDIR/bench_fused.log" | grep -E "^==|^  rownz" | cut -c1-150
       done
     done ;;
+  fused2) # issue 7, the fifth session, second call (~5 min): (1) rownz fused or not (single rank, no CPU path) on Q1
+          # hexahedra (Laplace, elasticity) and P1 tetrahedra and triangles, for the automatic rule; (2) Nsight Compute on
+          # P1 triangles' rownz kernels (fused, then the factor array) and on q1elas RowNZ into aijcusparse and ellwarp.
+          # Decides: where P1's 0.122 ms go against the 3x-coo target (0.096 ms), why q1elas into ellwarp is 1.18x CSR
+    for f in 1 0; do
+      echo "== -mat_warp_rownz_fused $f" | tee -a "$OUTDIR/bench_fused2.log"
+      timeout 100 $B/bench/bench_assembly -cases q1lap,q1elas,p1tet,p1tri -strategies rownz -targets aijcusparse,ellwarp -affine 1 -mat_warp_rownz_fused $f -ncpu 0 -ncpu1 0 -nasm 10 -nwarm 2 -symbolic none -matcreate convert \
+        -csv "$OUTDIR/assembly_fused2_$f.csv" 2>&1 | tee -a "$OUTDIR/bench_fused2.log" | grep -E "^==|^  rownz" | cut -c1-150
+    done
+    S="--section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy --section LaunchStats --section SchedulerStats"
+    G="^  [A-Za-z_]|Duration|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Achieved Occ|Theoretical Occ|Registers|Stall|Warp Cycles|Issue Slots|Issued Warp|No Eligible|Active Warps|Eligible Warps|Mem Busy|Block Size|Grid Size|Dynamic Shared|Waves"
+    for f in 1 0; do
+      echo "== ncu p1tri rownz fused $f" | tee -a "$OUTDIR/profile_fused2.log"
+      timeout 100 ncu -k "regex:RowNZ" --launch-skip 0 --launch-count 2 $S $B/bench/bench_assembly -cases p1tri -strategies rownz -targets aijcusparse -affine 1 -mat_warp_rownz_fused $f -ncpu 0 -ncpu1 0 -nasm 1 -nwarm 0 -symbolic none -matcreate convert 2>&1 | tee -a "$OUTDIR/profile_fused2.log" | grep -E "$G" | head -70
+    done
+    for t in aijcusparse ellwarp; do
+      echo "== ncu q1elas rownz>$t" | tee -a "$OUTDIR/profile_fused2.log"
+      timeout 100 ncu -k "regex:RowNZ" --launch-skip 0 --launch-count 2 $S $B/bench/bench_assembly -cases q1elas -strategies rownz -targets $t -affine 1 -ncpu 0 -ncpu1 0 -nasm 1 -nwarm 0 -symbolic none -matcreate convert -info 2>&1 | tee -a "$OUTDIR/profile_fused2.log" | grep -E "$G|rownz: [0-9]" | cut -c1-400 | head -70
+    done ;;
+  fused3) # issue 7, the fifth session, third call (~5 min): the pipelined P1 rownz lanes (cell of incidence m + 2 and the
+          # vertex numbers or factor of m + 1 loaded during m) and the occupancy model's 32 resident blocks per SM: (1) the
+          # GPU assembly tests (bitwise the host twin); (2) P1 triangles and tetrahedra, rownz and coo, PETSc's CPU path
+          # on 16 ranks in the same run; (3) Q1 hexahedra (Laplace, elasticity) with -mat_warp_rownz_fused 1 (the rule:
+          # fused only on P1 simplices); (4) Nsight Compute on P1 triangles' fused RowNZ. Decides: P1 best / coo >= 3
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asm_rownz|asm_affine_p1|plexpw_tri' 2>&1 | tee "$OUTDIR/ctest_fused3.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -12)
+    A="-targets aijcusparse,ellwarp -affine 1 -nasm 20 -nwarm 3 -symbolic none -matcreate convert"
+    timeout 150 mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases p1tri,p1tet -strategies atomic,rownz,coo $A -ncpu 1 -ncpu1 0 -csv "$OUTDIR/assembly_fused3_p1.csv" 2>&1 | tee "$OUTDIR/bench_fused3.log" | grep -E "^==|^  [a-z_]+[>_a-z]* " | cut -c1-150
+    echo "== -mat_warp_rownz_fused 1" | tee -a "$OUTDIR/bench_fused3.log"
+    timeout 150 mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases q1lap,q1elas -strategies rownz $A -mat_warp_rownz_fused 1 -ncpu 0 -ncpu1 0 -csv "$OUTDIR/assembly_fused3_hex.csv" 2>&1 | tee -a "$OUTDIR/bench_fused3.log" | grep -E "^==|^  rownz" | cut -c1-150
+    S="--section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy --section LaunchStats --section SchedulerStats"
+    G="^  [A-Za-z_]|Duration|DRAM Throughput|L2 Hit|L1/TEX Hit|Achieved Occ|Theoretical Occ|Registers|Issued Warp|No Eligible|Eligible Warps|Block Size|Grid Size|Dynamic Shared"
+    timeout 100 ncu -k "regex:RowNZ" --launch-count 1 $S $B/bench/bench_assembly -cases p1tri -strategies rownz -targets aijcusparse -affine 1 -ncpu 0 -ncpu1 0 -nasm 1 -nwarm 0 -symbolic none -matcreate convert 2>&1 | tee "$OUTDIR/profile_fused3.log" | grep -E "$G" | head -30 ;;
   gmsh_auto) # issue 9, after -mat_ellwarp_index auto became 32-bit where fewer than half the slices have 16-bit codes (~2-3
              # min): the gmsh suite (one rank, DMPlex numbering) with ellwarp_auto (default), _i32 and _i16 only.
              # Decides: ellwarp_auto >= 1.0x aijcusparse on every gmsh matrix

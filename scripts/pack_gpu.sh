@@ -21,4 +21,6 @@ echo "$PWD/$BUILD" > gpu/build/.origin
 # the device tool carries at most 64 MiB with the working tree: PETSc and LAPACK travel xz-compressed (scripts/gpu_run.sh
 # unpacks them)
 for f in gpu/lib/libpetsc.so.* gpu/lib/liblapack.so.*; do [ -L "$f" ] || xz -T0 -6 "$f"; done
+# and so do the largest programs (those that link the kernels' objects themselves) and libpetscwarp
+find gpu/build -type f -size +2M ! -name '*.xz' -exec xz -T0 -6 {} +
 du -sh gpu

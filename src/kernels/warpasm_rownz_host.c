@@ -28,6 +28,7 @@ int PetscWarpAsmRowNZResidentWarps(size_t fixed, size_t per, size_t smsm, size_t
     int          nblk, nw;
     if (b > smblk) break;
     nblk = (int)(smsm / (b + 1024));
+    if (nblk > PETSCWARP_ROWNZ_MAXBLOCKS) nblk = PETSCWARP_ROWNZ_MAXBLOCKS;
     if (nblk * w > cap) nblk = cap / w; /* blocks are resident whole */
     nw = nblk * w;
     if (nw > best) best = nw, *wpb = w;

@@ -72,11 +72,12 @@ int PetscWarpAsmRowNZCoefStride(int dim, int physkind);
 size_t PetscWarpAsmRowNZTileBytes(const PetscWarpFE *fe, int physkind, int maxslots);
 /* The occupancy model of RowNZ (the launch uses it, the plan predicts with it): a block stages fixed bytes (the
    reference matrices) and per bytes (maxslots doubles) per warp; 1 KB of shared memory is reserved per block, at most
-   PETSCWARP_ROWNZ_MAXWARPS warps per block, 64 warps per SM, and registers (regs per thread, allocated in multiples
+   PETSCWARP_ROWNZ_MAXWARPS warps per block, PETSCWARP_ROWNZ_MAXBLOCKS blocks and 64 warps per SM, and registers (regs per thread, allocated in multiples
    of 8) from 4 sub-partitions of 16384 per SM (a block of w warps puts ceil(w/4) in one: 65536 / (regs * 32) overstated
    it, and the unrolled 3D elasticity kernel (150 registers) then failed to launch with 13 warps per block). Returns the resident
    warps per SM of the best warps per block (*wpb, the fewest among equals), 0 when one warp does not fit smblk. */
-#define PETSCWARP_ROWNZ_MAXWARPS 16
+#define PETSCWARP_ROWNZ_MAXWARPS  16
+#define PETSCWARP_ROWNZ_MAXBLOCKS 32 /* resident blocks per SM (sm_80, sm_90): one-warp blocks of P1 tiles reached only 32 of the 36 warps the registers allow */
 int PetscWarpAsmRowNZResidentWarps(size_t fixed, size_t per, size_t smsm, size_t smblk, int regs, int *wpb);
 
 /* ---------------- host twin (src/kernels/warpasm_rownz_host.c), host memory ---------------- */

@@ -321,10 +321,10 @@ static int RowNZRegs(int dim, int kind, int nb, PetscBool fused)
      other nb) uses 54/80 (LAPLACE 2D/3D) and 56/72 (ELASTICITY), fused or not. Fused: the cell's vertex coordinates
      and its factor live in registers too (3D Q1 Laplace 48 -> 128) */
   if (!fused) {
-    if (kind == PETSCWARP_PHYS_LAPLACE) return dim == 2 ? 48 : nb <= 8 ? 48 : nb <= 10 ? 56 : nb <= 20 ? 64 : 72;
+    if (kind == PETSCWARP_PHYS_LAPLACE) return dim == 2 ? 48 : nb <= 4 ? 64 : nb <= 8 ? 48 : nb <= 10 ? 56 : nb <= 20 ? 64 : 72; /* P1: pipelined */
     return dim == 2 ? 72 : nb <= 4 ? 120 : nb <= 8 ? 150 : 112;
   }
-  if (kind == PETSCWARP_PHYS_LAPLACE) return dim == 2 ? (nb == 9 ? 64 : 56) : nb <= 4 ? 80 : nb <= 8 ? 128 : nb <= 10 ? 96 : 128;
+  if (kind == PETSCWARP_PHYS_LAPLACE) return dim == 2 ? (nb == 9 ? 64 : 56) : nb <= 4 ? 96 : nb <= 8 ? 128 : nb <= 10 ? 96 : 128;
   return dim == 2 ? 72 : nb <= 4 ? 96 : nb <= 8 ? 160 : nb <= 10 ? 112 : nb <= 20 ? 88 : 128;
 }
 
@@ -338,13 +338,16 @@ static int RowNZRegs(int dim, int kind, int nb, PetscBool fused)
    746, into ellwarp 0.751 vs 1.086 at 711; the default gate then sent q2lap into CSR to atomic (0.577 ms, slower).
    No measured case is below the break-even, so no default threshold is kept. */
 
-/* Whether the rows compute their cells' factors themselves (-mat_warp_rownz_fused; automatic: on simplices, where a
-   factor costs a few dozen flops from ncv = dim + 1 vertices and its array is most of the bytes: P1 triangles read 32
-   bytes of factor against 3 bytes of positions per incidence) */
+/* Whether the rows compute their cells' factors themselves (-mat_warp_rownz_fused). Automatic: on P1 simplices (nb ==
+   ncv == dim + 1), where a factor costs a few dozen flops and its array is most of the bytes (P1 triangles read 32 bytes
+   of factor against 3 bytes of positions per incidence). H100, 2026-11-23 (fifth session, `gpu_run.sh fused`): P1
+   triangles (742 k rows) 0.122 ms fused against 0.146 with the factor array (previous session); P3 triangles 0.180
+   against 0.176 (into ellwarp 0.149 / 0.144), P2 tetrahedra 0.601 against 0.540 (previous session): a factor recomputed
+   by each of a cell's 10 rows costs more than it saves there */
 PetscBool PetscWarpAsmRowNZFused_Private(PetscWarpAsm a)
 {
   if (a->rnfused != PETSC_BOOL3_UNKNOWN) return PetscBool3ToBool(a->rnfused);
-  return a->ncv == a->dim + 1 ? PETSC_TRUE : PETSC_FALSE;
+  return a->ncv == a->dim + 1 && a->nb == a->ncv ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* Whether the affine path serves every cell for rownz; else the reason */
