@@ -43,85 +43,32 @@ __host__ __device__ constexpr int RowNZVertices()
    positions): the loops over the cell's columns unroll, an incidence's column positions are all loaded before its
    entries are added (NEL <= 32; else a node's components at a time), and its factor is read as double2 (FUSED:
    computed from the cell's RowNZVertices() vertices, in registers). The same arithmetic in the same order as
-   PwaRowNZLane: bitwise the host twin's values.
-   PIPE: the incidences are software-pipelined, so that the lane's dependent loads overlap the previous incidence's
-   arithmetic instead of stalling one after another (the kernel is latency bound: P1 triangles under Nsight Compute,
-   36% DRAM throughput, 0.34 issued warps per scheduler): the cell of incidence m + 2 and the factor (or, FUSED, the
-   vertex numbers) of incidence m + 1 are loaded while incidence m is added. On for P1 Laplace, whose incidences have
-   the least arithmetic to hide the loads behind (3-4 columns); elsewhere the registers it adds (3D Q1 48 -> 64, Q2 72 ->
-   96) cost more occupancy than it hides. */
-template <int DIM, int KIND, int NB, bool FUSED, bool PIPE>
+   PwaRowNZLane: bitwise the host twin's values. */
+template <int DIM, int KIND, int NB, bool FUSED>
 __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, double mu, double shift, const PetscWarpRowNZ &rn, int b, int t, const double *__restrict__ coef, const PwaRowNZGeo &geo, double *acc)
 {
-  constexpr int NC = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM, NEL = NB * NC, CS = PWA_RNZ_STRIDE(DIM, KIND), PRE = NEL <= 32, NCV = RowNZVertices<DIM, NB>();
+  constexpr int NC = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM, NEL = NB * NC, CS = PWA_RNZ_STRIDE(DIM, KIND), PRE = NEL <= 32;
   const int     base = __ldg(&rn.lbase[b * PETSCWARP_ROWNZ_LANES + t]), nl = __ldg(&rn.nlane[b]);
   if (base < 0 || t >= nl) return;
   const int i0 = __ldg(&rn.ioff[b]), nm = (__ldg(&rn.ioff[b + 1]) - i0) / nl, ssh = rn.ssh;
   const int lsh = __ldg(&rn.lsh[b * PETSCWARP_ROWNZ_LANES + t]), lmask = (1 << lsh) - 1;
-  /* the incidence after the current one (PIPE): its cell, and its factor (or vertex numbers) */
-  int    c1 = -1, c2 = -1, v1[FUSED && PIPE ? NCV : 1];
-  double g1[!FUSED && PIPE ? CS : 1];
-  if constexpr (PIPE) {
-    c1 = nm > 0 ? __ldg(&rn.icell[(size_t)i0 + t]) : -1;
-    c2 = nm > 1 ? __ldg(&rn.icell[(size_t)i0 + nl + t]) : -1;
-    if (c1 >= 0) {
-      if constexpr (FUSED) {
-#pragma unroll
-        for (int k = 0; k < (FUSED && PIPE ? NCV : 1); k++) v1[k] = __ldg(&geo.cv[(size_t)c1 * NCV + k]);
-      } else {
-#pragma unroll
-        for (int r = 0; r < (!FUSED && PIPE ? CS / 2 : 0); r++) {
-          const double2 q = __ldg(reinterpret_cast<const double2 *>(coef + (size_t)c1 * CS) + r);
-          g1[2 * r]       = q.x;
-          g1[2 * r + 1]   = q.y;
-        }
-      }
-    }
-  }
   for (int m = 0; m < nm; m++) {
-    const size_t         x  = (size_t)i0 + (size_t)m * nl + t;
-    const unsigned char *kp = rn.kpos8 + ((size_t)i0 + (size_t)m * nl) * NEL + t;
+    const size_t         x    = (size_t)i0 + (size_t)m * nl + t;
+    const int            cell = __ldg(&rn.icell[x]);
+    const unsigned char *kp   = rn.kpos8 + ((size_t)i0 + (size_t)m * nl) * NEL + t;
     unsigned char        k[PRE ? NEL : NC];
     double               g[CS];
-    int                  cell, vid[FUSED ? NCV : 1];
-    if constexpr (PIPE) {
-      cell = c1;
-      if constexpr (FUSED) {
-#pragma unroll
-        for (int q = 0; q < (FUSED ? NCV : 1); q++) vid[q] = v1[q];
-      } else {
-#pragma unroll
-        for (int r = 0; r < CS; r++) g[r] = g1[r];
-      }
-      c1 = c2; /* the next incidence's loads, in flight during this one's arithmetic */
-      c2 = m + 2 < nm ? __ldg(&rn.icell[x + 2 * (size_t)nl]) : -1;
-      if (c1 >= 0) {
-        if constexpr (FUSED) {
-#pragma unroll
-          for (int q = 0; q < (FUSED && PIPE ? NCV : 1); q++) v1[q] = __ldg(&geo.cv[(size_t)c1 * NCV + q]);
-        } else {
-#pragma unroll
-          for (int r = 0; r < (!FUSED && PIPE ? CS / 2 : 0); r++) {
-            const double2 q = __ldg(reinterpret_cast<const double2 *>(coef + (size_t)c1 * CS) + r);
-            g1[2 * r]       = q.x;
-            g1[2 * r + 1]   = q.y;
-          }
-        }
-      }
-    } else cell = __ldg(&rn.icell[x]);
+    int                  i, a, c;
     if (cell < 0) continue; /* padding */
-    const int i = __ldg(&rn.iloc[x]), a = i / NC, c = i - a * NC;
+    i = __ldg(&rn.iloc[x]);
+    a = i / NC;
+    c = i - a * NC;
     if (PRE) {
 #pragma unroll
       for (int j = 0; j < (PRE ? NEL : 1); j++) k[j] = __ldg(&kp[(size_t)j * nl]);
     }
-    if constexpr (FUSED) {
-      if constexpr (!PIPE) {
-#pragma unroll
-        for (int q = 0; q < (FUSED ? NCV : 1); q++) vid[q] = __ldg(&geo.cv[(size_t)cell * NCV + q]);
-      }
-      PwaRowNZCellV(KIND, DIM, NCV, vid, geo.X, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, cell, CS, g);
-    } else if constexpr (!PIPE) {
+    if constexpr (FUSED) PwaRowNZCell(KIND, DIM, RowNZVertices<DIM, NB>(), geo.cv, geo.X, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, cell, CS, g);
+    else {
 #pragma unroll
       for (int r = 0; r < CS / 2; r++) {
         const double2 q = __ldg(reinterpret_cast<const double2 *>(coef + (size_t)cell * CS) + r);
@@ -165,7 +112,7 @@ __global__ void RowNZ(int nb, int kn, const double *__restrict__ Kaff, double la
     const int s0 = __ldg(&rn.soff[b]), ns = __ldg(&rn.soff[b + 1]) - s0;
     for (int s = lane; s < ns; s += PETSCWARP_ROWNZ_LANES) acc[s] = 0.0;
     __syncwarp();
-    if constexpr (NB > 0) RowNZLaneNB<DIM, KIND, NB, FUSED, KIND == PETSCWARP_PHYS_LAPLACE && NB == DIM + 1>(smem, lambda, mu, shift, rn, b, lane, coef, geo, acc);
+    if constexpr (NB > 0) RowNZLaneNB<DIM, KIND, NB, FUSED>(smem, lambda, mu, shift, rn, b, lane, coef, geo, acc);
     else PwaRowNZLane(KIND, DIM, nb, smem, lambda, mu, shift, &rn, b, lane, FUSED ? NULL : coef, &geo, CS, acc);
     __syncwarp();
     for (int s = lane; s < ns; s += PETSCWARP_ROWNZ_LANES) val[s0 + s] = acc[s];

@@ -321,10 +321,10 @@ static int RowNZRegs(int dim, int kind, int nb, PetscBool fused)
      other nb) uses 54/80 (LAPLACE 2D/3D) and 56/72 (ELASTICITY), fused or not. Fused: the cell's vertex coordinates
      and its factor live in registers too (3D Q1 Laplace 48 -> 128) */
   if (!fused) {
-    if (kind == PETSCWARP_PHYS_LAPLACE) return dim == 2 ? 48 : nb <= 4 ? 64 : nb <= 8 ? 48 : nb <= 10 ? 56 : nb <= 20 ? 64 : 72; /* P1: pipelined */
+    if (kind == PETSCWARP_PHYS_LAPLACE) return dim == 2 ? 48 : nb <= 8 ? 48 : nb <= 10 ? 56 : nb <= 20 ? 64 : 72;
     return dim == 2 ? 72 : nb <= 4 ? 120 : nb <= 8 ? 150 : 112;
   }
-  if (kind == PETSCWARP_PHYS_LAPLACE) return dim == 2 ? (nb == 9 ? 64 : 56) : nb <= 4 ? 96 : nb <= 8 ? 128 : nb <= 10 ? 96 : 128;
+  if (kind == PETSCWARP_PHYS_LAPLACE) return dim == 2 ? (nb == 9 ? 64 : 56) : nb <= 4 ? 80 : nb <= 8 ? 128 : nb <= 10 ? 96 : 128;
   return dim == 2 ? 72 : nb <= 4 ? 96 : nb <= 8 ? 160 : nb <= 10 ? 112 : nb <= 20 ? 88 : 128;
 }
 
