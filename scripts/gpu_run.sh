@@ -7,7 +7,7 @@
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
-#                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3
+#                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -326,6 +326,12 @@ for w in $what; do
     S="--section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy --section LaunchStats --section SchedulerStats"
     G="^  [A-Za-z_]|Duration|DRAM Throughput|L2 Hit|L1/TEX Hit|Achieved Occ|Theoretical Occ|Registers|Issued Warp|No Eligible|Eligible Warps|Block Size|Grid Size|Dynamic Shared"
     timeout 100 ncu -k "regex:RowNZ" --launch-count 1 $S $B/bench/bench_assembly -cases p1tri -strategies rownz -targets aijcusparse -affine 1 -ncpu 0 -ncpu1 0 -nasm 1 -nwarm 0 -symbolic none -matcreate convert 2>&1 | tee "$OUTDIR/profile_fused3.log" | grep -E "$G" | head -30 ;;
+  final5) # the fifth session of 2026-11-23 (~8 min): (1) the whole GPU suite after this session's changes (rownz fused
+          # on P1 simplices, the occupancy model's block limit, the pointwise PointState refactor, the LaunchNB fold);
+          # (2) issue 9's box suite again on the H100 (one rank, DMPlex numbering; ellwarp auto against aijcusparse and
+          # sellcuda; CG+Jacobi per iteration with KSPCG and KSPCGWARP). Decides: ctest all passed; q2lap >= 1.2x
+    (cd $B && timeout ${FINAL5_CTEST_S:-330} ctest --output-on-failure -j 4 -L gpu 2>&1 | tee "$OUTDIR/ctest_gpu_final5.log" | grep -E "tests passed|Failed|FAIL|\*\*\*Failed|Timeout" | tail -15)
+    timeout 200 $B/bench/bench_spmv -pattern_only -cases q1lap,q2lap,q1elas,q2elas,q1lap2d -windows 256 -cpu_nmult 10 -cpu_cg 0 -kr 0 -cg_types cg,cgwarp -csv "$OUTDIR/spmv_box_final5.csv" 2>&1 | tee "$OUTDIR/bench_box_final5.log" | grep -E "^==|aijcusparse|sellcuda|ellwarp_auto " | cut -c1-170 ;;
   gmsh_auto) # issue 9, after -mat_ellwarp_index auto became 32-bit where fewer than half the slices have 16-bit codes (~2-3
              # min): the gmsh suite (one rank, DMPlex numbering) with ellwarp_auto (default), _i32 and _i16 only.
              # Decides: ellwarp_auto >= 1.0x aijcusparse on every gmsh matrix
