@@ -7,7 +7,7 @@
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
-#                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5
+#                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -332,6 +332,15 @@ for w in $what; do
           # sellcuda; CG+Jacobi per iteration with KSPCG and KSPCGWARP). Decides: ctest all passed; q2lap >= 1.2x
     (cd $B && timeout ${FINAL5_CTEST_S:-330} ctest --output-on-failure -j 4 -L gpu 2>&1 | tee "$OUTDIR/ctest_gpu_final5.log" | grep -E "tests passed|Failed|FAIL|\*\*\*Failed|Timeout" | tail -15)
     timeout 200 $B/bench/bench_spmv -pattern_only -cases q1lap,q2lap,q1elas,q2elas,q1lap2d -windows 256 -cpu_nmult 10 -cpu_cg 0 -kr 0 -cg_types cg,cgwarp -csv "$OUTDIR/spmv_box_final5.csv" 2>&1 | tee "$OUTDIR/bench_box_final5.log" | grep -E "^==|aijcusparse|sellcuda|ellwarp_auto " | cut -c1-170 ;;
+  hang56) # issue 8 (~2 min): where PETSc's ex56 with -dm_mat_type sharednz -mat_sharednz_stage hangs on the GPU (the
+          # disabled test petsc_ex56_sharednz_cuda; the host passes): -log_trace and -info under a timeout, the last lines
+    E56="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_lower 0,0,0 -dm_plex_box_upper 1,1,1 -dm_plex_box_faces 2,2,1 -max_conv_its 2 -petscspace_degree 2 -snes_max_it 1 -ksp_type cg -ksp_norm_type unpreconditioned -pc_type gamg -pc_gamg_coarse_eq_limit 10 -pc_gamg_aggressive_coarsening 1 -use_mat_nearnullspace true -snes_type ksponly"
+    for st in "-mat_sharednz_stage" ""; do
+      echo "== ex56 sharednz $st" | tee -a "$OUTDIR/hang56.log"
+      timeout 60 $B/tests/petsc_tutorials/ex56 $E56 -dm_vec_type cuda -dll_append $ROOT/$B/libpetscwarp.so.0.1 -dm_mat_type sharednz $st -ksp_converged_reason -info :mat,dm,vec -log_trace > /tmp/hang56.txt 2>&1
+      echo "exit $?" | tee -a "$OUTDIR/hang56.log"
+      grep -v "^ *$" /tmp/hang56.txt | tail -45 | cut -c1-220 | tee -a "$OUTDIR/hang56.log"
+    done ;;
   gmsh_auto) # issue 9, after -mat_ellwarp_index auto became 32-bit where fewer than half the slices have 16-bit codes (~2-3
              # min): the gmsh suite (one rank, DMPlex numbering) with ellwarp_auto (default), _i32 and _i16 only.
              # Decides: ellwarp_auto >= 1.0x aijcusparse on every gmsh matrix
