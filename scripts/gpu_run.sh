@@ -7,7 +7,7 @@
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
-#                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c
+#                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -362,6 +362,11 @@ for w in $what; do
       echo "run $r exit $e: $(grep -Eo 'iterations [0-9]+' /tmp/h56.txt | tr '\n' ' ') $(grep -m1 -E 'PETSC ERROR: [A-Z].*' /tmp/h56.txt | cut -c1-160)" | tee -a "$OUTDIR/hang56c.log"
       [ $e = 0 ] || grep -E "PETSC ERROR" /tmp/h56.txt | head -12 | cut -c1-200 >> "$OUTDIR/hang56c.log"
     done ;;
+  p1low) # issue 7 (~2 min): 2D P1 rownz held to 40 registers (RowNZLow: 48 warps per SM instead of 36, 60 bytes of spills):
+          # the assembly GPU tests, then P1 triangles rownz and coo in one run (one rank). Before: 0.122 / 0.119 ms (fused, 56 registers)
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asm_rownz|asm_affine_p1' 2>&1 | grep -E "tests passed|Failed|FAIL" | tail -8)
+    timeout 120 $B/bench/bench_assembly -cases p1tri -strategies atomic,rownz,coo -targets aijcusparse,ellwarp -affine 1 -ncpu 0 -ncpu1 0 -nasm 20 -nwarm 3 -symbolic none -matcreate convert -csv "$OUTDIR/assembly_p1low.csv" 2>&1 | tee "$OUTDIR/bench_p1low.log" | grep -E "^==|^  [a-z_]+[>_a-z]* " | cut -c1-150
+    timeout 60 ncu -k "regex:RowNZ" --launch-count 1 --section SpeedOfLight --section Occupancy --section SchedulerStats $B/bench/bench_assembly -cases p1tri -strategies rownz -targets aijcusparse -affine 1 -ncpu 0 -ncpu1 0 -nasm 1 -nwarm 0 -symbolic none -matcreate convert 2>&1 | grep -E "RowNZ|Duration|DRAM Through|Achieved Occ|Registers|Issued Warp" | cut -c1-120 | tee "$OUTDIR/profile_p1low.log" ;;
   gmsh_auto) # issue 9, after -mat_ellwarp_index auto became 32-bit where fewer than half the slices have 16-bit codes (~2-3
              # min): the gmsh suite (one rank, DMPlex numbering) with ellwarp_auto (default), _i32 and _i16 only.
              # Decides: ellwarp_auto >= 1.0x aijcusparse on every gmsh matrix
