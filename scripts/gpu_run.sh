@@ -7,7 +7,7 @@
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
-#                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low
+#                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -367,6 +367,12 @@ for w in $what; do
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asm_rownz|asm_affine_p1' 2>&1 | grep -E "tests passed|Failed|FAIL" | tail -8)
     timeout 120 $B/bench/bench_assembly -cases p1tri -strategies atomic,rownz,coo -targets aijcusparse,ellwarp -affine 1 -ncpu 0 -ncpu1 0 -nasm 20 -nwarm 3 -symbolic none -matcreate convert -csv "$OUTDIR/assembly_p1low.csv" 2>&1 | tee "$OUTDIR/bench_p1low.log" | grep -E "^==|^  [a-z_]+[>_a-z]* " | cut -c1-150
     timeout 60 ncu -k "regex:RowNZ" --launch-count 1 --section SpeedOfLight --section Occupancy --section SchedulerStats $B/bench/bench_assembly -cases p1tri -strategies rownz -targets aijcusparse -affine 1 -ncpu 0 -ncpu1 0 -nasm 1 -nwarm 0 -symbolic none -matcreate convert 2>&1 | grep -E "RowNZ|Duration|DRAM Through|Achieved Occ|Registers|Issued Warp" | cut -c1-120 | tee "$OUTDIR/profile_p1low.log" ;;
+  p1tet) # issue 7 (~5 min): P1 tetrahedra (cube_tet refined twice, 652 k rows), rownz fused (the automatic rule) and coo, PETSc's
+          # CPU path on 16 ranks in the same run; then rownz with the factor array. Decides: whether the rule holds for P1 tets
+    A="-targets aijcusparse,ellwarp -affine 1 -nasm 10 -nwarm 2 -symbolic none -matcreate convert -ncpu1 0"
+    timeout 250 mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases p1tet -strategies atomic,rownz,coo $A -ncpu 1 -csv "$OUTDIR/assembly_p1tet.csv" 2>&1 | tee "$OUTDIR/bench_p1tet.log" | grep -E "^==|^  [a-z_]+[>_a-z]* " | cut -c1-150
+    echo "== -mat_warp_rownz_fused 0" | tee -a "$OUTDIR/bench_p1tet.log"
+    timeout 200 mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases p1tet -strategies rownz $A -ncpu 0 -mat_warp_rownz_fused 0 -csv "$OUTDIR/assembly_p1tet_fused0.csv" 2>&1 | tee -a "$OUTDIR/bench_p1tet.log" | grep -E "^==|^  rownz" | cut -c1-150 ;;
   gmsh_auto) # issue 9, after -mat_ellwarp_index auto became 32-bit where fewer than half the slices have 16-bit codes (~2-3
              # min): the gmsh suite (one rank, DMPlex numbering) with ellwarp_auto (default), _i32 and _i16 only.
              # Decides: ellwarp_auto >= 1.0x aijcusparse on every gmsh matrix
