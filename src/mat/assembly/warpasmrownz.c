@@ -338,16 +338,18 @@ static int RowNZRegs(int dim, int kind, int nb, PetscBool fused)
    746, into ellwarp 0.751 vs 1.086 at 711; the default gate then sent q2lap into CSR to atomic (0.577 ms, slower).
    No measured case is below the break-even, so no default threshold is kept. */
 
-/* Whether the rows compute their cells' factors themselves (-mat_warp_rownz_fused). Automatic: on P1 simplices (nb ==
-   ncv == dim + 1), where a factor costs a few dozen flops and its array is most of the bytes (P1 triangles read 32 bytes
-   of factor against 3 bytes of positions per incidence). H100, 2026-11-23 (fifth session, `gpu_run.sh fused`): P1
+/* Whether the rows compute their cells' factors themselves (-mat_warp_rownz_fused). Automatic: on P1 triangles (nb ==
+   ncv == 3), where a factor costs a few dozen flops and its array is most of the bytes (P1 triangles read 32 bytes of
+   factor against 3 bytes of positions per incidence). H100, 2026-11-23 (fifth session, `gpu_run.sh fused`): P1
    triangles (742 k rows) 0.122 ms fused against 0.146 with the factor array (previous session); P3 triangles 0.180
-   against 0.176 (into ellwarp 0.149 / 0.144), P2 tetrahedra 0.601 against 0.540 (previous session): a factor recomputed
-   by each of a cell's 10 rows costs more than it saves there */
+   against 0.176 (into ellwarp 0.149 / 0.144), P2 tetrahedra 0.601 against 0.540 (previous session), Q1 hexahedra 0.230
+   against 0.178: a factor recomputed by each of a cell's rows costs more than it saves there. P1 tetrahedra: fused 0.816
+   ms (atomic 0.838), the factor array not measured (the run timed out), and the fused 3D kernel holds 80 registers
+   against 40: not on by default until measured */
 PetscBool PetscWarpAsmRowNZFused_Private(PetscWarpAsm a)
 {
   if (a->rnfused != PETSC_BOOL3_UNKNOWN) return PetscBool3ToBool(a->rnfused);
-  return a->ncv == a->dim + 1 && a->nb == a->ncv ? PETSC_TRUE : PETSC_FALSE;
+  return a->dim == 2 && a->ncv == 3 && a->nb == 3 ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* Whether the affine path serves every cell for rownz; else the reason */
