@@ -494,20 +494,21 @@ static PetscErrorCode CheckRowNZ(const Mesh *m, const PetscInt rowptr[], const P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* An ELL-like map of the pattern: warps of 32 consecutive rows, slot = warp base + k*32 + lane, padding to the warp's
-   longest row */
-static PetscErrorCode EllLike(PetscInt nrows, const PetscInt rowptr[], int **pos2slot, PetscInt *nslots)
+/* An ELL-like map of the pattern: warps of 32/L consecutive rows, each row over L lanes (ELL-WARP's K2 layout; L = 1:
+   K1) in units of u consecutive entries (ELL-WARP's blocked column index; u = 1: entries), unit k/u at unit column
+   (k/u)/L of lane (k/u)%L, its entries in u consecutive 32-slot columns; padding to the warp's longest row */
+static PetscErrorCode EllLike(PetscInt nrows, const PetscInt rowptr[], PetscInt L, PetscInt u, int **pos2slot, PetscInt *nslots)
 {
-  PetscInt base = 0;
+  PetscInt base = 0, rw = 32 / L;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(PetscMax(rowptr[nrows], 1), pos2slot));
-  for (PetscInt w = 0; w < nrows; w += 32) {
+  for (PetscInt w = 0; w < nrows; w += rw) {
     PetscInt W = 0;
-    for (PetscInt r = w; r < PetscMin(w + 32, nrows); r++) W = PetscMax(W, rowptr[r + 1] - rowptr[r]);
-    for (PetscInt r = w; r < PetscMin(w + 32, nrows); r++)
-      for (PetscInt k = 0; k < rowptr[r + 1] - rowptr[r]; k++) (*pos2slot)[rowptr[r] + k] = (int)(base + k * 32 + (r - w));
-    base += 32 * W;
+    for (PetscInt r = w; r < PetscMin(w + rw, nrows); r++) W = PetscMax(W, ((rowptr[r + 1] - rowptr[r] + u - 1) / u + L - 1) / L);
+    for (PetscInt r = w; r < PetscMin(w + rw, nrows); r++)
+      for (PetscInt k = 0; k < rowptr[r + 1] - rowptr[r]; k++) (*pos2slot)[rowptr[r] + k] = (int)(base + ((k / u / L) * u + k % u) * 32 + (r - w) * L + (k / u) % L);
+    base += 32 * W * u;
   }
   *nslots = base;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -546,10 +547,12 @@ static PetscErrorCode TestMesh(Mesh *m, Rng *rng)
     PetscInt nell = 0;
     PetscCall(CheckRowNZ(m, rowptr, colidx, slot, NULL, nnz, 0));
     PetscCall(CheckRowNZ(m, rowptr, colidx, slot, NULL, nnz, 64));
-    PetscCall(EllLike(m->nrows, rowptr, &ell, &nell));
-    PetscCall(CheckRowNZ(m, rowptr, colidx, slot, ell, nell, 0));
-    PetscCall(CheckRowNZ(m, rowptr, colidx, slot, ell, nell, 64));
-    PetscCall(PetscFree(ell));
+    for (PetscInt L = 1, u = 1; L <= 8; L *= 2, u = L == 4 ? 3 : 1) { /* K1; rows over 2, 4 (units of 3 entries: blocked index), 8 lanes (K2) */
+      PetscCall(EllLike(m->nrows, rowptr, L, u, &ell, &nell));
+      PetscCall(CheckRowNZ(m, rowptr, colidx, slot, ell, nell, 0));
+      PetscCall(CheckRowNZ(m, rowptr, colidx, slot, ell, nell, 64));
+      PetscCall(PetscFree(ell));
+    }
   }
   for (PetscInt c = 0; c < m->ncells; c++)
     for (PetscInt i = 0; i < m->nel; i++)

@@ -680,9 +680,9 @@ PetscErrorCode PetscWarpAsmSetAffine(PetscWarpAsm wa, PetscBool flg)
                                                             opt-in maximum, 64 KB on the host)
 . -mat_warp_rownz_tile_slots <n>                          - rownz: slots per tile at most (default 0: the cap of 4096,
                                                             2048, 1024, 512, 256 that predicts the most rows resident per SM)
-- -mat_warp_rownz_min_lanes <r>                           - rownz: assemble with atomic where fewer than r rows are
+. -mat_warp_rownz_min_lanes <r>                           - rownz: assemble with atomic where fewer than r rows are
                                                             predicted resident per SM (default 0: never)
-- -mat_warp_rownz_unroll <bool>                            - rownz: device kernels specialised for the element's size
+. -mat_warp_rownz_unroll <bool>                            - rownz: device kernels specialised for the element's size
                                                             (unrolled column loops; default true; false: the generic loop)
 - -mat_warp_rownz_fused <bool>                             - rownz: each row computes the affine factors of its cells from
                                                             the vertex coordinates (one kernel, no factor array) instead of
