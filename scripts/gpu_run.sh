@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   compact compact2 setup_p1tet
+#                                   setup_p1tet (compact, compact2 of 2026-11-24 ran rownz code since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -368,36 +368,6 @@ for w in $what; do
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asm_rownz|asm_affine_p1' 2>&1 | grep -E "tests passed|Failed|FAIL" | tail -8)
     timeout 120 $B/bench/bench_assembly -cases p1tri -strategies atomic,rownz,coo -targets aijcusparse,ellwarp -affine 1 -ncpu 0 -ncpu1 0 -nasm 20 -nwarm 3 -symbolic none -matcreate convert -csv "$OUTDIR/assembly_p1low.csv" 2>&1 | tee "$OUTDIR/bench_p1low.log" | grep -E "^==|^  [a-z_]+[>_a-z]* " | cut -c1-150
     timeout 60 ncu -k "regex:RowNZ" --launch-count 1 --section SpeedOfLight --section Occupancy --section SchedulerStats $B/bench/bench_assembly -cases p1tri -strategies rownz -targets aijcusparse -affine 1 -ncpu 0 -ncpu1 0 -nasm 1 -nwarm 0 -symbolic none -matcreate convert 2>&1 | grep -E "RowNZ|Duration|DRAM Through|Achieved Occ|Registers|Issued Warp" | cut -c1-120 | tee "$OUTDIR/profile_p1low.log" ;;
-  compact) # issue 7, session of 2026-11-24, first call (~8 min): rownz's compact tile accumulators for ELL-WARP targets
-           # (-mat_warp_rownz_compact, default on; never run on a GPU) and the re-measured register model. (1) GPU tests of
-           # the assembly; (2) memcheck/racecheck on compact K2 (elasticity) and automatic-layout (Q2) ELL-WARP targets;
-           # (3) bench_assembly, every GPU path and PETSc's CPU path on 16 ranks; then rownz with compact 0 on the same
-           # cases. Decides: q1elas rownz>ellwarp <= 1.1x rownz>aijcusparse; P1 best / coo >= 3 (not re-measured since
-           # the 32-blocks-per-SM term of the occupancy model)
-    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asm_rownz|asmplan|asm_affine' 2>&1 | tee "$OUTDIR/ctest_compact.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -12)
-    D="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1"
-    sanitize_each sanitize_compact.log "memcheck racecheck" "test_asm $D -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 3,2,2 -physics elasticity -shift 0.3 -strategies rownz -types ellwarp -mat_ellwarp_kernel k2 -mat_ellwarp_threshold 1 -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump" \
-      "test_asm $D -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 5,4 -petscspace_degree 2 -coef cell -strategies rownz -types ellwarp -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump"
-    grep -E "^== |exit|SUMMARY" "$OUTDIR/sanitize_compact.log" | paste - - - | sed -E 's/-mat_ellwarp_backend cuda -mat_warp_assembly_device 1//' | cut -c1-220
-    A="-strategies atomic,rownz,coo -targets aijcusparse,ellwarp -affine 1 -nasm 10 -nwarm 2 -symbolic none -matcreate convert"
-    timeout 220 mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases q1lap,q2lap,q1elas,p1tri $A -ncpu 1 -ncpu1 0 -csv "$OUTDIR/assembly_compact_box.csv" 2>&1 | tee "$OUTDIR/bench_compact.log" | grep -E "^==|^  [a-z_]+[>_a-z]* " | cut -c1-150
-    echo "== -mat_warp_rownz_compact 0" | tee -a "$OUTDIR/bench_compact.log"
-    timeout 90 $B/bench/bench_assembly -cases q1lap,q2lap,q1elas -strategies rownz -targets ellwarp -affine 1 -mat_warp_rownz_compact 0 -ncpu 0 -ncpu1 0 -nasm 10 -nwarm 2 -symbolic none -matcreate convert \
-      -csv "$OUTDIR/assembly_compact0.csv" 2>&1 | tee -a "$OUTDIR/bench_compact.log" | grep -E "^==|^  rownz" | cut -c1-150 ;;
-  compact2) # issue 7, session of 2026-11-24, second call (~7 min): compact accumulators with the entries' indices in their
-            # rows and ELL-WARP's blocked column index (units; q1elas's default layout: the first version held 83 of 84
-            # slots there). (1) the assembly GPU tests; (2) memcheck/racecheck on blocked elasticity into ELL-WARP; (3) every
-            # GPU path and PETSc's CPU path on 16 ranks; (4) rownz>ellwarp with compact 0, 16 ranks, in the same call.
-            # Decides: q1elas rownz>ellwarp <= 1.1x rownz>aijcusparse; whether compact stays the default
-    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asm_rownz|asmplan|asm_affine' 2>&1 | tee "$OUTDIR/ctest_compact2.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -12)
-    D="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1"
-    sanitize_each sanitize_compact2.log "memcheck racecheck" "test_asm $D -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 3,2,2 -physics elasticity -shift 0.3 -strategies rownz -types ellwarp -mat_ellwarp_index block -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump"
-    grep -E "^== |exit|SUMMARY" "$OUTDIR/sanitize_compact2.log" | paste - - - | sed -E 's/-mat_ellwarp_backend cuda -mat_warp_assembly_device 1//' | cut -c1-220
-    A="-strategies atomic,rownz,coo -targets aijcusparse,ellwarp -affine 1 -nasm 10 -nwarm 2 -symbolic none -matcreate convert"
-    timeout 220 mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases q1lap,q2lap,q1elas,p1tri $A -ncpu 1 -ncpu1 0 -csv "$OUTDIR/assembly_compact2_box.csv" 2>&1 | tee "$OUTDIR/bench_compact2.log" | grep -E "^==|^  [a-z_]+[>_a-z]* " | cut -c1-150
-    echo "== -mat_warp_rownz_compact 0" | tee -a "$OUTDIR/bench_compact2.log"
-    timeout 150 mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases q1lap,q2lap,q1elas -strategies rownz -targets aijcusparse,ellwarp -affine 1 -mat_warp_rownz_compact 0 -ncpu 0 -ncpu1 0 -nasm 10 -nwarm 2 -symbolic none -matcreate convert \
-      -csv "$OUTDIR/assembly_compact2_0.csv" 2>&1 | tee -a "$OUTDIR/bench_compact2.log" | grep -E "^==|^  rownz" | cut -c1-150 ;;
   setup_p1tet) # issue 7, session of 2026-11-24, third call (~6 min): (1) plan set-up on the GPU machine's host of the box
                # suite (setup_asm's phases; never measured there since the host-side changes of 2026-11-23); (2) P1
                # tetrahedra (652 k rows): rownz with the rows computing the factors (fused) and with the factor array, 16

@@ -547,8 +547,14 @@ static PetscErrorCode TestMesh(Mesh *m, Rng *rng)
     PetscInt nell = 0;
     PetscCall(CheckRowNZ(m, rowptr, colidx, slot, NULL, nnz, 0));
     PetscCall(CheckRowNZ(m, rowptr, colidx, slot, NULL, nnz, 64));
-    for (PetscInt L = 1, u = 1; L <= 8; L *= 2, u = L == 4 ? 3 : 1) { /* K1; rows over 2, 4 (units of 3 entries: blocked index), 8 lanes (K2) */
-      PetscCall(EllLike(m->nrows, rowptr, L, u, &ell, &nell));
+    const PetscInt lu[][2] = {
+      {1, 1},
+      {2, 1},
+      {4, 3},
+      {8, 1}
+    }; /* (lanes per row, entries per unit): K1; K2 over 2, 4 (blocked index, units of 3) and 8 lanes */
+    for (size_t q = 0; q < PETSC_STATIC_ARRAY_LENGTH(lu); q++) {
+      PetscCall(EllLike(m->nrows, rowptr, lu[q][0], lu[q][1], &ell, &nell));
       PetscCall(CheckRowNZ(m, rowptr, colidx, slot, ell, nell, 0));
       PetscCall(CheckRowNZ(m, rowptr, colidx, slot, ell, nell, 64));
       PetscCall(PetscFree(ell));
