@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet (compact, compact2 of 2026-11-24 ran rownz code since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 hang56d hang56e (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f of 2026-11-26 an option since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -363,6 +363,28 @@ for w in $what; do
       echo "run $r exit $e: $(grep -Eo 'iterations [0-9]+' /tmp/h56.txt | tr '\n' ' ') $(grep -m1 -E 'PETSC ERROR: [A-Z].*' /tmp/h56.txt | cut -c1-160)" | tee -a "$OUTDIR/hang56c.log"
       [ $e = 0 ] || grep -E "PETSC ERROR" /tmp/h56.txt | head -12 | cut -c1-200 >> "$OUTDIR/hang56c.log"
     done ;;
+  hang56d) # issue 8 (~3 min): the ex56 GAMG hang with a staged sharednz Jacobian (8/8 runs hang in the second solve's
+            # PtAP, after MatCUSPARSGenT): (1) with PETSc's products on the CPU (-mat_product_algorithm_backend_cpu): does
+            # the hang follow the device products? (2) memcheck on the hanging run: an invalid access first?
+            # (3) -mat_sharednz_stage with -pc_gamg_reuse_interpolation 0 (no product reuse between the two solves' setups)
+    E56="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_lower 0,0,0 -dm_plex_box_upper 1,1,1 -dm_plex_box_faces 2,2,1 -max_conv_its 2 -petscspace_degree 2 -snes_max_it 1 -ksp_type cg -ksp_norm_type unpreconditioned -use_mat_nearnullspace true -snes_type ksponly -dm_vec_type cuda -dll_append $ROOT/$B/libpetscwarp.so.0.1 -ksp_converged_reason -pc_type gamg -pc_gamg_coarse_eq_limit 10 -pc_gamg_aggressive_coarsening 1 -dm_mat_type sharednz -mat_sharednz_stage"
+    for extra in "-mat_product_algorithm_backend_cpu" "-pc_gamg_reuse_interpolation 0" "-info :mat"; do
+      timeout 25 $B/tests/petsc_tutorials/ex56 $E56 $extra > /tmp/h56.txt 2>&1; e=$?
+      echo "== $extra: exit $e: $(grep -Eo 'iterations [0-9]+' /tmp/h56.txt | tr '\n' ' ') $(grep -m1 -E 'PETSC ERROR: [A-Z].*' /tmp/h56.txt | cut -c1-160)" | tee -a "$OUTDIR/hang56d.log"
+      [ "$extra" = "-info :mat" ] && grep -iE "stage|coo|nonzero" /tmp/h56.txt | cut -c1-220 | tail -30 >> "$OUTDIR/hang56d.log"
+    done
+    echo "== memcheck" | tee -a "$OUTDIR/hang56d.log"
+    timeout 120 compute-sanitizer --tool memcheck --print-limit 20 $B/tests/petsc_tutorials/ex56 $E56 > /tmp/h56m.txt 2>&1; echo "exit $?" | tee -a "$OUTDIR/hang56d.log"
+    grep -E "ERROR SUMMARY|Invalid|Uninit|=+ +at |iterations" /tmp/h56m.txt | head -30 | cut -c1-220 | tee -a "$OUTDIR/hang56d.log" ;;
+  hang56e) # issue 8 (~1.5 min): hang56d found the staged-sharednz GAMG hang gone under compute-sanitizer memcheck (it
+            # serialises the kernels; 0 errors) and still there with PETSc's products on the CPU: (1) the last events and
+            # -info lines with the CPU products; (2) a backtrace: the program run under cuda-gdb, interrupted after 20 s
+    E56="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_lower 0,0,0 -dm_plex_box_upper 1,1,1 -dm_plex_box_faces 2,2,1 -max_conv_its 2 -petscspace_degree 2 -snes_max_it 1 -ksp_type cg -ksp_norm_type unpreconditioned -use_mat_nearnullspace true -snes_type ksponly -dm_vec_type cuda -dll_append $ROOT/$B/libpetscwarp.so.0.1 -ksp_converged_reason -pc_type gamg -pc_gamg_coarse_eq_limit 10 -pc_gamg_aggressive_coarsening 1 -dm_mat_type sharednz -mat_sharednz_stage"
+    timeout 20 $B/tests/petsc_tutorials/ex56 $E56 -mat_product_algorithm_backend_cpu -log_trace -info :mat,pc > /tmp/h56.txt 2>&1; echo "== cpu products: exit $?" | tee -a "$OUTDIR/hang56e.log"
+    grep -v "^ *$" /tmp/h56.txt | tail -30 | cut -c1-200 | tee -a "$OUTDIR/hang56e.log"
+    echo "== cuda-gdb" | tee -a "$OUTDIR/hang56e.log"
+    timeout -s INT -k 40 20 /usr/local/cuda/bin/cuda-gdb -batch -ex run -ex "info threads" -ex "thread apply all bt 30" --args $B/tests/petsc_tutorials/ex56 $E56 > /tmp/h56g.txt 2>&1; echo "exit $?" | tee -a "$OUTDIR/hang56e.log"
+    grep -E "^#|^Thread|^\*|signal|SIG|iterations" /tmp/h56g.txt | cut -c1-220 | head -80 | tee -a "$OUTDIR/hang56e.log" ;;
   p1low) # issue 7 (~2 min): 2D P1 rownz held to 40 registers (RowNZLow: 48 warps per SM instead of 36, 60 bytes of spills):
           # the assembly GPU tests, then P1 triangles rownz and coo in one run (one rank). Before: 0.122 / 0.119 ms (fused, 56 registers)
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asm_rownz|asm_affine_p1' 2>&1 | grep -E "tests passed|Failed|FAIL" | tail -8)
@@ -449,6 +471,26 @@ for w in $what; do
     (cd $B && ctest --output-on-failure -L gpu -R 'asm_mpi|ex3' 2>&1 | tee "$OUTDIR/ctest_asm_mpi.log" | tail -8) ;;
   mpi_vec_diag) # the load vector of PetscWarpAsm on 2 ranks into VECMPICUDA crashed (SEGV) in test_asmmpi: where
     mpiexec -n 2 $B/tests/test_asmmpi -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 3,2 -types aij -strategies coo -log_trace 2>&1 | tail -40 | tee "$OUTDIR/mpi_vec_diag.log" ;;
+  devplan) # issue 7, session of 2026-11-26 (~6 min): slots and globalnz reduction plans computed on the device
+            # (src/kernels/warpasm_plan.cu). (1) the device arrays against the host's, bitwise (test_asmplan -device_plans)
+            # and the assembly tests on the device; (2) memcheck, racecheck and initcheck on the plan kernels; (3) host
+            # against device plan time on Q1 80^3 and Q2 40^3 (test_asmplan -bench); (4) set-up only of globalnz, color
+            # and atomic on the four hexahedral cases with the device plans (default) and without
+            # (-mat_warp_assembly_device_plan 0) in the same call. Decides: globalnz setup(s) <= 0.5 s at 0.5 M rows
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asm' 2>&1 | tee "$OUTDIR/ctest_devplan.log" | tail -8)
+    sanitize_each sanitize_devplan.log "memcheck racecheck initcheck" "test_asmplan -mat_ellwarp_backend cuda -device_plans -malloc_dump" \
+      "test_asm -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 3,3,2 -petscspace_degree 2 -strategies globalnz,color,atomic -reassemble 2 -malloc_dump"
+    for a in "-bench_n 80 -bench_order 1" "-bench_n 40 -bench_order 2" "-bench_n 50 -bench_nc 3 -bench_order 1"; do
+      timeout 120 $B/tests/test_asmplan -mat_ellwarp_backend cuda -device_plans -bench -bench_metis 0 $a 2>&1 | grep -E "bench:|Reduction|Slots|device plan|blocks" | tee -a "$OUTDIR/bench_devplan.log"
+    done
+    for dp in 1 0; do
+      echo "== -mat_warp_assembly_device_plan $dp" | tee -a "$OUTDIR/setup_devplan.log"
+      timeout 200 $B/bench/bench_assembly -setup_only -cases q1lap,q2lap,q1elas,q2elas -strategies globalnz,color,atomic -mat_warp_assembly_device_plan $dp -csv "$OUTDIR/setup_devplan$dp.csv" 2>&1 | tee -a "$OUTDIR/setup_devplan.log" | grep -E "^==|globalnz|color|atomic"
+    done ;;
+  devplan2) # issue 7, session of 2026-11-26 (~3 min): after devplan, ELL-WARP's CSR-position-to-slot map computed on the
+             # device too (it was the difference between the wall and setup columns of the first plan into ellwarp):
+             # set-up only of every strategy on the hexahedra and P1/P2 triangles (wall(s) = what a user waits for)
+    timeout 400 $B/bench/bench_assembly -setup_only -cases q1lap,q2lap,q1elas,q2elas,p1tri,p2tri -strategies sharednz,globalnz,color,atomic,rownz -mesh_tri bench/meshes/holed_tri.msh -p1tri_dm_refine 4 -p2tri_dm_refine 3 -csv "$OUTDIR/setup_devplan2.csv" 2>&1 | tee "$OUTDIR/setup_devplan2.log" | grep -vE "^\s*$" | cut -c1-150 ;;
   setup_asm) # issue 7, set-up only (~2-4 min): per case DMPlexWarpAsmCreate (extract), PetscWarpAsmCreateMatrix (pattern)
              # and the plan of each strategy into aijcusparse and ellwarp, per phase (log events WarpAsm*: slots, color,
              # red, part, blocks, upload), one host thread; then the extraction through PETSc's per-cell calls

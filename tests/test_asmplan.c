@@ -11,13 +11,16 @@ static char help[] = "Assembly plans (src/mat/assembly/warpasmplan.c) against br
                      "  -bench_tpb <t>     targets per globalnz block (default 1024)\n"
                      "  -bench_metis <0,1> also time the METIS partition (default 1)\n"
                      "  -bench_check       also interpret the packed arrays of the benchmark (slow)\n"
-                     "  -bench_hash        also print hashes (FNV-1a) of the benchmark's plan arrays (bitwise comparisons of plans)\n";
+                     "  -bench_hash        also print hashes (FNV-1a) of the benchmark's plan arrays (bitwise comparisons of plans)\n"
+                     "  -device_plans      also build every reduction plan on the device and compare it with the host's, bitwise\n"
+                     "                     (with -mat_ellwarp_backend cuda: skipped without a device); with -bench, time it\n";
 
 #include <petscsys.h>
 #include <petsctime.h>
 #include <time.h>
 #include <string.h>
 #include <petscwarp/private/warpasmplan.h>
+#include "testutil.h"
 
 /* ------------------------------------------------ random numbers (splitmix64) ------------------------------------------------ */
 typedef struct {
@@ -281,6 +284,27 @@ static void InterpretReduction(const PetscWarpRedHost *red, PetscInt b, const do
   }
 }
 
+/* -device_plans: every reduction plan is also built on the device and compared with the host's, bitwise */
+static PetscBool devplans = PETSC_FALSE;
+
+static PetscErrorCode CompareDevicePlan(const char *name, PetscCount nsrc, const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, const PetscWarpRedHost *red)
+{
+  PetscWarpRedHost dev;
+  PetscBool        built;
+
+  PetscFunctionBegin;
+  if (!devplans) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMemzero(&dev, sizeof(dev)));
+  PetscCall(PetscWarpPlanReductionDevice(nsrc, slot, ntargets, bs, tpb, NULL, &dev, &built));
+  PetscCheck(built, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the device did not build the reduction plan", name);
+  PetscCheck(dev.nblocks == red->nblocks && dev.bs == red->bs, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: device plan of %" PetscInt_FMT " blocks of %" PetscInt_FMT ", host %" PetscInt_FMT " of %" PetscInt_FMT, name, dev.nblocks, dev.bs, red->nblocks, red->bs);
+  for (PetscInt b = 0; b <= red->nblocks; b++) PetscCheck(dev.off[b] == red->off[b], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: device off[%" PetscInt_FMT "] = %d, host %d", name, b, dev.off[b], red->off[b]);
+  for (PetscInt e = 0; e < red->off[red->nblocks]; e++) PetscCheck(dev.ent[e] == red->ent[e], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: device ent[%" PetscInt_FMT "] = %d, host %d", name, e, dev.ent[e], red->ent[e]);
+  PetscCall(PetscInfo(NULL, "%s: device reduction plan equal to the host's (%d entries)\n", name, red->off[red->nblocks]));
+  PetscCall(PetscWarpRedHostDestroy(&dev));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode CheckReduction(const char *name, PetscCount nsrc, const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, PetscCount *padded)
 {
   PetscWarpRedHost red;
@@ -290,6 +314,7 @@ static PetscErrorCode CheckReduction(const char *name, PetscCount nsrc, const in
 
   PetscFunctionBegin;
   PetscCall(PetscWarpPlanReduction(nsrc, slot, ntargets, bs, tpb, &red));
+  PetscCall(CompareDevicePlan(name, nsrc, slot, ntargets, bs, tpb, &red));
   PetscCall(CheckPacked(name, &red, bs));
   PetscCheck(red.nblocks == (ntargets + tpb - 1) / tpb, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " blocks", name, red.nblocks);
   PetscCall(PetscMalloc4(PetscMax(nsrc, 1), &S, PetscMax(ntargets, 1), &T, PetscMax(ntargets, 1), &Tref, PetscMax(ntargets, 1), &writes));
@@ -597,6 +622,17 @@ static PetscErrorCode TestMesh(Mesh *m, Rng *rng)
     PetscCheck(!memcmp(slot3, slot2, sizeof(int) * (size_t)((PetscCount)m->ncells * m->nel * m->nel)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: PetscWarpPlanSlotsMapped() differs from PetscWarpPlanSlots() + PetscWarpPlanRemap()", m->name);
     PetscCall(PetscFree(slot3));
   }
+  if (devplans) { /* the slots on the device, plain and mapped: the same arrays */
+    int      *dslot;
+    PetscBool built;
+
+    for (int mapped = 0; mapped < 2; mapped++) {
+      PetscCall(PetscWarpPlanSlotsDevice(m->nrows, m->nrows, rowptr, colidx, mapped ? pos2slot : NULL, m->ncells, m->nel, m->e2d, NULL, &dslot, &built));
+      PetscCheck(built, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the device did not compute the slots", m->name);
+      PetscCheck(!memcmp(dslot, mapped ? slot2 : slot, sizeof(int) * (size_t)((PetscCount)m->ncells * m->nel * m->nel)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: PetscWarpPlanSlotsDevice() (%s) differs from the host's", m->name, mapped ? "mapped" : "plain");
+      PetscCall(PetscFree(dslot));
+    }
+  }
   {
     PetscCount padded;
     PetscCall(CheckReduction(m->name, (PetscCount)m->ncells * m->nel * m->nel, slot2, nnz, 32, 64, &padded));
@@ -686,7 +722,7 @@ static PetscErrorCode TestRetry(Rng *rng)
 }
 
 /* Run a call that must fail with the given error code */
-#define EXPECT_ERROR(call, code, what) \
+#define EXPECT_CODE(call, code, what) \
   do { \
     PetscErrorCode ierr_; \
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
@@ -712,25 +748,67 @@ static PetscErrorCode TestErrors(Rng *rng)
   PetscCall(PetscWarpPlanPattern(m.nrows, m.nrows, m.ncells, m.nel, m.e2d, PETSC_TRUE, &rowptr, &colidx));
   /* an entry missing from the pattern: the pattern of half of the cells */
   PetscCall(PetscWarpPlanPattern(m.nrows, m.nrows, m.ncells / 2, m.nel, m.e2d, PETSC_TRUE, &half_rp, &half_ci));
-  EXPECT_ERROR(PetscWarpPlanSlots(m.nrows, m.nrows, half_rp, half_ci, m.ncells, m.nel, m.e2d, &slot), PETSC_ERR_ARG_INCOMP, "Slots: an element entry missing from the pattern");
+  EXPECT_CODE(PetscWarpPlanSlots(m.nrows, m.nrows, half_rp, half_ci, m.ncells, m.nel, m.e2d, &slot), PETSC_ERR_ARG_INCOMP, "Slots: an element entry missing from the pattern");
+  if (devplans) {
+    PetscBool built;
+    EXPECT_CODE(PetscWarpPlanSlotsDevice(m.nrows, m.nrows, half_rp, half_ci, NULL, m.ncells, m.nel, m.e2d, NULL, &slot, &built), PETSC_ERR_ARG_INCOMP, "Device slots: an element entry missing from the pattern");
+  }
   /* indices out of range */
   save                 = m.e2d[3 * m.nel + 2];
   m.e2d[3 * m.nel + 2] = m.nrows;
-  EXPECT_ERROR(PetscWarpPlanSlots(m.nrows, m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, &slot), PETSC_ERR_ARG_OUTOFRANGE, "Slots: a row index >= nrows");
-  EXPECT_ERROR(PetscWarpPlanPattern(m.nrows, m.nrows, m.ncells, m.nel, m.e2d, PETSC_TRUE, &half_rp, &half_ci), PETSC_ERR_ARG_OUTOFRANGE, "Pattern: a row index >= nrows");
-  EXPECT_ERROR(PetscWarpPlanColor(m.nrows, m.ncells, m.nel, m.e2d, &ncolors, &coff, &cells), PETSC_ERR_ARG_OUTOFRANGE, "Color: a row index >= nrows");
+  EXPECT_CODE(PetscWarpPlanSlots(m.nrows, m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, &slot), PETSC_ERR_ARG_OUTOFRANGE, "Slots: a row index >= nrows");
+  if (devplans) {
+    PetscBool built;
+    EXPECT_CODE(PetscWarpPlanSlotsDevice(m.nrows, m.nrows, rowptr, colidx, NULL, m.ncells, m.nel, m.e2d, NULL, &slot, &built), PETSC_ERR_ARG_OUTOFRANGE, "Device slots: a row index >= nrows");
+  }
+  EXPECT_CODE(PetscWarpPlanPattern(m.nrows, m.nrows, m.ncells, m.nel, m.e2d, PETSC_TRUE, &half_rp, &half_ci), PETSC_ERR_ARG_OUTOFRANGE, "Pattern: a row index >= nrows");
+  EXPECT_CODE(PetscWarpPlanColor(m.nrows, m.ncells, m.nel, m.e2d, &ncolors, &coff, &cells), PETSC_ERR_ARG_OUTOFRANGE, "Color: a row index >= nrows");
   m.e2d[3 * m.nel + 2] = save;
-  EXPECT_ERROR(PetscWarpPlanSlots(m.nrows, m.nrows - 1, rowptr, colidx, m.ncells, m.nel, m.e2d, &slot), PETSC_ERR_ARG_OUTOFRANGE, "Slots: a column index >= ncols");
-  EXPECT_ERROR(PetscWarpPlanReduction(3, bad, 5, 32, 32, &red), PETSC_ERR_ARG_OUTOFRANGE, "Reduction: a slot >= ntargets");
+  EXPECT_CODE(PetscWarpPlanSlots(m.nrows, m.nrows - 1, rowptr, colidx, m.ncells, m.nel, m.e2d, &slot), PETSC_ERR_ARG_OUTOFRANGE, "Slots: a column index >= ncols");
+  if (devplans) {
+    PetscBool built;
+    /* (the pattern's last column is then out of range too: the device leaves an unsorted or out-of-range pattern to
+       the host, but the map is checked first) */
+    EXPECT_CODE(PetscWarpPlanSlotsDevice(m.nrows, m.nrows - 1, rowptr, colidx, NULL, m.ncells, m.nel, m.e2d, NULL, &slot, &built), PETSC_ERR_ARG_OUTOFRANGE, "Device slots: a column index >= ncols");
+  }
+  EXPECT_CODE(PetscWarpPlanReduction(3, bad, 5, 32, 32, &red), PETSC_ERR_ARG_OUTOFRANGE, "Reduction: a slot >= ntargets");
+  if (devplans) {
+    PetscWarpRed d;
+    PetscBool    built;
+    int         *many;
+
+    EXPECT_CODE(PetscWarpPlanReductionDevice(3, bad, 5, 32, 32, &d, NULL, &built), PETSC_ERR_ARG_OUTOFRANGE, "Device reduction: a slot >= ntargets");
+    /* a target of 60000 sources in blocks of 1024 targets on 32 threads: more buckets than shared memory holds */
+    PetscCall(PetscMalloc1(60000, &many));
+    for (PetscInt k = 0; k < 60000; k++) many[k] = k % 7 ? 5 : (int)(k % 2000);
+    PetscCall(PetscWarpPlanReductionDevice(60000, many, 2000, 32, 1024, NULL, &red, &built));
+    PetscCheck(!built, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Device reduction: lists too long for shared memory were packed");
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  Device reduction, lists too long for shared memory: left to the host, as expected\n"));
+    PetscCall(PetscFree(many));
+    { /* a pattern row out of order: the device's binary search cannot, the host can */
+      PetscInt *uc, tmp;
+      int      *us;
+
+      PetscCall(PetscMalloc1(rowptr[m.nrows], &uc));
+      PetscCall(PetscArraycpy(uc, colidx, rowptr[m.nrows]));
+      tmp               = uc[rowptr[1]];
+      uc[rowptr[1]]     = uc[rowptr[1] + 1];
+      uc[rowptr[1] + 1] = tmp;
+      PetscCall(PetscWarpPlanSlotsDevice(m.nrows, m.nrows, rowptr, uc, NULL, m.ncells, m.nel, m.e2d, NULL, &us, &built));
+      PetscCheck(!built && !us, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Device slots: an unsorted pattern row was searched");
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  Device slots, an unsorted pattern row: left to the host, as expected\n"));
+      PetscCall(PetscFree(uc));
+    }
+  }
   PetscCall(PetscWarpPlanSlots(m.nrows, m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, &slot));
-  EXPECT_ERROR(PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, 0, 32, PETSCWARP_SHAREDNZ_BALLS, &sh), PETSC_ERR_SUP, "SharedNZ: maxcells 0");
-  EXPECT_ERROR(PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, 3, 32, PETSCWARP_SHAREDNZ_RANGES, &sh), PETSC_ERR_SUP, "SharedNZ: a row in more cells than fit");
+  EXPECT_CODE(PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, 0, 32, PETSCWARP_SHAREDNZ_BALLS, &sh), PETSC_ERR_SUP, "SharedNZ: maxcells 0");
+  EXPECT_CODE(PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, 3, 32, PETSCWARP_SHAREDNZ_RANGES, &sh), PETSC_ERR_SUP, "SharedNZ: a row in more cells than fit");
   /* two rows mapped to one target: not a slot map of a matrix */
   {
     int *s2;
     PetscCall(PetscMalloc1(m.ncells * m.nel * m.nel, &s2));
     for (PetscInt k = 0; k < m.ncells * m.nel * m.nel; k++) s2[k] = slot[k] >= 0 ? 0 : -1;
-    EXPECT_ERROR(PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, s2, 4, 32, PETSCWARP_SHAREDNZ_RANGES, &sh), PETSC_ERR_ARG_INCOMP, "SharedNZ: one target reached from two parts");
+    EXPECT_CODE(PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, s2, 4, 32, PETSCWARP_SHAREDNZ_RANGES, &sh), PETSC_ERR_ARG_INCOMP, "SharedNZ: one target reached from two parts");
     PetscCall(PetscFree(s2));
   }
   PetscCall(PetscFree(slot));
@@ -758,6 +836,7 @@ static PetscErrorCode TestEmpty(void)
   PetscCheck(ncolors == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "colors of nothing");
   PetscCall(PetscWarpPlanReduction(0, slot, 4, 32, 2, &red));
   PetscCheck(red.nblocks == 2 && red.off[2] == 64, PETSC_COMM_SELF, PETSC_ERR_PLIB, "empty reduction: %" PetscInt_FMT " blocks, %d entries", red.nblocks, red.off[red.nblocks]);
+  PetscCall(CompareDevicePlan("empty", 0, slot, 4, 32, 2, &red));
   PetscCall(PetscWarpPlanSharedNZ(4, rowptr, colidx, 0, 8, NULL, 4, NULL, slot, 10, 32, PETSCWARP_SHAREDNZ_BALLS, &sh));
   PetscCheck(sh.nblocks == 0 && sh.coff[0] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "empty sharednz");
   PetscCall(PetscWarpSharedHostDestroy(&sh));
@@ -860,6 +939,18 @@ static PetscErrorCode Bench(Rng *rng)
   TIME("PetscWarpPlanReduction", PetscWarpPlanReduction((PetscCount)m.ncells * m.nel * m.nel, slot, nnz, bs, tpb, &red));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " blocks, %d packed entries (%.2f MB)\n", red.nblocks, red.off[red.nblocks], PetscWarpRedHostBytes(&red) / 1e6));
   HASH("reduction", RedHash(&red));
+  if (devplans) {
+    PetscWarpRedHost dev;
+    PetscBool        built;
+
+    PetscCall(PetscMemzero(&dev, sizeof(dev)));
+    PetscCall(PetscWarpPlanReductionDevice((PetscCount)m.ncells * m.nel * m.nel, slot, nnz, bs, tpb, NULL, &dev, &built)); /* warm-up */
+    PetscCall(PetscWarpRedHostDestroy(&dev));
+    TIME("PetscWarpPlanReductionDevice (upload, build, download)", PetscWarpPlanReductionDevice((PetscCount)m.ncells * m.nel * m.nel, slot, nnz, bs, tpb, NULL, &dev, &built));
+    PetscCheck(built && RedHash(&dev) == RedHash(&red), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The device's reduction plan differs from the host's");
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "    device plan equal to the host's\n"));
+    PetscCall(PetscWarpRedHostDestroy(&dev));
+  }
   TIME("PetscWarpPlanSharedNZ (consecutive ranges)", PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, maxcells, bs, PETSCWARP_SHAREDNZ_RANGES, &sh));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " blocks of <= %" PetscInt_FMT " cells (%" PetscInt_FMT " fit), %.3f computations per element, %.2f MB\n", sh.nblocks, sh.maxcells, maxcells, (double)sh.redundancy, PetscWarpSharedHostBytes(&sh) / 1e6));
   if (check) PetscCall(CheckSharedNZ(&m, slot, nnz, &sh, maxcells, bs));
@@ -898,12 +989,14 @@ static PetscErrorCode Bench(Rng *rng)
 int main(int argc, char **argv)
 {
   PetscInt       seed  = -1;
-  PetscBool      bench = PETSC_FALSE;
+  PetscBool      bench = PETSC_FALSE, skip;
   Rng            rng;
   PetscLogDouble now;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(TestBegin(&argc, &argv, help, &skip));
+  if (skip) return TestSkip();
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-device_plans", &devplans, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-seed", &seed, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-bench", &bench, NULL));
   if (seed < 0) {

@@ -93,6 +93,7 @@ struct _p_PetscWarpAsm {
   PetscWarpAsmStrategy         strategy;
   PetscBool                    usedevice;   /* asked for (default: when a device is present) */
   PetscInt                     bs, tpb;     /* threads per block; targets per reduction block (globalnz) */
+  PetscBool                    redplandev;  /* slots (globalnz, color, atomic) and globalnz reduction plans on the device (when assembling there) */
   PetscWarpSharedNZPartitioner partitioner; /* sharednz: how rows are split into blocks */
   PetscReal                    maxred;      /* sharednz: above this redundancy (element computations per element), globalnz */
   PetscInt                     smem;        /* sharednz: shared memory per block, bytes (0: automatic) */

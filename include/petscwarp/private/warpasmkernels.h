@@ -157,6 +157,24 @@ int PetscWarpAsmLoadCUDA(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const
 /* Shared memory per block the device allows (opt-in maximum), for sizing sharednz blocks */
 int PetscWarpAsmMaxSharedCUDA(size_t *bytes);
 
+/* The globalnz reduction array built on the device (src/kernels/warpasm_plan.cu) from the slots d_slot[nsrc] (device
+   memory; -1 dropped) of the sources into ntargets targets, blocks of tpb targets, bs threads: bitwise the arrays of
+   the host's PetscWarpPlanReduction(). On return 0 and *status PETSCWARP_REDPLAN_OK, red->off [nblocks+1] and red->ent
+   [*nent] are new device allocations (cudaFree); otherwise none is left allocated. Synchronizes stream. */
+#define PETSCWARP_REDPLAN_OK       0
+#define PETSCWARP_REDPLAN_BAD_SLOT 1 /* *bad: the first source whose slot is >= ntargets */
+#define PETSCWARP_REDPLAN_TOO_MANY 2 /* the array would need 2^31 entries or more */
+#define PETSCWARP_REDPLAN_TOO_LONG 3 /* a block's lists need more shared memory than the device has: build on the host */
+/* Slots on the device (warpasm_plan.cu): d_slot[src] for the element entries src = (cell*nel + i)*nel + j of the map
+   d_e2d [ncells*nel] (negative: dropped) in the CSR pattern d_rowptr, d_colidx (rows sorted), through d_pos2slot (or
+   NULL: the identity): bitwise the host's PetscWarpPlanSlotsMapped(). All arrays in device memory. Synchronizes. */
+#define PETSCWARP_PLANSLOTS_OK        0
+#define PETSCWARP_PLANSLOTS_BAD_INDEX 1 /* *bad: the first position of e2d with an index not below nrows or ncols */
+#define PETSCWARP_PLANSLOTS_UNSORTED  2 /* a pattern row not sorted or a column out of range: use the host */
+#define PETSCWARP_PLANSLOTS_MISSING   3 /* *bad: an element entry whose column is not in its row (the smallest) */
+int PetscWarpPlanSlotsCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_pos2slot, int ncells, int nel, const int *d_e2d, int *d_slot, int *status, long long *bad, void *stream);
+int PetscWarpPlanReductionCUDA(long long nsrc, const int *d_slot, int ntargets, int bs, int tpb, PetscWarpRed *red, long long *nent, int *status, long long *bad, void *stream);
+
 #if defined(__cplusplus)
 }
 #endif

@@ -57,6 +57,12 @@ PETSC_EXTERN PetscErrorCode PetscWarpPlanColor(PetscInt nrows, PetscInt ncells, 
    LPT (longest list first, onto the least-loaded thread). Every target gets an end entry. */
 PETSC_EXTERN PetscErrorCode PetscWarpPlanReduction(PetscCount nsrc, const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, PetscWarpRedHost *red);
 PETSC_EXTERN PetscErrorCode PetscWarpRedHostDestroy(PetscWarpRedHost *red);
+/* The same arrays built on the device from the same slots (warpasm.c; src/kernels/warpasm_plan.cu): device arrays
+   into d and/or a host copy into h; *built PETSC_FALSE when the lists are too long for the device's shared memory */
+/* The slots of PetscWarpPlanSlotsMapped() computed on the device (warpasm.c): device array into d_slot and/or a host
+   copy into h_slot; *built PETSC_FALSE when the device cannot (64-bit PetscInt, unsorted pattern rows) */
+PETSC_EXTERN PetscErrorCode PetscWarpPlanSlotsDevice(PetscInt nrows, PetscInt ncols, const PetscInt rowptr[], const PetscInt colidx[], const int pos2slot[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], int **d_slot, int **h_slot, PetscBool *built);
+PETSC_EXTERN PetscErrorCode PetscWarpPlanReductionDevice(PetscCount nsrc, const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, PetscWarpRed *d, PetscWarpRedHost *h, PetscBool *built);
 
 /* Shared-memory assembly by non-zero: partition the rows (breadth-first balls over the pattern's graph, METIS on it,
    or consecutive ranges: see PetscWarpSharedNZPartitioner) into parts whose element sets have at most maxcells cells, increasing the number of parts

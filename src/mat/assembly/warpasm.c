@@ -52,6 +52,219 @@ static PetscErrorCode FreeRed(PetscWarpRed *d)
 }
 #endif
 
+#if PetscDefined(HAVE_CUDA)
+/* The reduction array from slots in device memory (hslot: the host's, for the message of a bad slot, or NULL) */
+static PetscErrorCode ReductionFromDeviceSlots(PetscCount nsrc, const int *d_slot, const int hslot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, PetscWarpRed *r, PetscCount *nent, PetscBool *built)
+{
+  int          status = PETSCWARP_REDPLAN_OK, v = 0;
+  long long    n = 0, bad = -1;
+  cudaStream_t st;
+
+  PetscFunctionBegin;
+  PetscCheck(bs >= 1 && tpb >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Threads per block %" PetscInt_FMT " and targets per block %" PetscInt_FMT " must be positive", bs, tpb);
+  PetscCheck(nsrc >= 0 && ntargets >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative size");
+  PetscCheck(nsrc < INT_MAX && ntargets < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Reduction arrays hold 32-bit indices: %" PetscCount_FMT " sources, %" PetscInt_FMT " targets are too many", nsrc, ntargets);
+  PetscCheck(!nsrc || d_slot, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No slots");
+  *built = PETSC_FALSE;
+  PetscCall(PetscGetCurrentCUDAStream(&st));
+  PetscCallCUDA((cudaError_t)PetscWarpPlanReductionCUDA((long long)nsrc, d_slot, (int)ntargets, (int)bs, (int)tpb, r, &n, &status, &bad, st));
+  if (status == PETSCWARP_REDPLAN_BAD_SLOT) {
+    if (hslot) v = hslot[bad];
+    else PetscCallCUDA(cudaMemcpy(&v, d_slot + bad, sizeof(int), cudaMemcpyDeviceToHost));
+  }
+  PetscCheck(status != PETSCWARP_REDPLAN_BAD_SLOT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Source %lld has slot %d, not below the number of targets %" PetscInt_FMT, bad, v, ntargets);
+  PetscCheck(status != PETSCWARP_REDPLAN_TOO_MANY, PETSC_COMM_SELF, PETSC_ERR_SUP, "The reduction array needs more than 2^31 entries; use more MPI ranks");
+  *built = (PetscBool)(status == PETSCWARP_REDPLAN_OK);
+  *nent  = (PetscCount)n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Host copy of device memory, logged */
+static PetscErrorCode Download(const void *d, size_t n, size_t sz, void *h)
+{
+  PetscFunctionBegin;
+  if (!n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallCUDA(cudaMemcpy(h, d, n * sz, cudaMemcpyDeviceToHost));
+  PetscCall(PetscLogGpuToCpu((PetscLogDouble)(n * sz)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
+/*@C
+  PetscWarpPlanReductionDevice - Builds the packed reduction array of the `globalnz` strategy on the device: the arrays
+  of `PetscWarpPlanReduction()`, bitwise, from the same slots
+
+  Not Collective
+
+  Input Parameters:
++ nsrc     - number of sources (element entries)
+. slot     - host array: `slot[s]` the target of source `s`, negative when dropped
+. ntargets - number of targets
+. bs       - threads per block
+- tpb      - targets per block
+
+  Output Parameters:
++ d     - the device arrays (freed with `cudaFree()`), or `NULL` when only the host copy is wanted
+. h     - a host copy (freed with `PetscWarpRedHostDestroy()`), or `NULL`
+- built - `PETSC_FALSE` when a block's lists need more shared memory than the device has (nothing built: build on the
+          host)
+
+  Level: developer
+
+  Notes:
+  The slots are uploaded; the device counts the sources of every target, packs each block's lists onto its threads by
+  the LPT code of the host plans (one CUDA block per reduction block, in shared memory), scans the blocks' heights and
+  writes each source at its target's next place, each list sorted into increasing source order. On 0.5 M-row
+  hexahedral plans the host's passes over the 13-103 M sources took 0.2-1.1 s on the GPU machine's host.
+
+  Errors as `PetscWarpPlanReduction()`: `PETSC_ERR_ARG_OUTOFRANGE` for a slot not below `ntargets`, `PETSC_ERR_SUP` for
+  an array of 2^31 entries or more, and `PETSC_ERR_SUP` in a build without CUDA.
+
+.seealso: `PetscWarpPlanReduction()`, `PetscWarpPlanSlotsDevice()`, `PetscWarpAsmSetFromOptions()`
+@*/
+PetscErrorCode PetscWarpPlanReductionDevice(PetscCount nsrc, const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, PetscWarpRed *d, PetscWarpRedHost *h, PetscBool *built)
+{
+#if PetscDefined(HAVE_CUDA)
+  int           *d_slot = NULL;
+  PetscCount     nent   = 0;
+  PetscWarpRed   r;
+  PetscErrorCode ierr;
+#endif
+
+  PetscFunctionBegin;
+  PetscAssertPointer(built, 8);
+  *built = PETSC_FALSE;
+#if PetscDefined(HAVE_CUDA)
+  PetscCheck(nsrc >= 0 && nsrc < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%" PetscCount_FMT " sources: not in 0 .. 2^31-1", nsrc);
+  PetscCheck(!nsrc || slot, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No slots");
+  PetscCall(PetscWarpAsmUpload_Private(slot, (size_t)nsrc, sizeof(int), (void **)&d_slot));
+  ierr = ReductionFromDeviceSlots(nsrc, d_slot, slot, ntargets, bs, tpb, &r, &nent, built); /* the uploaded slots freed on error too */
+  PetscCall(DFree(d_slot));
+  PetscCall(ierr);
+  if (!*built) PetscFunctionReturn(PETSC_SUCCESS);
+  if (h) {
+    h->nblocks = r.nblocks;
+    h->bs      = r.bs;
+    PetscCall(PetscMalloc1(r.nblocks + 1, &h->off));
+    PetscCall(PetscMalloc1(PetscMax(nent, 1), &h->ent));
+    PetscCall(Download(r.off, (size_t)r.nblocks + 1, sizeof(int), h->off));
+    PetscCall(Download(r.ent, (size_t)nent, sizeof(int), h->ent));
+  }
+  if (d) *d = r;
+  else PetscCall(FreeRed(&r));
+#else
+  (void)nsrc;
+  (void)slot;
+  (void)ntargets;
+  (void)bs;
+  (void)tpb;
+  (void)d;
+  (void)h;
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "PetscWarpPlanReductionDevice() needs petscwarp built with CUDA");
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PetscWarpPlanSlotsDevice - Computes the slots of the element entries on the device: the array of
+  `PetscWarpPlanSlotsMapped()`, bitwise, left in device memory
+
+  Not Collective
+
+  Input Parameters:
++ nrows    - rows of the pattern
+. ncols    - columns of the pattern
+. rowptr   - host CSR row offsets of the pattern
+. colidx   - host CSR column indices (each row sorted)
+. pos2slot - host map from CSR position to value slot, or `NULL` for the identity
+. ncells   - number of cells
+. nel      - dofs per cell
+- e2d      - host element-to-dof map, `ncells*nel`, negative entries dropped
+
+  Output Parameters:
++ d_slot - the slots in device memory (freed with `cudaFree()`), or `NULL` when only the host copy is wanted
+. h_slot - a host copy (freed with `PetscFree()`), or `NULL`
+- built  - `PETSC_FALSE` when the device cannot (64-bit `PetscInt`, a pattern row not sorted): use the host
+
+  Level: developer
+
+  Notes:
+  The pattern, `pos2slot` and `e2d` are uploaded; one device thread per element entry finds its column in its row by
+  binary search. Errors as `PetscWarpPlanSlotsMapped()`: `PETSC_ERR_ARG_OUTOFRANGE` for an index of `e2d` not below
+  `nrows` or `ncols`, `PETSC_ERR_ARG_INCOMP` for an entry missing from the pattern (reported: the first in source
+  order), `PETSC_ERR_SUP` without CUDA.
+
+.seealso: `PetscWarpPlanSlotsMapped()`, `PetscWarpPlanReductionDevice()`, `PetscWarpAsmSetFromOptions()`
+@*/
+PetscErrorCode PetscWarpPlanSlotsDevice(PetscInt nrows, PetscInt ncols, const PetscInt rowptr[], const PetscInt colidx[], const int pos2slot[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], int **d_slot, int **h_slot, PetscBool *built)
+{
+#if PetscDefined(HAVE_CUDA)
+  const PetscCount nsrc = (PetscCount)ncells * nel * nel;
+  PetscInt         nnz;
+  int             *d_rp = NULL, *d_ci = NULL, *d_p2s = NULL, *d_e2d = NULL, *ds = NULL, status = PETSCWARP_PLANSLOTS_OK;
+  long long        bad = -1;
+  cudaStream_t     st;
+  cudaError_t      cerr;
+#endif
+
+  PetscFunctionBegin;
+  PetscAssertPointer(built, 11);
+  *built = PETSC_FALSE;
+  if (d_slot) *d_slot = NULL;
+  if (h_slot) *h_slot = NULL;
+#if PetscDefined(HAVE_CUDA)
+  PetscCheck(nrows >= 0 && ncols >= 0 && ncells >= 0 && nel >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative size");
+  nnz = nrows ? rowptr[nrows] : 0;
+  PetscCheck(nnz < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Slots are 32-bit: the pattern has %" PetscInt_FMT " entries", nnz);
+  PetscCheck(nsrc < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Element entries are numbered in 32 bits: %" PetscInt_FMT " cells of %" PetscInt_FMT " dofs have %" PetscCount_FMT, ncells, nel, nsrc);
+  PetscCheck(!nsrc || e2d, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No element-to-dof map for %" PetscInt_FMT " cells", ncells);
+  if (sizeof(PetscInt) != sizeof(int)) PetscFunctionReturn(PETSC_SUCCESS); /* the kernels read 32-bit indices */
+  PetscCall(PetscGetCurrentCUDAStream(&st));
+  PetscCall(PetscWarpAsmUpload_Private(rowptr, (size_t)nrows + 1, sizeof(int), (void **)&d_rp));
+  PetscCall(PetscWarpAsmUpload_Private(colidx, (size_t)nnz, sizeof(int), (void **)&d_ci));
+  if (pos2slot) PetscCall(PetscWarpAsmUpload_Private(pos2slot, (size_t)nnz, sizeof(int), (void **)&d_p2s));
+  PetscCall(PetscWarpAsmUpload_Private(e2d, (size_t)(ncells * nel), sizeof(int), (void **)&d_e2d));
+  cerr = cudaMalloc((void **)&ds, sizeof(int) * (size_t)PetscMax(nsrc, 1));
+  if (cerr == cudaSuccess) cerr = (cudaError_t)PetscWarpPlanSlotsCUDA((int)nrows, (int)ncols, d_rp, d_ci, d_p2s, (int)ncells, (int)nel, d_e2d, ds, &status, &bad, st);
+  PetscCall(DFree(d_rp));
+  PetscCall(DFree(d_ci));
+  PetscCall(DFree(d_p2s));
+  PetscCall(DFree(d_e2d));
+  if (cerr != cudaSuccess || status != PETSCWARP_PLANSLOTS_OK) PetscCall(DFree(ds));
+  PetscCallCUDA(cerr);
+  if (status == PETSCWARP_PLANSLOTS_BAD_INDEX) {
+    const PetscInt c = (PetscInt)(bad / nel), i = (PetscInt)(bad % nel);
+
+    PetscCheck(e2d[bad] < nrows, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscInt_FMT ", element dof %" PetscInt_FMT ": row index %" PetscInt_FMT " is not below the number of rows %" PetscInt_FMT, c, i, e2d[bad], nrows);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscInt_FMT ", element dof %" PetscInt_FMT ": column index %" PetscInt_FMT " is not below the number of columns %" PetscInt_FMT, c, i, e2d[bad], ncols);
+  }
+  if (status == PETSCWARP_PLANSLOTS_MISSING) {
+    const PetscInt c = (PetscInt)(bad / (nel * nel)), i = (PetscInt)(bad / nel % nel), j = (PetscInt)(bad % nel);
+
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Entry (%" PetscInt_FMT ", %" PetscInt_FMT ") of cell %" PetscInt_FMT " (row %" PetscInt_FMT ", column %" PetscInt_FMT ") is not in the matrix's nonzero pattern: a plan used with another matrix?", i, j, c, e2d[c * nel + i], e2d[c * nel + j]);
+  }
+  if (status == PETSCWARP_PLANSLOTS_UNSORTED) PetscFunctionReturn(PETSC_SUCCESS);
+  *built = PETSC_TRUE;
+  if (h_slot) {
+    PetscCall(PetscMalloc1(PetscMax(nsrc, 1), h_slot));
+    PetscCall(Download(ds, (size_t)nsrc, sizeof(int), *h_slot));
+  }
+  if (d_slot) *d_slot = ds;
+  else PetscCall(DFree(ds));
+#else
+  (void)nrows;
+  (void)ncols;
+  (void)rowptr;
+  (void)colidx;
+  (void)pos2slot;
+  (void)ncells;
+  (void)nel;
+  (void)e2d;
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "PetscWarpPlanSlotsDevice() needs petscwarp built with CUDA");
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PlanReset(PetscWarpAsm a)
 {
   PetscWarpAsmPlan *p = &a->plan;
@@ -181,6 +394,7 @@ PetscErrorCode PetscWarpAsmCreate(MPI_Comm comm, PetscWarpAsm *wa)
   a->mu          = 1.0;
   a->bs          = 256;
   a->tpb         = 1024;
+  a->redplandev  = PETSC_TRUE;
   a->partitioner = PETSCWARP_SHAREDNZ_BALLS;
   a->maxred      = 3.0;
   a->rntileslots = 0;
@@ -672,6 +886,9 @@ PetscErrorCode PetscWarpAsmSetAffine(PetscWarpAsm wa, PetscBool flg)
 . -mat_warp_assembly_affine <bool>                        - the affine fast path (default true; `PetscWarpAsmSetAffine()`)
 . -mat_warp_assembly_block_size <bs>                      - threads per block of the globalnz reduction kernels
 . -mat_warp_assembly_targets_per_block <n>                - globalnz: non-zeros per reduction block
+. -mat_warp_assembly_device_plan <bool>                   - compute the slots (globalnz, color, atomic) and the globalnz reduction
+                                                            plan on the device when assembling there (default true;
+                                                            `PetscWarpPlanSlotsDevice()`, `PetscWarpPlanReductionDevice()`)
 . -mat_warp_sharednz_partitioner <balls,metis,ranges>     - sharednz: how the rows are split into blocks (default balls)
 . -mat_warp_sharednz_max_redundancy <r>                   - sharednz: assemble with globalnz when the blocks compute each
                                                             element more than r times on average (default 3)
@@ -701,28 +918,30 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscWarpSharedNZPartitioner part;
   PetscReal                    maxred, minlanes;
   PetscInt                     tileslots;
-  PetscBool                    unroll, fused, fusedset;
+  PetscBool                    unroll, fused, fusedset, redplandev;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
-  tileslots = wa->rntileslots;
-  unroll    = wa->rnunroll;
-  minlanes  = wa->rnminlanes;
-  s         = wa->strategy;
-  dev       = wa->usedevice;
-  bs        = wa->bs;
-  tpb       = wa->tpb;
-  smem      = wa->smem;
-  part      = wa->partitioner;
-  sbs       = wa->sbs;
-  maxred    = wa->maxred;
-  aff       = wa->affine;
+  redplandev = wa->redplandev;
+  tileslots  = wa->rntileslots;
+  unroll     = wa->rnunroll;
+  minlanes   = wa->rnminlanes;
+  s          = wa->strategy;
+  dev        = wa->usedevice;
+  bs         = wa->bs;
+  tpb        = wa->tpb;
+  smem       = wa->smem;
+  part       = wa->partitioner;
+  sbs        = wa->sbs;
+  maxred     = wa->maxred;
+  aff        = wa->affine;
   PetscObjectOptionsBegin((PetscObject)wa);
   PetscCall(PetscOptionsEnum("-mat_warp_assembly", "Assembly strategy", "PetscWarpAsmSetStrategy", PetscWarpAsmStrategies, (PetscEnum)s, (PetscEnum *)&s, NULL));
   PetscCall(PetscOptionsBool("-mat_warp_assembly_device", "Assemble on the device", "PetscWarpAsmUseDevice", dev, &dev, &flg));
   PetscCall(PetscOptionsBool("-mat_warp_assembly_affine", "Element matrices of affine cells from reference matrices (no quadrature loop; default: Laplace only)", "PetscWarpAsmSetAffine", aff, &aff, &affset));
   PetscCall(PetscOptionsInt("-mat_warp_assembly_block_size", "Threads per block of the reduction kernels", "PetscWarpAsmSetFromOptions", bs, &bs, NULL));
   PetscCall(PetscOptionsInt("-mat_warp_assembly_targets_per_block", "globalnz: non-zeros per reduction block", "PetscWarpAsmSetFromOptions", tpb, &tpb, NULL));
+  PetscCall(PetscOptionsBool("-mat_warp_assembly_device_plan", "Compute the slots (globalnz, color, atomic) and the globalnz reduction plan on the device when assembling there (0: on the host)", "PetscWarpPlanReductionDevice", redplandev, &redplandev, NULL));
   PetscCall(PetscOptionsEnum("-mat_warp_sharednz_partitioner", "sharednz: how the rows are split into blocks", "PetscWarpAsmSetSharedNZ", PetscWarpSharedNZPartitioners, (PetscEnum)part, (PetscEnum *)&part, NULL));
   PetscCall(PetscOptionsInt("-mat_warp_sharednz_block_size", "sharednz: threads per block", "PetscWarpAsmSetSharedNZ", sbs, &sbs, NULL));
   PetscCall(PetscOptionsReal("-mat_warp_sharednz_max_redundancy", "sharednz: globalnz instead when elements are computed more than this many times on average", "PetscWarpAsmSetSharedNZ", maxred, &maxred, NULL));
@@ -749,8 +968,10 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   if (affset) PetscCall(PetscWarpAsmSetAffine(wa, aff));
   if (flg) PetscCall(PetscWarpAsmUseDevice(wa, dev));
   if (bs != wa->bs || tpb != wa->tpb) PetscCall(PlanReset(wa));
-  wa->bs  = bs;
-  wa->tpb = tpb;
+  if (redplandev != wa->redplandev) PetscCall(PlanReset(wa));
+  wa->bs         = bs;
+  wa->tpb        = tpb;
+  wa->redplandev = redplandev;
   PetscCall(PetscWarpAsmSetSharedNZ(wa, part, smem, sbs, maxred));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -844,6 +1065,46 @@ static PetscErrorCode SharedNZMaxCells(PetscWarpAsm a, const PetscWarpFE *fe, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The globalnz reduction plan from the slots (p->d_slot when computed on the device, else p->slot): on the device when
+   assembling there (unless -mat_warp_assembly_device_plan 0, or a block's lists are too long for its shared memory),
+   else on the host (uploaded with the rest of the plan). The slots are freed: the reduction array replaces them. */
+static PetscErrorCode PlanRed(PetscWarpAsm a, Mat A, const MatWarpTarget *t, PetscBool device, PetscCount nsrc)
+{
+  PetscWarpAsmPlan *p     = &a->plan;
+  PetscBool         built = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanRed, A, 0, 0, 0));
+#if PetscDefined(HAVE_CUDA)
+  if (device && a->redplandev) {
+    PetscCount nent = 0;
+
+    if (!p->d_slot) PetscCall(PetscWarpAsmUpload_Private(p->slot, (size_t)nsrc, sizeof(int), (void **)&p->d_slot));
+    PetscCall(ReductionFromDeviceSlots(nsrc, p->d_slot, p->slot, t->nslots, a->bs, a->tpb, &p->d_red, &nent, &built));
+    if (built) {
+      p->red.nblocks = p->d_red.nblocks; /* sizes only: the arrays live on the device */
+      p->red.bs      = p->d_red.bs;
+      p->bytes       = sizeof(int) * ((PetscLogDouble)p->d_red.nblocks + 1 + (PetscLogDouble)nent);
+    } else PetscCall(PetscInfo(a, "globalnz: a block's lists need more shared memory than the device has: reduction plan built on the host\n"));
+  }
+  if (!built && p->d_slot && !p->slot) { /* the host needs the slots */
+    PetscCall(PetscMalloc1(PetscMax(nsrc, 1), &p->slot));
+    PetscCall(Download(p->d_slot, (size_t)nsrc, sizeof(int), p->slot));
+  }
+  PetscCall(DFree(p->d_slot));
+  p->d_slot = NULL;
+#endif
+  if (!built) {
+    PetscCall(PetscWarpPlanReduction(nsrc, p->slot, t->nslots, a->bs, a->tpb, &p->red));
+    p->bytes = PetscWarpRedHostBytes(&p->red);
+  }
+  PetscCall(PetscFree(p->slot));
+  p->bytes += sizeof(double) * (PetscLogDouble)nsrc; /* the element matrices */
+  PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRed, A, 0, 0, 0));
+  PetscCall(PetscInfo(a, "globalnz: reduction plan of %" PetscInt_FMT " blocks built on the %s\n", p->red.nblocks, built ? "device" : "host"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Build the plan for the target t of matrix A */
 static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, PetscBool device)
 {
@@ -872,9 +1133,14 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
   p->nslots    = t->nslots;
   if (p->strategy == PETSCWARP_ASM_ROWNZ) PetscCall(PetscWarpAsmRowNZPlan_Private(a, t, &ph, device, p)); /* or atomic, with the reason */
   if (p->strategy != PETSCWARP_ASM_COO && p->strategy != PETSCWARP_ASM_ROWNZ) {
+    PetscBool devslots = PETSC_FALSE;
+
     PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanSlots, A, 0, 0, 0));
-    PetscCall(PetscWarpPlanSlotsMapped(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, a->ncells, nel, a->e2d, &p->slot));
+    /* on the device, unless sharednz plans them on the host */
+    if (device && a->redplandev && p->strategy != PETSCWARP_ASM_SHAREDNZ) PetscCall(PetscWarpPlanSlotsDevice(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, a->ncells, nel, a->e2d, &p->d_slot, NULL, &devslots));
+    if (!devslots) PetscCall(PetscWarpPlanSlotsMapped(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, a->ncells, nel, a->e2d, &p->slot));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanSlots, A, 0, 0, 0));
+    PetscCall(PetscInfo(a, "slots computed on the %s\n", devslots ? "device" : "host"));
   }
   switch (p->strategy) {
   case PETSCWARP_ASM_COLOR: {
@@ -892,10 +1158,7 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
   case PETSCWARP_ASM_ROWNZ:
     break; /* planned above */
   case PETSCWARP_ASM_GLOBALNZ:
-    PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanRed, A, 0, 0, 0));
-    PetscCall(PetscWarpPlanReduction((PetscCount)nsrc, p->slot, t->nslots, a->bs, a->tpb, &p->red));
-    PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRed, A, 0, 0, 0));
-    p->bytes = PetscWarpRedHostBytes(&p->red) + sizeof(double) * (PetscLogDouble)nsrc;
+    PetscCall(PlanRed(a, A, t, device, (PetscCount)nsrc));
     PetscCall(PetscFree(p->slot)); /* the reduction array replaces it */
     break;
   case PETSCWARP_ASM_SHAREDNZ: {
@@ -926,10 +1189,7 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
     if (ierr == PETSC_ERR_SUP) {
       PetscCall(PetscInfo(a, "sharednz: assembling with globalnz\n"));
       p->strategy = PETSCWARP_ASM_GLOBALNZ;
-      PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanRed, A, 0, 0, 0));
-      PetscCall(PetscWarpPlanReduction((PetscCount)nsrc, p->slot, t->nslots, a->bs, a->tpb, &p->red));
-      PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRed, A, 0, 0, 0));
-      p->bytes = PetscWarpRedHostBytes(&p->red) + sizeof(double) * (PetscLogDouble)nsrc;
+      PetscCall(PlanRed(a, A, t, device, (PetscCount)nsrc));
     } else {
       PetscCall(PetscInfo(a, "sharednz: %" PetscInt_FMT " blocks of at most %" PetscInt_FMT " cells (%" PetscInt_FMT " fit), %" PetscInt_FMT " partitions tried, %.3f element computations per element\n", p->sh.nblocks, p->sh.maxcells, maxcells, p->sh.nparts_tried,
                           (double)p->sh.redundancy));
@@ -962,7 +1222,7 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
     if (p->ccells) PetscCall(PetscWarpAsmUpload_Private(p->ccells, (size_t)a->ncells, sizeof(int), (void **)&p->d_ccells));
     if (p->acells) PetscCall(PetscWarpAsmUpload_Private(p->acells, (size_t)p->naffine, sizeof(int), (void **)&p->d_acells));
     if (p->qcells) PetscCall(PetscWarpAsmUpload_Private(p->qcells, (size_t)(a->ncells - p->naffine), sizeof(int), (void **)&p->d_qcells));
-    if (p->strategy == PETSCWARP_ASM_GLOBALNZ) PetscCall(UploadRed(&p->red, &p->d_red));
+    if (p->strategy == PETSCWARP_ASM_GLOBALNZ && p->red.off) PetscCall(UploadRed(&p->red, &p->d_red)); /* unless built there */
     if (p->strategy == PETSCWARP_ASM_ROWNZ) PetscCall(PetscWarpAsmRowNZUpload_Private(a, p));
     if (p->strategy == PETSCWARP_ASM_SHAREDNZ) {
       p->d_sh.nblocks  = (int)p->sh.nblocks;

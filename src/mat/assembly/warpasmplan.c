@@ -10,6 +10,7 @@
   results are bitwise reproducible.
 */
 #include <petscwarp/private/warpasmimpl.h>
+#include <petscwarp/private/warpasmlpt.h>
 #include <petscbt.h>
 #include <metis.h>
 #include <limits.h>
@@ -382,10 +383,8 @@ PetscErrorCode PetscWarpPlanColor(PetscInt nrows, PetscInt ncells, PetscInt nel,
 }
 
 /*
-  Packing of lists into column-major arrays, one thread block at a time, by LPT: the lists are taken longest first
-  (ties in list order), each onto the least-loaded of the bs threads (ties: the thread that reached that load first);
-  the threads' columns are padded with 0 to the longest. Since the lengths are integers and the least load never
-  decreases, the least-loaded thread comes from a bucket queue indexed by load: O(1) a list, no heap.
+  Packing of lists into column-major arrays, one thread block at a time, by LPT (warpasmlpt.h: longest list first onto
+  the least-loaded of the bs threads, through a bucket queue); the threads' columns are padded with 0 to the longest.
 */
 typedef struct {
   PetscInt bs, nlist, nbuck;        /* threads per block; scratch sizes */
@@ -465,15 +464,14 @@ static PetscErrorCode LptAssign(Lpt *lpt, PetscInt n, LptMemo *memo, PetscInt *h
     total += len[l];
   }
   PetscCheck(total < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "A block's lists have %" PetscCount_FMT " entries, more than 32-bit offsets allow", total);
-  nbk = n > bs ? (PetscInt)(total / bs) + maxlen + 1 : maxlen + 1; /* LPT keeps every load below total/bs + maxlen */
+  nbk = (PetscInt)PwaLptBuckets((int)n, (int)bs, (long long)total, (int)maxlen);
   if (nbk > lpt->nbuck) {
     PetscCall(PetscFree2(lpt->bhead, lpt->btail));
     lpt->nbuck = PetscMax(nbk, 2 * lpt->nbuck);
     PetscCall(PetscMalloc2(lpt->nbuck, &lpt->bhead, lpt->nbuck, &lpt->btail));
   }
   /* longest first, stable: a counting sort by length */
-  for (PetscInt k = 0; k <= maxlen; k++) lpt->bhead[k] = 0;
-  for (PetscInt l = 0; l < n; l++) lpt->bhead[maxlen - len[l]]++;
+  PwaLptHist((int)n, len, (int)maxlen, lpt->bhead);
   if (memo && n > bs) {
     uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)n;
 
@@ -492,13 +490,7 @@ static PetscErrorCode LptAssign(Lpt *lpt, PetscInt n, LptMemo *memo, PetscInt *h
       PetscCall(PetscArraycpy(me->hist, lpt->bhead, maxlen + 1));
     }
   }
-  for (PetscInt k = 0, s = 0; k <= maxlen; k++) {
-    const int c = lpt->bhead[k];
-
-    lpt->bhead[k] = (int)s;
-    s += c;
-  }
-  for (PetscInt l = 0; l < n; l++) order[lpt->bhead[maxlen - len[l]]++] = (int)l;
+  PwaLptOrder((int)n, len, (int)maxlen, lpt->bhead, order);
   *height = 0;
   if (hit) {
     for (PetscInt k = 0; k < n; k++) {
@@ -506,37 +498,9 @@ static PetscErrorCode LptAssign(Lpt *lpt, PetscInt n, LptMemo *memo, PetscInt *h
       lpt->row[order[k]] = me->row[k];
     }
     *height = me->height;
-  } else if (n <= bs) { /* every list has a thread of its own */
-    for (PetscInt k = 0; k < n; k++) {
-      lpt->thr[order[k]] = (int)k;
-      lpt->row[order[k]] = 0;
-    }
-    *height = n ? maxlen : 0;
-  } else { /* bucket queue of the threads by load, FIFO within a bucket */
-    int *bh = lpt->bhead, *bt = lpt->btail, *next = lpt->next, cur = 0, h = 0;
+  } else {
+    const int h = PwaLptQueue((int)n, (int)bs, (int)maxlen, (int)nbk, len, order, lpt->bhead, lpt->btail, lpt->next, lpt->thr, lpt->row);
 
-    for (PetscInt k = 0; k < nbk; k++) bh[k] = bt[k] = -1;
-    for (PetscInt t = 0; t < bs; t++) next[t] = (int)t + 1;
-    next[bs - 1] = -1;
-    bh[0]        = 0;
-    bt[0]        = (int)bs - 1;
-    for (PetscInt k = 0; k < n; k++) {
-      const int l = order[k];
-      int       t, nl;
-
-      while (bh[cur] < 0) cur++;
-      t       = bh[cur];
-      bh[cur] = next[t];
-      if (bh[cur] < 0) bt[cur] = -1;
-      lpt->thr[l] = t;
-      lpt->row[l] = cur;
-      nl          = cur + len[l];
-      h           = PetscMax(h, nl);
-      next[t]     = -1;
-      if (bt[nl] < 0) bh[nl] = t;
-      else next[bt[nl]] = t;
-      bt[nl] = t;
-    }
     *height = h;
     if (me) {
       for (PetscInt k = 0; k < n; k++) {

@@ -11,6 +11,7 @@
 */
 #include <petscwarp/private/ellwarpimpl.h>
 #include <petscwarp/private/warpasmimpl.h>
+#include <petscwarp/private/ellwarpcookernels.h>
 #include <petscwarp_petsc_aij.h>
 #if PetscDefined(HAVE_CUDA)
   #include <petscdevice_cuda.h>
@@ -124,7 +125,8 @@ PetscErrorCode MatEllWarpSyncHost_Private(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* CSR position -> layout slot, on the host, for the layout in use */
+/* CSR position -> layout slot, on the host, for the layout in use (computed where the layout lives: on the device a
+   scatter of the slots' map and one download of nnz ints, instead of the map's download and a host scatter) */
 static PetscErrorCode Pos2Slot(Mat A, const int **p2s)
 {
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
@@ -132,21 +134,25 @@ static PetscErrorCode Pos2Slot(Mat A, const int **p2s)
 
   PetscFunctionBegin;
   if (!ew->pos2slot || ew->pos2slot_build != ew->nbuilds) {
-    const int *map  = E->map;
-    int       *hmap = NULL;
     PetscCall(PetscFree(ew->pos2slot));
     PetscCall(PetscMalloc1(PetscMax(E->nnz, 1), &ew->pos2slot));
 #if PetscDefined(HAVE_CUDA)
     if (ew->built_backend == MAT_ELLWARP_BACKEND_CUDA) {
-      PetscCall(PetscMalloc1(PetscMax(E->nslots, 1), &hmap));
-      PetscCallCUDA(cudaMemcpy(hmap, E->map, sizeof(int) * (size_t)E->nslots, cudaMemcpyDeviceToHost));
-      PetscCall(PetscLogGpuToCpu(sizeof(int) * (PetscLogDouble)E->nslots));
-      map = hmap;
-    }
+      int         *d = NULL;
+      cudaStream_t st;
+      cudaError_t  cerr;
+
+      PetscCall(PetscGetCurrentCUDAStream(&st));
+      PetscCallCUDA(cudaMalloc((void **)&d, sizeof(int) * (size_t)PetscMax(E->nnz, 1)));
+      cerr = (cudaError_t)PetscWarpEllPos2SlotCUDA(E, d, st);
+      if (cerr == cudaSuccess) cerr = cudaMemcpyAsync(ew->pos2slot, d, sizeof(int) * (size_t)E->nnz, cudaMemcpyDeviceToHost, st);
+      if (cerr == cudaSuccess) cerr = cudaStreamSynchronize(st);
+      PetscCallCUDA(cudaFree(d));
+      PetscCallCUDA(cerr);
+      PetscCall(PetscLogGpuToCpu(sizeof(int) * (PetscLogDouble)E->nnz));
+    } else
 #endif
-    for (int s = 0; s < E->nslots; s++)
-      if (map[s] >= 0) ew->pos2slot[map[s]] = s;
-    PetscCall(PetscFree(hmap));
+      PetscWarpEllPos2SlotHost(E, ew->pos2slot);
     ew->pos2slot_build = ew->nbuilds;
   }
   *p2s = ew->pos2slot;
