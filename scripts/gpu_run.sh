@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 hang56d hang56e (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f of 2026-11-26 an option since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 hang56d hang56e (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f of 2026-11-26 an option since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -491,6 +491,20 @@ for w in $what; do
              # device too (it was the difference between the wall and setup columns of the first plan into ellwarp):
              # set-up only of every strategy on the hexahedra and P1/P2 triangles (wall(s) = what a user waits for)
     timeout 400 $B/bench/bench_assembly -setup_only -cases q1lap,q2lap,q1elas,q2elas,p1tri,p2tri -strategies sharednz,globalnz,color,atomic,rownz -mesh_tri bench/meshes/holed_tri.msh -p1tri_dm_refine 4 -p2tri_dm_refine 3 -csv "$OUTDIR/setup_devplan2.csv" 2>&1 | tee "$OUTDIR/setup_devplan2.log" | grep -vE "^\s*$" | cut -c1-150 ;;
+  devplan3) # issue 7, session of 2026-11-26 (~4 min): the symbolic pattern of PetscWarpAsmCreateMatrix() on the device
+             # (sort of 64-bit keys) and set into the matrix without MatSetValues() row by row: (1) the device pattern
+             # against the host's (test_asmplan -device_plans) and the assembly tests; (2) memcheck and initcheck on
+             # test_asmplan; (3) host against device pattern time (test_asmplan -bench); (4) set-up only, every strategy:
+             # the pattern column with the device pattern (default) and the host's (-mat_warp_assembly_device_plan 0)
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asm' 2>&1 | tee "$OUTDIR/ctest_devplan3.log" | tail -4)
+    sanitize_each sanitize_devplan3.log "memcheck initcheck" "test_asmplan -mat_ellwarp_backend cuda -device_plans -malloc_dump"
+    for a in "-bench_n 80 -bench_order 1" "-bench_n 40 -bench_order 2" "-bench_n 25 -bench_nc 3 -bench_order 2"; do
+      timeout 120 $B/tests/test_asmplan -mat_ellwarp_backend cuda -device_plans -bench -bench_metis 0 $a 2>&1 | grep -E "bench:|Pattern|pattern" | tee -a "$OUTDIR/bench_devplan3.log"
+    done
+    for dp in 1 0; do
+      echo "== -mat_warp_assembly_device_plan $dp" | tee -a "$OUTDIR/setup_devplan3.log"
+      timeout 200 $B/bench/bench_assembly -setup_only -cases q1lap,q2lap,q1elas,q2elas,p1tri,p2tri -strategies globalnz,atomic,rownz -mesh_tri bench/meshes/holed_tri.msh -p1tri_dm_refine 4 -p2tri_dm_refine 3 -mat_warp_assembly_device_plan $dp -csv "$OUTDIR/setup_devplan3_$dp.csv" 2>&1 | tee -a "$OUTDIR/setup_devplan3.log" | grep -E "^==|pattern|globalnz" | cut -c1-110
+    done ;;
   setup_asm) # issue 7, set-up only (~2-4 min): per case DMPlexWarpAsmCreate (extract), PetscWarpAsmCreateMatrix (pattern)
              # and the plan of each strategy into aijcusparse and ellwarp, per phase (log events WarpAsm*: slots, color,
              # red, part, blocks, upload), one host thread; then the extraction through PETSc's per-cell calls

@@ -305,6 +305,22 @@ static PetscErrorCode CompareDevicePlan(const char *name, PetscCount nsrc, const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode CompareDevicePattern(const Mesh *m, PetscInt ncols, PetscBool adddiag, const PetscInt rowptr[], const PetscInt colidx[])
+{
+  PetscInt *rp, *ci;
+  PetscBool built;
+
+  PetscFunctionBegin;
+  if (!devplans) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscWarpPlanPatternDevice(m->nrows, ncols, m->ncells, m->nel, m->e2d, adddiag, &rp, &ci, &built));
+  PetscCheck(built, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the device did not compute the pattern", m->name);
+  PetscCheck(!memcmp(rp, rowptr, sizeof(PetscInt) * (size_t)(m->nrows + 1)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: device pattern rows differ from the host's", m->name);
+  PetscCheck(!memcmp(ci, colidx, sizeof(PetscInt) * (size_t)rowptr[m->nrows]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: device pattern columns differ from the host's", m->name);
+  PetscCall(PetscFree(rp));
+  PetscCall(PetscFree(ci));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode CheckReduction(const char *name, PetscCount nsrc, const int slot[], PetscInt ntargets, PetscInt bs, PetscInt tpb, PetscCount *padded)
 {
   PetscWarpRedHost red;
@@ -558,10 +574,12 @@ static PetscErrorCode TestMesh(Mesh *m, Rng *rng)
   /* pattern: without the diagonal, and a wider matrix with it */
   PetscCall(PetscWarpPlanPattern(m->nrows, m->nrows + 5, m->ncells, m->nel, m->e2d, PETSC_FALSE, &rowptr, &colidx));
   PetscCall(CheckPattern(m, m->nrows + 5, PETSC_FALSE, rowptr, colidx));
+  PetscCall(CompareDevicePattern(m, m->nrows + 5, PETSC_FALSE, rowptr, colidx));
   PetscCall(PetscFree(rowptr));
   PetscCall(PetscFree(colidx));
   PetscCall(PetscWarpPlanPattern(m->nrows, m->nrows, m->ncells, m->nel, m->e2d, PETSC_TRUE, &rowptr, &colidx));
   PetscCall(CheckPattern(m, m->nrows, PETSC_TRUE, rowptr, colidx));
+  PetscCall(CompareDevicePattern(m, m->nrows, PETSC_TRUE, rowptr, colidx));
   nnz = rowptr[m->nrows];
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "    pattern: %" PetscInt_FMT " entries\n", nnz));
   /* slots */
@@ -762,6 +780,10 @@ static PetscErrorCode TestErrors(Rng *rng)
     EXPECT_CODE(PetscWarpPlanSlotsDevice(m.nrows, m.nrows, rowptr, colidx, NULL, m.ncells, m.nel, m.e2d, NULL, &slot, &built), PETSC_ERR_ARG_OUTOFRANGE, "Device slots: a row index >= nrows");
   }
   EXPECT_CODE(PetscWarpPlanPattern(m.nrows, m.nrows, m.ncells, m.nel, m.e2d, PETSC_TRUE, &half_rp, &half_ci), PETSC_ERR_ARG_OUTOFRANGE, "Pattern: a row index >= nrows");
+  if (devplans) {
+    PetscBool built;
+    EXPECT_CODE(PetscWarpPlanPatternDevice(m.nrows, m.nrows, m.ncells, m.nel, m.e2d, PETSC_TRUE, &half_rp, &half_ci, &built), PETSC_ERR_ARG_OUTOFRANGE, "Device pattern: a row index >= nrows");
+  }
   EXPECT_CODE(PetscWarpPlanColor(m.nrows, m.ncells, m.nel, m.e2d, &ncolors, &coff, &cells), PETSC_ERR_ARG_OUTOFRANGE, "Color: a row index >= nrows");
   m.e2d[3 * m.nel + 2] = save;
   EXPECT_CODE(PetscWarpPlanSlots(m.nrows, m.nrows - 1, rowptr, colidx, m.ncells, m.nel, m.e2d, &slot), PETSC_ERR_ARG_OUTOFRANGE, "Slots: a column index >= ncols");
@@ -831,6 +853,14 @@ static PetscErrorCode TestEmpty(void)
   /* 4 rows, no cells: the pattern is the diagonal only, nothing to assemble */
   PetscCall(PetscWarpPlanPattern(4, 4, 0, 8, NULL, PETSC_TRUE, &rowptr, &colidx));
   PetscCheck(rowptr[4] == 4 && colidx[3] == 3, PETSC_COMM_SELF, PETSC_ERR_PLIB, "empty pattern");
+  if (devplans) {
+    PetscInt *rp, *ci;
+    PetscBool built;
+    PetscCall(PetscWarpPlanPatternDevice(4, 4, 0, 8, NULL, PETSC_TRUE, &rp, &ci, &built));
+    PetscCheck(built && rp[4] == 4 && ci[3] == 3 && rp[2] == 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "empty device pattern");
+    PetscCall(PetscFree(rp));
+    PetscCall(PetscFree(ci));
+  }
   PetscCall(PetscWarpPlanSlots(4, 4, rowptr, colidx, 0, 8, NULL, &slot));
   PetscCall(PetscWarpPlanColor(4, 0, 8, NULL, &ncolors, &coff, &cells));
   PetscCheck(ncolors == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "colors of nothing");
@@ -915,6 +945,15 @@ static PetscErrorCode Bench(Rng *rng)
     if (hash) PetscCall(PetscPrintf(PETSC_COMM_SELF, "    hash %-39s %016llx\n", what, (unsigned long long)(h))); \
   } while (0)
   TIME("PetscWarpPlanPattern", PetscWarpPlanPattern(m.nrows, m.nrows, m.ncells, m.nel, m.e2d, PETSC_TRUE, &rowptr, &colidx));
+  if (devplans) {
+    PetscInt *rp, *ci;
+    PetscBool built;
+    TIME("PetscWarpPlanPatternDevice (upload, build, download)", PetscWarpPlanPatternDevice(m.nrows, m.nrows, m.ncells, m.nel, m.e2d, PETSC_TRUE, &rp, &ci, &built));
+    PetscCheck(built && !memcmp(rp, rowptr, sizeof(PetscInt) * (size_t)(m.nrows + 1)) && !memcmp(ci, colidx, sizeof(PetscInt) * (size_t)rowptr[m.nrows]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The device's pattern differs from the host's");
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "    device pattern equal to the host's\n"));
+    PetscCall(PetscFree(rp));
+    PetscCall(PetscFree(ci));
+  }
   nnz = rowptr[m.nrows];
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " entries\n", nnz));
   TIME("PetscWarpPlanSlots", PetscWarpPlanSlots(m.nrows, m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, &slot));

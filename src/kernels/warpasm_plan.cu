@@ -3,6 +3,9 @@
   the 13-103 M element entries of a 0.5 M-row hexahedral plan took 0.1-0.3 s (slots) and 0.2-1.1 s (globalnz
   reduction array) on the GPU machine's host.
 
+  Pattern (symbolic assembly): a 64-bit key row*ncols + col per element entry and per diagonal entry, sorted and made
+  unique (Thrust's radix sort), then counted by row: the CSR of the host's PetscWarpPlanPattern().
+
   Slots: one thread per element entry (cell, i, j) finds column e2d[cell, j] in row e2d[cell, i] of the CSR pattern by
   binary search (rows sorted: checked first, else the caller uses the host) and maps the position through pos2slot.
 
@@ -24,6 +27,8 @@
 #include <thrust/functional.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
+#include <thrust/sort.h>
+#include <thrust/unique.h>
 #include <climits>
 #include <new>
 
@@ -151,6 +156,35 @@ __global__ void Slots(long long nsrc, int nel, const int *__restrict__ e2d, cons
       if (v < 0) atomicMin(missing, (unsigned long long)s);
     }
     slot[s] = v;
+  }
+}
+
+/* Symbolic pattern: one key row*ncols + col per kept element entry (ULLONG_MAX when dropped), then the diagonal */
+__global__ void PatternKeys(long long nsrc, int nel, unsigned long long ncols, const int *__restrict__ e2d, unsigned long long *__restrict__ key)
+{
+  for (long long s = blockIdx.x * (long long)blockDim.x + threadIdx.x; s < nsrc; s += (long long)gridDim.x * blockDim.x) {
+    const long long o = s / nel, c = o / nel;
+    const int       j = (int)(s - o * nel), r = e2d[o], cj = e2d[c * nel + j];
+
+    key[s] = r >= 0 && cj >= 0 ? (unsigned long long)r * ncols + (unsigned long long)cj : ULLONG_MAX;
+  }
+}
+
+__global__ void DiagKeys(int nmin, unsigned long long ncols, unsigned long long *__restrict__ key)
+{
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+
+  if (r < nmin) key[r] = (unsigned long long)r * ncols + (unsigned long long)r;
+}
+
+/* Sorted unique keys [0, n) into row counts (rowcnt[r + 1], zeroed) and column indices */
+__global__ void PatternCSR(long long n, unsigned long long ncols, const unsigned long long *__restrict__ key, int *__restrict__ rowcnt, int *__restrict__ colidx)
+{
+  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n; k += (long long)gridDim.x * blockDim.x) {
+    const unsigned long long q = key[k];
+
+    atomicAdd(&rowcnt[q / ncols + 1], 1);
+    colidx[k] = (int)(q % ncols);
   }
 }
 
@@ -331,5 +365,100 @@ int PetscWarpPlanSlotsCUDA(int nrows, int ncols, const int *d_rowptr, const int 
     *status = PETSCWARP_PLANSLOTS_MISSING;
     *bad    = (long long)h[1];
   }
+  return 0;
+}
+
+int PetscWarpPlanPatternCUDA(int nrows, int ncols, int ncells, int nel, const int *d_e2d, int adddiag, int **d_rowptr, int **d_colidx, long long *nnz, int *status, long long *bad, void *stream)
+{
+  cudaStream_t        st = (cudaStream_t)stream;
+  const long long     ne = (long long)ncells * nel, nsrc = ne * nel;
+  const int           nmin = nrows < ncols ? nrows : ncols, nd = adddiag ? nmin : 0;
+  const long long     nkey = nsrc + nd;
+  unsigned long long *key = nullptr, *d = nullptr, h = ULLONG_MAX;
+  int                *rp = nullptr, *ci = nullptr;
+  long long           n = 0;
+  cudaError_t         e;
+
+  *d_rowptr = *d_colidx = nullptr;
+  *nnz                  = 0;
+  *status               = PETSCWARP_PLANSLOTS_OK;
+  *bad                  = -1;
+#define TRYP(call) \
+  do { \
+    if ((e = (call)) != cudaSuccess) { \
+      cudaFree(key); \
+      cudaFree(d); \
+      cudaFree(rp); \
+      cudaFree(ci); \
+      return (int)e; \
+    } \
+  } while (0)
+  TRYP(cudaMalloc((void **)&d, sizeof(unsigned long long)));
+  TRYP(cudaMemcpyAsync(d, &h, sizeof(h), cudaMemcpyHostToDevice, st));
+  if (ne) {
+    CheckMap<<<Grid(ne, 256), 256, 0, st>>>(ne, nmin, d_e2d, d);
+    TRYP(cudaGetLastError());
+  }
+  TRYP(cudaMemcpyAsync(&h, d, sizeof(h), cudaMemcpyDeviceToHost, st));
+  TRYP(cudaStreamSynchronize(st));
+  if (h != ULLONG_MAX) {
+    *status = PETSCWARP_PLANSLOTS_BAD_INDEX;
+    *bad    = (long long)h;
+    cudaFree(d);
+    return 0;
+  }
+  TRYP(cudaMalloc((void **)&key, sizeof(unsigned long long) * (size_t)(nkey > 0 ? nkey : 1)));
+  if (nsrc) {
+    PatternKeys<<<Grid(nsrc, 256), 256, 0, st>>>(nsrc, nel, (unsigned long long)ncols, d_e2d, key);
+    TRYP(cudaGetLastError());
+  }
+  if (nd) {
+    DiagKeys<<<(nd + 255) / 256, 256, 0, st>>>(nd, (unsigned long long)ncols, key + nsrc);
+    TRYP(cudaGetLastError());
+  }
+  try {
+    thrust::device_ptr<unsigned long long> K(key);
+    auto                                   pol = thrust::cuda::par.on(st);
+
+    thrust::sort(pol, K, K + nkey);
+    n = thrust::unique(pol, K, K + nkey) - K;
+  } catch (std::bad_alloc &) {
+    TRYP(cudaErrorMemoryAllocation);
+  } catch (...) {
+    TRYP(cudaErrorUnknown);
+  }
+  if (n) { /* the dropped entries' key sorts last */
+    TRYP(cudaMemcpyAsync(&h, key + n - 1, sizeof(h), cudaMemcpyDeviceToHost, st));
+    TRYP(cudaStreamSynchronize(st));
+    if (h == ULLONG_MAX) n--;
+  }
+  if (n >= INT_MAX) {
+    *status = PETSCWARP_PLANSLOTS_TOO_MANY;
+    cudaFree(key);
+    cudaFree(d);
+    return 0;
+  }
+  TRYP(cudaMalloc((void **)&rp, sizeof(int) * ((size_t)nrows + 1)));
+  TRYP(cudaMalloc((void **)&ci, sizeof(int) * (size_t)(n > 0 ? n : 1)));
+  TRYP(cudaMemsetAsync(rp, 0, sizeof(int) * ((size_t)nrows + 1), st));
+  if (n) {
+    PatternCSR<<<Grid(n, 256), 256, 0, st>>>(n, (unsigned long long)ncols, key, rp, ci);
+    TRYP(cudaGetLastError());
+  }
+  try {
+    thrust::device_ptr<int> R(rp);
+    thrust::inclusive_scan(thrust::cuda::par.on(st), R, R + nrows + 1, R);
+  } catch (std::bad_alloc &) {
+    TRYP(cudaErrorMemoryAllocation);
+  } catch (...) {
+    TRYP(cudaErrorUnknown);
+  }
+  TRYP(cudaStreamSynchronize(st));
+#undef TRYP
+  cudaFree(key);
+  cudaFree(d);
+  *d_rowptr = rp;
+  *d_colidx = ci;
+  *nnz      = n;
   return 0;
 }

@@ -165,6 +165,8 @@ PETSC_INTERN PetscLogEvent  PETSCWARPASM_PlanRowNZ;
 #if PetscDefined(HAVE_CUDA)
 /* Device copy of n elements of size sz (NULL for n == 0), logged as a host-to-device copy (warpasm.c) */
 PETSC_INTERN PetscErrorCode PetscWarpAsmUpload_Private(const void *, size_t, size_t, void **);
+/* MatSeqAIJSetPreallocationCSR(B, Ii, J, NULL) without its MatSetValues() row by row (src/mat/utils/aijpattern.c) */
+PETSC_INTERN PetscErrorCode MatWarpSeqAIJSetPatternCSR_Private(Mat, const PetscInt[], const PetscInt[]);
 #endif
 /* Kernel-layer descriptions of the reference element and mesh (and the per-cell coefficient), in host or device memory
    (uploading them once), without the physics' checks (warpasm.c) */

@@ -172,7 +172,13 @@ int PetscWarpAsmMaxSharedCUDA(size_t *bytes);
 #define PETSCWARP_PLANSLOTS_BAD_INDEX 1 /* *bad: the first position of e2d with an index not below nrows or ncols */
 #define PETSCWARP_PLANSLOTS_UNSORTED  2 /* a pattern row not sorted or a column out of range: use the host */
 #define PETSCWARP_PLANSLOTS_MISSING   3 /* *bad: an element entry whose column is not in its row (the smallest) */
+#define PETSCWARP_PLANSLOTS_TOO_MANY  4 /* (pattern) 2^31 entries or more */
 int PetscWarpPlanSlotsCUDA(int nrows, int ncols, const int *d_rowptr, const int *d_colidx, const int *d_pos2slot, int ncells, int nel, const int *d_e2d, int *d_slot, int *status, long long *bad, void *stream);
+/* The pattern of the element map on the device (warpasm_plan.cu): *d_rowptr [nrows+1] and *d_colidx [*nnz], new device
+   allocations, bitwise the host's PetscWarpPlanPattern() (adddiag: the diagonal of the leading min(nrows, ncols) rows);
+   *status PETSCWARP_PLANSLOTS_BAD_INDEX (an index not below min(nrows, ncols): *bad its position) or _TOO_MANY, with
+   nothing allocated */
+int PetscWarpPlanPatternCUDA(int nrows, int ncols, int ncells, int nel, const int *d_e2d, int adddiag, int **d_rowptr, int **d_colidx, long long *nnz, int *status, long long *bad, void *stream);
 int PetscWarpPlanReductionCUDA(long long nsrc, const int *d_slot, int ntargets, int bs, int tpb, PetscWarpRed *red, long long *nent, int *status, long long *bad, void *stream);
 
 #if defined(__cplusplus)

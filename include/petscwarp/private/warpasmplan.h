@@ -59,6 +59,9 @@ PETSC_EXTERN PetscErrorCode PetscWarpPlanReduction(PetscCount nsrc, const int sl
 PETSC_EXTERN PetscErrorCode PetscWarpRedHostDestroy(PetscWarpRedHost *red);
 /* The same arrays built on the device from the same slots (warpasm.c; src/kernels/warpasm_plan.cu): device arrays
    into d and/or a host copy into h; *built PETSC_FALSE when the lists are too long for the device's shared memory */
+/* The CSR of PetscWarpPlanPattern() computed on the device (warpasm.c), downloaded; *built PETSC_FALSE when the device
+   cannot (64-bit PetscInt, not enough device memory) */
+PETSC_EXTERN PetscErrorCode PetscWarpPlanPatternDevice(PetscInt nrows, PetscInt ncols, PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscBool adddiag, PetscInt **rowptr, PetscInt **colidx, PetscBool *built);
 /* The slots of PetscWarpPlanSlotsMapped() computed on the device (warpasm.c): device array into d_slot and/or a host
    copy into h_slot; *built PETSC_FALSE when the device cannot (64-bit PetscInt, unsorted pattern rows) */
 PETSC_EXTERN PetscErrorCode PetscWarpPlanSlotsDevice(PetscInt nrows, PetscInt ncols, const PetscInt rowptr[], const PetscInt colidx[], const int pos2slot[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], int **d_slot, int **h_slot, PetscBool *built);

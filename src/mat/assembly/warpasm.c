@@ -265,6 +265,92 @@ PetscErrorCode PetscWarpPlanSlotsDevice(PetscInt nrows, PetscInt ncols, const Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  PetscWarpPlanPatternDevice - Computes the nonzero pattern of an element map on the device: the CSR of
+  `PetscWarpPlanPattern()`, bitwise, downloaded into host arrays
+
+  Not Collective
+
+  Input Parameters:
++ nrows   - rows
+. ncols   - columns
+. ncells  - number of cells
+. nel     - dofs per cell
+. e2d     - host element-to-dof map, `ncells*nel`, negative entries dropped
+- adddiag - also the diagonal of the leading min(`nrows`, `ncols`) rows
+
+  Output Parameters:
++ rowptr - the row offsets (`PetscFree()`), or `NULL` when not built
+. colidx - the sorted column indices of each row (`PetscFree()`)
+- built  - `PETSC_FALSE` when the device could not (64-bit `PetscInt`, not enough device memory): use the host
+
+  Level: developer
+
+  Notes:
+  One 64-bit key row*ncols + col per element entry (and per diagonal entry), sorted and made unique on the device, then
+  counted by row; the map is uploaded and the pattern downloaded (rows + 1 + nnz ints). Errors as
+  `PetscWarpPlanPattern()`: `PETSC_ERR_ARG_OUTOFRANGE` for an index not below `nrows` or `ncols`, `PETSC_ERR_SUP` for
+  2^31 entries or more, and without CUDA.
+
+.seealso: `PetscWarpPlanPattern()`, `PetscWarpAsmCreateMatrix()`, `PetscWarpPlanSlotsDevice()`
+@*/
+PetscErrorCode PetscWarpPlanPatternDevice(PetscInt nrows, PetscInt ncols, PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscBool adddiag, PetscInt **rowptr, PetscInt **colidx, PetscBool *built)
+{
+#if PetscDefined(HAVE_CUDA)
+  int         *d_e2d = NULL, *d_rp = NULL, *d_ci = NULL, status = PETSCWARP_PLANSLOTS_OK;
+  long long    nnz = 0, bad = -1;
+  cudaStream_t st;
+  cudaError_t  cerr;
+#endif
+
+  PetscFunctionBegin;
+  PetscAssertPointer(built, 9);
+  *built  = PETSC_FALSE;
+  *rowptr = NULL;
+  *colidx = NULL;
+#if PetscDefined(HAVE_CUDA)
+  PetscCheck(nrows >= 0 && ncols >= 0 && ncells >= 0 && nel >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative size: %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " cells of %" PetscInt_FMT " dofs", nrows, ncols, ncells, nel);
+  PetscCheck(!ncells || !nel || e2d, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No element-to-dof map for %" PetscInt_FMT " cells", ncells);
+  PetscCheck((PetscCount)ncells * nel * nel < PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "%" PetscInt_FMT " cells of %" PetscInt_FMT " dofs: too many element entries for 32-bit plans", ncells, nel);
+  if (sizeof(PetscInt) != sizeof(int)) PetscFunctionReturn(PETSC_SUCCESS); /* the kernels read 32-bit indices */
+  PetscCall(PetscGetCurrentCUDAStream(&st));
+  PetscCall(PetscWarpAsmUpload_Private(e2d, (size_t)(ncells * nel), sizeof(int), (void **)&d_e2d));
+  cerr = (cudaError_t)PetscWarpPlanPatternCUDA((int)nrows, (int)ncols, (int)ncells, (int)nel, d_e2d, adddiag ? 1 : 0, &d_rp, &d_ci, &nnz, &status, &bad, st);
+  PetscCall(DFree(d_e2d));
+  if (cerr == cudaErrorMemoryAllocation) { /* too big for the device now: the host does it */
+    (void)cudaGetLastError();
+    PetscCall(PetscInfo(NULL, "Symbolic pattern: not enough device memory for %" PetscCount_FMT " keys: computed on the host\n", (PetscCount)ncells * nel * nel));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCallCUDA(cerr);
+  if (status == PETSCWARP_PLANSLOTS_BAD_INDEX) {
+    const PetscInt c = (PetscInt)(bad / nel), i = (PetscInt)(bad % nel);
+
+    PetscCheck(e2d[bad] < nrows, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscInt_FMT ", element dof %" PetscInt_FMT ": row index %" PetscInt_FMT " is not below the number of rows %" PetscInt_FMT, c, i, e2d[bad], nrows);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscInt_FMT ", element dof %" PetscInt_FMT ": column index %" PetscInt_FMT " is not below the number of columns %" PetscInt_FMT, c, i, e2d[bad], ncols);
+  }
+  PetscCheck(status != PETSCWARP_PLANSLOTS_TOO_MANY, PETSC_COMM_SELF, PETSC_ERR_SUP, "The pattern has more than %" PetscInt_FMT " entries: configure PETSc with 64-bit indices", PETSC_INT_MAX);
+  PetscCall(PetscMalloc1(nrows + 1, rowptr));
+  PetscCall(PetscMalloc1(PetscMax(nnz, 1), colidx));
+  cerr = cudaMemcpy(*rowptr, d_rp, sizeof(int) * ((size_t)nrows + 1), cudaMemcpyDeviceToHost);
+  if (cerr == cudaSuccess) cerr = cudaMemcpy(*colidx, d_ci, sizeof(int) * (size_t)nnz, cudaMemcpyDeviceToHost);
+  PetscCall(DFree(d_rp));
+  PetscCall(DFree(d_ci));
+  PetscCallCUDA(cerr);
+  PetscCall(PetscLogGpuToCpu(sizeof(int) * ((PetscLogDouble)nrows + 1 + (PetscLogDouble)nnz)));
+  *built = PETSC_TRUE;
+#else
+  (void)nrows;
+  (void)ncols;
+  (void)ncells;
+  (void)nel;
+  (void)e2d;
+  (void)adddiag;
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "PetscWarpPlanPatternDevice() needs petscwarp built with CUDA");
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PlanReset(PetscWarpAsm a)
 {
   PetscWarpAsmPlan *p = &a->plan;
@@ -886,9 +972,10 @@ PetscErrorCode PetscWarpAsmSetAffine(PetscWarpAsm wa, PetscBool flg)
 . -mat_warp_assembly_affine <bool>                        - the affine fast path (default true; `PetscWarpAsmSetAffine()`)
 . -mat_warp_assembly_block_size <bs>                      - threads per block of the globalnz reduction kernels
 . -mat_warp_assembly_targets_per_block <n>                - globalnz: non-zeros per reduction block
-. -mat_warp_assembly_device_plan <bool>                   - compute the slots (globalnz, color, atomic) and the globalnz reduction
-                                                            plan on the device when assembling there (default true;
-                                                            `PetscWarpPlanSlotsDevice()`, `PetscWarpPlanReductionDevice()`)
+. -mat_warp_assembly_device_plan <bool>                   - compute the slots (globalnz, color, atomic), the globalnz reduction
+                                                            plan and the symbolic pattern of `PetscWarpAsmCreateMatrix()` on the
+                                                            device when assembling there (default true; `PetscWarpPlanSlotsDevice()`,
+                                                            `PetscWarpPlanReductionDevice()`, `PetscWarpPlanPatternDevice()`)
 . -mat_warp_sharednz_partitioner <balls,metis,ranges>     - sharednz: how the rows are split into blocks (default balls)
 . -mat_warp_sharednz_max_redundancy <r>                   - sharednz: assemble with globalnz when the blocks compute each
                                                             element more than r times on average (default 3)
@@ -941,7 +1028,7 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscCall(PetscOptionsBool("-mat_warp_assembly_affine", "Element matrices of affine cells from reference matrices (no quadrature loop; default: Laplace only)", "PetscWarpAsmSetAffine", aff, &aff, &affset));
   PetscCall(PetscOptionsInt("-mat_warp_assembly_block_size", "Threads per block of the reduction kernels", "PetscWarpAsmSetFromOptions", bs, &bs, NULL));
   PetscCall(PetscOptionsInt("-mat_warp_assembly_targets_per_block", "globalnz: non-zeros per reduction block", "PetscWarpAsmSetFromOptions", tpb, &tpb, NULL));
-  PetscCall(PetscOptionsBool("-mat_warp_assembly_device_plan", "Compute the slots (globalnz, color, atomic) and the globalnz reduction plan on the device when assembling there (0: on the host)", "PetscWarpPlanReductionDevice", redplandev, &redplandev, NULL));
+  PetscCall(PetscOptionsBool("-mat_warp_assembly_device_plan", "Compute the slots (globalnz, color, atomic), the globalnz reduction plan and the symbolic pattern on the device when assembling there (0: on the host)", "PetscWarpPlanReductionDevice", redplandev, &redplandev, NULL));
   PetscCall(PetscOptionsEnum("-mat_warp_sharednz_partitioner", "sharednz: how the rows are split into blocks", "PetscWarpAsmSetSharedNZ", PetscWarpSharedNZPartitioners, (PetscEnum)part, (PetscEnum *)&part, NULL));
   PetscCall(PetscOptionsInt("-mat_warp_sharednz_block_size", "sharednz: threads per block", "PetscWarpAsmSetSharedNZ", sbs, &sbs, NULL));
   PetscCall(PetscOptionsReal("-mat_warp_sharednz_max_redundancy", "sharednz: globalnz instead when elements are computed more than this many times on average", "PetscWarpAsmSetSharedNZ", maxred, &maxred, NULL));
@@ -1832,14 +1919,17 @@ PetscErrorCode PetscWarpAsmAssembleVector(PetscWarpAsm wa, Vec F)
   Level: intermediate
 
   Note:
-  The pattern is built from the element-to-dof map on the host, without PETSc's DMPlex preallocation.
+  The pattern is built from the element-to-dof map, without PETSc's DMPlex preallocation: on the device when assembling
+  there (`PetscWarpPlanPatternDevice()`; `-mat_warp_assembly_device_plan 0` for the host's `PetscWarpPlanPattern()`),
+  and set into the matrix at once (not through `MatSetValues()` row by row). On several ranks it comes from the COO
+  preallocation of the elements.
 
-.seealso: `PetscWarpAsm`, `PetscWarpAsmAssembleMatrix()`
+.seealso: `PetscWarpAsm`, `PetscWarpAsmAssembleMatrix()`, `PetscWarpPlanPatternDevice()`
 @*/
 PetscErrorCode PetscWarpAsmCreateMatrix(PetscWarpAsm wa, MatType type, Mat *A)
 {
   PetscInt *ri, *cj;
-  PetscBool dev;
+  PetscBool dev, built = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
@@ -1873,11 +1963,14 @@ PetscErrorCode PetscWarpAsmCreateMatrix(PetscWarpAsm wa, MatType type, Mat *A)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(PETSCWARPASM_Pattern, 0, 0, 0, 0));
-  PetscCall(PetscWarpPlanPattern(wa->nrows, wa->ncols, wa->ncells, wa->nel, wa->e2d, PETSC_TRUE, &ri, &cj));
+  /* the pattern on the device when assembling there (-mat_warp_assembly_device_plan), else on the host */
+  if (dev && wa->usedevice && wa->redplandev) PetscCall(PetscWarpPlanPatternDevice(wa->nrows, wa->ncols, wa->ncells, wa->nel, wa->e2d, PETSC_TRUE, &ri, &cj, &built));
+  if (!built) PetscCall(PetscWarpPlanPattern(wa->nrows, wa->ncols, wa->ncells, wa->nel, wa->e2d, PETSC_TRUE, &ri, &cj));
+  PetscCall(PetscInfo(wa, "Symbolic pattern computed on the %s: %" PetscInt_FMT " entries\n", built ? "device" : "host", wa->nrows ? ri[wa->nrows] : 0));
   PetscCall(MatCreate(PetscObjectComm((PetscObject)wa), A));
   PetscCall(MatSetSizes(*A, wa->nrows, wa->ncols, PETSC_DETERMINE, PETSC_DETERMINE));
   PetscCall(MatSetType(*A, type));
-  PetscCall(MatSeqAIJSetPreallocationCSR(*A, ri, cj, NULL));
+  PetscCall(MatWarpSeqAIJSetPatternCSR_Private(*A, ri, cj)); /* MatSeqAIJSetPreallocationCSR() without MatSetValues() per row */
   PetscCall(PetscFree(ri));
   PetscCall(PetscFree(cj));
   PetscCall(PetscLogEventEnd(PETSCWARPASM_Pattern, 0, 0, 0, 0));
