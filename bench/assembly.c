@@ -22,6 +22,8 @@ static char help[] = "Finite-element assembly benchmark: every compared path in 
                      "                     ranges) and shared memory per block (bytes, 0: the device's maximum), without the\n"
                      "                     redundancy fallback to globalnz, and -sharednz_bs c,... threads per block (default\n"
                      "                     -mat_warp_sharednz_block_size): rows sharednz[partitioner,KiB,threads]>target\n"
+                     "  -rownz_fused 1,0   also run rownz with each value of -mat_warp_rownz_fused (rows computing their cells'\n"
+                     "                     factors, or the factor array), each with its own PetscWarpAsm: rows rownz[fused]>target\n"
                      "  -targets a,...     matrix types assembled into (default aijcusparse,ellwarp)\n"
                      "  -symbolic <first|all|none>  also assemble into a matrix of PetscWarpAsmCreateMatrix() (symbolic pattern from the\n"
                      "                     element map, no DMPlex preallocation): with the first strategy listed (default), all, none\n"
@@ -527,8 +529,8 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
   Row            r;
   PetscLogDouble t0, t1;
 
-  PetscInt                     nswp = 8, nsws = 16, swsmem[16], smem0 = 0, nswb = 8, swbs[8], sbs0 = 512, naff = 2;
-  PetscBool                    affs[2] = {PETSC_TRUE, PETSC_FALSE}, aff0 = PETSC_TRUE;
+  PetscInt                     nswp = 8, nsws = 16, swsmem[16], smem0 = 0, nswb = 8, swbs[8], sbs0 = 512, naff = 2, nfused = 2;
+  PetscBool                    affs[2] = {PETSC_TRUE, PETSC_FALSE}, aff0 = PETSC_TRUE, fused[2];
   char                        *swpart[8];
   PetscWarpSharedNZPartitioner part0   = PETSCWARP_SHAREDNZ_BALLS;
   PetscReal                    maxred0 = 3;
@@ -552,6 +554,8 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_warp_sharednz_shared_memory", &smem0, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_warp_sharednz_max_redundancy", &maxred0, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_warp_assembly_affine", &aff0, NULL));
+  PetscCall(PetscOptionsGetBoolArray(NULL, NULL, "-rownz_fused", fused, &nfused, &flg));
+  if (!flg) nfused = 0;
   PetscCall(PetscOptionsGetBoolArray(NULL, NULL, "-affine", affs, &naff, &flg));
   if (!flg) {
     naff    = 1;
@@ -598,6 +602,21 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
           PetscCall(RunPathSafe(ci, wa, T, tmat, tfail, Jref, strat[k], NULL, targ[t], (PetscBool)(m == 1), device || !run));
         }
         PetscCall(PetscWarpAsmSetAffine(wa, affs[0]));
+        if (strat[k] == PETSCWARP_ASM_ROWNZ && m == 0) { /* -rownz_fused 1,0: rownz with each value of -mat_warp_rownz_fused */
+          for (PetscInt iv = 0; iv < nfused; iv++) {
+            PetscWarpAsm wv = NULL;
+
+            PetscCall(PetscOptionsSetValue(NULL, "-mat_warp_rownz_fused", fused[iv] ? "1" : "0"));
+            PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+            ierr = DMPlexWarpAsmCreate(dm, ci->bc->phys == PLEX_PHYSICS_LAPLACE ? PETSCWARP_PHYSICS_LAPLACE : PETSCWARP_PHYSICS_ELASTICITY, &wv);
+            if (!ierr) ierr = PetscWarpAsmSetFromOptions(wv);
+            if (!ierr && !device) ierr = PetscWarpAsmUseDevice(wv, PETSC_FALSE);
+            PetscCall(PetscPopErrorHandler());
+            PetscCall(PetscOptionsClearValue(NULL, "-mat_warp_rownz_fused"));
+            if (!ierr) PetscCall(RunPathSafe(ci, wv, T, tmat, tfail, Jref, strat[k], fused[iv] ? "[fused]" : "[factor]", targ[t], PETSC_FALSE, device || !run));
+            PetscCall(PetscWarpAsmDestroy(&wv));
+          }
+        }
         if (strat[k] != PETSCWARP_ASM_SHAREDNZ || m == 1) continue;
         /* the sweep of sharednz's parameters (-sharednz_partitioners, -sharednz_smem), without the redundancy fallback */
         for (PetscInt ip = 0; ip < nswp; ip++)

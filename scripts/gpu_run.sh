@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 hang56d hang56e (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f of 2026-11-26 an option since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 p1tet3 hang56d hang56e (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f of 2026-11-26 an option since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -406,6 +406,11 @@ for w in $what; do
     timeout 250 mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases p1tet -strategies atomic,rownz,coo $A -ncpu 1 -csv "$OUTDIR/assembly_p1tet.csv" 2>&1 | tee "$OUTDIR/bench_p1tet.log" | grep -E "^==|^  [a-z_]+[>_a-z]* " | cut -c1-150
     echo "== -mat_warp_rownz_fused 0" | tee -a "$OUTDIR/bench_p1tet.log"
     timeout 200 mpiexec -n "$(nproc)" --bind-to core $B/bench/bench_assembly -cases p1tet -strategies rownz $A -ncpu 0 -mat_warp_rownz_fused 0 -csv "$OUTDIR/assembly_p1tet_fused0.csv" 2>&1 | tee -a "$OUTDIR/bench_p1tet.log" | grep -E "^==|^  rownz" | cut -c1-150 ;;
+  p1tet3) # issue 7, session of 2026-11-26 (~6-9 min; the one-rank reference matrix takes minutes): P1 tetrahedra (652 k
+           # rows, 4.1 M cells) rownz with the rows computing their cells' factors ([fused]) and with the factor array
+           # ([factor]) in one run (bench -rownz_fused 1,0), atomic and coo beside them; one process, no CPU path (the
+           # p1tet/setup_p1tet calls of 2026-11-24 timed out in matrix creation at 150-250 s). Decides: the fused rule for P1 tets
+    timeout 570 $B/bench/bench_assembly -cases p1tet -strategies atomic,rownz,coo -rownz_fused 1,0 -targets aijcusparse,ellwarp -affine 1 -nasm 10 -nwarm 2 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0 -csv "$OUTDIR/assembly_p1tet3.csv" 2>&1 | tee "$OUTDIR/bench_p1tet3.log" | grep -E "^==|^  [a-z_]+" | cut -c1-170 ;;
   gmsh_auto) # issue 9, after -mat_ellwarp_index auto became 32-bit where fewer than half the slices have 16-bit codes (~2-3
              # min): the gmsh suite (one rank, DMPlex numbering) with ellwarp_auto (default), _i32 and _i16 only.
              # Decides: ellwarp_auto >= 1.0x aijcusparse on every gmsh matrix

@@ -991,7 +991,7 @@ PetscErrorCode PetscWarpAsmSetAffine(PetscWarpAsm wa, PetscBool flg)
 - -mat_warp_rownz_fused <bool>                             - rownz: each row computes the affine factors of its cells from
                                                             the vertex coordinates (one kernel, no factor array) instead of
                                                             reading them from a factor array computed per cell first
-                                                            (default: automatic, fused on P1 triangles)
+                                                            (default: automatic, fused on P1 triangles, and on P1 tetrahedra into CSR)
 
   Level: intermediate
 
@@ -1037,7 +1037,7 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscCall(PetscOptionsReal("-mat_warp_rownz_min_lanes", "rownz: atomic where fewer rows are predicted resident per SM (0: never)", "PetscWarpAsmSetFromOptions", minlanes, &minlanes, NULL));
   PetscCall(PetscOptionsBool("-mat_warp_rownz_unroll", "rownz: device kernels specialised for the element's size (0: the generic loop)", "PetscWarpAsmSetFromOptions", unroll, &unroll, NULL));
   fused = wa->rnfused == PETSC_BOOL3_TRUE ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(PetscOptionsBool("-mat_warp_rownz_fused", "rownz: rows compute their cells' affine factors (one kernel, no factor array; default: automatic, on P1 triangles)", "PetscWarpAsmSetFromOptions", fused, &fused, &fusedset));
+  PetscCall(PetscOptionsBool("-mat_warp_rownz_fused", "rownz: rows compute their cells' affine factors (one kernel, no factor array; default: automatic, on P1 triangles and on P1 tetrahedra into CSR)", "PetscWarpAsmSetFromOptions", fused, &fused, &fusedset));
   PetscOptionsEnd();
   wa->rnunroll = unroll;
   if (fusedset && PetscBoolToBool3(fused) != wa->rnfused) {

@@ -343,13 +343,15 @@ static int RowNZRegs(int dim, int kind, int nb, PetscBool fused)
    factor against 3 bytes of positions per incidence). H100, 2026-11-23 (fifth session, `gpu_run.sh fused`): P1
    triangles (742 k rows) 0.122 ms fused against 0.146 with the factor array (previous session); P3 triangles 0.180
    against 0.176 (into ellwarp 0.149 / 0.144), P2 tetrahedra 0.601 against 0.540 (previous session), Q1 hexahedra 0.230
-   against 0.178: a factor recomputed by each of a cell's rows costs more than it saves there. P1 tetrahedra: fused 0.816
-   ms (atomic 0.838), the factor array not measured (the run timed out), and the fused 3D kernel holds 80 registers
-   against 40: not on by default until measured */
+   against 0.178: a factor recomputed by each of a cell's rows costs more than it saves there. P1 tetrahedra (652 k
+   rows, 4.1 M cells; H100, 2026-11-26, `gpu_run.sh p1tet3`, one run): into aijcusparse fused 0.820 ms against 0.882 with
+   the factor array (atomic 0.842), into ellwarp fused 1.214 against 0.897 (atomic 0.948): fused into CSR targets only
+   (the fused 3D kernel holds 80 registers against 40; why ELL-WARP's tiles lose more was not profiled) */
 PetscBool PetscWarpAsmRowNZFused_Private(PetscWarpAsm a)
 {
   if (a->rnfused != PETSC_BOOL3_UNKNOWN) return PetscBool3ToBool(a->rnfused);
-  return a->dim == 2 && a->ncv == 3 && a->nb == 3 ? PETSC_TRUE : PETSC_FALSE;
+  if (a->ncv == a->dim + 1 && a->nb == a->dim + 1) return a->dim == 2 || (a->dim == 3 && !a->plan.ell) ? PETSC_TRUE : PETSC_FALSE; /* P1 simplices */
+  return PETSC_FALSE;
 }
 
 /* Whether the affine path serves every cell for rownz; else the reason */
