@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 p1tet3 hang56d hang56e (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f of 2026-11-26 an option since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 p1tet3 final26 hang56d hang56e (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f of 2026-11-26 an option since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -411,6 +411,12 @@ for w in $what; do
            # ([factor]) in one run (bench -rownz_fused 1,0), atomic and coo beside them; one process, no CPU path (the
            # p1tet/setup_p1tet calls of 2026-11-24 timed out in matrix creation at 150-250 s). Decides: the fused rule for P1 tets
     timeout 570 $B/bench/bench_assembly -cases p1tet -strategies atomic,rownz,coo -rownz_fused 1,0 -targets aijcusparse,ellwarp -affine 1 -nasm 10 -nwarm 2 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0 -csv "$OUTDIR/assembly_p1tet3.csv" 2>&1 | tee "$OUTDIR/bench_p1tet3.log" | grep -E "^==|^  [a-z_]+" | cut -c1-170 ;;
+  final26) # session of 2026-11-26, last call (~7 min): (1) the GPU assembly tests after the session's changes, memcheck on
+            # the P1-tetrahedra rownz test (the fused 3D kernel into CSR by default now); (2) P1 tetrahedra, rownz with
+            # the automatic rule into aijcusparse (expected fused, ~0.82 ms) and ellwarp (factor array, ~0.90 ms)
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asm' 2>&1 | tee "$OUTDIR/ctest_final26.log" | tail -4)
+    sanitize_each sanitize_final26.log "memcheck" "test_asm -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 2,2,2 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -petscspace_degree 1 -coef cell -strategies rownz,globalnz -types aij,ellwarp -affine 1 -malloc_dump"
+    timeout 480 $B/bench/bench_assembly -cases p1tet -strategies rownz -targets aijcusparse,ellwarp -affine 1 -nasm 10 -nwarm 2 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0 -csv "$OUTDIR/assembly_final26.csv" 2>&1 | tee "$OUTDIR/bench_final26.log" | grep -E "^==|^  [a-z_]+" | cut -c1-170 ;;
   gmsh_auto) # issue 9, after -mat_ellwarp_index auto became 32-bit where fewer than half the slices have 16-bit codes (~2-3
              # min): the gmsh suite (one rank, DMPlex numbering) with ellwarp_auto (default), _i32 and _i16 only.
              # Decides: ellwarp_auto >= 1.0x aijcusparse on every gmsh matrix
