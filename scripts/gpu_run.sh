@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 p1tet3 final26 hang56d hang56e (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f of 2026-11-26 an option since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 p1tet3 final26 hang56d hang56e (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f and hang56g of 2026-11-26 code since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
