@@ -8,13 +8,7 @@
 */
 #pragma once
 
-#if !defined(PETSCWARP_HD)
-  #if defined(__CUDACC__)
-    #define PETSCWARP_HD __host__ __device__
-  #else
-    #define PETSCWARP_HD
-  #endif
-#endif
+#include <petscwarp/elemgeometry.h> /* PETSCWARP_HD, the host and device qualifiers */
 
 /* Buckets of the queue: LPT keeps every load below total/bs + maxlen */
 static inline PETSCWARP_HD long long PwaLptBuckets(int n, int bs, long long total, int maxlen)
