@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 p1tet3 final26 hang56d hang56e (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f and hang56g of 2026-11-26 code since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f and hang56g of 2026-11-26 code since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -516,6 +516,11 @@ for w in $what; do
       echo "== -mat_warp_assembly_device_plan $dp" | tee -a "$OUTDIR/setup_devplan3.log"
       timeout 200 $B/bench/bench_assembly -setup_only -cases q1lap,q2lap,q1elas,q2elas,p1tri,p2tri -strategies globalnz,atomic,rownz -mesh_tri bench/meshes/holed_tri.msh -p1tri_dm_refine 4 -p2tri_dm_refine 3 -mat_warp_assembly_device_plan $dp -csv "$OUTDIR/setup_devplan3_$dp.csv" 2>&1 | tee -a "$OUTDIR/setup_devplan3.log" | grep -E "^==|pattern|globalnz" | cut -c1-110
     done ;;
+  devplan4) # issue 7, session of 2026-11-26 (~2 min): sharednz's balls grown over the square pattern itself instead of
+             # BuildGraph()'s symmetrised copy (the same balls on symmetric patterns): set-up only of sharednz and
+             # globalnz on the hexahedra and P1/P2 triangles, and the sharednz GPU tests
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asm' 2>&1 | tee "$OUTDIR/ctest_devplan4.log" | tail -3)
+    timeout 300 $B/bench/bench_assembly -setup_only -cases q1lap,q2lap,q1elas,q2elas,p1tri,p2tri -strategies sharednz,globalnz -mesh_tri bench/meshes/holed_tri.msh -p1tri_dm_refine 4 -p2tri_dm_refine 3 -csv "$OUTDIR/setup_devplan4.csv" 2>&1 | tee "$OUTDIR/setup_devplan4.log" | grep -E "^==|sharednz|globalnz" | cut -c1-160 ;;
   setup_asm) # issue 7, set-up only (~2-4 min): per case DMPlexWarpAsmCreate (extract), PetscWarpAsmCreateMatrix (pattern)
              # and the plan of each strategy into aijcusparse and ellwarp, per phase (log events WarpAsm*: slots, color,
              # red, part, blocks, upload), one host thread; then the extraction through PETSc's per-cell calls

@@ -975,11 +975,28 @@ static void GrowBalls(PetscInt nR, const int R[], const idx_t xadj[], const idx_
 */
 static PetscErrorCode PartitionBalls(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], const PetscCount rp[], const int rc[], PetscInt ncells, PetscInt maxcells, int cstamp[], int part[], PetscInt *nparts)
 {
-  idx_t *xadj, *adj;
-  int   *R, *mark, *vis, *queue, ballid = 0;
+  idx_t    *xadj = NULL, *adj = NULL;
+  int      *R, *mark, *vis, *queue, ballid = 0;
+  PetscBool direct = PETSC_FALSE;
 
   PetscFunctionBegin;
-  PetscCall(BuildGraph(nrows, rowptr, colidx, &xadj, &adj));
+#if IDXTYPEWIDTH == 32 && !defined(PETSC_USE_64BIT_INDICES)
+  /* a square pattern serves as the graph itself: its rows list the neighbours in increasing order, as BuildGraph()'s
+     symmetrised graph does for a symmetric pattern (the diagonal entry, the row itself, is never queued again), so the
+     balls are the same there without building the graph; for a pattern that is not symmetric they still fit */
+  direct = PETSC_TRUE;
+  for (PetscInt r = 0; r < nrows && direct; r++)
+    for (PetscInt k = rowptr[r]; k < rowptr[r + 1]; k++)
+      if (colidx[k] < 0 || colidx[k] >= nrows || (k > rowptr[r] && colidx[k] <= colidx[k - 1])) {
+        direct = PETSC_FALSE;
+        break;
+      }
+  if (direct) {
+    xadj = (idx_t *)rowptr;
+    adj  = (idx_t *)colidx;
+  }
+#endif
+  if (!direct) PetscCall(BuildGraph(nrows, rowptr, colidx, &xadj, &adj));
   PetscCall(PetscMalloc4(nrows, &R, nrows, &mark, nrows, &vis, nrows, &queue));
   for (PetscInt r = 0; r < nrows; r++) {
     R[r]   = (int)r;
@@ -989,8 +1006,10 @@ static PetscErrorCode PartitionBalls(PetscInt nrows, const PetscInt rowptr[], co
   *nparts = 0;
   GrowBalls(nrows, R, xadj, adj, rp, rc, maxcells, mark, vis, cstamp, queue, part, nparts, &ballid);
   PetscCall(PetscFree4(R, mark, vis, queue));
-  PetscCall(PetscFree(xadj));
-  PetscCall(PetscFree(adj));
+  if (!direct) {
+    PetscCall(PetscFree(xadj));
+    PetscCall(PetscFree(adj));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
