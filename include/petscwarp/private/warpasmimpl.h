@@ -165,6 +165,10 @@ PETSC_INTERN PetscLogEvent  PETSCWARPASM_PlanRowNZ;
 #if PetscDefined(HAVE_CUDA)
 /* Device copy of n elements of size sz (NULL for n == 0), logged as a host-to-device copy (warpasm.c) */
 PETSC_INTERN PetscErrorCode PetscWarpAsmUpload_Private(const void *, size_t, size_t, void **);
+/* The errors of the plans (warpasmplan.c), shared by the host and device builds: entry k of the element map out of range;
+   element entry src missing from the pattern */
+PETSC_INTERN PetscErrorCode PetscWarpPlanMapIndexError_Private(PetscInt, PetscInt, PetscInt, const PetscInt[], PetscCount);
+PETSC_INTERN PetscErrorCode PetscWarpPlanMissingEntryError_Private(PetscInt, const PetscInt[], PetscCount);
 /* MatSeqAIJSetPreallocationCSR(B, Ii, J, NULL) without its MatSetValues() row by row (src/mat/utils/aijpattern.c) */
 PETSC_INTERN PetscErrorCode MatWarpSeqAIJSetPatternCSR_Private(Mat, const PetscInt[], const PetscInt[]);
 #endif

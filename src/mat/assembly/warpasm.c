@@ -232,17 +232,8 @@ PetscErrorCode PetscWarpPlanSlotsDevice(PetscInt nrows, PetscInt ncols, const Pe
   PetscCall(DFree(d_e2d));
   if (cerr != cudaSuccess || status != PETSCWARP_PLANSLOTS_OK) PetscCall(DFree(ds));
   PetscCallCUDA(cerr);
-  if (status == PETSCWARP_PLANSLOTS_BAD_INDEX) {
-    const PetscInt c = (PetscInt)(bad / nel), i = (PetscInt)(bad % nel);
-
-    PetscCheck(e2d[bad] < nrows, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscInt_FMT ", element dof %" PetscInt_FMT ": row index %" PetscInt_FMT " is not below the number of rows %" PetscInt_FMT, c, i, e2d[bad], nrows);
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscInt_FMT ", element dof %" PetscInt_FMT ": column index %" PetscInt_FMT " is not below the number of columns %" PetscInt_FMT, c, i, e2d[bad], ncols);
-  }
-  if (status == PETSCWARP_PLANSLOTS_MISSING) {
-    const PetscInt c = (PetscInt)(bad / (nel * nel)), i = (PetscInt)(bad / nel % nel), j = (PetscInt)(bad % nel);
-
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Entry (%" PetscInt_FMT ", %" PetscInt_FMT ") of cell %" PetscInt_FMT " (row %" PetscInt_FMT ", column %" PetscInt_FMT ") is not in the matrix's nonzero pattern: a plan used with another matrix?", i, j, c, e2d[c * nel + i], e2d[c * nel + j]);
-  }
+  if (status == PETSCWARP_PLANSLOTS_BAD_INDEX) PetscCall(PetscWarpPlanMapIndexError_Private(nrows, ncols, nel, e2d, bad));
+  if (status == PETSCWARP_PLANSLOTS_MISSING) PetscCall(PetscWarpPlanMissingEntryError_Private(nel, e2d, bad));
   if (status == PETSCWARP_PLANSLOTS_UNSORTED) PetscFunctionReturn(PETSC_SUCCESS);
   *built = PETSC_TRUE;
   if (h_slot) {
@@ -323,12 +314,7 @@ PetscErrorCode PetscWarpPlanPatternDevice(PetscInt nrows, PetscInt ncols, PetscI
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCallCUDA(cerr);
-  if (status == PETSCWARP_PLANSLOTS_BAD_INDEX) {
-    const PetscInt c = (PetscInt)(bad / nel), i = (PetscInt)(bad % nel);
-
-    PetscCheck(e2d[bad] < nrows, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscInt_FMT ", element dof %" PetscInt_FMT ": row index %" PetscInt_FMT " is not below the number of rows %" PetscInt_FMT, c, i, e2d[bad], nrows);
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscInt_FMT ", element dof %" PetscInt_FMT ": column index %" PetscInt_FMT " is not below the number of columns %" PetscInt_FMT, c, i, e2d[bad], ncols);
-  }
+  if (status == PETSCWARP_PLANSLOTS_BAD_INDEX) PetscCall(PetscWarpPlanMapIndexError_Private(nrows, ncols, nel, e2d, bad));
   PetscCheck(status != PETSCWARP_PLANSLOTS_TOO_MANY, PETSC_COMM_SELF, PETSC_ERR_SUP, "The pattern has more than %" PetscInt_FMT " entries: configure PETSc with 64-bit indices", PETSC_INT_MAX);
   PetscCall(PetscMalloc1(nrows + 1, rowptr));
   PetscCall(PetscMalloc1(PetscMax(nnz, 1), colidx));
@@ -1054,8 +1040,7 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscCall(PetscWarpAsmSetStrategy(wa, s));
   if (affset) PetscCall(PetscWarpAsmSetAffine(wa, aff));
   if (flg) PetscCall(PetscWarpAsmUseDevice(wa, dev));
-  if (bs != wa->bs || tpb != wa->tpb) PetscCall(PlanReset(wa));
-  if (redplandev != wa->redplandev) PetscCall(PlanReset(wa));
+  if (bs != wa->bs || tpb != wa->tpb || redplandev != wa->redplandev) PetscCall(PlanReset(wa));
   wa->bs         = bs;
   wa->tpb        = tpb;
   wa->redplandev = redplandev;
@@ -1245,8 +1230,7 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
   case PETSCWARP_ASM_ROWNZ:
     break; /* planned above */
   case PETSCWARP_ASM_GLOBALNZ:
-    PetscCall(PlanRed(a, A, t, device, (PetscCount)nsrc));
-    PetscCall(PetscFree(p->slot)); /* the reduction array replaces it */
+    PetscCall(PlanRed(a, A, t, device, (PetscCount)nsrc)); /* frees the slots: the reduction array replaces them */
     break;
   case PETSCWARP_ASM_SHAREDNZ: {
     PetscInt       maxcells;

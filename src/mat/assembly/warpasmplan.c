@@ -53,6 +53,25 @@ static PetscErrorCode PlanIntAlloc(PetscCount n, PetscBool zero, int **a)
 }
 
 /* Every index of e2d is below nrows (used as a row) and below ncols (used as a column; ncols < 0: not checked) */
+/* The error for entry k of the element map, an index not below nrows (a row) or ncols (a column) */
+PetscErrorCode PetscWarpPlanMapIndexError_Private(PetscInt nrows, PetscInt ncols, PetscInt nel, const PetscInt e2d[], PetscCount k)
+{
+  const PetscInt c = (PetscInt)(k / nel), i = (PetscInt)(k % nel);
+
+  PetscFunctionBegin;
+  PetscCheck(e2d[k] < nrows, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscInt_FMT ", element dof %" PetscInt_FMT ": row index %" PetscInt_FMT " is not below the number of rows %" PetscInt_FMT, c, i, e2d[k], nrows);
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscInt_FMT ", element dof %" PetscInt_FMT ": column index %" PetscInt_FMT " is not below the number of columns %" PetscInt_FMT, c, i, e2d[k], ncols);
+}
+
+/* The error for element entry src, missing from the matrix's pattern */
+PetscErrorCode PetscWarpPlanMissingEntryError_Private(PetscInt nel, const PetscInt e2d[], PetscCount src)
+{
+  const PetscInt c = (PetscInt)(src / (nel * nel)), i = (PetscInt)(src / nel % nel), j = (PetscInt)(src % nel);
+
+  PetscFunctionBegin;
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Entry (%" PetscInt_FMT ", %" PetscInt_FMT ") of cell %" PetscInt_FMT " (row %" PetscInt_FMT ", column %" PetscInt_FMT ") is not in the matrix's nonzero pattern: a plan used with another matrix?", i, j, c, e2d[c * nel + i], e2d[c * nel + j]);
+}
+
 static PetscErrorCode CheckE2D(PetscInt nrows, PetscInt ncols, PetscInt ncells, PetscInt nel, const PetscInt e2d[])
 {
   const PetscInt   lim = ncols < 0 ? nrows : PetscMin(nrows, ncols);
@@ -62,12 +81,7 @@ static PetscErrorCode CheckE2D(PetscInt nrows, PetscInt ncols, PetscInt ncells, 
   PetscCheck(nrows >= 0 && ncells >= 0 && nel >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative size: %" PetscInt_FMT " rows, %" PetscInt_FMT " cells, %" PetscInt_FMT " dofs per cell", nrows, ncells, nel);
   PetscCheck(!n || e2d, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No element-to-dof map for %" PetscInt_FMT " cells", ncells);
   for (PetscCount k = 0; k < n; k++) {
-    if (PetscUnlikely(e2d[k] >= lim)) {
-      const PetscInt c = (PetscInt)(k / nel), i = (PetscInt)(k % nel);
-
-      PetscCheck(e2d[k] < nrows, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscInt_FMT ", element dof %" PetscInt_FMT ": row index %" PetscInt_FMT " is not below the number of rows %" PetscInt_FMT, c, i, e2d[k], nrows);
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscInt_FMT ", element dof %" PetscInt_FMT ": column index %" PetscInt_FMT " is not below the number of columns %" PetscInt_FMT, c, i, e2d[k], ncols);
-    }
+    if (PetscUnlikely(e2d[k] >= lim)) PetscCall(PetscWarpPlanMapIndexError_Private(nrows, ncols, nel, e2d, k));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -250,11 +264,7 @@ PetscErrorCode PetscWarpPlanSlotsMapped(PetscInt nrows, PetscInt ncols, const Pe
   PetscCall(PetscFree(pos));
   if (badrow >= 0 || missing >= 0) PetscCall(PetscFree(slot));
   PetscCheck(badrow < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "Row %" PetscInt_FMT " of the pattern has column %" PetscInt_FMT " outside 0..%" PetscInt_FMT, badrow, badk >= 0 ? colidx[badk] : -1, ncols - 1);
-  if (missing >= 0) {
-    const PetscInt c = (PetscInt)(missing / (nel * nel)), i = (PetscInt)(missing / nel % nel), j = (PetscInt)(missing % nel);
-
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Entry (%" PetscInt_FMT ", %" PetscInt_FMT ") of cell %" PetscInt_FMT " (row %" PetscInt_FMT ", column %" PetscInt_FMT ") is not in the matrix's nonzero pattern: a plan used with another matrix?", i, j, c, e2d[c * nel + i], e2d[c * nel + j]);
-  }
+  if (missing >= 0) PetscCall(PetscWarpPlanMissingEntryError_Private(nel, e2d, missing));
   *slot_ = slot;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
