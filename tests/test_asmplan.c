@@ -305,6 +305,47 @@ static PetscErrorCode CompareDevicePlan(const char *name, PetscCount nsrc, const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Two packed arrays, bitwise */
+static PetscErrorCode SameRed(const char *name, const char *what, const PetscWarpRedHost *a, const PetscWarpRedHost *b)
+{
+  PetscFunctionBegin;
+  PetscCheck(a->nblocks == b->nblocks && a->bs == b->bs, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %s of %" PetscInt_FMT " blocks of %" PetscInt_FMT ", expected %" PetscInt_FMT " of %" PetscInt_FMT, name, what, a->nblocks, a->bs, b->nblocks, b->bs);
+  PetscCheck(!memcmp(a->off, b->off, sizeof(int) * (size_t)(b->nblocks + 1)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %s block offsets differ", name, what);
+  PetscCheck(!memcmp(a->ent, b->ent, sizeof(int) * (size_t)b->off[b->nblocks]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %s entries differ", name, what);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* sharednz blocks planned without slots, their reduction array afterwards on the host (and with -device_plans on the
+   device): the arrays of the plan made with the slots, sh */
+static PetscErrorCode CompareSharedLater(const Mesh *m, const PetscInt rowptr[], const PetscInt colidx[], const int slot[], PetscInt ntargets, PetscInt maxcells, PetscInt bs, PetscWarpSharedNZPartitioner pt, const PetscWarpSharedHost *sh)
+{
+  PetscWarpSharedHost sl;
+
+  PetscFunctionBegin;
+  for (int dev = 0; dev < 1 + (devplans ? 1 : 0); dev++) {
+    PetscCall(PetscWarpPlanSharedNZLimit(m->nrows, rowptr, colidx, m->ncells, m->nel, m->e2d, m->ncv, m->cv, NULL, maxcells, bs, pt, PETSC_MAX_REAL, &sl));
+    PetscCheck(sl.rblk && !sl.red.off && sl.nblocks == sh->nblocks && sl.redundancy == sh->redundancy, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: blocks planned without slots differ or have a reduction array", m->name);
+    PetscCheck(!memcmp(sl.coff, sh->coff, sizeof(int) * (size_t)(sh->nblocks + 1)) && !memcmp(sl.cells, sh->cells, sizeof(int) * (size_t)sh->coff[sh->nblocks]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: element sets planned without slots differ", m->name);
+    PetscCall(SameRed(m->name, "scatter array planned without slots", &sl.scatter, &sh->scatter));
+    if (!dev) {
+      PetscCall(PetscWarpPlanSharedNZReduction(m->ncells, m->nel, m->e2d, slot, &sl));
+      PetscCall(SameRed(m->name, "sharednz reduction array built afterwards", &sl.red, &sh->red));
+    } else {
+      PetscWarpRedHost dr;
+      PetscBool        built;
+
+      PetscCall(PetscMemzero(&dr, sizeof(dr)));
+      PetscCall(PetscWarpPlanSharedNZReductionDevice(m->ncells, m->nel, m->e2d, slot, NULL, ntargets, &sl, NULL, &dr, &built));
+      PetscCheck(built && !sl.rblk, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the device did not build the sharednz reduction array", m->name);
+      PetscCall(SameRed(m->name, "device sharednz reduction array", &dr, &sh->red));
+      PetscCall(PetscWarpRedHostDestroy(&dr));
+    }
+    PetscCheck(!sl.rblk, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the row-to-block map outlived the reduction array", m->name);
+    PetscCall(PetscWarpSharedHostDestroy(&sl));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode CompareDevicePattern(const Mesh *m, PetscInt ncols, PetscBool adddiag, const PetscInt rowptr[], const PetscInt colidx[])
 {
   PetscInt *rp, *ci;
@@ -664,6 +705,7 @@ static PetscErrorCode TestMesh(Mesh *m, Rng *rng)
       if (caps[q] < maxrow) continue;
       PetscCall(PetscWarpPlanSharedNZ(m->nrows, rowptr, colidx, m->ncells, m->nel, m->e2d, m->ncv, m->cv, q == 2 ? slot2 : slot, caps[q], bs, (PetscWarpSharedNZPartitioner)pt, &sh));
       PetscCall(CheckSharedNZ(m, q == 2 ? slot2 : slot, nnz, &sh, caps[q], bs));
+      PetscCall(CompareSharedLater(m, rowptr, colidx, q == 2 ? slot2 : slot, nnz, caps[q], bs, (PetscWarpSharedNZPartitioner)pt, &sh));
       if (q == 1) { /* a redundancy limit below the partition's: the same partition, no arrays */
         PetscWarpSharedHost sl;
         PetscCall(PetscWarpPlanSharedNZLimit(m->nrows, rowptr, colidx, m->ncells, m->nel, m->e2d, m->ncv, m->cv, slot, caps[q], bs, (PetscWarpSharedNZPartitioner)pt, 0.5 * sh.redundancy, &sl));
@@ -831,6 +873,15 @@ static PetscErrorCode TestErrors(Rng *rng)
     PetscCall(PetscMalloc1(m.ncells * m.nel * m.nel, &s2));
     for (PetscInt k = 0; k < m.ncells * m.nel * m.nel; k++) s2[k] = slot[k] >= 0 ? 0 : -1;
     EXPECT_CODE(PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, s2, 4, 32, PETSCWARP_SHAREDNZ_RANGES, &sh), PETSC_ERR_ARG_INCOMP, "SharedNZ: one target reached from two parts");
+    if (devplans) {
+      PetscWarpRedHost dr;
+      PetscBool        built;
+
+      PetscCall(PetscWarpPlanSharedNZLimit(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, NULL, 4, 32, PETSCWARP_SHAREDNZ_RANGES, PETSC_MAX_REAL, &sh));
+      EXPECT_CODE(PetscWarpPlanSharedNZReductionDevice(m.ncells, m.nel, m.e2d, s2, NULL, rowptr[m.nrows], &sh, NULL, &dr, &built), PETSC_ERR_ARG_INCOMP, "Device sharednz reduction: one target reached from two parts");
+      EXPECT_CODE(PetscWarpPlanSharedNZReductionDevice(m.ncells, m.nel, m.e2d, slot, NULL, 1, &sh, NULL, &dr, &built), PETSC_ERR_ARG_OUTOFRANGE, "Device sharednz reduction: a slot >= ntargets");
+      PetscCall(PetscWarpSharedHostDestroy(&sh));
+    }
     PetscCall(PetscFree(s2));
   }
   PetscCall(PetscFree(slot));
@@ -999,6 +1050,19 @@ static PetscErrorCode Bench(Rng *rng)
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "    %" PetscInt_FMT " blocks of <= %" PetscInt_FMT " cells (%" PetscInt_FMT " fit), %.3f computations per element, %.2f MB\n", sh.nblocks, sh.maxcells, maxcells, (double)sh.redundancy, PetscWarpSharedHostBytes(&sh) / 1e6));
   if (check) PetscCall(CheckSharedNZ(&m, slot, nnz, &sh, maxcells, bs));
   HASH("sharednz", SharedHash(&sh));
+  if (devplans) { /* the balls without slots, then their reduction array on the device */
+    PetscWarpSharedHost sl;
+    PetscWarpRedHost    dev;
+    PetscBool           built;
+
+    TIME("PetscWarpPlanSharedNZLimit (balls, no slots: partition, element sets, scatter)", PetscWarpPlanSharedNZLimit(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, NULL, maxcells, bs, PETSCWARP_SHAREDNZ_BALLS, PETSC_MAX_REAL, &sl));
+    TIME("PetscWarpPlanSharedNZReductionDevice (upload, build, download)", PetscWarpPlanSharedNZReductionDevice(m.ncells, m.nel, m.e2d, slot, NULL, nnz, &sl, NULL, &dev, &built));
+    PetscCheck(built, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The device did not build the sharednz reduction array");
+    PetscCall(SameRed(m.name, "device sharednz reduction array", &dev, &sh.red));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "    device sharednz reduction array equal to the host's\n"));
+    PetscCall(PetscWarpRedHostDestroy(&dev));
+    PetscCall(PetscWarpSharedHostDestroy(&sl));
+  }
   PetscCall(PetscWarpSharedHostDestroy(&sh));
   if (metis) {
     TIME("PetscWarpPlanSharedNZ (METIS)", PetscWarpPlanSharedNZ(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, slot, maxcells, bs, PETSCWARP_SHAREDNZ_METIS, &sh));

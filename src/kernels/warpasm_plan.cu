@@ -82,21 +82,23 @@ __global__ void Place(int ntargets, int tpb, const long long *__restrict__ off64
   if (t <= nblocks) off[t] = (int)off64[t];
 }
 
-__global__ void Fill(long long nsrc, const int *__restrict__ slot, int bs, int *__restrict__ pos, int *__restrict__ ent)
+/* Each source at its target's next place: the value s + 1, or val[s] when given (0: the source is dropped) */
+__global__ void Fill(long long nsrc, const int *__restrict__ slot, const int *__restrict__ val, int bs, int *__restrict__ pos, int *__restrict__ ent)
 {
   for (long long s = blockIdx.x * (long long)blockDim.x + threadIdx.x; s < nsrc; s += (long long)gridDim.x * blockDim.x) {
-    const int t = slot[s];
+    const int t = slot[s], v = val ? val[s] : (int)(s + 1);
 
-    if (t >= 0) ent[atomicAdd(&pos[t], bs)] = (int)(s + 1);
+    if (t >= 0 && v > 0) ent[atomicAdd(&pos[t], bs)] = v;
   }
 }
 
-/* Target t's list into increasing order (insertion sort, stride bs), then its end entry */
-__global__ void SortClose(int ntargets, int bs, const int *__restrict__ cnt, const int *__restrict__ pos, int *__restrict__ ent)
+/* Target t's list into increasing order (insertion sort, stride bs), then its end entry; with skipempty, a target
+   without sources has no list */
+__global__ void SortClose(int ntargets, int bs, int skipempty, const int *__restrict__ cnt, const int *__restrict__ pos, int *__restrict__ ent)
 {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
 
-  if (t >= ntargets) return;
+  if (t >= ntargets || (skipempty && !cnt[t])) return;
   const int end = pos[t], c = cnt[t];
   int      *e = ent + (end - c * bs);
 
@@ -111,6 +113,101 @@ __global__ void SortClose(int ntargets, int bs, const int *__restrict__ cnt, con
     e[(j + 1) * bs] = v;
   }
   ent[end] = -(t + 1);
+}
+
+/* sharednz reduction, per source s = (cell c, i, j) of a kept row r and target t: its block b = rblk[r], its value in
+   the block's element matrices 1 + lc*nel*nel + i*nel + j (lc: c's place in the block's sorted element set), the
+   target's block (claimed once: a target reached from two blocks is *clash), source count and smallest value */
+__global__ void SharedSrc(long long nsrc, int nel, int ntargets, const int *__restrict__ e2d, const int *__restrict__ slot, const int *__restrict__ rblk, const int *__restrict__ coff, const int *__restrict__ cells, int *__restrict__ val, int *__restrict__ tb, int *__restrict__ cnt, int *__restrict__ minv, unsigned long long *__restrict__ bad)
+{
+  for (long long s = blockIdx.x * (long long)blockDim.x + threadIdx.x; s < nsrc; s += (long long)gridDim.x * blockDim.x) {
+    const long long o = s / nel, c = o / nel;
+    const int       i = (int)(o - c * nel), j = (int)(s - o * nel), r = e2d[o], t = slot[s];
+    int             v = 0;
+
+    if (r >= 0 && t >= 0) {
+      if (t >= ntargets) atomicMin(&bad[0], (unsigned long long)s);
+      else {
+        const int b  = rblk[r];
+        int       lo = coff[b], hi = coff[b + 1] - 1, old;
+
+        while (lo < hi) { /* the block's element set holds c */
+          const int mid = (lo + hi) >> 1;
+
+          if (cells[mid] < c) lo = mid + 1;
+          else hi = mid;
+        }
+        v   = 1 + (lo - coff[b]) * nel * nel + i * nel + j;
+        old = atomicCAS(&tb[t], -1, b);
+        if (old != -1 && old != b) atomicMin(&bad[1], (unsigned long long)t);
+        atomicAdd(&cnt[t], 1);
+        atomicMin(&minv[t], v);
+      }
+    }
+    val[s] = v;
+  }
+}
+
+/* The lists in the host's order: by block, then by first source (key), targets without sources last */
+__global__ void SharedKeys(int ntargets, const int *__restrict__ tb, const int *__restrict__ cnt, const int *__restrict__ minv, unsigned long long *__restrict__ key, int *__restrict__ idx, int *__restrict__ nl)
+{
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+
+  if (t >= ntargets) return;
+  idx[t] = t;
+  if (cnt[t]) {
+    key[t] = ((unsigned long long)tb[t] << 32) | (unsigned)minv[t];
+    atomicAdd(&nl[tb[t]], 1);
+  } else key[t] = ULLONG_MAX;
+}
+
+/* Block b: LPT of its lists idx[loff[b] .. loff[b+1]) (lengths cnt + 1, at most cap lists) by thread 0, as Pack(); the
+   scratch in shared memory, or in global memory when it does not fit there (gl: 4 ints per list, gb: 2 nbk + bs per
+   block) */
+__global__ void __launch_bounds__(PACK_THREADS) SharedPack(int bs, int cap, int nbk, const int *__restrict__ loff, const int *__restrict__ idx, const int *__restrict__ cnt, int *__restrict__ pos, long long *__restrict__ hgt, int *gl, int *gb)
+{
+  extern __shared__ int sm[];
+  const int             l0 = loff[blockIdx.x], n = loff[blockIdx.x + 1] - l0;
+  int                  *len, *order, *thr, *row, *bh, *bt, *next;
+
+  if (gl) {
+    len = gl + 4 * (size_t)l0;
+    bh  = gb + (size_t)blockIdx.x * (2 * (size_t)nbk + bs);
+    cap = n;
+  } else {
+    len = sm;
+    bh  = sm + 4 * (size_t)cap;
+  }
+  order = len + cap;
+  thr   = order + cap;
+  row   = thr + cap;
+  bt    = bh + nbk;
+  next  = bt + nbk;
+  for (int l = threadIdx.x; l < n; l += blockDim.x) len[l] = cnt[idx[l0 + l]] + 1;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    int       maxlen = 0, h;
+    long long total  = 0;
+
+    for (int l = 0; l < n; l++) {
+      maxlen = max(maxlen, len[l]);
+      total += len[l];
+    }
+    PwaLptHist(n, len, maxlen, bh);
+    PwaLptOrder(n, len, maxlen, bh, order);
+    h               = PwaLptQueue(n, bs, maxlen, (int)PwaLptBuckets(n, bs, total, maxlen), len, order, bh, bt, next, thr, row);
+    hgt[blockIdx.x] = (long long)h * bs;
+  }
+  __syncthreads();
+  for (int l = threadIdx.x; l < n; l += blockDim.x) pos[idx[l0 + l]] = (int)((long long)row[l] * bs + thr[l]);
+}
+
+__global__ void SharedPlace(int ntargets, const int *__restrict__ tb, const int *__restrict__ cnt, const long long *__restrict__ off64, int *__restrict__ pos, int *__restrict__ off, int nblocks)
+{
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+
+  if (t < ntargets && cnt[t]) pos[t] += (int)off64[tb[t]];
+  if (t <= nblocks) off[t] = (int)off64[t];
 }
 
 /* Pattern rows sorted, strictly increasing, columns in [0, ncols): else *bad = 1 */
@@ -302,11 +399,151 @@ int PetscWarpPlanReductionCUDA(long long nsrc, const int *d_slot, int ntargets, 
     TRY(cudaGetLastError());
   }
   if (nsrc) {
-    Fill<<<Grid(nsrc, 256), 256, 0, st>>>(nsrc, d_slot, bs, T.pos, (int *)red->ent);
+    Fill<<<Grid(nsrc, 256), 256, 0, st>>>(nsrc, d_slot, nullptr, bs, T.pos, (int *)red->ent);
     TRY(cudaGetLastError());
   }
   if (ntargets) {
-    SortClose<<<(ntargets + 255) / 256, 256, 0, st>>>(ntargets, bs, T.cnt, T.pos, (int *)red->ent);
+    SortClose<<<(ntargets + 255) / 256, 256, 0, st>>>(ntargets, bs, 0, T.cnt, T.pos, (int *)red->ent);
+    TRY(cudaGetLastError());
+  }
+  TRY(cudaStreamSynchronize(st)); /* the scratch is freed on return */
+  *nent = total;
+  return 0;
+}
+
+int PetscWarpPlanSharedNZReductionCUDA(int ncells, int nel, const int *d_e2d, const int *d_slot, int ntargets, const int *d_rblk, const int *d_coff, const int *d_cells, int nblocks, int bs, PetscWarpRed *red, long long *nent, int *status, long long *bad, void *stream)
+{
+  cudaStream_t       st      = (cudaStream_t)stream;
+  const long long    nsrc    = (long long)ncells * nel * nel;
+  const size_t       nt1     = (size_t)ntargets + 1;
+  unsigned long long hbad[2] = {ULLONG_MAX, ULLONG_MAX};
+  int                maxcnt = 0, maxn = 0, optin = 0, dev = 0;
+  long long          total = 0;
+  size_t             smem;
+  struct SharedScratch {
+    int                *val = nullptr, *tb = nullptr, *cnt = nullptr, *minv = nullptr, *pos = nullptr, *idx = nullptr, *loff = nullptr, *gl = nullptr, *gb = nullptr;
+    unsigned long long *key = nullptr, *bad = nullptr;
+    long long          *off64 = nullptr;
+    ~SharedScratch()
+    {
+      cudaFree(val);
+      cudaFree(tb);
+      cudaFree(cnt);
+      cudaFree(minv);
+      cudaFree(pos);
+      cudaFree(idx);
+      cudaFree(loff);
+      cudaFree(gl);
+      cudaFree(gb);
+      cudaFree(key);
+      cudaFree(bad);
+      cudaFree(off64);
+    }
+  } T;
+
+  red->nblocks = nblocks;
+  red->bs      = bs;
+  red->off = red->ent = nullptr;
+  *nent               = 0;
+  *status             = PETSCWARP_REDPLAN_OK;
+  *bad                = -1;
+  TRY(cudaMalloc((void **)&T.val, sizeof(int) * (size_t)(nsrc > 0 ? nsrc : 1)));
+  TRY(cudaMalloc((void **)&T.tb, sizeof(int) * nt1));
+  TRY(cudaMalloc((void **)&T.cnt, sizeof(int) * nt1));
+  TRY(cudaMalloc((void **)&T.minv, sizeof(int) * nt1));
+  TRY(cudaMalloc((void **)&T.pos, sizeof(int) * nt1));
+  TRY(cudaMalloc((void **)&T.idx, sizeof(int) * nt1));
+  TRY(cudaMalloc((void **)&T.key, sizeof(unsigned long long) * nt1));
+  TRY(cudaMalloc((void **)&T.loff, sizeof(int) * ((size_t)nblocks + 1)));
+  TRY(cudaMalloc((void **)&T.off64, sizeof(long long) * ((size_t)nblocks + 1)));
+  TRY(cudaMalloc((void **)&T.bad, 2 * sizeof(unsigned long long)));
+  TRY(cudaMemsetAsync(T.tb, 0xff, sizeof(int) * nt1, st)); /* -1: no block yet */
+  TRY(cudaMemsetAsync(T.cnt, 0, sizeof(int) * nt1, st));
+  TRY(cudaMemsetAsync(T.minv, 0x7f, sizeof(int) * nt1, st)); /* above every value */
+  TRY(cudaMemsetAsync(T.loff, 0, sizeof(int) * ((size_t)nblocks + 1), st));
+  TRY(cudaMemsetAsync(T.off64, 0, sizeof(long long) * ((size_t)nblocks + 1), st));
+  TRY(cudaMemcpyAsync(T.bad, hbad, sizeof(hbad), cudaMemcpyHostToDevice, st));
+  if (nsrc) {
+    SharedSrc<<<Grid(nsrc, 256), 256, 0, st>>>(nsrc, nel, ntargets, d_e2d, d_slot, d_rblk, d_coff, d_cells, T.val, T.tb, T.cnt, T.minv, T.bad);
+    TRY(cudaGetLastError());
+  }
+  TRY(cudaMemcpyAsync(hbad, T.bad, sizeof(hbad), cudaMemcpyDeviceToHost, st));
+  TRY(cudaStreamSynchronize(st));
+  if (hbad[0] != ULLONG_MAX || hbad[1] != ULLONG_MAX) {
+    *status = hbad[0] != ULLONG_MAX ? PETSCWARP_REDPLAN_BAD_SLOT : PETSCWARP_REDPLAN_CLASH;
+    *bad    = (long long)(hbad[0] != ULLONG_MAX ? hbad[0] : hbad[1]);
+    return 0;
+  }
+  if (ntargets) {
+    SharedKeys<<<(ntargets + 255) / 256, 256, 0, st>>>(ntargets, T.tb, T.cnt, T.minv, T.key, T.idx, T.loff);
+    TRY(cudaGetLastError());
+  }
+  try {
+    auto                                   pol = thrust::cuda::par.on(st);
+    thrust::device_ptr<unsigned long long> K(T.key);
+    thrust::device_ptr<int>                I(T.idx), C(T.cnt), L(T.loff);
+
+    if (ntargets) {
+      thrust::sort_by_key(pol, K, K + ntargets, I);
+      maxcnt = thrust::reduce(pol, C, C + ntargets, 0, thrust::maximum<int>());
+    }
+    if (nblocks) maxn = thrust::reduce(pol, L, L + nblocks, 0, thrust::maximum<int>());
+    thrust::exclusive_scan(pol, L, L + nblocks + 1, L, 0);
+  } catch (std::bad_alloc &) {
+    TRY(cudaErrorMemoryAllocation);
+  } catch (...) {
+    TRY(cudaErrorUnknown);
+  }
+  {
+    const int       gmax = maxcnt + 1;
+    const long long nbk  = PwaLptBuckets(maxn, bs, (long long)maxn * gmax, gmax);
+
+    smem = sizeof(int) * (4 * (size_t)maxn + 2 * (size_t)nbk + (size_t)bs);
+    TRY(cudaGetDevice(&dev));
+    TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    if (nbk > INT_MAX / 2 || (smem > (size_t)optin && (double)nblocks * (2.0 * (double)nbk + bs) > 2.5e8)) {
+      *status = PETSCWARP_REDPLAN_TOO_LONG; /* not even in global memory */
+      return 0;
+    }
+    if (smem > (size_t)optin) { /* the blocks' scratch in global memory */
+      TRY(cudaMalloc((void **)&T.gl, sizeof(int) * 4 * nt1));
+      TRY(cudaMalloc((void **)&T.gb, sizeof(int) * ((size_t)nblocks * (2 * (size_t)nbk + (size_t)bs) + 1)));
+      smem = 0;
+    } else if (smem > 48 * 1024) TRY(cudaFuncSetAttribute(SharedPack, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    if (nblocks) {
+      SharedPack<<<nblocks, PACK_THREADS, smem, st>>>(bs, maxn, (int)nbk, T.loff, T.idx, T.cnt, T.pos, T.off64, T.gl, T.gb);
+      TRY(cudaGetLastError());
+    }
+  }
+  try {
+    thrust::device_ptr<long long> O(T.off64);
+    thrust::exclusive_scan(thrust::cuda::par.on(st), O, O + nblocks + 1, O, 0LL);
+  } catch (std::bad_alloc &) {
+    TRY(cudaErrorMemoryAllocation);
+  } catch (...) {
+    TRY(cudaErrorUnknown);
+  }
+  TRY(cudaMemcpyAsync(&total, T.off64 + nblocks, sizeof(total), cudaMemcpyDeviceToHost, st));
+  TRY(cudaStreamSynchronize(st));
+  if (total >= INT_MAX) {
+    *status = PETSCWARP_REDPLAN_TOO_MANY;
+    return 0;
+  }
+  TRY(cudaMalloc((void **)&red->off, sizeof(int) * ((size_t)nblocks + 1)));
+  TRY(cudaMalloc((void **)&red->ent, sizeof(int) * ((size_t)total > 0 ? (size_t)total : 1)));
+  TRY(cudaMemsetAsync((void *)red->ent, 0, sizeof(int) * (size_t)total, st));
+  {
+    const int m = (ntargets > nblocks ? ntargets : nblocks) + 1;
+
+    SharedPlace<<<(m + 255) / 256, 256, 0, st>>>(ntargets, T.tb, T.cnt, T.off64, T.pos, (int *)red->off, nblocks);
+    TRY(cudaGetLastError());
+  }
+  if (nsrc) {
+    Fill<<<Grid(nsrc, 256), 256, 0, st>>>(nsrc, d_slot, T.val, bs, T.pos, (int *)red->ent);
+    TRY(cudaGetLastError());
+  }
+  if (ntargets) {
+    SortClose<<<(ntargets + 255) / 256, 256, 0, st>>>(ntargets, bs, 1, T.cnt, T.pos, (int *)red->ent);
     TRY(cudaGetLastError());
   }
   TRY(cudaStreamSynchronize(st)); /* the scratch is freed on return */

@@ -165,6 +165,7 @@ int PetscWarpAsmMaxSharedCUDA(size_t *bytes);
 #define PETSCWARP_REDPLAN_BAD_SLOT 1 /* *bad: the first source whose slot is >= ntargets */
 #define PETSCWARP_REDPLAN_TOO_MANY 2 /* the array would need 2^31 entries or more */
 #define PETSCWARP_REDPLAN_TOO_LONG 3 /* a block's lists need more shared memory than the device has: build on the host */
+#define PETSCWARP_REDPLAN_CLASH    4 /* (sharednz) *bad: a target reached from the rows of two blocks */
 /* Slots on the device (warpasm_plan.cu): d_slot[src] for the element entries src = (cell*nel + i)*nel + j of the map
    d_e2d [ncells*nel] (negative: dropped) in the CSR pattern d_rowptr, d_colidx (rows sorted), through d_pos2slot (or
    NULL: the identity): bitwise the host's PetscWarpPlanSlotsMapped(). All arrays in device memory. Synchronizes. */
@@ -180,6 +181,11 @@ int PetscWarpPlanSlotsCUDA(int nrows, int ncols, const int *d_rowptr, const int 
    nothing allocated */
 int PetscWarpPlanPatternCUDA(int nrows, int ncols, int ncells, int nel, const int *d_e2d, int adddiag, int **d_rowptr, int **d_colidx, long long *nnz, int *status, long long *bad, void *stream);
 int PetscWarpPlanReductionCUDA(long long nsrc, const int *d_slot, int ntargets, int bs, int tpb, PetscWarpRed *red, long long *nent, int *status, long long *bad, void *stream);
+/* The sharednz reduction array on the device (warpasm_plan.cu), bitwise the host's PetscWarpPlanSharedNZReduction():
+   element map d_e2d [ncells*nel], slots d_slot (targets below ntargets), the block of each row d_rblk, the blocks'
+   sorted element sets d_coff [nblocks+1], d_cells; statuses and allocations as PetscWarpPlanReductionCUDA() (*bad: the
+   source of a slot >= ntargets, or the target of PETSCWARP_REDPLAN_CLASH). Synchronizes stream. */
+int PetscWarpPlanSharedNZReductionCUDA(int ncells, int nel, const int *d_e2d, const int *d_slot, int ntargets, const int *d_rblk, const int *d_coff, const int *d_cells, int nblocks, int bs, PetscWarpRed *red, long long *nent, int *status, long long *bad, void *stream);
 
 #if defined(__cplusplus)
 }

@@ -23,6 +23,8 @@ typedef struct {
   PetscWarpRedHost scatter, red;
   PetscInt         nparts_tried; /* partitions attempted before every element set fitted */
   PetscReal        redundancy;   /* sum over blocks of cells / number of cells (element computations per element) */
+  PetscInt         nrows;        /* rows of the partition */
+  int             *rblk;         /* [nrows]: the block of each row (-1: in no cell), until the reduction array is built */
 } PetscWarpSharedHost;
 
 /* Symbolic assembly: the CSR pattern (rows 0..nrows-1, sorted unique columns 0..ncols-1) of the matrix the elements
@@ -77,8 +79,18 @@ PETSC_EXTERN PetscErrorCode PetscWarpPlanReductionDevice(PetscCount nsrc, const 
    element entry reaches keep their values (zero them once, if the pattern has such positions). */
 PETSC_EXTERN PetscErrorCode PetscWarpPlanSharedNZ(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscInt ncv, const int cv[], const int slot[], PetscInt maxcells, PetscInt bs, PetscWarpSharedNZPartitioner partitioner, PetscWarpSharedHost *sh);
 /* The same, but when the partition computes the elements more than maxred times over (redundancy), only the
-   redundancy, nblocks, maxcells and nparts_tried are set, no arrays: the caller assembles otherwise */
+   redundancy, nblocks, maxcells and nparts_tried are set, no arrays: the caller assembles otherwise. With slot NULL, the
+   slots are not needed before the redundancy is known: everything but the reduction array, and sh->rblk (row -> block)
+   from which PetscWarpPlanSharedNZReduction() or PetscWarpPlanSharedNZReductionDevice() builds it. */
 PETSC_EXTERN PetscErrorCode PetscWarpPlanSharedNZLimit(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscInt ncv, const int cv[], const int slot[], PetscInt maxcells, PetscInt bs, PetscWarpSharedNZPartitioner partitioner, PetscReal maxred, PetscWarpSharedHost *sh);
+/* The reduction array of blocks planned with slot NULL (sh->rblk set), from the slots; sh->rblk freed. Errors:
+   PETSC_ERR_ARG_INCOMP when a target is reached from the rows of two blocks. */
+PETSC_EXTERN PetscErrorCode PetscWarpPlanSharedNZReduction(PetscInt ncells, PetscInt nel, const PetscInt e2d[], const int slot[], PetscWarpSharedHost *sh);
+/* The same array built on the device (warpasm.c; src/kernels/warpasm_plan.cu) from device slots d_slot (NULL: the host
+   slots slot uploaded; targets below ntargets): device arrays into d and/or a host copy into h
+   (sh->red itself is left empty, sh->rblk freed once built); *built PETSC_FALSE when the blocks' packing scratch would
+   exceed 1 GB of device memory (sh unchanged: build on the host) */
+PETSC_EXTERN PetscErrorCode PetscWarpPlanSharedNZReductionDevice(PetscInt ncells, PetscInt nel, const PetscInt e2d[], const int slot[], const int *d_slot, PetscInt ntargets, PetscWarpSharedHost *sh, PetscWarpRed *d, PetscWarpRedHost *h, PetscBool *built);
 PETSC_EXTERN PetscErrorCode PetscWarpSharedHostDestroy(PetscWarpSharedHost *sh);
 
 /* The rownz plan (assembly by row with recomputation; warpasmrownzkernels.h for the format), host memory */

@@ -166,6 +166,105 @@ PetscErrorCode PetscWarpPlanReductionDevice(PetscCount nsrc, const int slot[], P
 }
 
 /*@C
+  PetscWarpPlanSharedNZReductionDevice - Builds the reduction array of the `sharednz` strategy on the device: the array
+  of `PetscWarpPlanSharedNZReduction()`, bitwise, from device slots
+
+  Not Collective
+
+  Input Parameters:
++ ncells   - number of cells
+. nel      - dofs per cell
+. e2d      - host element map (`ncells` x `nel`, negative: dropped)
+. slot     - host array: `slot[s]` the target of element entry `s`, negative when dropped; uploaded when `d_slot` is `NULL`
+. d_slot   - the same slots in device memory, or `NULL`
+. ntargets - number of targets (every slot is below it)
+- sh       - blocks planned by `PetscWarpPlanSharedNZLimit()` with no slots (`sh->rblk` set)
+
+  Output Parameters:
++ d     - the device arrays (freed with `cudaFree()`), or `NULL` when only the host copy is wanted
+. h     - a host copy (freed with `PetscWarpRedHostDestroy()`), or `NULL`
+- built - `PETSC_FALSE` when the blocks' packing scratch would exceed 1 GB even in global memory (nothing built, `sh`
+          unchanged: build on the host with `PetscWarpPlanSharedNZReduction()`)
+
+  Level: developer
+
+  Notes:
+  One thread per element entry finds its block (the block of its row), its place in the block's element matrices
+  (binary search in the block's sorted element set) and counts it for its target; the lists are ordered by block and
+  first source (a radix sort of the targets), LPT-packed onto the block's threads by the host's code (one CUDA block per
+  sharednz block, its scratch in shared memory, or in global memory for blocks of more lists than shared memory holds)
+  and filled in increasing source order, as `PetscWarpPlanReductionDevice()` does for `globalnz`. On the
+  H100 machine's host, this array took 0.3-0.5 s of a 0.5 M-row Q1 plan. `sh->rblk` is freed once the array is built.
+
+  Errors: `PETSC_ERR_ARG_OUTOFRANGE` for a slot not below `ntargets`, `PETSC_ERR_ARG_INCOMP` for a target reached from
+  the rows of two blocks, `PETSC_ERR_SUP` for an array of 2^31 entries or more or in a build without CUDA.
+
+.seealso: `PetscWarpPlanSharedNZReduction()`, `PetscWarpPlanSharedNZLimit()`, `PetscWarpPlanReductionDevice()`
+@*/
+PetscErrorCode PetscWarpPlanSharedNZReductionDevice(PetscInt ncells, PetscInt nel, const PetscInt e2d[], const int slot[], const int *d_slot, PetscInt ntargets, PetscWarpSharedHost *sh, PetscWarpRed *d, PetscWarpRedHost *h, PetscBool *built)
+{
+#if PetscDefined(HAVE_CUDA)
+  const PetscCount nsrc  = (PetscCount)ncells * nel * nel;
+  int             *d_e2d = NULL, *d_rblk = NULL, *d_coff = NULL, *d_cells = NULL, *d_up = NULL, status = PETSCWARP_REDPLAN_OK;
+  long long        n = 0, bad = -1;
+  PetscWarpRed     r;
+  cudaStream_t     st;
+  cudaError_t      cerr;
+#endif
+
+  PetscFunctionBegin;
+  PetscAssertPointer(sh, 7);
+  PetscAssertPointer(built, 10);
+  *built = PETSC_FALSE;
+#if PetscDefined(HAVE_CUDA)
+  PetscCheck(nsrc < INT_MAX && ntargets >= 0 && ntargets < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Reduction arrays hold 32-bit indices: %" PetscCount_FMT " sources, %" PetscInt_FMT " targets are too many", nsrc, ntargets);
+  PetscCheck(!nsrc || ((slot || d_slot) && e2d), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No slots or no element map");
+  PetscCheck(!sh->nblocks || (sh->rblk && sh->coff), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The blocks have no row-to-block map, or their reduction array is built already");
+  if (sizeof(PetscInt) != sizeof(int)) PetscFunctionReturn(PETSC_SUCCESS); /* the kernels read 32-bit indices */
+  PetscCall(PetscGetCurrentCUDAStream(&st));
+  if (!d_slot) PetscCall(PetscWarpAsmUpload_Private(slot, (size_t)nsrc, sizeof(int), (void **)&d_up));
+  PetscCall(PetscWarpAsmUpload_Private(e2d, (size_t)(ncells * nel), sizeof(int), (void **)&d_e2d));
+  PetscCall(PetscWarpAsmUpload_Private(sh->rblk, (size_t)sh->nrows, sizeof(int), (void **)&d_rblk));
+  PetscCall(PetscWarpAsmUpload_Private(sh->coff, sh->coff ? (size_t)sh->nblocks + 1 : 0, sizeof(int), (void **)&d_coff));
+  PetscCall(PetscWarpAsmUpload_Private(sh->cells, sh->coff ? (size_t)sh->coff[sh->nblocks] : 0, sizeof(int), (void **)&d_cells));
+  cerr = (cudaError_t)PetscWarpPlanSharedNZReductionCUDA((int)ncells, (int)nel, d_e2d, d_slot ? d_slot : d_up, (int)ntargets, d_rblk, d_coff, d_cells, (int)sh->nblocks, (int)sh->bs, &r, &n, &status, &bad, st);
+  PetscCall(DFree(d_e2d));
+  PetscCall(DFree(d_rblk));
+  PetscCall(DFree(d_coff));
+  PetscCall(DFree(d_cells));
+  PetscCall(DFree(d_up));
+  PetscCallCUDA(cerr);
+  PetscCheck(status != PETSCWARP_REDPLAN_BAD_SLOT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Element entry %lld has a slot not below the number of targets %" PetscInt_FMT, bad, ntargets);
+  PetscCheck(status != PETSCWARP_REDPLAN_CLASH, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Target %lld is reached from rows of two different parts: the slots do not give each row targets of its own", bad);
+  PetscCheck(status != PETSCWARP_REDPLAN_TOO_MANY, PETSC_COMM_SELF, PETSC_ERR_SUP, "The reduction array needs more than 2^31 entries; use more MPI ranks");
+  if (status != PETSCWARP_REDPLAN_OK) PetscFunctionReturn(PETSC_SUCCESS);
+  *built = PETSC_TRUE;
+  if (h) {
+    h->nblocks = r.nblocks;
+    h->bs      = r.bs;
+    PetscCall(PetscMalloc1(r.nblocks + 1, &h->off));
+    PetscCall(PetscMalloc1(PetscMax(n, 1), &h->ent));
+    PetscCall(Download(r.off, (size_t)r.nblocks + 1, sizeof(int), h->off));
+    PetscCall(Download(r.ent, (size_t)n, sizeof(int), h->ent));
+  }
+  if (d) *d = r;
+  else PetscCall(FreeRed(&r));
+  PetscCall(PetscFree(sh->rblk));
+#else
+  (void)ncells;
+  (void)nel;
+  (void)e2d;
+  (void)slot;
+  (void)d_slot;
+  (void)ntargets;
+  (void)d;
+  (void)h;
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "PetscWarpPlanSharedNZReductionDevice() needs petscwarp built with CUDA");
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
   PetscWarpPlanSlotsDevice - Computes the slots of the element entries on the device: the array of
   `PetscWarpPlanSlotsMapped()`, bitwise, left in device memory
 
@@ -1177,6 +1276,55 @@ static PetscErrorCode PlanRed(PetscWarpAsm a, Mat A, const MatWarpTarget *t, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The slots of the element entries into t: on the device (p->d_slot) when asked and possible, else on the host (p->slot) */
+static PetscErrorCode PlanSlots(PetscWarpAsm a, Mat A, const MatWarpTarget *t, PetscBool ondevice)
+{
+  PetscWarpAsmPlan *p        = &a->plan;
+  PetscBool         devslots = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanSlots, A, 0, 0, 0));
+  if (ondevice) PetscCall(PetscWarpPlanSlotsDevice(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, a->ncells, a->nel, a->e2d, &p->d_slot, NULL, &devslots));
+  if (!devslots) PetscCall(PetscWarpPlanSlotsMapped(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, a->ncells, a->nel, a->e2d, &p->slot));
+  PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanSlots, A, 0, 0, 0));
+  PetscCall(PetscInfo(a, "slots computed on the %s\n", devslots ? "device" : "host"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* sharednz blocks planned without slots (p->sh.rblk): the slots, then the reduction array, on the device where it can */
+static PetscErrorCode SharedRed(PetscWarpAsm a, Mat A, const MatWarpTarget *t, PetscCount nsrc)
+{
+  PetscWarpAsmPlan *p     = &a->plan;
+  PetscBool         built = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PlanSlots(a, A, t, PETSC_TRUE));
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanRed, A, 0, 0, 0));
+#if PetscDefined(HAVE_CUDA)
+  if (p->d_slot) {
+    PetscCall(PetscWarpPlanSharedNZReductionDevice(a->ncells, a->nel, a->e2d, NULL, p->d_slot, t->nslots, &p->sh, &p->d_sh.red, NULL, &built));
+    if (built) {
+      int nent;
+
+      PetscCall(Download(p->d_sh.red.off + p->d_sh.red.nblocks, 1, sizeof(int), &nent));
+      p->sh.red.nblocks = p->d_sh.red.nblocks; /* sizes only: the arrays live on the device */
+      p->sh.red.bs      = p->d_sh.red.bs;
+      p->bytes          = sizeof(int) * ((PetscLogDouble)p->d_sh.red.nblocks + 1 + (PetscLogDouble)nent);
+    } else {
+      PetscCall(PetscInfo(a, "sharednz: the blocks' packing scratch is too large for the device: reduction array built on the host\n"));
+      PetscCall(PetscMalloc1(PetscMax(nsrc, 1), &p->slot));
+      PetscCall(Download(p->d_slot, (size_t)nsrc, sizeof(int), p->slot));
+    }
+    PetscCall(DFree(p->d_slot));
+    p->d_slot = NULL;
+  }
+#endif
+  if (!built) PetscCall(PetscWarpPlanSharedNZReduction(a->ncells, a->nel, a->e2d, p->slot, &p->sh));
+  PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRed, A, 0, 0, 0));
+  PetscCall(PetscInfo(a, "sharednz: reduction array of %" PetscInt_FMT " blocks built on the %s\n", p->sh.nblocks, built ? "device" : "host"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Build the plan for the target t of matrix A */
 static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, PetscBool device)
 {
@@ -1204,16 +1352,8 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
   p->ell       = t->ell;
   p->nslots    = t->nslots;
   if (p->strategy == PETSCWARP_ASM_ROWNZ) PetscCall(PetscWarpAsmRowNZPlan_Private(a, t, &ph, device, p)); /* or atomic, with the reason */
-  if (p->strategy != PETSCWARP_ASM_COO && p->strategy != PETSCWARP_ASM_ROWNZ) {
-    PetscBool devslots = PETSC_FALSE;
-
-    PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanSlots, A, 0, 0, 0));
-    /* on the device, unless sharednz plans them on the host */
-    if (device && a->redplandev && p->strategy != PETSCWARP_ASM_SHAREDNZ) PetscCall(PetscWarpPlanSlotsDevice(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, a->ncells, nel, a->e2d, &p->d_slot, NULL, &devslots));
-    if (!devslots) PetscCall(PetscWarpPlanSlotsMapped(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, a->ncells, nel, a->e2d, &p->slot));
-    PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanSlots, A, 0, 0, 0));
-    PetscCall(PetscInfo(a, "slots computed on the %s\n", devslots ? "device" : "host"));
-  }
+  /* sharednz with device plans: the slots once the partition is known to be kept (below) */
+  if (p->strategy != PETSCWARP_ASM_COO && p->strategy != PETSCWARP_ASM_ROWNZ && !(p->strategy == PETSCWARP_ASM_SHAREDNZ && device && a->redplandev)) PetscCall(PlanSlots(a, A, t, (PetscBool)(device && a->redplandev)));
   switch (p->strategy) {
   case PETSCWARP_ASM_COLOR: {
     PetscBool rep;
@@ -1233,8 +1373,9 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
     PetscCall(PlanRed(a, A, t, device, (PetscCount)nsrc)); /* frees the slots: the reduction array replaces them */
     break;
   case PETSCWARP_ASM_SHAREDNZ: {
-    PetscInt       maxcells;
-    PetscErrorCode ierr = PETSC_ERR_SUP;
+    PetscInt        maxcells;
+    PetscErrorCode  ierr = PETSC_ERR_SUP;
+    const PetscBool lazy = (PetscBool)(device && a->redplandev); /* the partition first, then slots and reduction on the device */
     PetscCall(SharedNZMaxCells(a, &fe, device, &maxcells));
     /* element sets that fit in shared memory: balls or METIS parts (or row ranges); when none fit (high order, small
        shared memory, rows in more cells than fit), ranges of rows; when those do not fit either, or the blocks compute
@@ -1243,7 +1384,7 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
       PetscWarpSharedNZPartitioner part = k == 0 ? a->partitioner : PETSCWARP_SHAREDNZ_RANGES;
       if (k == 1 && a->partitioner == PETSCWARP_SHAREDNZ_RANGES) break;
       PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-      ierr = PetscWarpPlanSharedNZLimit(t->nrows, t->rowptr, t->colidx, a->ncells, nel, a->e2d, a->ncv, a->cv, p->slot, maxcells, a->sbs, part, a->maxred, &p->sh);
+      ierr = PetscWarpPlanSharedNZLimit(t->nrows, t->rowptr, t->colidx, a->ncells, nel, a->e2d, a->ncv, a->cv, lazy ? NULL : p->slot, maxcells, a->sbs, part, a->maxred, &p->sh);
       PetscCall(PetscPopErrorHandler());
       if (ierr == PETSC_ERR_SUP) {
         PetscCall(PetscWarpSharedHostDestroy(&p->sh));
@@ -1260,11 +1401,13 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
     if (ierr == PETSC_ERR_SUP) {
       PetscCall(PetscInfo(a, "sharednz: assembling with globalnz\n"));
       p->strategy = PETSCWARP_ASM_GLOBALNZ;
+      if (lazy) PetscCall(PlanSlots(a, A, t, PETSC_TRUE));
       PetscCall(PlanRed(a, A, t, device, (PetscCount)nsrc));
     } else {
+      if (lazy) PetscCall(SharedRed(a, A, t, (PetscCount)nsrc));
       PetscCall(PetscInfo(a, "sharednz: %" PetscInt_FMT " blocks of at most %" PetscInt_FMT " cells (%" PetscInt_FMT " fit), %" PetscInt_FMT " partitions tried, %.3f element computations per element\n", p->sh.nblocks, p->sh.maxcells, maxcells, p->sh.nparts_tried,
                           (double)p->sh.redundancy));
-      p->bytes = PetscWarpSharedHostBytes(&p->sh);
+      p->bytes += PetscWarpSharedHostBytes(&p->sh); /* with the device reduction array's bytes */
     }
     PetscCall(PetscFree(p->slot));
   } break;
@@ -1302,7 +1445,7 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
       PetscCall(PetscWarpAsmUpload_Private(p->sh.coff, (size_t)p->sh.nblocks + 1, sizeof(int), (void **)&p->d_sh.coff));
       PetscCall(PetscWarpAsmUpload_Private(p->sh.cells, (size_t)p->sh.coff[p->sh.nblocks], sizeof(int), (void **)&p->d_sh.cells));
       PetscCall(UploadRed(&p->sh.scatter, &p->d_sh.scatter));
-      PetscCall(UploadRed(&p->sh.red, &p->d_sh.red));
+      if (p->sh.red.off) PetscCall(UploadRed(&p->sh.red, &p->d_sh.red)); /* unless built there */
     }
     PetscCallCUDA(cudaDeviceSynchronize());
     PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanUpload, A, 0, 0, 0));

@@ -528,6 +528,7 @@ static PetscErrorCode LptAssign(Lpt *lpt, PetscInt n, LptMemo *memo, PetscInt *h
    head[l] before and a tail entry tail[l] after its entries */
 typedef struct {
   Lpt        lpt;
+  LptMemo   *memo;        /* assignments of the histograms seen last */
   PetscInt   nblocks, nb; /* blocks expected; blocks written */
   int       *off, *ent;
   PetscCount cap; /* ints allocated in ent */
@@ -538,10 +539,11 @@ static PetscErrorCode PackerCreate(PetscInt bs, PetscInt nblocks, PetscCount cap
   PetscFunctionBegin;
   PetscCall(PetscMemzero(p, sizeof(*p)));
   PetscCall(LptCreate(bs, &p->lpt));
+  PetscCall(PetscCalloc1(1, &p->memo));
   p->nblocks = nblocks;
   p->cap     = PetscMax(PetscMin(capguess, (PetscCount)INT_MAX), 1);
   PetscCall(PetscMalloc1(nblocks + 1, &p->off));
-  PetscCall(PetscMalloc1(p->cap, &p->ent));
+  PetscCall(PlanIntAlloc(p->cap, PETSC_FALSE, &p->ent));
   p->off[0] = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -550,6 +552,8 @@ static PetscErrorCode PackerDestroy(Packer *p)
 {
   PetscFunctionBegin;
   PetscCall(LptDestroy(&p->lpt));
+  if (p->memo) PetscCall(LptMemoDestroy(p->memo));
+  PetscCall(PetscFree(p->memo));
   PetscCall(PetscFree(p->off));
   PetscCall(PetscFree(p->ent));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -584,7 +588,7 @@ static PetscErrorCode PackerBlock(Packer *p, PetscInt n, const int lptr[], const
   PetscCheck(p->nb < p->nblocks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "More blocks than the %" PetscInt_FMT " expected", p->nblocks);
   PetscCall(LptReserve(&p->lpt, n));
   for (PetscInt l = 0; l < n; l++) p->lpt.len[l] = lptr[l + 1] - lptr[l] + (int)extra;
-  PetscCall(LptAssign(&p->lpt, n, NULL, &height));
+  PetscCall(LptAssign(&p->lpt, n, getenv("NOMEMO") ? NULL : p->memo, &height));
   size = (PetscCount)height * bs;
   PetscCheck(base + size < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "The packed array needs more than 2^31 entries; use fewer threads per block or more MPI ranks");
   if (base + size > p->cap) {
@@ -741,10 +745,11 @@ PetscErrorCode PetscWarpSharedHostDestroy(PetscWarpSharedHost *sh)
   PetscFunctionBegin;
   PetscCall(PetscFree(sh->coff));
   PetscCall(PetscFree(sh->cells));
+  PetscCall(PetscFree(sh->rblk));
   PetscCall(PetscWarpRedHostDestroy(&sh->scatter));
   PetscCall(PetscWarpRedHostDestroy(&sh->red));
-  sh->nblocks = sh->bs = sh->maxcells = sh->nparts_tried = 0;
-  sh->redundancy                                         = 0;
+  sh->nblocks = sh->bs = sh->maxcells = sh->nparts_tried = sh->nrows = 0;
+  sh->redundancy                                                     = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1271,22 +1276,18 @@ PetscErrorCode PetscWarpPlanSharedNZLimit(PetscInt nrows, const PetscInt rowptr[
   const PetscInt   nn = nel * nel, mc = PetscMin(maxcells, PetscMax(ncells, 1));
   const PetscCount nsrc = (PetscCount)ncells * nn;
   PetscCount      *rp, sume;
-  int             *rc, *part, *cstamp, *pptr, *prow, *ecnt, *vloc, *tloc, *coff, *cells;
-  PetscInt         nparts = 0, ntries = 1, maxrow = 0, rowmax = -1, nverts = 0, ntgt = 0, maxe, nblocks = 0;
-  PetscBool        clash       = PETSC_FALSE;
-  PetscInt         clashtarget = -1;
-  PetscBT          claimed;
-  Packer           ps, pr;
+  int             *rc, *part, *cstamp, *pptr, *prow, *ecnt, *vloc, *coff, *cells, *blk, *rblk;
+  PetscInt         nparts = 0, ntries = 1, maxrow = 0, rowmax = -1, nverts = 0, maxe, nblocks = 0;
+  Packer           ps;
   /* per-part scratch */
   PetscInt *E;
-  int      *vlist, *vptr, *vent, *vhead, *tglob, *tptr, *tent, *tail, *ptl, *psrc;
+  int      *vlist, *vptr, *vent, *vhead;
 
   PetscFunctionBegin;
   PetscCheck(partitioner >= PETSCWARP_SHAREDNZ_BALLS && partitioner <= PETSCWARP_SHAREDNZ_RANGES, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown partitioner %d", (int)partitioner);
   PetscCheck(maxcells >= 1, PETSC_COMM_SELF, PETSC_ERR_SUP, "Not a single cell fits in a block's shared memory (maxcells %" PetscInt_FMT ")", maxcells);
   PetscCheck(bs >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Threads per block %" PetscInt_FMT " must be positive", bs);
   PetscCheck(ncv >= 0 && (!ncv || !ncells || cv), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No cell-to-vertex map (%" PetscInt_FMT " vertices per cell)", ncv);
-  PetscCheck(!nsrc || slot, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No slots");
   PetscCheck(nsrc < INT_MAX && (PetscCount)ncells * ncv < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Element entries are numbered in 32 bits: %" PetscInt_FMT " cells of %" PetscInt_FMT " dofs are too many", ncells, nel);
   PetscCheck((PetscCount)mc * nn < INT_MAX && (PetscCount)mc * ncv < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "%" PetscInt_FMT " cells of %" PetscInt_FMT " dofs per block overflow 32-bit shared-memory indices", mc, nel);
   PetscCall(CheckE2D(nrows, -1, ncells, nel, e2d));
@@ -1294,7 +1295,6 @@ PetscErrorCode PetscWarpPlanSharedNZLimit(PetscInt nrows, const PetscInt rowptr[
     PetscCheck(cv[k] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Cell %" PetscCount_FMT " has a negative vertex %d", k / ncv, cv[k]);
     nverts = PetscMax(nverts, (PetscInt)cv[k] + 1);
   }
-  for (PetscCount s = 0; s < nsrc; s++) ntgt = PetscMax(ntgt, (PetscInt)slot[s] + 1);
   PetscCall(PetscMemzero(sh, sizeof(*sh)));
   PetscCall(PetscWarpInitializePackage()); /* the log events */
   PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanPart, 0, 0, 0, 0));
@@ -1339,9 +1339,9 @@ PetscErrorCode PetscWarpPlanSharedNZLimit(PetscInt nrows, const PetscInt rowptr[
   PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanPart, 0, 0, 0, 0));
   sh->nparts_tried = ntries;
   sh->redundancy   = ncells ? (PetscReal)sume / (PetscReal)ncells : 0;
+  sh->nblocks      = nblocks;
+  sh->maxcells     = maxe;
   if (sh->redundancy > maxred) { /* the caller assembles otherwise: no arrays */
-    sh->nblocks  = nblocks;
-    sh->maxcells = maxe;
     PetscCall(PetscFree(rp));
     PetscCall(PetscFree(rc));
     PetscCall(PetscFree2(part, cstamp));
@@ -1350,22 +1350,20 @@ PetscErrorCode PetscWarpPlanSharedNZLimit(PetscInt nrows, const PetscInt rowptr[
   }
   PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanBlocks, 0, 0, 0, 0));
 
-  /* per part (one thread block): element set, scatter array, reduction array */
+  /* per part with cells (one thread block): element set, scatter array; the block of each row */
   PetscCall(PetscMalloc1(nblocks + 1, &coff));
   PetscCall(PetscMalloc1(PetscMax(sume, 1), &cells));
-  PetscCall(PetscMalloc2(PetscMax(nverts, 1), &vloc, PetscMax(ntgt, 1), &tloc));
-  PetscCall(PetscBTCreate(ntgt, &claimed));
+  PetscCall(PetscMalloc1(PetscMax(nrows, 1), &rblk));
+  PetscCall(PetscMalloc2(PetscMax(nverts, 1), &vloc, PetscMax(nparts, 1), &blk));
   PetscCall(PetscMalloc5(PetscMax(maxe, 1), &E, (size_t)maxe * ncv + 1, &vlist, (size_t)maxe * ncv + 1, &vptr, (size_t)maxe * ncv + 1, &vent, (size_t)maxe * ncv + 1, &vhead));
-  PetscCall(PetscMalloc6((size_t)maxe * nn + 1, &tglob, (size_t)maxe * nn + 1, &tptr, (size_t)maxe * nn + 1, &tent, (size_t)maxe * nn + 1, &tail, (size_t)maxe * nn + 1, &ptl, (size_t)maxe * nn + 1, &psrc));
   for (PetscInt c = 0; c < ncells; c++) cstamp[c] = -1;
   for (PetscInt v = 0; v < nverts; v++) vloc[v] = -1;
-  for (PetscInt t = 0; t < ntgt; t++) tloc[t] = -1;
   PetscCall(PackerCreate(bs, nblocks, sume * ncv + sume + (PetscCount)nblocks * bs, &ps));
-  PetscCall(PackerCreate(bs, nblocks, nsrc + (nrows ? rowptr[nrows] : 0) + (PetscCount)nblocks * bs, &pr));
   coff[0] = 0;
-  for (PetscInt k = 0, b = 0; k < nparts && !clash; k++) {
-    PetscInt n = 0, nv = 0, nt = 0, ne = 0;
+  for (PetscInt k = 0, b = 0; k < nparts; k++) {
+    PetscInt n = 0, nv = 0;
 
+    blk[k] = ecnt[k] ? (int)b : -1;
     if (!ecnt[k]) continue; /* no rows, or rows in no cell */
     for (int q = pptr[k]; q < pptr[k + 1]; q++)
       for (PetscCount m = rp[prow[q]]; m < rp[prow[q] + 1]; m++)
@@ -1404,16 +1402,65 @@ PetscErrorCode PetscWarpPlanSharedNZLimit(PetscInt nrows, const PetscInt rowptr[
       vloc[vlist[l]] = -1;
     }
     PetscCall(PackerBlock(&ps, nv, vptr, vent, vhead, NULL));
-    /* reduction: the entries of the part's rows, grouped by target in increasing source order */
-    for (PetscInt lc = 0; lc < n; lc++) {
-      const PetscInt c = E[lc];
+    b++;
+  }
+  for (PetscInt r = 0; r < nrows; r++) rblk[r] = blk[part[r]];
+  PetscCall(PetscFree(rp));
+  PetscCall(PetscFree(rc));
+  PetscCall(PetscFree2(part, cstamp));
+  PetscCall(PetscFree3(pptr, prow, ecnt));
+  PetscCall(PetscFree2(vloc, blk));
+  PetscCall(PetscFree5(E, vlist, vptr, vent, vhead));
+  PetscCall(PackerFinish(&ps, &sh->scatter));
+  sh->bs    = bs;
+  sh->coff  = coff;
+  sh->cells = cells;
+  sh->rblk  = rblk;
+  sh->nrows = nrows;
+  PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanBlocks, 0, 0, 0, 0));
+  if (slot) {
+    PetscErrorCode ierr = PetscWarpPlanSharedNZReduction(ncells, nel, e2d, slot, sh);
+
+    if (ierr) PetscCall(PetscWarpSharedHostDestroy(sh));
+    PetscCall(ierr);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpPlanSharedNZReduction(PetscInt ncells, PetscInt nel, const PetscInt e2d[], const int slot[], PetscWarpSharedHost *sh)
+{
+  const PetscInt   nn = nel * nel, nblocks = sh->nblocks, maxe = sh->maxcells;
+  const PetscCount nsrc = (PetscCount)ncells * nn;
+  const int       *coff = sh->coff, *cells = sh->cells, *rblk = sh->rblk;
+  PetscInt         ntgt = 0, clashtarget = -1;
+  PetscBool        clash = PETSC_FALSE;
+  PetscBT          claimed;
+  Packer           pr;
+  int             *tloc, *tglob, *tptr, *tent, *tail, *ptl, *psrc;
+
+  PetscFunctionBegin;
+  PetscCheck(!nsrc || slot, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No slots");
+  PetscCheck(!nblocks || rblk, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The blocks have no row-to-block map, or their reduction array is built already");
+  for (PetscCount s = 0; s < nsrc; s++) ntgt = PetscMax(ntgt, (PetscInt)slot[s] + 1);
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanBlocks, 0, 0, 0, 0));
+  PetscCall(PetscMalloc1(PetscMax(ntgt, 1), &tloc));
+  PetscCall(PetscBTCreate(ntgt, &claimed));
+  PetscCall(PetscMalloc6((size_t)maxe * nn + 1, &tglob, (size_t)maxe * nn + 1, &tptr, (size_t)maxe * nn + 1, &tent, (size_t)maxe * nn + 1, &tail, (size_t)maxe * nn + 1, &ptl, (size_t)maxe * nn + 1, &psrc));
+  for (PetscInt t = 0; t < ntgt; t++) tloc[t] = -1;
+  PetscCall(PackerCreate(sh->bs, nblocks, nsrc + (nsrc ? ntgt : 0) + (PetscCount)nblocks * sh->bs, &pr));
+  /* per block: the entries of its rows, grouped by target in increasing source order */
+  for (PetscInt b = 0; b < nblocks && !clash; b++) {
+    PetscInt nt = 0, ne = 0;
+
+    for (PetscInt lc = 0; lc < coff[b + 1] - coff[b]; lc++) {
+      const PetscInt c = cells[coff[b] + lc];
 
       for (PetscInt i = 0; i < nel; i++) {
         const PetscInt r  = e2d[c * nel + i];
         const int     *s  = slot + (PetscCount)(c * nel + i) * nel;
         const int      b0 = (int)(1 + lc * nn + i * nel);
 
-        if (r < 0 || part[r] != (int)k) continue;
+        if (r < 0 || rblk[r] != (int)b) continue;
         for (PetscInt j = 0; j < nel; j++) {
           const int t = s[j];
 
@@ -1445,38 +1492,22 @@ PetscErrorCode PetscWarpPlanSharedNZLimit(PetscInt nrows, const PetscInt rowptr[
 
       tail[l] = -(t + 1);
       tloc[t] = -1;
-      if (PetscBTLookupSet(claimed, t)) { /* another part's rows reach this target too */
+      if (PetscBTLookupSet(claimed, t)) { /* another block's rows reach this target too */
         clash       = PETSC_TRUE;
         clashtarget = t;
       }
     }
     PetscCall(PackerBlock(&pr, nt, tptr, tent, NULL, tail));
-    b++;
   }
-  PetscCall(PetscFree(rp));
-  PetscCall(PetscFree(rc));
-  PetscCall(PetscFree2(part, cstamp));
-  PetscCall(PetscFree3(pptr, prow, ecnt));
-  PetscCall(PetscFree2(vloc, tloc));
+  PetscCall(PetscFree(tloc));
   PetscCall(PetscBTDestroy(&claimed));
-  PetscCall(PetscFree5(E, vlist, vptr, vent, vhead));
   PetscCall(PetscFree6(tglob, tptr, tent, tail, ptl, psrc));
   PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanBlocks, 0, 0, 0, 0));
   if (clash) {
-    PetscCall(PackerDestroy(&ps));
     PetscCall(PackerDestroy(&pr));
-    PetscCall(PetscFree(coff));
-    PetscCall(PetscFree(cells));
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Target %" PetscInt_FMT " is reached from rows of two different parts: the slots do not give each row targets of its own", clashtarget);
   }
-  PetscCall(PackerFinish(&ps, &sh->scatter));
   PetscCall(PackerFinish(&pr, &sh->red));
-  sh->nblocks      = nblocks;
-  sh->bs           = bs;
-  sh->maxcells     = maxe;
-  sh->coff         = coff;
-  sh->cells        = cells;
-  sh->nparts_tried = ntries;
-  sh->redundancy   = ncells ? (PetscReal)sume / (PetscReal)ncells : 0;
+  PetscCall(PetscFree(sh->rblk));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
