@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f and hang56g of 2026-11-26 code since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f and hang56g of 2026-11-26 code since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -534,6 +534,13 @@ for w in $what; do
       timeout 120 $B/tests/test_asmplan -mat_ellwarp_backend cuda -device_plans -bench -bench_metis 0 $a 2>&1 | grep -E "bench:|SharedNZ|sharednz|blocks" | tee -a "$OUTDIR/bench_shdev.log"
     done
     timeout 300 $B/bench/bench_assembly -setup_only -cases q1lap,q2lap,q1elas,q2elas,p1tri,p2tri -strategies sharednz,globalnz -mesh_tri bench/meshes/holed_tri.msh -p1tri_dm_refine 4 -p2tri_dm_refine 3 -csv "$OUTDIR/setup_shdev.csv" 2>&1 | tee "$OUTDIR/setup_shdev.log" | grep -E "^==|sharednz|globalnz" | cut -c1-160 ;;
+  pat2) # issue 7, session of 2026-11-26 (afternoon, ~4 min): the symbolic pattern with transparent huge pages on PETSc's
+         # CSR arrays and the download, and ELL-WARP's layout built from the device pattern (no CSR or zero-value upload):
+         # (1) GPU tests of assembly and COO (a new matrix's product is zero); (2) memcheck on the ELL-WARP path;
+         # (3) set-up only, the six cases, globalnz and sharednz (pattern column against shdev's)
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asm|coo' 2>&1 | tee "$OUTDIR/ctest_pat2.log" | tail -4)
+    sanitize_each sanitize_pat2.log "memcheck" "test_asm -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 3,3,2 -petscspace_degree 2 -strategies globalnz,sharednz -reassemble 2 -malloc_dump"
+    timeout 300 $B/bench/bench_assembly -setup_only -cases q1lap,q2lap,q1elas,q2elas,p1tri,p2tri -strategies globalnz,sharednz -mesh_tri bench/meshes/holed_tri.msh -p1tri_dm_refine 4 -p2tri_dm_refine 3 -csv "$OUTDIR/setup_pat2.csv" 2>&1 | tee "$OUTDIR/setup_pat2.log" | grep -E "^==|pattern|sharednz|globalnz" | cut -c1-150 ;;
   setup_asm) # issue 7, set-up only (~2-4 min): per case DMPlexWarpAsmCreate (extract), PetscWarpAsmCreateMatrix (pattern)
              # and the plan of each strategy into aijcusparse and ellwarp, per phase (log events WarpAsm*: slots, color,
              # red, part, blocks, upload), one host thread; then the extraction through PETSc's per-cell calls

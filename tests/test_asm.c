@@ -418,6 +418,17 @@ int main(int argc, char **argv)
       PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: max entry difference %g relative to max entry", what, (double)e);
       /* a second matrix from the symbolic assembly of the elements: reproducible values (all but atomic) */
       PetscCall(PetscWarpAsmCreateMatrix(wa, types[t], &A2));
+      { /* a new matrix is zero, in its product too (ELL-WARP of the CUDA backend builds its layout from the device pattern) */
+        Vec       x, y;
+        PetscReal ny;
+        PetscCall(MatCreateVecs(A2, &x, &y));
+        PetscCall(VecSetRandom(x, rnd));
+        PetscCall(MatMult(A2, x, y));
+        PetscCall(VecNorm(y, NORM_INFINITY, &ny));
+        PetscCheck(ny == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the product of a new matrix is not zero (%g)", what, (double)ny);
+        PetscCall(VecDestroy(&x));
+        PetscCall(VecDestroy(&y));
+      }
       PetscCall(PetscWarpAsmAssembleMatrix(wa, A2)); /* another matrix: plan rebuilt */
       PetscCall(PetscWarpAsmAssembleMatrix(wa, A2));
       PetscCall(TestEntryDifference(A2, Jref, &e));

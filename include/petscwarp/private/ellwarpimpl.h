@@ -114,6 +114,8 @@ PETSC_INTERN PetscErrorCode MatEllWarpViewLayout_Private(Mat, PetscViewer);
 PETSC_INTERN PetscErrorCode MatEllWarpInfoLayout_Private(Mat, MatEllWarpInfo *);
 /* build the layout from a CSR pattern already on the device (host row pointer, device row pointer and columns) */
 PETSC_INTERN PetscErrorCode MatEllWarpBuildFromDevice_Private(Mat, const int[], const int[], const int[]);
+/* MatSeqAIJSetPreallocationCSR(B, Ii, J, NULL) without its MatSetValues() row by row (src/mat/utils/aijpattern.c) */
+PETSC_INTERN PetscErrorCode MatWarpSeqAIJSetPatternCSR_Private(Mat, const PetscInt[], const PetscInt[]);
 
 /* device-authoritative values (src/mat/impls/ellwarp/seq/ellwarpvalues.c) */
 PETSC_INTERN PetscErrorCode MatEllWarpSetValueHooks_Private(Mat, PetscBool);

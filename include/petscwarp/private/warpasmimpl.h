@@ -167,10 +167,10 @@ PETSC_INTERN PetscLogEvent  PETSCWARPASM_PlanRowNZ;
 PETSC_INTERN PetscErrorCode PetscWarpAsmUpload_Private(const void *, size_t, size_t, void **);
 /* The errors of the plans (warpasmplan.c), shared by the host and device builds: entry k of the element map out of range;
    element entry src missing from the pattern */
+/* Transparent huge pages for a large array not yet written (a hint; warpasmplan.c) */
+PETSC_INTERN void           PetscWarpHugePages_Private(void *, size_t);
 PETSC_INTERN PetscErrorCode PetscWarpPlanMapIndexError_Private(PetscInt, PetscInt, PetscInt, const PetscInt[], PetscCount);
 PETSC_INTERN PetscErrorCode PetscWarpPlanMissingEntryError_Private(PetscInt, const PetscInt[], PetscCount);
-/* MatSeqAIJSetPreallocationCSR(B, Ii, J, NULL) without its MatSetValues() row by row (src/mat/utils/aijpattern.c) */
-PETSC_INTERN PetscErrorCode MatWarpSeqAIJSetPatternCSR_Private(Mat, const PetscInt[], const PetscInt[]);
 #endif
 /* Kernel-layer descriptions of the reference element and mesh (and the per-cell coefficient), in host or device memory
    (uploading them once), without the physics' checks (warpasm.c) */

@@ -5,6 +5,7 @@
   the last target matrix; kernels are in src/kernels/warpasm*, plans in warpasmplan.c, matrix access in warptarget.c.
 */
 #include <petscwarp/private/warpasmimpl.h>
+#include <petscwarp/private/ellwarpimpl.h>
 #include <petscdevice.h>
 #if PetscDefined(HAVE_CUDA)
   #include <petscdevice_cuda.h>
@@ -355,6 +356,69 @@ PetscErrorCode PetscWarpPlanSlotsDevice(PetscInt nrows, PetscInt ncols, const Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* PetscWarpPlanPatternDevice(), the device arrays kept in *d_rowptr, *d_colidx when those are not NULL */
+static PetscErrorCode PatternDevice(PetscInt nrows, PetscInt ncols, PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscBool adddiag, PetscInt **rowptr, PetscInt **colidx, int **d_rowptr, int **d_colidx, PetscBool *built)
+{
+#if PetscDefined(HAVE_CUDA)
+  int         *d_e2d = NULL, *d_rp = NULL, *d_ci = NULL, status = PETSCWARP_PLANSLOTS_OK;
+  long long    nnz = 0, bad = -1;
+  cudaStream_t st;
+  cudaError_t  cerr;
+#endif
+
+  PetscFunctionBegin;
+  PetscAssertPointer(built, 9);
+  *built  = PETSC_FALSE;
+  *rowptr = NULL;
+  *colidx = NULL;
+  if (d_rowptr) *d_rowptr = NULL;
+  if (d_colidx) *d_colidx = NULL;
+#if PetscDefined(HAVE_CUDA)
+  PetscCheck(nrows >= 0 && ncols >= 0 && ncells >= 0 && nel >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative size: %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " cells of %" PetscInt_FMT " dofs", nrows, ncols, ncells, nel);
+  PetscCheck(!ncells || !nel || e2d, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No element-to-dof map for %" PetscInt_FMT " cells", ncells);
+  PetscCheck((PetscCount)ncells * nel * nel < PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "%" PetscInt_FMT " cells of %" PetscInt_FMT " dofs: too many element entries for 32-bit plans", ncells, nel);
+  if (sizeof(PetscInt) != sizeof(int)) PetscFunctionReturn(PETSC_SUCCESS); /* the kernels read 32-bit indices */
+  PetscCall(PetscGetCurrentCUDAStream(&st));
+  PetscCall(PetscWarpAsmUpload_Private(e2d, (size_t)(ncells * nel), sizeof(int), (void **)&d_e2d));
+  cerr = (cudaError_t)PetscWarpPlanPatternCUDA((int)nrows, (int)ncols, (int)ncells, (int)nel, d_e2d, adddiag ? 1 : 0, &d_rp, &d_ci, &nnz, &status, &bad, st);
+  PetscCall(DFree(d_e2d));
+  if (cerr == cudaErrorMemoryAllocation) { /* too big for the device now: the host does it */
+    (void)cudaGetLastError();
+    PetscCall(PetscInfo(NULL, "Symbolic pattern: not enough device memory for %" PetscCount_FMT " keys: computed on the host\n", (PetscCount)ncells * nel * nel));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCallCUDA(cerr);
+  if (status == PETSCWARP_PLANSLOTS_BAD_INDEX) PetscCall(PetscWarpPlanMapIndexError_Private(nrows, ncols, nel, e2d, bad));
+  PetscCheck(status != PETSCWARP_PLANSLOTS_TOO_MANY, PETSC_COMM_SELF, PETSC_ERR_SUP, "The pattern has more than %" PetscInt_FMT " entries: configure PETSc with 64-bit indices", PETSC_INT_MAX);
+  PetscCall(PetscMalloc1(nrows + 1, rowptr));
+  PetscCall(PetscMalloc1(PetscMax(nnz, 1), colidx));
+  PetscWarpHugePages_Private(*colidx, sizeof(PetscInt) * (size_t)nnz);
+  cerr = cudaMemcpy(*rowptr, d_rp, sizeof(int) * ((size_t)nrows + 1), cudaMemcpyDeviceToHost);
+  if (cerr == cudaSuccess) cerr = cudaMemcpy(*colidx, d_ci, sizeof(int) * (size_t)nnz, cudaMemcpyDeviceToHost);
+  if (cerr == cudaSuccess && d_rowptr && d_colidx) {
+    *d_rowptr = d_rp;
+    *d_colidx = d_ci;
+  } else {
+    PetscCall(DFree(d_rp));
+    PetscCall(DFree(d_ci));
+  }
+  PetscCallCUDA(cerr);
+  PetscCall(PetscLogGpuToCpu(sizeof(int) * ((PetscLogDouble)nrows + 1 + (PetscLogDouble)nnz)));
+  *built = PETSC_TRUE;
+#else
+  (void)nrows;
+  (void)ncols;
+  (void)ncells;
+  (void)nel;
+  (void)e2d;
+  (void)adddiag;
+  (void)d_rowptr;
+  (void)d_colidx;
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "PetscWarpPlanPatternDevice() needs petscwarp built with CUDA");
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   PetscWarpPlanPatternDevice - Computes the nonzero pattern of an element map on the device: the CSR of
   `PetscWarpPlanPattern()`, bitwise, downloaded into host arrays
@@ -386,53 +450,9 @@ PetscErrorCode PetscWarpPlanSlotsDevice(PetscInt nrows, PetscInt ncols, const Pe
 @*/
 PetscErrorCode PetscWarpPlanPatternDevice(PetscInt nrows, PetscInt ncols, PetscInt ncells, PetscInt nel, const PetscInt e2d[], PetscBool adddiag, PetscInt **rowptr, PetscInt **colidx, PetscBool *built)
 {
-#if PetscDefined(HAVE_CUDA)
-  int         *d_e2d = NULL, *d_rp = NULL, *d_ci = NULL, status = PETSCWARP_PLANSLOTS_OK;
-  long long    nnz = 0, bad = -1;
-  cudaStream_t st;
-  cudaError_t  cerr;
-#endif
-
   PetscFunctionBegin;
   PetscAssertPointer(built, 9);
-  *built  = PETSC_FALSE;
-  *rowptr = NULL;
-  *colidx = NULL;
-#if PetscDefined(HAVE_CUDA)
-  PetscCheck(nrows >= 0 && ncols >= 0 && ncells >= 0 && nel >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative size: %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " cells of %" PetscInt_FMT " dofs", nrows, ncols, ncells, nel);
-  PetscCheck(!ncells || !nel || e2d, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No element-to-dof map for %" PetscInt_FMT " cells", ncells);
-  PetscCheck((PetscCount)ncells * nel * nel < PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "%" PetscInt_FMT " cells of %" PetscInt_FMT " dofs: too many element entries for 32-bit plans", ncells, nel);
-  if (sizeof(PetscInt) != sizeof(int)) PetscFunctionReturn(PETSC_SUCCESS); /* the kernels read 32-bit indices */
-  PetscCall(PetscGetCurrentCUDAStream(&st));
-  PetscCall(PetscWarpAsmUpload_Private(e2d, (size_t)(ncells * nel), sizeof(int), (void **)&d_e2d));
-  cerr = (cudaError_t)PetscWarpPlanPatternCUDA((int)nrows, (int)ncols, (int)ncells, (int)nel, d_e2d, adddiag ? 1 : 0, &d_rp, &d_ci, &nnz, &status, &bad, st);
-  PetscCall(DFree(d_e2d));
-  if (cerr == cudaErrorMemoryAllocation) { /* too big for the device now: the host does it */
-    (void)cudaGetLastError();
-    PetscCall(PetscInfo(NULL, "Symbolic pattern: not enough device memory for %" PetscCount_FMT " keys: computed on the host\n", (PetscCount)ncells * nel * nel));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCallCUDA(cerr);
-  if (status == PETSCWARP_PLANSLOTS_BAD_INDEX) PetscCall(PetscWarpPlanMapIndexError_Private(nrows, ncols, nel, e2d, bad));
-  PetscCheck(status != PETSCWARP_PLANSLOTS_TOO_MANY, PETSC_COMM_SELF, PETSC_ERR_SUP, "The pattern has more than %" PetscInt_FMT " entries: configure PETSc with 64-bit indices", PETSC_INT_MAX);
-  PetscCall(PetscMalloc1(nrows + 1, rowptr));
-  PetscCall(PetscMalloc1(PetscMax(nnz, 1), colidx));
-  cerr = cudaMemcpy(*rowptr, d_rp, sizeof(int) * ((size_t)nrows + 1), cudaMemcpyDeviceToHost);
-  if (cerr == cudaSuccess) cerr = cudaMemcpy(*colidx, d_ci, sizeof(int) * (size_t)nnz, cudaMemcpyDeviceToHost);
-  PetscCall(DFree(d_rp));
-  PetscCall(DFree(d_ci));
-  PetscCallCUDA(cerr);
-  PetscCall(PetscLogGpuToCpu(sizeof(int) * ((PetscLogDouble)nrows + 1 + (PetscLogDouble)nnz)));
-  *built = PETSC_TRUE;
-#else
-  (void)nrows;
-  (void)ncols;
-  (void)ncells;
-  (void)nel;
-  (void)e2d;
-  (void)adddiag;
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "PetscWarpPlanPatternDevice() needs petscwarp built with CUDA");
-#endif
+  PetscCall(PatternDevice(nrows, ncols, ncells, nel, e2d, adddiag, rowptr, colidx, NULL, NULL, built));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -2055,8 +2075,9 @@ PetscErrorCode PetscWarpAsmAssembleVector(PetscWarpAsm wa, Vec F)
 @*/
 PetscErrorCode PetscWarpAsmCreateMatrix(PetscWarpAsm wa, MatType type, Mat *A)
 {
-  PetscInt *ri, *cj;
-  PetscBool dev, built = PETSC_FALSE;
+  PetscInt *ri = NULL, *cj = NULL;
+  int      *d_rp = NULL, *d_ci = NULL;
+  PetscBool dev, built         = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
@@ -2090,14 +2111,34 @@ PetscErrorCode PetscWarpAsmCreateMatrix(PetscWarpAsm wa, MatType type, Mat *A)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(PETSCWARPASM_Pattern, 0, 0, 0, 0));
-  /* the pattern on the device when assembling there (-mat_warp_assembly_device_plan), else on the host */
-  if (dev && wa->usedevice && wa->redplandev) PetscCall(PetscWarpPlanPatternDevice(wa->nrows, wa->ncols, wa->ncells, wa->nel, wa->e2d, PETSC_TRUE, &ri, &cj, &built));
-  if (!built) PetscCall(PetscWarpPlanPattern(wa->nrows, wa->ncols, wa->ncells, wa->nel, wa->e2d, PETSC_TRUE, &ri, &cj));
-  PetscCall(PetscInfo(wa, "Symbolic pattern computed on the %s: %" PetscInt_FMT " entries\n", built ? "device" : "host", wa->nrows ? ri[wa->nrows] : 0));
   PetscCall(MatCreate(PetscObjectComm((PetscObject)wa), A));
   PetscCall(MatSetSizes(*A, wa->nrows, wa->ncols, PETSC_DETERMINE, PETSC_DETERMINE));
   PetscCall(MatSetType(*A, type));
+  /* the pattern on the device when assembling there (-mat_warp_assembly_device_plan), else on the host; an ELL-WARP
+     matrix of the CUDA backend builds its layout from the device pattern (no upload of the CSR and its zero values) */
+  if (dev && wa->usedevice && wa->redplandev) {
+    PetscVoidFn *f    = NULL;
+    PetscBool    keep = PETSC_FALSE;
+
+    PetscCall(PetscObjectQueryFunction((PetscObject)*A, "MatEllWarpGetOpts_C", &f));
+    if (f && !(*A)->structure_only) {
+      MatEllWarpBackend be;
+
+      PetscCall(MatEllWarpGetBackend(*A, &be));
+      keep = (PetscBool)(be == MAT_ELLWARP_BACKEND_CUDA);
+    }
+    PetscCall(PatternDevice(wa->nrows, wa->ncols, wa->ncells, wa->nel, wa->e2d, PETSC_TRUE, &ri, &cj, keep ? &d_rp : NULL, keep ? &d_ci : NULL, &built));
+  }
+  if (!built) PetscCall(PetscWarpPlanPattern(wa->nrows, wa->ncols, wa->ncells, wa->nel, wa->e2d, PETSC_TRUE, &ri, &cj));
+  PetscCall(PetscInfo(wa, "Symbolic pattern computed on the %s: %" PetscInt_FMT " entries\n", built ? "device" : "host", wa->nrows ? ri[wa->nrows] : 0));
   PetscCall(MatWarpSeqAIJSetPatternCSR_Private(*A, ri, cj)); /* MatSeqAIJSetPreallocationCSR() without MatSetValues() per row */
+#if PetscDefined(HAVE_CUDA)
+  if (d_rp) { /* 32-bit PetscInt here (the device pattern needs it) */
+    PetscCall(MatEllWarpBuildFromDevice_Private(*A, (const int *)ri, d_rp, d_ci));
+    PetscCall(DFree(d_rp));
+    PetscCall(DFree(d_ci));
+  }
+#endif
   PetscCall(PetscFree(ri));
   PetscCall(PetscFree(cj));
   PetscCall(PetscLogEventEnd(PETSCWARPASM_Pattern, 0, 0, 0, 0));

@@ -24,9 +24,11 @@
 /*
   Large plan arrays (hundreds of MB on a 500k-row mesh) are first written in a random order; with 4 KiB pages, the page
   faults (one per 4 KiB, each clearing its page) cost as much as the plan's own work. Transparent huge pages where the
-  kernel offers them on request (madvise mode) make it one fault per 2 MiB. A hint: failures are ignored.
+  kernel offers them on request (madvise mode) make it one fault per 2 MiB. A hint: failures are ignored. Also used on
+  PETSc's own CSR arrays of a matrix whose pattern petscwarp fills (aijpattern.c: 0.63 -> 0.12 s for the 62.7 M entries
+  of Q2 elasticity on the 2-core CI machine) and on the downloaded device pattern.
 */
-static void PlanHugePages(void *p, size_t bytes)
+void PetscWarpHugePages_Private(void *p, size_t bytes)
 {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   const long pg = sysconf(_SC_PAGESIZE);
@@ -47,7 +49,7 @@ static PetscErrorCode PlanIntAlloc(PetscCount n, PetscBool zero, int **a)
 {
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(PetscMax(n, 1), a));
-  PlanHugePages(*a, sizeof(int) * (size_t)PetscMax(n, 1));
+  PetscWarpHugePages_Private(*a, sizeof(int) * (size_t)PetscMax(n, 1));
   if (zero) PetscCall(PetscArrayzero(*a, PetscMax(n, 1)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -76,24 +76,22 @@ static PetscErrorCode CheckIndices(Mat A, const PetscWarpCOO *C)
 
 /* Make the CSR pattern (rowptr, colidx) the AIJ pattern of A, with zero values: preallocate exactly, fill the columns,
    assemble. New nonzero locations are then an error, as after MatSetPreallocationCOO_SeqAIJ(). */
+/* The AIJ pattern from the COO pattern's CSR (MatWarpSeqAIJSetPatternCSR_Private(): exact preallocation, zero values) */
 static PetscErrorCode SetPattern(Mat A, const int rowptr[], const int colidx[])
 {
-  Mat_SeqAIJ *a;
-  PetscInt    m = A->rmap->n, *nnz;
+  PetscInt m = A->rmap->n;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(m, &nnz));
-  for (PetscInt r = 0; r < m; r++) nnz[r] = rowptr[r + 1] - rowptr[r];
-  PetscCall(MatSeqAIJSetPreallocation(A, 0, nnz)); /* a->i = rowptr */
-  PetscCall(PetscFree(nnz));
-  a = (Mat_SeqAIJ *)A->data;
-  for (PetscInt k = 0; k < rowptr[m]; k++) a->j[k] = colidx[k];
-  for (PetscInt r = 0; r < m; r++) a->ilen[r] = a->imax[r];
-  a->nz = rowptr[m];
-  if (a->a) PetscCall(PetscArrayzero(a->a, rowptr[m]));
-  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatSetOption(A, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
+  if (sizeof(PetscInt) == sizeof(int)) PetscCall(MatWarpSeqAIJSetPatternCSR_Private(A, (const PetscInt *)rowptr, (const PetscInt *)colidx));
+  else {
+    PetscInt *ri, *cj;
+
+    PetscCall(PetscMalloc2(m + 1, &ri, rowptr[m], &cj));
+    for (PetscInt r = 0; r <= m; r++) ri[r] = rowptr[r];
+    for (PetscInt k = 0; k < rowptr[m]; k++) cj[k] = colidx[k];
+    PetscCall(MatWarpSeqAIJSetPatternCSR_Private(A, ri, cj));
+    PetscCall(PetscFree2(ri, cj));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
