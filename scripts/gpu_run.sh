@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f and hang56g of 2026-11-26 code since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -376,6 +376,87 @@ for w in $what; do
     echo "== memcheck" | tee -a "$OUTDIR/hang56d.log"
     timeout 120 compute-sanitizer --tool memcheck --print-limit 20 $B/tests/petsc_tutorials/ex56 $E56 > /tmp/h56m.txt 2>&1; echo "exit $?" | tee -a "$OUTDIR/hang56d.log"
     grep -E "ERROR SUMMARY|Invalid|Uninit|=+ +at |iterations" /tmp/h56m.txt | head -30 | cut -c1-220 | tee -a "$OUTDIR/hang56d.log" ;;
+  hang56h) # issue 8 (~1.5 min): backtraces of the hanging ex56 (GAMG, staged sharednz Jacobian): every thread's stack
+            # from a SIGRTMIN+3 handler preloaded into the program (scripts/tools/btpreload.c; no gdb on this machine), and
+            # the GPU's utilisation at that moment (a kernel spinning, or the host waiting on nothing?); three runs
+    E56="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_lower 0,0,0 -dm_plex_box_upper 1,1,1 -dm_plex_box_faces 2,2,1 -max_conv_its 2 -petscspace_degree 2 -snes_max_it 1 -ksp_type cg -ksp_norm_type unpreconditioned -use_mat_nearnullspace true -snes_type ksponly -dm_vec_type cuda -dll_append $ROOT/$B/libpetscwarp.so.0.1 -ksp_converged_reason -pc_type gamg -pc_gamg_coarse_eq_limit 10 -pc_gamg_aggressive_coarsening 1 -dm_mat_type sharednz -mat_sharednz_stage"
+    for r in 1 2 3; do
+      LD_PRELOAD=$ROOT/gpu/lib/libbtpreload.so $B/tests/petsc_tutorials/ex56 $E56 -log_trace > /tmp/h56h.txt 2>&1 &
+      pid=$!
+      sleep 12
+      if kill -0 $pid 2>/dev/null; then
+        echo "== run $r: still running after 12 s (pid $pid)" | tee -a "$OUTDIR/hang56h.log"
+        nvidia-smi --query-gpu=utilization.gpu,utilization.memory --format=csv,noheader | sed 's/^/  gpu: /' | tee -a "$OUTDIR/hang56h.log"
+        for t in /proc/$pid/task/*; do echo "  task $(basename $t): $(cat $t/stat | cut -d' ' -f3) wchan $(cat $t/wchan)"; done | tee -a "$OUTDIR/hang56h.log"
+        kill -s RTMIN+3 $pid; sleep 3; kill -9 $pid; wait $pid 2>/dev/null
+        grep -v "^ *$" /tmp/h56h.txt | grep -vE "^=== thread|^  #" | tail -6 | cut -c1-200 >> "$OUTDIR/hang56h.log"
+        grep -E "^=== thread|^  #" /tmp/h56h.txt >> "$OUTDIR/hang56h.log"
+      else
+        wait $pid; echo "== run $r: exited $? ($(grep -Eo 'iterations [0-9]+' /tmp/h56h.txt | tr '\n' ' '))" | tee -a "$OUTDIR/hang56h.log"
+      fi
+    done ;;
+  hang56i) # issue 8 (~4 min): hang56h's backtrace put the spin in cuSPARSE's cusparseSpGEMM_compute (GPU at 100%) under
+            # GAMG's MatPtAP on the second mesh. Six runs each (12 s limit): (1) PETSc's aijcusparse alone; (2) the staged
+            # sharednz Jacobian with GAMG's PtAP on the CPU (-matptap_backend_cpu); (3) sharednz without staging;
+            # (4) the staged sharednz as in hang56h; then initcheck on (4) (uninitialized reads inside cuSPARSE's SpGEMM?)
+    E56="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_lower 0,0,0 -dm_plex_box_upper 1,1,1 -dm_plex_box_faces 2,2,1 -max_conv_its 2 -petscspace_degree 2 -snes_max_it 1 -ksp_type cg -ksp_norm_type unpreconditioned -use_mat_nearnullspace true -snes_type ksponly -dm_vec_type cuda -dll_append $ROOT/$B/libpetscwarp.so.0.1 -ksp_converged_reason -pc_type gamg -pc_gamg_coarse_eq_limit 10 -pc_gamg_aggressive_coarsening 1"
+    for v in "-dm_mat_type aijcusparse" "-dm_mat_type sharednz -mat_sharednz_stage -matptap_backend_cpu" "-dm_mat_type sharednz -mat_sharednz_stage 0" "-dm_mat_type sharednz -mat_sharednz_stage"; do
+      res=""
+      for r in 1 2 3 4 5 6; do
+        timeout 12 $B/tests/petsc_tutorials/ex56 $E56 $v > /tmp/h56i.txt 2>&1; e=$?
+        res="$res $e($(grep -Eo 'iterations [0-9]+' /tmp/h56i.txt | cut -d' ' -f2 | tr '\n' ','))"
+      done
+      echo "== $v: exit(iterations) of 6 runs:$res" | tee -a "$OUTDIR/hang56i.log"
+    done
+    echo "== initcheck on the staged sharednz run" | tee -a "$OUTDIR/hang56i.log"
+    timeout 150 compute-sanitizer --tool initcheck --print-limit 30 $B/tests/petsc_tutorials/ex56 $E56 -dm_mat_type sharednz -mat_sharednz_stage > /tmp/h56ic.txt 2>&1; echo "exit $?" | tee -a "$OUTDIR/hang56i.log"
+    grep -E "ERROR SUMMARY|Uninitialized|=+ +at |iterations" /tmp/h56ic.txt | head -40 | cut -c1-240 | tee -a "$OUTDIR/hang56i.log" ;;
+  hang56j) # issue 8 (~3 min): after hang56i (the hang needs the staged COO and cuSPARSE's SpGEMM): six runs each of the
+            # staged sharednz (1) with CUDA_LAUNCH_BLOCKING=1 (a race between streams?), (2) on one larger mesh only
+            # (3,3,2 faces, -max_conv_its 1: the size, or the second mesh's reuse of the first one's memory?), (3) the
+            # same larger mesh with two meshes
+    E56="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_lower 0,0,0 -dm_plex_box_upper 1,1,1 -petscspace_degree 2 -snes_max_it 1 -ksp_type cg -ksp_norm_type unpreconditioned -use_mat_nearnullspace true -snes_type ksponly -dm_vec_type cuda -dll_append $ROOT/$B/libpetscwarp.so.0.1 -ksp_converged_reason -pc_type gamg -pc_gamg_coarse_eq_limit 10 -pc_gamg_aggressive_coarsening 1 -dm_mat_type sharednz -mat_sharednz_stage"
+    for v in "L -dm_plex_box_faces 2,2,1 -max_conv_its 2" "N -dm_plex_box_faces 3,3,2 -max_conv_its 1" "N -dm_plex_box_faces 4,4,2 -max_conv_its 1" "N -dm_plex_box_faces 3,3,2 -max_conv_its 2"; do
+      res=""
+      for r in 1 2 3 4 5 6; do
+        if [ "${v%% *}" = L ]; then CUDA_LAUNCH_BLOCKING=1 timeout 15 $B/tests/petsc_tutorials/ex56 $E56 ${v#* } > /tmp/h56j.txt 2>&1; e=$?
+        else timeout 15 $B/tests/petsc_tutorials/ex56 $E56 ${v#* } > /tmp/h56j.txt 2>&1; e=$?; fi
+        res="$res $e($(grep -Eo 'iterations [0-9]+' /tmp/h56j.txt | cut -d' ' -f2 | tr '\n' ','))"
+      done
+      echo "== $v: exit(iterations) of 6 runs:$res" | tee -a "$OUTDIR/hang56j.log"
+    done ;;
+  hang56k) # issue 8 (~4 min): sharednz's staged values reduced into cuSPARSE's device values by a plan over the
+            # recording (no COO preallocation on the live matrix): (1) the GPU tests of staging and of PETSc's tutorials
+            # (petsc_ex56_sharednz_cuda enabled again); (2) six runs of hang56i's hanging case and of the 3,3,2 mesh;
+            # (3) memcheck on test_stage with sharednz, initcheck on the staged ex56
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'stage|petsc_ex' 2>&1 | tee "$OUTDIR/ctest_hang56k.log" | grep -E "tests passed|Failed|Passed|\*\*\*" | tail -20)
+    E56="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_lower 0,0,0 -dm_plex_box_upper 1,1,1 -petscspace_degree 2 -snes_max_it 1 -ksp_type cg -ksp_norm_type unpreconditioned -use_mat_nearnullspace true -snes_type ksponly -dm_vec_type cuda -dll_append $ROOT/$B/libpetscwarp.so.0.1 -ksp_converged_reason -pc_type gamg -pc_gamg_coarse_eq_limit 10 -pc_gamg_aggressive_coarsening 1 -dm_mat_type sharednz -mat_sharednz_stage"
+    for v in "-dm_plex_box_faces 2,2,1 -max_conv_its 2" "-dm_plex_box_faces 3,3,2 -max_conv_its 2"; do
+      res=""
+      for r in 1 2 3 4 5 6; do
+        timeout 15 $B/tests/petsc_tutorials/ex56 $E56 $v > /tmp/h56k.txt 2>&1; e=$?
+        res="$res $e($(grep -Eo 'iterations [0-9]+' /tmp/h56k.txt | cut -d' ' -f2 | tr '\n' ','))"
+      done
+      echo "== $v: exit(iterations) of 6 runs:$res" | tee -a "$OUTDIR/hang56k.log"
+    done
+    sanitize_each sanitize_hang56k.log "memcheck" "test_stage -mat_type sharednz -mat_sharednz_stage -mat_ellwarp_backend cuda -tol 1e-15 -malloc_dump"
+    timeout 150 compute-sanitizer --tool initcheck --print-limit 100 $B/tests/petsc_tutorials/ex56 $E56 -dm_plex_box_faces 2,2,1 -max_conv_its 2 > /tmp/h56kc.txt 2>&1; echo "== initcheck on the staged ex56: exit $?" | tee -a "$OUTDIR/hang56k.log"
+    grep -E "ERROR SUMMARY|iterations" /tmp/h56kc.txt | tee -a "$OUTDIR/hang56k.log"
+    grep -E "=+ +at " /tmp/h56kc.txt | sort | uniq -c | cut -c1-200 | head -10 | tee -a "$OUTDIR/hang56k.log" ;;
+  hang56l) # issue 8 (~3 min): is the SpGEMM spin a read of uninitialized device memory (initcheck: 19-25 uninitialized
+            # reads in the CUB scan inside cuSPARSE's SpGEMM)? Six runs each of the staged sharednz ex56 (2,2,1 and 3,3,2
+            # meshes) with every cudaMalloc/cudaMallocAsync zero-filled (scripts/tools/zeromalloc.c, preloaded), and
+            # six without it in the same call
+    E56="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_lower 0,0,0 -dm_plex_box_upper 1,1,1 -petscspace_degree 2 -snes_max_it 1 -ksp_type cg -ksp_norm_type unpreconditioned -use_mat_nearnullspace true -snes_type ksponly -dm_vec_type cuda -dll_append $ROOT/$B/libpetscwarp.so.0.1 -ksp_converged_reason -pc_type gamg -pc_gamg_coarse_eq_limit 10 -pc_gamg_aggressive_coarsening 1 -dm_mat_type sharednz -mat_sharednz_stage -max_conv_its 2"
+    for v in "Z -dm_plex_box_faces 2,2,1" "- -dm_plex_box_faces 2,2,1" "Z -dm_plex_box_faces 3,3,2"; do
+      res=""
+      for r in 1 2 3 4 5 6; do
+        if [ "${v%% *}" = Z ]; then LD_PRELOAD=$ROOT/gpu/lib/libzeromalloc.so timeout 15 $B/tests/petsc_tutorials/ex56 $E56 ${v#* } > /tmp/h56l.txt 2>&1; e=$?
+        else timeout 15 $B/tests/petsc_tutorials/ex56 $E56 ${v#* } > /tmp/h56l.txt 2>&1; e=$?; fi
+        res="$res $e($(grep -Eo 'iterations [0-9]+' /tmp/h56l.txt | cut -d' ' -f2 | tr '\n' ','))"
+      done
+      echo "== $v (Z: zero-filled allocations): exit(iterations) of 6 runs:$res" | tee -a "$OUTDIR/hang56l.log"
+    done ;;
   hang56e) # issue 8 (~1.5 min): hang56d found the staged-sharednz GAMG hang gone under compute-sanitizer memcheck (it
             # serialises the kernels; 0 errors) and still there with PETSc's products on the CPU: (1) the last events and
             # -info lines with the CPU products; (2) a backtrace: the program run under cuda-gdb, interrupted after 20 s

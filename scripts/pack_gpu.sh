@@ -18,6 +18,9 @@ done
 (cd "$BUILD" && find . -name '*.so*' -type l ! -path '*/CMakeFiles/*' -print0 | tar --null -T - -cf -) | tar -C gpu/build -xf -
 find gpu/build -type f -name '*.so*' -exec strip --strip-unneeded {} +
 echo "$PWD/$BUILD" > gpu/build/.origin
+# the hang-debugging aids (gpu_run.sh hang56h, hang56l)
+cc -shared -fPIC -O1 -o gpu/lib/libbtpreload.so scripts/tools/btpreload.c
+cc -shared -fPIC -O1 -o gpu/lib/libzeromalloc.so scripts/tools/zeromalloc.c -ldl
 # the device tool carries at most 64 MiB with the working tree: PETSc and LAPACK travel xz-compressed (scripts/gpu_run.sh
 # unpacks them)
 for f in gpu/lib/libpetsc.so.* gpu/lib/liblapack.so.*; do [ -L "$f" ] || xz -T0 -6 "$f"; done

@@ -165,13 +165,13 @@ PETSC_INTERN PetscLogEvent  PETSCWARPASM_PlanRowNZ;
 #if PetscDefined(HAVE_CUDA)
 /* Device copy of n elements of size sz (NULL for n == 0), logged as a host-to-device copy (warpasm.c) */
 PETSC_INTERN PetscErrorCode PetscWarpAsmUpload_Private(const void *, size_t, size_t, void **);
+#endif
 /* The errors of the plans (warpasmplan.c), shared by the host and device builds: entry k of the element map out of range;
    element entry src missing from the pattern */
-/* Transparent huge pages for a large array not yet written (a hint; warpasmplan.c) */
-PETSC_INTERN void           PetscWarpHugePages_Private(void *, size_t);
 PETSC_INTERN PetscErrorCode PetscWarpPlanMapIndexError_Private(PetscInt, PetscInt, PetscInt, const PetscInt[], PetscCount);
 PETSC_INTERN PetscErrorCode PetscWarpPlanMissingEntryError_Private(PetscInt, const PetscInt[], PetscCount);
-#endif
+/* Transparent huge pages for a large array not yet written (a hint; warpasmplan.c) */
+PETSC_INTERN void PetscWarpHugePages_Private(void *, size_t);
 /* Kernel-layer descriptions of the reference element and mesh (and the per-cell coefficient), in host or device memory
    (uploading them once), without the physics' checks (warpasm.c) */
 PETSC_INTERN PetscErrorCode PetscWarpAsmDescribeData_Private(PetscWarpAsm, PetscBool, PetscWarpFE *, PetscWarpMesh *, const double **);
