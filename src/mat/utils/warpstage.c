@@ -415,7 +415,7 @@ PetscErrorCode MatWarpStageSetHook_Private(MatWarpStageHook hook)
 
   Options Database Keys:
 + -mat_ellwarp_stage <bool>  - for `MATELLWARP` (default true)
-- -mat_sharednz_stage <bool> - for `MATSHAREDNZ` (default false: PETSc's ex56 with GAMG hung on the H100 with it, 2026-11-23)
+- -mat_sharednz_stage <bool> - for `MATSHAREDNZ` (default false: with it, a cuSPARSE SpGEMM kernel of GAMG's Galerkin product spins forever in PETSc's ex56 on the H100; `-matptap_backend_cpu` avoids it; bench/RESULTS.md, 2026-11-26)
 
   Level: intermediate
 
