@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -24,6 +24,18 @@ origin=$(cat gpu/build/.origin)
 srcdir=$(dirname "$origin") # the source tree it was built from (scripts such as tests/petsc_tutorial.sh are run from it)
 find gpu/build -name CTestTestfile.cmake -exec sed -i "s#$origin#$ROOT/gpu/build#g; s#$srcdir/#$ROOT/#g; s#/work/main#$ROOT#g" {} +
 what=${*:-probe tests sanitize tutorial bench}
+# PETSc's ex56 run six times (each under a time limit, with environment assignments or -), "exit(iterations)" of each
+# appended to $OUTDIR/<log> after the label
+six_ex56() { # log label limit env args...
+  local log=$1 label=$2 limit=$3 envset=$4 res="" e r
+  shift 4
+  for r in 1 2 3 4 5 6; do
+    if [ "$envset" = - ]; then timeout $limit $B/tests/petsc_tutorials/ex56 "$@" > /tmp/six56.txt 2>&1; e=$?
+    else env $envset timeout $limit $B/tests/petsc_tutorials/ex56 "$@" > /tmp/six56.txt 2>&1; e=$?; fi
+    res="$res $e($(grep -Eo 'iterations [0-9]+' /tmp/six56.txt | cut -d' ' -f2 | tr '\n' ','))"
+  done
+  echo "== $label: exit(iterations) of 6 runs:$res" | tee -a "$OUTDIR/$log"
+}
 # compute-sanitizer with each tool (memcheck with --leak-check full) on each test command line of $B/tests, into
 # $OUTDIR/<log>: the exit status, the summaries and the first findings
 sanitize_each() { # log "tools" "test args" ...
@@ -401,12 +413,7 @@ for w in $what; do
             # (4) the staged sharednz as in hang56h; then initcheck on (4) (uninitialized reads inside cuSPARSE's SpGEMM?)
     E56="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_lower 0,0,0 -dm_plex_box_upper 1,1,1 -dm_plex_box_faces 2,2,1 -max_conv_its 2 -petscspace_degree 2 -snes_max_it 1 -ksp_type cg -ksp_norm_type unpreconditioned -use_mat_nearnullspace true -snes_type ksponly -dm_vec_type cuda -dll_append $ROOT/$B/libpetscwarp.so.0.1 -ksp_converged_reason -pc_type gamg -pc_gamg_coarse_eq_limit 10 -pc_gamg_aggressive_coarsening 1"
     for v in "-dm_mat_type aijcusparse" "-dm_mat_type sharednz -mat_sharednz_stage -matptap_backend_cpu" "-dm_mat_type sharednz -mat_sharednz_stage 0" "-dm_mat_type sharednz -mat_sharednz_stage"; do
-      res=""
-      for r in 1 2 3 4 5 6; do
-        timeout 12 $B/tests/petsc_tutorials/ex56 $E56 $v > /tmp/h56i.txt 2>&1; e=$?
-        res="$res $e($(grep -Eo 'iterations [0-9]+' /tmp/h56i.txt | cut -d' ' -f2 | tr '\n' ','))"
-      done
-      echo "== $v: exit(iterations) of 6 runs:$res" | tee -a "$OUTDIR/hang56i.log"
+      six_ex56 hang56i.log "$v" 12 - $E56 $v
     done
     echo "== initcheck on the staged sharednz run" | tee -a "$OUTDIR/hang56i.log"
     timeout 150 compute-sanitizer --tool initcheck --print-limit 30 $B/tests/petsc_tutorials/ex56 $E56 -dm_mat_type sharednz -mat_sharednz_stage > /tmp/h56ic.txt 2>&1; echo "exit $?" | tee -a "$OUTDIR/hang56i.log"
@@ -416,14 +423,9 @@ for w in $what; do
             # (3,3,2 faces, -max_conv_its 1: the size, or the second mesh's reuse of the first one's memory?), (3) the
             # same larger mesh with two meshes
     E56="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_lower 0,0,0 -dm_plex_box_upper 1,1,1 -petscspace_degree 2 -snes_max_it 1 -ksp_type cg -ksp_norm_type unpreconditioned -use_mat_nearnullspace true -snes_type ksponly -dm_vec_type cuda -dll_append $ROOT/$B/libpetscwarp.so.0.1 -ksp_converged_reason -pc_type gamg -pc_gamg_coarse_eq_limit 10 -pc_gamg_aggressive_coarsening 1 -dm_mat_type sharednz -mat_sharednz_stage"
-    for v in "L -dm_plex_box_faces 2,2,1 -max_conv_its 2" "N -dm_plex_box_faces 3,3,2 -max_conv_its 1" "N -dm_plex_box_faces 4,4,2 -max_conv_its 1" "N -dm_plex_box_faces 3,3,2 -max_conv_its 2"; do
-      res=""
-      for r in 1 2 3 4 5 6; do
-        if [ "${v%% *}" = L ]; then CUDA_LAUNCH_BLOCKING=1 timeout 15 $B/tests/petsc_tutorials/ex56 $E56 ${v#* } > /tmp/h56j.txt 2>&1; e=$?
-        else timeout 15 $B/tests/petsc_tutorials/ex56 $E56 ${v#* } > /tmp/h56j.txt 2>&1; e=$?; fi
-        res="$res $e($(grep -Eo 'iterations [0-9]+' /tmp/h56j.txt | cut -d' ' -f2 | tr '\n' ','))"
-      done
-      echo "== $v: exit(iterations) of 6 runs:$res" | tee -a "$OUTDIR/hang56j.log"
+    six_ex56 hang56j.log "L -dm_plex_box_faces 2,2,1 -max_conv_its 2" 15 CUDA_LAUNCH_BLOCKING=1 $E56 -dm_plex_box_faces 2,2,1 -max_conv_its 2
+    for v in "-dm_plex_box_faces 3,3,2 -max_conv_its 1" "-dm_plex_box_faces 4,4,2 -max_conv_its 1" "-dm_plex_box_faces 3,3,2 -max_conv_its 2"; do
+      six_ex56 hang56j.log "N $v" 15 - $E56 $v
     done ;;
   hang56k) # issue 8 (~4 min): sharednz's staged values reduced into cuSPARSE's device values by a plan over the
             # recording (no COO preallocation on the live matrix): (1) the GPU tests of staging and of PETSc's tutorials
@@ -432,12 +434,7 @@ for w in $what; do
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'stage|petsc_ex' 2>&1 | tee "$OUTDIR/ctest_hang56k.log" | grep -E "tests passed|Failed|Passed|\*\*\*" | tail -20)
     E56="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_lower 0,0,0 -dm_plex_box_upper 1,1,1 -petscspace_degree 2 -snes_max_it 1 -ksp_type cg -ksp_norm_type unpreconditioned -use_mat_nearnullspace true -snes_type ksponly -dm_vec_type cuda -dll_append $ROOT/$B/libpetscwarp.so.0.1 -ksp_converged_reason -pc_type gamg -pc_gamg_coarse_eq_limit 10 -pc_gamg_aggressive_coarsening 1 -dm_mat_type sharednz -mat_sharednz_stage"
     for v in "-dm_plex_box_faces 2,2,1 -max_conv_its 2" "-dm_plex_box_faces 3,3,2 -max_conv_its 2"; do
-      res=""
-      for r in 1 2 3 4 5 6; do
-        timeout 15 $B/tests/petsc_tutorials/ex56 $E56 $v > /tmp/h56k.txt 2>&1; e=$?
-        res="$res $e($(grep -Eo 'iterations [0-9]+' /tmp/h56k.txt | cut -d' ' -f2 | tr '\n' ','))"
-      done
-      echo "== $v: exit(iterations) of 6 runs:$res" | tee -a "$OUTDIR/hang56k.log"
+      six_ex56 hang56k.log "$v" 15 - $E56 $v
     done
     sanitize_each sanitize_hang56k.log "memcheck" "test_stage -mat_type sharednz -mat_sharednz_stage -mat_ellwarp_backend cuda -tol 1e-15 -malloc_dump"
     timeout 150 compute-sanitizer --tool initcheck --print-limit 100 $B/tests/petsc_tutorials/ex56 $E56 -dm_plex_box_faces 2,2,1 -max_conv_its 2 > /tmp/h56kc.txt 2>&1; echo "== initcheck on the staged ex56: exit $?" | tee -a "$OUTDIR/hang56k.log"
@@ -448,15 +445,9 @@ for w in $what; do
             # meshes) with every cudaMalloc/cudaMallocAsync zero-filled (scripts/tools/zeromalloc.c, preloaded), and
             # six without it in the same call
     E56="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_lower 0,0,0 -dm_plex_box_upper 1,1,1 -petscspace_degree 2 -snes_max_it 1 -ksp_type cg -ksp_norm_type unpreconditioned -use_mat_nearnullspace true -snes_type ksponly -dm_vec_type cuda -dll_append $ROOT/$B/libpetscwarp.so.0.1 -ksp_converged_reason -pc_type gamg -pc_gamg_coarse_eq_limit 10 -pc_gamg_aggressive_coarsening 1 -dm_mat_type sharednz -mat_sharednz_stage -max_conv_its 2"
-    for v in "Z -dm_plex_box_faces 2,2,1" "- -dm_plex_box_faces 2,2,1" "Z -dm_plex_box_faces 3,3,2"; do
-      res=""
-      for r in 1 2 3 4 5 6; do
-        if [ "${v%% *}" = Z ]; then LD_PRELOAD=$ROOT/gpu/lib/libzeromalloc.so timeout 15 $B/tests/petsc_tutorials/ex56 $E56 ${v#* } > /tmp/h56l.txt 2>&1; e=$?
-        else timeout 15 $B/tests/petsc_tutorials/ex56 $E56 ${v#* } > /tmp/h56l.txt 2>&1; e=$?; fi
-        res="$res $e($(grep -Eo 'iterations [0-9]+' /tmp/h56l.txt | cut -d' ' -f2 | tr '\n' ','))"
-      done
-      echo "== $v (Z: zero-filled allocations): exit(iterations) of 6 runs:$res" | tee -a "$OUTDIR/hang56l.log"
-    done ;;
+    six_ex56 hang56l.log "Z -dm_plex_box_faces 2,2,1 (Z: zero-filled allocations)" 15 LD_PRELOAD=$ROOT/gpu/lib/libzeromalloc.so $E56 -dm_plex_box_faces 2,2,1
+    six_ex56 hang56l.log "- -dm_plex_box_faces 2,2,1" 15 - $E56 -dm_plex_box_faces 2,2,1
+    six_ex56 hang56l.log "Z -dm_plex_box_faces 3,3,2 (Z: zero-filled allocations)" 15 LD_PRELOAD=$ROOT/gpu/lib/libzeromalloc.so $E56 -dm_plex_box_faces 3,3,2 ;;
   hang56e) # issue 8 (~1.5 min): hang56d found the staged-sharednz GAMG hang gone under compute-sanitizer memcheck (it
             # serialises the kernels; 0 errors) and still there with PETSc's products on the CPU: (1) the last events and
             # -info lines with the CPU products; (2) a backtrace: the program run under cuda-gdb, interrupted after 20 s
@@ -622,6 +613,12 @@ for w in $what; do
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asm|coo' 2>&1 | tee "$OUTDIR/ctest_pat2.log" | tail -4)
     sanitize_each sanitize_pat2.log "memcheck" "test_asm -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 3,3,2 -petscspace_degree 2 -strategies globalnz,sharednz -reassemble 2 -malloc_dump"
     timeout 300 $B/bench/bench_assembly -setup_only -cases q1lap,q2lap,q1elas,q2elas,p1tri,p2tri -strategies globalnz,sharednz -mesh_tri bench/meshes/holed_tri.msh -p1tri_dm_refine 4 -p2tri_dm_refine 3 -csv "$OUTDIR/setup_pat2.csv" 2>&1 | tee "$OUTDIR/setup_pat2.log" | grep -E "^==|pattern|sharednz|globalnz" | cut -c1-150 ;;
+  asmdup) # issue 7, session of 2026-11-26 (afternoon, ~4 min): after the device plans' shared code was factored (one
+          # LPT packing routine and one allocation of packed arrays for globalnz and sharednz, one download): the GPU
+          # assembly tests, compute-sanitizer memcheck/racecheck/initcheck on test_asmplan -device_plans, the Q1 bench
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asm' 2>&1 | tee "$OUTDIR/ctest_asmdup.log" | tail -3)
+    sanitize_each sanitize_asmdup.log "memcheck racecheck initcheck" "test_asmplan -mat_ellwarp_backend cuda -device_plans -malloc_dump"
+    timeout 120 $B/tests/test_asmplan -mat_ellwarp_backend cuda -device_plans -bench -bench_metis 0 -bench_n 80 2>&1 | grep -E "bench:|Device|device|SharedNZ" | tee "$OUTDIR/bench_asmdup.log" ;;
   setup_asm) # issue 7, set-up only (~2-4 min): per case DMPlexWarpAsmCreate (extract), PetscWarpAsmCreateMatrix (pattern)
              # and the plan of each strategy into aijcusparse and ellwarp, per phase (log events WarpAsm*: slots, color,
              # red, part, blocks, upload), one host thread; then the extraction through PETSc's per-cell calls

@@ -47,6 +47,22 @@ __global__ void Count(long long nsrc, const int *__restrict__ slot, int ntargets
   }
 }
 
+/* The host plans' LPT of n lists of lengths len[] onto bs threads (warpasmlpt.h), by one thread: thr[], row[] and the
+   height; scratch order [n], bh, bt [PwaLptBuckets()], next [bs] */
+__device__ int PackLists(int n, int bs, const int *len, int *order, int *thr, int *row, int *bh, int *bt, int *next)
+{
+  int       maxlen = 0;
+  long long total  = 0;
+
+  for (int l = 0; l < n; l++) {
+    maxlen = max(maxlen, len[l]);
+    total += len[l];
+  }
+  PwaLptHist(n, len, maxlen, bh);
+  PwaLptOrder(n, len, maxlen, bh, order);
+  return PwaLptQueue(n, bs, maxlen, (int)PwaLptBuckets(n, bs, total, maxlen), len, order, bh, bt, next, thr, row);
+}
+
 /* Block b: LPT of the lists of targets [b*tpb, ...) (lengths cnt + 1) by thread 0; pos[t] = row*bs + thr (local),
    hgt[b] = height*bs. Shared: len, order, thr, row [tpb], bh, bt [nbk], next [bs] */
 __global__ void __launch_bounds__(PACK_THREADS) Pack(int ntargets, int bs, int tpb, int nbk, const int *__restrict__ cnt, int *__restrict__ pos, long long *__restrict__ hgt)
@@ -57,19 +73,7 @@ __global__ void __launch_bounds__(PACK_THREADS) Pack(int ntargets, int bs, int t
 
   for (int l = threadIdx.x; l < n; l += blockDim.x) len[l] = cnt[t0 + l] + 1;
   __syncthreads();
-  if (threadIdx.x == 0) {
-    int       maxlen = 0, h;
-    long long total  = 0;
-
-    for (int l = 0; l < n; l++) {
-      maxlen = max(maxlen, len[l]);
-      total += len[l];
-    }
-    PwaLptHist(n, len, maxlen, bh);
-    PwaLptOrder(n, len, maxlen, bh, order);
-    h               = PwaLptQueue(n, bs, maxlen, (int)PwaLptBuckets(n, bs, total, maxlen), len, order, bh, bt, next, thr, row);
-    hgt[blockIdx.x] = (long long)h * bs;
-  }
+  if (threadIdx.x == 0) hgt[blockIdx.x] = (long long)PackLists(n, bs, len, order, thr, row, bh, bt, next) * bs;
   __syncthreads();
   for (int l = threadIdx.x; l < n; l += blockDim.x) pos[t0 + l] = (int)((long long)row[l] * bs + thr[l]);
 }
@@ -185,19 +189,7 @@ __global__ void __launch_bounds__(PACK_THREADS) SharedPack(int bs, int cap, int 
   next  = bt + nbk;
   for (int l = threadIdx.x; l < n; l += blockDim.x) len[l] = cnt[idx[l0 + l]] + 1;
   __syncthreads();
-  if (threadIdx.x == 0) {
-    int       maxlen = 0, h;
-    long long total  = 0;
-
-    for (int l = 0; l < n; l++) {
-      maxlen = max(maxlen, len[l]);
-      total += len[l];
-    }
-    PwaLptHist(n, len, maxlen, bh);
-    PwaLptOrder(n, len, maxlen, bh, order);
-    h               = PwaLptQueue(n, bs, maxlen, (int)PwaLptBuckets(n, bs, total, maxlen), len, order, bh, bt, next, thr, row);
-    hgt[blockIdx.x] = (long long)h * bs;
-  }
+  if (threadIdx.x == 0) hgt[blockIdx.x] = (long long)PackLists(n, bs, len, order, thr, row, bh, bt, next) * bs;
   __syncthreads();
   for (int l = threadIdx.x; l < n; l += blockDim.x) pos[idx[l0 + l]] = (int)((long long)row[l] * bs + thr[l]);
 }
@@ -314,6 +306,30 @@ int Grid(long long n, int threads)
   long long g = (n + threads - 1) / threads;
   return (int)(g < 1 ? 1 : g > 65535LL * 32 ? 65535LL * 32 : g);
 }
+
+/* The blocks' sizes off64 [nblocks+1] scanned into offsets; the total checked (*status PETSCWARP_REDPLAN_TOO_MANY, nothing
+   allocated) and red->off, red->ent (zeroed) allocated */
+int AllocPacked(int nblocks, long long *off64, PetscWarpRed *red, long long *total, int *status, cudaStream_t st)
+{
+  try {
+    thrust::device_ptr<long long> O(off64);
+    thrust::exclusive_scan(thrust::cuda::par.on(st), O, O + nblocks + 1, O, 0LL);
+  } catch (std::bad_alloc &) {
+    TRY(cudaErrorMemoryAllocation);
+  } catch (...) {
+    TRY(cudaErrorUnknown);
+  }
+  TRY(cudaMemcpyAsync(total, off64 + nblocks, sizeof(*total), cudaMemcpyDeviceToHost, st));
+  TRY(cudaStreamSynchronize(st));
+  if (*total >= INT_MAX) {
+    *status = PETSCWARP_REDPLAN_TOO_MANY;
+    return 0;
+  }
+  TRY(cudaMalloc((void **)&red->off, sizeof(int) * ((size_t)nblocks + 1)));
+  TRY(cudaMalloc((void **)&red->ent, sizeof(int) * ((size_t)*total > 0 ? (size_t)*total : 1)));
+  TRY(cudaMemsetAsync((void *)red->ent, 0, sizeof(int) * (size_t)*total, st));
+  return 0;
+}
 } // namespace
 
 int PetscWarpPlanReductionCUDA(long long nsrc, const int *d_slot, int ntargets, int bs, int tpb, PetscWarpRed *red, long long *nent, int *status, long long *bad, void *stream)
@@ -375,23 +391,8 @@ int PetscWarpPlanReductionCUDA(long long nsrc, const int *d_slot, int ntargets, 
       TRY(cudaGetLastError());
     }
   }
-  try {
-    thrust::device_ptr<long long> O(T.off64);
-    thrust::exclusive_scan(thrust::cuda::par.on(st), O, O + nblocks + 1, O, 0LL);
-  } catch (std::bad_alloc &) {
-    TRY(cudaErrorMemoryAllocation);
-  } catch (...) {
-    TRY(cudaErrorUnknown);
-  }
-  TRY(cudaMemcpyAsync(&total, T.off64 + nblocks, sizeof(total), cudaMemcpyDeviceToHost, st));
-  TRY(cudaStreamSynchronize(st));
-  if (total >= INT_MAX) {
-    *status = PETSCWARP_REDPLAN_TOO_MANY;
-    return 0;
-  }
-  TRY(cudaMalloc((void **)&red->off, sizeof(int) * ((size_t)nblocks + 1)));
-  TRY(cudaMalloc((void **)&red->ent, sizeof(int) * ((size_t)total > 0 ? (size_t)total : 1)));
-  TRY(cudaMemsetAsync((void *)red->ent, 0, sizeof(int) * (size_t)total, st));
+  TRY((cudaError_t)AllocPacked(nblocks, T.off64, red, &total, status, st));
+  if (*status != PETSCWARP_REDPLAN_OK) return 0;
   {
     const int m = (ntargets > nblocks ? ntargets : nblocks) + 1;
 
@@ -515,23 +516,8 @@ int PetscWarpPlanSharedNZReductionCUDA(int ncells, int nel, const int *d_e2d, co
       TRY(cudaGetLastError());
     }
   }
-  try {
-    thrust::device_ptr<long long> O(T.off64);
-    thrust::exclusive_scan(thrust::cuda::par.on(st), O, O + nblocks + 1, O, 0LL);
-  } catch (std::bad_alloc &) {
-    TRY(cudaErrorMemoryAllocation);
-  } catch (...) {
-    TRY(cudaErrorUnknown);
-  }
-  TRY(cudaMemcpyAsync(&total, T.off64 + nblocks, sizeof(total), cudaMemcpyDeviceToHost, st));
-  TRY(cudaStreamSynchronize(st));
-  if (total >= INT_MAX) {
-    *status = PETSCWARP_REDPLAN_TOO_MANY;
-    return 0;
-  }
-  TRY(cudaMalloc((void **)&red->off, sizeof(int) * ((size_t)nblocks + 1)));
-  TRY(cudaMalloc((void **)&red->ent, sizeof(int) * ((size_t)total > 0 ? (size_t)total : 1)));
-  TRY(cudaMemsetAsync((void *)red->ent, 0, sizeof(int) * (size_t)total, st));
+  TRY((cudaError_t)AllocPacked(nblocks, T.off64, red, &total, status, st));
+  if (*status != PETSCWARP_REDPLAN_OK) return 0;
   {
     const int m = (ntargets > nblocks ? ntargets : nblocks) + 1;
 

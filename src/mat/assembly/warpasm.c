@@ -89,6 +89,19 @@ static PetscErrorCode Download(const void *d, size_t n, size_t sz, void *h)
   PetscCall(PetscLogGpuToCpu((PetscLogDouble)(n * sz)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* A host copy of a packed array built on the device (nent entries) */
+static PetscErrorCode DownloadRed(const PetscWarpRed *r, PetscCount nent, PetscWarpRedHost *h)
+{
+  PetscFunctionBegin;
+  h->nblocks = r->nblocks;
+  h->bs      = r->bs;
+  PetscCall(PetscMalloc1(r->nblocks + 1, &h->off));
+  PetscCall(PetscMalloc1(PetscMax(nent, 1), &h->ent));
+  PetscCall(Download(r->off, (size_t)r->nblocks + 1, sizeof(int), h->off));
+  PetscCall(Download(r->ent, (size_t)nent, sizeof(int), h->ent));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 #endif
 
 /*@C
@@ -143,14 +156,7 @@ PetscErrorCode PetscWarpPlanReductionDevice(PetscCount nsrc, const int slot[], P
   PetscCall(DFree(d_slot));
   PetscCall(ierr);
   if (!*built) PetscFunctionReturn(PETSC_SUCCESS);
-  if (h) {
-    h->nblocks = r.nblocks;
-    h->bs      = r.bs;
-    PetscCall(PetscMalloc1(r.nblocks + 1, &h->off));
-    PetscCall(PetscMalloc1(PetscMax(nent, 1), &h->ent));
-    PetscCall(Download(r.off, (size_t)r.nblocks + 1, sizeof(int), h->off));
-    PetscCall(Download(r.ent, (size_t)nent, sizeof(int), h->ent));
-  }
+  if (h) PetscCall(DownloadRed(&r, nent, h));
   if (d) *d = r;
   else PetscCall(FreeRed(&r));
 #else
@@ -240,14 +246,7 @@ PetscErrorCode PetscWarpPlanSharedNZReductionDevice(PetscInt ncells, PetscInt ne
   PetscCheck(status != PETSCWARP_REDPLAN_TOO_MANY, PETSC_COMM_SELF, PETSC_ERR_SUP, "The reduction array needs more than 2^31 entries; use more MPI ranks");
   if (status != PETSCWARP_REDPLAN_OK) PetscFunctionReturn(PETSC_SUCCESS);
   *built = PETSC_TRUE;
-  if (h) {
-    h->nblocks = r.nblocks;
-    h->bs      = r.bs;
-    PetscCall(PetscMalloc1(r.nblocks + 1, &h->off));
-    PetscCall(PetscMalloc1(PetscMax(n, 1), &h->ent));
-    PetscCall(Download(r.off, (size_t)r.nblocks + 1, sizeof(int), h->off));
-    PetscCall(Download(r.ent, (size_t)n, sizeof(int), h->ent));
-  }
+  if (h) PetscCall(DownloadRed(&r, n, h));
   if (d) *d = r;
   else PetscCall(FreeRed(&r));
   PetscCall(PetscFree(sh->rblk));
