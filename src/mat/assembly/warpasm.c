@@ -1076,10 +1076,12 @@ PetscErrorCode PetscWarpAsmSetAffine(PetscWarpAsm wa, PetscBool flg)
 . -mat_warp_assembly_affine <bool>                        - the affine fast path (default true; `PetscWarpAsmSetAffine()`)
 . -mat_warp_assembly_block_size <bs>                      - threads per block of the globalnz reduction kernels
 . -mat_warp_assembly_targets_per_block <n>                - globalnz: non-zeros per reduction block
-. -mat_warp_assembly_device_plan <bool>                   - compute the slots (globalnz, color, atomic), the globalnz reduction
-                                                            plan and the symbolic pattern of `PetscWarpAsmCreateMatrix()` on the
+. -mat_warp_assembly_device_plan <bool>                   - compute the slots (every strategy but coo and rownz), the globalnz and
+                                                            sharednz reduction arrays (sharednz: after its partition, which stays on
+                                                            the host) and the symbolic pattern of `PetscWarpAsmCreateMatrix()` on the
                                                             device when assembling there (default true; `PetscWarpPlanSlotsDevice()`,
-                                                            `PetscWarpPlanReductionDevice()`, `PetscWarpPlanPatternDevice()`)
+                                                            `PetscWarpPlanReductionDevice()`, `PetscWarpPlanSharedNZReductionDevice()`,
+                                                            `PetscWarpPlanPatternDevice()`)
 . -mat_warp_sharednz_partitioner <balls,metis,ranges>     - sharednz: how the rows are split into blocks (default balls)
 . -mat_warp_sharednz_max_redundancy <r>                   - sharednz: assemble with globalnz when the blocks compute each
                                                             element more than r times on average (default 3)
@@ -1132,7 +1134,7 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscCall(PetscOptionsBool("-mat_warp_assembly_affine", "Element matrices of affine cells from reference matrices (no quadrature loop; default: Laplace only)", "PetscWarpAsmSetAffine", aff, &aff, &affset));
   PetscCall(PetscOptionsInt("-mat_warp_assembly_block_size", "Threads per block of the reduction kernels", "PetscWarpAsmSetFromOptions", bs, &bs, NULL));
   PetscCall(PetscOptionsInt("-mat_warp_assembly_targets_per_block", "globalnz: non-zeros per reduction block", "PetscWarpAsmSetFromOptions", tpb, &tpb, NULL));
-  PetscCall(PetscOptionsBool("-mat_warp_assembly_device_plan", "Compute the slots (globalnz, color, atomic), the globalnz reduction plan and the symbolic pattern on the device when assembling there (0: on the host)", "PetscWarpPlanReductionDevice", redplandev, &redplandev, NULL));
+  PetscCall(PetscOptionsBool("-mat_warp_assembly_device_plan", "Compute the slots, the globalnz and sharednz reduction arrays and the symbolic pattern on the device when assembling there (0: on the host)", "PetscWarpPlanReductionDevice", redplandev, &redplandev, NULL));
   PetscCall(PetscOptionsEnum("-mat_warp_sharednz_partitioner", "sharednz: how the rows are split into blocks", "PetscWarpAsmSetSharedNZ", PetscWarpSharedNZPartitioners, (PetscEnum)part, (PetscEnum *)&part, NULL));
   PetscCall(PetscOptionsInt("-mat_warp_sharednz_block_size", "sharednz: threads per block", "PetscWarpAsmSetSharedNZ", sbs, &sbs, NULL));
   PetscCall(PetscOptionsReal("-mat_warp_sharednz_max_redundancy", "sharednz: globalnz instead when elements are computed more than this many times on average", "PetscWarpAsmSetSharedNZ", maxred, &maxred, NULL));
