@@ -333,10 +333,12 @@ static PetscErrorCode CompareSharedLater(const Mesh *m, const PetscInt rowptr[],
     } else {
       PetscWarpRedHost dr;
       PetscBool        built;
+      PetscCount       nent;
 
       PetscCall(PetscMemzero(&dr, sizeof(dr)));
-      PetscCall(PetscWarpPlanSharedNZReductionDevice(m->ncells, m->nel, m->e2d, slot, NULL, ntargets, &sl, NULL, &dr, &built));
+      PetscCall(PetscWarpPlanSharedNZReductionDevice(m->ncells, m->nel, m->e2d, slot, NULL, ntargets, &sl, NULL, &dr, &nent, &built));
       PetscCheck(built && !sl.rblk, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the device did not build the sharednz reduction array", m->name);
+      PetscCheck(nent == sh->red.off[sh->red.nblocks], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the device reports %" PetscCount_FMT " entries, the host's array has %d", m->name, nent, sh->red.off[sh->red.nblocks]);
       PetscCall(SameRed(m->name, "device sharednz reduction array", &dr, &sh->red));
       PetscCall(PetscWarpRedHostDestroy(&dr));
     }
@@ -878,8 +880,8 @@ static PetscErrorCode TestErrors(Rng *rng)
       PetscBool        built;
 
       PetscCall(PetscWarpPlanSharedNZLimit(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, NULL, 4, 32, PETSCWARP_SHAREDNZ_RANGES, PETSC_MAX_REAL, &sh));
-      EXPECT_CODE(PetscWarpPlanSharedNZReductionDevice(m.ncells, m.nel, m.e2d, s2, NULL, rowptr[m.nrows], &sh, NULL, &dr, &built), PETSC_ERR_ARG_INCOMP, "Device sharednz reduction: one target reached from two parts");
-      EXPECT_CODE(PetscWarpPlanSharedNZReductionDevice(m.ncells, m.nel, m.e2d, slot, NULL, 1, &sh, NULL, &dr, &built), PETSC_ERR_ARG_OUTOFRANGE, "Device sharednz reduction: a slot >= ntargets");
+      EXPECT_CODE(PetscWarpPlanSharedNZReductionDevice(m.ncells, m.nel, m.e2d, s2, NULL, rowptr[m.nrows], &sh, NULL, &dr, NULL, &built), PETSC_ERR_ARG_INCOMP, "Device sharednz reduction: one target reached from two parts");
+      EXPECT_CODE(PetscWarpPlanSharedNZReductionDevice(m.ncells, m.nel, m.e2d, slot, NULL, 1, &sh, NULL, &dr, NULL, &built), PETSC_ERR_ARG_OUTOFRANGE, "Device sharednz reduction: a slot >= ntargets");
       PetscCall(PetscWarpSharedHostDestroy(&sh));
     }
     PetscCall(PetscFree(s2));
@@ -1056,7 +1058,7 @@ static PetscErrorCode Bench(Rng *rng)
     PetscBool           built;
 
     TIME("PetscWarpPlanSharedNZLimit (balls, no slots: partition, element sets, scatter)", PetscWarpPlanSharedNZLimit(m.nrows, rowptr, colidx, m.ncells, m.nel, m.e2d, m.ncv, m.cv, NULL, maxcells, bs, PETSCWARP_SHAREDNZ_BALLS, PETSC_MAX_REAL, &sl));
-    TIME("PetscWarpPlanSharedNZReductionDevice (upload, build, download)", PetscWarpPlanSharedNZReductionDevice(m.ncells, m.nel, m.e2d, slot, NULL, nnz, &sl, NULL, &dev, &built));
+    TIME("PetscWarpPlanSharedNZReductionDevice (upload, build, download)", PetscWarpPlanSharedNZReductionDevice(m.ncells, m.nel, m.e2d, slot, NULL, nnz, &sl, NULL, &dev, NULL, &built));
     PetscCheck(built, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The device did not build the sharednz reduction array");
     PetscCall(SameRed(m.name, "device sharednz reduction array", &dev, &sh.red));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "    device sharednz reduction array equal to the host's\n"));

@@ -87,10 +87,10 @@ PETSC_EXTERN PetscErrorCode PetscWarpPlanSharedNZLimit(PetscInt nrows, const Pet
    PETSC_ERR_ARG_INCOMP when a target is reached from the rows of two blocks. */
 PETSC_EXTERN PetscErrorCode PetscWarpPlanSharedNZReduction(PetscInt ncells, PetscInt nel, const PetscInt e2d[], const int slot[], PetscWarpSharedHost *sh);
 /* The same array built on the device (warpasm.c; src/kernels/warpasm_plan.cu) from device slots d_slot (NULL: the host
-   slots slot uploaded; targets below ntargets): device arrays into d and/or a host copy into h
+   slots slot uploaded; targets below ntargets): device arrays into d and/or a host copy into h, their entries in nent
    (sh->red itself is left empty, sh->rblk freed once built); *built PETSC_FALSE when the blocks' packing scratch would
    exceed 1 GB of device memory (sh unchanged: build on the host) */
-PETSC_EXTERN PetscErrorCode PetscWarpPlanSharedNZReductionDevice(PetscInt ncells, PetscInt nel, const PetscInt e2d[], const int slot[], const int *d_slot, PetscInt ntargets, PetscWarpSharedHost *sh, PetscWarpRed *d, PetscWarpRedHost *h, PetscBool *built);
+PETSC_EXTERN PetscErrorCode PetscWarpPlanSharedNZReductionDevice(PetscInt ncells, PetscInt nel, const PetscInt e2d[], const int slot[], const int *d_slot, PetscInt ntargets, PetscWarpSharedHost *sh, PetscWarpRed *d, PetscWarpRedHost *h, PetscCount *nent, PetscBool *built);
 PETSC_EXTERN PetscErrorCode PetscWarpSharedHostDestroy(PetscWarpSharedHost *sh);
 
 /* The rownz plan (assembly by row with recomputation; warpasmrownzkernels.h for the format), host memory */

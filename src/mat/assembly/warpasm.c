@@ -190,6 +190,7 @@ PetscErrorCode PetscWarpPlanReductionDevice(PetscCount nsrc, const int slot[], P
   Output Parameters:
 + d     - the device arrays (freed with `cudaFree()`), or `NULL` when only the host copy is wanted
 . h     - a host copy (freed with `PetscWarpRedHostDestroy()`), or `NULL`
+. nent  - the entries of the packed array, or `NULL`
 - built - `PETSC_FALSE` when the blocks' packing scratch would exceed 1 GB even in global memory (nothing built, `sh`
           unchanged: build on the host with `PetscWarpPlanSharedNZReduction()`)
 
@@ -208,7 +209,7 @@ PetscErrorCode PetscWarpPlanReductionDevice(PetscCount nsrc, const int slot[], P
 
 .seealso: `PetscWarpPlanSharedNZReduction()`, `PetscWarpPlanSharedNZLimit()`, `PetscWarpPlanReductionDevice()`
 @*/
-PetscErrorCode PetscWarpPlanSharedNZReductionDevice(PetscInt ncells, PetscInt nel, const PetscInt e2d[], const int slot[], const int *d_slot, PetscInt ntargets, PetscWarpSharedHost *sh, PetscWarpRed *d, PetscWarpRedHost *h, PetscBool *built)
+PetscErrorCode PetscWarpPlanSharedNZReductionDevice(PetscInt ncells, PetscInt nel, const PetscInt e2d[], const int slot[], const int *d_slot, PetscInt ntargets, PetscWarpSharedHost *sh, PetscWarpRed *d, PetscWarpRedHost *h, PetscCount *nent, PetscBool *built)
 {
 #if PetscDefined(HAVE_CUDA)
   const PetscCount nsrc  = (PetscCount)ncells * nel * nel;
@@ -221,8 +222,9 @@ PetscErrorCode PetscWarpPlanSharedNZReductionDevice(PetscInt ncells, PetscInt ne
 
   PetscFunctionBegin;
   PetscAssertPointer(sh, 7);
-  PetscAssertPointer(built, 10);
+  PetscAssertPointer(built, 11);
   *built = PETSC_FALSE;
+  if (nent) *nent = 0;
 #if PetscDefined(HAVE_CUDA)
   PetscCheck(nsrc < INT_MAX && ntargets >= 0 && ntargets < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Reduction arrays hold 32-bit indices: %" PetscCount_FMT " sources, %" PetscInt_FMT " targets are too many", nsrc, ntargets);
   PetscCheck(!nsrc || ((slot || d_slot) && e2d), PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "No slots or no element map");
@@ -246,6 +248,7 @@ PetscErrorCode PetscWarpPlanSharedNZReductionDevice(PetscInt ncells, PetscInt ne
   PetscCheck(status != PETSCWARP_REDPLAN_TOO_MANY, PETSC_COMM_SELF, PETSC_ERR_SUP, "The reduction array needs more than 2^31 entries; use more MPI ranks");
   if (status != PETSCWARP_REDPLAN_OK) PetscFunctionReturn(PETSC_SUCCESS);
   *built = PETSC_TRUE;
+  if (nent) *nent = (PetscCount)n;
   if (h) PetscCall(DownloadRed(&r, n, h));
   if (d) *d = r;
   else PetscCall(FreeRed(&r));
@@ -259,6 +262,7 @@ PetscErrorCode PetscWarpPlanSharedNZReductionDevice(PetscInt ncells, PetscInt ne
   (void)ntargets;
   (void)d;
   (void)h;
+  (void)nent;
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "PetscWarpPlanSharedNZReductionDevice() needs petscwarp built with CUDA");
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1257,6 +1261,21 @@ static PetscErrorCode SharedNZMaxCells(PetscWarpAsm a, const PetscWarpFE *fe, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if PetscDefined(HAVE_CUDA)
+/* The device slots are done with: copied to the host first when the host builds the reduction array (tohost) */
+static PetscErrorCode ReleaseDeviceSlots(PetscWarpAsmPlan *p, PetscCount nsrc, PetscBool tohost)
+{
+  PetscFunctionBegin;
+  if (tohost && p->d_slot && !p->slot) {
+    PetscCall(PetscMalloc1(PetscMax(nsrc, 1), &p->slot));
+    PetscCall(Download(p->d_slot, (size_t)nsrc, sizeof(int), p->slot));
+  }
+  PetscCall(DFree(p->d_slot));
+  p->d_slot = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 /* The globalnz reduction plan from the slots (p->d_slot when computed on the device, else p->slot): on the device when
    assembling there (unless -mat_warp_assembly_device_plan 0, or a block's lists are too long for its shared memory),
    else on the host (uploaded with the rest of the plan). The slots are freed: the reduction array replaces them. */
@@ -1279,12 +1298,7 @@ static PetscErrorCode PlanRed(PetscWarpAsm a, Mat A, const MatWarpTarget *t, Pet
       p->bytes       = sizeof(int) * ((PetscLogDouble)p->d_red.nblocks + 1 + (PetscLogDouble)nent);
     } else PetscCall(PetscInfo(a, "globalnz: a block's lists need more shared memory than the device has: reduction plan built on the host\n"));
   }
-  if (!built && p->d_slot && !p->slot) { /* the host needs the slots */
-    PetscCall(PetscMalloc1(PetscMax(nsrc, 1), &p->slot));
-    PetscCall(Download(p->d_slot, (size_t)nsrc, sizeof(int), p->slot));
-  }
-  PetscCall(DFree(p->d_slot));
-  p->d_slot = NULL;
+  PetscCall(ReleaseDeviceSlots(p, nsrc, (PetscBool)!built));
 #endif
   if (!built) {
     PetscCall(PetscWarpPlanReduction(nsrc, p->slot, t->nslots, a->bs, a->tpb, &p->red));
@@ -1323,21 +1337,15 @@ static PetscErrorCode SharedRed(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
   PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanRed, A, 0, 0, 0));
 #if PetscDefined(HAVE_CUDA)
   if (p->d_slot) {
-    PetscCall(PetscWarpPlanSharedNZReductionDevice(a->ncells, a->nel, a->e2d, NULL, p->d_slot, t->nslots, &p->sh, &p->d_sh.red, NULL, &built));
-    if (built) {
-      int nent;
+    PetscCount nent = 0;
 
-      PetscCall(Download(p->d_sh.red.off + p->d_sh.red.nblocks, 1, sizeof(int), &nent));
+    PetscCall(PetscWarpPlanSharedNZReductionDevice(a->ncells, a->nel, a->e2d, NULL, p->d_slot, t->nslots, &p->sh, &p->d_sh.red, NULL, &nent, &built));
+    if (built) {
       p->sh.red.nblocks = p->d_sh.red.nblocks; /* sizes only: the arrays live on the device */
       p->sh.red.bs      = p->d_sh.red.bs;
       p->bytes          = sizeof(int) * ((PetscLogDouble)p->d_sh.red.nblocks + 1 + (PetscLogDouble)nent);
-    } else {
-      PetscCall(PetscInfo(a, "sharednz: the blocks' packing scratch is too large for the device: reduction array built on the host\n"));
-      PetscCall(PetscMalloc1(PetscMax(nsrc, 1), &p->slot));
-      PetscCall(Download(p->d_slot, (size_t)nsrc, sizeof(int), p->slot));
-    }
-    PetscCall(DFree(p->d_slot));
-    p->d_slot = NULL;
+    } else PetscCall(PetscInfo(a, "sharednz: the blocks' packing scratch is too large for the device: reduction array built on the host\n"));
+    PetscCall(ReleaseDeviceSlots(p, nsrc, (PetscBool)!built));
   }
 #endif
   if (!built) PetscCall(PetscWarpPlanSharedNZReduction(a->ncells, a->nel, a->e2d, p->slot, &p->sh));
