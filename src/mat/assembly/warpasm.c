@@ -2059,6 +2059,24 @@ PetscErrorCode PetscWarpAsmAssembleVector(PetscWarpAsm wa, Vec F)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether A is an ELL-WARP matrix (*isew) and, if so, whether its layout lives on the device (*cuda) */
+static PetscErrorCode EllWarpBackendCUDA(Mat A, PetscBool *isew, PetscBool *cuda)
+{
+  PetscVoidFn *f = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatEllWarpGetOpts_C", &f));
+  *isew = (PetscBool) !!f;
+  *cuda = PETSC_FALSE;
+  if (f) {
+    MatEllWarpBackend be;
+
+    PetscCall(MatEllWarpGetBackend(A, &be));
+    *cuda = (PetscBool)(be == MAT_ELLWARP_BACKEND_CUDA);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   PetscWarpAsmCreateMatrix - Creates a matrix with the nonzero pattern of the elements (symbolic assembly), values zero
 
@@ -2096,20 +2114,15 @@ PetscErrorCode PetscWarpAsmCreateMatrix(PetscWarpAsm wa, MatType type, Mat *A)
   if (wa->size > 1) { /* the pattern from the COO preallocation of the elements (the coo plan, reused by the assembly) */
     PetscScalar  *zero;
     MatWarpTarget t;
-    PetscBool     device = PETSC_FALSE;
-    PetscVoidFn  *f      = NULL;
+    PetscBool     device = PETSC_FALSE, isew, ewcuda;
 
     PetscCall(MatCreate(PetscObjectComm((PetscObject)wa), A));
     PetscCall(MatSetSizes(*A, wa->nrows, wa->ncols, PETSC_DETERMINE, PETSC_DETERMINE));
     PetscCall(MatSetType(*A, type));
     if (wa->usedevice) {
       PetscCall(PetscObjectTypeCompareAny((PetscObject)*A, &device, MATMPIAIJCUSPARSE, MATSEQAIJCUSPARSE, ""));
-      PetscCall(PetscObjectQueryFunction((PetscObject)*A, "MatEllWarpGetOpts_C", &f));
-      if (f) {
-        MatEllWarpBackend be;
-        PetscCall(MatEllWarpGetBackend(*A, &be));
-        device = (PetscBool)(be == MAT_ELLWARP_BACKEND_CUDA);
-      }
+      PetscCall(EllWarpBackendCUDA(*A, &isew, &ewcuda));
+      if (isew) device = ewcuda;
     }
     t.nslots = wa->nrows;
     t.ell    = PETSC_FALSE;
@@ -2126,16 +2139,10 @@ PetscErrorCode PetscWarpAsmCreateMatrix(PetscWarpAsm wa, MatType type, Mat *A)
   /* the pattern on the device when assembling there (-mat_warp_assembly_device_plan), else on the host; an ELL-WARP
      matrix of the CUDA backend builds its layout from the device pattern (no upload of the CSR and its zero values) */
   if (dev && wa->usedevice && wa->redplandev) {
-    PetscVoidFn *f    = NULL;
-    PetscBool    keep = PETSC_FALSE;
+    PetscBool isew, keep;
 
-    PetscCall(PetscObjectQueryFunction((PetscObject)*A, "MatEllWarpGetOpts_C", &f));
-    if (f && !(*A)->structure_only) {
-      MatEllWarpBackend be;
-
-      PetscCall(MatEllWarpGetBackend(*A, &be));
-      keep = (PetscBool)(be == MAT_ELLWARP_BACKEND_CUDA);
-    }
+    PetscCall(EllWarpBackendCUDA(*A, &isew, &keep));
+    keep = (PetscBool)(keep && !(*A)->structure_only);
     PetscCall(PatternDevice(wa->nrows, wa->ncols, wa->ncells, wa->nel, wa->e2d, PETSC_TRUE, &ri, &cj, keep ? &d_rp : NULL, keep ? &d_ci : NULL, &built));
   }
   if (!built) PetscCall(PetscWarpPlanPattern(wa->nrows, wa->ncols, wa->ncells, wa->nel, wa->e2d, PETSC_TRUE, &ri, &cj));
