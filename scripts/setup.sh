@@ -73,19 +73,21 @@ fi
 # From the same sdist (pip download, served from PyPI or pip's cache), next to the installed PETSc:
 # - the private header of MATSEQAIJ (not installed by PETSc): MATELLWARP's device-authoritative values hook into its
 #   Mat_SeqAIJ::ops like AIJCUSPARSE does (src/mat/impls/ellwarp/seq/ellwarpvalues.c);
-# - PETSc's own SNES tutorials ex12.c and ex56.c, built unchanged by tests/petsc_tutorials (the no-code path of issue 8).
+# - PETSc's own SNES tutorials ex12.c and ex56.c and TS tutorial ex46.c (Navier-Stokes, two fields), built unchanged by
+#   tests/petsc_tutorials (the no-code path of issue 8).
 PRIV="$PETSC_DIR/petscwarp-private/petscwarp_petsc_aij.h"
 TUT="$PETSC_DIR/petscwarp-private/tutorials"
-if [ ! -f "$PRIV" ] || [ ! -f "$TUT/ex12.c" ] || [ ! -f "$TUT/ex56.c" ]; then
-  step "extracting aij.h and snes/tutorials/ex12.c, ex56.c from the petsc $PETSC_VERSION sdist"
+if [ ! -f "$PRIV" ] || [ ! -f "$TUT/ex12.c" ] || [ ! -f "$TUT/ex56.c" ] || [ ! -f "$TUT/ex46.c" ]; then
+  step "extracting aij.h, snes/tutorials/ex12.c, ex56.c and ts/tutorials/ex46.c from the petsc $PETSC_VERSION sdist"
   tmp=$(mktemp -d)
   "$PREFIX/venv/bin/pip" download -q --no-deps --no-binary :all: "petsc==$PETSC_VERSION" -d "$tmp" || fail "pip download petsc==$PETSC_VERSION"
   mkdir -p "$(dirname "$PRIV")" "$TUT"
   tar -xzf "$tmp"/petsc-$PETSC_VERSION.tar.gz -O "petsc-$PETSC_VERSION/src/mat/impls/aij/seq/aij.h" > "$PRIV.tmp" || fail "aij.h not found in the sdist"
   mv "$PRIV.tmp" "$PRIV"
-  for ex in ex12 ex56; do
-    tar -xzf "$tmp"/petsc-$PETSC_VERSION.tar.gz -O "petsc-$PETSC_VERSION/src/snes/tutorials/$ex.c" > "$TUT/$ex.c.tmp" || fail "$ex.c not found in the sdist"
-    mv "$TUT/$ex.c.tmp" "$TUT/$ex.c"
+  for ex in snes/tutorials/ex12 snes/tutorials/ex56 ts/tutorials/ex46; do
+    f=$(basename $ex)
+    tar -xzf "$tmp"/petsc-$PETSC_VERSION.tar.gz -O "petsc-$PETSC_VERSION/src/$ex.c" > "$TUT/$f.c.tmp" || fail "$ex.c not found in the sdist"
+    mv "$TUT/$f.c.tmp" "$TUT/$f.c"
   done
   rm -rf "$tmp"
 fi

@@ -3,8 +3,9 @@
   by PETSc's DMSNES local FEM Jacobian (DMPlexSNESComputeJacobianFEM(), set by DMPlexSetSNESLocalFEM()), switches the DM
   to DMPlexWarpSetSNESLocalFEM() for the following Jacobians when the PetscDS's Jacobian is a recognised built-in
   physics (-dm_plex_warp_auto). The decision is taken once per DM, at the end of the first assembly that staged
-  reassembly records (src/mat/utils/warpstage.c calls the hook registered here; the Mat layer knows nothing of DMs);
-  otherwise the matrix keeps PETSc's assembly, staged from the second Jacobian on.
+  reassembly records, or on several ranks (no staging there) at the end of the first ADD_VALUES assembly of the MPI
+  matrix (src/mat/utils/warpstage.c calls the hook registered here; the Mat layer knows nothing of DMs); otherwise the
+  matrix keeps PETSc's assembly, staged from the second Jacobian on (one rank).
 */
 #include <petscwarp.h>
 #include <petscwarp/private/warpstage.h>
@@ -33,7 +34,7 @@ static PetscErrorCode AutoDestroy(PetscCtxRt ctx)
 static PetscErrorCode Decide(DM dm, Mat A, PetscBool *ok, char why[], size_t len)
 {
   PetscMPIInt      size;
-  PetscInt         naux;
+  PetscInt         naux, ov = 0;
   PetscBool        found;
   PetscWarpPhysics phys;
   PetscReal        coef[2] = {0, 0};
@@ -44,8 +45,9 @@ static PetscErrorCode Decide(DM dm, Mat A, PetscBool *ok, char why[], size_t len
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   PetscCall(PetscObjectQuery((PetscObject)dm, HOOK_NAME, &hook));
   PetscCall(DMGetNumAuxiliaryVec(dm, &naux));
+  if (size > 1) PetscCall(DMPlexGetOverlap(dm, &ov));
   if (hook) PetscCall(PetscStrncpy(why, "DMPlexWarpSetSNESLocalFEM() is already installed and leaves this matrix to PETSc", len));
-  else if (size > 1) PetscCall(PetscStrncpy(why, "PetscWarpAsm assembles on one MPI rank in this version", len));
+  else if (ov) PetscCall(PetscSNPrintf(why, len, "the mesh is distributed with overlap %" PetscInt_FMT " (each rank assembles its own cells: overlap 0 needed)", ov));
   else if (naux) PetscCall(PetscSNPrintf(why, len, "the problem has %" PetscInt_FMT " auxiliary fields (coefficients the recognition cannot see)", naux));
   else {
     PetscCall(DMPlexWarpRecognizePhysics(dm, &found, &phys, coef, why, len));
@@ -58,6 +60,12 @@ static PetscErrorCode Decide(DM dm, Mat A, PetscBool *ok, char why[], size_t len
       else PetscCall(PetscSNPrintf(why, len, "recognised: isotropic elasticity, lambda %g, mu %g", (double)coef[0], (double)coef[1]));
     }
     *ok = found;
+  }
+  if (size > 1) { /* collective: every rank switches, or none (the recognition probes the same functions on each) */
+    PetscBool all;
+    PetscCallMPI(MPIU_Allreduce(ok, &all, 1, MPI_C_BOOL, MPI_LAND, PetscObjectComm((PetscObject)A)));
+    if (*ok && !all) PetscCall(PetscStrncpy(why, "not recognised on every rank", len));
+    *ok = all;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -94,7 +102,11 @@ static PetscErrorCode AutoHook(Mat A, PetscBool *taken)
     st->installed = PETSC_TRUE;
     *taken        = PETSC_TRUE;
     PetscCall(PetscInfo(dm, "Jacobian %s of type %s assembled by DMPlexSNESComputeJacobianFEM(): %s; the next Jacobians by DMPlexWarpSetSNESLocalFEM() (PetscWarpAsm)\n", ((PetscObject)A)->name ? ((PetscObject)A)->name : "", ((PetscObject)A)->type_name, st->why));
-  } else PetscCall(PetscInfo(dm, "Jacobian of type %s assembled by DMPlexSNESComputeJacobianFEM(), PetscWarpAsm not used: %s; the next Jacobians by PETSc's assembly, staged (MatWarpSetStage())\n", ((PetscObject)A)->type_name, st->why));
+  } else {
+    PetscMPIInt size;
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+    PetscCall(PetscInfo(dm, "Jacobian of type %s assembled by DMPlexSNESComputeJacobianFEM(), PetscWarpAsm not used: %s; the next Jacobians by PETSc's assembly%s\n", ((PetscObject)A)->type_name, st->why, size > 1 ? "" : ", staged (MatWarpSetStage())"));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -127,11 +139,13 @@ PetscErrorCode              DMPlexWarpAutoRegister_Private(void)
   Level: intermediate
 
   Notes:
-  The decision is taken at the end of the first `ADD_VALUES` assembly of a sequential `MATELLWARP` or `MATSHAREDNZ`
-  matrix made by `DMCreateMatrix()` of a `DMPLEX` whose `DMSNES` local Jacobian is `DMPlexSNESComputeJacobianFEM()`
-  (that assembly is PETSc's own), once per DM. It needs one field, a Jacobian with only g3 that
-  `DMPlexWarpRecognizePhysics()` recognises, no auxiliary fields, and one MPI rank; otherwise the Jacobians stay PETSc's,
-  with their values staged to the device (`MatWarpSetStage()`). `-info` says which path runs and why.
+  The decision is taken at the end of the first `ADD_VALUES` assembly of a `MATELLWARP` or `MATSHAREDNZ` matrix made by
+  `DMCreateMatrix()` of a `DMPLEX` whose `DMSNES` local Jacobian is `DMPlexSNESComputeJacobianFEM()` (that assembly is
+  PETSc's own), once per DM. It needs one field, a Jacobian with only g3 that `DMPlexWarpRecognizePhysics()` recognises,
+  no auxiliary fields, and on several MPI ranks a mesh distributed without overlap (every rank decides the same:
+  collective); otherwise the Jacobians stay PETSc's, on one rank with their values staged to the device
+  (`MatWarpSetStage()`). On several ranks the switched Jacobians are summed through the MPI matrix's
+  `MatSetValuesCOO()`, as `DMPlexWarpSetSNESLocalFEM()` does. `-info` says which path runs and why.
 
   Off by default: the recognition probes the pointwise g3 at a few states and points, which cannot prove that it is
   constant (a g3 reading a global variable or the time through other means would be taken for a constant one), and the

@@ -397,6 +397,33 @@ PetscErrorCode MatWarpStageUninstall_Private(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#define ASKED_NAME "__PetscWarp_StageHookAsked"
+
+PetscErrorCode MatWarpStageAskHook_Private(Mat A, MatAssemblyType type)
+{
+  PetscObject asked;
+  PetscBool   add, anyadd, taken = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (!StageHook || type != MAT_FINAL_ASSEMBLY) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectQuery((PetscObject)A, ASKED_NAME, &asked));
+  if (asked) PetscFunctionReturn(PETSC_SUCCESS);
+  /* MatAssemblyEnd() resets insertmode after the type's assemblyend: still this assembly's here; a rank that set no
+     values has NOT_SET_VALUES, so the ranks agree through a reduction (DMPlex's preallocation fills with INSERT_VALUES) */
+  add = (PetscBool)(A->insertmode == ADD_VALUES);
+  PetscCallMPI(MPIU_Allreduce(&add, &anyadd, 1, MPI_C_BOOL, MPI_LOR, PetscObjectComm((PetscObject)A)));
+  if (!anyadd) PetscFunctionReturn(PETSC_SUCCESS);
+  {
+    PetscContainer c;
+    PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &c));
+    PetscCall(PetscObjectCompose((PetscObject)A, ASKED_NAME, (PetscObject)c));
+    PetscCall(PetscContainerDestroy(&c));
+  }
+  PetscCall((*StageHook)(A, &taken));
+  if (taken) PetscCall(PetscInfo(A, "First ADD_VALUES assembly of a matrix without staging: assembled by another path from now on\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatWarpStageSetHook_Private(MatWarpStageHook hook)
 {
   PetscFunctionBegin;

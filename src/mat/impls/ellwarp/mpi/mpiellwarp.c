@@ -48,6 +48,7 @@ static PetscErrorCode MatAssemblyEnd_MPIAIJEllWarp(Mat A, MatAssemblyType mode)
   PetscFunctionBegin;
   PetscCall((*mw->assemblyend)(A, mode));
   if (mode == MAT_FINAL_ASSEMBLY) PetscCall(ConvertBlocks(A));
+  PetscCall(MatWarpStageAskHook_Private(A, mode)); /* the DMPlex no-code path on several ranks (-dm_plex_warp_auto) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
