@@ -364,7 +364,7 @@ PETSC_EXTERN PetscErrorCode MatIsSharedNZ(Mat, PetscBool *);
 .seealso: `MatWarpGetStageInfo()`, `MatWarpSetStage()`
 S*/
 typedef struct {
-  PetscBool  available;   /* the type stages (sequential MATELLWARP, MATSHAREDNZ) */
+  PetscBool  available;   /* the type stages (MATELLWARP, MATSHAREDNZ, on any number of ranks) */
   PetscBool  enabled;     /* -mat_ellwarp_stage / -mat_sharednz_stage / MatWarpSetStage() */
   PetscBool  recorded;    /* a recording of a MatSetValues() sequence exists */
   PetscBool  built;       /* its COO is set up */

@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -613,6 +613,24 @@ for w in $what; do
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asm|coo' 2>&1 | tee "$OUTDIR/ctest_pat2.log" | tail -4)
     sanitize_each sanitize_pat2.log "memcheck" "test_asm -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 3,3,2 -petscspace_degree 2 -strategies globalnz,sharednz -reassemble 2 -malloc_dump"
     timeout 300 $B/bench/bench_assembly -setup_only -cases q1lap,q2lap,q1elas,q2elas,p1tri,p2tri -strategies globalnz,sharednz -mesh_tri bench/meshes/holed_tri.msh -p1tri_dm_refine 4 -p2tri_dm_refine 3 -csv "$OUTDIR/setup_pat2.csv" 2>&1 | tee "$OUTDIR/setup_pat2.log" | grep -E "^==|pattern|sharednz|globalnz" | cut -c1-150 ;;
+  mpistage) # issue 8, session of 2026-11-26 (third): the no-code path on several ranks (MPI matrices staged, the ranks
+            # agreeing; -dm_plex_warp_auto deciding collectively) and several fields (PETSc's ts ex46, Navier-Stokes
+            # Q2-Q1): the whole GPU suite (warpstage.c's one-rank path was refactored too), then the new tests verbosely
+    (cd $B && ctest -j 4 -L gpu 2>&1 | tee "$OUTDIR/ctest_mpistage.log" | tail -40)
+    (cd $B && ctest --output-on-failure -R 'stage.*cuda|petsc_ex(46|12_(auto|nonlinear|sharednz).*mpi|56_(auto|sharednz_auto)_mpi).*cuda' 2>&1 | grep -vE "^\[[0-9]+\] <" | cut -c1-240 > "$OUTDIR/ctest_mpistage_verbose.log"; tail -5 "$OUTDIR/ctest_mpistage_verbose.log")
+    sanitize_each sanitize_mpistage.log memcheck "test_stage -mat_ellwarp_backend cuda -malloc_dump" "test_stage -mat_type sharednz -mat_sharednz_stage -tol 1e-15 -malloc_dump" ;;
+  ex46mpi) # issue 8, session of 2026-11-26 (third): PETSc's ts ex46 (two fields) on 2 ranks with mpiaijellwarp and the
+           # cuda backend failed in mpistage (velocity block's sub-PC at the first Newton step, before any staging): with
+           # staging off, with device vectors, with the host backend, with jacobi instead of bjacobi
+    EX46="-dm_plex_simplex 0 -dm_refine 1 -vel_petscspace_degree 2 -pres_petscspace_degree 1 -ts_type beuler -ts_max_steps 2 -ts_time_step 0.1 -ksp_type fgmres -ksp_rtol 1e-8 -pc_type fieldsplit -pc_fieldsplit_type schur -pc_fieldsplit_schur_fact_type lower -fieldsplit_velocity_ksp_type gmres -fieldsplit_velocity_ksp_rtol 1e-10 -fieldsplit_pressure_ksp_rtol 1e-6 -fieldsplit_pressure_pc_type jacobi -ksp_converged_reason -snes_converged_reason -fieldsplit_velocity_ksp_converged_reason -fieldsplit_velocity_ksp_max_it 200"
+    for v in "aij|-dm_mat_type aij -fieldsplit_velocity_pc_type bjacobi" "cuda|-dm_mat_type ellwarp -mat_ellwarp_backend cuda -fieldsplit_velocity_pc_type bjacobi" "cuda_nostage|-dm_mat_type ellwarp -mat_ellwarp_backend cuda -mat_ellwarp_stage 0 -fieldsplit_velocity_pc_type bjacobi" \
+             "cuda_vec|-dm_mat_type ellwarp -mat_ellwarp_backend cuda -dm_vec_type cuda -fieldsplit_velocity_pc_type bjacobi" "host|-dm_mat_type ellwarp -mat_ellwarp_backend host -fieldsplit_velocity_pc_type bjacobi" \
+             "cuda_jacobi|-dm_mat_type ellwarp -mat_ellwarp_backend cuda -fieldsplit_velocity_pc_type jacobi" "aij_jacobi|-dm_mat_type aij -fieldsplit_velocity_pc_type jacobi" \
+             "cuda_np1|-dm_mat_type ellwarp -mat_ellwarp_backend cuda -fieldsplit_velocity_pc_type bjacobi"; do
+      label=${v%%|*}; np=2; [ $label = cuda_np1 ] && np=1
+      echo "== $label (np $np): ${v#*|}" | tee -a "$OUTDIR/ex46mpi.log"
+      timeout 120 mpiexec -n $np $B/tests/petsc_tutorials/ex46 $EX46 -dll_append $B/libpetscwarp.so ${v#*|} 2>&1 | grep -E "solve|ERROR: [A-Z#]" | grep -v "ERROR: #[0-9]" | head -14 | tee -a "$OUTDIR/ex46mpi.log"
+    done ;;
   asmdup) # issue 7, session of 2026-11-26 (afternoon, ~4 min): after the device plans' shared code was factored (one
           # LPT packing routine and one allocation of packed arrays for globalnz and sharednz, one download): the GPU
           # assembly tests, compute-sanitizer memcheck/racecheck/initcheck on test_asmplan -device_plans, the Q1 bench

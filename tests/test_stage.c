@@ -1,14 +1,18 @@
-static const char help[] = "Staged reassembly (MatWarpSetStage) of ellwarp/sharednz against plain MATSEQAIJ: the same MatSetValues() calls,\n"
+static const char help[] = "Staged reassembly (MatWarpSetStage) of ellwarp/sharednz against plain MATAIJ: the same MatSetValues() calls,\n"
                            "repeated assemblies, a changed sequence, fewer calls, INSERT_VALUES, MatSetValuesBlocked, no MatZeroEntries.\n"
-                           "  -mat_type <ellwarp|sharednz>  -blocked (MatSetValuesBlocked with bs 2)  -n <nodes>  -tol <t> (0: the exact AIJ matrix)\n";
+                           "On several ranks element e is set by rank e mod size (rows of other ranks included), the changed sequence and the\n"
+                           "missing call on one rank only: every rank must take the same path.\n"
+                           "  -mat_type <ellwarp|sharednz>  -blocked (MatSetValuesBlocked with bs 2)  -n <nodes>  -tol <t> (0: the exact AIJ matrix)\n"
+                           "  -zero_rank <r> (rank r sets no values)\n";
 
 #include "testutil.h"
 
 /* Element e couples the nodes e, e+1, e+w, e+w+1 (mod n), like a structured quad mesh; every 13th element has a
    constrained (negative) node, dropped as MatSetValues() drops it */
 typedef struct {
-  PetscInt  n, w, ne, bs;
-  PetscBool blocked;
+  PetscInt    n, w, ne, bs, zero_rank;
+  PetscBool   blocked;
+  PetscMPIInt rank, size;
 } Problem;
 
 typedef enum {
@@ -28,6 +32,10 @@ static PetscErrorCode Assemble(const Problem *p, Mat A, PetscInt it, Sequence se
   {
     InsertMode mode = seq == SEQ_INSERT ? INSERT_VALUES : ADD_VALUES;
     for (PetscInt e = 0; e < ne; e++) {
+      PetscMPIInt owner = (PetscMPIInt)(e % p->size);
+      if (seq == SEQ_INSERT) owner = 0; /* entries inserted by several ranks: the stash's arrival order would decide */
+      if (owner == p->zero_rank) owner = (owner + 1) % p->size;
+      if (owner != p->rank) continue;
       PetscInt idx[4] = {e % p->n, (e + 1) % p->n, (e + p->w) % p->n, (e + p->w + 1) % p->n}, pidx[8];
       if (e % 13 == 0) idx[2] = -1;
       if (seq == SEQ_PERMUTED && e == p->ne / 2) {
@@ -67,13 +75,13 @@ static PetscErrorCode Compare(Mat A, Mat R, PetscReal tol, const char *what)
   PetscCall(VecNorm(yr, NORM_2, &pr));
   PetscCall(VecAXPY(ya, -1.0, yr));
   PetscCall(VecNorm(ya, NORM_2, &pd));
-  PetscCall(MatGetInfo(A, MAT_LOCAL, &ia));
-  PetscCall(MatGetInfo(R, MAT_LOCAL, &ir));
-  PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &ia));
+  PetscCall(MatGetInfo(R, MAT_GLOBAL_SUM, &ir));
+  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &B));
   PetscCall(MatNorm(R, NORM_FROBENIUS, &nr));
   PetscCall(MatAXPY(B, -1.0, R, DIFFERENT_NONZERO_PATTERN));
   PetscCall(MatNorm(B, NORM_FROBENIUS, &nd));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-44s |A-R|_F/|R|_F = %.3g, product %.3g, nonzeros %g/%g\n", what, (double)(nd / nr), (double)(pd / pr), ia.nz_used, ir.nz_used));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-44s |A-R|_F/|R|_F = %.3g, product %.3g, nonzeros %g/%g\n", what, (double)(nd / nr), (double)(pd / pr), ia.nz_used, ir.nz_used));
   PetscCheck(nd <= tol * nr, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: values differ from AIJ's (%g relative)", what, (double)(nd / nr));
   PetscCheck(pd <= 1e-13 * pr, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: product differs from AIJ's (%g relative)", what, (double)(pd / pr));
   PetscCheck(ia.nz_used == ir.nz_used, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: nonzero pattern differs from AIJ's", what);
@@ -86,7 +94,7 @@ static PetscErrorCode Compare(Mat A, Mat R, PetscReal tol, const char *what)
 
 int main(int argc, char **argv)
 {
-  Problem          p = {.n = 300, .w = 17, .bs = 1};
+  Problem          p = {.n = 300, .w = 17, .bs = 1, .zero_rank = -1};
   Mat              A, R;
   MatWarpStageInfo info;
   PetscBool        expect_off = PETSC_FALSE, skip;
@@ -119,17 +127,22 @@ int main(int argc, char **argv)
   if (skip) return TestSkip();
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &p.n, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-blocked", &p.blocked, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-zero_rank", &p.zero_rank, NULL));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &p.rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &p.size));
+  if (p.size == 1) p.zero_rank = -1;
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_off", &expect_off, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL)); /* PETSc's own COO (sharednz) sums in the order of an unstable sort */
   if (p.blocked) p.bs = 2;
   p.ne = p.n - p.w - 1;
-  PetscCall(MatCreate(PETSC_COMM_SELF, &A));
-  PetscCall(MatSetSizes(A, p.n * p.bs, p.n * p.bs, p.n * p.bs, p.n * p.bs));
+  PetscCall(MatCreate(PETSC_COMM_WORLD, &A));
+  PetscCall(MatSetSizes(A, PETSC_DECIDE, PETSC_DECIDE, p.n * p.bs, p.n * p.bs));
   PetscCall(MatSetBlockSize(A, p.bs));
   PetscCall(MatSetType(A, MATELLWARP));
   PetscCall(MatSetFromOptions(A));
   PetscCall(MatSeqAIJSetPreallocation(A, 9 * p.bs, NULL));
-  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, p.n * p.bs, p.n * p.bs, 9 * p.bs, NULL, &R));
+  PetscCall(MatMPIAIJSetPreallocation(A, 9 * p.bs, NULL, 9 * p.bs, NULL));
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, p.n * p.bs, p.n * p.bs, 9 * p.bs, NULL, 9 * p.bs, NULL, &R));
   PetscCall(MatSetBlockSize(R, p.bs));
   for (size_t r = 0; r < PETSC_STATIC_ARRAY_LENGTH(run); r++) {
     PetscCall(MatGetNonzeroState(A, &nz0));
@@ -140,7 +153,7 @@ int main(int argc, char **argv)
     if (r >= 2) PetscCheck(nz0 == nz1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the nonzero state changed", run[r].what);
   }
   PetscCall(MatWarpGetStageInfo(A, &info));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "type %s: staging %s; %" PetscInt_FMT " recorded, %" PetscInt_FMT " staged, %" PetscInt_FMT " fell back, %" PetscInt_FMT " plain; recording of %" PetscInt_FMT " calls, %" PetscCount_FMT " values; last reason: %s\n",
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "type %s: staging %s; %" PetscInt_FMT " recorded, %" PetscInt_FMT " staged, %" PetscInt_FMT " fell back, %" PetscInt_FMT " plain; recording of %" PetscInt_FMT " calls, %" PetscCount_FMT " values; last reason: %s\n",
                         ((PetscObject)A)->type_name, info.enabled ? "on" : "off", info.nrecorded, info.nstaged, info.nfallback, info.nplain, info.ncalls, info.nvalues, info.reason));
   if (expect_off) PetscCheck(!info.enabled && info.nplain == (PetscInt)PETSC_STATIC_ARRAY_LENGTH(run) && !info.nstaged, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Staging ran although turned off");
   else PetscCheck(info.available && info.nrecorded == 3 && info.nstaged == 6 && info.nfallback == 2 && info.nplain == 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Unexpected paths");

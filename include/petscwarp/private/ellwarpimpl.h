@@ -26,6 +26,7 @@ typedef struct {
   PetscErrorCode (*productsetfromoptions)(Mat);
   PetscErrorCode (*setpreallocationcoo)(Mat, PetscCount, PetscInt[], PetscInt[]); /* composed methods of MATSEQAIJ */
   PetscErrorCode (*setvaluescoo)(Mat, const PetscScalar[], InsertMode);
+  PetscErrorCode (*createsubmatrices)(Mat, PetscInt, const IS[], const IS[], MatReuse, Mat *[]);
 } MatEllWarpParentOps;
 
 /* What the user asked for (options or setters); shared by the seq and MPI types */
@@ -39,6 +40,8 @@ typedef struct {
   PetscReal         window_pad;  /* automatic window: most extra padding (slots/nnz) over the global sort that it may cost */
   MatEllWarpIndex   index;       /* column index layout asked for (-mat_ellwarp_index) */
   PetscInt          kc_variant;  /* load schedule of the device products (-mat_ellwarp_kc_variant); -1: PETSCWARP_KC_VARIANT_DEFAULT */
+  PetscBool         hostvecs;    /* MatCreateVecs() gives host vectors even with the cuda backend (the DM's vectors are host
+                                    ones: plexwarpauto.c); inherited by submatrices and duplicates */
 } MatEllWarpOpts;
 
 typedef struct {
@@ -91,6 +94,7 @@ typedef struct {
   PetscErrorCode (*view)(Mat, PetscViewer);
   PetscErrorCode (*setpreallocationcoo)(Mat, PetscCount, PetscInt[], PetscInt[]); /* MPIAIJ's (host) COO */
   PetscErrorCode (*setvaluescoo)(Mat, const PetscScalar[], InsertMode);
+  PetscErrorCode (*createsubmatrix)(Mat, IS, IS, MatReuse, Mat *);
 } Mat_MPIAIJEllWarp;
 
 PETSC_INTERN PetscErrorCode MatEllWarpOptionsRead_Private(PetscOptionItems, MatEllWarpOpts *);

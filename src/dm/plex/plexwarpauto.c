@@ -3,12 +3,13 @@
   by PETSc's DMSNES local FEM Jacobian (DMPlexSNESComputeJacobianFEM(), set by DMPlexSetSNESLocalFEM()), switches the DM
   to DMPlexWarpSetSNESLocalFEM() for the following Jacobians when the PetscDS's Jacobian is a recognised built-in
   physics (-dm_plex_warp_auto). The decision is taken once per DM, at the end of the first assembly that staged
-  reassembly records, or on several ranks (no staging there) at the end of the first ADD_VALUES assembly of the MPI
-  matrix (src/mat/utils/warpstage.c calls the hook registered here; the Mat layer knows nothing of DMs); otherwise the
-  matrix keeps PETSc's assembly, staged from the second Jacobian on (one rank).
+  reassembly records (on several ranks: all ranks together), or, with staging off, at the end of the first
+  ADD_VALUES assembly (src/mat/utils/warpstage.c calls the hook registered here; the Mat layer knows nothing of DMs);
+  otherwise the matrix keeps PETSc's assembly, staged from the second Jacobian on.
 */
 #include <petscwarp.h>
 #include <petscwarp/private/warpstage.h>
+#include <petscwarp/private/plexwarphook.h>
 #include <petsc/private/dmimpl.h>
 #include <petscdmplex.h>
 #include <petscsnes.h>
@@ -83,7 +84,9 @@ static PetscErrorCode AutoHook(Mat A, PetscBool *taken)
   PetscCall(MatGetDM(A, &dm));
   if (!dm) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMPLEX, &isplex));
-  if (!isplex || !dm->dmsnes) PetscFunctionReturn(PETSC_SUCCESS); /* no SNES on this DM: not a DMSNES Jacobian */
+  if (!isplex) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMPlexWarpMatchVectors_Private(dm, A)); /* before the solver makes its vectors (SNES, TS or KSP) */
+  if (!dm->dmsnes) PetscFunctionReturn(PETSC_SUCCESS); /* no SNES on this DM: not a DMSNES Jacobian */
   PetscCall(PetscObjectContainerQuery((PetscObject)dm, AUTO_NAME, &st));
   if (st) PetscFunctionReturn(PETSC_SUCCESS); /* decided already */
   PetscCall(DMSNESGetJacobianLocal(dm, &jac, &ctx));
@@ -102,11 +105,7 @@ static PetscErrorCode AutoHook(Mat A, PetscBool *taken)
     st->installed = PETSC_TRUE;
     *taken        = PETSC_TRUE;
     PetscCall(PetscInfo(dm, "Jacobian %s of type %s assembled by DMPlexSNESComputeJacobianFEM(): %s; the next Jacobians by DMPlexWarpSetSNESLocalFEM() (PetscWarpAsm)\n", ((PetscObject)A)->name ? ((PetscObject)A)->name : "", ((PetscObject)A)->type_name, st->why));
-  } else {
-    PetscMPIInt size;
-    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-    PetscCall(PetscInfo(dm, "Jacobian of type %s assembled by DMPlexSNESComputeJacobianFEM(), PetscWarpAsm not used: %s; the next Jacobians by PETSc's assembly%s\n", ((PetscObject)A)->type_name, st->why, size > 1 ? "" : ", staged (MatWarpSetStage())"));
-  }
+  } else PetscCall(PetscInfo(dm, "Jacobian of type %s assembled by DMPlexSNESComputeJacobianFEM(), PetscWarpAsm not used: %s; the next Jacobians by PETSc's assembly, staged (MatWarpSetStage())\n", ((PetscObject)A)->type_name, st->why));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -143,8 +142,7 @@ PetscErrorCode              DMPlexWarpAutoRegister_Private(void)
   `DMCreateMatrix()` of a `DMPLEX` whose `DMSNES` local Jacobian is `DMPlexSNESComputeJacobianFEM()` (that assembly is
   PETSc's own), once per DM. It needs one field, a Jacobian with only g3 that `DMPlexWarpRecognizePhysics()` recognises,
   no auxiliary fields, and on several MPI ranks a mesh distributed without overlap (every rank decides the same:
-  collective); otherwise the Jacobians stay PETSc's, on one rank with their values staged to the device
-  (`MatWarpSetStage()`). On several ranks the switched Jacobians are summed through the MPI matrix's
+  collective); otherwise the Jacobians stay PETSc's, with their values staged to the device (`MatWarpSetStage()`). On several ranks the switched Jacobians are summed through the MPI matrix's
   `MatSetValuesCOO()`, as `DMPlexWarpSetSNESLocalFEM()` does. `-info` says which path runs and why.
 
   Off by default: the recognition probes the pointwise g3 at a few states and points, which cannot prove that it is

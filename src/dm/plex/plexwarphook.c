@@ -3,6 +3,7 @@
   set-up, the PetscWarpAsm, the cached boundary values, and the comparisons with PETSc of -dm_plex_warp_check.
 */
 #include <petscwarp/private/plexwarphook.h>
+#include <petscwarp/private/ellwarpimpl.h>
 #include <petscsnes.h>
 #include <petscts.h>
 #include <petscds.h>
@@ -102,6 +103,37 @@ static PetscErrorCode CheckVectors(DM dm, Mat A)
   PetscCall(IsCUDAVecType(vt, &cuda));
   PetscCheck(cuda, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_INCOMP, "A %s matrix needs CUDA vectors (its MatMult() reads their device arrays; host ones would give wrong products silently in an optimised PETSc), but the DM's vectors are %s: use -dm_vec_type cuda (or leave -dm_vec_type unset)",
              ((PetscObject)A)->type_name, vt ? vt : VECSTANDARD);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  A matrix of the DM whose solvers will mix its vectors with the DM's: a cuSPARSE matrix with host vectors is refused
+  (CheckVectors()); a MATELLWARP matrix with the cuda backend gives VECCUDA vectors from MatCreateVecs() (and so do its
+  submatrices: fieldsplit's blocks, Schur complements), which with the DM's host vectors end up in the same Vec
+  operations, where an optimised PETSc reads a host vector's stale device copy (measured: PETSc's ts ex46 with a Schur
+  fieldsplit on 2 ranks, H100 2026-11-26: velocity solves of 67-93 iterations instead of 16-17, then a failed step).
+  Such a matrix (and its submatrices and duplicates) then gives host vectors; its products take either kind.
+*/
+PetscErrorCode DMPlexWarpMatchVectors_Private(DM dm, Mat A)
+{
+  PetscBool ew, cuda;
+  VecType   vt;
+
+  PetscFunctionBegin;
+  PetscCall(CheckVectors(dm, A));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &ew, MATSEQAIJELLWARP, MATMPIAIJELLWARP, ""));
+  if (!ew) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMGetVecType(dm, &vt));
+  PetscCall(IsCUDAVecType(vt, &cuda));
+  if (!cuda) {
+    MatEllWarpOpts o;
+    PetscUseMethod(A, "MatEllWarpGetOpts_C", (Mat, MatEllWarpOpts *), (A, &o));
+    if (o.backend == MAT_ELLWARP_BACKEND_CUDA && !o.hostvecs) {
+      o.hostvecs = PETSC_TRUE;
+      PetscUseMethod(A, "MatEllWarpSetOpts_C", (Mat, const MatEllWarpOpts *), (A, &o));
+      PetscCall(PetscInfo(A, "The DM's vectors are %s: MatCreateVecs() of this %s matrix (and of its submatrices) gives host vectors too, so that solvers do not mix them with device ones (-dm_vec_type cuda keeps the solve's vectors on the device)\n", vt ? vt : VECSTANDARD, ((PetscObject)A)->type_name));
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -259,8 +291,8 @@ PetscErrorCode DMPlexWarpHookAssemble_Private(DM dm, DMPlexWarpHook *h, const Pe
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)J, MATMFFD, &mffd));
-  PetscCall(CheckVectors(dm, Jp)); /* also when PETSc assembles: the solve is wrong either way */
-  if (J != Jp && !mffd) PetscCall(CheckVectors(dm, J));
+  PetscCall(DMPlexWarpMatchVectors_Private(dm, Jp)); /* also when PETSc assembles: the solve is wrong either way */
+  if (J != Jp && !mffd) PetscCall(DMPlexWarpMatchVectors_Private(dm, J));
   if (h->mpioff) { /* see DMPlexWarpHookCreate_Private() */
     *done = PETSC_FALSE;
     h->nhost++;

@@ -16,6 +16,13 @@
   - A call that differs (other indices, sizes, more or fewer calls, INSERT_VALUES, another orientation): the values
     staged so far are replayed through AIJ's MatSetValues() and the cycle goes on as plain AIJ assembly (-info says
     why); the recording is dropped, and the next ADD cycle records again (at most MAX_RECORDINGS times).
+  - Several ranks (MATMPIAIJELLWARP, MATSHAREDNZ as MPIAIJCUSPARSE): the calls are those of the MPI matrix (global
+    indices, rows of other ranks included: MatSetPreallocationCOO() of MPIAIJ sends them to their owners). Since its
+    COO functions are collective, the ranks agree at MatAssemblyBegin() (one reduction): the cycle is staged only when
+    it matches the recording on every rank, recorded only when every rank records (a rank without calls records an
+    empty list), else plain everywhere (a rank that staged replays its values before the stash is sent). The COO's
+    pattern part is the MPI matrix's rows (MatGetRow()); MPIAIJ's COO preallocation makes new blocks of the same
+    pattern, whose nonzero states are set back to the old blocks' so that the matrix's own stays.
 */
 #include <petscwarp/private/warpstage.h>
 #include <petscwarp/private/ellwarpimpl.h>
@@ -40,7 +47,9 @@ typedef struct {
   /* the operations wrapped */
   SetValuesFn setvalues, setvaluesblocked;
   PetscErrorCode (*zeroentries)(Mat);
+  PetscErrorCode (*assemblybegin)(Mat, MatAssemblyType);
   PetscErrorCode (*assemblyend)(Mat, MatAssemblyType);
+  PetscBool mpi; /* an MPIAIJ matrix on several ranks */
   char      option[64];
   PetscBool optread, on;
   /* the recording: call k has cm[k] rows and cn[k] columns, idx[ioff[k] ..] (rows then columns), values at voff[k] */
@@ -93,6 +102,24 @@ static PetscErrorCode GetStage(Mat A, MatWarpStage **s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The Mat_SeqAIJ whose options (row orientation, nonew, ignorezeroentries) are A's: A's own, or for an MPIAIJ matrix
+   its diagonal block's (MatSetOption() of MPIAIJ sets them on both blocks) */
+static Mat_SeqAIJ *OptionsAIJ(Mat A, MatWarpStage *s)
+{
+  Mat Ad = A;
+
+  if (s->mpi && MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL)) return NULL;
+  return (Mat_SeqAIJ *)Ad->data;
+}
+
+static PetscErrorCode SetRowOriented(Mat A, MatWarpStage *s, PetscBool ro)
+{
+  PetscFunctionBegin;
+  if (s->mpi) PetscCall(MatSetOption(A, MAT_ROW_ORIENTED, ro));
+  else ((Mat_SeqAIJ *)A->data)->roworiented = ro;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Append one call to the recording (arrays grow by doubling) */
 static PetscErrorCode Append(MatWarpStage *s, PetscInt m, const PetscInt im[], PetscInt n, const PetscInt in[])
 {
@@ -131,16 +158,18 @@ static PetscErrorCode Append(MatWarpStage *s, PetscInt m, const PetscInt im[], P
 /* Replay the calls staged so far through AIJ, and go on with plain AIJ assembly */
 static PetscErrorCode Fallback(Mat A, MatWarpStage *s, const char why[])
 {
-  Mat_SeqAIJ *a  = (Mat_SeqAIJ *)A->data;
-  PetscBool   ro = a->roworiented;
+  Mat_SeqAIJ *a = OptionsAIJ(A, s);
+  PetscBool   ro;
 
   PetscFunctionBegin;
+  PetscCheck(a, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MPIAIJ matrix without blocks");
+  ro = a->roworiented;
   PetscCall(PetscLogEventBegin(MATWARP_StageFallback, A, 0, 0, 0));
   PetscCall(PetscStrncpy(s->reason, why, sizeof(s->reason)));
   PetscCall(PetscInfo(A, "Staged assembly: %s at call %" PetscInt_FMT " of %" PetscInt_FMT "; the %" PetscInt_FMT " calls staged so far are replayed, plain AIJ assembly from here on, recording again at the next ADD_VALUES assembly\n", why, s->k, s->ncalls, s->k));
-  a->roworiented = s->roworiented;
+  PetscCall(SetRowOriented(A, s, s->roworiented));
   for (PetscInt j = 0; j < s->k; j++) PetscCall((*s->setvalues)(A, s->cm[j], s->idx + s->ioff[j], s->cn[j], s->idx + s->ioff[j] + s->cm[j], s->buf + s->voff[j], ADD_VALUES));
-  a->roworiented = ro;
+  PetscCall(SetRowOriented(A, s, ro));
   s->mode        = STAGE_PLAIN;
   s->fellback    = PETSC_TRUE;
   s->nfallback++;
@@ -160,9 +189,10 @@ static PetscErrorCode Plain(Mat A, MatWarpStage *s, const char why[])
 /* The first MatSetValues() of a cycle decides how the cycle runs */
 static PetscErrorCode CycleBegin(Mat A, MatWarpStage *s, InsertMode addv)
 {
-  Mat_SeqAIJ *a = (Mat_SeqAIJ *)A->data;
+  Mat_SeqAIJ *a = OptionsAIJ(A, s);
 
   PetscFunctionBegin;
+  PetscCheck(a, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MPIAIJ matrix without blocks");
   s->incycle  = PETSC_TRUE;
   s->fellback = PETSC_FALSE;
   s->k        = 0;
@@ -211,7 +241,7 @@ static PetscErrorCode StageSetValues(Mat A, PetscInt m, const PetscInt im[], Pet
       const char    *ko = NULL;
       if (addv != ADD_VALUES) ko = "INSERT_VALUES";
       else if (k >= s->ncalls) ko = "more calls than recorded";
-      else if (((Mat_SeqAIJ *)A->data)->roworiented != s->roworiented) ko = "another MAT_ROW_ORIENTED";
+      else if (OptionsAIJ(A, s)->roworiented != s->roworiented) ko = "another MAT_ROW_ORIENTED";
       else if (s->cm[k] != m || s->cn[k] != n) ko = "another number of rows or columns";
       else {
         const PetscInt *r = s->idx + s->ioff[k];
@@ -235,18 +265,99 @@ static PetscErrorCode StageSetValues(Mat A, PetscInt m, const PetscInt im[], Pet
 
 /* The COO of the recording: its entries (as recorded, in value order), then every nonzero of the AIJ pattern with a
    zero value (or, without MatZeroEntries(), the current value), so that the pattern stays AIJ's own */
+static PetscErrorCode StageAssemblyEnd(Mat, MatAssemblyType);
+
+/* A matrix (A itself, or a block of an MPIAIJ one) whose pattern is unchanged but that COO preallocation gave the
+   nonzero state st1: back to st0, with ELL-WARP's record of the state its layout was built for */
+static PetscErrorCode KeepState(Mat A, PetscObjectState st0)
+{
+  PetscBool isew;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJELLWARP, &isew));
+  if (isew) {
+    Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+    if (ew->built && ew->nzstate == A->nonzerostate) ew->nzstate = st0;
+  }
+  A->nonzerostate = st0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The nonzeros of A's (local) rows: count, or (ci, cj, and the current values into v unless v is NULL) fill from p */
+static PetscErrorCode PatternCOO(Mat A, MatWarpStage *s, PetscCount *n, PetscInt ci[], PetscInt cj[], PetscScalar v[])
+{
+  PetscFunctionBegin;
+  if (!s->mpi) {
+    Mat_SeqAIJ        *a = (Mat_SeqAIJ *)A->data;
+    PetscInt           m = A->rmap->n;
+    const PetscScalar *aa;
+
+    *n = a->i[m];
+    if (!ci) PetscFunctionReturn(PETSC_SUCCESS);
+    for (PetscInt r = 0; r < m; r++)
+      for (PetscInt p = a->i[r]; p < a->i[r + 1]; p++) ci[p] = r, cj[p] = a->j[p];
+    if (v) {
+      PetscCall(MatSeqAIJGetArrayRead(A, &aa)); /* the values before this assembly (pulled from the device if only there) */
+      PetscCall(PetscArraycpy(v, aa, *n));
+      PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+    }
+  } else { /* the blocks (MatGetRow() is for assembled matrices; this runs inside the assembly end): the diagonal one's
+              local columns shifted by the first owned column, the off-diagonal one's through garray */
+    Mat             blk[2];
+    const PetscInt *garray;
+    PetscInt        rstart, cstart, m = A->rmap->n;
+    PetscCount      p = 0;
+
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &blk[0], &blk[1], &garray));
+    PetscCall(MatGetOwnershipRange(A, &rstart, NULL));
+    PetscCall(MatGetOwnershipRangeColumn(A, &cstart, NULL));
+    for (int b = 0; b < 2; b++) {
+      Mat_SeqAIJ        *a = (Mat_SeqAIJ *)blk[b]->data;
+      const PetscScalar *aa;
+
+      if (ci) {
+        for (PetscInt r = 0; r < m; r++)
+          for (PetscInt q = a->i[r]; q < a->i[r + 1]; q++) ci[p + q] = rstart + r, cj[p + q] = b ? garray[a->j[q]] : cstart + a->j[q];
+        if (v) {
+          PetscCall(MatSeqAIJGetArrayRead(blk[b], &aa));
+          PetscCall(PetscArraycpy(v + p, aa, a->i[m]));
+          PetscCall(MatSeqAIJRestoreArrayRead(blk[b], &aa));
+        }
+      }
+      p += a->i[m];
+    }
+    *n = p;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Nonzeros stored by A (on this rank) */
+static PetscErrorCode StoredNonzeros(Mat A, MatWarpStage *s, PetscCount *nz)
+{
+  PetscFunctionBegin;
+  if (!s->mpi) *nz = ((Mat_SeqAIJ *)A->data)->nz;
+  else {
+    Mat Ad, Ao;
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+    *nz = ((Mat_SeqAIJ *)Ad->data)->nz + ((Mat_SeqAIJ *)Ao->data)->nz;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The COO of the recording: its entries (as recorded, in value order), then every nonzero of the AIJ pattern with a
+   zero value (or, without MatZeroEntries(), the current value), so that the pattern stays AIJ's own */
 static PetscErrorCode Build(Mat A, MatWarpStage *s, PetscErrorCode (*setvaluescoo)(Mat, const PetscScalar[], InsertMode))
 {
-  Mat_SeqAIJ        *a = (Mat_SeqAIJ *)A->data;
-  PetscInt           m = A->rmap->n, *ci, *cj, nonew = a->nonew;
-  PetscCount         ntail = a->i[m], ntot = s->nval + ntail;
-  PetscScalar       *buf;
-  PetscObjectState   before = A->nonzerostate;
-  PetscBool          isew;
-  const PetscScalar *aa;
+  PetscInt        *ci, *cj, nonew = OptionsAIJ(A, s)->nonew;
+  PetscCount       ntail, ntot, nz;
+  PetscScalar     *buf;
+  PetscObjectState before = A->nonzerostate, bst[2] = {0, 0};
+  Mat              blk[2] = {NULL, NULL};
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MATWARP_StageBuild, A, 0, 0, 0));
+  PetscCall(PatternCOO(A, s, &ntail, NULL, NULL, NULL));
+  ntot = s->nval + ntail;
   PetscCall(PetscMalloc2(ntot, &ci, ntot, &cj));
   for (PetscInt k = 0; k < s->ncalls; k++) {
     const PetscInt   cm = s->cm[k], cn = s->cn[k], *r = s->idx + s->ioff[k], *c = r + cm;
@@ -258,31 +369,35 @@ static PetscErrorCode Build(Mat A, MatWarpStage *s, PetscErrorCode (*setvaluesco
         cj[p]        = c[j];
       }
   }
-  for (PetscInt r = 0; r < m; r++)
-    for (PetscInt p = a->i[r]; p < a->i[r + 1]; p++) ci[s->nval + p] = r, cj[s->nval + p] = a->j[p];
   PetscCall(PetscMalloc1(ntot, &buf));
   PetscCall(PetscArraycpy(buf, s->buf, s->nval));
   PetscCall(PetscFree(s->buf));
   s->buf   = buf;
   s->ntail = ntail;
+  PetscCall(PatternCOO(A, s, &nz, ci + s->nval, cj + s->nval, s->zeroed ? NULL : buf + s->nval));
   if (s->zeroed) PetscCall(PetscArrayzero(buf + s->nval, ntail));
-  else {
-    PetscCall(MatSeqAIJGetArrayRead(A, &aa)); /* the values before this assembly (pulled from the device if only there) */
-    PetscCall(PetscArraycpy(buf + s->nval, aa, ntail));
-    PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+  if (s->mpi) {
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &blk[0], &blk[1], NULL));
+    for (int b = 0; b < 2; b++) bst[b] = blk[b]->nonzerostate;
   }
   s->busy = PETSC_TRUE; /* its own assemblies pass through */
   PetscCall(MatSetPreallocationCOO(A, ntot, ci, cj));
   s->busy = PETSC_FALSE;
   PetscCall(PetscFree2(ci, cj));
-  a = (Mat_SeqAIJ *)A->data;
-  PetscCheck(a->nz == ntail, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The COO of the recording has %" PetscInt_FMT " nonzeros, the AIJ pattern %" PetscCount_FMT, a->nz, ntail);
-  a->nonew = nonew; /* the COO preallocation makes new nonzeros an error; AIJ's setting stays */
-  /* the pattern is the one it was: keep the nonzero state, so that preconditioners keep their symbolic set-up */
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJELLWARP, &isew));
-  if (isew) {
-    Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
-    if (ew->built && ew->nzstate == A->nonzerostate) ew->nzstate = before;
+  PetscCall(StoredNonzeros(A, s, &nz));
+  PetscCheck(nz == ntail, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The COO of the recording has %" PetscCount_FMT " nonzeros, the AIJ pattern %" PetscCount_FMT, nz, ntail);
+  PetscCheck(A->ops->setvalues == StageSetValues && A->ops->assemblyend == StageAssemblyEnd, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The COO preallocation of %s replaced the staged operations", ((PetscObject)A)->type_name);
+  /* the COO preallocation makes new nonzeros an error; AIJ's setting stays. The pattern is the one it was: keep the
+     nonzero states, so that preconditioners keep their symbolic set-up */
+  if (!s->mpi) {
+    ((Mat_SeqAIJ *)A->data)->nonew = nonew;
+    PetscCall(KeepState(A, before));
+  } else {
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &blk[0], &blk[1], NULL));
+    for (int b = 0; b < 2; b++) {
+      ((Mat_SeqAIJ *)blk[b]->data)->nonew = nonew;
+      PetscCall(KeepState(blk[b], bst[b]));
+    }
   }
   A->nonzerostate = before;
   s->built        = PETSC_TRUE;
@@ -305,10 +420,102 @@ static PetscErrorCode Upload(Mat A, MatWarpStage *s)
   if (!s->built) PetscCall(Build(A, s, f));
   else {
     PetscCall(PetscLogEventBegin(MATWARP_StageUpload, A, 0, 0, 0));
+    s->busy = PETSC_TRUE;
     PetscCall((*f)(A, s->buf, s->zeroed ? INSERT_VALUES : ADD_VALUES));
+    s->busy = PETSC_FALSE;
     PetscCall(PetscLogEventEnd(MATWARP_StageUpload, A, 0, 0, 0));
   }
   PetscCall(PetscInfo(A, "Staged assembly: %" PetscInt_FMT " calls, %" PetscCount_FMT " values summed by MatSetValuesCOO() (%s)\n", s->ncalls, s->nval, s->zeroed ? "after MatZeroEntries(): INSERT_VALUES" : "no MatZeroEntries(): ADD_VALUES onto the current values"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#define ASKED_NAME "__PetscWarp_StageHookAsked"
+
+/* The hook, once per matrix, at the end of the first final assembly in which some rank added values (collective) */
+static PetscErrorCode AskHookOnce(Mat A, MatAssemblyType type, PetscBool *taken)
+{
+  PetscObject asked;
+  PetscBool   add, anyadd;
+
+  PetscFunctionBegin;
+  *taken = PETSC_FALSE;
+  if (!StageHook || type != MAT_FINAL_ASSEMBLY) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectQuery((PetscObject)A, ASKED_NAME, &asked));
+  if (asked) PetscFunctionReturn(PETSC_SUCCESS);
+  /* MatAssemblyEnd() resets insertmode after the type's assemblyend: still this assembly's here; a rank that set no
+     values has NOT_SET_VALUES, so the ranks agree through a reduction (DMPlex's preallocation fills with INSERT_VALUES) */
+  add = (PetscBool)(A->insertmode == ADD_VALUES);
+  PetscCallMPI(MPIU_Allreduce(&add, &anyadd, 1, MPI_C_BOOL, MPI_LOR, PetscObjectComm((PetscObject)A)));
+  if (!anyadd) PetscFunctionReturn(PETSC_SUCCESS);
+  {
+    PetscContainer c;
+    PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &c));
+    PetscCall(PetscObjectCompose((PetscObject)A, ASKED_NAME, (PetscObject)c));
+    PetscCall(PetscContainerDestroy(&c));
+  }
+  PetscCall((*StageHook)(A, taken));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatWarpStageAskHook_Private(Mat A, MatAssemblyType type)
+{
+  MatWarpStage *s;
+  PetscBool     taken;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectContainerQuery((PetscObject)A, STAGE_NAME, &s));
+  if (s) PetscFunctionReturn(PETSC_SUCCESS); /* staged: StageAssemblyEnd() asks */
+  PetscCall(AskHookOnce(A, type, &taken));
+  if (taken) PetscCall(PetscInfo(A, "First ADD_VALUES assembly of a matrix without staging: assembled by another path from now on\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Several ranks, at MatAssemblyBegin(MAT_FINAL_ASSEMBLY) before the stash is sent: the ranks agree on the cycle's path
+   (one reduction). Each rank's code: 3 staged and matched its whole recording, 2 records, 1 plain with its recording
+   kept (INSERT_VALUES, staging off), 0 its recording dropped (a mismatch, fewer calls). Staged where every rank has 3,
+   recorded where every rank has 2, else plain everywhere: ranks that staged values replay them into AIJ; where some
+   rank dropped its recording every rank drops it (so that the next ADD cycle records everywhere), else the recordings
+   stay; an aborted recording does not count. A rank without calls in this cycle takes part with an empty list; a
+   cycle in which no rank called MatSetValues() is not a cycle. */
+static PetscErrorCode Agree(Mat A, MatWarpStage *s)
+{
+  PetscBool had = s->incycle;
+  PetscInt  loc[3], glob[3];
+
+  PetscFunctionBegin;
+  if (!had) PetscCall(CycleBegin(A, s, ADD_VALUES)); /* an empty list, recorded or matched */
+  if (s->mode == STAGE_STAGE) loc[0] = s->k == s->ncalls ? 3 : 0;
+  else if (s->mode == STAGE_RECORD) loc[0] = 2;
+  else loc[0] = s->fellback ? 0 : 1;
+  loc[1] = -loc[0];
+  loc[2] = had;
+  PetscCallMPI(MPIU_Allreduce(loc, glob, 3, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
+  if (!glob[2]) { /* no calls anywhere: undo */
+    if (s->mode == STAGE_RECORD) s->nrecordings--;
+    s->incycle = PETSC_FALSE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (-glob[1] == 3) PetscFunctionReturn(PETSC_SUCCESS);                /* every rank staged */
+  if (-glob[1] == 2 && glob[0] == 2) PetscFunctionReturn(PETSC_SUCCESS); /* every rank records */
+  if (s->mode == STAGE_STAGE) {
+    if (had || -glob[1] == 0) PetscCall(Fallback(A, s, s->k != s->ncalls ? "fewer calls than recorded" : "another rank's calls differ from its recording"));
+    else PetscCall(Plain(A, s, "another rank's assembly is not staged (INSERT_VALUES, staging off)"));
+  } else if (s->mode == STAGE_RECORD) {
+    s->nrecordings--;
+    PetscCall(ResetRecording(s));
+    PetscCall(Plain(A, s, "another rank does not record this assembly"));
+  } else if (-glob[1] == 0 && s->recorded && !s->fellback) PetscCall(ResetRecording(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode StageAssemblyBegin(Mat A, MatAssemblyType type)
+{
+  MatWarpStage *s;
+
+  PetscFunctionBegin;
+  PetscCall(GetStage(A, &s));
+  if (s->mpi && !s->busy && type == MAT_FINAL_ASSEMBLY) PetscCall(Agree(A, s));
+  if (s->assemblybegin) PetscCall((*s->assemblybegin)(A, type));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -323,7 +530,10 @@ static PetscErrorCode StageAssemblyEnd(Mat A, MatAssemblyType type)
     if (!s->busy && type == MAT_FINAL_ASSEMBLY) s->zeroed = PETSC_FALSE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (s->mode == STAGE_STAGE && s->k != s->ncalls) PetscCall(Fallback(A, s, "fewer calls than recorded"));
+  if (s->mode == STAGE_STAGE && s->k != s->ncalls) { /* several ranks: Agree() fell back already, before the stash was sent */
+    PetscCheck(!s->mpi, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Staged assembly of an MPI matrix without agreement at MatAssemblyBegin()");
+    PetscCall(Fallback(A, s, "fewer calls than recorded"));
+  }
   if (s->assemblyend) PetscCall((*s->assemblyend)(A, type));
   if (s->mode == STAGE_STAGE) {
     PetscCall(Upload(A, s));
@@ -334,14 +544,21 @@ static PetscErrorCode StageAssemblyEnd(Mat A, MatAssemblyType type)
     s->nzstate      = A->nonzerostate;
     s->nrecorded++;
     PetscCall(PetscInfo(A, "Staged assembly: recorded %" PetscInt_FMT " MatSetValues() calls (%" PetscCount_FMT " values) of an AIJ assembly; the next assemblies with the same sequence are staged and summed by MatSetValuesCOO()\n", s->ncalls, s->nval));
-    if (StageHook) PetscCall((*StageHook)(A, &taken));
+    if (s->mpi) PetscCall(AskHookOnce(A, type, &taken)); /* every rank records: collective */
+    else if (StageHook) PetscCall((*StageHook)(A, &taken));
     if (taken) {
       PetscCall(PetscInfo(A, "Staged assembly: recording dropped, the matrix is assembled by another path from now on\n"));
       PetscCall(ResetRecording(s));
     }
-  } else if (!s->fellback) {
-    s->nplain++;
-    PetscCall(PetscInfo(A, "Staged assembly: plain AIJ assembly (%s)\n", s->reason));
+  } else {
+    if (!s->fellback) {
+      s->nplain++;
+      PetscCall(PetscInfo(A, "Staged assembly: plain AIJ assembly (%s)\n", s->reason));
+    }
+    { /* the hook may still want the first ADD_VALUES assembly (staging off); several ranks: every rank is plain */
+      PetscBool taken;
+      PetscCall(AskHookOnce(A, type, &taken));
+    }
   }
   s->incycle = PETSC_FALSE;
   s->zeroed  = PETSC_FALSE;
@@ -365,11 +582,18 @@ PetscErrorCode MatWarpStageInstall_Private(Mat A, const char option[], PetscBool
 
   PetscFunctionBegin;
   PetscCall(PetscObjectContainerQuery((PetscObject)A, STAGE_NAME, &s));
-  if (s) PetscFunctionReturn(PETSC_SUCCESS);
+  if (s && A->ops->setvalues == StageSetValues) PetscFunctionReturn(PETSC_SUCCESS);
+  if (s) PetscCall(PetscObjectCompose((PetscObject)A, STAGE_NAME, NULL)); /* left by an earlier type of A, whose operations are gone */
   PetscCall(PetscNew(&s));
+  {
+    PetscMPIInt size;
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+    s->mpi = (PetscBool)(size > 1);
+  }
   s->setvalues        = A->ops->setvalues;
   s->setvaluesblocked = A->ops->setvaluesblocked;
   s->zeroentries      = A->ops->zeroentries;
+  s->assemblybegin    = A->ops->assemblybegin;
   s->assemblyend      = A->ops->assemblyend;
   s->on               = on;
   PetscCall(PetscStrncpy(s->option, option, sizeof(s->option)));
@@ -379,6 +603,7 @@ PetscErrorCode MatWarpStageInstall_Private(Mat A, const char option[], PetscBool
   A->ops->setvaluesblocked = NULL; /* MatSetValuesBlocked() then expands the blocks and calls setvalues */
   A->ops->zeroentries      = StageZeroEntries;
   A->ops->assemblyend      = StageAssemblyEnd;
+  if (s->mpi) A->ops->assemblybegin = StageAssemblyBegin; /* the ranks' agreement before the stash is sent */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -393,34 +618,8 @@ PetscErrorCode MatWarpStageUninstall_Private(Mat A)
   if (!A->ops->setvaluesblocked) A->ops->setvaluesblocked = s->setvaluesblocked;
   if (A->ops->zeroentries == StageZeroEntries) A->ops->zeroentries = s->zeroentries;
   if (A->ops->assemblyend == StageAssemblyEnd) A->ops->assemblyend = s->assemblyend;
+  if (A->ops->assemblybegin == StageAssemblyBegin) A->ops->assemblybegin = s->assemblybegin;
   PetscCall(PetscObjectCompose((PetscObject)A, STAGE_NAME, NULL));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-#define ASKED_NAME "__PetscWarp_StageHookAsked"
-
-PetscErrorCode MatWarpStageAskHook_Private(Mat A, MatAssemblyType type)
-{
-  PetscObject asked;
-  PetscBool   add, anyadd, taken = PETSC_FALSE;
-
-  PetscFunctionBegin;
-  if (!StageHook || type != MAT_FINAL_ASSEMBLY) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscObjectQuery((PetscObject)A, ASKED_NAME, &asked));
-  if (asked) PetscFunctionReturn(PETSC_SUCCESS);
-  /* MatAssemblyEnd() resets insertmode after the type's assemblyend: still this assembly's here; a rank that set no
-     values has NOT_SET_VALUES, so the ranks agree through a reduction (DMPlex's preallocation fills with INSERT_VALUES) */
-  add = (PetscBool)(A->insertmode == ADD_VALUES);
-  PetscCallMPI(MPIU_Allreduce(&add, &anyadd, 1, MPI_C_BOOL, MPI_LOR, PetscObjectComm((PetscObject)A)));
-  if (!anyadd) PetscFunctionReturn(PETSC_SUCCESS);
-  {
-    PetscContainer c;
-    PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &c));
-    PetscCall(PetscObjectCompose((PetscObject)A, ASKED_NAME, (PetscObject)c));
-    PetscCall(PetscContainerDestroy(&c));
-  }
-  PetscCall((*StageHook)(A, &taken));
-  if (taken) PetscCall(PetscInfo(A, "First ADD_VALUES assembly of a matrix without staging: assembled by another path from now on\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -437,7 +636,7 @@ PetscErrorCode MatWarpStageSetHook_Private(MatWarpStageHook hook)
   Logically Collective
 
   Input Parameters:
-+ A   - the matrix (sequential `MATSEQAIJELLWARP`, or `MATSHAREDNZ`)
++ A   - the matrix (`MATELLWARP` or `MATSHAREDNZ`, on one or several ranks)
 - flg - `PETSC_TRUE` to stage
 
   Options Database Keys:
@@ -458,8 +657,14 @@ PetscErrorCode MatWarpStageSetHook_Private(MatWarpStageHook hook)
   events `WarpStageBuild`, `WarpStageUpload` and `WarpStageFallback`.
 
   On by default: an assembly that is never repeated costs only the copy of its index lists, every mismatch falls back
-  to exact AIJ assembly, and the COO is set up only when a sequence is repeated. The blocks of a parallel
-  `MATMPIAIJELLWARP` are not staged (`MatSetValues()` of MPIAIJ does not go through their operations).
+  to exact AIJ assembly, and the COO is set up only when a sequence is repeated.
+
+  On several ranks the parallel matrix stages its own calls (global indices, rows owned by other ranks included: its
+  `MatSetValuesCOO()` sends them). Since the COO functions are collective, the ranks agree at `MatAssemblyBegin()`:
+  an assembly is staged only when every rank's calls match its recording (a rank without calls has an empty one), and
+  where one rank differs every rank falls back to plain assembly. The sums are AIJ's up to rounding (the order in which
+  other ranks' contributions arrive). `MATMPIAIJELLWARP`'s COO sums on the host, then its blocks upload their values;
+  `MATSHAREDNZ` (MPIAIJCUSPARSE) sums on the device.
 
 .seealso: `MatWarpGetStageInfo()`, `MATELLWARP`, `MATSHAREDNZ`, `MatSetValuesCOO()`, `DMPlexSNESComputeJacobianFEM()`
 @*/
@@ -471,7 +676,7 @@ PetscErrorCode MatWarpSetStage(Mat A, PetscBool flg)
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveBool(A, flg, 2);
   PetscCall(PetscObjectContainerQuery((PetscObject)A, STAGE_NAME, &s));
-  PetscCheck(s, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Staged assembly is for sequential MATELLWARP and MATSHAREDNZ matrices, not %s", ((PetscObject)A)->type_name);
+  PetscCheck(s, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Staged assembly is for MATELLWARP and MATSHAREDNZ matrices, not %s", ((PetscObject)A)->type_name);
   PetscCheck(!s->incycle, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not during an assembly");
   s->on      = flg;
   s->optread = PETSC_TRUE;

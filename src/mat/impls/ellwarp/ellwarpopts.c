@@ -17,6 +17,7 @@ PetscErrorCode MatEllWarpOptsDefault_Private(MatEllWarpOpts *o)
   o->window_pad = 0.10;
   o->index      = MAT_ELLWARP_INDEX_AUTO;
   o->kc_variant = -1;
+  o->hostvecs   = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -50,7 +50,7 @@ PetscErrorCode MatCreate_SharedNZ(Mat B)
     }
   } else PetscCall(MatSetType(B, dev ? MATSEQAIJCUSPARSE : MATSEQAIJ));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatIsSharedNZ_C", MatSharedNZMarker));
-  if (size == 1) PetscCall(MatWarpStageInstall_Private(B, "-mat_sharednz_stage", PETSC_FALSE)); /* staged reassembly into cuSPARSE's COO (warpstage.c); one rank only */
+  PetscCall(MatWarpStageInstall_Private(B, "-mat_sharednz_stage", PETSC_FALSE)); /* staged reassembly into cuSPARSE's COO (warpstage.c) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -25,7 +25,7 @@ static PetscErrorCode ConvertBlocks(Mat A)
     PetscCall(PetscObjectTypeCompare((PetscObject)blk[i], MATSEQAIJELLWARP, &is));
     if (!is) PetscCall(MatConvert_SeqAIJ_SeqAIJEllWarp(blk[i], MATSEQAIJELLWARP, MAT_INPLACE_MATRIX, &blk[i]));
     ((Mat_SeqAIJEllWarp *)blk[i]->spptr)->mpi_block = PETSC_TRUE; /* MPIAIJ's products read the blocks' host arrays: no twin */
-    PetscCall(MatWarpStageUninstall_Private(blk[i]));             /* MPIAIJ's MatSetValues() does not go through the blocks' operations */
+    PetscCall(MatWarpStageUninstall_Private(blk[i]));             /* MPIAIJ's MatSetValues() does not go through the blocks' operations: the MPI matrix stages */
     PetscUseMethod(blk[i], "MatEllWarpSetOpts_C", (Mat, const MatEllWarpOpts *), (blk[i], &mw->opt));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -117,7 +117,7 @@ static PetscErrorCode MatEllWarpSetOpts_MPIAIJEllWarp(Mat A, const MatEllWarpOpt
   PetscFunctionBegin;
   PetscCall(MatEllWarpOptsCheck_Private(o));
   mw->opt = *o;
-  PetscCall(MatSetVecType(A, o->backend == MAT_ELLWARP_BACKEND_CUDA ? VECCUDA : VECSTANDARD));
+  PetscCall(MatSetVecType(A, o->backend == MAT_ELLWARP_BACKEND_CUDA && !o->hostvecs ? VECCUDA : VECSTANDARD));
   if (A->preallocated) PetscCall(ConvertBlocks(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -181,6 +181,19 @@ static PetscErrorCode MatView_MPIAIJEllWarp(Mat A, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A submatrix (fieldsplit's blocks, ...) gets A's options, so that its vectors are of the same type as A's */
+static PetscErrorCode MatCreateSubMatrix_MPIAIJEllWarp(Mat A, IS isrow, IS iscol, MatReuse scall, Mat *B)
+{
+  Mat_MPIAIJEllWarp *mw = (Mat_MPIAIJEllWarp *)A->spptr;
+  PetscBool          same;
+
+  PetscFunctionBegin;
+  PetscCall((*mw->createsubmatrix)(A, isrow, iscol, scall, B));
+  PetscCall(PetscObjectTypeCompare((PetscObject)*B, MATMPIAIJELLWARP, &same));
+  if (scall == MAT_INITIAL_MATRIX && same) PetscCall(MatEllWarpSetOpts_MPIAIJEllWarp(*B, &mw->opt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode ComposeAll(Mat B, PetscBool on);
 
 static PetscErrorCode RevertInPlace(Mat B)
@@ -189,12 +202,14 @@ static PetscErrorCode RevertInPlace(Mat B)
   Mat                blk[2];
 
   PetscFunctionBegin;
+  PetscCall(MatWarpStageUninstall_Private(B)); /* before the operations it wrapped are put back */
   if (B->preallocated) {
     PetscCall(MatMPIAIJGetSeqAIJ(B, &blk[0], &blk[1], NULL));
     for (int i = 0; i < 2; i++)
       if (blk[i]) PetscCall(MatConvert(blk[i], MATSEQAIJ, MAT_INPLACE_MATRIX, &blk[i]));
   }
-  B->ops->assemblyend    = mw->assemblyend;
+  B->ops->assemblyend     = mw->assemblyend;
+  B->ops->createsubmatrix = mw->createsubmatrix;
   B->ops->destroy        = mw->destroy;
   B->ops->setfromoptions = mw->setfromoptions;
   B->ops->view           = mw->view;
@@ -215,6 +230,7 @@ static PetscErrorCode MatDestroy_MPIAIJEllWarp(Mat A)
   PetscErrorCode (*destroy)(Mat) = mw->destroy;
 
   PetscFunctionBegin;
+  PetscCall(MatWarpStageUninstall_Private(A));
   PetscCall(ComposeAll(A, PETSC_FALSE));
   PetscCall(MatWarpFixMPIAIJNorm_Private(A, PETSC_FALSE));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", NULL));
@@ -268,10 +284,12 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   PetscCall(PetscObjectQueryFunction((PetscObject)B, "MatSetValuesCOO_C", &mw->setvaluescoo));
   PetscCheck(mw->setpreallocationcoo && mw->setvaluescoo, PetscObjectComm((PetscObject)B), PETSC_ERR_PLIB, "MPIAIJ has no MatSetPreallocationCOO_C");
   mw->assemblyend        = B->ops->assemblyend;
+  mw->createsubmatrix    = B->ops->createsubmatrix;
   mw->destroy            = B->ops->destroy;
   mw->setfromoptions     = B->ops->setfromoptions;
   mw->view               = B->ops->view;
   B->ops->assemblyend    = MatAssemblyEnd_MPIAIJEllWarp;
+  B->ops->createsubmatrix = MatCreateSubMatrix_MPIAIJEllWarp;
   B->ops->destroy        = MatDestroy_MPIAIJEllWarp;
   B->ops->setfromoptions = MatSetFromOptions_MPIAIJEllWarp;
   B->ops->view           = MatView_MPIAIJEllWarp;
@@ -288,6 +306,7 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
     PetscOptionsEnd();
     PetscCall(MatEllWarpSetOpts_MPIAIJEllWarp(B, &o));
   }
+  PetscCall(MatWarpStageInstall_Private(B, "-mat_ellwarp_stage", PETSC_TRUE)); /* staged reassembly of the MPI matrix's calls (warpstage.c) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

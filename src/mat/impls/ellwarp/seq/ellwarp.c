@@ -78,7 +78,7 @@ static PetscErrorCode MatEllWarpSetOpts_SeqAIJEllWarp(Mat A, const MatEllWarpOpt
   PetscCall(PetscStrcmp(o->reorder, ew->opt.reorder, &same));
   if (o->backend != ew->opt.backend || o->kernel != ew->opt.kernel || o->threshold != ew->opt.threshold || o->index != ew->opt.index || !same) PetscCall(MatEllWarpReset_Private(A));
   ew->opt = *o;
-  PetscCall(MatSetVecType(A, o->backend == MAT_ELLWARP_BACKEND_CUDA ? VECCUDA : VECSTANDARD));
+  PetscCall(MatSetVecType(A, o->backend == MAT_ELLWARP_BACKEND_CUDA && !o->hostvecs ? VECCUDA : VECSTANDARD));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -189,6 +189,22 @@ static PetscErrorCode MatDuplicate_SeqAIJEllWarp(Mat A, MatDuplicateOption op, M
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Submatrices (MatCreateSubMatrix() of one rank goes through here: fieldsplit's blocks, ...) get A's options, so that
+   their vectors are of the same type as A's */
+static PetscErrorCode MatCreateSubMatrices_SeqAIJEllWarp(Mat A, PetscInt n, const IS isrow[], const IS iscol[], MatReuse scall, Mat *B[])
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  PetscBool          same;
+
+  PetscFunctionBegin;
+  PetscCall((*ew->parent.createsubmatrices)(A, n, isrow, iscol, scall, B));
+  for (PetscInt i = 0; scall == MAT_INITIAL_MATRIX && i < n; i++) {
+    PetscCall(PetscObjectTypeCompare((PetscObject)(*B)[i], MATSEQAIJELLWARP, &same));
+    if (same) PetscCall(MatEllWarpSetOpts_SeqAIJEllWarp((*B)[i], &ew->opt));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode ComposeAll(Mat B, PetscBool on);
 
 /* Turn B back into a plain MATSEQAIJ, in place */
@@ -211,6 +227,7 @@ static PetscErrorCode RevertInPlace(Mat B)
   B->ops->getdiagonal      = ew->parent.getdiagonal;
   B->ops->destroy          = ew->parent.destroy;
   B->ops->duplicate        = ew->parent.duplicate;
+  B->ops->createsubmatrices = ew->parent.createsubmatrices;
   B->ops->view             = ew->parent.view;
   B->ops->setfromoptions   = ew->parent.setfromoptions;
   B->ops->bindtocpu        = ew->parent.bindtocpu;
@@ -326,11 +343,13 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   ew->parent.getdiagonal      = B->ops->getdiagonal;
   ew->parent.destroy          = B->ops->destroy;
   ew->parent.duplicate        = B->ops->duplicate;
+  ew->parent.createsubmatrices = B->ops->createsubmatrices;
   ew->parent.view             = B->ops->view;
   ew->parent.setfromoptions   = B->ops->setfromoptions;
   ew->parent.bindtocpu        = B->ops->bindtocpu;
   B->ops->destroy             = MatDestroy_SeqAIJEllWarp;
   B->ops->duplicate           = MatDuplicate_SeqAIJEllWarp;
+  B->ops->createsubmatrices   = MatCreateSubMatrices_SeqAIJEllWarp;
   B->ops->view                = MatView_SeqAIJEllWarp;
   B->ops->setfromoptions      = MatSetFromOptions_SeqAIJEllWarp;
   B->ops->bindtocpu           = MatBindToCPU_SeqAIJEllWarp;
