@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -631,6 +631,36 @@ for w in $what; do
       echo "== $label (np $np): ${v#*|}" | tee -a "$OUTDIR/ex46mpi.log"
       timeout 120 mpiexec -n $np $B/tests/petsc_tutorials/ex46 $EX46 -dll_append $B/libpetscwarp.so ${v#*|} 2>&1 | grep -E "solve|ERROR: [A-Z#]" | grep -v "ERROR: #[0-9]" | head -14 | tee -a "$OUTDIR/ex46mpi.log"
     done ;;
+  stagebench) # issue 8, session of 2026-11-26 (third): what staging saves per Jacobian, one rank and 4 ranks (one GPU):
+              # PETSc's ex12 (nonlinear coefficient, Q2, 256x256 quadrilaterals, 5 Newton steps; the solve is cut at 30
+              # GMRES iterations: only the Jacobian matters here), -log_view's SNESJacobianEval (PETSc's element integration
+              # + insertion, or + staging) and the staging events, per path
+    EX12B="-run_type full -dm_plex_simplex 0 -dm_plex_box_faces 256,256 -petscspace_degree 2 -variable_coefficient nonlinear -snes_max_it 5 -ksp_type gmres -ksp_max_it 30 -pc_type jacobi -snes_max_linear_solve_fail 10 -snes_converged_reason -log_view -log_view_gpu_time"
+    for np in 1 4; do
+      for v in "aij|-dm_mat_type aij" "aijcusparse|-dm_mat_type aijcusparse -dm_vec_type cuda" "ellwarp_staged|-dm_mat_type ellwarp -mat_ellwarp_backend cuda -dm_vec_type cuda" \
+               "ellwarp_unstaged|-dm_mat_type ellwarp -mat_ellwarp_backend cuda -dm_vec_type cuda -mat_ellwarp_stage 0" "sharednz_staged|-dm_mat_type sharednz -dm_vec_type cuda -mat_sharednz_stage"; do
+        echo "== np $np ${v%%|*}: ${v#*|}" | tee -a "$OUTDIR/stagebench.log"
+        timeout 200 mpiexec -n $np --bind-to core $B/tests/petsc_tutorials/ex12 $EX12B -dll_append $B/libpetscwarp.so ${v#*|} 2>&1 | grep -E "^SNESJacobianEval|^WarpStage|^MatAssemblyEnd|^MatSetVCOO|^MatSetValuesCOO|^MatSetPreallCOO|Nonlinear solve|ERROR: [A-Z]" | tee -a "$OUTDIR/stagebench.log"
+      done
+    done ;;
+  elask1) # issues 7 and 9, session of 2026-11-26 (third, ~3 min): Q1 elasticity's rows (81 entries, 27 units of 3) fit
+          # K1 (one lane per row) without padding, where the automatic K2 with 4 lanes pads them to 84 (why rownz into
+          # ELL-WARP misses 1.1x CSR: 1.23x). Decides whether K1 keeps the SpMV targets (>= 1.2x aijcusparse, >= 1.05x
+          # sellcuda) while bringing the assembly within 1.1x of CSR: SpMV of K1 against auto on the elasticity boxes,
+          # and rownz into aijcusparse / ellwarp (auto) / ellwarp (-mat_ellwarp_kernel k1), one process
+    timeout 150 $B/bench/bench_spmv -pattern_only -cases q1elas,q2elas -ellwarp_paths ellwarp_k1,ellwarp_auto,ellwarp_k2_t8 -windows 256 -cpu_nmult 1 -cpu_cg 0 -kr 0 -cg_its 0 -csv "$OUTDIR/spmv_elask1.csv" 2>&1 | tee "$OUTDIR/elask1.log" | grep -E "^==|aijcusparse|sellcuda|ellwarp_" | cut -c1-170
+    for k in auto k1; do
+      echo "== bench_assembly q1elas rownz, -mat_ellwarp_kernel $k" | tee -a "$OUTDIR/elask1.log"
+      timeout 120 $B/bench/bench_assembly -cases q1elas -strategies rownz -targets aijcusparse,ellwarp -affine 1 -nasm 10 -nwarm 2 -symbolic none -ncpu 0 -ncpu1 0 -mat_ellwarp_kernel $k 2>&1 | grep -E "rownz|ellwarp|error|ERROR" | cut -c1-200 | tee -a "$OUTDIR/elask1.log"
+    done ;;
+  final26c) # session of 2026-11-26 (third), last call (~6 min): the automatic kernel K1 for blocked patterns with
+            # repeated lengths and < 64 indices per row (elask1); (1) the whole GPU suite; (2) the box suite's SpMV with
+            # the automatic layout; (3) rownz on Q1 elasticity into aijcusparse and ellwarp (automatic); (4) P2 tetrahedra
+            # of the cube: every ellwarp path with windows 128 and 256 (is K1 with a window the answer to 0.96x there?)
+    (cd $B && ctest -j 4 -L gpu 2>&1 | tee "$OUTDIR/ctest_final26c.log" | grep -E "tests passed|Failed|FAIL|Timeout" | tail -12)
+    timeout 100 $B/bench/bench_spmv -pattern_only -cases q1lap,q2lap,q1elas,q2elas -ellwarp_paths ellwarp_auto -windows 256 -cpu_nmult 1 -cpu_cg 0 -kr 0 -cg_its 0 -csv "$OUTDIR/spmv_final26c.csv" 2>&1 | tee "$OUTDIR/bench_final26c.log" | grep -E "aijcusparse|sellcuda|ellwarp_" | cut -c1-200
+    timeout 60 $B/bench/bench_assembly -cases q1elas -strategies rownz -targets aijcusparse,ellwarp -affine 1 -nasm 10 -nwarm 2 -symbolic none -ncpu 0 -ncpu1 0 2>&1 | grep -E "rownz|error|ERROR" | cut -c1-200 | tee -a "$OUTDIR/bench_final26c.log"
+    timeout 80 $B/bench/bench_spmv -pattern_only -cases cube_tet_p2 -windows 128,256 -cpu_nmult 1 -cpu_cg 0 -kr 0 -cg_its 0 2>&1 | grep -E "aijcusparse|sellcuda|ellwarp_" | cut -c1-200 | tee -a "$OUTDIR/bench_final26c.log" ;;
   asmdup) # issue 7, session of 2026-11-26 (afternoon, ~4 min): after the device plans' shared code was factored (one
           # LPT packing routine and one allocation of packed arrays for globalnz and sharednz, one download): the GPU
           # assembly tests, compute-sanitizer memcheck/racecheck/initcheck on test_asmplan -device_plans, the Q1 bench

@@ -108,7 +108,7 @@ PETSC_INTERN PetscErrorCode MatCreate_MPIAIJEllWarp(Mat);
 /* backend layer (src/mat/impls/ellwarp/seq/ellwarpbackend.c) */
 PETSC_INTERN PetscErrorCode MatEllWarpSetUp_Private(Mat);
 PETSC_INTERN PetscErrorCode MatEllWarpReset_Private(Mat);
-PETSC_INTERN PetscErrorCode MatEllWarpChoose_Private(PetscInt, const int[], MatEllWarpKernel, PetscInt, MatEllWarpKernel *, PetscInt *);
+PETSC_INTERN PetscErrorCode MatEllWarpChoose_Private(PetscInt, const int[], PetscInt, MatEllWarpKernel, PetscInt, MatEllWarpKernel *, PetscInt *);
 PETSC_INTERN PetscErrorCode MatEllWarpApply_Private(Mat, PetscBool, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatEllWarpGetDiagonal_Private(Mat, Vec);
 PETSC_INTERN PetscErrorCode MatEllWarpRefreshTimes_Private(Mat, PetscLogDouble *, PetscLogDouble *);

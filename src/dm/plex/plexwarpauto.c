@@ -85,7 +85,7 @@ static PetscErrorCode AutoHook(Mat A, PetscBool *taken)
   if (!dm) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMPLEX, &isplex));
   if (!isplex) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(DMPlexWarpMatchVectors_Private(dm, A)); /* before the solver makes its vectors (SNES, TS or KSP) */
+  PetscCall(DMPlexWarpMatchVectors_Private(dm, A));    /* before the solver makes its vectors (SNES, TS or KSP) */
   if (!dm->dmsnes) PetscFunctionReturn(PETSC_SUCCESS); /* no SNES on this DM: not a DMSNES Jacobian */
   PetscCall(PetscObjectContainerQuery((PetscObject)dm, AUTO_NAME, &st));
   if (st) PetscFunctionReturn(PETSC_SUCCESS); /* decided already */

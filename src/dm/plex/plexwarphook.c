@@ -131,7 +131,8 @@ PetscErrorCode DMPlexWarpMatchVectors_Private(DM dm, Mat A)
     if (o.backend == MAT_ELLWARP_BACKEND_CUDA && !o.hostvecs) {
       o.hostvecs = PETSC_TRUE;
       PetscUseMethod(A, "MatEllWarpSetOpts_C", (Mat, const MatEllWarpOpts *), (A, &o));
-      PetscCall(PetscInfo(A, "The DM's vectors are %s: MatCreateVecs() of this %s matrix (and of its submatrices) gives host vectors too, so that solvers do not mix them with device ones (-dm_vec_type cuda keeps the solve's vectors on the device)\n", vt ? vt : VECSTANDARD, ((PetscObject)A)->type_name));
+      PetscCall(PetscInfo(A, "The DM's vectors are %s: MatCreateVecs() of this %s matrix (and of its submatrices) gives host vectors too, so that solvers do not mix them with device ones (-dm_vec_type cuda keeps the solve's vectors on the device)\n", vt ? vt : VECSTANDARD,
+                          ((PetscObject)A)->type_name));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);

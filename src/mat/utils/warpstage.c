@@ -170,8 +170,8 @@ static PetscErrorCode Fallback(Mat A, MatWarpStage *s, const char why[])
   PetscCall(SetRowOriented(A, s, s->roworiented));
   for (PetscInt j = 0; j < s->k; j++) PetscCall((*s->setvalues)(A, s->cm[j], s->idx + s->ioff[j], s->cn[j], s->idx + s->ioff[j] + s->cm[j], s->buf + s->voff[j], ADD_VALUES));
   PetscCall(SetRowOriented(A, s, ro));
-  s->mode        = STAGE_PLAIN;
-  s->fellback    = PETSC_TRUE;
+  s->mode     = STAGE_PLAIN;
+  s->fellback = PETSC_TRUE;
   s->nfallback++;
   PetscCall(ResetRecording(s));
   PetscCall(PetscLogEventEnd(MATWARP_StageFallback, A, 0, 0, 0));
@@ -495,7 +495,7 @@ static PetscErrorCode Agree(Mat A, MatWarpStage *s)
     s->incycle = PETSC_FALSE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (-glob[1] == 3) PetscFunctionReturn(PETSC_SUCCESS);                /* every rank staged */
+  if (-glob[1] == 3) PetscFunctionReturn(PETSC_SUCCESS);                 /* every rank staged */
   if (-glob[1] == 2 && glob[0] == 2) PetscFunctionReturn(PETSC_SUCCESS); /* every rank records */
   if (s->mode == STAGE_STAGE) {
     if (had || -glob[1] == 0) PetscCall(Fallback(A, s, s->k != s->ncalls ? "fewer calls than recorded" : "another rank's calls differ from its recording"));

@@ -45,7 +45,7 @@ PetscErrorCode MatCreate_SharedNZ(Mat B)
     PetscCall(MatWarpFixMPIAIJNorm_Private(B, PETSC_TRUE)); /* PETSc's NORM_1 reads uninitialised VECCUDA host arrays (the host: the same sums, one path) */
     if (B->ops->assemblyend != MatAssemblyEnd_SharedNZ_MPI) {
       PetscCheck(!MPIAssemblyEnd || MPIAssemblyEnd == B->ops->assemblyend, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Another MPI assembly end than the first MATSHAREDNZ's");
-      MPIAssemblyEnd         = B->ops->assemblyend;
+      MPIAssemblyEnd      = B->ops->assemblyend;
       B->ops->assemblyend = MatAssemblyEnd_SharedNZ_MPI;
     }
   } else PetscCall(MatSetType(B, dev ? MATSEQAIJCUSPARSE : MATSEQAIJ));

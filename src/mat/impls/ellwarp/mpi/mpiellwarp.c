@@ -210,9 +210,9 @@ static PetscErrorCode RevertInPlace(Mat B)
   }
   B->ops->assemblyend     = mw->assemblyend;
   B->ops->createsubmatrix = mw->createsubmatrix;
-  B->ops->destroy        = mw->destroy;
-  B->ops->setfromoptions = mw->setfromoptions;
-  B->ops->view           = mw->view;
+  B->ops->destroy         = mw->destroy;
+  B->ops->setfromoptions  = mw->setfromoptions;
+  B->ops->view            = mw->view;
   PetscCall(MatWarpFixMPIAIJNorm_Private(B, PETSC_FALSE));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatMPIAIJSetPreallocation_C", mw->prealloc));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSetPreallocationCOO_C", mw->setpreallocationcoo));
@@ -283,16 +283,16 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   PetscCall(PetscObjectQueryFunction((PetscObject)B, "MatSetPreallocationCOO_C", &mw->setpreallocationcoo));
   PetscCall(PetscObjectQueryFunction((PetscObject)B, "MatSetValuesCOO_C", &mw->setvaluescoo));
   PetscCheck(mw->setpreallocationcoo && mw->setvaluescoo, PetscObjectComm((PetscObject)B), PETSC_ERR_PLIB, "MPIAIJ has no MatSetPreallocationCOO_C");
-  mw->assemblyend        = B->ops->assemblyend;
-  mw->createsubmatrix    = B->ops->createsubmatrix;
-  mw->destroy            = B->ops->destroy;
-  mw->setfromoptions     = B->ops->setfromoptions;
-  mw->view               = B->ops->view;
-  B->ops->assemblyend    = MatAssemblyEnd_MPIAIJEllWarp;
+  mw->assemblyend         = B->ops->assemblyend;
+  mw->createsubmatrix     = B->ops->createsubmatrix;
+  mw->destroy             = B->ops->destroy;
+  mw->setfromoptions      = B->ops->setfromoptions;
+  mw->view                = B->ops->view;
+  B->ops->assemblyend     = MatAssemblyEnd_MPIAIJEllWarp;
   B->ops->createsubmatrix = MatCreateSubMatrix_MPIAIJEllWarp;
-  B->ops->destroy        = MatDestroy_MPIAIJEllWarp;
-  B->ops->setfromoptions = MatSetFromOptions_MPIAIJEllWarp;
-  B->ops->view           = MatView_MPIAIJEllWarp;
+  B->ops->destroy         = MatDestroy_MPIAIJEllWarp;
+  B->ops->setfromoptions  = MatSetFromOptions_MPIAIJEllWarp;
+  B->ops->view            = MatView_MPIAIJEllWarp;
   PetscCall(MatWarpFixMPIAIJNorm_Private(B, PETSC_TRUE)); /* PETSc's NORM_1 reads uninitialised VECCUDA host arrays */
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatMPIAIJSetPreallocation_C", MatMPIAIJSetPreallocation_MPIAIJEllWarp));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSetPreallocationCOO_C", MatSetPreallocationCOO_MPIAIJEllWarp));

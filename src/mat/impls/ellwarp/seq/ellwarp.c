@@ -220,17 +220,17 @@ static PetscErrorCode RevertInPlace(Mat B)
   PetscCall(MatEllWarpComposeCOO_Private(B, PETSC_FALSE));
   PetscCall(MatEllWarpProductReset_Private(B));
   PetscCall(MatEllWarpComposeProduct_Private(B, PETSC_FALSE));
-  B->ops->mult             = ew->parent.mult;
-  B->ops->multadd          = ew->parent.multadd;
-  B->ops->multtranspose    = ew->parent.multtranspose;
-  B->ops->multtransposeadd = ew->parent.multtransposeadd;
-  B->ops->getdiagonal      = ew->parent.getdiagonal;
-  B->ops->destroy          = ew->parent.destroy;
-  B->ops->duplicate        = ew->parent.duplicate;
+  B->ops->mult              = ew->parent.mult;
+  B->ops->multadd           = ew->parent.multadd;
+  B->ops->multtranspose     = ew->parent.multtranspose;
+  B->ops->multtransposeadd  = ew->parent.multtransposeadd;
+  B->ops->getdiagonal       = ew->parent.getdiagonal;
+  B->ops->destroy           = ew->parent.destroy;
+  B->ops->duplicate         = ew->parent.duplicate;
   B->ops->createsubmatrices = ew->parent.createsubmatrices;
-  B->ops->view             = ew->parent.view;
-  B->ops->setfromoptions   = ew->parent.setfromoptions;
-  B->ops->bindtocpu        = ew->parent.bindtocpu;
+  B->ops->view              = ew->parent.view;
+  B->ops->setfromoptions    = ew->parent.setfromoptions;
+  B->ops->bindtocpu         = ew->parent.bindtocpu;
   PetscCall(PetscFree(B->spptr));
   PetscCall(ComposeAll(B, PETSC_FALSE));
   PetscCall(MatSetVecType(B, VECSTANDARD));
@@ -334,26 +334,26 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   PetscCall(PetscNew(&ew));
   B->spptr = ew;
   PetscCall(MatEllWarpOptsDefault_Private(&opt));
-  ew->opt                     = opt;         /* installed (and checked) below, once the type is in place */
-  ew->product_device          = PETSC_FALSE; /* opt-in: on the H100 (2026-11-23, bench/results/diag_h100_2026-11-23.log) GAMG with the device twins ran 16 and 19 iterations where AIJ ran 11 and 16 (every product equal to SeqAIJ's to 1e-16; the coarse operators are then aijcusparse); with host products AIJ's counts */
-  ew->parent.mult             = B->ops->mult;
-  ew->parent.multadd          = B->ops->multadd;
-  ew->parent.multtranspose    = B->ops->multtranspose;
-  ew->parent.multtransposeadd = B->ops->multtransposeadd;
-  ew->parent.getdiagonal      = B->ops->getdiagonal;
-  ew->parent.destroy          = B->ops->destroy;
-  ew->parent.duplicate        = B->ops->duplicate;
+  ew->opt                      = opt;         /* installed (and checked) below, once the type is in place */
+  ew->product_device           = PETSC_FALSE; /* opt-in: on the H100 (2026-11-23, bench/results/diag_h100_2026-11-23.log) GAMG with the device twins ran 16 and 19 iterations where AIJ ran 11 and 16 (every product equal to SeqAIJ's to 1e-16; the coarse operators are then aijcusparse); with host products AIJ's counts */
+  ew->parent.mult              = B->ops->mult;
+  ew->parent.multadd           = B->ops->multadd;
+  ew->parent.multtranspose     = B->ops->multtranspose;
+  ew->parent.multtransposeadd  = B->ops->multtransposeadd;
+  ew->parent.getdiagonal       = B->ops->getdiagonal;
+  ew->parent.destroy           = B->ops->destroy;
+  ew->parent.duplicate         = B->ops->duplicate;
   ew->parent.createsubmatrices = B->ops->createsubmatrices;
-  ew->parent.view             = B->ops->view;
-  ew->parent.setfromoptions   = B->ops->setfromoptions;
-  ew->parent.bindtocpu        = B->ops->bindtocpu;
-  B->ops->destroy             = MatDestroy_SeqAIJEllWarp;
-  B->ops->duplicate           = MatDuplicate_SeqAIJEllWarp;
-  B->ops->createsubmatrices   = MatCreateSubMatrices_SeqAIJEllWarp;
-  B->ops->view                = MatView_SeqAIJEllWarp;
-  B->ops->setfromoptions      = MatSetFromOptions_SeqAIJEllWarp;
-  B->ops->bindtocpu           = MatBindToCPU_SeqAIJEllWarp;
-  B->boundtocpu               = PETSC_FALSE; /* PETSc creates matrices bound to the CPU; GPU types unbind them in their conversion */
+  ew->parent.view              = B->ops->view;
+  ew->parent.setfromoptions    = B->ops->setfromoptions;
+  ew->parent.bindtocpu         = B->ops->bindtocpu;
+  B->ops->destroy              = MatDestroy_SeqAIJEllWarp;
+  B->ops->duplicate            = MatDuplicate_SeqAIJEllWarp;
+  B->ops->createsubmatrices    = MatCreateSubMatrices_SeqAIJEllWarp;
+  B->ops->view                 = MatView_SeqAIJEllWarp;
+  B->ops->setfromoptions       = MatSetFromOptions_SeqAIJEllWarp;
+  B->ops->bindtocpu            = MatBindToCPU_SeqAIJEllWarp;
+  B->boundtocpu                = PETSC_FALSE; /* PETSc creates matrices bound to the CPU; GPU types unbind them in their conversion */
   PetscCall(MatBindToCPU_SeqAIJEllWarp(B, PETSC_FALSE));
   PetscCall(ComposeAll(B, PETSC_TRUE));
   PetscCall(MatEllWarpSetValueHooks_Private(B, PETSC_TRUE));
