@@ -444,13 +444,17 @@ typedef int (*PetscWarpPointwiseKernel)(const PetscWarpPointwiseData *);
   does. The geometry (w = face weight times face detJ, x, n, invJ, tab: the tabulation point of the face and orientation)
   is PETSc's own (`DMSNESGetFEGeom()` with `PETSC_FEGEOM_BOUNDARY`), computed once on the host.
 
-  The boundary Jacobian kernel (g0_bd of `PETSCWARP_POINTWISE_BD_JACOBIAN()`) evaluates the same point data, calls g0_bd
-  with u_tShift too and stores w[k] g0_bd into G[k*nc*nc ...] (stage 1, per point), then (stage 2, per cell with
-  boundary faces and entry (i, j)) adds to the cell's element matrix E[(cell*nel + i)*nel + j], for each of the cell's
-  faces f = bface[boff[m]], ..., bface[boff[m+1]-1] in that order, the face's entry
-  sum_q B[tab[k]*nb + a] G[k*nc*nc + c*nc + e] B[tab[k]*nb + b] (k = f*nq + q, q in order; i = a*nc + c, j = b*nc + e),
-  the terms of `PetscFEIntegrateBdJacobian_Basic()` and `PetscFEUpdateElementMat_Internal()` for one field: a face's
-  element matrix is the full element matrix of its cell, as PETSc's, folded into the cell's before the reduction.
+  A boundary f1_bd (`PETSCWARP_POINTWISE_BD_ALL()`) adds w[k] (grad phi_a . f1_bd[c]) the same way, with the physical
+  gradient of the cell's basis at the face point.
+
+  The boundary Jacobian kernel (g0_bd ... g3_bd of `PETSCWARP_POINTWISE_BD_JACOBIAN()` / `PETSCWARP_POINTWISE_BD_ALL()`)
+  evaluates the same point data, calls the present g*_bd with u_tShift too and stores their values times w[k] into
+  G[k*gstride ...] (stage 1, per point), then (stage 2, per cell with boundary faces and entry (i, j)) adds to the cell's
+  element matrix E[(cell*nel + i)*nel + j], for each of the cell's faces f = bface[boff[m]], ..., bface[boff[m+1]-1] in
+  that order, the face's entry sum_q B_a g0 B_b + B_a g1 . dB_b + dB_a . g2 B_b + dB_a . g3 dB_b at the point
+  (k = f*nq + q, q in order; i = a*nc + c, j = b*nc + e; dB the physical gradients at tab[k] through invJ[k]), the terms
+  of `PetscFEIntegrateBdJacobian_Basic()` and `PetscFEUpdateElementMat_Internal()` for one field: a face's element matrix
+  is the full element matrix of its cell, as PETSc's, folded into the cell's before the reduction.
 
 .seealso: `PetscWarpPointwise`, `PETSCWARP_POINTWISE_BD()`, `PETSCWARP_POINTWISE_BD_JACOBIAN()`
 S*/
@@ -472,7 +476,8 @@ typedef struct {
   int          nbcells;  /* cells with boundary faces */
   const int   *boff;     /* [nbcells+1] offsets into bface */
   const int   *bface;    /* [nfaces] the faces grouped by cell (of one cell: in increasing face order) */
-  PetscScalar *G;        /* [nfaces*nq*nc*nc] workspace: w g0_bd at the points */
+  PetscScalar *G;        /* [nfaces*nq*gstride] workspace: w g0_bd, w g1_bd, w g2_bd, w g3_bd (the present ones) at the points */
+  int          gstride;  /* doubles per point in G: nc*nc (g0_bd) + nc*nc*dim (g1_bd) + nc*nc*dim (g2_bd) + nc*nc*dim*dim (g3_bd), present ones */
   PetscScalar *E;        /* the element matrices of all cells, E[(cell*nel + i)*nel + j], nel = nb*nc: the terms are added to them */
 } PetscWarpPointwiseBdData;
 
@@ -508,12 +513,12 @@ typedef struct {
   void (*f[2])(void);                                            /* the host addresses of f0, f1 (NULL where absent) */
   void (*g[4])(void);                                            /* the host addresses of g0, g1, g2, g3 (NULL where absent) */
   int                        maxnc;                              /* most components the kernels were compiled for */
-  PetscWarpPointwiseBdKernel bdresidual_host, bdresidual_device; /* boundary residual terms from f0_bd (PETSCWARP_POINTWISE_BD()) */
-  void (*fbd[1])(void);                                          /* the host address of f0_bd (NULL where absent) */
-  PetscWarpPointwiseBdKernel bdjacobian_host, bdjacobian_device; /* boundary Jacobian terms from g0_bd (PETSCWARP_POINTWISE_BD_JACOBIAN()) */
-  void (*gbd[1])(void);                                          /* the host address of g0_bd (NULL where absent) */
+  PetscWarpPointwiseBdKernel bdresidual_host, bdresidual_device; /* boundary residual terms from f0_bd, f1_bd (PETSCWARP_POINTWISE_BD(), _BD_ALL()) */
+  void (*fbd[2])(void);                                          /* the host addresses of f0_bd, f1_bd (NULL where absent) */
+  PetscWarpPointwiseBdKernel bdjacobian_host, bdjacobian_device; /* boundary Jacobian terms from g0_bd ... g3_bd (PETSCWARP_POINTWISE_BD_JACOBIAN(), _BD_ALL()) */
+  void (*gbd[4])(void);                                          /* the host addresses of g0_bd, g1_bd, g2_bd, g3_bd (NULL where absent) */
 } PetscWarpPointwise;
-#define PETSCWARP_POINTWISE_VERSION 3
+#define PETSCWARP_POINTWISE_VERSION 4
 
 #include <petscdm.h>
 PETSC_EXTERN PetscErrorCode DMPlexWarpAsmCreate(DM, PetscWarpPhysics, PetscWarpAsm *);

@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -661,6 +661,12 @@ for w in $what; do
     timeout 100 $B/bench/bench_spmv -pattern_only -cases q1lap,q2lap,q1elas,q2elas -ellwarp_paths ellwarp_auto -windows 256 -cpu_nmult 1 -cpu_cg 0 -kr 0 -cg_its 0 -csv "$OUTDIR/spmv_final26c.csv" 2>&1 | tee "$OUTDIR/bench_final26c.log" | grep -E "aijcusparse|sellcuda|ellwarp_" | cut -c1-200
     timeout 60 $B/bench/bench_assembly -cases q1elas -strategies rownz -targets aijcusparse,ellwarp -affine 1 -nasm 10 -nwarm 2 -symbolic none -ncpu 0 -ncpu1 0 2>&1 | grep -E "rownz|error|ERROR" | cut -c1-200 | tee -a "$OUTDIR/bench_final26c.log"
     timeout 80 $B/bench/bench_spmv -pattern_only -cases cube_tet_p2 -windows 128,256 -cpu_nmult 1 -cpu_cg 0 -kr 0 -cg_its 0 2>&1 | grep -E "aijcusparse|sellcuda|ellwarp_" | cut -c1-200 | tee -a "$OUTDIR/bench_final26c.log" ;;
+  bdall) # issue 8 (~2 min; written 2026-11-26 third session after the device time was spent: NOT RUN YET): every boundary
+         # term of the pointwise kernels (PETSCWARP_POINTWISE_BD_ALL(): f1_bd, g1_bd ... g3_bd) on the device, and the
+         # sanitizers on its kernels. Decides: plexpw_bd_*_cuda pass (Jacobians within 1e-12 of PETSc's, Newton counts
+         # equal), memcheck/racecheck/initcheck clean
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'plexpw' 2>&1 | tee "$OUTDIR/ctest_bdall.log" | grep -E "Test +#|tests passed" | tail -30)
+    sanitize_each sanitize_bdall.log "memcheck racecheck initcheck" "test_plexpw -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 3,3 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -bd full -problems linear,vector -degrees 1,2 -malloc_dump" ;;
   asmdup) # issue 7, session of 2026-11-26 (afternoon, ~4 min): after the device plans' shared code was factored (one
           # LPT packing routine and one allocation of packed arrays for globalnz and sharednz, one download): the GPU
           # assembly tests, compute-sanitizer memcheck/racecheck/initcheck on test_asmplan -device_plans, the Q1 bench

@@ -19,12 +19,13 @@ static char help[] = "User pointwise functions on the device (issue 8): petscwar
                      "  -degrees 1,2  -types aij,ellwarp,...  -refusals (the checks of the registration, snes); -bc_time v: Dirichlet\n"
                      "  values growing with slope v in time (ts: projected at every call, u_t's too); mesh: -dm_plex_* options,\n"
                      "  -perturb amp (vertices displaced: non-affine cells)\n"
-                     "  -bd none|nonconst|robin|robingrad: natural boundaries on the sides x = 1 and y = 0 (label values 1, 2) with a\n"
+                     "  -bd none|nonconst|robin|robingrad|full: natural boundaries on the sides x = 1 and y = 0 (label values 1, 2) with a\n"
                      "  boundary f0: nonconst g(x) = sin(x) + y weighted by the normal (PETSCWARP_POINTWISE_BD(), no boundary\n"
                      "  Jacobian); robin alpha(x, n) u + 0.1 u |u|^2 - g with its exact boundary Jacobian g0_bd\n"
                      "  (PETSCWARP_POINTWISE_BD_JACOBIAN(): the Jacobians compared include the boundary terms, Newton is exact);\n"
                      "  robingrad 0.2 u + 0.02 u grad u . n - g with g0_bd = 0.2 + 0.02 grad u . n (u_x at the faces; no g1_bd:\n"
-                     "  Newton is inexact on both paths alike); -refusals also checks the boundary refusals\n"
+                     "  Newton is inexact on both paths alike); full: robingrad's f0_bd and f1_bd = 0.05 u n + 0.01 grad u with their\n"
+                     "  exact g0_bd, g1_bd, g2_bd, g3_bd (PETSCWARP_POINTWISE_BD_ALL()); -refusals also checks the boundary refusals\n"
                      "  -linear_its_slack n: linear iterations per step may differ from PETSc's path by n (default 0; Newton never)\n"
                      "Compiled by nvcc with CUDA (device kernels and host twins), else as C++ (host twins only).\n";
 
@@ -192,11 +193,28 @@ static PETSCWARP_HD void g0_bd_robingrad(PW_BDJ_ARGS, PetscScalar g0[])
     g0[c * uOff[1] + c] = 0.2 + 0.02 * un;
   }
 }
-/* refusals only (host): a boundary g1 (that of robingrad) and a boundary f1 */
-static void g1_bd_robingrad(PW_BDJ_ARGS, PetscScalar g1[])
+/* robingrad's g1_bd (the full problem's, and the refusal of a boundary g1 the kernels lack) */
+static PETSCWARP_HD void g1_bd_robingrad(PW_BDJ_ARGS, PetscScalar g1[])
 {
   for (PetscInt c = 0; c < uOff[1]; ++c)
     for (PetscInt d = 0; d < dim; ++d) g1[(c * uOff[1] + c) * dim + d] = 0.02 * u[c] * n[d];
+}
+/* full: every boundary term (PETSCWARP_POINTWISE_BD_ALL()): robingrad's f0_bd and f1_bd = 0.05 u n + 0.01 grad u, with
+   their exact boundary Jacobian g0_bd (robingrad's), g1_bd = 0.02 u n (robingrad's), g2_bd = 0.05 n, g3_bd = 0.01 I */
+static PETSCWARP_HD void f1_bd_full(PW_BD_ARGS, PetscScalar f1[])
+{
+  for (PetscInt c = 0; c < uOff[1]; ++c)
+    for (PetscInt d = 0; d < dim; ++d) f1[c * dim + d] = 0.05 * u[c] * n[d] + 0.01 * u_x[c * dim + d];
+}
+static PETSCWARP_HD void g2_bd_full(PW_BDJ_ARGS, PetscScalar g2[])
+{
+  for (PetscInt c = 0; c < uOff[1]; ++c)
+    for (PetscInt d = 0; d < dim; ++d) g2[(c * uOff[1] + c) * dim + d] = 0.05 * n[d];
+}
+static PETSCWARP_HD void g3_bd_full(PW_BDJ_ARGS, PetscScalar g3[])
+{
+  for (PetscInt c = 0; c < uOff[1]; ++c)
+    for (PetscInt d = 0; d < dim; ++d) g3[((c * uOff[1] + c) * dim + d) * dim + d] = 0.01;
 }
 static void f1_bd_any(PW_BD_ARGS, PetscScalar f1[])
 {
@@ -212,6 +230,9 @@ PETSCWARP_POINTWISE_BD_JACOBIAN(pw_heat_robin, f0_heat, f1_nl, g0_heat, nullptr,
 PETSCWARP_POINTWISE_BD_JACOBIAN(pw_nonlinear_robingrad, f0_nl, f1_nl, g0_nl, nullptr, g2_nl, g3_nl, f0_bd_robingrad, g0_bd_robingrad);
 PETSCWARP_POINTWISE_BD_JACOBIAN(pw_linear_robingrad, f0_lin, f1_lin, g0_lin, NULL, nullptr, g3_lin, f0_bd_robingrad, g0_bd_robingrad);
 PETSCWARP_POINTWISE_BD_JACOBIAN(pw_vector_robingrad, f0_vec, f1_vec, g0_vec, g1_vec, g2_vec, g3_vec, f0_bd_robingrad, g0_bd_robingrad);
+PETSCWARP_POINTWISE_BD_ALL(pw_nonlinear_full, f0_nl, f1_nl, g0_nl, nullptr, g2_nl, g3_nl, f0_bd_robingrad, f1_bd_full, g0_bd_robingrad, g1_bd_robingrad, g2_bd_full, g3_bd_full);
+PETSCWARP_POINTWISE_BD_ALL(pw_linear_full, f0_lin, f1_lin, g0_lin, NULL, nullptr, g3_lin, f0_bd_robingrad, f1_bd_full, g0_bd_robingrad, g1_bd_robingrad, g2_bd_full, g3_bd_full);
+PETSCWARP_POINTWISE_BD_ALL(pw_vector_full, f0_vec, f1_vec, g0_vec, g1_vec, g2_vec, g3_vec, f0_bd_robingrad, f1_bd_full, g0_bd_robingrad, g1_bd_robingrad, g2_bd_full, g3_bd_full);
 /* the Robin residual without its boundary Jacobian (the refusal of a PetscDS that has one) */
 PETSCWARP_POINTWISE_BD(pw_linear_robin_nojac, f0_lin, f1_lin, g0_lin, NULL, nullptr, g3_lin, f0_bd_robin);
 
@@ -219,9 +240,10 @@ typedef enum {
   BD_NONE,
   BD_NONCONST,
   BD_ROBIN,
-  BD_ROBINGRAD
+  BD_ROBINGRAD,
+  BD_FULL
 } BdKind;
-static const char *const BdKinds[] = {"none", "nonconst", "robin", "robingrad", "BdKind", "BD_", NULL};
+static const char *const BdKinds[] = {"none", "nonconst", "robin", "robingrad", "full", "BdKind", "BD_", NULL};
 static BdKind            bdkind    = BD_NONE; /* -bd */
 /* refusals: 1 register the kernels without f0_bd, 2 the PetscDS with g0_bd, the kernels without, 3 the kernels with
    g0_bd, the PetscDS without, 4 a boundary g1 in the PetscDS, 5 a boundary f1 in the PetscDS */
@@ -389,10 +411,11 @@ static PetscErrorCode CreateDM(Problem p, Solver sv, PetscInt degree, PetscBool 
   const PetscScalar         cst[10] = {0.8, 2.0, 0.5, 0.1, -0.3, 1.5, 0.2, 0.05, -0.1, 1.2};
   const PetscBool           vector  = (PetscBool)(p == PROB_VECTOR || p == PROB_VHEAT);
 
-  const PetscWarpPointwise *pwbd[3][5] = {
+  const PetscWarpPointwise *pwbd[4][5] = {
     {&pw_nonlinear_nonconst,  &pw_linear_nonconst,  &pw_vector_nonconst,  NULL,           NULL},
     {&pw_nonlinear_robin,     &pw_linear_robin,     &pw_vector_robin,     &pw_heat_robin, NULL},
-    {&pw_nonlinear_robingrad, &pw_linear_robingrad, &pw_vector_robingrad, NULL,           NULL}
+    {&pw_nonlinear_robingrad, &pw_linear_robingrad, &pw_vector_robingrad, NULL,           NULL},
+    {&pw_nonlinear_full,      &pw_linear_full,      &pw_vector_full,      NULL,           NULL}
   };
   const PetscWarpPointwise *pw = bdkind == BD_NONE || bdwrong == 1 ? pws[p] : bdwrong == 2 ? &pw_linear_robin_nojac : pwbd[bdkind - 1][p];
 
@@ -482,10 +505,13 @@ static PetscErrorCode CreateDM(Problem p, Solver sv, PetscInt degree, PetscBool 
     PetscCall(DMAddBoundary(*dm, DM_BC_NATURAL, "flux", nlabel, 2, vals, 0, 0, NULL, NULL, NULL, NULL, &bdn));
     PetscCall(PetscDSGetBoundary(ds, bdn, &wf, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
     for (PetscInt v = 0; v < 2; v++) {
-      PetscBdPointFn    *f0 = bdkind == BD_ROBIN ? f0_bd_robin : bdkind == BD_ROBINGRAD ? f0_bd_robingrad : f0_bd_nonconst;
-      PetscBdPointJacFn *g0 = bdkind == BD_ROBIN ? g0_bd_robin : bdkind == BD_ROBINGRAD ? g0_bd_robingrad : NULL;
-      PetscCall(PetscWeakFormSetIndexBdResidual(wf, nlabel, vals[v], 0, 0, 0, f0, 0, bdwrong == 5 ? f1_bd_any : NULL));
-      if (bdwrong != 3) PetscCall(PetscWeakFormSetIndexBdJacobian(wf, nlabel, vals[v], 0, 0, 0, 0, g0, 0, bdwrong == 4 ? g1_bd_robingrad : NULL, 0, NULL, 0, NULL));
+      const PetscBool    full = (PetscBool)(bdkind == BD_FULL);
+      PetscBdPointFn    *f0   = bdkind == BD_ROBIN ? f0_bd_robin : bdkind == BD_ROBINGRAD || full ? f0_bd_robingrad : f0_bd_nonconst;
+      PetscBdPointFn    *f1   = full ? f1_bd_full : bdwrong == 5 ? f1_bd_any : NULL;
+      PetscBdPointJacFn *g0   = bdkind == BD_ROBIN ? g0_bd_robin : bdkind == BD_ROBINGRAD || full ? g0_bd_robingrad : NULL;
+      PetscBdPointJacFn *g1   = full || bdwrong == 4 ? g1_bd_robingrad : NULL;
+      PetscCall(PetscWeakFormSetIndexBdResidual(wf, nlabel, vals[v], 0, 0, 0, f0, 0, f1));
+      if (bdwrong != 3) PetscCall(PetscWeakFormSetIndexBdJacobian(wf, nlabel, vals[v], 0, 0, 0, 0, g0, 0, g1, 0, full ? g2_bd_full : NULL, 0, full ? g3_bd_full : NULL));
     }
   }
   PetscCall(DMPlexLabelComplete(*dm, label));
@@ -788,7 +814,7 @@ int main(int argc, char **argv)
   }
   {
     PetscInt ibd = BD_NONE;
-    PetscCall(PetscOptionsGetEList(NULL, NULL, "-bd", BdKinds, 4, &ibd, NULL));
+    PetscCall(PetscOptionsGetEList(NULL, NULL, "-bd", BdKinds, 5, &ibd, NULL));
     bdkind = (BdKind)ibd;
   }
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-degrees", degrees, &nd, &flg));

@@ -34,8 +34,9 @@
       r[i]    = sum_q B_qa f0[c] + dB_qa[d] f1[c*dim+d]
     and write them to PetscWarpPointwiseData.out (coalesced over j); petscwarp reduces them into the matrix
     (PetscWarpAsmAssembleElementMatrices()) and the local residual (an atomic scatter through the element->local map).
-  Natural boundaries (PETSCWARP_POINTWISE_BD(), PETSCWARP_POINTWISE_BD_JACOBIAN(); PetscWarpPointwiseBdData): f0_bd by one
-  thread per face, atomics into the local residual; g0_bd by one thread per face point (w g0_bd into a workspace), then
+  Natural boundaries (PETSCWARP_POINTWISE_BD(), PETSCWARP_POINTWISE_BD_JACOBIAN(), PETSCWARP_POINTWISE_BD_ALL();
+  PetscWarpPointwiseBdData): f0_bd and f1_bd by one thread per face, atomics into the local residual; g0_bd ... g3_bd by
+  one thread per face point (w g*_bd into a workspace), then
   one thread per entry of the element matrices of the cells with boundary faces, each adding its faces' terms in a fixed
   order into the cell's element matrix before the reduction (no atomics: the host twin's sums).
   Performance note: correctness first. The physical gradients of the basis are recomputed from Jinv (dim^2 flops) for
@@ -67,7 +68,7 @@
 
 /* Most components of the field the kernels are compiled for (u, u_x, u_t of a point live in registers) */
 #define PETSCWARP_PW_MAXNC 8
-/* Most face quadrature points of the boundary kernel (a face's f0_bd values are kept per thread) */
+/* Most face quadrature points of the boundary kernel (a face's f0_bd and f1_bd values are kept per thread) */
 #define PETSCWARP_PW_MAXFQ 32
 
 namespace petscwarp
@@ -199,26 +200,37 @@ PETSCWARP_HD inline void StagePoint(const PetscWarpPointwiseData &d, const doubl
   }
 }
 
+/* One point's term of an element matrix entry from the present g0, g1, g2, g3 (stored in that order in G, times the
+   weight; entry of components ce = c*nc + e), the basis values Ba, Bb and the physical gradients ga, gb of the row and
+   column basis functions (PetscFEUpdateElementMat_Internal()); shared by the cell and the boundary kernels */
+template <bool P0, bool P1, bool P2, bool P3>
+PETSCWARP_HD inline double PointTerm(int dim, int nc, int ce, const PetscScalar *G, double Ba, double Bb, const double *ga, const double *gb)
+{
+  const int o1 = P0 ? nc * nc : 0, o2 = o1 + (P1 ? nc * nc * dim : 0), o3 = o2 + (P2 ? nc * nc * dim : 0);
+  double    s = 0.0;
+  if (P0) s += Ba * G[ce] * Bb;
+  if (P1)
+    for (int df = 0; df < dim; df++) s += Ba * G[o1 + ce * dim + df] * gb[df];
+  if (P2)
+    for (int df = 0; df < dim; df++) s += ga[df] * G[o2 + ce * dim + df] * Bb;
+  if (P3)
+    for (int df = 0; df < dim; df++)
+      for (int dg = 0; dg < dim; dg++) s += ga[df] * G[o3 + (ce * dim + df) * dim + dg] * gb[dg];
+  return s;
+}
+
 /* Stage 2: entry (i, j) of a cell's element matrix from its staged points S[q*ps ...] */
 template <class Fns>
 PETSCWARP_HD inline double JacobianEntry(const PetscWarpPointwiseData &d, const double *S, int ps, int i, int j)
 {
   const int dim = d.dim, nb = d.nb, nc = d.nc, a = i / nc, c = i - a * nc, b = j / nc, e = j - b * nc, ce = c * nc + e;
-  const int o1 = Fns::G0::present ? nc * nc : 0, o2 = o1 + (Fns::G1::present ? nc * nc * dim : 0), o3 = o2 + (Fns::G2::present ? nc * nc * dim : 0);
   double    s = 0.0;
   for (int q = 0; q < d.nq; q++) {
     const double *Sq = S + q * ps, *G = Sq + dim * dim, Ba = d.B[q * nb + a], Bb = d.B[q * nb + b];
     double        ga[3] = {0.0, 0.0, 0.0}, gb[3] = {0.0, 0.0, 0.0};
     if (Fns::G2::present || Fns::G3::present) PetscWarpGradient(dim, Sq, d.D + (q * nb + a) * dim, ga);
     if (Fns::G1::present || Fns::G3::present) PetscWarpGradient(dim, Sq, d.D + (q * nb + b) * dim, gb);
-    if (Fns::G0::present) s += Ba * G[ce] * Bb;
-    if (Fns::G1::present)
-      for (int df = 0; df < dim; df++) s += Ba * G[o1 + ce * dim + df] * gb[df];
-    if (Fns::G2::present)
-      for (int df = 0; df < dim; df++) s += ga[df] * G[o2 + ce * dim + df] * Bb;
-    if (Fns::G3::present)
-      for (int df = 0; df < dim; df++)
-        for (int dg = 0; dg < dim; dg++) s += ga[df] * G[o3 + (ce * dim + df) * dim + dg] * gb[dg];
+    s += PointTerm<Fns::G0::present, Fns::G1::present, Fns::G2::present, Fns::G3::present>(dim, nc, ce, G, Ba, Bb, ga, gb);
   }
   return s;
 }
@@ -297,81 +309,130 @@ PETSCWARP_HD inline void BdState(const PetscWarpPointwiseBdData &d, const int *l
   PointState(dim, nb, nc, Bq, Dq, Ji, Indexed{d.u, l}, Indexed{d.u_t, l}, d.u_t != NULL, u, ut, ux);
 }
 
+/* Doubles per face point in the boundary Jacobian's workspace G: the present g0_bd, g1_bd, g2_bd, g3_bd times the weight,
+   in that order (PetscWarpPointwiseBdData.gstride) */
+template <class Fns>
+PETSCWARP_HD inline int BdPointDoubles(int dim, int nc)
+{
+  const int nn = nc * nc;
+  return (Fns::GBD::present ? nn : 0) + (Fns::GBD1::present ? nn * dim : 0) + (Fns::GBD2::present ? nn * dim : 0) + (Fns::GBD3::present ? nn * dim * dim : 0);
+}
+
 /* The boundary terms of one face f (PetscFEIntegrateBdResidual_Basic() and PetscFEUpdateElementVec_Internal()): at each
-   physical point q the state and its gradient (BdState()), f0_bd there times the weight, kept at the tabulated point qp;
-   then the face's element vector sum_qp B_a(qp) F[qp][c], in PETSc's order, added to f through add(index, v) */
-template <class FBD, class ADD>
+   physical point q the state and its gradient (BdState()), f0_bd (f1_bd) there times the weight, kept at the tabulated
+   point qp (f1_bd pulled back through the point's inverse Jacobian, so that the reference derivatives of the tabulation
+   apply); then the face's element vector sum_qp B_a(qp) F0[qp][c] + D_a(qp) . F1[qp][c], in PETSc's order, added to f
+   through add(index, v) */
+template <class Fns, class ADD>
 PETSCWARP_HD inline void BdFace(const PetscWarpPointwiseBdData &d, int f, ADD add)
 {
-  const int      dim = d.dim, nb = d.nb, nc = d.nc, nq = d.nq, nel = nb * nc, base = (d.tab[(size_t)f * nq] / nq) * nq;
-  const int     *l       = d.l2d + (size_t)d.fcell[f] * nel;
-  const PetscInt uOff[2] = {0, (PetscInt)nc}, uOff_x[2] = {0, (PetscInt)(nc * dim)};
-  PetscScalar    F[PETSCWARP_PW_MAXFQ * PETSCWARP_PW_MAXNC];
-  FBD            fbd;
+  const int          dim = d.dim, nb = d.nb, nc = d.nc, nq = d.nq, nel = nb * nc, base = (d.tab[(size_t)f * nq] / nq) * nq;
+  const int         *l       = d.l2d + (size_t)d.fcell[f] * nel;
+  const PetscInt     uOff[2] = {0, (PetscInt)nc}, uOff_x[2] = {0, (PetscInt)(nc * dim)};
+  PetscScalar        F[Fns::FBD::present ? PETSCWARP_PW_MAXFQ * PETSCWARP_PW_MAXNC : 1], F1[Fns::FBD1::present ? PETSCWARP_PW_MAXFQ * PETSCWARP_PW_MAXNC * 3 : 1];
+  typename Fns::FBD  fbd;
+  typename Fns::FBD1 fbd1;
 
   for (int q = 0; q < nq; q++) {
     const size_t       k  = (size_t)f * nq + q;
     const int          qp = d.tab[k] - base;
-    PetscScalar        u[PETSCWARP_PW_MAXNC], ut[PETSCWARP_PW_MAXNC], ux[PETSCWARP_PW_MAXNC * 3], *f0 = F + qp * nc;
+    PetscScalar        u[PETSCWARP_PW_MAXNC], ut[PETSCWARP_PW_MAXNC], ux[PETSCWARP_PW_MAXNC * 3];
     const PetscScalar *put = d.u_t ? ut : NULL;
 
-    for (int c = 0; c < nc; c++) f0[c] = 0.0;
     BdState(d, l, k, u, ut, ux);
-    fbd((PetscInt)dim, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.x + k * dim, d.n + k * dim, d.numConstants, d.constants, f0);
-    for (int c = 0; c < nc; c++) f0[c] *= d.w[k];
+    if (Fns::FBD::present) {
+      PetscScalar *f0 = F + qp * nc;
+      for (int c = 0; c < nc; c++) f0[c] = 0.0;
+      fbd((PetscInt)dim, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.x + k * dim, d.n + k * dim, d.numConstants, d.constants, f0);
+      for (int c = 0; c < nc; c++) f0[c] *= d.w[k];
+    }
+    if (Fns::FBD1::present) {
+      const double *Ji = d.invJ + k * dim * dim;
+      PetscScalar   f1[PETSCWARP_PW_MAXNC * 3], *r = F1 + qp * nc * dim;
+      for (int m = 0; m < nc * dim; m++) f1[m] = 0.0;
+      fbd1((PetscInt)dim, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.x + k * dim, d.n + k * dim, d.numConstants, d.constants, f1);
+      for (int c = 0; c < nc; c++) /* sum_d dphi/dx_d f1[c][d] = sum_e D_e sum_d Ji[e][d] f1[c][d] */
+        for (int e = 0; e < dim; e++) {
+          PetscScalar v = 0.0;
+          for (int dd = 0; dd < dim; dd++) v += Ji[e * dim + dd] * f1[c * dim + dd];
+          r[c * dim + e] = d.w[k] * v;
+        }
+    }
   }
   for (int a = 0; a < nb; a++)
     for (int c = 0; c < nc; c++) {
       PetscScalar s = 0.0;
-      for (int qp = 0; qp < nq; qp++) s += d.B[(size_t)(base + qp) * nb + a] * F[qp * nc + c];
+      for (int qp = 0; qp < nq; qp++) {
+        if (Fns::FBD::present) s += d.B[(size_t)(base + qp) * nb + a] * F[qp * nc + c];
+        if (Fns::FBD1::present)
+          for (int e = 0; e < dim; e++) s += d.D[((size_t)(base + qp) * nb + a) * dim + e] * F1[(qp * nc + c) * dim + e];
+      }
       add(l[a * nc + c], s);
     }
 }
 
 /* Stage 1 of the boundary Jacobian at the face point k = f*nq + q (PetscFEIntegrateBdJacobian_Basic()): the state
-   (BdState()), g0_bd there (zeroed before), times the weight, into G[k*nc*nc ...] */
-template <class GBD>
+   (BdState()), the present g0_bd, g1_bd, g2_bd, g3_bd there (zeroed before), times the weight, into G[k*gstride ...] */
+template <class Fns>
 PETSCWARP_HD inline void BdJacPoint(const PetscWarpPointwiseBdData &d, size_t k)
 {
-  const int          dim = d.dim, nc = d.nc, nn = nc * nc, f = (int)(k / (size_t)d.nq);
+  const int          dim = d.dim, nc = d.nc, nn = nc * nc, f = (int)(k / (size_t)d.nq), ng = BdPointDoubles<Fns>(dim, nc);
   const int         *l       = d.l2d + (size_t)d.fcell[f] * d.nb * nc;
   const PetscInt     uOff[2] = {0, (PetscInt)nc}, uOff_x[2] = {0, (PetscInt)(nc * dim)};
-  PetscScalar        u[PETSCWARP_PW_MAXNC], ut[PETSCWARP_PW_MAXNC], ux[PETSCWARP_PW_MAXNC * 3], *G = d.G + k * nn;
+  const int          n0 = Fns::GBD::present ? nn : 0, n1 = Fns::GBD1::present ? nn * dim : 0, n2 = Fns::GBD2::present ? nn * dim : 0;
+  PetscScalar        u[PETSCWARP_PW_MAXNC], ut[PETSCWARP_PW_MAXNC], ux[PETSCWARP_PW_MAXNC * 3], *G = d.G + k * (size_t)d.gstride;
   const PetscScalar *put = d.u_t ? ut : NULL;
-  GBD                gbd;
+  const PetscReal   *x = d.x + k * dim, *nrm = d.n + k * dim;
+  typename Fns::GBD  g0;
+  typename Fns::GBD1 g1;
+  typename Fns::GBD2 g2;
+  typename Fns::GBD3 g3;
 
   BdState(d, l, k, u, ut, ux);
-  for (int m = 0; m < nn; m++) G[m] = 0.0;
-  gbd((PetscInt)dim, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.u_tShift, d.x + k * dim, d.n + k * dim, d.numConstants, d.constants, G);
-  for (int m = 0; m < nn; m++) G[m] *= d.w[k];
+  for (int m = 0; m < ng; m++) G[m] = 0.0;
+  if (Fns::GBD::present) g0((PetscInt)dim, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.u_tShift, x, nrm, d.numConstants, d.constants, G);
+  if (Fns::GBD1::present) g1((PetscInt)dim, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.u_tShift, x, nrm, d.numConstants, d.constants, G + n0);
+  if (Fns::GBD2::present) g2((PetscInt)dim, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.u_tShift, x, nrm, d.numConstants, d.constants, G + n0 + n1);
+  if (Fns::GBD3::present) g3((PetscInt)dim, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.u_tShift, x, nrm, d.numConstants, d.constants, G + n0 + n1 + n2);
+  for (int m = 0; m < ng; m++) G[m] *= d.w[k];
 }
 
 /* Stage 2 of the boundary Jacobian: entry (i, j) of the element matrix of the m-th cell with boundary faces gets, face
-   after face of the cell, that face's entry sum_q B_a(tab[k]) G[k][c*nc + e] B_b(tab[k]) (PetscFEUpdateElementMat_Internal()
-   for g0, physical points q in order, as PETSc sums them into the face's element matrix) */
+   after face of the cell, that face's entry sum_q B_a G0[c*nc+e] B_b + B_a G1[(c*nc+e)*dim+d] dB_b[d]
+   + dB_a[d] G2[(c*nc+e)*dim+d] B_b + dB_a[d] G3[((c*nc+e)*dim+d)*dim+d'] dB_b[d'] at the point's tabulation tab[k], with
+   the physical gradients dB of the cell's basis there (PetscFEUpdateElementMat_Internal(), physical points q in order,
+   as PETSc sums them into the face's element matrix) */
+template <class Fns>
 PETSCWARP_HD inline void BdJacEntry(const PetscWarpPointwiseBdData &d, int m, int i, int j)
 {
-  const int    nb = d.nb, nc = d.nc, nq = d.nq, nel = nb * nc, nn = nc * nc, a = i / nc, c = i - a * nc, b = j / nc, e = j - b * nc, ce = c * nc + e;
+  const int    dim = d.dim, nb = d.nb, nc = d.nc, nq = d.nq, nel = nb * nc, a = i / nc, c = i - a * nc, b = j / nc, e = j - b * nc, ce = c * nc + e;
   PetscScalar *Eij = d.E + ((size_t)d.fcell[d.bface[d.boff[m]]] * nel + i) * nel + j;
 
   for (int s = d.boff[m]; s < d.boff[m + 1]; s++) {
     const size_t k0 = (size_t)d.bface[s] * nq;
     PetscScalar  v  = 0.0;
     for (int q = 0; q < nq; q++) {
-      const size_t tp = (size_t)d.tab[k0 + q] * nb;
-      v += d.B[tp + a] * d.G[(k0 + q) * nn + ce] * d.B[tp + b];
+      const size_t       k = k0 + q, tp = (size_t)d.tab[k] * nb;
+      const PetscScalar *G  = d.G + k * (size_t)d.gstride;
+      const double       Ba = d.B[tp + a], Bb = d.B[tp + b];
+      double             ga[3] = {0.0, 0.0, 0.0}, gb[3] = {0.0, 0.0, 0.0};
+      if (Fns::GBD2::present || Fns::GBD3::present) PetscWarpGradient(dim, d.invJ + k * dim * dim, d.D + (tp + a) * dim, ga);
+      if (Fns::GBD1::present || Fns::GBD3::present) PetscWarpGradient(dim, d.invJ + k * dim * dim, d.D + (tp + b) * dim, gb);
+      v += PointTerm<Fns::GBD::present, Fns::GBD1::present, Fns::GBD2::present, Fns::GBD3::present>(dim, nc, ce, G, Ba, Bb, ga, gb);
     }
     *Eij += v;
   }
 }
 
 /* Sizes the boundary kernels support (jac: the boundary Jacobian's arrays, else the residual's): 0, else 2 */
+template <class Fns>
 inline int CheckBdData(const PetscWarpPointwiseBdData *d, bool jac)
 {
   if (!d || (d->dim != 2 && d->dim != 3) || d->nc < 1 || d->nc > PETSCWARP_PW_MAXNC || d->nb < 1 || d->nq < 1 || d->nq > PETSCWARP_PW_MAXFQ || d->nfaces < 0) return 2;
   if (d->nfaces && (!d->B || !d->D || !d->fcell || !d->tab || !d->w || !d->x || !d->n || !d->invJ || !d->l2d || !d->u)) return 2;
   if (!jac) return d->nfaces && !d->f ? 2 : 0;
   if (d->nbcells < 0 || d->nbcells > d->nfaces || (d->nfaces && (!d->boff || !d->bface || !d->G || !d->E))) return 2;
+  if (d->gstride != BdPointDoubles<Fns>(d->dim, d->nc)) return 2; /* the workspace was sized for other terms */
   return 0;
 }
 
@@ -384,9 +445,9 @@ struct HostAdd {
 template <class Fns>
 int BdResidualHost(const PetscWarpPointwiseBdData *d)
 {
-  int err = CheckBdData(d, false);
+  int err = CheckBdData<Fns>(d, false);
   if (err) return err;
-  for (int f = 0; f < d->nfaces; f++) BdFace<typename Fns::FBD>(*d, f, HostAdd{d->f});
+  for (int f = 0; f < d->nfaces; f++) BdFace<Fns>(*d, f, HostAdd{d->f});
   return 0;
 }
 
@@ -396,12 +457,12 @@ template <class Fns>
 int BdJacobianHost(const PetscWarpPointwiseBdData *d)
 {
   const int nel = d ? d->nb * d->nc : 0;
-  int       err = CheckBdData(d, true);
+  int       err = CheckBdData<Fns>(d, true);
   if (err) return err;
-  for (size_t k = 0; k < (size_t)d->nfaces * d->nq; k++) BdJacPoint<typename Fns::GBD>(*d, k);
+  for (size_t k = 0; k < (size_t)d->nfaces * d->nq; k++) BdJacPoint<Fns>(*d, k);
   for (int m = 0; m < d->nbcells; m++)
     for (int i = 0; i < nel; i++)
-      for (int j = 0; j < nel; j++) BdJacEntry(*d, m, i, j);
+      for (int j = 0; j < nel; j++) BdJacEntry<Fns>(*d, m, i, j);
   return 0;
 }
 
@@ -423,13 +484,13 @@ template <class Fns>
 __global__ void __launch_bounds__(128) BdKernel(PetscWarpPointwiseBdData d)
 {
   const int f = blockIdx.x * blockDim.x + threadIdx.x;
-  if (f < d.nfaces) BdFace<typename Fns::FBD>(d, f, DeviceAdd{d.f});
+  if (f < d.nfaces) BdFace<Fns>(d, f, DeviceAdd{d.f});
 }
 
 template <class Fns>
 int BdResidualDevice(const PetscWarpPointwiseBdData *d)
 {
-  if (CheckBdData(d, false)) return (int)cudaErrorInvalidValue;
+  if (CheckBdData<Fns>(d, false)) return (int)cudaErrorInvalidValue;
   if (!d->nfaces) return 0;
   BdKernel<Fns><<<(d->nfaces + 127) / 128, 128, 0, (cudaStream_t)d->stream>>>(*d);
   return (int)cudaGetLastError();
@@ -441,7 +502,7 @@ template <class Fns>
 __global__ void __launch_bounds__(128) BdJacPointKernel(PetscWarpPointwiseBdData d)
 {
   const size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (k < (size_t)d.nfaces * d.nq) BdJacPoint<typename Fns::GBD>(d, k);
+  if (k < (size_t)d.nfaces * d.nq) BdJacPoint<Fns>(d, k);
 }
 
 template <class Fns>
@@ -451,14 +512,14 @@ __global__ void __launch_bounds__(128) BdJacEntryKernel(PetscWarpPointwiseBdData
   const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x, nn = (size_t)nel * nel;
   if (t < (size_t)d.nbcells * nn) {
     const int m = (int)(t / nn), ij = (int)(t - m * nn), i = ij / nel;
-    BdJacEntry(d, m, i, ij - i * nel);
+    BdJacEntry<Fns>(d, m, i, ij - i * nel);
   }
 }
 
 template <class Fns>
 int BdJacobianDevice(const PetscWarpPointwiseBdData *d)
 {
-  if (CheckBdData(d, true)) return (int)cudaErrorInvalidValue;
+  if (CheckBdData<Fns>(d, true)) return (int)cudaErrorInvalidValue;
   if (!d->nfaces) return 0;
   const size_t np = (size_t)d->nfaces * d->nq, ne = (size_t)d->nbcells * d->nb * d->nc * d->nb * d->nc;
   BdJacPointKernel<Fns><<<(unsigned)((np + 127) / 128), 128, 0, (cudaStream_t)d->stream>>>(*d);
@@ -635,7 +696,8 @@ M*/
   residual as `DMPlexComputeBdResidualSingleByKey()` adds them. Every natural boundary key with a boundary f0 must hold
   this function (one per key). Without a boundary Jacobian: where f0_bd depends on u (a Robin term alpha u - g), compile
   its g0_bd with `PETSCWARP_POINTWISE_BD_JACOBIAN()`; a `PetscDS` with a boundary Jacobian is refused by
-  `DMPlexWarpSetSNESLocalFEM()` for kernels made by this macro (`PETSC_ERR_SUP`), as is a boundary f1.
+  `DMPlexWarpSetSNESLocalFEM()` for kernels made by this macro (`PETSC_ERR_SUP`), as is a boundary f1 (see
+  `PETSCWARP_POINTWISE_BD_ALL()` for every boundary term).
 
   This is `PETSCWARP_POINTWISE_BD_JACOBIAN(name, f0, f1, g0, g1, g2, g3, f0_bd, nullptr)`.
 
@@ -662,8 +724,8 @@ M*/
   g0_bd is called at the same face points as f0_bd, with the same arguments and u_tShift; at every Jacobian its terms
   int_f phi_i g0_bd phi_j (the full element matrix of the face's cell, as `PetscFEIntegrateBdJacobian_Basic()` computes it)
   are added into the element matrix of the face's cell before the reduction into the matrix (device kernels, or their
-  host twins). Every natural boundary key with f0_bd must hold this g0_bd (one per key, and no boundary g1, g2, g3:
-  these, a boundary f1 and a boundary Jacobian preconditioner are refused with `PETSC_ERR_SUP`). Example, the Robin
+  host twins). Every natural boundary key with f0_bd must hold this g0_bd (one per key); a boundary f1 or g1, g2, g3 needs
+  `PETSCWARP_POINTWISE_BD_ALL()`, a boundary Jacobian preconditioner is refused with `PETSC_ERR_SUP`. Example, the Robin
   term f0_bd = alpha u - g:
 .vb
   static PETSCWARP_HD void f0_bd(..., const PetscReal x[], const PetscReal n[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[]) { f0[0] = constants[0] * u[0] - g(x); }
@@ -673,10 +735,42 @@ M*/
   PetscCall(PetscWeakFormSetIndexBdJacobian(wf, label, value, 0, 0, 0, 0, g0_bd, 0, NULL, 0, NULL, 0, NULL));
 .ve
 
-.seealso: `PETSCWARP_POINTWISE_BD()`, `PETSCWARP_POINTWISE()`, `PetscWarpPointwiseBdData`, `DMPlexWarpSetPointwise()`, `DMAddBoundary()`
+  This is `PETSCWARP_POINTWISE_BD_ALL(name, f0, f1, g0, g1, g2, g3, f0_bd, nullptr, g0_bd, nullptr, nullptr, nullptr)`.
+
+.seealso: `PETSCWARP_POINTWISE_BD_ALL()`, `PETSCWARP_POINTWISE_BD()`, `PETSCWARP_POINTWISE()`, `PetscWarpPointwiseBdData`, `DMPlexWarpSetPointwise()`, `DMAddBoundary()`
+M*/
+#define PETSCWARP_POINTWISE_BD_JACOBIAN(name, f0, f1, g0, g1, g2, g3, f0_bd, g0_bd) PETSCWARP_POINTWISE_BD_ALL(name, f0, f1, g0, g1, g2, g3, f0_bd, nullptr, g0_bd, nullptr, nullptr, nullptr)
+
+/*MC
+  PETSCWARP_POINTWISE_BD_ALL - The element kernels of a `PetscDS` with every boundary term of its natural boundaries:
+  the boundary residual f0_bd, f1_bd and the boundary Jacobian g0_bd, g1_bd, g2_bd, g3_bd
+
+  Synopsis:
+  #include <petscwarp/pointwise.cuh>
+  PETSCWARP_POINTWISE_BD_ALL(name, f0, f1, g0, g1, g2, g3, f0_bd, f1_bd, g0_bd, g1_bd, g2_bd, g3_bd);
+
+  Input Parameters:
++ name, f0, ..., g3            - as for `PETSCWARP_POINTWISE()`
+. f0_bd, f1_bd                 - the boundary residual (`PetscBdPointFn`, `PETSCWARP_HD`), as given to
+                                 `PetscWeakFormSetIndexBdResidual()` for the keys (label, value, field 0, part 0) of the
+                                 `DM_BC_NATURAL` boundaries, `nullptr` where absent
+- g0_bd, g1_bd, g2_bd, g3_bd   - the boundary Jacobian (`PetscBdPointJacFn`, `PETSCWARP_HD`), as given to
+                                 `PetscWeakFormSetIndexBdJacobian()` (fields (0, 0)) for the same keys, `nullptr` where absent
+
+  Level: intermediate
+
+  Notes:
+  The terms are those of `PetscFEIntegrateBdResidual_Basic()` and `PetscFEIntegrateBdJacobian_Basic()` with
+  `PetscFEUpdateElementVec_Internal()` / `PetscFEUpdateElementMat_Internal()`: int_f phi_i f0_bd + grad phi_i . f1_bd and
+  int_f phi_i g0_bd phi_j + phi_i g1_bd . grad phi_j + grad phi_i . g2_bd phi_j + grad phi_i . g3_bd grad phi_j, with the
+  physical gradients of the face's cell basis at the face points (the cell's inverse Jacobian there, as PETSc's). Every
+  natural boundary key with a boundary residual must hold exactly the compiled functions (one of each kind at the most).
+  Example, a boundary term with the normal derivative, f0_bd = alpha u + beta grad u . n - g: g0_bd = alpha, g1_bd = beta n.
+
+.seealso: `PETSCWARP_POINTWISE_BD_JACOBIAN()`, `PETSCWARP_POINTWISE_BD()`, `PETSCWARP_POINTWISE()`, `PetscWarpPointwiseBdData`, `DMPlexWarpSetPointwise()`, `DMAddBoundary()`
 M*/
 // clang-format off
-#define PETSCWARP_POINTWISE_BD_JACOBIAN(name, f0, f1, g0, g1, g2, g3, f0_bd, g0_bd) \
+#define PETSCWARP_POINTWISE_BD_ALL(name, f0, f1, g0, g1, g2, g3, f0_bd, f1_bd, g0_bd, g1_bd, g2_bd, g3_bd) \
   namespace petscwarp_pw_##name \
   { \
     struct Fns { \
@@ -687,7 +781,11 @@ M*/
       PETSCWARP_PW_JACOBIAN_FUNCTOR(G2, g2); \
       PETSCWARP_PW_JACOBIAN_FUNCTOR(G3, g3); \
       PETSCWARP_PW_BD_FUNCTOR(FBD, f0_bd); \
+      PETSCWARP_PW_BD_FUNCTOR(FBD1, f1_bd); \
       PETSCWARP_PW_BDJAC_FUNCTOR(GBD, g0_bd); \
+      PETSCWARP_PW_BDJAC_FUNCTOR(GBD1, g1_bd); \
+      PETSCWARP_PW_BDJAC_FUNCTOR(GBD2, g2_bd); \
+      PETSCWARP_PW_BDJAC_FUNCTOR(GBD3, g3_bd); \
     }; \
   } \
   extern "C" const PetscWarpPointwise name = { \
@@ -702,8 +800,8 @@ M*/
     PETSCWARP_PW_MAXNC, \
     ::petscwarp::pw::BdResidualHost<petscwarp_pw_##name::Fns>, \
     PETSCWARP_PW_DEVICE(::petscwarp::pw::BdResidualDevice<petscwarp_pw_##name::Fns>), \
-    {::petscwarp::pw::hostptr(f0_bd)}, \
+    {::petscwarp::pw::hostptr(f0_bd), ::petscwarp::pw::hostptr(f1_bd)}, \
     ::petscwarp::pw::BdJacobianHost<petscwarp_pw_##name::Fns>, \
     PETSCWARP_PW_DEVICE(::petscwarp::pw::BdJacobianDevice<petscwarp_pw_##name::Fns>), \
-    {::petscwarp::pw::hostptr(g0_bd)}}
+    {::petscwarp::pw::hostptr(g0_bd), ::petscwarp::pw::hostptr(g1_bd), ::petscwarp::pw::hostptr(g2_bd), ::petscwarp::pw::hostptr(g3_bd)}}
 // clang-format on

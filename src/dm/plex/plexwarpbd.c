@@ -173,9 +173,10 @@ PetscErrorCode DMPlexWarpSetBoundaryFluxes_Private(DM dm, PetscInt nflux, const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The faces of the natural boundaries with a boundary f0 (owned faces of each label value, as
-   DMPlexComputeBdResidual_Internal() takes them) and PETSc's geometry there, for the user's f0_bd and g0_bd
-   (PetscWarpAsmPointwiseSetBoundary_Private()). The keys of g0_bd are those of f0_bd (DMPlexWarpPointwiseCheck_Private());
+/* The faces of the natural boundaries with a boundary residual (owned faces of each label value, as
+   DMPlexComputeBdResidual_Internal() takes them) and PETSc's geometry there, for the user's f0_bd, f1_bd and g0_bd ... g3_bd
+   (PetscWarpAsmPointwiseSetBoundary_Private()). The keys of the boundary Jacobian are those of the boundary residual
+   (DMPlexWarpPointwiseCheck_Private());
    PETSc's boundary Jacobian takes every face of a key, owned or not: the same faces, since a face of the domain's
    boundary has one cell and, without overlap (the hooks refuse it), only that cell's rank holds it */
 PetscErrorCode DMPlexWarpPointwiseSetBoundary_Private(DM dm, PetscWarpAsm wa)
@@ -217,7 +218,7 @@ PetscErrorCode DMPlexWarpPointwiseSetBoundary_Private(DM dm, PetscWarpAsm wa)
         PetscBdPointFn **f0, **f1;
 
         PetscCall(PetscWeakFormGetBdResidual(wf, label, values[v], field, 0, &n0, &f0, &n1, &f1));
-        if (!n0) continue;
+        if (!n0 && !n1) continue;
         if (!pass) {
           nkeys++;
           continue;
@@ -247,7 +248,7 @@ PetscErrorCode DMPlexWarpPointwiseSetBoundary_Private(DM dm, PetscWarpAsm wa)
   {
     const PetscWarpPointwise *pw = NULL;
     PetscCall(DMPlexWarpPointwiseGet_Private(dm, &pw));
-    PetscCall(PetscInfo(dm, "Boundary residual f0_bd%s of the pointwise kernels on %" PetscInt_FMT " faces (%" PetscInt_FMT " natural boundary keys) of this rank\n", pw && pw->gbd[0] ? " and boundary Jacobian g0_bd" : "", nf, nkeys));
+    PetscCall(PetscInfo(dm, "Boundary residual%s%s and boundary Jacobian%s%s%s%s%s of the pointwise kernels on %" PetscInt_FMT " faces (%" PetscInt_FMT " natural boundary keys) of this rank\n", pw && pw->fbd[0] ? " f0_bd" : "", pw && pw->fbd[1] ? " f1_bd" : "", pw && pw->gbd[0] ? " g0_bd" : "", pw && pw->gbd[1] ? " g1_bd" : "", pw && pw->gbd[2] ? " g2_bd" : "", pw && pw->gbd[3] ? " g3_bd" : "", pw && !(pw->gbd[0] || pw->gbd[1] || pw->gbd[2] || pw->gbd[3]) ? " (none)" : "", nf, nkeys));
   }
   PetscCall(PetscFree6(B, D, w, x, nrm, invJ));
   PetscCall(PetscFree2(fcell, tab));

@@ -159,10 +159,11 @@ static PetscErrorCode Inherit(DM from, DM to)
   alpha u - g) and set for the same keys (`PetscWeakFormSetIndexBdJacobian()`) is evaluated at the same points with
   u_tShift too, and its terms, the full element matrix of each face's cell as `PetscFEIntegrateBdJacobian_Basic()`
   computes it, are added into the cells' element matrices before their reduction into the matrix (each entry summed
-  face after face in a fixed order: no atomics). A boundary f1, boundary g1, g2, g3, a boundary Jacobian
-  preconditioner, a boundary f0 without a compiled f0_bd and a boundary g0 without a compiled g0_bd (or without a
-  boundary f0 on its key) are refused (`PETSC_ERR_SUP`): the Jacobian would differ from PETSc's; so is a key without
-  the compiled g0_bd (`PETSC_ERR_ARG_INCOMP`).
+  face after face in a fixed order: no atomics). `PETSCWARP_POINTWISE_BD_ALL()` adds a boundary f1_bd and the boundary
+  Jacobian's g1_bd, g2_bd, g3_bd (terms with the physical gradients of the face's cell basis). A boundary term without
+  its compiled function, more than one function per term, a boundary Jacobian on a key without a boundary residual and
+  a boundary Jacobian preconditioner are refused (`PETSC_ERR_SUP`): the Jacobian would differ from PETSc's; so is a key
+  without a compiled function, or with another one (`PETSC_ERR_ARG_INCOMP`).
 
   Derived `DM`s inherit the registration (not the hooks: install those on the `DM` that is solved on):
 + `DMClone()` (then `DMCopyDisc()` gives the clone the `PetscDS`), `DMRefine()`, `DMCoarsen()`, and the hierarchies built
@@ -179,7 +180,7 @@ static PetscErrorCode Inherit(DM from, DM to)
   This version supports one field of at most `PETSCWARP_PW_MAXNC` components, no auxiliary fields, no separate Jacobian
   preconditioner and no dynamic Jacobian of TS; otherwise the hooks stop with `PETSC_ERR_SUP`. Real scalars only.
 
-.seealso: `PETSCWARP_POINTWISE()`, `PETSCWARP_POINTWISE_BD()`, `PETSCWARP_POINTWISE_BD_JACOBIAN()`, `PetscWarpPointwise`, `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`,
+.seealso: `PETSCWARP_POINTWISE()`, `PETSCWARP_POINTWISE_BD()`, `PETSCWARP_POINTWISE_BD_JACOBIAN()`, `PETSCWARP_POINTWISE_BD_ALL()`, `PetscWarpPointwise`, `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`,
           `DMPlexWarpSetKSPLocalFEM()`, `DMPlexWarpGetPointwiseCount()`, `PetscDSSetJacobian()`, `PetscDSSetResidual()`
 @*/
 PetscErrorCode DMPlexWarpSetPointwise(DM dm, const PetscWarpPointwise *pw)
@@ -315,23 +316,29 @@ PetscErrorCode DMPlexWarpPointwiseCheck_Private(DM dm, const PetscWarpPointwise 
     if (type & DM_BC_ESSENTIAL) continue;
     PetscCheck(type == DM_BC_NATURAL, comm, PETSC_ERR_SUP, "The pointwise kernels %s: boundary %s is of type %s; they support essential and natural (DM_BC_NATURAL) boundaries", name, bname, DMBoundaryConditionTypes[type]);
     for (PetscInt v = 0; v < nv && bwf; v++) { /* the keys of DMPlexComputeBdResidual_Internal(): (label, value, field, part 0) */
-      PetscInt            m0, m1, j0, j1, j2, j3;
-      PetscBdPointFn    **b0, **b1;
-      PetscBdPointJacFn **c0, **c1, **c2, **c3;
+      const char *const   tn[4] = {"0", "1", "2", "3"};
+      PetscInt            m[2], jn[4];
+      PetscBdPointFn    **bf[2];
+      PetscBdPointJacFn **cj[4];
+      PetscBool           res;
 
-      PetscCall(PetscWeakFormGetBdResidual(bwf, label, values[v], field, 0, &m0, &b0, &m1, &b1));
-      PetscCheck(!m0 || pw->fbd[0], comm, PETSC_ERR_SUP, "The pointwise kernels %s have no boundary residual f0_bd (PETSCWARP_POINTWISE_BD()); the natural boundary %s, value %" PetscInt_FMT ", has a boundary f0", name, bname, values[v]);
-      PetscCheck(m0 <= 1, comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has %" PetscInt_FMT " boundary f0 functions; the pointwise kernels %s take one", bname, values[v], m0, name);
-      PetscCheck(!m0 || (void (*)(void))b0[0] == pw->fbd[0], comm, PETSC_ERR_ARG_INCOMP, "The boundary f0 of the natural boundary %s, value %" PetscInt_FMT ", is not the f0_bd the pointwise kernels %s were compiled from: give the same function to PetscWeakFormSetIndexBdResidual() and PETSCWARP_POINTWISE_BD()", bname, values[v], name);
-      PetscCheck(!m1, comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has a boundary f1, which the pointwise kernels %s do not compute (boundary f0 only)", bname, values[v], name);
-      PetscCall(PetscWeakFormGetBdJacobian(bwf, label, values[v], field, field, 0, &j0, &c0, &j1, &c1, &j2, &c2, &j3, &c3));
-      PetscCheck(!(j1 || j2 || j3), comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has a boundary Jacobian g1, g2 or g3 (%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " functions), which the pointwise kernels %s do not compute (boundary g0 only)", bname, values[v], j1, j2, j3, name);
-      PetscCheck(!j0 || pw->gbd[0], comm, PETSC_ERR_SUP, "The pointwise kernels %s have no boundary Jacobian g0_bd (PETSCWARP_POINTWISE_BD_JACOBIAN()); the natural boundary %s, value %" PetscInt_FMT ", has a boundary g0", name, bname, values[v]);
-      PetscCheck(j0 <= 1, comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has %" PetscInt_FMT " boundary g0 functions; the pointwise kernels %s take one", bname, values[v], j0, name);
-      PetscCheck(!j0 || m0, comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has a boundary g0 and no boundary f0: the pointwise kernels %s compute g0_bd on the faces of f0_bd", bname, values[v], name);
-      PetscCheck(!m0 || !pw->gbd[0] || (j0 && (void (*)(void))c0[0] == pw->gbd[0]), comm, PETSC_ERR_ARG_INCOMP, "The boundary g0 of the natural boundary %s, value %" PetscInt_FMT ", is %s, not the g0_bd the pointwise kernels %s were compiled from: give the same function to PetscWeakFormSetIndexBdJacobian() and PETSCWARP_POINTWISE_BD_JACOBIAN()", bname, values[v], j0 ? "another function" : "absent", name);
-      PetscCall(PetscWeakFormGetBdJacobianPreconditioner(bwf, label, values[v], field, field, 0, &j0, &c0, &j1, &c1, &j2, &c2, &j3, &c3));
-      PetscCheck(!(j0 || j1 || j2 || j3), comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has a boundary Jacobian preconditioner, which the pointwise kernels %s do not compute", bname, values[v], name);
+      PetscCall(PetscWeakFormGetBdResidual(bwf, label, values[v], field, 0, &m[0], &bf[0], &m[1], &bf[1]));
+      res = (PetscBool)(m[0] || m[1]);
+      for (int k = 0; k < 2; k++) {
+        PetscCheck(m[k] <= 1, comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has %" PetscInt_FMT " boundary f%s functions; the pointwise kernels %s take one", bname, values[v], m[k], tn[k], name);
+        PetscCheck(!m[k] || pw->fbd[k], comm, PETSC_ERR_SUP, "The pointwise kernels %s have no boundary residual f%s_bd (%s); the natural boundary %s, value %" PetscInt_FMT ", has a boundary f%s", name, tn[k], k ? "PETSCWARP_POINTWISE_BD_ALL()" : "PETSCWARP_POINTWISE_BD()", bname, values[v], tn[k]);
+        PetscCheck(!m[k] || (void (*)(void))bf[k][0] == pw->fbd[k], comm, PETSC_ERR_ARG_INCOMP, "The boundary f%s of the natural boundary %s, value %" PetscInt_FMT ", is not the f%s_bd the pointwise kernels %s were compiled from: give the same function to PetscWeakFormSetIndexBdResidual() and PETSCWARP_POINTWISE_BD*()", tn[k], bname, values[v], tn[k], name);
+        PetscCheck(!res || !pw->fbd[k] || m[k], comm, PETSC_ERR_ARG_INCOMP, "The natural boundary %s, value %" PetscInt_FMT ", has no boundary f%s, but the pointwise kernels %s were compiled with f%s_bd", bname, values[v], tn[k], name, tn[k]);
+      }
+      PetscCall(PetscWeakFormGetBdJacobian(bwf, label, values[v], field, field, 0, &jn[0], &cj[0], &jn[1], &cj[1], &jn[2], &cj[2], &jn[3], &cj[3]));
+      for (int k = 0; k < 4; k++) {
+        PetscCheck(jn[k] <= 1, comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has %" PetscInt_FMT " boundary g%s functions; the pointwise kernels %s take one", bname, values[v], jn[k], tn[k], name);
+        PetscCheck(!jn[k] || pw->gbd[k], comm, PETSC_ERR_SUP, "The pointwise kernels %s have no boundary Jacobian g%s_bd (%s); the natural boundary %s, value %" PetscInt_FMT ", has a boundary g%s", name, tn[k], k ? "PETSCWARP_POINTWISE_BD_ALL()" : "PETSCWARP_POINTWISE_BD_JACOBIAN()", bname, values[v], tn[k]);
+        PetscCheck(!jn[k] || res, comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has a boundary g%s and no boundary residual: the pointwise kernels %s compute the boundary Jacobian on the faces of f0_bd and f1_bd", bname, values[v], tn[k], name);
+        PetscCheck(!res || !pw->gbd[k] || (jn[k] && (void (*)(void))cj[k][0] == pw->gbd[k]), comm, PETSC_ERR_ARG_INCOMP, "The boundary g%s of the natural boundary %s, value %" PetscInt_FMT ", is %s, not the g%s_bd the pointwise kernels %s were compiled from: give the same function to PetscWeakFormSetIndexBdJacobian() and PETSCWARP_POINTWISE_BD*()", tn[k], bname, values[v], jn[k] ? "another function" : "absent", tn[k], name);
+      }
+      PetscCall(PetscWeakFormGetBdJacobianPreconditioner(bwf, label, values[v], field, field, 0, &jn[0], &cj[0], &jn[1], &cj[1], &jn[2], &cj[2], &jn[3], &cj[3]));
+      PetscCheck(!(jn[0] || jn[1] || jn[2] || jn[3]), comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has a boundary Jacobian preconditioner, which the pointwise kernels %s do not compute", bname, values[v], name);
     }
   }
   PetscCall(PetscDSHasJacobianPreconditioner(ds, &has));
@@ -399,7 +406,7 @@ PetscErrorCode DMPlexWarpPointwiseAsmCreate_Private(DM dm, PetscWarpAsm *wa)
   {
     const PetscWarpPointwise *pw = NULL;
     PetscCall(DMPlexWarpPointwiseGet_Private(dm, &pw));
-    if (pw && (pw->fbd[0] || pw->gbd[0])) PetscCall(DMPlexWarpPointwiseSetBoundary_Private(dm, *wa)); /* the natural boundaries' faces */
+    if (pw && (pw->fbd[0] || pw->fbd[1])) PetscCall(DMPlexWarpPointwiseSetBoundary_Private(dm, *wa)); /* the natural boundaries' faces */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

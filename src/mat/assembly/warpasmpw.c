@@ -214,7 +214,7 @@ static PetscLogDouble BdFlops(PetscWarpAsm a, PetscLogDouble extra)
   return (PetscLogDouble)a->pw->nbf * a->pw->nbq * (a->nb * (2.0 * a->nc * (1 + a->dim) + 2.0 * a->dim * a->dim) + extra);
 }
 
-/* f += the boundary terms of f0_bd (host arrays, or device arrays on the stream of d) */
+/* f += the boundary terms of f0_bd and f1_bd (host arrays, or device arrays on the stream of d) */
 static PetscErrorCode BoundaryResidual(PetscWarpAsm a, const PetscWarpPointwise *pw, PetscBool device, const PetscWarpPointwiseData *d, PetscScalar *f)
 {
   struct _n_PetscWarpAsmPW *p = a->pw;
@@ -222,7 +222,7 @@ static PetscErrorCode BoundaryResidual(PetscWarpAsm a, const PetscWarpPointwise 
   int                       err;
 
   PetscFunctionBegin;
-  if (!p->nbf || !pw->fbd[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!p->nbf || !(pw->fbd[0] || pw->fbd[1])) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(BdDescribe(a, device, d, &b));
   b.f = f;
   if (!device) {
@@ -240,20 +240,29 @@ static PetscErrorCode BoundaryResidual(PetscWarpAsm a, const PetscWarpPointwise 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* E += the boundary terms of g0_bd in the element matrices of the faces' cells (host arrays, or device arrays on the
-   stream of d): folded into the cells' element matrices, they go through the same reduction */
+/* Doubles per face point of the present boundary Jacobian terms g0_bd, g1_bd, g2_bd, g3_bd (PetscWarpPointwiseBdData.gstride) */
+static int BdStride(PetscWarpAsm a, const PetscWarpPointwise *pw)
+{
+  const int nn = (int)(a->nc * a->nc), dim = (int)a->dim;
+  return (pw->gbd[0] ? nn : 0) + (pw->gbd[1] ? nn * dim : 0) + (pw->gbd[2] ? nn * dim : 0) + (pw->gbd[3] ? nn * dim * dim : 0);
+}
+
+/* E += the boundary terms of g0_bd ... g3_bd in the element matrices of the faces' cells (host arrays, or device arrays
+   on the stream of d): folded into the cells' element matrices, they go through the same reduction */
 static PetscErrorCode BoundaryJacobian(PetscWarpAsm a, const PetscWarpPointwise *pw, PetscBool device, const PetscWarpPointwiseData *d, PetscScalar *E)
 {
   struct _n_PetscWarpAsmPW *p  = a->pw;
-  const size_t              nG = (size_t)p->nbf * p->nbq * a->nc * a->nc;
-  const PetscLogDouble      fl = BdFlops(a, (PetscLogDouble)a->nc * a->nc + 3.0 * a->nel * a->nel);
+  const int                 gs = BdStride(a, pw);
+  const size_t              nG = (size_t)p->nbf * p->nbq * gs;
+  const PetscLogDouble      fl = BdFlops(a, (PetscLogDouble)gs + 3.0 * (1 + a->dim * a->dim) * a->nel * a->nel);
   PetscWarpPointwiseBdData  b;
   int                       err;
 
   PetscFunctionBegin;
-  if (!p->nbf || !pw->gbd[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!p->nbf || !gs) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(BdDescribe(a, device, d, &b));
-  b.E = E;
+  b.E       = E;
+  b.gstride = gs;
   if (!device) {
     if (!p->bG) PetscCall(PetscMalloc1(nG, &p->bG));
     b.G = p->bG;
