@@ -97,7 +97,7 @@ int main(int argc, char **argv)
   Problem          p = {.n = 300, .w = 17, .bs = 1, .zero_rank = -1};
   Mat              A, R;
   MatWarpStageInfo info;
-  PetscBool        expect_off = PETSC_FALSE, skip;
+  PetscBool        expect_off = PETSC_FALSE, skip, cusp;
   PetscObjectState nz0, nz1;
   PetscReal        tol = 0;
   /* the assemblies: sequence, MatZeroEntries, tolerance (0: the exact matrix) */
@@ -143,6 +143,7 @@ int main(int argc, char **argv)
   PetscCall(MatSeqAIJSetPreallocation(A, 9 * p.bs, NULL));
   PetscCall(MatMPIAIJSetPreallocation(A, 9 * p.bs, NULL, 9 * p.bs, NULL));
   PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, p.n * p.bs, p.n * p.bs, 9 * p.bs, NULL, 9 * p.bs, NULL, &R));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &cusp));
   PetscCall(MatSetBlockSize(R, p.bs));
   for (size_t r = 0; r < PETSC_STATIC_ARRAY_LENGTH(run); r++) {
     PetscCall(MatGetNonzeroState(A, &nz0));
@@ -150,7 +151,7 @@ int main(int argc, char **argv)
     PetscCall(Assemble(&p, R, (PetscInt)r, run[r].seq, run[r].zero));
     PetscCall(MatGetNonzeroState(A, &nz1));
     PetscCall(Compare(A, R, PetscMax(run[r].tol, tol), run[r].what));
-    if (r >= 2) PetscCheck(nz0 == nz1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the nonzero state changed", run[r].what);
+    if (r >= 2 && !cusp) PetscCheck(nz0 == nz1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the nonzero state changed", run[r].what); /* cuSPARSE storage: it moves on once per COO set-up (warpstage.c) */
   }
   PetscCall(MatWarpGetStageInfo(A, &info));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "type %s: staging %s; %" PetscInt_FMT " recorded, %" PetscInt_FMT " staged, %" PetscInt_FMT " fell back, %" PetscInt_FMT " plain; recording of %" PetscInt_FMT " calls, %" PetscCount_FMT " values; last reason: %s\n",

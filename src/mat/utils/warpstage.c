@@ -388,19 +388,26 @@ static PetscErrorCode Build(Mat A, MatWarpStage *s, PetscErrorCode (*setvaluesco
   PetscCheck(nz == ntail, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The COO of the recording has %" PetscCount_FMT " nonzeros, the AIJ pattern %" PetscCount_FMT, nz, ntail);
   PetscCheck(A->ops->setvalues == StageSetValues && A->ops->assemblyend == StageAssemblyEnd, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The COO preallocation of %s replaced the staged operations", ((PetscObject)A)->type_name);
   /* the COO preallocation makes new nonzeros an error; AIJ's setting stays. The pattern is the one it was: keep the
-     nonzero states, so that preconditioners keep their symbolic set-up */
+     nonzero states, so that preconditioners keep their symbolic set-up; except for cuSPARSE storage, whose device
+     structures the preallocation rebuilt: products set up on the old ones (GAMG's Galerkin product) must be set up again,
+     so its nonzero state moves on, once */
   if (!s->mpi) {
+    PetscBool cusp;
     ((Mat_SeqAIJ *)A->data)->nonew = nonew;
-    PetscCall(KeepState(A, before));
+    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &cusp));
+    if (!cusp) {
+      PetscCall(KeepState(A, before));
+      A->nonzerostate = before;
+    } else s->nzstate = A->nonzerostate;
   } else {
     PetscCall(MatMPIAIJGetSeqAIJ(A, &blk[0], &blk[1], NULL));
     for (int b = 0; b < 2; b++) {
       ((Mat_SeqAIJ *)blk[b]->data)->nonew = nonew;
       PetscCall(KeepState(blk[b], bst[b]));
     }
+    A->nonzerostate = before;
   }
-  A->nonzerostate = before;
-  s->built        = PETSC_TRUE;
+  s->built = PETSC_TRUE;
   PetscCall(PetscInfo(A, "Staged assembly: COO set up from %" PetscInt_FMT " recorded calls (%" PetscCount_FMT " values) and the %" PetscCount_FMT " nonzeros of the pattern\n", s->ncalls, s->nval, ntail));
   PetscCall(PetscLogEventEnd(MATWARP_StageBuild, A, 0, 0, 0));
   PetscCall(PetscLogEventBegin(MATWARP_StageUpload, A, 0, 0, 0));
@@ -480,7 +487,7 @@ PetscErrorCode MatWarpStageAskHook_Private(Mat A, MatAssemblyType type)
 static PetscErrorCode Agree(Mat A, MatWarpStage *s)
 {
   PetscBool had = s->incycle;
-  PetscInt  loc[3], glob[3];
+  PetscInt  loc[4], glob[4];
 
   PetscFunctionBegin;
   if (!had) PetscCall(CycleBegin(A, s, ADD_VALUES)); /* an empty list, recorded or matched */
@@ -489,10 +496,21 @@ static PetscErrorCode Agree(Mat A, MatWarpStage *s)
   else loc[0] = s->fellback ? 0 : 1;
   loc[1] = -loc[0];
   loc[2] = had;
-  PetscCallMPI(MPIU_Allreduce(loc, glob, 3, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
+  loc[3] = had && A->insertmode == INSERT_VALUES;
+  PetscCallMPI(MPIU_Allreduce(loc, glob, 4, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
   if (!glob[2]) { /* no calls anywhere: undo */
     if (s->mode == STAGE_RECORD) s->nrecordings--;
     s->incycle = PETSC_FALSE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (glob[3]) { /* INSERT_VALUES on some rank: plain everywhere, the recordings kept (as on one rank) */
+    if (s->mode == STAGE_STAGE && s->k) PetscCall(Fallback(A, s, "INSERT_VALUES on another rank"));
+    else if (s->mode == STAGE_STAGE) PetscCall(Plain(A, s, "INSERT_VALUES on another rank"));
+    else if (s->mode == STAGE_RECORD) {
+      s->nrecordings--;
+      if (had) PetscCall(ResetRecording(s));
+      PetscCall(Plain(A, s, "INSERT_VALUES on another rank"));
+    }
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (-glob[1] == 3) PetscFunctionReturn(PETSC_SUCCESS);                 /* every rank staged */
@@ -585,10 +603,10 @@ PetscErrorCode MatWarpStageInstall_Private(Mat A, const char option[], PetscBool
   if (s && A->ops->setvalues == StageSetValues) PetscFunctionReturn(PETSC_SUCCESS);
   if (s) PetscCall(PetscObjectCompose((PetscObject)A, STAGE_NAME, NULL)); /* left by an earlier type of A, whose operations are gone */
   PetscCall(PetscNew(&s));
-  {
-    PetscMPIInt size;
-    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-    s->mpi = (PetscBool)(size > 1);
+  { /* an MPIAIJ matrix (on any number of ranks, one included): its blocks hold the pattern and the options */
+    PetscErrorCode (*f)(void) = NULL;
+    PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", &f));
+    s->mpi = (PetscBool)(f != NULL);
   }
   s->setvalues        = A->ops->setvalues;
   s->setvaluesblocked = A->ops->setvaluesblocked;
@@ -640,7 +658,7 @@ PetscErrorCode MatWarpStageSetHook_Private(MatWarpStageHook hook)
 - flg - `PETSC_TRUE` to stage
 
   Options Database Keys:
-+ -mat_ellwarp_stage <bool>  - for `MATELLWARP` (default true)
++ -mat_ellwarp_stage <bool>  - for `MATELLWARP` (default true on one rank, false for `MATMPIAIJELLWARP`)
 - -mat_sharednz_stage <bool> - for `MATSHAREDNZ` (default false: with it, a cuSPARSE SpGEMM kernel of GAMG's Galerkin product spins forever in PETSc's ex56 on the H100; `-matptap_backend_cpu` avoids it; bench/RESULTS.md, 2026-11-26)
 
   Level: intermediate
@@ -659,12 +677,18 @@ PetscErrorCode MatWarpStageSetHook_Private(MatWarpStageHook hook)
   On by default: an assembly that is never repeated costs only the copy of its index lists, every mismatch falls back
   to exact AIJ assembly, and the COO is set up only when a sequence is repeated.
 
-  On several ranks the parallel matrix stages its own calls (global indices, rows owned by other ranks included: its
-  `MatSetValuesCOO()` sends them). Since the COO functions are collective, the ranks agree at `MatAssemblyBegin()`:
-  an assembly is staged only when every rank's calls match its recording (a rank without calls has an empty one), and
-  where one rank differs every rank falls back to plain assembly. The sums are AIJ's up to rounding (the order in which
-  other ranks' contributions arrive). `MATMPIAIJELLWARP`'s COO sums on the host, then its blocks upload their values;
-  `MATSHAREDNZ` (MPIAIJCUSPARSE) sums on the device.
+  On several ranks (off by default: opt in with the option or this function) the parallel matrix stages its own calls
+  (global indices, rows owned by other ranks included: its `MatSetValuesCOO()` sends them). Since the COO functions are
+  collective, the ranks agree at `MatAssemblyBegin()`: an assembly is staged only when every rank's calls match its
+  recording (a rank without calls has an empty one), where one rank differs every rank falls back to plain assembly,
+  and an assembly with `INSERT_VALUES` on some rank is plain everywhere. The sums are AIJ's up to rounding (the order
+  in which other ranks' contributions arrive). `MATMPIAIJELLWARP`'s COO sums on the host, then its blocks upload their
+  values; `MATSHAREDNZ` (MPIAIJCUSPARSE) sums on the device. Limitation, why it is off by default there: the first
+  staged assembly sets up the COO with MPIAIJ's `MatSetPreallocationCOO()`, which replaces the matrix's diagonal and
+  off-diagonal blocks (same pattern, new objects): anything that kept the old blocks across that assembly (a product
+  reused with `MAT_REUSE_MATRIX`, `MatShift()`'s fallback for a missing diagonal, options set on the blocks such as
+  `MAT_KEEP_NONZERO_PATTERN`) sees stale or freed blocks. A shadow matrix holding the COO, whose values are copied into
+  the blocks, would remove it (not done yet).
 
 .seealso: `MatWarpGetStageInfo()`, `MATELLWARP`, `MATSHAREDNZ`, `MatSetValuesCOO()`, `DMPlexSNESComputeJacobianFEM()`
 @*/

@@ -306,7 +306,7 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
     PetscOptionsEnd();
     PetscCall(MatEllWarpSetOpts_MPIAIJEllWarp(B, &o));
   }
-  PetscCall(MatWarpStageInstall_Private(B, "-mat_ellwarp_stage", PETSC_TRUE)); /* staged reassembly of the MPI matrix's calls (warpstage.c) */
+  PetscCall(MatWarpStageInstall_Private(B, "-mat_ellwarp_stage", PETSC_FALSE)); /* staged reassembly of the MPI matrix's calls (warpstage.c): off unless asked, see MatWarpSetStage() */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
