@@ -17,8 +17,3 @@ PETSC_INTERN PetscErrorCode MatWarpStageUninstall_Private(Mat);
    layer (src/dm/plex/plexwarpauto.c) so that the Mat layer does not know about DMs. */
 typedef PetscErrorCode (*MatWarpStageHook)(Mat, PetscBool *);
 PETSC_INTERN PetscErrorCode MatWarpStageSetHook_Private(MatWarpStageHook);
-
-/* For matrices without staging (the MPI ones, whose MatSetValues() does not pass through their blocks): asks the hook
-   once, at the end of the first final assembly in which some rank added values (collective: one reduction per
-   assembly until then). Their assemblyend operations call it after their own work. */
-PETSC_INTERN PetscErrorCode MatWarpStageAskHook_Private(Mat, MatAssemblyType);

@@ -142,8 +142,9 @@ PetscErrorCode              DMPlexWarpAutoRegister_Private(void)
   `DMCreateMatrix()` of a `DMPLEX` whose `DMSNES` local Jacobian is `DMPlexSNESComputeJacobianFEM()` (that assembly is
   PETSc's own), once per DM. It needs one field, a Jacobian with only g3 that `DMPlexWarpRecognizePhysics()` recognises,
   no auxiliary fields, and on several MPI ranks a mesh distributed without overlap (every rank decides the same:
-  collective); otherwise the Jacobians stay PETSc's, with their values staged to the device (`MatWarpSetStage()`). On several ranks the switched Jacobians are summed through the MPI matrix's
-  `MatSetValuesCOO()`, as `DMPlexWarpSetSNESLocalFEM()` does. `-info` says which path runs and why.
+  collective); otherwise the Jacobians stay PETSc's, with their values staged to the device (`MatWarpSetStage()`). On
+  several ranks the switched Jacobians are summed through the MPI matrix's `MatSetValuesCOO()`, as
+  `DMPlexWarpSetSNESLocalFEM()` does. `-info` says which path runs and why.
 
   Off by default: the recognition probes the pointwise g3 at a few states and points, which cannot prove that it is
   constant (a g3 reading a global variable or the time through other means would be taken for a constant one), and the

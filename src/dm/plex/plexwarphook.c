@@ -112,7 +112,8 @@ static PetscErrorCode CheckVectors(DM dm, Mat A)
   submatrices: fieldsplit's blocks, Schur complements), which with the DM's host vectors end up in the same Vec
   operations, where an optimised PETSc reads a host vector's stale device copy (measured: PETSc's ts ex46 with a Schur
   fieldsplit on 2 ranks, H100 2026-11-26: velocity solves of 67-93 iterations instead of 16-17, then a failed step).
-  Such a matrix (and its submatrices and duplicates) then gives host vectors; its products take either kind.
+  Such a matrix (and its submatrices, and the duplicates MatDuplicate() gives its vector type) then gives host vectors;
+  its products take either kind.
 */
 PetscErrorCode DMPlexWarpMatchVectors_Private(DM dm, Mat A)
 {

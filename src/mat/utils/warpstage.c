@@ -16,13 +16,14 @@
   - A call that differs (other indices, sizes, more or fewer calls, INSERT_VALUES, another orientation): the values
     staged so far are replayed through AIJ's MatSetValues() and the cycle goes on as plain AIJ assembly (-info says
     why); the recording is dropped, and the next ADD cycle records again (at most MAX_RECORDINGS times).
-  - Several ranks (MATMPIAIJELLWARP, MATSHAREDNZ as MPIAIJCUSPARSE): the calls are those of the MPI matrix (global
-    indices, rows of other ranks included: MatSetPreallocationCOO() of MPIAIJ sends them to their owners). Since its
-    COO functions are collective, the ranks agree at MatAssemblyBegin() (one reduction): the cycle is staged only when
-    it matches the recording on every rank, recorded only when every rank records (a rank without calls records an
-    empty list), else plain everywhere (a rank that staged replays its values before the stash is sent). The COO's
-    pattern part is the MPI matrix's rows (MatGetRow()); MPIAIJ's COO preallocation makes new blocks of the same
-    pattern, whose nonzero states are set back to the old blocks' so that the matrix's own stays.
+  - MPIAIJ types (MATMPIAIJELLWARP, MATSHAREDNZ as MPIAIJCUSPARSE; off by default there, see MatWarpSetStage()): the
+    calls are those of the MPI matrix (global indices, rows of other ranks included: MatSetPreallocationCOO() of MPIAIJ
+    sends them to their owners). Since its COO functions are collective, the ranks agree at MatAssemblyBegin() (one
+    reduction, Agree()): the cycle is staged only when it matches the recording on every rank, recorded only when every
+    rank records (a rank without calls records an empty list), else plain everywhere (a rank that staged replays its
+    values before the stash is sent). The COO's pattern part is the blocks' (the off-diagonal one's columns through
+    garray); MPIAIJ's COO preallocation makes new blocks of the same pattern, whose nonzero states are set back to the
+    old blocks' so that the matrix's own stays.
 */
 #include <petscwarp/private/warpstage.h>
 #include <petscwarp/private/ellwarpimpl.h>
@@ -49,7 +50,7 @@ typedef struct {
   PetscErrorCode (*zeroentries)(Mat);
   PetscErrorCode (*assemblybegin)(Mat, MatAssemblyType);
   PetscErrorCode (*assemblyend)(Mat, MatAssemblyType);
-  PetscBool mpi; /* an MPIAIJ matrix on several ranks */
+  PetscBool mpi; /* an MPIAIJ matrix (any number of ranks): its blocks hold the pattern and the options */
   char      option[64];
   PetscBool optread, on;
   /* the recording: call k has cm[k] rows and cn[k] columns, idx[ioff[k] ..] (rows then columns), values at voff[k] */
@@ -263,8 +264,6 @@ static PetscErrorCode StageSetValues(Mat A, PetscInt m, const PetscInt im[], Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The COO of the recording: its entries (as recorded, in value order), then every nonzero of the AIJ pattern with a
-   zero value (or, without MatZeroEntries(), the current value), so that the pattern stays AIJ's own */
 static PetscErrorCode StageAssemblyEnd(Mat, MatAssemblyType);
 
 /* A matrix (A itself, or a block of an MPIAIJ one) whose pattern is unchanged but that COO preallocation gave the
@@ -461,19 +460,6 @@ static PetscErrorCode AskHookOnce(Mat A, MatAssemblyType type, PetscBool *taken)
     PetscCall(PetscContainerDestroy(&c));
   }
   PetscCall((*StageHook)(A, taken));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MatWarpStageAskHook_Private(Mat A, MatAssemblyType type)
-{
-  MatWarpStage *s;
-  PetscBool     taken;
-
-  PetscFunctionBegin;
-  PetscCall(PetscObjectContainerQuery((PetscObject)A, STAGE_NAME, &s));
-  if (s) PetscFunctionReturn(PETSC_SUCCESS); /* staged: StageAssemblyEnd() asks */
-  PetscCall(AskHookOnce(A, type, &taken));
-  if (taken) PetscCall(PetscInfo(A, "First ADD_VALUES assembly of a matrix without staging: assembled by another path from now on\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

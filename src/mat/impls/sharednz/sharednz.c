@@ -15,18 +15,6 @@ static PetscErrorCode MatSharedNZMarker(void)
   return PETSC_SUCCESS;
 }
 
-/* Several ranks: PETSc's MPI cuSPARSE (or MPIAIJ) assembly end, then the DMPlex no-code path's question
-   (MatWarpStageAskHook_Private()); every such matrix shares one assemblyend, saved at the first creation */
-static PetscErrorCode (*MPIAssemblyEnd)(Mat, MatAssemblyType) = NULL;
-
-static PetscErrorCode MatAssemblyEnd_SharedNZ_MPI(Mat A, MatAssemblyType mode)
-{
-  PetscFunctionBegin;
-  PetscCall((*MPIAssemblyEnd)(A, mode));
-  PetscCall(MatWarpStageAskHook_Private(A, mode));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /*MC
    MatCreate_SharedNZ - the creation routine behind -mat_type sharednz
 M*/
@@ -43,14 +31,9 @@ PetscErrorCode MatCreate_SharedNZ(Mat B)
   if (size > 1) {
     PetscCall(MatSetType(B, dev ? MATMPIAIJCUSPARSE : MATMPIAIJ));
     PetscCall(MatWarpFixMPIAIJNorm_Private(B, PETSC_TRUE)); /* PETSc's NORM_1 reads uninitialised VECCUDA host arrays (the host: the same sums, one path) */
-    if (B->ops->assemblyend != MatAssemblyEnd_SharedNZ_MPI) {
-      PetscCheck(!MPIAssemblyEnd || MPIAssemblyEnd == B->ops->assemblyend, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Another MPI assembly end than the first MATSHAREDNZ's");
-      MPIAssemblyEnd      = B->ops->assemblyend;
-      B->ops->assemblyend = MatAssemblyEnd_SharedNZ_MPI;
-    }
   } else PetscCall(MatSetType(B, dev ? MATSEQAIJCUSPARSE : MATSEQAIJ));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatIsSharedNZ_C", MatSharedNZMarker));
-  PetscCall(MatWarpStageInstall_Private(B, "-mat_sharednz_stage", PETSC_FALSE)); /* staged reassembly into cuSPARSE's COO (warpstage.c) */
+  PetscCall(MatWarpStageInstall_Private(B, "-mat_sharednz_stage", PETSC_FALSE)); /* staged reassembly into cuSPARSE's COO (warpstage.c); its assembly end also asks the DMPlex no-code path's hook */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

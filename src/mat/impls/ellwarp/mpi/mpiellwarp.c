@@ -48,7 +48,6 @@ static PetscErrorCode MatAssemblyEnd_MPIAIJEllWarp(Mat A, MatAssemblyType mode)
   PetscFunctionBegin;
   PetscCall((*mw->assemblyend)(A, mode));
   if (mode == MAT_FINAL_ASSEMBLY) PetscCall(ConvertBlocks(A));
-  PetscCall(MatWarpStageAskHook_Private(A, mode)); /* the DMPlex no-code path on several ranks (-dm_plex_warp_auto) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -306,7 +305,7 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
     PetscOptionsEnd();
     PetscCall(MatEllWarpSetOpts_MPIAIJEllWarp(B, &o));
   }
-  PetscCall(MatWarpStageInstall_Private(B, "-mat_ellwarp_stage", PETSC_FALSE)); /* staged reassembly of the MPI matrix's calls (warpstage.c): off unless asked, see MatWarpSetStage() */
+  PetscCall(MatWarpStageInstall_Private(B, "-mat_ellwarp_stage", PETSC_FALSE)); /* staged reassembly of the MPI matrix's calls (warpstage.c): off unless asked, see MatWarpSetStage(); its assembly end asks the DMPlex no-code path's hook either way */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
