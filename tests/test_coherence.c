@@ -2,6 +2,7 @@ static char help[] = "Host/device coherence of MATELLWARP: every host-side chang
                      "and every inherited AIJ operation agrees with MATAIJ.\n";
 
 #include "testutil.h"
+#include <petscwarp/private/ellwarpimpl.h> /* MatEllWarpOpts: a duplicate keeps the options */
 
 static PetscRandom rnd;
 
@@ -130,9 +131,29 @@ int main(int argc, char **argv)
   PetscCall(MatDiagonalScale(A, l, r));
   PetscCall(MatDiagonalScale(B, l, r));
   PetscCall(Compare(A, B, "MatDiagonalScale"));
+  { /* options that are not the command line's (host vectors as the DMPlex hook sets them, a sort window) */
+    MatEllWarpOpts o;
+    PetscUseMethod(B, "MatEllWarpGetOpts_C", (Mat, MatEllWarpOpts *), (B, &o));
+    o.hostvecs = PETSC_TRUE;
+    o.window   = 64;
+    PetscUseMethod(B, "MatEllWarpSetOpts_C", (Mat, const MatEllWarpOpts *), (B, &o));
+  }
   PetscCall(MatDuplicate(B, MAT_COPY_VALUES, &C));
   PetscCall(PetscObjectTypeCompare((PetscObject)C, size > 1 ? MATMPIAIJELLWARP : MATSEQAIJELLWARP, &isell));
   PetscCheck(isell, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatDuplicate must keep the type");
+  {
+    MatEllWarpOpts ob, oc;
+    VecType        vb, vc;
+    PetscBool      same;
+    PetscUseMethod(B, "MatEllWarpGetOpts_C", (Mat, MatEllWarpOpts *), (B, &ob));
+    PetscUseMethod(C, "MatEllWarpGetOpts_C", (Mat, MatEllWarpOpts *), (C, &oc));
+    PetscCheck(oc.hostvecs == ob.hostvecs && oc.window == ob.window && oc.backend == ob.backend && oc.kernel == ob.kernel, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatDuplicate must keep the options (host vectors %d/%d, window %" PetscInt_FMT "/%" PetscInt_FMT ")",
+               (int)oc.hostvecs, (int)ob.hostvecs, oc.window, ob.window);
+    PetscCall(MatGetVecType(B, &vb));
+    PetscCall(MatGetVecType(C, &vc));
+    PetscCall(PetscStrcmp(vb, vc, &same));
+    PetscCheck(same, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "MatDuplicate must keep the vector type (%s, %s)", vc, vb);
+  }
   PetscCall(Compare(A, C, "MatDuplicate"));
   PetscCall(MatAXPY(C, 2.0, B, SAME_NONZERO_PATTERN));
   PetscCall(MatAXPY(B, 2.0, B, SAME_NONZERO_PATTERN));

@@ -41,8 +41,7 @@ typedef struct {
   MatEllWarpIndex   index;       /* column index layout asked for (-mat_ellwarp_index) */
   PetscInt          kc_variant;  /* load schedule of the device products (-mat_ellwarp_kc_variant); -1: PETSCWARP_KC_VARIANT_DEFAULT */
   PetscBool         hostvecs;    /* MatCreateVecs() gives host vectors even with the cuda backend (the DM's vectors are host
-                                    ones: plexwarpauto.c); inherited by submatrices and one-rank duplicates (an MPI
-                                    duplicate gets the vector type through MatDuplicate(), not the flag) */
+                                    ones: plexwarphook.c); inherited by submatrices and duplicates */
 } MatEllWarpOpts;
 
 typedef struct {

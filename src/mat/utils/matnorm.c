@@ -11,7 +11,9 @@
   The fix follows MatDuplicate(): the matrix's duplicate method is wrapped too and installs it on the duplicate (a
   MATSHAREDNZ on several ranks is PETSc's MATMPIAIJCUSPARSE, whose duplicate is created as PETSc's type; a
   MATMPIAIJELLWARP's duplicate gets it from its own creation as well). It is installed on MATSHAREDNZ matrices of several
-  ranks with and without a device (on the host they are MATMPIAIJ: the same sums, one code path).
+  ranks with and without a device (on the host they are MATMPIAIJ: the same sums, one code path). A type that keeps state
+  of its own that MatDuplicate() does not copy composes "MatWarpDuplicateFinish_C" (Mat A, Mat M), called on the duplicate
+  M after the parent's duplicate (one wrapper of the duplicate method, not two that would fight over it).
 
   Limits: the fix lives on the matrices we create and their duplicates. MatConvert() results of a MATSHAREDNZ, and
   PETSc's own mpiaijcusparse matrices (e.g. GAMG's coarse operators there), keep PETSc's NORM_1.
@@ -76,12 +78,15 @@ static PetscErrorCode MatNorm_MPIAIJWarp(Mat A, NormType type, PetscReal *norm)
 static PetscErrorCode MatDuplicate_MPIAIJWarpNorm(Mat A, MatDuplicateOption op, Mat *M)
 {
   PetscErrorCode (*parent)(Mat, MatDuplicateOption, Mat *) = NULL;
+  PetscErrorCode (*finish)(Mat, Mat)                       = NULL;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatDuplicateParent_PetscWarp_C", &parent));
   PetscCheck(parent, PetscObjectComm((PetscObject)A), PETSC_ERR_PLIB, "MatDuplicate of the parent type missing");
   PetscCall((*parent)(A, op, M));
   PetscCall(MatWarpFixMPIAIJNorm_Private(*M, PETSC_TRUE)); /* the duplicate is created as the parent type: PETSc's NORM_1 */
+  PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatWarpDuplicateFinish_C", &finish));
+  if (finish) PetscCall((*finish)(A, *M)); /* the type's own state that MatDuplicate() does not copy (MATMPIAIJELLWARP's options) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

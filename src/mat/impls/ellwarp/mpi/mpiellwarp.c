@@ -193,6 +193,19 @@ static PetscErrorCode MatCreateSubMatrix_MPIAIJEllWarp(Mat A, IS isrow, IS iscol
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Called by the duplicate method (matnorm.c wraps it): the duplicate, created by MPIAIJ's MatDuplicate() with A's type
+   name and so with the options' defaults, gets A's options (the cuda backend's host vectors of a DM with host vectors,
+   the setters' choices); its blocks already have their own from their duplicates */
+static PetscErrorCode MatWarpDuplicateFinish_MPIAIJEllWarp(Mat A, Mat M)
+{
+  PetscBool same;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)M, MATMPIAIJELLWARP, &same));
+  if (same) PetscCall(MatEllWarpSetOpts_MPIAIJEllWarp(M, &((Mat_MPIAIJEllWarp *)A->spptr)->opt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode ComposeAll(Mat B, PetscBool on);
 
 static PetscErrorCode RevertInPlace(Mat B)
@@ -261,6 +274,7 @@ static PetscErrorCode ComposeAll(Mat B, PetscBool on)
   PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetOpts_C", on ? MatEllWarpGetOpts_MPIAIJEllWarp : NULL));
   PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetInfo_C", on ? MatEllWarpGetInfo_MPIAIJEllWarp : NULL));
   PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetRowPermutation_C", on ? MatEllWarpGetRowPermutation_MPIAIJEllWarp : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatWarpDuplicateFinish_C", on ? MatWarpDuplicateFinish_MPIAIJEllWarp : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
