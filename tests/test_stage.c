@@ -3,7 +3,9 @@ static const char help[] = "Staged reassembly (MatWarpSetStage) of ellwarp/share
                            "On several ranks element e is set by rank e mod size (rows of other ranks included), the changed sequence and the\n"
                            "missing call on one rank only: every rank must take the same path.\n"
                            "  -mat_type <ellwarp|sharednz>  -blocked (MatSetValuesBlocked with bs 2)  -n <nodes>  -tol <t> (0: the exact AIJ matrix)\n"
-                           "  -zero_rank <r> (rank r sets no values)\n";
+                           "  -zero_rank <r> (rank r sets no values)\n"
+                           "A product A*A made after the recorded assembly is reused after every later one (MAT_REUSE_MATRIX) and\n"
+                           "compared with AIJ's, and the matrix's storage objects (its blocks on several ranks) must stay the same.\n";
 
 #include "testutil.h"
 
@@ -95,9 +97,9 @@ static PetscErrorCode Compare(Mat A, Mat R, PetscReal tol, const char *what)
 int main(int argc, char **argv)
 {
   Problem          p = {.n = 300, .w = 17, .bs = 1, .zero_rank = -1};
-  Mat              A, R;
+  Mat              A, R, C = NULL, CR = NULL, part0[2] = {NULL, NULL};
   MatWarpStageInfo info;
-  PetscBool        expect_off = PETSC_FALSE, skip, cusp;
+  PetscBool        expect_off = PETSC_FALSE, skip, mpi, product = PETSC_TRUE;
   PetscObjectState nz0, nz1;
   PetscReal        tol = 0;
   /* the assemblies: sequence, MatZeroEntries, tolerance (0: the exact matrix) */
@@ -132,6 +134,7 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &p.size));
   if (p.size == 1) p.zero_rank = -1;
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_off", &expect_off, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-product", &product, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL)); /* PETSc's own COO (sharednz) sums in the order of an unstable sort */
   if (p.blocked) p.bs = 2;
   p.ne = p.n - p.w - 1;
@@ -143,16 +146,43 @@ int main(int argc, char **argv)
   PetscCall(MatSeqAIJSetPreallocation(A, 9 * p.bs, NULL));
   PetscCall(MatMPIAIJSetPreallocation(A, 9 * p.bs, NULL, 9 * p.bs, NULL));
   PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, p.n * p.bs, p.n * p.bs, 9 * p.bs, NULL, 9 * p.bs, NULL, &R));
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &cusp));
   PetscCall(MatSetBlockSize(R, p.bs));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, &mpi));
   for (size_t r = 0; r < PETSC_STATIC_ARRAY_LENGTH(run); r++) {
+    Mat part[2] = {A, NULL};
+
     PetscCall(MatGetNonzeroState(A, &nz0));
     PetscCall(Assemble(&p, A, (PetscInt)r, run[r].seq, run[r].zero));
     PetscCall(Assemble(&p, R, (PetscInt)r, run[r].seq, run[r].zero));
     PetscCall(MatGetNonzeroState(A, &nz1));
     PetscCall(Compare(A, R, PetscMax(run[r].tol, tol), run[r].what));
-    if (r >= 2 && !cusp) PetscCheck(nz0 == nz1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the nonzero state changed", run[r].what); /* cuSPARSE storage: it moves on once per COO set-up (warpstage.c) */
+    if (r >= 2) PetscCheck(nz0 == nz1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the nonzero state changed", run[r].what);
+    if (mpi) PetscCall(MatMPIAIJGetSeqAIJ(A, &part[0], &part[1], NULL));
+    if (r == 1) { /* after the recorded assembly: the storage objects, and a product reused from now on */
+      part0[0] = part[0];
+      part0[1] = part[1];
+      if (product) {
+        PetscCall(MatMatMult(A, A, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &C));
+        PetscCall(MatMatMult(R, R, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &CR));
+      }
+    } else if (r > 1) {
+      PetscCheck(part[0] == part0[0] && part[1] == part0[1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the matrix's storage (blocks) was replaced", run[r].what);
+      if (product) {
+        PetscReal nd, nr;
+        Mat       D;
+        PetscCall(MatMatMult(A, A, MAT_REUSE_MATRIX, PETSC_DETERMINE, &C));
+        PetscCall(MatMatMult(R, R, MAT_REUSE_MATRIX, PETSC_DETERMINE, &CR));
+        PetscCall(MatConvert(C, MATAIJ, MAT_INITIAL_MATRIX, &D));
+        PetscCall(MatNorm(CR, NORM_FROBENIUS, &nr));
+        PetscCall(MatAXPY(D, -1.0, CR, DIFFERENT_NONZERO_PATTERN));
+        PetscCall(MatNorm(D, NORM_FROBENIUS, &nd));
+        PetscCall(MatDestroy(&D));
+        PetscCheck(nd <= 1e-13 * nr, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the reused product A*A differs from AIJ's (%g relative)", run[r].what, (double)(nd / nr));
+      }
+    }
   }
+  PetscCall(MatDestroy(&C));
+  PetscCall(MatDestroy(&CR));
   PetscCall(MatWarpGetStageInfo(A, &info));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "type %s: staging %s; %" PetscInt_FMT " recorded, %" PetscInt_FMT " staged, %" PetscInt_FMT " fell back, %" PetscInt_FMT " plain; recording of %" PetscInt_FMT " calls, %" PetscCount_FMT " values; last reason: %s\n",
                         ((PetscObject)A)->type_name, info.enabled ? "on" : "off", info.nrecorded, info.nstaged, info.nfallback, info.nplain, info.ncalls, info.nvalues, info.reason));

@@ -13,21 +13,32 @@
     onto the current values otherwise (equal up to rounding). The COO (MatSetPreallocationCOO(), which drops negative
     indices as MatSetValues() does) is made at the first such cycle, from the recorded entries followed by every
     nonzero of the AIJ pattern with a zero value, so that its pattern is AIJ's own; the nonzero state is kept.
+    MATSEQAIJELLWARP sets its own COO up on itself (the matrix object and its layout stay). Every other type (cuSPARSE
+    storage, MPIAIJ types) gets it in a shadow matrix, whose values are then copied into the live matrix's storage:
+    setting the COO up on the live matrix would rebuild its storage (MPIAIJ replaces its blocks, cuSPARSE its device
+    CSR), under products set up on the old one (H100, 2026-11-26: GAMG's cuSPARSE Galerkin product then spun forever
+    in PETSc's ex56 with a staged MATSHAREDNZ; a reused MPIAIJ product read freed blocks).
+  - The shadow: MATSEQAIJCUSPARSE / MATMPIAIJCUSPARSE for cuSPARSE storage (sums on the device), MATSEQAIJ / MATMPIAIJ
+    otherwise (MPIAIJ's COO sums on the host; a MATMPIAIJELLWARP's blocks upload their values). Its storage is the live
+    one's sorted CSR (the same nonzeros; for MPIAIJ the off-diagonal columns, garray, sorted both ways), checked once,
+    so values are copied part by part (device to device for cuSPARSE) without touching the live matrix's structure or
+    nonzero state; without MatZeroEntries() the live values are copied into the shadow first.
   - A call that differs (other indices, sizes, more or fewer calls, INSERT_VALUES, another orientation): the values
     staged so far are replayed through AIJ's MatSetValues() and the cycle goes on as plain AIJ assembly (-info says
     why); the recording is dropped, and the next ADD cycle records again (at most MAX_RECORDINGS times).
-  - MPIAIJ types (MATMPIAIJELLWARP, MATSHAREDNZ as MPIAIJCUSPARSE; off by default there, see MatWarpSetStage()): the
-    calls are those of the MPI matrix (global indices, rows of other ranks included: MatSetPreallocationCOO() of MPIAIJ
-    sends them to their owners). Since its COO functions are collective, the ranks agree at MatAssemblyBegin() (one
+  - MPIAIJ types (MATMPIAIJELLWARP, MATSHAREDNZ as MPIAIJCUSPARSE): the calls are those of the MPI matrix (global
+    indices, rows of other ranks included: the shadow's MatSetPreallocationCOO() sends them to their owners). Since its COO functions are collective, the ranks agree at MatAssemblyBegin() (one
     reduction, Agree()): the cycle is staged only when it matches the recording on every rank, recorded only when every
     rank records (a rank without calls records an empty list), else plain everywhere (a rank that staged replays its
     values before the stash is sent). The COO's pattern part is the blocks' (the off-diagonal one's columns through
-    garray); MPIAIJ's COO preallocation makes new blocks of the same pattern, whose nonzero states are set back to the
-    old blocks' so that the matrix's own stays.
+    garray).
 */
 #include <petscwarp/private/warpstage.h>
 #include <petscwarp/private/ellwarpimpl.h>
 #include <petscwarp_petsc_aij.h>
+#if PetscDefined(HAVE_CUDA)
+  #include <petscdevice_cuda.h>
+#endif
 
 #define STAGE_NAME     "__PetscWarp_MatStage"
 #define MAX_RECORDINGS 3
@@ -64,6 +75,8 @@ typedef struct {
   PetscObjectState nzstate; /* the nonzero state the recording (and its COO) is valid for */
   PetscCount       ntail;   /* nonzeros of the pattern appended to the COO */
   PetscScalar     *buf;     /* nval + ntail values */
+  Mat              shadow;  /* MPIAIJ types: the matrix holding the COO (NULL until the first staged cycle; kept until
+                               the next set-up, MatWarpSetStage(A, PETSC_FALSE) or A's destruction, collective points) */
   /* the cycle */
   StageMode mode;
   PetscBool incycle, zeroed, busy, fellback;
@@ -91,6 +104,7 @@ static PetscErrorCode StageDestroy(PetscCtxRt ctx)
 
   PetscFunctionBegin;
   PetscCall(ResetRecording(s));
+  PetscCall(MatDestroy(&s->shadow));
   PetscCall(PetscFree(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -343,92 +357,213 @@ static PetscErrorCode StoredNonzeros(Mat A, MatWarpStage *s, PetscCount *nz)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The COO of the recording: its entries (as recorded, in value order), then every nonzero of the AIJ pattern with a
-   zero value (or, without MatZeroEntries(), the current value), so that the pattern stays AIJ's own */
-static PetscErrorCode Build(Mat A, MatWarpStage *s, PetscErrorCode (*setvaluescoo)(Mat, const PetscScalar[], InsertMode))
+/* The COO indices of the recording: its entries (as recorded, in value order), then every nonzero of the AIJ pattern,
+   so that the COO's pattern is AIJ's own; s->buf grows to hold their values, the pattern's part zero or, with current,
+   A's current values */
+static PetscErrorCode RecordingCOO(Mat A, MatWarpStage *s, PetscBool current, PetscCount *ntot, PetscInt **ci, PetscInt **cj)
 {
-  PetscInt        *ci, *cj, nonew = OptionsAIJ(A, s)->nonew;
-  PetscCount       ntail, ntot, nz;
-  PetscScalar     *buf;
-  PetscObjectState before = A->nonzerostate, bst[2] = {0, 0};
-  Mat              blk[2] = {NULL, NULL};
+  PetscCount   ntail, nz;
+  PetscScalar *buf;
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(MATWARP_StageBuild, A, 0, 0, 0));
   PetscCall(PatternCOO(A, s, &ntail, NULL, NULL, NULL));
-  ntot = s->nval + ntail;
-  PetscCall(PetscMalloc2(ntot, &ci, ntot, &cj));
+  *ntot = s->nval + ntail;
+  PetscCall(PetscMalloc2(*ntot, ci, *ntot, cj));
   for (PetscInt k = 0; k < s->ncalls; k++) {
     const PetscInt   cm = s->cm[k], cn = s->cn[k], *r = s->idx + s->ioff[k], *c = r + cm;
     const PetscCount o = s->voff[k];
     for (PetscInt i = 0; i < cm; i++)
       for (PetscInt j = 0; j < cn; j++) {
         PetscCount p = o + (s->roworiented ? (PetscCount)i * cn + j : (PetscCount)j * cm + i);
-        ci[p]        = r[i];
-        cj[p]        = c[j];
+        (*ci)[p]     = r[i];
+        (*cj)[p]     = c[j];
       }
   }
-  PetscCall(PetscMalloc1(ntot, &buf));
+  PetscCall(PetscMalloc1(*ntot, &buf));
   PetscCall(PetscArraycpy(buf, s->buf, s->nval));
   PetscCall(PetscFree(s->buf));
   s->buf   = buf;
   s->ntail = ntail;
-  PetscCall(PatternCOO(A, s, &nz, ci + s->nval, cj + s->nval, s->zeroed ? NULL : buf + s->nval));
-  if (s->zeroed) PetscCall(PetscArrayzero(buf + s->nval, ntail));
-  if (s->mpi) {
-    PetscCall(MatMPIAIJGetSeqAIJ(A, &blk[0], &blk[1], NULL));
-    for (int b = 0; b < 2; b++) bst[b] = blk[b]->nonzerostate;
-  }
+  PetscCall(PatternCOO(A, s, &nz, *ci + s->nval, *cj + s->nval, current ? buf + s->nval : NULL));
+  if (!current) PetscCall(PetscArrayzero(buf + s->nval, ntail));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MATSEQAIJELLWARP: the COO on A itself (its own MatSetPreallocationCOO() keeps the matrix object, sums into the
+   layout's slots); the first values uploaded with it */
+static PetscErrorCode Build(Mat A, MatWarpStage *s, PetscErrorCode (*setvaluescoo)(Mat, const PetscScalar[], InsertMode))
+{
+  PetscInt        *ci, *cj, nonew = OptionsAIJ(A, s)->nonew;
+  PetscCount       ntot, nz;
+  PetscObjectState before = A->nonzerostate;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MATWARP_StageBuild, A, 0, 0, 0));
+  PetscCall(RecordingCOO(A, s, (PetscBool)!s->zeroed, &ntot, &ci, &cj));
   s->busy = PETSC_TRUE; /* its own assemblies pass through */
   PetscCall(MatSetPreallocationCOO(A, ntot, ci, cj));
   s->busy = PETSC_FALSE;
   PetscCall(PetscFree2(ci, cj));
   PetscCall(StoredNonzeros(A, s, &nz));
-  PetscCheck(nz == ntail, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The COO of the recording has %" PetscCount_FMT " nonzeros, the AIJ pattern %" PetscCount_FMT, nz, ntail);
+  PetscCheck(nz == s->ntail, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The COO of the recording has %" PetscCount_FMT " nonzeros, the AIJ pattern %" PetscCount_FMT, nz, s->ntail);
   PetscCheck(A->ops->setvalues == StageSetValues && A->ops->assemblyend == StageAssemblyEnd, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The COO preallocation of %s replaced the staged operations", ((PetscObject)A)->type_name);
   /* the COO preallocation makes new nonzeros an error; AIJ's setting stays. The pattern is the one it was: keep the
-     nonzero states, so that preconditioners keep their symbolic set-up; except for cuSPARSE storage, whose device
-     structures the preallocation rebuilt: products set up on the old ones (GAMG's Galerkin product) must be set up again,
-     so its nonzero state moves on, once */
-  if (!s->mpi) {
-    PetscBool cusp;
-    ((Mat_SeqAIJ *)A->data)->nonew = nonew;
-    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &cusp));
-    if (!cusp) {
-      PetscCall(KeepState(A, before));
-      A->nonzerostate = before;
-    } else s->nzstate = A->nonzerostate;
-  } else {
-    PetscCall(MatMPIAIJGetSeqAIJ(A, &blk[0], &blk[1], NULL));
-    for (int b = 0; b < 2; b++) {
-      ((Mat_SeqAIJ *)blk[b]->data)->nonew = nonew;
-      PetscCall(KeepState(blk[b], bst[b]));
-    }
-    A->nonzerostate = before;
-  }
+     nonzero state, so that preconditioners keep their symbolic set-up */
+  ((Mat_SeqAIJ *)A->data)->nonew = nonew;
+  PetscCall(KeepState(A, before));
   s->built = PETSC_TRUE;
-  PetscCall(PetscInfo(A, "Staged assembly: COO set up from %" PetscInt_FMT " recorded calls (%" PetscCount_FMT " values) and the %" PetscCount_FMT " nonzeros of the pattern\n", s->ncalls, s->nval, ntail));
+  PetscCall(PetscInfo(A, "Staged assembly: COO set up from %" PetscInt_FMT " recorded calls (%" PetscCount_FMT " values) and the %" PetscCount_FMT " nonzeros of the pattern\n", s->ncalls, s->nval, s->ntail));
   PetscCall(PetscLogEventEnd(MATWARP_StageBuild, A, 0, 0, 0));
   PetscCall(PetscLogEventBegin(MATWARP_StageUpload, A, 0, 0, 0));
   PetscCall((*setvaluescoo)(A, s->buf, INSERT_VALUES));
   PetscCall(PetscLogEventEnd(MATWARP_StageUpload, A, 0, 0, 0));
-  PetscCall(PetscArrayzero(s->buf + s->nval, ntail));
+  PetscCall(PetscArrayzero(s->buf + s->nval, s->ntail));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The matrices whose value arrays a shadow shares the layout of: the blocks of MPIAIJ types, else the matrix itself */
+static PetscErrorCode ValueParts(Mat A, PetscBool mpi, Mat part[2], PetscInt *n)
+{
+  PetscFunctionBegin;
+  if (mpi) {
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &part[0], &part[1], NULL));
+    *n = 2;
+  } else {
+    part[0] = A;
+    part[1] = NULL;
+    *n      = 1;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the shadow S stores A's nonzeros in A's order: the same sorted CSR part by part, and for MPIAIJ types the
+   same off-diagonal columns (garray) */
+static PetscErrorCode SameStorage(Mat A, Mat S, PetscBool mpi, PetscBool *same)
+{
+  Mat      pa[2], ps[2];
+  PetscInt n;
+
+  PetscFunctionBegin;
+  *same = PETSC_TRUE;
+  PetscCall(ValueParts(A, mpi, pa, &n));
+  PetscCall(ValueParts(S, mpi, ps, &n));
+  for (PetscInt k = 0; k < n && *same; k++) {
+    Mat_SeqAIJ *a = (Mat_SeqAIJ *)pa[k]->data, *b = (Mat_SeqAIJ *)ps[k]->data;
+    PetscInt    m = pa[k]->rmap->n;
+
+    if (m != ps[k]->rmap->n || pa[k]->cmap->n != ps[k]->cmap->n) *same = PETSC_FALSE;
+    else {
+      PetscCall(PetscArraycmp(a->i, b->i, m + 1, same));
+      if (*same) PetscCall(PetscArraycmp(a->j, b->j, a->i[m], same));
+    }
+  }
+  if (mpi && *same && pa[1]->cmap->n) {
+    const PetscInt *ga, *gs;
+    PetscCall(MatMPIAIJGetSeqAIJ(A, NULL, NULL, &ga));
+    PetscCall(MatMPIAIJGetSeqAIJ(S, NULL, NULL, &gs));
+    PetscCall(PetscArraycmp(ga, gs, pa[1]->cmap->n, same));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The values of src into dst (same storage: SameStorage()), part by part: device to device between cuSPARSE parts,
+   else through the host arrays (an ELL-WARP part's accessors keep its layout coherent) */
+static PetscErrorCode CopyValues(Mat src, Mat dst, PetscBool mpi)
+{
+  Mat      ps[2], pd[2];
+  PetscInt n;
+
+  PetscFunctionBegin;
+  PetscCall(ValueParts(src, mpi, ps, &n));
+  PetscCall(ValueParts(dst, mpi, pd, &n));
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscCount   nz = ((Mat_SeqAIJ *)ps[k]->data)->i[ps[k]->rmap->n];
+    const PetscScalar *x;
+    PetscScalar       *y;
+    PetscBool          cs = PETSC_FALSE, cd = PETSC_FALSE;
+
+    if (!nz) continue;
+#if PetscDefined(HAVE_CUDA)
+    PetscCall(PetscObjectTypeCompare((PetscObject)ps[k], MATSEQAIJCUSPARSE, &cs));
+    PetscCall(PetscObjectTypeCompare((PetscObject)pd[k], MATSEQAIJCUSPARSE, &cd));
+    if (cs && cd) {
+      cudaStream_t st;
+      PetscCall(PetscGetCurrentCUDAStream(&st));
+      PetscCall(MatSeqAIJCUSPARSEGetArrayRead(ps[k], &x));
+      PetscCall(MatSeqAIJCUSPARSEGetArrayWrite(pd[k], &y));
+      PetscCallCUDA(cudaMemcpyAsync(y, x, sizeof(PetscScalar) * (size_t)nz, cudaMemcpyDeviceToDevice, st));
+      PetscCall(MatSeqAIJCUSPARSERestoreArrayWrite(pd[k], &y));
+      PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(ps[k], &x));
+      continue;
+    }
+#endif
+    (void)cs, (void)cd;
+    PetscCall(MatSeqAIJGetArrayRead(ps[k], &x));
+    PetscCall(MatSeqAIJGetArrayWrite(pd[k], &y));
+    PetscCall(PetscArraycpy(y, x, nz));
+    PetscCall(MatSeqAIJRestoreArrayWrite(pd[k], &y));
+    PetscCall(MatSeqAIJRestoreArrayRead(ps[k], &x));
+  }
+  PetscCall(PetscObjectStateIncrease((PetscObject)dst));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MPIAIJ types and cuSPARSE storage: the COO in a shadow matrix of the same storage (MATMPIAIJCUSPARSE or
+   MATSEQAIJCUSPARSE for cuSPARSE storage, MATMPIAIJ or MATSEQAIJ otherwise), A untouched (collective on A's
+   communicator for MPIAIJ types) */
+static PetscErrorCode BuildShadow(Mat A, MatWarpStage *s)
+{
+  PetscInt  *ci, *cj;
+  PetscCount ntot;
+  PetscBool  cusp, same;
+  Mat        S;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MATWARP_StageBuild, A, 0, 0, 0));
+  PetscCall(MatDestroy(&s->shadow));
+  PetscCall(RecordingCOO(A, s, PETSC_FALSE, &ntot, &ci, &cj));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &cusp, MATMPIAIJCUSPARSE, MATSEQAIJCUSPARSE, ""));
+  PetscCall(MatCreate(s->mpi ? PetscObjectComm((PetscObject)A) : PETSC_COMM_SELF, &S));
+  PetscCall(MatSetSizes(S, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
+  PetscCall(MatSetBlockSizesFromMats(S, A, A));
+  PetscCall(MatSetType(S, s->mpi ? (cusp ? MATMPIAIJCUSPARSE : MATMPIAIJ) : (cusp ? MATSEQAIJCUSPARSE : MATSEQAIJ)));
+  PetscCall(MatSetPreallocationCOO(S, ntot, ci, cj));
+  PetscCall(PetscFree2(ci, cj));
+  PetscCall(SameStorage(A, S, s->mpi, &same));
+  if (s->mpi) PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPI_C_BOOL, MPI_LAND, PetscObjectComm((PetscObject)A)));
+  PetscCheck(same, s->mpi ? PetscObjectComm((PetscObject)A) : PETSC_COMM_SELF, PETSC_ERR_PLIB, "Staged assembly: the COO of the recording does not store the nonzeros of the %s matrix in its order", ((PetscObject)A)->type_name);
+  s->shadow = S;
+  s->built  = PETSC_TRUE;
+  PetscCall(PetscInfo(A, "Staged assembly: COO set up in a %s shadow matrix from %" PetscInt_FMT " recorded calls (%" PetscCount_FMT " values) and the %" PetscCount_FMT " nonzeros of the pattern\n", ((PetscObject)S)->type_name, s->ncalls, s->nval, s->ntail));
+  PetscCall(PetscLogEventEnd(MATWARP_StageBuild, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode Upload(Mat A, MatWarpStage *s)
 {
-  PetscErrorCode (*f)(Mat, const PetscScalar[], InsertMode) = NULL;
+  PetscBool ew;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatSetValuesCOO_C", &f));
-  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_SUP, "Staged assembly needs a matrix type with MatSetValuesCOO(), not %s", ((PetscObject)A)->type_name);
-  if (!s->built) PetscCall(Build(A, s, f));
-  else {
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJELLWARP, &ew));
+  if (ew) { /* its own COO, on A */
+    PetscErrorCode (*f)(Mat, const PetscScalar[], InsertMode) = NULL;
+
+    PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatSetValuesCOO_C", &f));
+    PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJELLWARP without MatSetValuesCOO()");
+    if (!s->built) PetscCall(Build(A, s, f));
+    else {
+      PetscCall(PetscLogEventBegin(MATWARP_StageUpload, A, 0, 0, 0));
+      s->busy = PETSC_TRUE;
+      PetscCall((*f)(A, s->buf, s->zeroed ? INSERT_VALUES : ADD_VALUES));
+      s->busy = PETSC_FALSE;
+      PetscCall(PetscLogEventEnd(MATWARP_StageUpload, A, 0, 0, 0));
+    }
+  } else { /* the shadow's COO, its values copied into A's storage */
+    if (!s->built) PetscCall(BuildShadow(A, s));
     PetscCall(PetscLogEventBegin(MATWARP_StageUpload, A, 0, 0, 0));
-    s->busy = PETSC_TRUE;
-    PetscCall((*f)(A, s->buf, s->zeroed ? INSERT_VALUES : ADD_VALUES));
-    s->busy = PETSC_FALSE;
+    if (!s->zeroed) PetscCall(CopyValues(A, s->shadow, s->mpi));
+    PetscCall(MatSetValuesCOO(s->shadow, s->buf, s->zeroed ? INSERT_VALUES : ADD_VALUES));
+    PetscCall(CopyValues(s->shadow, A, s->mpi));
     PetscCall(PetscLogEventEnd(MATWARP_StageUpload, A, 0, 0, 0));
   }
   PetscCall(PetscInfo(A, "Staged assembly: %" PetscInt_FMT " calls, %" PetscCount_FMT " values summed by MatSetValuesCOO() (%s)\n", s->ncalls, s->nval, s->zeroed ? "after MatZeroEntries(): INSERT_VALUES" : "no MatZeroEntries(): ADD_VALUES onto the current values"));
@@ -644,7 +779,7 @@ PetscErrorCode MatWarpStageSetHook_Private(MatWarpStageHook hook)
 - flg - `PETSC_TRUE` to stage
 
   Options Database Keys:
-+ -mat_ellwarp_stage <bool>  - for `MATELLWARP` (default true on one rank, false for `MATMPIAIJELLWARP`)
++ -mat_ellwarp_stage <bool>  - for `MATELLWARP` (default true)
 - -mat_sharednz_stage <bool> - for `MATSHAREDNZ` (default false: with it, a cuSPARSE SpGEMM kernel of GAMG's Galerkin product spins forever in PETSc's ex56 on the H100; `-matptap_backend_cpu` avoids it; bench/RESULTS.md, 2026-11-26)
 
   Level: intermediate
@@ -663,18 +798,18 @@ PetscErrorCode MatWarpStageSetHook_Private(MatWarpStageHook hook)
   On by default: an assembly that is never repeated costs only the copy of its index lists, every mismatch falls back
   to exact AIJ assembly, and the COO is set up only when a sequence is repeated.
 
-  On several ranks (off by default: opt in with the option or this function) the parallel matrix stages its own calls
-  (global indices, rows owned by other ranks included: its `MatSetValuesCOO()` sends them). Since the COO functions are
-  collective, the ranks agree at `MatAssemblyBegin()`: an assembly is staged only when every rank's calls match its
-  recording (a rank without calls has an empty one), where one rank differs every rank falls back to plain assembly,
-  and an assembly with `INSERT_VALUES` on some rank is plain everywhere. The sums are AIJ's up to rounding (the order
-  in which other ranks' contributions arrive). `MATMPIAIJELLWARP`'s COO sums on the host, then its blocks upload their
-  values; `MATSHAREDNZ` (MPIAIJCUSPARSE) sums on the device. Limitation, why it is off by default there: the first
-  staged assembly sets up the COO with MPIAIJ's `MatSetPreallocationCOO()`, which replaces the matrix's diagonal and
-  off-diagonal blocks (same pattern, new objects): anything that kept the old blocks across that assembly (a product
-  reused with `MAT_REUSE_MATRIX`, `MatShift()`'s fallback for a missing diagonal, options set on the blocks such as
-  `MAT_KEEP_NONZERO_PATTERN`) sees stale or freed blocks. A shadow matrix holding the COO, whose values are copied into
-  the blocks, would remove it (not done yet).
+  `MATSEQAIJELLWARP` sets the COO up on itself. Other types (cuSPARSE storage, parallel matrices) set it up in a
+  shadow matrix of the same storage, whose summed values are copied into the matrix's own storage (device to device
+  for cuSPARSE): the matrix's objects, structure and nonzero state stay, so products and preconditioners set up on it
+  stay valid. The shadow costs the memory of a second copy of the values and their indices.
+
+  On several ranks the parallel matrix stages its own calls (global indices, rows owned by other ranks included: the
+  shadow's `MatSetValuesCOO()` sends them). Since the COO functions are collective, the ranks agree at
+  `MatAssemblyBegin()`: an assembly is staged only when every rank's calls match its recording (a rank without calls
+  has an empty one), where one rank differs every rank falls back to plain assembly, and an assembly with
+  `INSERT_VALUES` on some rank is plain everywhere. The sums are AIJ's up to rounding (the order in which other ranks'
+  contributions arrive). `MATMPIAIJELLWARP`'s shadow is `MATMPIAIJ` (MPIAIJ's COO sums on the host, then the blocks
+  upload their values); `MATSHAREDNZ`'s is `MATMPIAIJCUSPARSE` (sums on the device).
 
 .seealso: `MatWarpGetStageInfo()`, `MATELLWARP`, `MATSHAREDNZ`, `MatSetValuesCOO()`, `DMPlexSNESComputeJacobianFEM()`
 @*/
@@ -690,7 +825,10 @@ PetscErrorCode MatWarpSetStage(Mat A, PetscBool flg)
   PetscCheck(!s->incycle, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not during an assembly");
   s->on      = flg;
   s->optread = PETSC_TRUE;
-  if (!flg) PetscCall(ResetRecording(s));
+  if (!flg) {
+    PetscCall(ResetRecording(s));
+    PetscCall(MatDestroy(&s->shadow));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -319,7 +319,7 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
     PetscOptionsEnd();
     PetscCall(MatEllWarpSetOpts_MPIAIJEllWarp(B, &o));
   }
-  PetscCall(MatWarpStageInstall_Private(B, "-mat_ellwarp_stage", PETSC_FALSE)); /* staged reassembly of the MPI matrix's calls (warpstage.c): off unless asked, see MatWarpSetStage(); its assembly end asks the DMPlex no-code path's hook either way */
+  PetscCall(MatWarpStageInstall_Private(B, "-mat_ellwarp_stage", PETSC_TRUE)); /* staged reassembly of the MPI matrix's calls (warpstage.c, a shadow matrix holds the COO); its assembly end asks the DMPlex no-code path's hook either way */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
