@@ -3,7 +3,9 @@ static const char help[] = "Staged reassembly (MatWarpSetStage) of ellwarp/share
                            "On several ranks element e is set by rank e mod size (rows of other ranks included), the changed sequence and the\n"
                            "missing call on one rank only: every rank must take the same path.\n"
                            "  -mat_type <ellwarp|sharednz>  -blocked (MatSetValuesBlocked with bs 2)  -n <nodes>  -tol <t> (0: the exact AIJ matrix)\n"
-                           "  -zero_rank <r> (rank r sets no values)\n"
+                           "  -zero_rank <r> (rank r sets no values)  -ignore_off_proc (MAT_IGNORE_OFF_PROC_ENTRIES: rows of other ranks dropped)\n"
+                           "  -eliminate_zeros (after the first assembly an explicit zero coupling the first and last rows, removed by\n"
+                           "   MatEliminateZeros(): the off-diagonal block keeps its column)\n"
                            "A product A*A made after the recorded assembly is reused after every later one (MAT_REUSE_MATRIX) and\n"
                            "compared with AIJ's, and the matrix's storage objects (its blocks on several ranks) must stay the same.\n";
 
@@ -99,7 +101,7 @@ int main(int argc, char **argv)
   Problem          p = {.n = 300, .w = 17, .bs = 1, .zero_rank = -1};
   Mat              A, R, C = NULL, CR = NULL, part0[2] = {NULL, NULL};
   MatWarpStageInfo info;
-  PetscBool        expect_off = PETSC_FALSE, skip, mpi, product = PETSC_TRUE;
+  PetscBool        expect_off = PETSC_FALSE, skip, mpi, product = PETSC_TRUE, ignore_off_proc = PETSC_FALSE, eliminate = PETSC_FALSE;
   PetscObjectState nz0, nz1;
   PetscReal        tol = 0;
   /* the assemblies: sequence, MatZeroEntries, tolerance (0: the exact matrix) */
@@ -135,6 +137,8 @@ int main(int argc, char **argv)
   if (p.size == 1) p.zero_rank = -1;
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_off", &expect_off, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-product", &product, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-ignore_off_proc", &ignore_off_proc, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-eliminate_zeros", &eliminate, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL)); /* PETSc's own COO (sharednz) sums in the order of an unstable sort */
   if (p.blocked) p.bs = 2;
   p.ne = p.n - p.w - 1;
@@ -147,6 +151,12 @@ int main(int argc, char **argv)
   PetscCall(MatMPIAIJSetPreallocation(A, 9 * p.bs, NULL, 9 * p.bs, NULL));
   PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, p.n * p.bs, p.n * p.bs, 9 * p.bs, NULL, 9 * p.bs, NULL, &R));
   PetscCall(MatSetBlockSize(R, p.bs));
+  if (ignore_off_proc) { /* the first assembly (rank 0 only) leaves other ranks' rows empty: later ones allocate */
+    PetscCall(MatSetOption(A, MAT_IGNORE_OFF_PROC_ENTRIES, PETSC_TRUE));
+    PetscCall(MatSetOption(R, MAT_IGNORE_OFF_PROC_ENTRIES, PETSC_TRUE));
+    PetscCall(MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+    PetscCall(MatSetOption(R, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  }
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, &mpi));
   for (size_t r = 0; r < PETSC_STATIC_ARRAY_LENGTH(run); r++) {
     Mat part[2] = {A, NULL};
@@ -154,6 +164,20 @@ int main(int argc, char **argv)
     PetscCall(MatGetNonzeroState(A, &nz0));
     PetscCall(Assemble(&p, A, (PetscInt)r, run[r].seq, run[r].zero));
     PetscCall(Assemble(&p, R, (PetscInt)r, run[r].seq, run[r].zero));
+    if (eliminate && r == 0) { /* an explicit zero coupling the first and the last row, then removed: the off-diagonal
+                                  block keeps the column (garray) while the later assemblies add no new nonzero */
+      Mat         M[2] = {A, R};
+      PetscInt    i0 = 0, j0 = p.n * p.bs - 1, rs, re;
+      PetscScalar z = 0;
+      PetscCall(MatGetOwnershipRange(A, &rs, &re));
+      for (int k = 0; k < 2; k++) {
+        PetscCall(MatSetOption(M[k], MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+        if (rs == 0 && re > 0) PetscCall(MatSetValues(M[k], 1, &i0, 1, &j0, &z, INSERT_VALUES));
+        PetscCall(MatAssemblyBegin(M[k], MAT_FINAL_ASSEMBLY));
+        PetscCall(MatAssemblyEnd(M[k], MAT_FINAL_ASSEMBLY));
+        PetscCall(MatEliminateZeros(M[k], PETSC_TRUE));
+      }
+    }
     PetscCall(MatGetNonzeroState(A, &nz1));
     PetscCall(Compare(A, R, PetscMax(run[r].tol, tol), run[r].what));
     if (r >= 2) PetscCheck(nz0 == nz1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the nonzero state changed", run[r].what);
@@ -187,7 +211,7 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "type %s: staging %s; %" PetscInt_FMT " recorded, %" PetscInt_FMT " staged, %" PetscInt_FMT " fell back, %" PetscInt_FMT " plain; recording of %" PetscInt_FMT " calls, %" PetscCount_FMT " values; last reason: %s\n",
                         ((PetscObject)A)->type_name, info.enabled ? "on" : "off", info.nrecorded, info.nstaged, info.nfallback, info.nplain, info.ncalls, info.nvalues, info.reason));
   if (expect_off) PetscCheck(!info.enabled && info.nplain == (PetscInt)PETSC_STATIC_ARRAY_LENGTH(run) && !info.nstaged, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Staging ran although turned off");
-  else PetscCheck(info.available && info.nrecorded == 3 && info.nstaged == 6 && info.nfallback == 2 && info.nplain == 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Unexpected paths");
+  else PetscCheck(info.available && info.nrecorded == 3 && info.nstaged == 6 && info.nfallback == 2 && info.nplain == 2 + (eliminate ? 1 : 0), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Unexpected paths");
   PetscCall(MatDestroy(&A));
   PetscCall(MatDestroy(&R));
   PetscCall(PetscFinalize());

@@ -75,8 +75,9 @@ typedef struct {
   PetscObjectState nzstate; /* the nonzero state the recording (and its COO) is valid for */
   PetscCount       ntail;   /* nonzeros of the pattern appended to the COO */
   PetscScalar     *buf;     /* nval + ntail values */
-  Mat              shadow;  /* MPIAIJ types: the matrix holding the COO (NULL until the first staged cycle; kept until
-                               the next set-up, MatWarpSetStage(A, PETSC_FALSE) or A's destruction, collective points) */
+  Mat              shadow;  /* all types but MATSEQAIJELLWARP: the matrix holding the COO (NULL until the first staged
+                               cycle; destroyed at the end of the first final assembly after the recording was dropped,
+                               at MatWarpSetStage(A, PETSC_FALSE) or with A: points every rank passes together) */
   /* the cycle */
   StageMode mode;
   PetscBool incycle, zeroed, busy, fellback;
@@ -436,32 +437,38 @@ static PetscErrorCode ValueParts(Mat A, PetscBool mpi, Mat part[2], PetscInt *n)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether the shadow S stores A's nonzeros in A's order: the same sorted CSR part by part, and for MPIAIJ types the
-   same off-diagonal columns (garray) */
+/* Whether the shadow S stores A's nonzeros in A's order: the same sorted CSR part by part; for MPIAIJ types the
+   off-diagonal blocks compared in global columns (garray maps both; the live one may keep columns no longer used, e.g.
+   after MatEliminateZeros(), and both are sorted, so equal global columns mean the same order of values) */
 static PetscErrorCode SameStorage(Mat A, Mat S, PetscBool mpi, PetscBool *same)
 {
-  Mat      pa[2], ps[2];
-  PetscInt n;
+  Mat             pa[2], ps[2];
+  PetscInt        n;
+  const PetscInt *ga = NULL, *gs = NULL;
 
   PetscFunctionBegin;
   *same = PETSC_TRUE;
   PetscCall(ValueParts(A, mpi, pa, &n));
   PetscCall(ValueParts(S, mpi, ps, &n));
+  if (mpi) {
+    PetscCall(MatMPIAIJGetSeqAIJ(A, NULL, NULL, &ga));
+    PetscCall(MatMPIAIJGetSeqAIJ(S, NULL, NULL, &gs));
+  }
   for (PetscInt k = 0; k < n && *same; k++) {
     Mat_SeqAIJ *a = (Mat_SeqAIJ *)pa[k]->data, *b = (Mat_SeqAIJ *)ps[k]->data;
     PetscInt    m = pa[k]->rmap->n;
 
-    if (m != ps[k]->rmap->n || pa[k]->cmap->n != ps[k]->cmap->n) *same = PETSC_FALSE;
+    if (m != ps[k]->rmap->n || (k == 0 && pa[k]->cmap->n != ps[k]->cmap->n)) *same = PETSC_FALSE;
     else {
       PetscCall(PetscArraycmp(a->i, b->i, m + 1, same));
-      if (*same) PetscCall(PetscArraycmp(a->j, b->j, a->i[m], same));
+      if (*same && k == 0) PetscCall(PetscArraycmp(a->j, b->j, a->i[m], same));
+      else if (*same)
+        for (PetscInt q = 0; q < a->i[m]; q++)
+          if (ga[a->j[q]] != gs[b->j[q]]) {
+            *same = PETSC_FALSE;
+            break;
+          }
     }
-  }
-  if (mpi && *same && pa[1]->cmap->n) {
-    const PetscInt *ga, *gs;
-    PetscCall(MatMPIAIJGetSeqAIJ(A, NULL, NULL, &ga));
-    PetscCall(MatMPIAIJGetSeqAIJ(S, NULL, NULL, &gs));
-    PetscCall(PetscArraycmp(ga, gs, pa[1]->cmap->n, same));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -486,13 +493,13 @@ static PetscErrorCode CopyValues(Mat src, Mat dst, PetscBool mpi)
 #if PetscDefined(HAVE_CUDA)
     PetscCall(PetscObjectTypeCompare((PetscObject)ps[k], MATSEQAIJCUSPARSE, &cs));
     PetscCall(PetscObjectTypeCompare((PetscObject)pd[k], MATSEQAIJCUSPARSE, &cd));
-    if (cs && cd) {
+    if (cs && cd && !ps[k]->boundtocpu && !pd[k]->boundtocpu) { /* bound to the CPU: host values are the ones read */
       cudaStream_t st;
       PetscCall(PetscGetCurrentCUDAStream(&st));
       PetscCall(MatSeqAIJCUSPARSEGetArrayRead(ps[k], &x));
-      PetscCall(MatSeqAIJCUSPARSEGetArrayWrite(pd[k], &y));
+      PetscCall(MatSeqAIJCUSPARSEGetArray(pd[k], &y)); /* not ...GetArrayWrite(), which needs the device CSR to exist already (a matrix never used on the device, PETSc's ex56: "Missing MultStruct"); this creates it, uploading only if the host holds the current values */
       PetscCallCUDA(cudaMemcpyAsync(y, x, sizeof(PetscScalar) * (size_t)nz, cudaMemcpyDeviceToDevice, st));
-      PetscCall(MatSeqAIJCUSPARSERestoreArrayWrite(pd[k], &y));
+      PetscCall(MatSeqAIJCUSPARSERestoreArray(pd[k], &y));
       PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(ps[k], &x));
       continue;
     }
@@ -505,6 +512,30 @@ static PetscErrorCode CopyValues(Mat src, Mat dst, PetscBool mpi)
     PetscCall(MatSeqAIJRestoreArrayRead(ps[k], &x));
   }
   PetscCall(PetscObjectStateIncrease((PetscObject)dst));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the MPIAIJ matrix A drops the rows of other ranks (MAT_IGNORE_OFF_PROC_ENTRIES). PETSc keeps the flag in
+   Mat_MPIAIJ, whose header it does not install and which MatGetOption() does not report: read through the first members
+   of that struct as PETSc 3.26.1 declares them (MPIAIJHEADER in src/mat/impls/aij/mpi/mpiaij.h: the two blocks, the
+   communicator's size and rank, then donotstash), checked against what the public API says of the first four */
+static PetscErrorCode IgnoresOffProcEntries(Mat A, PetscBool *ignore)
+{
+  typedef struct {
+    Mat         A, B;
+    PetscMPIInt size, rank;
+    PetscBool   donotstash;
+  } MPIAIJHead;
+  const MPIAIJHead *h = (const MPIAIJHead *)A->data;
+  Mat               Ad, Ao;
+  PetscMPIInt       size, rank;
+
+  PetscFunctionBegin;
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)A), &rank));
+  PetscCheck(h->A == Ad && h->B == Ao && h->size == size && h->rank == rank, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The layout of PETSc's Mat_MPIAIJ is not the one petscwarp was written for (PETSc 3.26.1)");
+  *ignore = h->donotstash;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -527,10 +558,16 @@ static PetscErrorCode BuildShadow(Mat A, MatWarpStage *s)
   PetscCall(MatSetSizes(S, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
   PetscCall(MatSetBlockSizesFromMats(S, A, A));
   PetscCall(MatSetType(S, s->mpi ? (cusp ? MATMPIAIJCUSPARSE : MATMPIAIJ) : (cusp ? MATSEQAIJCUSPARSE : MATSEQAIJ)));
+  if (s->mpi) {
+    PetscBool ignore = PETSC_FALSE;
+    PetscCall(IgnoresOffProcEntries(A, &ignore));
+    if (ignore) PetscCall(MatSetOption(S, MAT_IGNORE_OFF_PROC_ENTRIES, PETSC_TRUE)); /* the COO then drops them too, as A did */
+  }
   PetscCall(MatSetPreallocationCOO(S, ntot, ci, cj));
   PetscCall(PetscFree2(ci, cj));
   PetscCall(SameStorage(A, S, s->mpi, &same));
   if (s->mpi) PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPI_C_BOOL, MPI_LAND, PetscObjectComm((PetscObject)A)));
+  if (!same) PetscCall(MatDestroy(&S));
   PetscCheck(same, s->mpi ? PetscObjectComm((PetscObject)A) : PETSC_COMM_SELF, PETSC_ERR_PLIB, "Staged assembly: the COO of the recording does not store the nonzeros of the %s matrix in its order", ((PetscObject)A)->type_name);
   s->shadow = S;
   s->built  = PETSC_TRUE;
@@ -701,6 +738,7 @@ static PetscErrorCode StageAssemblyEnd(Mat A, MatAssemblyType type)
   }
   s->incycle = PETSC_FALSE;
   s->zeroed  = PETSC_FALSE;
+  if (s->shadow && !s->built) PetscCall(MatDestroy(&s->shadow)); /* the recording was dropped (every rank agreed) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
