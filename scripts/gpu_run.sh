@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -700,6 +700,25 @@ for w in $what; do
         grep -E "=+ +at |Host Frame" /tmp/sanitizer.log | grep -vE "libcuda|libcudart" | head -8 | cut -c1-200 >> "$OUTDIR/shadow2.log"
       done
     done ;;
+  final26d) # session of 2026-11-26 (fourth), last call (~7 min): one-rank staging of cuSPARSE (and MATSEQAIJ) storage
+            # without a shadow: the COO sorted once by ELL-WARP's stable sort, its maps summing straight into the device
+            # CSR values (bitwise AIJ); sharednz staging on by default. (1) the whole GPU suite; (2) six runs of the ex56
+            # cases that hung; (3) memcheck/racecheck/initcheck on test_stage sharednz (one rank: the direct kernel; two
+            # ranks: the shadow), without the A*A check (its initcheck reports are inside cuSPARSE's SpGEMM: shadow2);
+            # (4) stagebench (SNESJacobianEval and WarpStageBuild per path)
+    (cd $B && ctest -j 4 -L gpu 2>&1 | tee "$OUTDIR/ctest_final26d.log" | grep -E "tests passed|Failed|\*\*\*Fail|Timeout" | tail -12)
+    E56="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_lower 0,0,0 -dm_plex_box_upper 1,1,1 -petscspace_degree 2 -snes_max_it 1 -ksp_type cg -ksp_norm_type unpreconditioned -use_mat_nearnullspace true -snes_type ksponly -dm_vec_type cuda -dll_append $ROOT/$B/libpetscwarp.so.0.1 -ksp_converged_reason -pc_type gamg -pc_gamg_coarse_eq_limit 10 -pc_gamg_aggressive_coarsening 1 -dm_mat_type sharednz -info :mat"
+    for v in "-dm_plex_box_faces 2,2,1 -max_conv_its 2" "-dm_plex_box_faces 3,3,2 -max_conv_its 2"; do
+      six_ex56 final26d.log "$v" 15 - $E56 $v
+    done
+    grep -E "sorted on|PETSC ERROR" /tmp/six56.txt | head -3 | cut -c1-200 | tee -a "$OUTDIR/final26d.log"
+    sanitize_each sanitize_final26d.log "memcheck racecheck initcheck" "test_stage -mat_type sharednz -mat_ellwarp_backend cuda -product 0 -malloc_dump"
+    for tool in memcheck initcheck; do
+      echo "== mpiexec -n 2 compute-sanitizer --tool $tool test_stage sharednz -product 0" | tee -a "$OUTDIR/sanitize_final26d.log"
+      mpiexec -n 2 compute-sanitizer --tool $tool --error-exitcode 3 $B/tests/test_stage -mat_type sharednz -mat_ellwarp_backend cuda -tol 1e-14 -product 0 > /tmp/sanitizer.log 2>&1
+      echo "exit $?" | tee -a "$OUTDIR/sanitize_final26d.log"; grep -E "ERROR SUMMARY" /tmp/sanitizer.log | tee -a "$OUTDIR/sanitize_final26d.log"
+    done
+    rm -f "$OUTDIR/stagebench.log"; bash scripts/gpu_run.sh stagebench > /dev/null 2>&1; grep -E "^==|SNESJacobianEval|^WarpStage" "$OUTDIR/stagebench.log" | cut -c1-150 ;;
   bdall) # issue 8 (~2 min; written 2026-11-26 third session after the device time was spent: NOT RUN YET): every boundary
          # term of the pointwise kernels (PETSCWARP_POINTWISE_BD_ALL(): f1_bd, g1_bd ... g3_bd) on the device, and the
          # sanitizers on its kernels. Decides: plexpw_bd_*_cuda pass (Jacobians within 1e-12 of PETSc's, Newton counts

@@ -93,7 +93,7 @@ __global__ void SetValues(int nnz, const int *__restrict__ jmap, const int *__re
   double sum = 0.0;
   if (v)
     for (int p = jmap[k]; p < jmap[k + 1]; p++) sum += v[perm[p]];
-  double *t = val + slot[k];
+  double *t = val + (slot ? slot[k] : (int)k);
   *t        = (add ? *t : 0.0) + sum;
 }
 

@@ -156,6 +156,7 @@ void PetscWarpCOOSetValuesHost(int nnz, const int *jmap, const int *perm, const 
     double sum = 0.0;
     if (v)
       for (int p = jmap[k]; p < jmap[k + 1]; p++) sum += v[perm[p]];
-    val[slot[k]] = (add ? val[slot[k]] : 0.0) + sum;
+    double *t = val + (slot ? slot[k] : k);
+    *t        = (add ? *t : 0.0) + sum;
   }
 }

@@ -44,7 +44,8 @@ int  PetscWarpCOOBuildHost(int nrows, int ncols, long long ncoo, const void *coo
 void PetscWarpCOOFreeHost(PetscWarpCOO *C, int what); /* what: PETSCWARP_COO_PATTERN | PETSCWARP_COO_MAPS */
 /* pos2slot[map[s]] = s for every slot s holding an entry: the slot of each CSR position */
 void PetscWarpEllPos2SlotHost(const PetscWarpEll *E, int *pos2slot);
-/* val[slot[k]] = (add ? val[slot[k]] : 0) + sum of v[perm[jmap[k] .. jmap[k+1]-1]], k < nnz; v NULL: zeros */
+/* val[slot[k]] = (add ? val[slot[k]] : 0) + sum of v[perm[jmap[k] .. jmap[k+1]-1]], k < nnz; v NULL: zeros; slot
+   NULL: slot[k] = k (values in CSR order: staged reassembly of MATSEQAIJ / MATSEQAIJCUSPARSE, warpstage.c) */
 void PetscWarpCOOSetValuesHost(int nnz, const int *jmap, const int *perm, const int *slot, const double *v, int add, double *val);
 
 /* ---------------- CUDA (src/kernels/ellwarp_coo.cu), arrays in device memory (cudaMalloc) ---------------- */

@@ -13,16 +13,21 @@
     onto the current values otherwise (equal up to rounding). The COO (MatSetPreallocationCOO(), which drops negative
     indices as MatSetValues() does) is made at the first such cycle, from the recorded entries followed by every
     nonzero of the AIJ pattern with a zero value, so that its pattern is AIJ's own; the nonzero state is kept.
-    MATSEQAIJELLWARP sets its own COO up on itself (the matrix object and its layout stay). Every other type (cuSPARSE
-    storage, MPIAIJ types) gets it in a shadow matrix, whose values are then copied into the live matrix's storage:
-    setting the COO up on the live matrix would rebuild its storage (MPIAIJ replaces its blocks, cuSPARSE its device
-    CSR), under products set up on the old one (H100, 2026-11-26: GAMG's cuSPARSE Galerkin product then spun forever
-    in PETSc's ex56 with a staged MATSHAREDNZ; a reused MPIAIJ product read freed blocks).
-  - The shadow: MATSEQAIJCUSPARSE / MATMPIAIJCUSPARSE for cuSPARSE storage (sums on the device), MATSEQAIJ / MATMPIAIJ
-    otherwise (MPIAIJ's COO sums on the host; a MATMPIAIJELLWARP's blocks upload their values). Its storage is the live
-    one's sorted CSR (the same nonzeros; for MPIAIJ the off-diagonal columns, garray, sorted both ways), checked once,
-    so values are copied part by part (device to device for cuSPARSE) without touching the live matrix's structure or
-    nonzero state; without MatZeroEntries() the live values are copied into the shadow first.
+    Setting a COO up on the live matrix with PETSc's MatSetPreallocationCOO() would rebuild its storage (MPIAIJ
+    replaces its blocks, cuSPARSE its device CSR) under products set up on the old one (H100, 2026-11-26: GAMG's
+    cuSPARSE Galerkin product spun forever in PETSc's ex56 with a staged MATSHAREDNZ; a reused MPIAIJ product read
+    freed blocks), so it never is, except by MATSEQAIJELLWARP's own (the matrix object and its layout stay):
+    - MATSEQAIJELLWARP: its own COO on itself;
+    - other sequential types (MATSEQAIJ, MATSEQAIJCUSPARSE): the COO sorted once by ELL-WARP's stable COO sort (on the
+      device for cuSPARSE storage), its pattern checked to be A's CSR, its maps (jmap, perm) then summing the staged
+      values straight into A's value array (the device CSR values for cuSPARSE) in the order of the calls: AIJ's matrix
+      bit for bit after MatZeroEntries();
+    - MPIAIJ types: a shadow matrix holding the COO (MATMPIAIJCUSPARSE for cuSPARSE storage, sums on the device;
+      MATMPIAIJ otherwise: MPIAIJ's COO sums on the host, a MATMPIAIJELLWARP's blocks upload their values), whose
+      blocks have the live blocks' sorted CSR (the off-diagonal ones compared in global columns), checked once, so
+      values are copied block by block (device to device for cuSPARSE) without touching the live matrix's structure
+      or nonzero state; without MatZeroEntries() the live values are copied into the shadow first; the live matrix's
+      MAT_IGNORE_OFF_PROC_ENTRIES is passed on to the shadow.
   - A call that differs (other indices, sizes, more or fewer calls, INSERT_VALUES, another orientation): the values
     staged so far are replayed through AIJ's MatSetValues() and the cycle goes on as plain AIJ assembly (-info says
     why); the recording is dropped, and the next ADD cycle records again (at most MAX_RECORDINGS times).
@@ -35,6 +40,7 @@
 */
 #include <petscwarp/private/warpstage.h>
 #include <petscwarp/private/ellwarpimpl.h>
+#include <petscwarp/private/ellwarpcookernels.h>
 #include <petscwarp_petsc_aij.h>
 #if PetscDefined(HAVE_CUDA)
   #include <petscdevice_cuda.h>
@@ -78,6 +84,11 @@ typedef struct {
   Mat              shadow;  /* all types but MATSEQAIJELLWARP: the matrix holding the COO (NULL until the first staged
                                cycle; destroyed at the end of the first final assembly after the recording was dropped,
                                at MatWarpSetStage(A, PETSC_FALSE) or with A: points every rank passes together) */
+  /* sequential matrices other than MATSEQAIJELLWARP: the COO's maps straight into the CSR values (jmap, perm of
+     ellwarp_coo's sort), in device memory for cuSPARSE storage (coo_device; d_buf the device copy of buf), else host */
+  PetscWarpCOO coo;
+  PetscBool    coo_device;
+  PetscScalar *d_buf;
   /* the cycle */
   StageMode mode;
   PetscBool incycle, zeroed, busy, fellback;
@@ -87,9 +98,26 @@ typedef struct {
   char     reason[128];
 } MatWarpStage;
 
+/* The direct COO maps and device buffer (sequential matrices) */
+static PetscErrorCode FreeDirect(MatWarpStage *s)
+{
+  PetscFunctionBegin;
+  if (s->coo_device) {
+#if PetscDefined(HAVE_CUDA)
+    PetscCallCUDA((cudaError_t)PetscWarpCOOFreeCUDA(&s->coo, PETSCWARP_COO_PATTERN | PETSCWARP_COO_MAPS));
+    PetscCallCUDA(cudaFree(s->d_buf));
+#endif
+  } else PetscWarpCOOFreeHost(&s->coo, PETSCWARP_COO_PATTERN | PETSCWARP_COO_MAPS);
+  PetscCall(PetscMemzero(&s->coo, sizeof(s->coo)));
+  s->d_buf      = NULL;
+  s->coo_device = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode ResetRecording(MatWarpStage *s)
 {
   PetscFunctionBegin;
+  PetscCall(FreeDirect(s));
   PetscCall(PetscFree4(s->cm, s->cn, s->ioff, s->voff));
   PetscCall(PetscFree(s->idx));
   PetscCall(PetscFree(s->buf));
@@ -576,6 +604,128 @@ static PetscErrorCode BuildShadow(Mat A, MatWarpStage *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether a sequential matrix's values live on the device (cuSPARSE storage not bound to the CPU) */
+static PetscErrorCode DirectOnDevice(Mat A, PetscBool *dev)
+{
+  PetscFunctionBegin;
+  *dev = PETSC_FALSE;
+#if PetscDefined(HAVE_CUDA)
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, dev));
+  if (*dev) *dev = (PetscBool)!A->boundtocpu;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Sequential matrices other than MATSEQAIJELLWARP (MATSEQAIJ, MATSEQAIJCUSPARSE): the COO of the recording sorted once
+   by ELL-WARP's COO sort (stable: each nonzero sums its values in the order of the calls, as AIJ's MatSetValues() does,
+   so that after MatZeroEntries() the matrix is AIJ's bit for bit), on the device for cuSPARSE storage; its pattern must
+   be A's CSR, and its maps then sum the staged values straight into A's value array. No second matrix, no change of A's
+   structure (PETSc's MatSetPreallocationCOO() would rebuild cuSPARSE's device CSR under products set up on it). */
+static PetscErrorCode BuildDirect(Mat A, MatWarpStage *s)
+{
+  Mat_SeqAIJ *a = (Mat_SeqAIJ *)A->data;
+  PetscInt    m = A->rmap->n, n = A->cmap->n, *ci, *cj;
+  PetscCount  ntot;
+  PetscBool   dev, same;
+  int         err, *hrow = NULL, *hcol = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MATWARP_StageBuild, A, 0, 0, 0));
+  PetscCall(FreeDirect(s));
+  PetscCall(DirectOnDevice(A, &dev));
+  PetscCall(RecordingCOO(A, s, PETSC_FALSE, &ntot, &ci, &cj));
+  if (!dev) {
+    err = PetscWarpCOOBuildHost((int)m, (int)n, (long long)ntot, ci, cj, (int)sizeof(PetscInt), &s->coo);
+    PetscCheck(err != PETSCWARP_ERR_MEM, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of host memory sorting %" PetscCount_FMT " staged entries", ntot);
+    hrow = s->coo.rowptr;
+    hcol = s->coo.colidx;
+  }
+#if PetscDefined(HAVE_CUDA)
+  else {
+    cudaStream_t st;
+    PetscInt    *d_ij;
+    PetscCall(PetscGetCurrentCUDAStream(&st));
+    PetscCallCUDA(cudaMalloc((void **)&d_ij, sizeof(PetscInt) * (size_t)PetscMax(2 * ntot, 1)));
+    PetscCallCUDA(cudaMemcpyAsync(d_ij, ci, sizeof(PetscInt) * (size_t)ntot, cudaMemcpyHostToDevice, st));
+    PetscCallCUDA(cudaMemcpyAsync(d_ij + ntot, cj, sizeof(PetscInt) * (size_t)ntot, cudaMemcpyHostToDevice, st));
+    PetscCall(PetscLogCpuToGpu(2.0 * sizeof(PetscInt) * (PetscLogDouble)ntot));
+    PetscCall(PetscLogGpuTimeBegin());
+    err = PetscWarpCOOBuildCUDA((int)m, (int)n, (long long)ntot, d_ij, d_ij + ntot, (int)sizeof(PetscInt), st, &s->coo); /* synchronizes */
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCallCUDA(cudaFree(d_ij));
+    s->coo_device = PETSC_TRUE; /* FreeDirect() frees device arrays from now on */
+    PetscCheck(err != cudaErrorMemoryAllocation, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of device memory sorting %" PetscCount_FMT " staged entries", ntot);
+    if (err == cudaErrorInvalidValue) err = PETSCWARP_ERR_RANGE;
+    else PetscCallCUDA((cudaError_t)err);
+    if (err == PETSCWARP_OK && s->coo.badrow < 0 && s->coo.badcol < 0) {
+      PetscCall(PetscMalloc2(m + 1, &hrow, s->coo.nnz, &hcol));
+      PetscCallCUDA(cudaMemcpy(hrow, s->coo.rowptr, sizeof(int) * (size_t)(m + 1), cudaMemcpyDeviceToHost));
+      PetscCallCUDA(cudaMemcpy(hcol, s->coo.colidx, sizeof(int) * (size_t)s->coo.nnz, cudaMemcpyDeviceToHost));
+      PetscCall(PetscLogGpuToCpu(sizeof(int) * ((PetscLogDouble)m + 1 + s->coo.nnz)));
+      PetscCallCUDA(cudaMalloc((void **)&s->d_buf, sizeof(PetscScalar) * (size_t)PetscMax(ntot, 1)));
+    }
+  }
+#endif
+  PetscCall(PetscFree2(ci, cj));
+  PetscCheck(err == PETSCWARP_OK, PETSC_COMM_SELF, PETSC_ERR_SUP, "Staged assembly uses 32-bit positions: too many staged entries (%" PetscCount_FMT ")", ntot);
+  same = (PetscBool)(s->coo.badrow < 0 && s->coo.badcol < 0 && s->coo.nnz == a->i[m]);
+  for (PetscInt r = 0; r <= m && same; r++) same = (PetscBool)(hrow[r] == a->i[r]);
+  for (PetscInt q = 0; q < a->i[m] && same; q++) same = (PetscBool)(hcol[q] == a->j[q]);
+  if (dev) PetscCall(PetscFree2(hrow, hcol));
+  if (!same) PetscCall(FreeDirect(s));
+  PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Staged assembly: the COO of the recording does not have the pattern of the %s matrix", ((PetscObject)A)->type_name);
+  if (dev) {
+#if PetscDefined(HAVE_CUDA)
+    PetscCallCUDA((cudaError_t)PetscWarpCOOFreeCUDA(&s->coo, PETSCWARP_COO_PATTERN));
+#endif
+  } else PetscWarpCOOFreeHost(&s->coo, PETSCWARP_COO_PATTERN);
+  s->built = PETSC_TRUE;
+  PetscCall(PetscInfo(A, "Staged assembly: COO sorted on the %s from %" PetscInt_FMT " recorded calls (%" PetscCount_FMT " values) and the %" PetscCount_FMT " nonzeros of the pattern, summed straight into the CSR values\n", dev ? "device" : "host", s->ncalls, s->nval, s->ntail));
+  PetscCall(PetscLogEventEnd(MATWARP_StageBuild, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode UploadDirect(Mat A, MatWarpStage *s)
+{
+  const int    add  = !s->zeroed;
+  PetscCount   ntot = s->nval + s->ntail;
+  PetscScalar *v;
+  PetscBool    dev;
+
+  PetscFunctionBegin;
+  PetscCall(DirectOnDevice(A, &dev));
+  if (s->built && dev != s->coo_device) { /* bound to the CPU or back since the set-up: the maps where the values are */
+    PetscCall(FreeDirect(s));
+    s->built = PETSC_FALSE;
+  }
+  if (!s->built) PetscCall(BuildDirect(A, s));
+  PetscCall(PetscLogEventBegin(MATWARP_StageUpload, A, 0, 0, 0));
+  if (!dev) {
+    if (add) PetscCall(MatSeqAIJGetArray(A, &v));
+    else PetscCall(MatSeqAIJGetArrayWrite(A, &v));
+    PetscWarpCOOSetValuesHost(s->coo.nnz, s->coo.jmap, s->coo.perm, NULL, s->buf, add, v);
+    if (add) PetscCall(MatSeqAIJRestoreArray(A, &v));
+    else PetscCall(MatSeqAIJRestoreArrayWrite(A, &v));
+    PetscCall(PetscLogFlops((PetscLogDouble)s->coo.nvalid));
+  }
+#if PetscDefined(HAVE_CUDA)
+  else {
+    cudaStream_t st;
+    PetscCall(PetscGetCurrentCUDAStream(&st));
+    PetscCallCUDA(cudaMemcpyAsync(s->d_buf, s->buf, sizeof(PetscScalar) * (size_t)ntot, cudaMemcpyHostToDevice, st));
+    PetscCall(PetscLogCpuToGpu(sizeof(PetscScalar) * (PetscLogDouble)ntot));
+    PetscCall(MatSeqAIJCUSPARSEGetArray(A, &v)); /* creates the device CSR if needed (uploads only if the host holds the current values) */
+    PetscCall(PetscLogGpuTimeBegin());
+    PetscCallCUDA((cudaError_t)PetscWarpCOOSetValuesCUDA(s->coo.nnz, s->coo.jmap, s->coo.perm, NULL, s->d_buf, add, v, st));
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(MatSeqAIJCUSPARSERestoreArray(A, &v));
+    PetscCall(PetscLogGpuFlops((PetscLogDouble)s->coo.nvalid));
+  }
+#endif
+  PetscCall(PetscLogEventEnd(MATWARP_StageUpload, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode Upload(Mat A, MatWarpStage *s)
 {
   PetscBool ew;
@@ -595,7 +745,8 @@ static PetscErrorCode Upload(Mat A, MatWarpStage *s)
       s->busy = PETSC_FALSE;
       PetscCall(PetscLogEventEnd(MATWARP_StageUpload, A, 0, 0, 0));
     }
-  } else { /* the shadow's COO, its values copied into A's storage */
+  } else if (!s->mpi) PetscCall(UploadDirect(A, s)); /* maps straight into the CSR values */
+  else {                                             /* the shadow's COO, its values copied into A's storage */
     if (!s->built) PetscCall(BuildShadow(A, s));
     PetscCall(PetscLogEventBegin(MATWARP_StageUpload, A, 0, 0, 0));
     if (!s->zeroed) PetscCall(CopyValues(A, s->shadow, s->mpi));
@@ -818,7 +969,7 @@ PetscErrorCode MatWarpStageSetHook_Private(MatWarpStageHook hook)
 
   Options Database Keys:
 + -mat_ellwarp_stage <bool>  - for `MATELLWARP` (default true)
-- -mat_sharednz_stage <bool> - for `MATSHAREDNZ` (default false: with it, a cuSPARSE SpGEMM kernel of GAMG's Galerkin product spins forever in PETSc's ex56 on the H100; `-matptap_backend_cpu` avoids it; bench/RESULTS.md, 2026-11-26)
+- -mat_sharednz_stage <bool> - for `MATSHAREDNZ` (default true)
 
   Level: intermediate
 
@@ -836,10 +987,11 @@ PetscErrorCode MatWarpStageSetHook_Private(MatWarpStageHook hook)
   On by default: an assembly that is never repeated costs only the copy of its index lists, every mismatch falls back
   to exact AIJ assembly, and the COO is set up only when a sequence is repeated.
 
-  `MATSEQAIJELLWARP` sets the COO up on itself. Other types (cuSPARSE storage, parallel matrices) set it up in a
-  shadow matrix of the same storage, whose summed values are copied into the matrix's own storage (device to device
-  for cuSPARSE): the matrix's objects, structure and nonzero state stay, so products and preconditioners set up on it
-  stay valid. The shadow costs the memory of a second copy of the values and their indices.
+  `MATSEQAIJELLWARP` sets the COO up on itself; other sequential matrices sort it once and sum the staged values
+  straight into their CSR values (on the device for cuSPARSE storage), in the order of the calls; parallel matrices
+  set it up in a shadow matrix of the same storage, whose summed values are copied into the matrix's blocks (device to
+  device for cuSPARSE; the shadow costs a second copy of the values and their indices). The matrix's objects,
+  structure and nonzero state stay, so products and preconditioners set up on it stay valid.
 
   On several ranks the parallel matrix stages its own calls (global indices, rows owned by other ranks included: the
   shadow's `MatSetValuesCOO()` sends them). Since the COO functions are collective, the ranks agree at

@@ -33,7 +33,7 @@ PetscErrorCode MatCreate_SharedNZ(Mat B)
     PetscCall(MatWarpFixMPIAIJNorm_Private(B, PETSC_TRUE)); /* PETSc's NORM_1 reads uninitialised VECCUDA host arrays (the host: the same sums, one path) */
   } else PetscCall(MatSetType(B, dev ? MATSEQAIJCUSPARSE : MATSEQAIJ));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatIsSharedNZ_C", MatSharedNZMarker));
-  PetscCall(MatWarpStageInstall_Private(B, "-mat_sharednz_stage", PETSC_FALSE)); /* staged reassembly into cuSPARSE's COO (warpstage.c); its assembly end also asks the DMPlex no-code path's hook */
+  PetscCall(MatWarpStageInstall_Private(B, "-mat_sharednz_stage", PETSC_TRUE)); /* staged reassembly (warpstage.c: sums straight into the device CSR values on one rank, through a shadow MPIAIJCUSPARSE on several); its assembly end also asks the DMPlex no-code path's hook */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
