@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -35,6 +35,16 @@ six_ex56() { # log label limit env args...
     res="$res $e($(grep -Eo 'iterations [0-9]+' /tmp/six56.txt | cut -d' ' -f2 | tr '\n' ','))"
   done
   echo "== $label: exit(iterations) of 6 runs:$res" | tee -a "$OUTDIR/$log"
+}
+# six_ex56 on the two meshes of the staged-sharednz hang (2,2,1 and 3,3,2 faces, two mesh levels each), GAMG, -info
+# (shadow2, final26d): sixes_sharednz_ex56 <log> <extra options ...>
+sixes_sharednz_ex56() {
+  local log=$1 v
+  shift
+  local E56="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_lower 0,0,0 -dm_plex_box_upper 1,1,1 -petscspace_degree 2 -snes_max_it 1 -ksp_type cg -ksp_norm_type unpreconditioned -use_mat_nearnullspace true -snes_type ksponly -dm_vec_type cuda -dll_append $ROOT/$B/libpetscwarp.so.0.1 -ksp_converged_reason -pc_type gamg -pc_gamg_coarse_eq_limit 10 -pc_gamg_aggressive_coarsening 1 -dm_mat_type sharednz -info :mat"
+  for v in "-dm_plex_box_faces 2,2,1 -max_conv_its 2" "-dm_plex_box_faces 3,3,2 -max_conv_its 2"; do
+    six_ex56 $log "$v" 15 - $E56 $v "$@"
+  done
 }
 # compute-sanitizer with each tool (memcheck with --leak-check full) on each test command line of $B/tests, into
 # $OUTDIR/<log>: the exit status, the summaries and the first findings
@@ -687,10 +697,7 @@ for w in $what; do
            # (2) six runs of the ex56 case that hung; (3) initcheck on test_stage sharednz without the A*A product check
            # (shadow's initcheck reports were inside cuSPARSE's SpGEMM of that check?), 1 and 2 ranks, and with it
     (cd $B && ctest -j 4 -L gpu 2>&1 | tee "$OUTDIR/ctest_shadow2.log" | grep -E "tests passed|Failed|\*\*\*Fail|Timeout" | tail -12)
-    E56="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_lower 0,0,0 -dm_plex_box_upper 1,1,1 -petscspace_degree 2 -snes_max_it 1 -ksp_type cg -ksp_norm_type unpreconditioned -use_mat_nearnullspace true -snes_type ksponly -dm_vec_type cuda -dll_append $ROOT/$B/libpetscwarp.so.0.1 -ksp_converged_reason -pc_type gamg -pc_gamg_coarse_eq_limit 10 -pc_gamg_aggressive_coarsening 1 -dm_mat_type sharednz -mat_sharednz_stage -info :mat"
-    for v in "-dm_plex_box_faces 2,2,1 -max_conv_its 2" "-dm_plex_box_faces 3,3,2 -max_conv_its 2"; do
-      six_ex56 shadow2.log "$v" 15 - $E56 $v
-    done
+    sixes_sharednz_ex56 shadow2.log -mat_sharednz_stage
     grep -E "shadow|PETSC ERROR" /tmp/six56.txt | head -4 | cut -c1-200 | tee -a "$OUTDIR/shadow2.log"
     for np in 1 2; do
       for prod in 0 1; do
@@ -707,10 +714,7 @@ for w in $what; do
             # ranks: the shadow), without the A*A check (its initcheck reports are inside cuSPARSE's SpGEMM: shadow2);
             # (4) stagebench (SNESJacobianEval and WarpStageBuild per path)
     (cd $B && ctest -j 4 -L gpu 2>&1 | tee "$OUTDIR/ctest_final26d.log" | grep -E "tests passed|Failed|\*\*\*Fail|Timeout" | tail -12)
-    E56="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_lower 0,0,0 -dm_plex_box_upper 1,1,1 -petscspace_degree 2 -snes_max_it 1 -ksp_type cg -ksp_norm_type unpreconditioned -use_mat_nearnullspace true -snes_type ksponly -dm_vec_type cuda -dll_append $ROOT/$B/libpetscwarp.so.0.1 -ksp_converged_reason -pc_type gamg -pc_gamg_coarse_eq_limit 10 -pc_gamg_aggressive_coarsening 1 -dm_mat_type sharednz -info :mat"
-    for v in "-dm_plex_box_faces 2,2,1 -max_conv_its 2" "-dm_plex_box_faces 3,3,2 -max_conv_its 2"; do
-      six_ex56 final26d.log "$v" 15 - $E56 $v
-    done
+    sixes_sharednz_ex56 final26d.log
     grep -E "sorted on|PETSC ERROR" /tmp/six56.txt | head -3 | cut -c1-200 | tee -a "$OUTDIR/final26d.log"
     sanitize_each sanitize_final26d.log "memcheck racecheck initcheck" "test_stage -mat_type sharednz -mat_ellwarp_backend cuda -product 0 -malloc_dump"
     for tool in memcheck initcheck; do
@@ -719,6 +723,33 @@ for w in $what; do
       echo "exit $?" | tee -a "$OUTDIR/sanitize_final26d.log"; grep -E "ERROR SUMMARY" /tmp/sanitizer.log | tee -a "$OUTDIR/sanitize_final26d.log"
     done
     rm -f "$OUTDIR/stagebench.log"; bash scripts/gpu_run.sh stagebench > /dev/null 2>&1; grep -E "^==|SNESJacobianEval|^WarpStage" "$OUTDIR/stagebench.log" | cut -c1-150 ;;
+  final26e) # session of 2026-11-26 (fourth), after final26d: the direct path uploaded the staged values without the
+            # pattern's zeros at its first cycle (ntot read before the set-up: initcheck's 7632 reads, and
+            # petsc_ex46_fields_sharednz_cuda's FAILED: fresh device memory is not zero). (1) the whole GPU suite; (2) six
+            # runs of the ex56 cases; (3) memcheck/initcheck on test_stage sharednz (1 rank: the direct kernel, 2: the
+            # shadow), without the A*A check; (4) what staging saves, measured more carefully: ex12 as stagebench with
+            # 10 Newton steps, three runs per path: 4 ranks ellwarp staged / not staged, one rank sharednz staged / not
+            # staged and aijcusparse
+    (cd $B && ctest -j 4 -L gpu 2>&1 | tee "$OUTDIR/ctest_final26e.log" | grep -E "tests passed|Failed|\*\*\*Fail|Timeout" | tail -12)
+    (cd $B && ctest --output-on-failure -R petsc_ex46_fields_sharednz_cuda 2>&1 | grep -E "iterations|FAILED|Passed|Failed" | head -12 | tee -a "$OUTDIR/final26e.log")
+    sixes_sharednz_ex56 final26e.log
+    for np in 1 2; do
+      for tool in memcheck initcheck; do
+        echo "== mpiexec -n $np compute-sanitizer --tool $tool test_stage sharednz -product 0" | tee -a "$OUTDIR/final26e.log"
+        mpiexec -n $np compute-sanitizer --tool $tool --error-exitcode 3 $B/tests/test_stage -mat_type sharednz -mat_ellwarp_backend cuda -tol 1e-14 -product 0 -malloc_dump > /tmp/sanitizer.log 2>&1
+        echo "exit $?" | tee -a "$OUTDIR/final26e.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tee -a "$OUTDIR/final26e.log"
+        grep -E "=+ +at " /tmp/sanitizer.log | sort | uniq -c | head -4 | cut -c1-160 | tee -a "$OUTDIR/final26e.log"
+      done
+    done
+    EX12B="-run_type full -dm_plex_simplex 0 -dm_plex_box_faces 256,256 -petscspace_degree 2 -variable_coefficient nonlinear -snes_max_it 10 -ksp_type gmres -ksp_max_it 30 -pc_type jacobi -snes_max_linear_solve_fail 20 -log_view -log_view_gpu_time"
+    for v in "4|ellwarp_staged|-dm_mat_type ellwarp -mat_ellwarp_backend cuda -dm_vec_type cuda" "4|ellwarp_unstaged|-dm_mat_type ellwarp -mat_ellwarp_backend cuda -dm_vec_type cuda -mat_ellwarp_stage 0" \
+             "1|sharednz_staged|-dm_mat_type sharednz -dm_vec_type cuda" "1|sharednz_unstaged|-dm_mat_type sharednz -dm_vec_type cuda -mat_sharednz_stage 0" "1|aijcusparse|-dm_mat_type aijcusparse -dm_vec_type cuda"; do
+      np=${v%%|*}; rest=${v#*|}; name=${rest%%|*}; opts=${rest#*|}
+      for r in 1 2 3; do
+        t=$(timeout 120 mpiexec -n $np --bind-to core $B/tests/petsc_tutorials/ex12 $EX12B -dll_append $B/libpetscwarp.so $opts 2>&1 | grep -E "^SNESJacobianEval|^WarpStageBuild" | awk '{printf "%s %s  ", $1, $4}')
+        echo "== np $np $name run $r: $t" | tee -a "$OUTDIR/final26e.log"
+      done
+    done ;;
   bdall) # issue 8 (~2 min; written 2026-11-26 third session after the device time was spent: NOT RUN YET): every boundary
          # term of the pointwise kernels (PETSCWARP_POINTWISE_BD_ALL(): f1_bd, g1_bd ... g3_bd) on the device, and the
          # sanitizers on its kernels. Decides: plexpw_bd_*_cuda pass (Jacobians within 1e-12 of PETSc's, Newton counts

@@ -687,8 +687,7 @@ static PetscErrorCode BuildDirect(Mat A, MatWarpStage *s)
 
 static PetscErrorCode UploadDirect(Mat A, MatWarpStage *s)
 {
-  const int    add  = !s->zeroed;
-  PetscCount   ntot = s->nval + s->ntail;
+  const int    add = !s->zeroed;
   PetscScalar *v;
   PetscBool    dev;
 
@@ -710,7 +709,8 @@ static PetscErrorCode UploadDirect(Mat A, MatWarpStage *s)
   }
 #if PetscDefined(HAVE_CUDA)
   else {
-    cudaStream_t st;
+    const PetscCount ntot = s->nval + s->ntail; /* after BuildDirect(), which sets ntail: the pattern's zeros are read too */
+    cudaStream_t     st;
     PetscCall(PetscGetCurrentCUDAStream(&st));
     PetscCallCUDA(cudaMemcpyAsync(s->d_buf, s->buf, sizeof(PetscScalar) * (size_t)ntot, cudaMemcpyHostToDevice, st));
     PetscCall(PetscLogCpuToGpu(sizeof(PetscScalar) * (PetscLogDouble)ntot));
