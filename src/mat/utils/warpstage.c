@@ -78,10 +78,13 @@ typedef struct {
   PetscCount       nidx, maxidx, nval;
   PetscBool        roworiented;
   PetscBool        recorded, built;
-  PetscObjectState nzstate; /* the nonzero state the recording (and its COO) is valid for */
-  PetscCount       ntail;   /* nonzeros of the pattern appended to the COO */
-  PetscScalar     *buf;     /* nval + ntail values */
-  Mat              shadow;  /* all types but MATSEQAIJELLWARP: the matrix holding the COO (NULL until the first staged
+  PetscObjectState nzstate[3]; /* the nonzero states the recording (and its COO) is valid for: A's, and for MPIAIJ types its
+                                  blocks' (a block can gain a nonzero, e.g. MatDiagonalSet(), before A's state follows at
+                                  A's next assembly end) */
+  Mat              nzblk[2];   /* MPIAIJ types: the blocks then */
+  PetscCount       ntail;      /* nonzeros of the pattern appended to the COO */
+  PetscScalar     *buf;        /* nval + ntail values */
+  Mat              shadow;     /* all types but MATSEQAIJELLWARP: the matrix holding the COO (NULL until the first staged
                                cycle; destroyed at the end of the first final assembly after the recording was dropped,
                                at MatWarpSetStage(A, PETSC_FALSE) or with A: points every rank passes together) */
   /* sequential matrices other than MATSEQAIJELLWARP: the COO's maps straight into the CSR values (jmap, perm of
@@ -90,9 +93,14 @@ typedef struct {
   PetscBool    coo_device;
   PetscScalar *d_buf;
   /* the cycle */
-  StageMode mode;
-  PetscBool incycle, zeroed, busy, fellback;
-  PetscInt  k;
+  StageMode        mode;
+  PetscBool        incycle, zeroed, busy, fellback;
+  PetscObjectState zstate;      /* A's object state right after the last MatZeroEntries(): a change since (MatShift(),
+                                  MatDiagonalSet(), MatAXPY(), a device assembly) means the values are not all zero */
+  PetscObjectState zbstate[2];  /* MPIAIJ types: the blocks' states then (MatAXPY() of MPIAIJ changes only the blocks') */
+  char             gaveup[128]; /* why staging was given up for good (GiveUp()), or empty */
+  PetscInt         maxentries;  /* one rank: most COO entries (recorded values + nonzeros) staging sets up (32-bit maps) */
+  PetscInt         k;
   /* statistics */
   PetscInt nrecordings, nrecorded, nstaged, nfallback, nplain;
   char     reason[128];
@@ -230,6 +238,35 @@ static PetscErrorCode Plain(Mat A, MatWarpStage *s, const char why[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode StageZeroEntries(Mat);
+
+/* The nonzero states the recording is valid for (PatternStamp()), and whether they still hold (PatternChanged()) */
+static PetscErrorCode PatternStamp(Mat A, MatWarpStage *s)
+{
+  PetscFunctionBegin;
+  s->nzstate[0] = A->nonzerostate;
+  s->nzblk[0] = s->nzblk[1] = NULL;
+  s->nzstate[1] = s->nzstate[2] = 0;
+  if (s->mpi) {
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &s->nzblk[0], &s->nzblk[1], NULL));
+    for (int b = 0; b < 2; b++) s->nzstate[1 + b] = s->nzblk[b]->nonzerostate;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PatternChanged(Mat A, MatWarpStage *s, PetscBool *changed)
+{
+  PetscFunctionBegin;
+  *changed = (PetscBool)(A->nonzerostate != s->nzstate[0]);
+  if (s->mpi && !*changed) {
+    Mat blk[2];
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &blk[0], &blk[1], NULL));
+    for (int b = 0; b < 2; b++)
+      if (blk[b] != s->nzblk[b] || blk[b]->nonzerostate != s->nzstate[1 + b]) *changed = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The first MatSetValues() of a cycle decides how the cycle runs */
 static PetscErrorCode CycleBegin(Mat A, MatWarpStage *s, InsertMode addv)
 {
@@ -243,21 +280,39 @@ static PetscErrorCode CycleBegin(Mat A, MatWarpStage *s, InsertMode addv)
   if (!s->optread) {
     PetscObjectOptionsBegin((PetscObject)A);
     PetscCall(PetscOptionsBool(s->option, "Stage the values of a repeated MatSetValues() sequence and sum them on the device (MatSetValuesCOO())", "MatWarpSetStage", s->on, &s->on, NULL));
+    PetscCall(PetscOptionsInt("-mat_warp_stage_max_entries", "One rank: most staged entries (recorded values + nonzeros) whose sums are set up; beyond, or without the memory for it, the staged values are replayed and staging given up", "MatWarpSetStage", s->maxentries, &s->maxentries, NULL));
     PetscOptionsEnd();
     s->optread = PETSC_TRUE;
+  }
+  if (A->ops->zeroentries && A->ops->zeroentries != StageZeroEntries) { /* put back by MatBindToCPU() of cuSPARSE storage */
+    s->zeroentries      = A->ops->zeroentries;
+    A->ops->zeroentries = StageZeroEntries;
+  }
+  if (s->zeroed && s->mpi) { /* MatAXPY() of MPIAIJ changes the blocks' states only */
+    Mat blk[2];
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &blk[0], &blk[1], NULL));
+    for (int b = 0; b < 2; b++)
+      if (((PetscObject)blk[b])->state != s->zbstate[b]) s->zstate = 0;
+  }
+  if (s->zeroed && ((PetscObject)A)->state != s->zstate) { /* values changed since MatZeroEntries(): add onto them */
+    s->zeroed = PETSC_FALSE;
+    PetscCall(PetscInfo(A, "Staged assembly: the values changed after MatZeroEntries() (MatShift(), MatDiagonalSet(), ...): staged values are added onto them\n"));
   }
   if (!s->on) PetscCall(Plain(A, s, "staging is off"));
   else if (addv != ADD_VALUES) PetscCall(Plain(A, s, "INSERT_VALUES (only ADD_VALUES assemblies are staged)"));
   else if (a->nonew == 1 || a->ignorezeroentries) PetscCall(Plain(A, s, "MAT_NEW_NONZERO_LOCATIONS false or MAT_IGNORE_ZERO_ENTRIES (AIJ drops entries the COO would keep)"));
   else {
-    if (s->recorded && A->nonzerostate != s->nzstate) {
+    PetscBool changed;
+    PetscCall(PatternChanged(A, s, &changed));
+    if (s->recorded && changed) {
       PetscCall(PetscInfo(A, "Staged assembly: the nonzero pattern changed since the recording: recording again\n"));
       PetscCall(ResetRecording(s));
     }
     if (s->recorded) {
       s->mode = STAGE_STAGE;
       if (!s->buf) PetscCall(PetscMalloc1(s->nval, &s->buf)); /* at the first repeat: one-shot assemblies keep only the indices */
-    } else if (s->nrecordings < MAX_RECORDINGS) {
+    } else if (s->gaveup[0]) PetscCall(Plain(A, s, s->gaveup));
+    else if (s->nrecordings < MAX_RECORDINGS) {
       s->mode        = STAGE_RECORD;
       s->roworiented = a->roworiented;
       s->nrecordings++;
@@ -512,7 +567,9 @@ static PetscErrorCode CopyValues(Mat src, Mat dst, PetscBool mpi)
   PetscCall(ValueParts(src, mpi, ps, &n));
   PetscCall(ValueParts(dst, mpi, pd, &n));
   for (PetscInt k = 0; k < n; k++) {
-    const PetscCount   nz = ((Mat_SeqAIJ *)ps[k]->data)->i[ps[k]->rmap->n];
+    const PetscCount nz = ((Mat_SeqAIJ *)ps[k]->data)->i[ps[k]->rmap->n];
+    PetscCheck(nz == ((Mat_SeqAIJ *)pd[k]->data)->i[pd[k]->rmap->n], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Staged assembly: the shadow's storage (%" PetscCount_FMT " nonzeros) no longer matches the matrix's (%" PetscInt_FMT ")", nz,
+               ((Mat_SeqAIJ *)pd[k]->data)->i[pd[k]->rmap->n]);
     const PetscScalar *x;
     PetscScalar       *y;
     PetscBool          cs = PETSC_FALSE, cd = PETSC_FALSE;
@@ -621,53 +678,70 @@ static PetscErrorCode DirectOnDevice(Mat A, PetscBool *dev)
    so that after MatZeroEntries() the matrix is AIJ's bit for bit), on the device for cuSPARSE storage; its pattern must
    be A's CSR, and its maps then sum the staged values straight into A's value array. No second matrix, no change of A's
    structure (PETSc's MatSetPreallocationCOO() would rebuild cuSPARSE's device CSR under products set up on it). */
-static PetscErrorCode BuildDirect(Mat A, MatWarpStage *s)
+static PetscErrorCode BuildDirect(Mat A, MatWarpStage *s, char why[], size_t len)
 {
   Mat_SeqAIJ *a = (Mat_SeqAIJ *)A->data;
-  PetscInt    m = A->rmap->n, n = A->cmap->n, *ci, *cj;
+  PetscInt    m = A->rmap->n, n = A->cmap->n, *ci = NULL, *cj = NULL;
   PetscCount  ntot;
   PetscBool   dev, same;
-  int         err, *hrow = NULL, *hcol = NULL;
+  int         err = PETSCWARP_OK, *hrow = NULL, *hcol = NULL;
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(MATWARP_StageBuild, A, 0, 0, 0));
+  why[0] = 0;
   PetscCall(FreeDirect(s));
+  if ((PetscCount)s->nval + a->nz > (PetscCount)s->maxentries) {
+    PetscCall(PetscSNPrintf(why, len, "%" PetscCount_FMT " staged entries exceed %" PetscInt_FMT " (-mat_warp_stage_max_entries; the maps are 32-bit)", (PetscCount)s->nval + a->nz, s->maxentries));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(MATWARP_StageBuild, A, 0, 0, 0));
   PetscCall(DirectOnDevice(A, &dev));
   PetscCall(RecordingCOO(A, s, PETSC_FALSE, &ntot, &ci, &cj));
   if (!dev) {
-    err = PetscWarpCOOBuildHost((int)m, (int)n, (long long)ntot, ci, cj, (int)sizeof(PetscInt), &s->coo);
-    PetscCheck(err != PETSCWARP_ERR_MEM, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of host memory sorting %" PetscCount_FMT " staged entries", ntot);
+    err  = PetscWarpCOOBuildHost((int)m, (int)n, (long long)ntot, ci, cj, (int)sizeof(PetscInt), &s->coo);
     hrow = s->coo.rowptr;
     hcol = s->coo.colidx;
   }
 #if PetscDefined(HAVE_CUDA)
   else {
     cudaStream_t st;
-    PetscInt    *d_ij;
+    PetscInt    *d_ij = NULL;
+    cudaError_t  cerr;
+
     PetscCall(PetscGetCurrentCUDAStream(&st));
-    PetscCallCUDA(cudaMalloc((void **)&d_ij, sizeof(PetscInt) * (size_t)PetscMax(2 * ntot, 1)));
-    PetscCallCUDA(cudaMemcpyAsync(d_ij, ci, sizeof(PetscInt) * (size_t)ntot, cudaMemcpyHostToDevice, st));
-    PetscCallCUDA(cudaMemcpyAsync(d_ij + ntot, cj, sizeof(PetscInt) * (size_t)ntot, cudaMemcpyHostToDevice, st));
-    PetscCall(PetscLogCpuToGpu(2.0 * sizeof(PetscInt) * (PetscLogDouble)ntot));
-    PetscCall(PetscLogGpuTimeBegin());
-    err = PetscWarpCOOBuildCUDA((int)m, (int)n, (long long)ntot, d_ij, d_ij + ntot, (int)sizeof(PetscInt), st, &s->coo); /* synchronizes */
-    PetscCall(PetscLogGpuTimeEnd());
-    PetscCallCUDA(cudaFree(d_ij));
-    s->coo_device = PETSC_TRUE; /* FreeDirect() frees device arrays from now on */
-    PetscCheck(err != cudaErrorMemoryAllocation, PETSC_COMM_SELF, PETSC_ERR_MEM, "Out of device memory sorting %" PetscCount_FMT " staged entries", ntot);
-    if (err == cudaErrorInvalidValue) err = PETSCWARP_ERR_RANGE;
-    else PetscCallCUDA((cudaError_t)err);
-    if (err == PETSCWARP_OK && s->coo.badrow < 0 && s->coo.badcol < 0) {
-      PetscCall(PetscMalloc2(m + 1, &hrow, s->coo.nnz, &hcol));
-      PetscCallCUDA(cudaMemcpy(hrow, s->coo.rowptr, sizeof(int) * (size_t)(m + 1), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(hcol, s->coo.colidx, sizeof(int) * (size_t)s->coo.nnz, cudaMemcpyDeviceToHost));
-      PetscCall(PetscLogGpuToCpu(sizeof(int) * ((PetscLogDouble)m + 1 + s->coo.nnz)));
-      PetscCallCUDA(cudaMalloc((void **)&s->d_buf, sizeof(PetscScalar) * (size_t)PetscMax(ntot, 1)));
-    }
+    s->coo_device = PETSC_TRUE; /* from here on FreeDirect() frees device arrays (the build leaves none on failure) */
+    cerr          = cudaMalloc((void **)&d_ij, sizeof(PetscInt) * (size_t)PetscMax(2 * ntot, 1));
+    if (cerr == cudaSuccess) {
+      PetscCallCUDA(cudaMemcpyAsync(d_ij, ci, sizeof(PetscInt) * (size_t)ntot, cudaMemcpyHostToDevice, st));
+      PetscCallCUDA(cudaMemcpyAsync(d_ij + ntot, cj, sizeof(PetscInt) * (size_t)ntot, cudaMemcpyHostToDevice, st));
+      PetscCall(PetscLogCpuToGpu(2.0 * sizeof(PetscInt) * (PetscLogDouble)ntot));
+      PetscCall(PetscLogGpuTimeBegin());
+      err = PetscWarpCOOBuildCUDA((int)m, (int)n, (long long)ntot, d_ij, d_ij + ntot, (int)sizeof(PetscInt), st, &s->coo); /* synchronizes */
+      PetscCall(PetscLogGpuTimeEnd());
+      PetscCallCUDA(cudaFree(d_ij));
+      if (err == cudaSuccess && s->coo.badrow < 0 && s->coo.badcol < 0) {
+        cerr = cudaMalloc((void **)&s->d_buf, sizeof(PetscScalar) * (size_t)PetscMax(ntot, 1));
+        if (cerr == cudaSuccess) {
+          PetscCall(PetscMalloc2(m + 1, &hrow, s->coo.nnz, &hcol));
+          PetscCallCUDA(cudaMemcpy(hrow, s->coo.rowptr, sizeof(int) * (size_t)(m + 1), cudaMemcpyDeviceToHost));
+          PetscCallCUDA(cudaMemcpy(hcol, s->coo.colidx, sizeof(int) * (size_t)s->coo.nnz, cudaMemcpyDeviceToHost));
+          PetscCall(PetscLogGpuToCpu(sizeof(int) * ((PetscLogDouble)m + 1 + s->coo.nnz)));
+        } else err = (int)cerr;
+      }
+    } else err = (int)cerr;
+    if (err == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError(); /* not sticky: clear it */
+      err = PETSCWARP_ERR_MEM;
+    } else PetscCallCUDA((cudaError_t)err);
   }
 #endif
   PetscCall(PetscFree2(ci, cj));
-  PetscCheck(err == PETSCWARP_OK, PETSC_COMM_SELF, PETSC_ERR_SUP, "Staged assembly uses 32-bit positions: too many staged entries (%" PetscCount_FMT ")", ntot);
+  PetscCall(PetscLogEventEnd(MATWARP_StageBuild, A, 0, 0, 0));
+  if (err == PETSCWARP_ERR_MEM || err == PETSCWARP_ERR_RANGE) {
+    PetscCall(FreeDirect(s));
+    PetscCall(PetscSNPrintf(why, len, "%s setting up the sums of %" PetscCount_FMT " staged entries", err == PETSCWARP_ERR_MEM ? (dev ? "out of device memory" : "out of host memory") : "32-bit positions exceeded", ntot));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(err == PETSCWARP_OK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Staged assembly: the COO sort failed (%d)", err);
   same = (PetscBool)(s->coo.badrow < 0 && s->coo.badcol < 0 && s->coo.nnz == a->i[m]);
   for (PetscInt r = 0; r <= m && same; r++) same = (PetscBool)(hrow[r] == a->i[r]);
   for (PetscInt q = 0; q < a->i[m] && same; q++) same = (PetscBool)(hcol[q] == a->j[q]);
@@ -681,7 +755,31 @@ static PetscErrorCode BuildDirect(Mat A, MatWarpStage *s)
   } else PetscWarpCOOFreeHost(&s->coo, PETSCWARP_COO_PATTERN);
   s->built = PETSC_TRUE;
   PetscCall(PetscInfo(A, "Staged assembly: COO sorted on the %s from %" PetscInt_FMT " recorded calls (%" PetscCount_FMT " values) and the %" PetscCount_FMT " nonzeros of the pattern, summed straight into the CSR values\n", dev ? "device" : "host", s->ncalls, s->nval, s->ntail));
-  PetscCall(PetscLogEventEnd(MATWARP_StageBuild, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The sums cannot be set up (too many entries, no memory): the staged values go through AIJ's MatSetValues() and a
+   second assembly (inside this one's end), and the matrix is assembled plainly from now on */
+static PetscErrorCode GiveUp(Mat A, MatWarpStage *s, const char why[])
+{
+  Mat_SeqAIJ *a  = OptionsAIJ(A, s);
+  PetscBool   ro = a->roworiented;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MATWARP_StageFallback, A, 0, 0, 0));
+  PetscCall(PetscInfo(A, "Staged assembly: %s: the %" PetscInt_FMT " staged calls are replayed through MatSetValues(), plain AIJ assembly from now on\n", why, s->ncalls));
+  PetscCall(PetscStrncpy(s->reason, why, sizeof(s->reason)));
+  PetscCall(SetRowOriented(A, s, s->roworiented));
+  s->busy = PETSC_TRUE; /* the calls and the assembly pass through */
+  for (PetscInt j = 0; j < s->ncalls; j++) PetscCall((*s->setvalues)(A, s->cm[j], s->idx + s->ioff[j], s->cn[j], s->idx + s->ioff[j] + s->cm[j], s->buf + s->voff[j], ADD_VALUES));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  s->busy = PETSC_FALSE;
+  PetscCall(SetRowOriented(A, s, ro));
+  PetscCall(ResetRecording(s));
+  PetscCall(PetscStrncpy(s->gaveup, why, sizeof(s->gaveup))); /* no more recordings */
+  s->nfallback++;
+  PetscCall(PetscLogEventEnd(MATWARP_StageFallback, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -697,7 +795,15 @@ static PetscErrorCode UploadDirect(Mat A, MatWarpStage *s)
     PetscCall(FreeDirect(s));
     s->built = PETSC_FALSE;
   }
-  if (!s->built) PetscCall(BuildDirect(A, s));
+  if (!s->built) {
+    char why[160];
+    PetscCall(BuildDirect(A, s, why, sizeof(why)));
+    if (!s->built) {
+      PetscCall(GiveUp(A, s, why));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  PetscCheck(s->coo.nnz == ((Mat_SeqAIJ *)A->data)->nz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Staged assembly: the sums' pattern (%d nonzeros) no longer matches the matrix's (%" PetscInt_FMT ")", s->coo.nnz, ((Mat_SeqAIJ *)A->data)->nz);
   PetscCall(PetscLogEventBegin(MATWARP_StageUpload, A, 0, 0, 0));
   if (!dev) {
     if (add) PetscCall(MatSeqAIJGetArray(A, &v));
@@ -737,6 +843,12 @@ static PetscErrorCode Upload(Mat A, MatWarpStage *s)
 
     PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatSetValuesCOO_C", &f));
     PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJELLWARP without MatSetValuesCOO()");
+    if (!s->built && (PetscCount)s->nval + ((Mat_SeqAIJ *)A->data)->nz > (PetscCount)s->maxentries) {
+      char why[160];
+      PetscCall(PetscSNPrintf(why, sizeof(why), "%" PetscCount_FMT " staged entries exceed %" PetscInt_FMT " (-mat_warp_stage_max_entries; the maps are 32-bit)", (PetscCount)s->nval + ((Mat_SeqAIJ *)A->data)->nz, s->maxentries));
+      PetscCall(GiveUp(A, s, why));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     if (!s->built) PetscCall(Build(A, s, f));
     else {
       PetscCall(PetscLogEventBegin(MATWARP_StageUpload, A, 0, 0, 0));
@@ -754,6 +866,7 @@ static PetscErrorCode Upload(Mat A, MatWarpStage *s)
     PetscCall(CopyValues(s->shadow, A, s->mpi));
     PetscCall(PetscLogEventEnd(MATWARP_StageUpload, A, 0, 0, 0));
   }
+  if (!s->recorded) PetscFunctionReturn(PETSC_SUCCESS); /* given up (GiveUp()): replayed through MatSetValues() */
   PetscCall(PetscInfo(A, "Staged assembly: %" PetscInt_FMT " calls, %" PetscCount_FMT " values summed by MatSetValuesCOO() (%s)\n", s->ncalls, s->nval, s->zeroed ? "after MatZeroEntries(): INSERT_VALUES" : "no MatZeroEntries(): ADD_VALUES onto the current values"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -864,11 +977,11 @@ static PetscErrorCode StageAssemblyEnd(Mat A, MatAssemblyType type)
   if (s->assemblyend) PetscCall((*s->assemblyend)(A, type));
   if (s->mode == STAGE_STAGE) {
     PetscCall(Upload(A, s));
-    s->nstaged++;
+    if (s->recorded) s->nstaged++; /* else given up (GiveUp()) */
   } else if (s->mode == STAGE_RECORD) {
     PetscBool taken = PETSC_FALSE;
     s->recorded     = PETSC_TRUE;
-    s->nzstate      = A->nonzerostate;
+    PetscCall(PatternStamp(A, s));
     s->nrecorded++;
     PetscCall(PetscInfo(A, "Staged assembly: recorded %" PetscInt_FMT " MatSetValues() calls (%" PetscCount_FMT " values) of an AIJ assembly; the next assemblies with the same sequence are staged and summed by MatSetValuesCOO()\n", s->ncalls, s->nval));
     if (s->mpi) PetscCall(AskHookOnce(A, type, &taken)); /* every rank records: collective */
@@ -900,7 +1013,15 @@ static PetscErrorCode StageZeroEntries(Mat A)
   PetscFunctionBegin;
   PetscCall(GetStage(A, &s));
   PetscCall((*s->zeroentries)(A));
-  if (!s->busy) s->zeroed = PETSC_TRUE;
+  if (!s->busy) {
+    s->zeroed = PETSC_TRUE;
+    s->zstate = ((PetscObject)A)->state + 1; /* MatZeroEntries() increases the state once after this */
+    if (s->mpi) {
+      Mat blk[2];
+      PetscCall(MatMPIAIJGetSeqAIJ(A, &blk[0], &blk[1], NULL));
+      for (int b = 0; b < 2; b++) s->zbstate[b] = ((PetscObject)blk[b])->state;
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -924,6 +1045,7 @@ PetscErrorCode MatWarpStageInstall_Private(Mat A, const char option[], PetscBool
   s->assemblybegin    = A->ops->assemblybegin;
   s->assemblyend      = A->ops->assemblyend;
   s->on               = on;
+  s->maxentries       = PETSC_INT_MAX;
   PetscCall(PetscStrncpy(s->option, option, sizeof(s->option)));
   PetscCall(PetscStrncpy(s->reason, "no assembly yet", sizeof(s->reason)));
   PetscCall(PetscObjectContainerCompose((PetscObject)A, STAGE_NAME, s, StageDestroy));
@@ -969,7 +1091,8 @@ PetscErrorCode MatWarpStageSetHook_Private(MatWarpStageHook hook)
 
   Options Database Keys:
 + -mat_ellwarp_stage <bool>  - for `MATELLWARP` (default true)
-- -mat_sharednz_stage <bool> - for `MATSHAREDNZ` (default true)
+. -mat_sharednz_stage <bool> - for `MATSHAREDNZ` (default true)
+- -mat_warp_stage_max_entries <n> - one rank: most staged entries (recorded values plus nonzeros) whose sums are set up (default and upper limit: the largest `PetscInt`; the maps are 32-bit)
 
   Level: intermediate
 
@@ -978,8 +1101,11 @@ PetscErrorCode MatWarpStageSetHook_Private(MatWarpStageHook hook)
   A later assembly that repeats the sequence call by call only copies the values to a host buffer; `MatAssemblyEnd()`
   sums them with `MatSetValuesCOO()` (on the device for `MATELLWARP` with the CUDA backend and for `MATSHAREDNZ`), so
   that the values are current on the device without a host insertion and an upload of the matrix. After
-  `MatZeroEntries()` the result is the matrix AIJ would assemble (the same sums in the same order); without it the
-  staged values are added to the current ones (equal up to rounding). Any difference from the recording (indices,
+  `MatZeroEntries()` the result is the matrix AIJ would assemble (the same sums in the same order); without it, or when
+  the values changed after it (`MatShift()`, `MatDiagonalSet()`, ...), the staged values are added to the current ones
+  (equal up to rounding). Where the sums cannot be set up on one rank (more entries than
+  `-mat_warp_stage_max_entries` or than the 32-bit maps hold, no memory for them) the staged values are replayed
+  through `MatSetValues()` and the matrix is assembled plainly from then on. Any difference from the recording (indices,
   sizes, number of calls, `INSERT_VALUES`) makes that assembly plain AIJ assembly (the values staged so far are
   replayed) and the next `ADD_VALUES` assembly records anew; `-info` says which path ran and why, `-log_view` shows the
   events `WarpStageBuild`, `WarpStageUpload` and `WarpStageFallback`.
@@ -1015,6 +1141,7 @@ PetscErrorCode MatWarpSetStage(Mat A, PetscBool flg)
   PetscCheck(!s->incycle, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not during an assembly");
   s->on      = flg;
   s->optread = PETSC_TRUE;
+  if (flg) s->gaveup[0] = 0; /* asked again: try again */
   if (!flg) {
     PetscCall(ResetRecording(s));
     PetscCall(MatDestroy(&s->shadow));
