@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -750,6 +750,21 @@ for w in $what; do
         echo "== np $np $name run $r: $t" | tee -a "$OUTDIR/final26e.log"
       done
     done ;;
+  final26f) # session of 2026-11-26 (fourth), last call (~6 min), after the second review's fixes (values changed after
+            # MatZeroEntries() kept, a block's new nonzero drops the recording, sums that cannot be set up give staging up,
+            # the device sort's error paths): (1) the whole GPU suite; (2) memcheck/initcheck on test_stage sharednz, one
+            # rank (the direct kernel, its 5b run adding onto MatDiagonalSet()'s values) and two (the shadow), without the
+            # A*A check; (3) the ex56 cases that hung, six runs each
+    (cd $B && ctest -j 4 -L gpu 2>&1 | tee "$OUTDIR/ctest_final26f.log" | grep -E "tests passed|Failed|\*\*\*Fail|Timeout" | tail -12)
+    for np in 1 2; do
+      for tool in memcheck initcheck; do
+        echo "== mpiexec -n $np compute-sanitizer --tool $tool test_stage sharednz -product 0" | tee -a "$OUTDIR/final26f.log"
+        mpiexec -n $np compute-sanitizer --tool $tool --error-exitcode 3 $B/tests/test_stage -mat_type sharednz -mat_ellwarp_backend cuda -tol 1e-14 -product 0 -malloc_dump > /tmp/sanitizer.log 2>&1
+        echo "exit $?" | tee -a "$OUTDIR/final26f.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tee -a "$OUTDIR/final26f.log"
+        grep -E "=+ +at " /tmp/sanitizer.log | sort | uniq -c | head -4 | cut -c1-160 | tee -a "$OUTDIR/final26f.log"
+      done
+    done
+    sixes_sharednz_ex56 final26f.log ;;
   bdall) # issue 8 (~2 min; written 2026-11-26 third session after the device time was spent: NOT RUN YET): every boundary
          # term of the pointwise kernels (PETSCWARP_POINTWISE_BD_ALL(): f1_bd, g1_bd ... g3_bd) on the device, and the
          # sanitizers on its kernels. Decides: plexpw_bd_*_cuda pass (Jacobians within 1e-12 of PETSc's, Newton counts
