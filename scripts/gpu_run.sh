@@ -36,6 +36,19 @@ six_ex56() { # log label limit env args...
   done
   echo "== $label: exit(iterations) of 6 runs:$res" | tee -a "$OUTDIR/$log"
 }
+# memcheck and initcheck on test_stage with sharednz (staged by default) on one rank (the direct summation kernel) and
+# two (the shadow), without the test's A*A check (cuSPARSE's SpGEMM has initcheck reports of its own): stage_sanitize <log>
+stage_sanitize() {
+  local log=$1 np tool
+  for np in 1 2; do
+    for tool in memcheck initcheck; do
+      echo "== mpiexec -n $np compute-sanitizer --tool $tool test_stage sharednz -product 0" | tee -a "$OUTDIR/$log"
+      mpiexec -n $np compute-sanitizer --tool $tool --error-exitcode 3 $B/tests/test_stage -mat_type sharednz -mat_ellwarp_backend cuda -tol 1e-14 -product 0 -malloc_dump > /tmp/sanitizer.log 2>&1
+      echo "exit $?" | tee -a "$OUTDIR/$log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tee -a "$OUTDIR/$log"
+      grep -E "=+ +at " /tmp/sanitizer.log | sort | uniq -c | head -4 | cut -c1-160 | tee -a "$OUTDIR/$log"
+    done
+  done
+}
 # six_ex56 on the two meshes of the staged-sharednz hang (2,2,1 and 3,3,2 faces, two mesh levels each), GAMG, -info
 # (shadow2, final26d): sixes_sharednz_ex56 <log> <extra options ...>
 sixes_sharednz_ex56() {
@@ -733,14 +746,7 @@ for w in $what; do
     (cd $B && ctest -j 4 -L gpu 2>&1 | tee "$OUTDIR/ctest_final26e.log" | grep -E "tests passed|Failed|\*\*\*Fail|Timeout" | tail -12)
     (cd $B && ctest --output-on-failure -R petsc_ex46_fields_sharednz_cuda 2>&1 | grep -E "iterations|FAILED|Passed|Failed" | head -12 | tee -a "$OUTDIR/final26e.log")
     sixes_sharednz_ex56 final26e.log
-    for np in 1 2; do
-      for tool in memcheck initcheck; do
-        echo "== mpiexec -n $np compute-sanitizer --tool $tool test_stage sharednz -product 0" | tee -a "$OUTDIR/final26e.log"
-        mpiexec -n $np compute-sanitizer --tool $tool --error-exitcode 3 $B/tests/test_stage -mat_type sharednz -mat_ellwarp_backend cuda -tol 1e-14 -product 0 -malloc_dump > /tmp/sanitizer.log 2>&1
-        echo "exit $?" | tee -a "$OUTDIR/final26e.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tee -a "$OUTDIR/final26e.log"
-        grep -E "=+ +at " /tmp/sanitizer.log | sort | uniq -c | head -4 | cut -c1-160 | tee -a "$OUTDIR/final26e.log"
-      done
-    done
+    stage_sanitize final26e.log
     EX12B="-run_type full -dm_plex_simplex 0 -dm_plex_box_faces 256,256 -petscspace_degree 2 -variable_coefficient nonlinear -snes_max_it 10 -ksp_type gmres -ksp_max_it 30 -pc_type jacobi -snes_max_linear_solve_fail 20 -log_view -log_view_gpu_time"
     for v in "4|ellwarp_staged|-dm_mat_type ellwarp -mat_ellwarp_backend cuda -dm_vec_type cuda" "4|ellwarp_unstaged|-dm_mat_type ellwarp -mat_ellwarp_backend cuda -dm_vec_type cuda -mat_ellwarp_stage 0" \
              "1|sharednz_staged|-dm_mat_type sharednz -dm_vec_type cuda" "1|sharednz_unstaged|-dm_mat_type sharednz -dm_vec_type cuda -mat_sharednz_stage 0" "1|aijcusparse|-dm_mat_type aijcusparse -dm_vec_type cuda"; do
@@ -756,14 +762,7 @@ for w in $what; do
             # rank (the direct kernel, its 5b run adding onto MatDiagonalSet()'s values) and two (the shadow), without the
             # A*A check; (3) the ex56 cases that hung, six runs each
     (cd $B && ctest -j 4 -L gpu 2>&1 | tee "$OUTDIR/ctest_final26f.log" | grep -E "tests passed|Failed|\*\*\*Fail|Timeout" | tail -12)
-    for np in 1 2; do
-      for tool in memcheck initcheck; do
-        echo "== mpiexec -n $np compute-sanitizer --tool $tool test_stage sharednz -product 0" | tee -a "$OUTDIR/final26f.log"
-        mpiexec -n $np compute-sanitizer --tool $tool --error-exitcode 3 $B/tests/test_stage -mat_type sharednz -mat_ellwarp_backend cuda -tol 1e-14 -product 0 -malloc_dump > /tmp/sanitizer.log 2>&1
-        echo "exit $?" | tee -a "$OUTDIR/final26f.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY" /tmp/sanitizer.log | tee -a "$OUTDIR/final26f.log"
-        grep -E "=+ +at " /tmp/sanitizer.log | sort | uniq -c | head -4 | cut -c1-160 | tee -a "$OUTDIR/final26f.log"
-      done
-    done
+    stage_sanitize final26f.log
     sixes_sharednz_ex56 final26f.log ;;
   bdall) # issue 8 (~2 min; written 2026-11-26 third session after the device time was spent: NOT RUN YET): every boundary
          # term of the pointwise kernels (PETSCWARP_POINTWISE_BD_ALL(): f1_bd, g1_bd ... g3_bd) on the device, and the

@@ -278,7 +278,8 @@ static PetscErrorCode CycleBegin(Mat A, MatWarpStage *s, InsertMode addv)
   s->fellback = PETSC_FALSE;
   s->k        = 0;
   if (!s->optread) {
-    PetscObjectOptionsBegin((PetscObject)A);
+    /* not PetscObjectOptionsBegin(): A printed its options block at MatSetFromOptions(), so -help would skip these */
+    PetscOptionsBegin(PetscObjectComm((PetscObject)A), ((PetscObject)A)->prefix, "Staged reassembly (MatWarpSetStage())", "Mat");
     PetscCall(PetscOptionsBool(s->option, "Stage the values of a repeated MatSetValues() sequence and sum them on the device (MatSetValuesCOO())", "MatWarpSetStage", s->on, &s->on, NULL));
     PetscCall(PetscOptionsInt("-mat_warp_stage_max_entries", "One rank: most staged entries (recorded values + nonzeros) whose sums are set up; beyond, or without the memory for it, the staged values are replayed and staging given up", "MatWarpSetStage", s->maxentries, &s->maxentries, NULL));
     PetscOptionsEnd();
