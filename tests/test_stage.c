@@ -227,6 +227,15 @@ int main(int argc, char **argv)
   if (!check_paths) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "paths not checked (-check_paths 0)\n"));
   else if (expect_off) PetscCheck(!info.enabled && info.nplain == (PetscInt)PETSC_STATIC_ARRAY_LENGTH(run) && !info.nstaged, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Staging ran although turned off");
   else PetscCheck(info.available && info.nrecorded == 3 && info.nstaged == 7 && info.nfallback == 2 && info.nplain == 2 + (eliminate ? 1 : 0), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Unexpected paths");
+  { /* a duplicate keeps the setting (MATELLWARP; a MATSHAREDNZ's duplicate is PETSc's type, without staging) */
+    Mat              D;
+    MatWarpStageInfo di;
+    PetscCall(MatWarpSetStage(A, PETSC_FALSE));
+    PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &D));
+    PetscCall(MatWarpGetStageInfo(D, &di));
+    PetscCheck(!di.available || !di.enabled, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A duplicate of a matrix with staging turned off stages");
+    PetscCall(MatDestroy(&D));
+  }
   PetscCall(MatDestroy(&A));
   PetscCall(MatDestroy(&R));
   PetscCall(PetscFinalize());

@@ -1074,6 +1074,20 @@ PetscErrorCode MatWarpStageUninstall_Private(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MatWarpStageCopySettings_Private(Mat A, Mat B)
+{
+  MatWarpStage *a, *b;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectContainerQuery((PetscObject)A, STAGE_NAME, &a));
+  PetscCall(PetscObjectContainerQuery((PetscObject)B, STAGE_NAME, &b));
+  if (!a || !b || !a->optread) PetscFunctionReturn(PETSC_SUCCESS); /* A's settings not decided yet: B reads the options */
+  b->on         = a->on;
+  b->maxentries = a->maxentries;
+  b->optread    = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatWarpStageSetHook_Private(MatWarpStageHook hook)
 {
   PetscFunctionBegin;
@@ -1110,6 +1124,8 @@ PetscErrorCode MatWarpStageSetHook_Private(MatWarpStageHook hook)
   sizes, number of calls, `INSERT_VALUES`) makes that assembly plain AIJ assembly (the values staged so far are
   replayed) and the next `ADD_VALUES` assembly records anew; `-info` says which path ran and why, `-log_view` shows the
   events `WarpStageBuild`, `WarpStageUpload` and `WarpStageFallback`.
+
+  A `MATELLWARP` duplicate (`MatDuplicate()`) gets the matrix's setting (not its recording).
 
   On by default: an assembly that is never repeated costs only the copy of its index lists, every mismatch falls back
   to exact AIJ assembly, and the COO is set up only when a sequence is repeated.

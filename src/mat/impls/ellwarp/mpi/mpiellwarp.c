@@ -202,7 +202,10 @@ static PetscErrorCode MatWarpDuplicateFinish_MPIAIJEllWarp(Mat A, Mat M)
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)M, MATMPIAIJELLWARP, &same));
-  if (same) PetscCall(MatEllWarpSetOpts_MPIAIJEllWarp(M, &((Mat_MPIAIJEllWarp *)A->spptr)->opt));
+  if (same) {
+    PetscCall(MatEllWarpSetOpts_MPIAIJEllWarp(M, &((Mat_MPIAIJEllWarp *)A->spptr)->opt));
+    PetscCall(MatWarpStageCopySettings_Private(A, M));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

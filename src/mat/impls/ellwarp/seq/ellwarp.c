@@ -186,6 +186,7 @@ static PetscErrorCode MatDuplicate_SeqAIJEllWarp(Mat A, MatDuplicateOption op, M
   bw->product_check     = ew->product_check;
   bw->mpi_block         = ew->mpi_block;
   PetscCall(MatEllWarpDuplicateCOO_Private(A, *B));
+  PetscCall(MatWarpStageCopySettings_Private(A, *B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
