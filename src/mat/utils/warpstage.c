@@ -208,7 +208,8 @@ static PetscErrorCode Append(MatWarpStage *s, PetscInt m, const PetscInt im[], P
 }
 
 /* Replay the calls staged so far through AIJ, and go on with plain AIJ assembly */
-static PetscErrorCode Fallback(Mat A, MatWarpStage *s, const char why[])
+/* The first ncalls staged calls through AIJ's MatSetValues(), in the recording's orientation */
+static PetscErrorCode Replay(Mat A, MatWarpStage *s, PetscInt ncalls)
 {
   Mat_SeqAIJ *a = OptionsAIJ(A, s);
   PetscBool   ro;
@@ -216,12 +217,19 @@ static PetscErrorCode Fallback(Mat A, MatWarpStage *s, const char why[])
   PetscFunctionBegin;
   PetscCheck(a, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MPIAIJ matrix without blocks");
   ro = a->roworiented;
+  PetscCall(SetRowOriented(A, s, s->roworiented));
+  for (PetscInt j = 0; j < ncalls; j++) PetscCall((*s->setvalues)(A, s->cm[j], s->idx + s->ioff[j], s->cn[j], s->idx + s->ioff[j] + s->cm[j], s->buf + s->voff[j], ADD_VALUES));
+  PetscCall(SetRowOriented(A, s, ro));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Fallback(Mat A, MatWarpStage *s, const char why[])
+{
+  PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MATWARP_StageFallback, A, 0, 0, 0));
   PetscCall(PetscStrncpy(s->reason, why, sizeof(s->reason)));
   PetscCall(PetscInfo(A, "Staged assembly: %s at call %" PetscInt_FMT " of %" PetscInt_FMT "; the %" PetscInt_FMT " calls staged so far are replayed, plain AIJ assembly from here on, recording again at the next ADD_VALUES assembly\n", why, s->k, s->ncalls, s->k));
-  PetscCall(SetRowOriented(A, s, s->roworiented));
-  for (PetscInt j = 0; j < s->k; j++) PetscCall((*s->setvalues)(A, s->cm[j], s->idx + s->ioff[j], s->cn[j], s->idx + s->ioff[j] + s->cm[j], s->buf + s->voff[j], ADD_VALUES));
-  PetscCall(SetRowOriented(A, s, ro));
+  PetscCall(Replay(A, s, s->k));
   s->mode     = STAGE_PLAIN;
   s->fellback = PETSC_TRUE;
   s->nfallback++;
@@ -365,7 +373,7 @@ static PetscErrorCode StageSetValues(Mat A, PetscInt m, const PetscInt im[], Pet
 
 static PetscErrorCode StageAssemblyEnd(Mat, MatAssemblyType);
 
-/* A matrix (A itself, or a block of an MPIAIJ one) whose pattern is unchanged but that COO preallocation gave the
+/* A MATSEQAIJELLWARP matrix whose pattern is unchanged but that its COO preallocation gave the
    nonzero state st1: back to st0, with ELL-WARP's record of the state its layout was built for */
 static PetscErrorCode KeepState(Mat A, PetscObjectState st0)
 {
@@ -429,19 +437,6 @@ static PetscErrorCode PatternCOO(Mat A, MatWarpStage *s, PetscCount *n, PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Nonzeros stored by A (on this rank) */
-static PetscErrorCode StoredNonzeros(Mat A, MatWarpStage *s, PetscCount *nz)
-{
-  PetscFunctionBegin;
-  if (!s->mpi) *nz = ((Mat_SeqAIJ *)A->data)->nz;
-  else {
-    Mat Ad, Ao;
-    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
-    *nz = ((Mat_SeqAIJ *)Ad->data)->nz + ((Mat_SeqAIJ *)Ao->data)->nz;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The COO indices of the recording: its entries (as recorded, in value order), then every nonzero of the AIJ pattern,
    so that the COO's pattern is AIJ's own; s->buf grows to hold their values, the pattern's part zero or, with current,
    A's current values */
@@ -489,7 +484,7 @@ static PetscErrorCode Build(Mat A, MatWarpStage *s, PetscErrorCode (*setvaluesco
   PetscCall(MatSetPreallocationCOO(A, ntot, ci, cj));
   s->busy = PETSC_FALSE;
   PetscCall(PetscFree2(ci, cj));
-  PetscCall(StoredNonzeros(A, s, &nz));
+  nz = ((Mat_SeqAIJ *)A->data)->nz;
   PetscCheck(nz == s->ntail, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The COO of the recording has %" PetscCount_FMT " nonzeros, the AIJ pattern %" PetscCount_FMT, nz, s->ntail);
   PetscCheck(A->ops->setvalues == StageSetValues && A->ops->assemblyend == StageAssemblyEnd, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The COO preallocation of %s replaced the staged operations", ((PetscObject)A)->type_name);
   /* the COO preallocation makes new nonzeros an error; AIJ's setting stays. The pattern is the one it was: keep the
@@ -506,39 +501,19 @@ static PetscErrorCode Build(Mat A, MatWarpStage *s, PetscErrorCode (*setvaluesco
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The matrices whose value arrays a shadow shares the layout of: the blocks of MPIAIJ types, else the matrix itself */
-static PetscErrorCode ValueParts(Mat A, PetscBool mpi, Mat part[2], PetscInt *n)
-{
-  PetscFunctionBegin;
-  if (mpi) {
-    PetscCall(MatMPIAIJGetSeqAIJ(A, &part[0], &part[1], NULL));
-    *n = 2;
-  } else {
-    part[0] = A;
-    part[1] = NULL;
-    *n      = 1;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Whether the shadow S stores A's nonzeros in A's order: the same sorted CSR part by part; for MPIAIJ types the
-   off-diagonal blocks compared in global columns (garray maps both; the live one may keep columns no longer used, e.g.
+/* Whether the shadow S stores A's nonzeros in A's order: the same sorted CSR block by block, the off-diagonal blocks
+   compared in global columns (garray maps both; the live one may keep columns no longer used, e.g.
    after MatEliminateZeros(), and both are sorted, so equal global columns mean the same order of values) */
-static PetscErrorCode SameStorage(Mat A, Mat S, PetscBool mpi, PetscBool *same)
+static PetscErrorCode SameStorage(Mat A, Mat S, PetscBool *same)
 {
   Mat             pa[2], ps[2];
-  PetscInt        n;
-  const PetscInt *ga = NULL, *gs = NULL;
+  const PetscInt *ga, *gs;
 
   PetscFunctionBegin;
   *same = PETSC_TRUE;
-  PetscCall(ValueParts(A, mpi, pa, &n));
-  PetscCall(ValueParts(S, mpi, ps, &n));
-  if (mpi) {
-    PetscCall(MatMPIAIJGetSeqAIJ(A, NULL, NULL, &ga));
-    PetscCall(MatMPIAIJGetSeqAIJ(S, NULL, NULL, &gs));
-  }
-  for (PetscInt k = 0; k < n && *same; k++) {
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &pa[0], &pa[1], &ga));
+  PetscCall(MatMPIAIJGetSeqAIJ(S, &ps[0], &ps[1], &gs));
+  for (int k = 0; k < 2 && *same; k++) {
     Mat_SeqAIJ *a = (Mat_SeqAIJ *)pa[k]->data, *b = (Mat_SeqAIJ *)ps[k]->data;
     PetscInt    m = pa[k]->rmap->n;
 
@@ -557,17 +532,16 @@ static PetscErrorCode SameStorage(Mat A, Mat S, PetscBool mpi, PetscBool *same)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The values of src into dst (same storage: SameStorage()), part by part: device to device between cuSPARSE parts,
-   else through the host arrays (an ELL-WARP part's accessors keep its layout coherent) */
-static PetscErrorCode CopyValues(Mat src, Mat dst, PetscBool mpi)
+/* The values of src into dst, MPIAIJ matrices of the same storage (SameStorage()), block by block: device to device
+   between cuSPARSE blocks, else through the host arrays (an ELL-WARP block's accessors keep its layout coherent) */
+static PetscErrorCode CopyValues(Mat src, Mat dst)
 {
-  Mat      ps[2], pd[2];
-  PetscInt n;
+  Mat ps[2], pd[2];
 
   PetscFunctionBegin;
-  PetscCall(ValueParts(src, mpi, ps, &n));
-  PetscCall(ValueParts(dst, mpi, pd, &n));
-  for (PetscInt k = 0; k < n; k++) {
+  PetscCall(MatMPIAIJGetSeqAIJ(src, &ps[0], &ps[1], NULL));
+  PetscCall(MatMPIAIJGetSeqAIJ(dst, &pd[0], &pd[1], NULL));
+  for (int k = 0; k < 2; k++) {
     const PetscCount nz = ((Mat_SeqAIJ *)ps[k]->data)->i[ps[k]->rmap->n];
     PetscCheck(nz == ((Mat_SeqAIJ *)pd[k]->data)->i[pd[k]->rmap->n], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Staged assembly: the shadow's storage (%" PetscCount_FMT " nonzeros) no longer matches the matrix's (%" PetscInt_FMT ")", nz,
                ((Mat_SeqAIJ *)pd[k]->data)->i[pd[k]->rmap->n]);
@@ -625,40 +599,48 @@ static PetscErrorCode IgnoresOffProcEntries(Mat A, PetscBool *ignore)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* MPIAIJ types and cuSPARSE storage: the COO in a shadow matrix of the same storage (MATMPIAIJCUSPARSE or
-   MATSEQAIJCUSPARSE for cuSPARSE storage, MATMPIAIJ or MATSEQAIJ otherwise), A untouched (collective on A's
-   communicator for MPIAIJ types) */
+/* MPIAIJ types: the COO in a shadow matrix of the same storage (MATMPIAIJCUSPARSE for cuSPARSE storage, MATMPIAIJ
+   otherwise), A untouched (collective on A's communicator) */
 static PetscErrorCode BuildShadow(Mat A, MatWarpStage *s)
 {
   PetscInt  *ci, *cj;
   PetscCount ntot;
-  PetscBool  cusp, same;
+  PetscBool  cusp, same, ignore = PETSC_FALSE;
   Mat        S;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MATWARP_StageBuild, A, 0, 0, 0));
   PetscCall(MatDestroy(&s->shadow));
   PetscCall(RecordingCOO(A, s, PETSC_FALSE, &ntot, &ci, &cj));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &cusp, MATMPIAIJCUSPARSE, MATSEQAIJCUSPARSE, ""));
-  PetscCall(MatCreate(s->mpi ? PetscObjectComm((PetscObject)A) : PETSC_COMM_SELF, &S));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIAIJCUSPARSE, &cusp));
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &S));
   PetscCall(MatSetSizes(S, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
   PetscCall(MatSetBlockSizesFromMats(S, A, A));
-  PetscCall(MatSetType(S, s->mpi ? (cusp ? MATMPIAIJCUSPARSE : MATMPIAIJ) : (cusp ? MATSEQAIJCUSPARSE : MATSEQAIJ)));
-  if (s->mpi) {
-    PetscBool ignore = PETSC_FALSE;
-    PetscCall(IgnoresOffProcEntries(A, &ignore));
-    if (ignore) PetscCall(MatSetOption(S, MAT_IGNORE_OFF_PROC_ENTRIES, PETSC_TRUE)); /* the COO then drops them too, as A did */
-  }
+  PetscCall(MatSetType(S, cusp ? MATMPIAIJCUSPARSE : MATMPIAIJ));
+  PetscCall(IgnoresOffProcEntries(A, &ignore));
+  if (ignore) PetscCall(MatSetOption(S, MAT_IGNORE_OFF_PROC_ENTRIES, PETSC_TRUE)); /* the COO then drops them too, as A did */
   PetscCall(MatSetPreallocationCOO(S, ntot, ci, cj));
   PetscCall(PetscFree2(ci, cj));
-  PetscCall(SameStorage(A, S, s->mpi, &same));
-  if (s->mpi) PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPI_C_BOOL, MPI_LAND, PetscObjectComm((PetscObject)A)));
+  PetscCall(SameStorage(A, S, &same));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPI_C_BOOL, MPI_LAND, PetscObjectComm((PetscObject)A)));
   if (!same) PetscCall(MatDestroy(&S));
-  PetscCheck(same, s->mpi ? PetscObjectComm((PetscObject)A) : PETSC_COMM_SELF, PETSC_ERR_PLIB, "Staged assembly: the COO of the recording does not store the nonzeros of the %s matrix in its order", ((PetscObject)A)->type_name);
+  PetscCheck(same, PetscObjectComm((PetscObject)A), PETSC_ERR_PLIB, "Staged assembly: the COO of the recording does not store the nonzeros of the %s matrix in its order", ((PetscObject)A)->type_name);
   s->shadow = S;
   s->built  = PETSC_TRUE;
   PetscCall(PetscInfo(A, "Staged assembly: COO set up in a %s shadow matrix from %" PetscInt_FMT " recorded calls (%" PetscCount_FMT " values) and the %" PetscCount_FMT " nonzeros of the pattern\n", ((PetscObject)S)->type_name, s->ncalls, s->nval, s->ntail));
   PetscCall(PetscLogEventEnd(MATWARP_StageBuild, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One rank: whether the sums of the staged entries (recorded values and the pattern's nonzeros) exceed the limit
+   (-mat_warp_stage_max_entries; the maps are 32-bit); why says so */
+static PetscErrorCode OverMaxEntries(Mat A, MatWarpStage *s, char why[], size_t len, PetscBool *over)
+{
+  const PetscCount nent = (PetscCount)s->nval + ((Mat_SeqAIJ *)A->data)->nz;
+
+  PetscFunctionBegin;
+  *over = (PetscBool)(nent > (PetscCount)s->maxentries);
+  if (*over) PetscCall(PetscSNPrintf(why, len, "%" PetscCount_FMT " staged entries exceed %" PetscInt_FMT " (-mat_warp_stage_max_entries; the maps are 32-bit)", nent, s->maxentries));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -684,16 +666,14 @@ static PetscErrorCode BuildDirect(Mat A, MatWarpStage *s, char why[], size_t len
   Mat_SeqAIJ *a = (Mat_SeqAIJ *)A->data;
   PetscInt    m = A->rmap->n, n = A->cmap->n, *ci = NULL, *cj = NULL;
   PetscCount  ntot;
-  PetscBool   dev, same;
+  PetscBool   dev, same, over;
   int         err = PETSCWARP_OK, *hrow = NULL, *hcol = NULL;
 
   PetscFunctionBegin;
   why[0] = 0;
   PetscCall(FreeDirect(s));
-  if ((PetscCount)s->nval + a->nz > (PetscCount)s->maxentries) {
-    PetscCall(PetscSNPrintf(why, len, "%" PetscCount_FMT " staged entries exceed %" PetscInt_FMT " (-mat_warp_stage_max_entries; the maps are 32-bit)", (PetscCount)s->nval + a->nz, s->maxentries));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  PetscCall(OverMaxEntries(A, s, why, len, &over));
+  if (over) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscLogEventBegin(MATWARP_StageBuild, A, 0, 0, 0));
   PetscCall(DirectOnDevice(A, &dev));
   PetscCall(RecordingCOO(A, s, PETSC_FALSE, &ntot, &ci, &cj));
@@ -763,20 +743,15 @@ static PetscErrorCode BuildDirect(Mat A, MatWarpStage *s, char why[], size_t len
    second assembly (inside this one's end), and the matrix is assembled plainly from now on */
 static PetscErrorCode GiveUp(Mat A, MatWarpStage *s, const char why[])
 {
-  Mat_SeqAIJ *a  = OptionsAIJ(A, s);
-  PetscBool   ro = a->roworiented;
-
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MATWARP_StageFallback, A, 0, 0, 0));
   PetscCall(PetscInfo(A, "Staged assembly: %s: the %" PetscInt_FMT " staged calls are replayed through MatSetValues(), plain AIJ assembly from now on\n", why, s->ncalls));
   PetscCall(PetscStrncpy(s->reason, why, sizeof(s->reason)));
-  PetscCall(SetRowOriented(A, s, s->roworiented));
   s->busy = PETSC_TRUE; /* the calls and the assembly pass through */
-  for (PetscInt j = 0; j < s->ncalls; j++) PetscCall((*s->setvalues)(A, s->cm[j], s->idx + s->ioff[j], s->cn[j], s->idx + s->ioff[j] + s->cm[j], s->buf + s->voff[j], ADD_VALUES));
+  PetscCall(Replay(A, s, s->ncalls));
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
   s->busy = PETSC_FALSE;
-  PetscCall(SetRowOriented(A, s, ro));
   PetscCall(ResetRecording(s));
   PetscCall(PetscStrncpy(s->gaveup, why, sizeof(s->gaveup))); /* no more recordings */
   s->nfallback++;
@@ -844,11 +819,14 @@ static PetscErrorCode Upload(Mat A, MatWarpStage *s)
 
     PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatSetValuesCOO_C", &f));
     PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MATSEQAIJELLWARP without MatSetValuesCOO()");
-    if (!s->built && (PetscCount)s->nval + ((Mat_SeqAIJ *)A->data)->nz > (PetscCount)s->maxentries) {
-      char why[160];
-      PetscCall(PetscSNPrintf(why, sizeof(why), "%" PetscCount_FMT " staged entries exceed %" PetscInt_FMT " (-mat_warp_stage_max_entries; the maps are 32-bit)", (PetscCount)s->nval + ((Mat_SeqAIJ *)A->data)->nz, s->maxentries));
-      PetscCall(GiveUp(A, s, why));
-      PetscFunctionReturn(PETSC_SUCCESS);
+    if (!s->built) {
+      char      why[160];
+      PetscBool over;
+      PetscCall(OverMaxEntries(A, s, why, sizeof(why), &over));
+      if (over) {
+        PetscCall(GiveUp(A, s, why));
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
     }
     if (!s->built) PetscCall(Build(A, s, f));
     else {
@@ -862,9 +840,9 @@ static PetscErrorCode Upload(Mat A, MatWarpStage *s)
   else {                                             /* the shadow's COO, its values copied into A's storage */
     if (!s->built) PetscCall(BuildShadow(A, s));
     PetscCall(PetscLogEventBegin(MATWARP_StageUpload, A, 0, 0, 0));
-    if (!s->zeroed) PetscCall(CopyValues(A, s->shadow, s->mpi));
+    if (!s->zeroed) PetscCall(CopyValues(A, s->shadow));
     PetscCall(MatSetValuesCOO(s->shadow, s->buf, s->zeroed ? INSERT_VALUES : ADD_VALUES));
-    PetscCall(CopyValues(s->shadow, A, s->mpi));
+    PetscCall(CopyValues(s->shadow, A));
     PetscCall(PetscLogEventEnd(MATWARP_StageUpload, A, 0, 0, 0));
   }
   if (!s->recorded) PetscFunctionReturn(PETSC_SUCCESS); /* given up (GiveUp()): replayed through MatSetValues() */
