@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -764,6 +764,11 @@ for w in $what; do
     (cd $B && ctest -j 4 -L gpu 2>&1 | tee "$OUTDIR/ctest_final26f.log" | grep -E "tests passed|Failed|\*\*\*Fail|Timeout" | tail -12)
     stage_sanitize final26f.log
     sixes_sharednz_ex56 final26f.log ;;
+  refactor26) # session of 2026-11-26 (fourth), after the clean-up of warpstage.c (no behaviour change meant: the
+              # shadow's one-rank branches removed, Replay() and OverMaxEntries() shared): the GPU tests of staging,
+              # PETSc's tutorials and coherence, and the sanitizers on test_stage with sharednz (~4 min)
+    (cd $B && ctest -j 4 -L gpu -R 'stage|petsc_ex|coherence' 2>&1 | tee "$OUTDIR/ctest_refactor26.log" | grep -E "tests passed|Failed|\*\*\*Fail|Timeout" | tail -12)
+    stage_sanitize refactor26.log ;;
   bdall) # issue 8 (~2 min; written 2026-11-26 third session after the device time was spent: NOT RUN YET): every boundary
          # term of the pointwise kernels (PETSCWARP_POINTWISE_BD_ALL(): f1_bd, g1_bd ... g3_bd) on the device, and the
          # sanitizers on its kernels. Decides: plexpw_bd_*_cuda pass (Jacobians within 1e-12 of PETSc's, Newton counts
