@@ -383,6 +383,9 @@ PETSC_EXTERN PetscErrorCode MatWarpGetStageInfo(Mat, MatWarpStageInfo *);
    User pointwise functions on the device (petscwarp/pointwise.cuh)
    ------------------------------------------------------------------------------------------------------------------ */
 
+/* Most fields of the element kernels of user pointwise functions (PETSCWARP_POINTWISE_FIELDS_BEGIN()) */
+#define PETSCWARP_PW_MAXNF 4
+
 /*S
   PetscWarpPointwiseData - What petscwarp gives the element kernels of user pointwise functions: plain arrays, all in
   the memory of the launcher called (device memory for the device launchers, host memory for the host ones)
@@ -391,7 +394,8 @@ PETSC_EXTERN PetscErrorCode MatWarpGetStageInfo(Mat, MatWarpStageInfo *);
 
   Notes:
   One field of nc components, discretised by a Lagrange `PetscFE` whose basis is interlaced by node (element dof
-  i = a*nc + c is the scalar basis function a in component c, PETSc's order for one field). Per cell the kernels
+  i = a*nc + c is the scalar basis function a in component c, PETSc's order for one field); several fields (nf, fnb,
+  fnc, fB, fD) follow each other in the element (PETSc's order), each field's block laid out the same way. Per cell the kernels
   evaluate at each quadrature point q the geometry (PetscWarpGeometry() of petscwarp/elemgeometry.h), the point
   x = sum_k X[cv[cell*ncv + k]] Bc[q*ncv + k], the state u[c] = sum_a u_e(a,c) B[q*nb + a], its physical gradient
   u_x[c*dim + d] and u_t, call the user functions exactly as `PetscFEIntegrateJacobian_Basic()` and
@@ -414,8 +418,14 @@ typedef struct {
   PetscReal          t, u_tShift;                  /* time and shift passed to the pointwise functions */
   PetscInt           numConstants;                 /* the PetscDS's constants (PetscDSSetConstants()) */
   const PetscScalar *constants;
-  PetscScalar       *out;    /* element matrices out[(cell*nel + i)*nel + j] (Jacobian) or element vectors out[cell*nel + i] (residual), nel = nb*nc; overwritten */
+  PetscScalar       *out;    /* element matrices out[(cell*nel + i)*nel + j] (Jacobian) or element vectors out[cell*nel + i] (residual), nel = sum_f fnb[f]*fnc[f]; overwritten */
   void              *stream; /* the cudaStream_t of the device launchers; NULL for the host ones */
+  /* the fields, in PETSc's order (one field: nb, nc, B, D again) */
+  int              nf;                      /* fields */
+  int              fnb[PETSCWARP_PW_MAXNF]; /* scalar basis functions of field f */
+  int              fnc[PETSCWARP_PW_MAXNF]; /* components of field f */
+  const PetscReal *fB[PETSCWARP_PW_MAXNF];  /* [nq*fnb[f]] its basis values at the points */
+  const PetscReal *fD[PETSCWARP_PW_MAXNF];  /* [nq*fnb[f]*dim] its reference derivatives */
 } PetscWarpPointwiseData;
 
 /*S
@@ -517,8 +527,11 @@ typedef struct {
   void (*fbd[2])(void);                                          /* the host addresses of f0_bd, f1_bd (NULL where absent) */
   PetscWarpPointwiseBdKernel bdjacobian_host, bdjacobian_device; /* boundary Jacobian terms from g0_bd ... g3_bd (PETSCWARP_POINTWISE_BD_JACOBIAN(), _BD_ALL()) */
   void (*gbd[4])(void);                                          /* the host addresses of g0_bd, g1_bd, g2_bd, g3_bd (NULL where absent) */
+  int nf;                                                        /* fields the kernels were compiled for (PETSCWARP_POINTWISE_FIELDS_BEGIN(); 1 for PETSCWARP_POINTWISE()) */
+  void (*fm[PETSCWARP_PW_MAXNF][2])(void);                       /* the host addresses of f0, f1 of field f */
+  void (*gm[PETSCWARP_PW_MAXNF][PETSCWARP_PW_MAXNF][4])(void);   /* the host addresses of g0 ... g3 of the block (f, g) */
 } PetscWarpPointwise;
-#define PETSCWARP_POINTWISE_VERSION 4
+#define PETSCWARP_POINTWISE_VERSION 5
 
 #include <petscdm.h>
 PETSC_EXTERN PetscErrorCode DMPlexWarpAsmCreate(DM, PetscWarpPhysics, PetscWarpAsm *);

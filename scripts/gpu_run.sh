@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -769,6 +769,16 @@ for w in $what; do
               # PETSc's tutorials and coherence, and the sanitizers on test_stage with sharednz (~4 min)
     (cd $B && ctest -j 4 -L gpu -R 'stage|petsc_ex|coherence' 2>&1 | tee "$OUTDIR/ctest_refactor26.log" | grep -E "tests passed|Failed|\*\*\*Fail|Timeout" | tail -12)
     stage_sanitize refactor26.log ;;
+  fields26) # issue 8, session of 2026-11-26 (fifth): the pointwise kernels of several fields (PETSCWARP_POINTWISE_FIELDS_BEGIN();
+            # the one-field kernels now run through the same generic templates) (~5 min). Decides: every plexpw GPU test
+            # and tutorial_ex5_cuda pass (fields: Jacobians/residuals within 1e-12 of PETSc's, same Newton/GMRES counts),
+            # ex5's per-call Jacobian/residual times against 2026-11-23d (ellwarp 4.73 / 5.38 ms, sharednz 3.54 / 5.09 ms),
+            # memcheck/racecheck/initcheck clean on the two-field kernels (SNES and TS)
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'plexpw|tutorial_ex5' 2>&1 | tee "$OUTDIR/ctest_fields26.log" | grep -E "Test +#|tests passed" | tail -40)
+    $B/tests/test_plexpw -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 3,2,2 -problems fields -degrees 2 -types ellwarp,sharednz -info 2>&1 | grep -E "pointwise kernels|fields P" | sort | uniq -c | tee -a "$OUTDIR/ctest_fields26.log"
+    for r in 1 2 3; do $B/tutorials/ex5 -check 2>&1 | tail -8 | tee -a "$OUTDIR/ctest_fields26.log"; done
+    sanitize_each sanitize_fields26.log "memcheck racecheck initcheck" "test_plexpw -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 3,3 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -problems fields -degrees 1,2 -types ellwarp -malloc_dump"
+    sanitize_each sanitize_fields26.log "memcheck initcheck" "test_plexpw -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 4,3 -solver ts -problems tfields -bc_time 0.5 -steps 2 -degrees 2 -types ellwarp -malloc_dump" ;;
   bdall) # issue 8 (~2 min; written 2026-11-26 third session after the device time was spent: NOT RUN YET): every boundary
          # term of the pointwise kernels (PETSCWARP_POINTWISE_BD_ALL(): f1_bd, g1_bd ... g3_bd) on the device, and the
          # sanitizers on its kernels. Decides: plexpw_bd_*_cuda pass (Jacobians within 1e-12 of PETSc's, Newton counts

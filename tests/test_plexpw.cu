@@ -127,6 +127,108 @@ static PETSCWARP_HD void g3_vec(PW_G_ARGS, PetscScalar g3[])
 }
 PETSCWARP_POINTWISE(pw_vector, f0_vec, f1_vec, g0_vec, g1_vec, g2_vec, g3_vec);
 
+/* two fields (PETSCWARP_POINTWISE_FIELDS_BEGIN()): u (scalar, degree k) and w (2 components, degree max(k - 1, 1)), coupled
+   both ways and nonlinear, every block but none of its terms alike:
+     u^3 + u w_0 - div((1 + u^2) grad u + (0.3 w_0, 0.2 w_1)) = 1 + x - 2y
+     w_c + 0.5 (1 + u) d_c u - div((1 + 0.1 u^2) grad w_c) = (c + 1) x
+   (fields: + u_t and + w_t, the TS problem tfields) */
+#define KW(d) ((d) == 0 ? 0.3 : (d) == 1 ? 0.2 : 0.0)
+static PETSCWARP_HD void f0_fu(PW_F_ARGS, PetscScalar f0[])
+{
+  const PetscScalar uu = u[uOff[0]], w0 = u[uOff[1]];
+  f0[0] = uu * uu * uu + uu * w0 - (1.0 + x[0] - 2.0 * x[1]);
+}
+static PETSCWARP_HD void f0_tfu(PW_F_ARGS, PetscScalar f0[])
+{
+  f0_fu(dim, Nf, NfAux, uOff, uOff_x, u, u_t, u_x, aOff, aOff_x, a, a_t, a_x, t, x, numConstants, constants, f0);
+  f0[0] += u_t[uOff[0]];
+}
+static PETSCWARP_HD void f1_fu(PW_F_ARGS, PetscScalar f1[])
+{
+  const PetscScalar uu = u[uOff[0]];
+  for (PetscInt d = 0; d < dim; ++d) f1[d] = (1.0 + uu * uu) * u_x[uOff_x[0] + d] + (d < 2 ? KW(d) * u[uOff[1] + d] : 0.0);
+}
+static PETSCWARP_HD void f0_fw(PW_F_ARGS, PetscScalar f0[])
+{
+  const PetscScalar uu = u[uOff[0]];
+  for (PetscInt c = 0; c < 2; ++c) f0[c] = u[uOff[1] + c] + 0.5 * (1.0 + uu) * u_x[uOff_x[0] + c] - (c + 1.0) * x[0];
+}
+static PETSCWARP_HD void f0_tfw(PW_F_ARGS, PetscScalar f0[])
+{
+  f0_fw(dim, Nf, NfAux, uOff, uOff_x, u, u_t, u_x, aOff, aOff_x, a, a_t, a_x, t, x, numConstants, constants, f0);
+  for (PetscInt c = 0; c < 2; ++c) f0[c] += u_t[uOff[1] + c];
+}
+static PETSCWARP_HD void f1_fw(PW_F_ARGS, PetscScalar f1[])
+{
+  const PetscScalar uu = u[uOff[0]];
+  for (PetscInt m = 0; m < 2 * dim; ++m) f1[m] = (1.0 + 0.1 * uu * uu) * u_x[uOff_x[1] + m];
+}
+static PETSCWARP_HD void g0_fuu(PW_G_ARGS, PetscScalar g0[])
+{
+  g0[0] = 3.0 * u[uOff[0]] * u[uOff[0]] + u[uOff[1]];
+}
+static PETSCWARP_HD void g0_tfuu(PW_G_ARGS, PetscScalar g0[])
+{
+  g0[0] = 3.0 * u[uOff[0]] * u[uOff[0]] + u[uOff[1]] + u_tShift;
+}
+static PETSCWARP_HD void g2_fuu(PW_G_ARGS, PetscScalar g2[])
+{
+  for (PetscInt d = 0; d < dim; ++d) g2[d] = 2.0 * u[uOff[0]] * u_x[uOff_x[0] + d];
+}
+static PETSCWARP_HD void g3_fuu(PW_G_ARGS, PetscScalar g3[])
+{
+  for (PetscInt d = 0; d < dim; ++d) g3[d * dim + d] = 1.0 + u[uOff[0]] * u[uOff[0]];
+}
+static PETSCWARP_HD void g0_fuw(PW_G_ARGS, PetscScalar g0[])
+{
+  g0[0] = u[uOff[0]];
+}
+static PETSCWARP_HD void g2_fuw(PW_G_ARGS, PetscScalar g2[])
+{
+  for (PetscInt e = 0; e < 2; ++e) g2[e * dim + e] = KW(e);
+}
+static PETSCWARP_HD void g0_fwu(PW_G_ARGS, PetscScalar g0[])
+{
+  for (PetscInt c = 0; c < 2; ++c) g0[c] = 0.5 * u_x[uOff_x[0] + c];
+}
+static PETSCWARP_HD void g1_fwu(PW_G_ARGS, PetscScalar g1[])
+{
+  for (PetscInt c = 0; c < 2; ++c) g1[c * dim + c] = 0.5 * (1.0 + u[uOff[0]]);
+}
+static PETSCWARP_HD void g2_fwu(PW_G_ARGS, PetscScalar g2[])
+{
+  for (PetscInt m = 0; m < 2 * dim; ++m) g2[m] = 0.2 * u[uOff[0]] * u_x[uOff_x[1] + m];
+}
+static PETSCWARP_HD void g0_fww(PW_G_ARGS, PetscScalar g0[])
+{
+  g0[0] = g0[3] = 1.0;
+}
+static PETSCWARP_HD void g0_tfww(PW_G_ARGS, PetscScalar g0[])
+{
+  g0[0] = g0[3] = 1.0 + u_tShift;
+}
+static PETSCWARP_HD void g3_fww(PW_G_ARGS, PetscScalar g3[])
+{
+  for (PetscInt c = 0; c < 2; ++c)
+    for (PetscInt d = 0; d < dim; ++d) g3[((c * 2 + c) * dim + d) * dim + d] = 1.0 + 0.1 * u[uOff[0]] * u[uOff[0]];
+}
+PETSCWARP_POINTWISE_FIELDS_BEGIN(pw_fields, 2)
+PETSCWARP_POINTWISE_RESIDUAL(0, f0_fu, f1_fu)
+PETSCWARP_POINTWISE_RESIDUAL(1, f0_fw, f1_fw)
+PETSCWARP_POINTWISE_JACOBIAN(0, 0, g0_fuu, nullptr, g2_fuu, g3_fuu)
+PETSCWARP_POINTWISE_JACOBIAN(0, 1, g0_fuw, nullptr, g2_fuw, nullptr)
+PETSCWARP_POINTWISE_JACOBIAN(1, 0, g0_fwu, g1_fwu, g2_fwu, nullptr)
+PETSCWARP_POINTWISE_JACOBIAN(1, 1, g0_fww, nullptr, nullptr, g3_fww)
+PETSCWARP_POINTWISE_FIELDS_END(pw_fields)
+PETSCWARP_POINTWISE_FIELDS_BEGIN(pw_tfields, 2)
+PETSCWARP_POINTWISE_RESIDUAL(0, f0_tfu, f1_fu)
+PETSCWARP_POINTWISE_RESIDUAL(1, f0_tfw, f1_fw)
+PETSCWARP_POINTWISE_JACOBIAN(0, 0, g0_tfuu, nullptr, g2_fuu, g3_fuu)
+PETSCWARP_POINTWISE_JACOBIAN(0, 1, g0_fuw, nullptr, g2_fuw, nullptr)
+PETSCWARP_POINTWISE_JACOBIAN(1, 0, g0_fwu, g1_fwu, g2_fwu, nullptr)
+PETSCWARP_POINTWISE_JACOBIAN(1, 1, g0_tfww, nullptr, nullptr, g3_fww)
+PETSCWARP_POINTWISE_FIELDS_END(pw_tfields)
+
 /* heat (TS): u_t + u^3 - div((1 + u^2) grad u) = 1 + x - 2y, f1, g2, g3 those of the nonlinear problem */
 static PETSCWARP_HD void f0_heat(PW_F_ARGS, PetscScalar f0[])
 {
@@ -247,8 +349,9 @@ static const char *const BdKinds[] = {"none", "nonconst", "robin", "robingrad", 
 static BdKind            bdkind    = BD_NONE; /* -bd */
 /* refusals: 1 register the kernels without f0_bd, 2 the PetscDS with g0_bd, the kernels without, 3 the kernels with
    g0_bd, the PetscDS without, 4 a boundary g1 in the PetscDS, 5 a boundary f1 in the PetscDS */
-static PetscInt bdwrong  = 0;
-static PetscInt litslack = 0; /* -linear_its_slack: linear iterations per step may differ from PETSc's path by this much (Newton counts never) */
+static PetscInt                  bdwrong  = 0;
+static const PetscWarpPointwise *pwother  = NULL; /* Refusals(): kernels registered for another problem */
+static PetscInt                  litslack = 0;    /* -linear_its_slack: linear iterations per step may differ from PETSc's path by this much (Newton counts never) */
 
 /* ---- the problems ---- */
 typedef enum {
@@ -256,9 +359,12 @@ typedef enum {
   PROB_LINEAR,
   PROB_VECTOR,
   PROB_HEAT,
-  PROB_VHEAT
+  PROB_VHEAT,
+  PROB_FIELDS,
+  PROB_TFIELDS
 } Problem;
-static const char *const Problems[] = {"nonlinear", "linear", "vector", "heat", "vheat"};
+static const char *const Problems[] = {"nonlinear", "linear", "vector", "heat", "vheat", "fields", "tfields"};
+#define NPROBLEMS 7
 
 typedef enum {
   SOLVER_SNES,
@@ -407,7 +513,8 @@ static PetscErrorCode CreateDM(Problem p, Solver sv, PetscInt degree, PetscBool 
   PetscFE                   fe;
   PetscDS                   ds;
   DMLabel                   label;
-  const PetscWarpPointwise *pws[]   = {&pw_nonlinear, &pw_linear, &pw_vector, &pw_heat, &pw_vheat};
+  const PetscWarpPointwise *pws[]   = {&pw_nonlinear, &pw_linear, &pw_vector, &pw_heat, &pw_vheat, &pw_fields, &pw_tfields};
+  const PetscBool           fields  = (PetscBool)(p == PROB_FIELDS || p == PROB_TFIELDS);
   const PetscScalar         cst[10] = {0.8, 2.0, 0.5, 0.1, -0.3, 1.5, 0.2, 0.05, -0.1, 1.2};
   const PetscBool           vector  = (PetscBool)(p == PROB_VECTOR || p == PROB_VHEAT);
 
@@ -417,7 +524,7 @@ static PetscErrorCode CreateDM(Problem p, Solver sv, PetscInt degree, PetscBool 
     {&pw_nonlinear_robingrad, &pw_linear_robingrad, &pw_vector_robingrad, NULL,           NULL},
     {&pw_nonlinear_full,      &pw_linear_full,      &pw_vector_full,      NULL,           NULL}
   };
-  const PetscWarpPointwise *pw = bdkind == BD_NONE || bdwrong == 1 ? pws[p] : bdwrong == 2 ? &pw_linear_robin_nojac : pwbd[bdkind - 1][p];
+  const PetscWarpPointwise *pw = pwother ? pwother : bdkind == BD_NONE || bdwrong == 1 || fields ? pws[p] : bdwrong == 2 ? &pw_linear_robin_nojac : pwbd[bdkind - 1][p];
 
   PetscFunctionBegin;
   PetscCheck(!hook || pw, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-bd %s: no kernels compiled for the problem %s", BdKinds[bdkind], Problems[p]);
@@ -444,6 +551,13 @@ static PetscErrorCode CreateDM(Problem p, Solver sv, PetscInt degree, PetscBool 
   }
   PetscCall(PetscFECreateLagrange(PETSC_COMM_SELF, dim, vector ? 2 : 1, DMPolytopeTypeGetNumVertices(ct) == dim + 1 ? PETSC_TRUE : PETSC_FALSE, degree, PETSC_DETERMINE, &fe));
   PetscCall(DMSetField(*dm, 0, NULL, (PetscObject)fe));
+  if (fields) { /* w: 2 components of degree max(k - 1, 1), at u's quadrature */
+    PetscFE few;
+    PetscCall(PetscFECreateLagrange(PETSC_COMM_SELF, dim, 2, DMPolytopeTypeGetNumVertices(ct) == dim + 1 ? PETSC_TRUE : PETSC_FALSE, PetscMax(degree - 1, 1), PETSC_DETERMINE, &few));
+    PetscCall(PetscFECopyQuadrature(fe, few));
+    PetscCall(DMSetField(*dm, 1, NULL, (PetscObject)few));
+    PetscCall(PetscFEDestroy(&few));
+  }
   PetscCall(PetscFEDestroy(&fe));
   PetscCall(DMCreateDS(*dm));
   PetscCall(DMGetDS(*dm, &ds));
@@ -469,6 +583,16 @@ static PetscErrorCode CreateDM(Problem p, Solver sv, PetscInt degree, PetscBool 
     PetscCall(PetscDSSetResidual(ds, 0, f0_vheat, f1_vec));
     PetscCall(PetscDSSetJacobian(ds, 0, 0, g0_vheat, g1_vec, g2_vec, g3_vec));
     break;
+  case PROB_FIELDS:
+  case PROB_TFIELDS: {
+    const PetscBool tr = (PetscBool)(p == PROB_TFIELDS);
+    PetscCall(PetscDSSetResidual(ds, 0, tr ? f0_tfu : f0_fu, f1_fu));
+    PetscCall(PetscDSSetResidual(ds, 1, tr ? f0_tfw : f0_fw, f1_fw));
+    PetscCall(PetscDSSetJacobian(ds, 0, 0, tr ? g0_tfuu : g0_fuu, NULL, g2_fuu, wrongds ? g3_fww : g3_fuu));
+    PetscCall(PetscDSSetJacobian(ds, 0, 1, g0_fuw, NULL, g2_fuw, NULL));
+    PetscCall(PetscDSSetJacobian(ds, 1, 0, g0_fwu, g1_fwu, g2_fwu, NULL));
+    PetscCall(PetscDSSetJacobian(ds, 1, 1, tr ? g0_tfww : g0_fww, NULL, NULL, g3_fww));
+  } break;
   }
   PetscCall(DMCreateLabel(*dm, "marker"));
   PetscCall(DMGetLabel(*dm, "marker", &label));
@@ -516,6 +640,7 @@ static PetscErrorCode CreateDM(Problem p, Solver sv, PetscInt degree, PetscBool 
   }
   PetscCall(DMPlexLabelComplete(*dm, label));
   PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "wall", label, 1, &id, 0, 0, NULL, (PetscVoidFn *)bc, (PetscVoidFn *)bc_t, NULL, NULL));
+  if (fields) PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "wall_w", label, 1, &id, 1, 0, NULL, (PetscVoidFn *)bc, (PetscVoidFn *)bc_t, NULL, NULL));
   PetscCall(DMSetMatType(*dm, hook ? mt : MATAIJ));
   if (hook && derive != DERIVE_INPLACE) PetscCall(DMPlexWarpSetPointwise(*dm, pw));
   if (derive != DERIVE_INPLACE) PetscCall(DeriveDM(dm));
@@ -771,6 +896,16 @@ static PetscErrorCode Refusals(void)
   PetscCall(CreateDM(PROB_LINEAR, SOLVER_SNES, 1, PETSC_TRUE, MATAIJ, PETSC_FALSE, &dm));
   EXPECT_ERROR(DMPlexWarpSetPointwise(dm, &pw_linear), "DMPlexWarpSetPointwise() after the hook");
   PetscCall(DMDestroy(&dm));
+  /* several fields: a block's g3 other than the compiled one; one-field kernels on two fields; two-field kernels on one */
+  EXPECT_ERROR(CreateDM(PROB_FIELDS, SOLVER_SNES, 1, PETSC_TRUE, MATAIJ, PETSC_TRUE, &dm), "a g3 of the block (0, 0) other than the compiled one");
+  PetscCall(DMDestroy(&dm));
+  pwother = &pw_nonlinear;
+  EXPECT_ERROR(CreateDM(PROB_FIELDS, SOLVER_SNES, 1, PETSC_TRUE, MATAIJ, PETSC_FALSE, &dm), "one-field kernels on a DM of two fields");
+  PetscCall(DMDestroy(&dm));
+  pwother = &pw_fields;
+  EXPECT_ERROR(CreateDM(PROB_NONLINEAR, SOLVER_SNES, 1, PETSC_TRUE, MATAIJ, PETSC_FALSE, &dm), "two-field kernels on a DM of one field");
+  PetscCall(DMDestroy(&dm));
+  pwother = NULL;
   { /* natural boundaries: a boundary f0 without a compiled f0_bd; a boundary g0 without a compiled g0_bd; a compiled g0_bd
        the PetscDS lacks; a boundary g1; a boundary f1 */
     const BdKind      save    = bdkind;
@@ -835,13 +970,14 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Pointwise kernels %s device launchers, the %s hook\n", pw_nonlinear.jacobian_device ? "with" : "without (host compiler)", Solvers[sv]));
   for (PetscInt ip = 0; ip < np; ip++) {
     Problem p = PROB_NONLINEAR;
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < NPROBLEMS; k++) {
       PetscBool same;
       PetscCall(PetscStrcmp(plist[ip], Problems[k], &same));
       if (same) p = (Problem)k;
     }
-    PetscCheck(sv != SOLVER_TS || p == PROB_HEAT || p == PROB_VHEAT, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-solver ts takes the problems heat and vheat (f0 with u_t)");
-    PetscCheck(sv == SOLVER_TS || (p != PROB_HEAT && p != PROB_VHEAT), PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "The problems heat and vheat need -solver ts");
+    PetscCheck(sv != SOLVER_TS || p == PROB_HEAT || p == PROB_VHEAT || p == PROB_TFIELDS, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-solver ts takes the problems heat, vheat and tfields (f0 with u_t)");
+    PetscCheck(sv == SOLVER_TS || (p != PROB_HEAT && p != PROB_VHEAT && p != PROB_TFIELDS), PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "The problems heat, vheat and tfields need -solver ts");
+    PetscCheck(bdkind == BD_NONE || (p != PROB_FIELDS && p != PROB_TFIELDS), PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-bd needs a problem of one field");
     PetscCheck(sv != SOLVER_KSP || p == PROB_LINEAR, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-solver ksp takes the linear problem");
     for (PetscInt id = 0; id < nd; id++) {
       DM  dmp;

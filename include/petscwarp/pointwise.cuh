@@ -51,6 +51,7 @@
 #include <petscwarp/elemgeometry.h>
 #include <type_traits>
 #include <vector>
+#include <utility>
 #include <stddef.h>
 #if defined(__CUDACC__)
   #include <cuda_runtime.h>
@@ -106,20 +107,123 @@ inline void (*hostptr(F &&))(void)
   return nullptr;
 }
 
-/* Doubles staged per (cell, point): Jinv, then the present g0, g1, g2, g3 (Jacobian) or f0, f1 (residual) */
-template <class Fns, bool JAC>
-PETSCWARP_HD inline int PointDoubles(int dim, int nc)
-{
-  int n = dim * dim;
-  if (JAC) {
-    if (Fns::G0::present) n += nc * nc;
-    if (Fns::G1::present) n += nc * nc * dim;
-    if (Fns::G2::present) n += nc * nc * dim;
-    if (Fns::G3::present) n += nc * nc * dim * dim;
-  } else {
-    if (Fns::F0::present) n += nc;
-    if (Fns::F1::present) n += nc * dim;
+/* Compile-time loop: op.template step<0>(), ..., op.template step<N-1>() */
+template <int N>
+struct Unroll {
+  template <class Op>
+  PETSCWARP_HD static void run(Op &op)
+  {
+    Unroll<N - 1>::run(op);
+    op.template step<N - 1>();
   }
+};
+template <>
+struct Unroll<0> {
+  template <class Op>
+  PETSCWARP_HD static void run(Op &)
+  {
+  }
+};
+
+/*
+  A set of fields FS (the kernels' template argument): FS::NF fields, FS::Res<f> holding the functors F0, F1 of field f's
+  residual and FS::Jac<f, g> the functors G0, G1, G2, G3 of the Jacobian block (f, g) (each with `present`). One field
+  (PETSCWARP_POINTWISE()): Single<Fns>; several (PETSCWARP_POINTWISE_FIELDS_BEGIN()): the macros' own.
+*/
+template <class Fns>
+struct Single {
+  static constexpr int NF = 1;
+  template <int F>
+  struct Res {
+    using F0 = typename Fns::F0;
+    using F1 = typename Fns::F1;
+  };
+  template <int F, int G>
+  struct Jac {
+    using G0 = typename Fns::G0;
+    using G1 = typename Fns::G1;
+    using G2 = typename Fns::G2;
+    using G3 = typename Fns::G3;
+  };
+};
+
+/* The present terms as bits: f0 1, f1 2 (a residual); g0 1, g1 2, g2 4, g3 8 (a Jacobian block) */
+template <class R>
+PETSCWARP_HD constexpr unsigned ResBits()
+{
+  return (R::F0::present ? 1u : 0u) | (R::F1::present ? 2u : 0u);
+}
+template <class J>
+PETSCWARP_HD constexpr unsigned JacBits()
+{
+  return (J::G0::present ? 1u : 0u) | (J::G1::present ? 2u : 0u) | (J::G2::present ? 4u : 0u) | (J::G3::present ? 8u : 0u);
+}
+template <class FS, int... P>
+PETSCWARP_HD inline unsigned ResMaskOf(int f, std::integer_sequence<int, P...>)
+{
+  const unsigned m[] = {ResBits<typename FS::template Res<P>>()...};
+  return m[f];
+}
+template <class FS, int... P>
+PETSCWARP_HD inline unsigned JacMaskOf(int p, std::integer_sequence<int, P...>)
+{
+  const unsigned m[] = {JacBits<typename FS::template Jac<P / FS::NF, P % FS::NF>>()...};
+  return m[p];
+}
+/* The present terms of field f's residual; of the Jacobian block p = f*NF + g */
+template <class FS>
+PETSCWARP_HD inline unsigned ResMask(int f)
+{
+  return ResMaskOf<FS>(f, std::make_integer_sequence<int, FS::NF>{});
+}
+template <class FS>
+PETSCWARP_HD inline unsigned JacMask(int p)
+{
+  return JacMaskOf<FS>(p, std::make_integer_sequence<int, FS::NF * FS::NF>{});
+}
+/* Doubles of the present terms m of a block of nn component pairs (or of a residual of nn components) */
+PETSCWARP_HD inline int TermDoubles(unsigned m, int nn, int dim)
+{
+  return (m & 1u ? nn : 0) + (m & 2u ? nn * dim : 0) + (m & 4u ? nn * dim : 0) + (m & 8u ? nn * dim * dim : 0);
+}
+
+/* The element's fields (PETSc's order: field after field, field f's dof a*nc_f + c at eo[f] + a*nc_f + c) and their
+   components in the point state (u[uo[f] + c], u_x[uo[f]*dim + c*dim + d]: PetscDS's uOff, uOff_x) */
+struct Layout {
+  int nf, nel, nc;
+  int eo[PETSCWARP_PW_MAXNF + 1], uo[PETSCWARP_PW_MAXNF + 1];
+};
+PETSCWARP_HD inline Layout FieldLayout(const PetscWarpPointwiseData &d)
+{
+  Layout L;
+  L.nf    = d.nf;
+  L.eo[0] = L.uo[0] = 0;
+  for (int f = 0; f < d.nf; f++) {
+    L.eo[f + 1] = L.eo[f] + d.fnb[f] * d.fnc[f];
+    L.uo[f + 1] = L.uo[f] + d.fnc[f];
+  }
+  L.nel = L.eo[d.nf];
+  L.nc  = L.uo[d.nf];
+  return L;
+}
+/* The field of element dof i */
+PETSCWARP_HD inline int FieldOf(const Layout &L, int i)
+{
+  int f = 0;
+  while (f + 1 < L.nf && i >= L.eo[f + 1]) f++;
+  return f;
+}
+
+/* Doubles staged per (cell, point): Jinv, then per Jacobian block (f, g) in order its present g0, g1, g2, g3 (Jacobian),
+   or per field its present f0, f1 (residual) */
+template <class FS, bool JAC>
+PETSCWARP_HD inline int PointDoubles(const PetscWarpPointwiseData &d)
+{
+  int n = d.dim * d.dim;
+  if (JAC)
+    for (int p = 0; p < FS::NF * FS::NF; p++) n += TermDoubles(JacMask<FS>(p), d.fnc[p / FS::NF] * d.fnc[p % FS::NF], d.dim);
+  else
+    for (int f = 0; f < FS::NF; f++) n += TermDoubles(ResMask<FS>(f), d.fnc[f], d.dim);
   return n;
 }
 
@@ -157,56 +261,121 @@ PETSCWARP_HD inline void PointState(int dim, int nb, int nc, const double *Bq, c
   }
 }
 
+/* The calls of stage 1 at a point: every present function of the Jacobian blocks (JacCalls) or of the fields' residuals
+   (ResCalls) in order, each into G + off (zeroed before), as PetscFEIntegrateJacobian_Basic() and
+   PetscFEIntegrateResidual_Basic() call them (Nf fields, no auxiliary fields); off ends at the doubles written */
+template <class FS>
+struct JacCalls {
+  const PetscWarpPointwiseData *d;
+  const PetscInt               *uOff, *uOff_x;
+  const PetscScalar            *u, *ut, *ux;
+  const PetscReal              *x;
+  PetscScalar                  *G;
+  int                           off;
+  template <int P>
+  PETSCWARP_HD void step()
+  {
+    using J           = typename FS::template Jac<P / FS::NF, P % FS::NF>;
+    const PetscInt D  = d->dim;
+    const int      nn = d->fnc[P / FS::NF] * d->fnc[P % FS::NF], n = TermDoubles(JacBits<J>(), nn, (int)D);
+    PetscScalar   *g = G + off;
+    for (int m = 0; m < n; m++) g[m] = 0.0;
+    if (J::G0::present) {
+      typename J::G0 fn;
+      fn(D, FS::NF, 0, uOff, uOff_x, u, ut, ux, NULL, NULL, NULL, NULL, NULL, d->t, d->u_tShift, x, d->numConstants, d->constants, g);
+      g += nn;
+    }
+    if (J::G1::present) {
+      typename J::G1 fn;
+      fn(D, FS::NF, 0, uOff, uOff_x, u, ut, ux, NULL, NULL, NULL, NULL, NULL, d->t, d->u_tShift, x, d->numConstants, d->constants, g);
+      g += nn * D;
+    }
+    if (J::G2::present) {
+      typename J::G2 fn;
+      fn(D, FS::NF, 0, uOff, uOff_x, u, ut, ux, NULL, NULL, NULL, NULL, NULL, d->t, d->u_tShift, x, d->numConstants, d->constants, g);
+      g += nn * D;
+    }
+    if (J::G3::present) {
+      typename J::G3 fn;
+      fn(D, FS::NF, 0, uOff, uOff_x, u, ut, ux, NULL, NULL, NULL, NULL, NULL, d->t, d->u_tShift, x, d->numConstants, d->constants, g);
+    }
+    off += n;
+  }
+};
+template <class FS>
+struct ResCalls {
+  const PetscWarpPointwiseData *d;
+  const PetscInt               *uOff, *uOff_x;
+  const PetscScalar            *u, *ut, *ux;
+  const PetscReal              *x;
+  PetscScalar                  *G;
+  int                           off;
+  template <int F>
+  PETSCWARP_HD void step()
+  {
+    using R           = typename FS::template Res<F>;
+    const PetscInt D  = d->dim;
+    const int      nc = d->fnc[F], n = TermDoubles(ResBits<R>(), nc, (int)D);
+    PetscScalar   *g = G + off;
+    for (int m = 0; m < n; m++) g[m] = 0.0;
+    if (R::F0::present) {
+      typename R::F0 fn;
+      fn(D, FS::NF, 0, uOff, uOff_x, u, ut, ux, NULL, NULL, NULL, NULL, NULL, d->t, x, d->numConstants, d->constants, g);
+      g += nc;
+    }
+    if (R::F1::present) {
+      typename R::F1 fn;
+      fn(D, FS::NF, 0, uOff, uOff_x, u, ut, ux, NULL, NULL, NULL, NULL, NULL, d->t, x, d->numConstants, d->constants, g);
+    }
+    off += n;
+  }
+};
+
 /* Stage 1 at one (cell, point q): Xc the cell's vertex coordinates, ue (ute) its element state (time derivative, or
-   NULL); writes the point's staged data S[PointDoubles()] */
-template <class Fns, bool JAC>
+   NULL); writes the point's staged data S[PointDoubles()]: Jinv, then the functions' values times w_q detJ */
+template <class FS, bool JAC>
 PETSCWARP_HD inline void StagePoint(const PetscWarpPointwiseData &d, const double *Xc, const PetscScalar *ue, const PetscScalar *ute, int q, double *S)
 {
-  const int      dim = d.dim, nb = d.nb, nc = d.nc, ncv = d.ncv;
-  const double  *Bq = d.B + q * nb, *Dq = d.D + q * nb * dim, *Bcq = d.Bc + q * ncv;
-  const PetscInt uOff[2] = {0, (PetscInt)nc}, uOff_x[2] = {0, (PetscInt)(nc * dim)};
-  double         Jinv[9], wdj, x[3] = {0.0, 0.0, 0.0};
-  PetscScalar    u[PETSCWARP_PW_MAXNC], ut[PETSCWARP_PW_MAXNC], ux[PETSCWARP_PW_MAXNC * 3], *G = S + dim * dim;
+  const int     dim = d.dim, ncv = d.ncv;
+  const Layout  L   = FieldLayout(d);
+  const double *Bcq = d.Bc + q * ncv;
+  PetscInt      uOff[PETSCWARP_PW_MAXNF + 1], uOff_x[PETSCWARP_PW_MAXNF + 1];
+  double        Jinv[9], wdj, x[3] = {0.0, 0.0, 0.0};
+  PetscScalar   u[PETSCWARP_PW_MAXNC], ut[PETSCWARP_PW_MAXNC], ux[PETSCWARP_PW_MAXNC * 3];
+  int           n;
 
   wdj = d.w[q] * PetscWarpGeometry(dim, ncv, Xc, d.Dc + q * ncv * dim, Jinv);
   for (int m = 0; m < dim * dim; m++) S[m] = Jinv[m];
   for (int k = 0; k < ncv; k++)
     for (int e = 0; e < dim; e++) x[e] += Xc[k * dim + e] * Bcq[k];
-  PointState(dim, nb, nc, Bq, Dq, Jinv, Gathered{ue}, Gathered{ute}, ute != NULL, u, ut, ux);
-  {
-    const PetscScalar *put = ute ? ut : NULL;
-    const PetscInt     D   = dim;
-    if (JAC) {
-      typename Fns::G0 g0;
-      typename Fns::G1 g1;
-      typename Fns::G2 g2;
-      typename Fns::G3 g3;
-      const int        n[4] = {Fns::G0::present ? nc * nc : 0, Fns::G1::present ? nc * nc * dim : 0, Fns::G2::present ? nc * nc * dim : 0, Fns::G3::present ? nc * nc * dim * dim : 0};
-      for (int m = 0; m < n[0] + n[1] + n[2] + n[3]; m++) G[m] = 0.0;
-      if (Fns::G0::present) g0(D, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.u_tShift, x, d.numConstants, d.constants, G);
-      if (Fns::G1::present) g1(D, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.u_tShift, x, d.numConstants, d.constants, G + n[0]);
-      if (Fns::G2::present) g2(D, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.u_tShift, x, d.numConstants, d.constants, G + n[0] + n[1]);
-      if (Fns::G3::present) g3(D, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.u_tShift, x, d.numConstants, d.constants, G + n[0] + n[1] + n[2]);
-      for (int m = 0; m < n[0] + n[1] + n[2] + n[3]; m++) G[m] *= wdj;
-    } else {
-      typename Fns::F0 f0;
-      typename Fns::F1 f1;
-      const int        n0 = Fns::F0::present ? nc : 0, n1 = Fns::F1::present ? nc * dim : 0;
-      for (int m = 0; m < n0 + n1; m++) G[m] = 0.0;
-      if (Fns::F0::present) f0(D, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, x, d.numConstants, d.constants, G);
-      if (Fns::F1::present) f1(D, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, x, d.numConstants, d.constants, G + n0);
-      for (int m = 0; m < n0 + n1; m++) G[m] *= wdj;
-    }
+  for (int f = 0; f <= L.nf; f++) {
+    uOff[f]   = L.uo[f];
+    uOff_x[f] = L.uo[f] * dim;
   }
+  for (int f = 0; f < L.nf; f++) {
+    const int nb = d.fnb[f], o = L.uo[f];
+    PointState(dim, nb, d.fnc[f], d.fB[f] + q * nb, d.fD[f] + q * nb * dim, Jinv, Gathered{ue + L.eo[f]}, Gathered{ute ? ute + L.eo[f] : ute}, ute != NULL, u + o, ut + o, ux + o * dim);
+  }
+  if (JAC) {
+    JacCalls<FS> op = {&d, uOff, uOff_x, u, ute ? ut : NULL, ux, x, S + dim * dim, 0};
+    Unroll<FS::NF * FS::NF>::run(op);
+    n = op.off;
+  } else {
+    ResCalls<FS> op = {&d, uOff, uOff_x, u, ute ? ut : NULL, ux, x, S + dim * dim, 0};
+    Unroll<FS::NF>::run(op);
+    n = op.off;
+  }
+  for (int m = 0; m < n; m++) S[dim * dim + m] *= wdj;
 }
 
 /* One point's term of an element matrix entry from the present g0, g1, g2, g3 (stored in that order in G, times the
-   weight; entry of components ce = c*nc + e), the basis values Ba, Bb and the physical gradients ga, gb of the row and
-   column basis functions (PetscFEUpdateElementMat_Internal()); shared by the cell and the boundary kernels */
+   weight, each of nn component pairs; entry of the pair ce), the basis values Ba, Bb and the physical gradients ga, gb
+   of the row and column basis functions (PetscFEUpdateElementMat_Internal()); shared by the cell and the boundary
+   kernels */
 template <bool P0, bool P1, bool P2, bool P3>
-PETSCWARP_HD inline double PointTerm(int dim, int nc, int ce, const PetscScalar *G, double Ba, double Bb, const double *ga, const double *gb)
+PETSCWARP_HD inline double PointTerm(int dim, int nn, int ce, const PetscScalar *G, double Ba, double Bb, const double *ga, const double *gb)
 {
-  const int o1 = P0 ? nc * nc : 0, o2 = o1 + (P1 ? nc * nc * dim : 0), o3 = o2 + (P2 ? nc * nc * dim : 0);
+  const int o1 = P0 ? nn : 0, o2 = o1 + (P1 ? nn * dim : 0), o3 = o2 + (P2 ? nn * dim : 0);
   double    s = 0.0;
   if (P0) s += Ba * G[ce] * Bb;
   if (P1)
@@ -219,34 +388,76 @@ PETSCWARP_HD inline double PointTerm(int dim, int nc, int ce, const PetscScalar 
   return s;
 }
 
-/* Stage 2: entry (i, j) of a cell's element matrix from its staged points S[q*ps ...] */
-template <class Fns>
+/* PointTerm() for the present terms m (JacBits()) known at run time */
+PETSCWARP_HD inline double PointTermMask(unsigned m, int dim, int nn, int ce, const PetscScalar *G, double Ba, double Bb, const double *ga, const double *gb)
+{
+  switch (m) {
+#define PETSCWARP_PW_TERM(k) \
+  case k: \
+    return PointTerm<((k)&1) != 0, ((k)&2) != 0, ((k)&4) != 0, ((k)&8) != 0>(dim, nn, ce, G, Ba, Bb, ga, gb);
+    PETSCWARP_PW_TERM(1)
+    PETSCWARP_PW_TERM(2)
+    PETSCWARP_PW_TERM(3)
+    PETSCWARP_PW_TERM(4)
+    PETSCWARP_PW_TERM(5)
+    PETSCWARP_PW_TERM(6)
+    PETSCWARP_PW_TERM(7)
+    PETSCWARP_PW_TERM(8)
+    PETSCWARP_PW_TERM(9)
+    PETSCWARP_PW_TERM(10)
+    PETSCWARP_PW_TERM(11)
+    PETSCWARP_PW_TERM(12)
+    PETSCWARP_PW_TERM(13)
+    PETSCWARP_PW_TERM(14)
+    PETSCWARP_PW_TERM(15)
+#undef PETSCWARP_PW_TERM
+  default:
+    return 0.0;
+  }
+}
+
+/* Stage 2: entry (i, j) of a cell's element matrix from its staged points S[q*ps ...]: row i = dof a*nc_f + c of field
+   f, column j = dof b*nc_g + e of field g, the terms of the block (f, g) */
+template <class FS>
 PETSCWARP_HD inline double JacobianEntry(const PetscWarpPointwiseData &d, const double *S, int ps, int i, int j)
 {
-  const int dim = d.dim, nb = d.nb, nc = d.nc, a = i / nc, c = i - a * nc, b = j / nc, e = j - b * nc, ce = c * nc + e;
-  double    s = 0.0;
+  const Layout   L   = FieldLayout(d);
+  const int      dim = d.dim, f = FieldOf(L, i), g = FieldOf(L, j), ncf = d.fnc[f], ncg = d.fnc[g], nbf = d.fnb[f], nbg = d.fnb[g];
+  const int      a = (i - L.eo[f]) / ncf, c = i - L.eo[f] - a * ncf, b = (j - L.eo[g]) / ncg, e = j - L.eo[g] - b * ncg;
+  const unsigned m   = JacMask<FS>(f * FS::NF + g);
+  int            off = dim * dim;
+  double         s   = 0.0;
+
+  if (!m) return s;
+  for (int p = 0; p < f * FS::NF + g; p++) off += TermDoubles(JacMask<FS>(p), d.fnc[p / FS::NF] * d.fnc[p % FS::NF], dim);
   for (int q = 0; q < d.nq; q++) {
-    const double *Sq = S + q * ps, *G = Sq + dim * dim, Ba = d.B[q * nb + a], Bb = d.B[q * nb + b];
+    const double *Sq = S + q * ps, Ba = d.fB[f][q * nbf + a], Bb = d.fB[g][q * nbg + b];
     double        ga[3] = {0.0, 0.0, 0.0}, gb[3] = {0.0, 0.0, 0.0};
-    if (Fns::G2::present || Fns::G3::present) PetscWarpGradient(dim, Sq, d.D + (q * nb + a) * dim, ga);
-    if (Fns::G1::present || Fns::G3::present) PetscWarpGradient(dim, Sq, d.D + (q * nb + b) * dim, gb);
-    s += PointTerm<Fns::G0::present, Fns::G1::present, Fns::G2::present, Fns::G3::present>(dim, nc, ce, G, Ba, Bb, ga, gb);
+    if (m & 12u) PetscWarpGradient(dim, Sq, d.fD[f] + (q * nbf + a) * dim, ga);
+    if (m & 10u) PetscWarpGradient(dim, Sq, d.fD[g] + (q * nbg + b) * dim, gb);
+    s += PointTermMask(m, dim, ncf * ncg, c * ncg + e, Sq + off, Ba, Bb, ga, gb);
   }
   return s;
 }
 
-/* Stage 2: entry i of a cell's element vector from its staged points */
-template <class Fns>
+/* Stage 2: entry i of a cell's element vector from its staged points: dof a*nc_f + c of field f */
+template <class FS>
 PETSCWARP_HD inline double ResidualEntry(const PetscWarpPointwiseData &d, const double *S, int ps, int i)
 {
-  const int dim = d.dim, nb = d.nb, nc = d.nc, a = i / nc, c = i - a * nc, o1 = Fns::F0::present ? nc : 0;
-  double    s = 0.0;
+  const Layout   L   = FieldLayout(d);
+  const int      dim = d.dim, f = FieldOf(L, i), nc = d.fnc[f], nb = d.fnb[f], a = (i - L.eo[f]) / nc, c = i - L.eo[f] - a * nc;
+  const unsigned m   = ResMask<FS>(f);
+  const int      o1  = m & 1u ? nc : 0;
+  int            off = dim * dim;
+  double         s   = 0.0;
+
+  for (int h = 0; h < f; h++) off += TermDoubles(ResMask<FS>(h), d.fnc[h], dim);
   for (int q = 0; q < d.nq; q++) {
-    const double *Sq = S + q * ps, *G = Sq + dim * dim;
-    if (Fns::F0::present) s += d.B[q * nb + a] * G[c];
-    if (Fns::F1::present) {
+    const double *Sq = S + q * ps, *G = Sq + off;
+    if (m & 1u) s += d.fB[f][q * nb + a] * G[c];
+    if (m & 2u) {
       double ga[3];
-      PetscWarpGradient(dim, Sq, d.D + (q * nb + a) * dim, ga);
+      PetscWarpGradient(dim, Sq, d.fD[f] + (q * nb + a) * dim, ga);
       for (int df = 0; df < dim; df++) s += ga[df] * G[o1 + c * dim + df];
     }
   }
@@ -254,20 +465,27 @@ PETSCWARP_HD inline double ResidualEntry(const PetscWarpPointwiseData &d, const 
 }
 
 /* Sizes the kernels support: 0, else 2 (PETSCWARP_ASM_ERR_ARG) */
+template <class FS>
 inline int CheckData(const PetscWarpPointwiseData *d)
 {
-  if (!d || (d->dim != 2 && d->dim != 3) || d->nc < 1 || d->nc > PETSCWARP_PW_MAXNC || d->nb < 1 || d->nq < 1 || d->ncv < 1 || d->ncv > 8 || d->ncells < 0) return 2;
-  if (d->ncells && (!d->w || !d->B || !d->D || !d->Bc || !d->Dc || !d->X || !d->cv || !d->l2d || !d->u || !d->out)) return 2;
+  int nc = 0;
+  if (!d || (d->dim != 2 && d->dim != 3) || d->nf != FS::NF || d->nq < 1 || d->ncv < 1 || d->ncv > 8 || d->ncells < 0) return 2;
+  for (int f = 0; f < d->nf; f++) {
+    if (d->fnb[f] < 1 || d->fnc[f] < 1 || (d->ncells && (!d->fB[f] || !d->fD[f]))) return 2;
+    nc += d->fnc[f];
+  }
+  if (nc > PETSCWARP_PW_MAXNC) return 2;
+  if (d->ncells && (!d->w || !d->Bc || !d->Dc || !d->X || !d->cv || !d->l2d || !d->u || !d->out)) return 2;
   return 0;
 }
 
 /* The host twin: the same stages, cell after cell */
-template <class Fns, bool JAC>
+template <class FS, bool JAC>
 inline int HostLoop(const PetscWarpPointwiseData *d)
 {
-  int err = CheckData(d);
+  int err = CheckData<FS>(d);
   if (err) return err;
-  const int           nel = d->nb * d->nc, nx = d->ncv * d->dim, ps = PointDoubles<Fns, JAC>(d->dim, d->nc);
+  const int           nel = FieldLayout(*d).nel, nx = d->ncv * d->dim, ps = PointDoubles<FS, JAC>(*d);
   std::vector<double> Xc(nx), ue(nel), ute(nel), S((size_t)d->nq * ps);
   for (int cell = 0; cell < d->ncells; cell++) {
     const int *l = d->l2d + (size_t)cell * nel;
@@ -277,25 +495,25 @@ inline int HostLoop(const PetscWarpPointwiseData *d)
       ue[i] = d->u[l[i]];
       if (d->u_t) ute[i] = d->u_t[l[i]];
     }
-    for (int q = 0; q < d->nq; q++) StagePoint<Fns, JAC>(*d, Xc.data(), ue.data(), d->u_t ? ute.data() : NULL, q, S.data() + (size_t)q * ps);
+    for (int q = 0; q < d->nq; q++) StagePoint<FS, JAC>(*d, Xc.data(), ue.data(), d->u_t ? ute.data() : NULL, q, S.data() + (size_t)q * ps);
     if (JAC)
       for (int i = 0; i < nel; i++)
-        for (int j = 0; j < nel; j++) d->out[((size_t)cell * nel + i) * nel + j] = JacobianEntry<Fns>(*d, S.data(), ps, i, j);
+        for (int j = 0; j < nel; j++) d->out[((size_t)cell * nel + i) * nel + j] = JacobianEntry<FS>(*d, S.data(), ps, i, j);
     else
-      for (int i = 0; i < nel; i++) d->out[(size_t)cell * nel + i] = ResidualEntry<Fns>(*d, S.data(), ps, i);
+      for (int i = 0; i < nel; i++) d->out[(size_t)cell * nel + i] = ResidualEntry<FS>(*d, S.data(), ps, i);
   }
   return 0;
 }
 
-template <class Fns>
+template <class FS>
 int JacobianHost(const PetscWarpPointwiseData *d)
 {
-  return HostLoop<Fns, true>(d);
+  return HostLoop<FS, true>(d);
 }
-template <class Fns>
+template <class FS>
 int ResidualHost(const PetscWarpPointwiseData *d)
 {
-  return HostLoop<Fns, false>(d);
+  return HostLoop<FS, false>(d);
 }
 
 /* The state at the face point k = f*nq + q of a face of the cell whose element dofs are l: u, u_t (when d.u_t) and the
@@ -418,7 +636,7 @@ PETSCWARP_HD inline void BdJacEntry(const PetscWarpPointwiseBdData &d, int m, in
       double             ga[3] = {0.0, 0.0, 0.0}, gb[3] = {0.0, 0.0, 0.0};
       if (Fns::GBD2::present || Fns::GBD3::present) PetscWarpGradient(dim, d.invJ + k * dim * dim, d.D + (tp + a) * dim, ga);
       if (Fns::GBD1::present || Fns::GBD3::present) PetscWarpGradient(dim, d.invJ + k * dim * dim, d.D + (tp + b) * dim, gb);
-      v += PointTerm<Fns::GBD::present, Fns::GBD1::present, Fns::GBD2::present, Fns::GBD3::present>(dim, nc, ce, G, Ba, Bb, ga, gb);
+      v += PointTerm<Fns::GBD::present, Fns::GBD1::present, Fns::GBD2::present, Fns::GBD3::present>(dim, nc * nc, ce, G, Ba, Bb, ga, gb);
     }
     *Eij += v;
   }
@@ -534,11 +752,11 @@ int BdJacobianDevice(const PetscWarpPointwiseBdData *d)
 
 /* A block takes ne consecutive cells (see the top of the file); shared memory (doubles): ne*(ncv*dim + nel (+ nel for
    u_t) + nq*ps) */
-template <class Fns, bool JAC>
+template <class FS, bool JAC>
 __global__ void __launch_bounds__(PETSCWARP_PW_THREADS) Kernel(PetscWarpPointwiseData d, int ne, int ps)
 {
   extern __shared__ double pw_smem[];
-  const int                nel = d.nb * d.nc, nx = d.ncv * d.dim, first = blockIdx.x * ne, m = min(ne, d.ncells - first);
+  const int                nel = FieldLayout(d).nel, nx = d.ncv * d.dim, first = blockIdx.x * ne, m = min(ne, d.ncells - first);
   double                  *Xs = pw_smem, *Us = Xs + ne * nx, *Uts = Us + ne * nel, *S = Uts + (d.u_t ? ne * nel : 0);
 
   for (int t = threadIdx.x; t < m * nx; t += blockDim.x) {
@@ -553,28 +771,28 @@ __global__ void __launch_bounds__(PETSCWARP_PW_THREADS) Kernel(PetscWarpPointwis
   __syncthreads();
   for (int t = threadIdx.x; t < m * d.nq; t += blockDim.x) {
     const int lc = t / d.nq, q = t - lc * d.nq;
-    StagePoint<Fns, JAC>(d, Xs + lc * nx, Us + lc * nel, d.u_t ? Uts + lc * nel : NULL, q, S + (size_t)t * ps);
+    StagePoint<FS, JAC>(d, Xs + lc * nx, Us + lc * nel, d.u_t ? Uts + lc * nel : NULL, q, S + (size_t)t * ps);
   }
   __syncthreads();
   if (JAC) {
     const int nn = nel * nel;
     for (int t = threadIdx.x; t < m * nn; t += blockDim.x) {
       const int lc = t / nn, ij = t - lc * nn, i = ij / nel;
-      d.out[(size_t)first * nn + t] = JacobianEntry<Fns>(d, S + (size_t)lc * d.nq * ps, ps, i, ij - i * nel);
+      d.out[(size_t)first * nn + t] = JacobianEntry<FS>(d, S + (size_t)lc * d.nq * ps, ps, i, ij - i * nel);
     }
   } else
     for (int t = threadIdx.x; t < m * nel; t += blockDim.x) {
       const int lc                   = t / nel;
-      d.out[(size_t)first * nel + t] = ResidualEntry<Fns>(d, S + (size_t)lc * d.nq * ps, ps, t - lc * nel);
+      d.out[(size_t)first * nel + t] = ResidualEntry<FS>(d, S + (size_t)lc * d.nq * ps, ps, t - lc * nel);
     }
 }
 
-template <class Fns, bool JAC>
+template <class FS, bool JAC>
 inline int DeviceLaunch(const PetscWarpPointwiseData *d)
 {
-  if (CheckData(d)) return (int)cudaErrorInvalidValue;
+  if (CheckData<FS>(d)) return (int)cudaErrorInvalidValue;
   if (!d->ncells) return 0;
-  const int    nel = d->nb * d->nc, ps = PointDoubles<Fns, JAC>(d->dim, d->nc), work = JAC ? nel * nel : (nel > d->nq ? nel : d->nq);
+  const int    nel = FieldLayout(*d).nel, ps = PointDoubles<FS, JAC>(*d), work = JAC ? nel * nel : (nel > d->nq ? nel : d->nq);
   const size_t cell   = sizeof(double) * ((size_t)d->ncv * d->dim + (d->u_t ? 2 : 1) * (size_t)nel + (size_t)d->nq * ps);
   size_t       budget = PETSCWARP_PW_BUDGET;
   int          ne     = (PETSCWARP_PW_THREADS + work - 1) / work, fit;
@@ -589,20 +807,20 @@ inline int DeviceLaunch(const PetscWarpPointwiseData *d)
   if (ne > fit) ne = fit;
   if (ne > d->ncells) ne = d->ncells;
   if (ne < 1) return (int)cudaErrorInvalidConfiguration; /* one cell does not fit the shared memory */
-  if ((size_t)ne * cell > PETSCWARP_PW_BUDGET && (err = cudaFuncSetAttribute(Kernel<Fns, JAC>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(ne * cell))) != cudaSuccess) return (int)err;
-  Kernel<Fns, JAC><<<(d->ncells + ne - 1) / ne, PETSCWARP_PW_THREADS, ne * cell, (cudaStream_t)d->stream>>>(*d, ne, ps);
+  if ((size_t)ne * cell > PETSCWARP_PW_BUDGET && (err = cudaFuncSetAttribute(Kernel<FS, JAC>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(ne * cell))) != cudaSuccess) return (int)err;
+  Kernel<FS, JAC><<<(d->ncells + ne - 1) / ne, PETSCWARP_PW_THREADS, ne * cell, (cudaStream_t)d->stream>>>(*d, ne, ps);
   return (int)cudaGetLastError();
 }
 
-template <class Fns>
+template <class FS>
 int JacobianDevice(const PetscWarpPointwiseData *d)
 {
-  return DeviceLaunch<Fns, true>(d);
+  return DeviceLaunch<FS, true>(d);
 }
-template <class Fns>
+template <class FS>
 int ResidualDevice(const PetscWarpPointwiseData *d)
 {
-  return DeviceLaunch<Fns, false>(d);
+  return DeviceLaunch<FS, false>(d);
 }
   #define PETSCWARP_PW_DEVICE(f) f
 #else
@@ -791,10 +1009,10 @@ M*/
   extern "C" const PetscWarpPointwise name = { \
     PETSCWARP_POINTWISE_VERSION, \
     #name, \
-    ::petscwarp::pw::JacobianHost<petscwarp_pw_##name::Fns>, \
-    PETSCWARP_PW_DEVICE(::petscwarp::pw::JacobianDevice<petscwarp_pw_##name::Fns>), \
-    ::petscwarp::pw::ResidualHost<petscwarp_pw_##name::Fns>, \
-    PETSCWARP_PW_DEVICE(::petscwarp::pw::ResidualDevice<petscwarp_pw_##name::Fns>), \
+    ::petscwarp::pw::JacobianHost<::petscwarp::pw::Single<petscwarp_pw_##name::Fns>>, \
+    PETSCWARP_PW_DEVICE(::petscwarp::pw::JacobianDevice<::petscwarp::pw::Single<petscwarp_pw_##name::Fns>>), \
+    ::petscwarp::pw::ResidualHost<::petscwarp::pw::Single<petscwarp_pw_##name::Fns>>, \
+    PETSCWARP_PW_DEVICE(::petscwarp::pw::ResidualDevice<::petscwarp::pw::Single<petscwarp_pw_##name::Fns>>), \
     {::petscwarp::pw::hostptr(f0), ::petscwarp::pw::hostptr(f1)}, \
     {::petscwarp::pw::hostptr(g0), ::petscwarp::pw::hostptr(g1), ::petscwarp::pw::hostptr(g2), ::petscwarp::pw::hostptr(g3)}, \
     PETSCWARP_PW_MAXNC, \
@@ -803,5 +1021,178 @@ M*/
     {::petscwarp::pw::hostptr(f0_bd), ::petscwarp::pw::hostptr(f1_bd)}, \
     ::petscwarp::pw::BdJacobianHost<petscwarp_pw_##name::Fns>, \
     PETSCWARP_PW_DEVICE(::petscwarp::pw::BdJacobianDevice<petscwarp_pw_##name::Fns>), \
-    {::petscwarp::pw::hostptr(g0_bd), ::petscwarp::pw::hostptr(g1_bd), ::petscwarp::pw::hostptr(g2_bd), ::petscwarp::pw::hostptr(g3_bd)}}
+    {::petscwarp::pw::hostptr(g0_bd), ::petscwarp::pw::hostptr(g1_bd), ::petscwarp::pw::hostptr(g2_bd), ::petscwarp::pw::hostptr(g3_bd)}, \
+    1, \
+    {{::petscwarp::pw::hostptr(f0), ::petscwarp::pw::hostptr(f1)}}, \
+    {{{::petscwarp::pw::hostptr(g0), ::petscwarp::pw::hostptr(g1), ::petscwarp::pw::hostptr(g2), ::petscwarp::pw::hostptr(g3)}}}}
+// clang-format on
+
+namespace petscwarp
+{
+namespace pw
+{
+/* The PetscWarpPointwise of a set of fields FS (PETSCWARP_POINTWISE_FIELDS_END()): its launchers, the host addresses of
+   every field's residual and every block's Jacobian (FS::Res<f>::host(k), FS::Jac<f, g>::host(k)), no boundary kernels */
+template <class FS, int... F>
+inline void FieldsFillRes(PetscWarpPointwise &p, std::integer_sequence<int, F...>)
+{
+  using expand = int[];
+  (void)expand{0, (p.fm[F][0] = FS::template Res<F>::host(0), p.fm[F][1] = FS::template Res<F>::host(1), 0)...};
+}
+template <class FS, int P>
+inline void FieldsFillBlock(PetscWarpPointwise &p)
+{
+  for (int k = 0; k < 4; k++) p.gm[P / FS::NF][P % FS::NF][k] = FS::template Jac<P / FS::NF, P % FS::NF>::host(k);
+}
+template <class FS, int... P>
+inline void FieldsFillJac(PetscWarpPointwise &p, std::integer_sequence<int, P...>)
+{
+  using expand = int[];
+  (void)expand{0, (FieldsFillBlock<FS, P>(p), 0)...};
+}
+template <class FS>
+inline PetscWarpPointwise MakeFields(const char *name)
+{
+  static_assert(FS::NF >= 1 && FS::NF <= PETSCWARP_PW_MAXNF, "PETSCWARP_POINTWISE_FIELDS_BEGIN(): 1 to PETSCWARP_PW_MAXNF fields");
+  PetscWarpPointwise p = {};
+  p.version            = PETSCWARP_POINTWISE_VERSION;
+  p.name               = name;
+  p.jacobian_host      = JacobianHost<FS>;
+  p.jacobian_device    = PETSCWARP_PW_DEVICE(JacobianDevice<FS>);
+  p.residual_host      = ResidualHost<FS>;
+  p.residual_device    = PETSCWARP_PW_DEVICE(ResidualDevice<FS>);
+  p.maxnc              = PETSCWARP_PW_MAXNC;
+  p.nf                 = FS::NF;
+  FieldsFillRes<FS>(p, std::make_integer_sequence<int, FS::NF>{});
+  FieldsFillJac<FS>(p, std::make_integer_sequence<int, FS::NF * FS::NF>{});
+  for (int k = 0; k < 2; k++) p.f[k] = p.fm[0][k];
+  for (int k = 0; k < 4; k++) p.g[k] = p.gm[0][0][k];
+  return p;
+}
+} // namespace pw
+} // namespace petscwarp
+
+/*MC
+  PETSCWARP_POINTWISE_FIELDS_BEGIN - Starts the element kernels of a `PetscDS` with several fields (each a Lagrange
+  `PetscFE`, of its own degree and number of components): `PETSCWARP_POINTWISE_RESIDUAL()` and
+  `PETSCWARP_POINTWISE_JACOBIAN()` lines follow, `PETSCWARP_POINTWISE_FIELDS_END()` ends them
+
+  Synopsis:
+  #include <petscwarp/pointwise.cuh>
+  PETSCWARP_POINTWISE_FIELDS_BEGIN(name, nf)
+    PETSCWARP_POINTWISE_RESIDUAL(f, f0, f1)
+    PETSCWARP_POINTWISE_JACOBIAN(f, g, g0, g1, g2, g3)
+  PETSCWARP_POINTWISE_FIELDS_END(name)
+
+  Input Parameters:
++ name           - the name of the `extern "C" const PetscWarpPointwise` defined (as for `PETSCWARP_POINTWISE()`)
+. nf             - the number of fields, 1 to `PETSCWARP_PW_MAXNF`
+. f              - a field (an integer literal in [0, nf)): `PETSCWARP_POINTWISE_RESIDUAL()` gives its f0, f1 (as given to
+                   `PetscDSSetResidual(ds, f, f0, f1)`)
+- f, g           - a block: `PETSCWARP_POINTWISE_JACOBIAN()` gives its g0, g1, g2, g3 (as given to
+                   `PetscDSSetJacobian(ds, f, g, g0, g1, g2, g3)`); `nullptr` where absent
+
+  Level: intermediate
+
+  Notes:
+  A field or block without a line has no functions (the `PetscDS` must have none there either). Each function is called
+  as `PetscFEIntegrateResidual_Basic()` and `PetscFEIntegrateJacobian_Basic()` call it: Nf = nf, uOff and uOff_x the
+  `PetscDS`'s component offsets (u of field f at u[uOff[f]], its gradient at u_x[uOff_x[f]]), the state of every field
+  at the point. The element's dofs are PETSc's: field after field, within a field node after node (interlaced
+  components). All fields share the quadrature (PETSc's default, `PetscDSSetForceQuad()`, or `PetscFECopyQuadrature()`).
+  At most `PETSCWARP_PW_MAXNC` components in all. Natural boundary terms are not compiled for several fields:
+  `DMPlexWarpSetSNESLocalFEM()` refuses a `PetscDS` with boundary functions (`PETSC_ERR_SUP`). Example, Stokes flow
+  with Taylor-Hood elements (fields u, p):
+.vb
+  PETSCWARP_POINTWISE_FIELDS_BEGIN(stokes, 2)
+    PETSCWARP_POINTWISE_RESIDUAL(0, f0_u, f1_u)
+    PETSCWARP_POINTWISE_RESIDUAL(1, f0_p, nullptr)
+    PETSCWARP_POINTWISE_JACOBIAN(0, 0, nullptr, nullptr, nullptr, g3_uu)
+    PETSCWARP_POINTWISE_JACOBIAN(0, 1, nullptr, nullptr, g2_up, nullptr)
+    PETSCWARP_POINTWISE_JACOBIAN(1, 0, nullptr, g1_pu, nullptr, nullptr)
+  PETSCWARP_POINTWISE_FIELDS_END(stokes)
+.ve
+
+.seealso: `PETSCWARP_POINTWISE()`, `PetscWarpPointwise`, `DMPlexWarpSetPointwise()`, `PetscDSSetResidual()`, `PetscDSSetJacobian()`
+M*/
+// clang-format off
+#define PETSCWARP_POINTWISE_FIELDS_BEGIN(name, nf) \
+  namespace petscwarp_pw_##name \
+  { \
+    constexpr int NFields = (nf); \
+    template <int F> \
+    struct Res { \
+      PETSCWARP_PW_RESIDUAL_FUNCTOR(F0, nullptr); \
+      PETSCWARP_PW_RESIDUAL_FUNCTOR(F1, nullptr); \
+      static void (*host(int))(void) { return nullptr; } \
+    }; \
+    template <int F, int G> \
+    struct Jac { \
+      PETSCWARP_PW_JACOBIAN_FUNCTOR(G0, nullptr); \
+      PETSCWARP_PW_JACOBIAN_FUNCTOR(G1, nullptr); \
+      PETSCWARP_PW_JACOBIAN_FUNCTOR(G2, nullptr); \
+      PETSCWARP_PW_JACOBIAN_FUNCTOR(G3, nullptr); \
+      static void (*host(int))(void) { return nullptr; } \
+    };
+
+/*MC
+  PETSCWARP_POINTWISE_RESIDUAL - The residual f0, f1 of field f, between `PETSCWARP_POINTWISE_FIELDS_BEGIN()` and `PETSCWARP_POINTWISE_FIELDS_END()`
+
+  Synopsis:
+  PETSCWARP_POINTWISE_RESIDUAL(f, f0, f1)
+
+  Level: intermediate
+
+.seealso: `PETSCWARP_POINTWISE_FIELDS_BEGIN()`
+M*/
+#define PETSCWARP_POINTWISE_RESIDUAL(field, f0, f1) \
+    template <> \
+    struct Res<(field)> { \
+      static_assert((field) >= 0 && (field) < NFields, "PETSCWARP_POINTWISE_RESIDUAL(): field out of range"); \
+      PETSCWARP_PW_RESIDUAL_FUNCTOR(F0, f0); \
+      PETSCWARP_PW_RESIDUAL_FUNCTOR(F1, f1); \
+      static void (*host(int k))(void) { return k == 0 ? ::petscwarp::pw::hostptr(f0) : ::petscwarp::pw::hostptr(f1); } \
+    };
+
+/*MC
+  PETSCWARP_POINTWISE_JACOBIAN - The Jacobian g0, g1, g2, g3 of the block (f, g), between `PETSCWARP_POINTWISE_FIELDS_BEGIN()` and `PETSCWARP_POINTWISE_FIELDS_END()`
+
+  Synopsis:
+  PETSCWARP_POINTWISE_JACOBIAN(f, g, g0, g1, g2, g3)
+
+  Level: intermediate
+
+.seealso: `PETSCWARP_POINTWISE_FIELDS_BEGIN()`
+M*/
+#define PETSCWARP_POINTWISE_JACOBIAN(field, gfield, g0, g1, g2, g3) \
+    template <> \
+    struct Jac<(field), (gfield)> { \
+      static_assert((field) >= 0 && (field) < NFields && (gfield) >= 0 && (gfield) < NFields, "PETSCWARP_POINTWISE_JACOBIAN(): field out of range"); \
+      PETSCWARP_PW_JACOBIAN_FUNCTOR(G0, g0); \
+      PETSCWARP_PW_JACOBIAN_FUNCTOR(G1, g1); \
+      PETSCWARP_PW_JACOBIAN_FUNCTOR(G2, g2); \
+      PETSCWARP_PW_JACOBIAN_FUNCTOR(G3, g3); \
+      static void (*host(int k))(void) { return k == 0 ? ::petscwarp::pw::hostptr(g0) : k == 1 ? ::petscwarp::pw::hostptr(g1) : k == 2 ? ::petscwarp::pw::hostptr(g2) : ::petscwarp::pw::hostptr(g3); } \
+    };
+
+/*MC
+  PETSCWARP_POINTWISE_FIELDS_END - Ends `PETSCWARP_POINTWISE_FIELDS_BEGIN()` and defines the `PetscWarpPointwise` name
+
+  Synopsis:
+  PETSCWARP_POINTWISE_FIELDS_END(name)
+
+  Level: intermediate
+
+.seealso: `PETSCWARP_POINTWISE_FIELDS_BEGIN()`
+M*/
+#define PETSCWARP_POINTWISE_FIELDS_END(name) \
+    struct FS { \
+      static constexpr int NF = NFields; \
+      template <int F> \
+      using Res = ::petscwarp_pw_##name::Res<F>; \
+      template <int F, int G> \
+      using Jac = ::petscwarp_pw_##name::Jac<F, G>; \
+    }; \
+  } \
+  extern "C" const PetscWarpPointwise name = ::petscwarp::pw::MakeFields<petscwarp_pw_##name::FS>(#name);
 // clang-format on

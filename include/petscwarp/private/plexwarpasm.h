@@ -27,5 +27,7 @@ PETSC_EXTERN PetscErrorCode DMPlexWarpAsmGetData_Private(DM, PetscWarpPhysics, P
    (DMPlexWarpAsmCreate_Private(), DMPlexWarpAsmGetData_Private()) */
 #define DMPLEXWARP_PHYSICS_ANY ((PetscWarpPhysics)-1)
 PETSC_INTERN PetscErrorCode DMPlexWarpAsmCreate_Private(DM, PetscWarpPhysics, PetscWarpAsm *);
+/* The fields' tabulations for the pointwise kernels of several fields: fnb, fnc, fB, fD (PetscFree2(fB[f], fD[f])) */
+PETSC_INTERN PetscErrorCode DMPlexWarpFieldTabulations_Private(DM, PetscInt *, PetscInt[], PetscInt[], PetscReal *[], PetscReal *[]);
 /* The coordinate basis of the mesh: the coordinate DM's PetscFE, else P1/Q1 Lagrange of the cell type (a new reference) */
 PETSC_INTERN PetscErrorCode DMPlexWarpCoordinateFE_Private(DM, DMPolytopeType, PetscFE *);

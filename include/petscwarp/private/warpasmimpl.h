@@ -83,6 +83,7 @@ struct _p_PetscWarpAsm {
   PetscReal           *X;
   int                 *cv;
   PetscInt             nb, nc, nq;
+  PetscInt             nfields; /* fields of the element: above 1, nb, nc, B, D are field 0's (PetscWarpAsmSetReferenceFields_Private()) */
   PetscReal           *w, *B, *D, *Dc;
   PetscWarpPhysics     physics;
   PetscWarpCoefficient coef;
@@ -188,6 +189,8 @@ typedef struct {
 PETSC_INTERN PetscErrorCode PetscWarpAsmGetLocalArrays_Private(PetscWarpAsm, PetscBool, Vec, Vec, Vec, PetscWarpAsmLocalArrays *);
 PETSC_INTERN PetscErrorCode PetscWarpAsmRestoreLocalArrays_Private(Vec, Vec, Vec, PetscWarpAsmLocalArrays *);
 PETSC_INTERN PetscErrorCode PetscWarpAsmPointwiseReset_Private(PetscWarpAsm);
+/* PetscWarpAsmSetReference() for an element of several fields, nb, nc, B, D field 0's (warpasm.c) */
+PETSC_INTERN PetscErrorCode PetscWarpAsmSetReferenceFields_Private(PetscWarpAsm, PetscInt, PetscInt, PetscInt, PetscInt, const PetscReal[], const PetscReal[], const PetscReal[], const PetscReal[]);
 PETSC_INTERN PetscErrorCode PetscWarpAsmPointwiseFreeBuffers_Private(PetscWarpAsm);
 /* Kernel-layer descriptions of the inputs, in host or device memory (uploading them once) (warpasm.c) */
 PETSC_INTERN PetscErrorCode PetscWarpAsmDescribe_Private(PetscWarpAsm, PetscBool, PetscWarpFE *, PetscWarpMesh *, PetscWarpPhys *);

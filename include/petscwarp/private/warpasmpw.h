@@ -6,6 +6,9 @@
 
 /* The values Bc[q*ncv + k] of the P1/Q1 coordinate basis at the quadrature points (for the points x), copied */
 PETSC_INTERN PetscErrorCode PetscWarpAsmPointwiseSetCoordinateBasis_Private(PetscWarpAsm, const PetscReal[]);
+/* The fields of an element of several (nf; per field its scalar basis functions fnb[f], components fnc[f], basis values
+   fB[f][q*fnb[f] + a] and reference derivatives fD[f] at the assembler's points; copied), set after the coordinate basis */
+PETSC_INTERN PetscErrorCode PetscWarpAsmPointwiseSetFields_Private(PetscWarpAsm, PetscInt, const PetscInt[], const PetscInt[], const PetscReal *const[], const PetscReal *const[]);
 /* The Jacobian of the user's g0..g3 (and g0_bd on the boundary faces) at the local state U (Ut or NULL), time t and
    shift, the PetscDS's constants: element matrices by the user's kernels, the boundary terms added into those of the
    faces' cells, reduced into A by PetscWarpAsmAssembleElementMatrices() */

@@ -216,6 +216,71 @@ PetscErrorCode DMPlexWarpCoordinateFE_Private(DM dm, DMPolytopeType ct, PetscFE 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Field f (> 0) of an element of several fields: a PetscFE of the mesh's dimension with an H1 (Lagrange) dual space, a
+   basis interlaced by node in the PetscDS's tabulation, at field 0's quadrature (PetscDSSetForceQuad(), the default, or
+   PetscFECopyQuadrature()) */
+static PetscErrorCode PlexWarpCheckOtherField_Private(DM dm, PetscDS ds, PetscInt f)
+{
+  MPI_Comm         comm = PetscObjectComm((PetscObject)dm);
+  PetscObject      obj, obj0;
+  PetscClassId     id;
+  PetscDualSpace   dsp;
+  PetscQuadrature  q, q0;
+  PetscTabulation *T;
+  PetscInt         k, sdim, d, Nc, Nb;
+  PetscBool        same, ok;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetDimension(dm, &d));
+  PetscCall(PetscDSGetDiscretization(ds, f, &obj));
+  PetscCheck(obj, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate(): field %" PetscInt_FMT " has no discretization", f);
+  PetscCall(PetscObjectGetClassId(obj, &id));
+  PetscCheck(id == PETSCFE_CLASSID, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() supports PetscFE fields only, field %" PetscInt_FMT " is a %s", f, obj->class_name);
+  PetscCall(PetscFEGetDualSpace((PetscFE)obj, &dsp));
+  PetscCall(PetscDualSpaceGetDeRahm(dsp, &k));
+  PetscCheck(k == 0, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() supports H1 (Lagrange) elements only, field %" PetscInt_FMT "'s dual space is not (de Rham index %" PetscInt_FMT ")", f, k);
+  PetscCall(PetscFEGetSpatialDimension((PetscFE)obj, &sdim));
+  PetscCheck(sdim == d, comm, PETSC_ERR_SUP, "Field %" PetscInt_FMT ": the PetscFE's dimension %" PetscInt_FMT " differs from the mesh's %" PetscInt_FMT, f, sdim, d);
+  PetscCall(PetscDSGetDiscretization(ds, 0, &obj0));
+  PetscCall(PetscFEGetQuadrature((PetscFE)obj, &q));
+  PetscCall(PetscFEGetQuadrature((PetscFE)obj0, &q0));
+  PetscCall(PetscQuadratureEqual(q, q0, &same));
+  PetscCheck(same, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate(): field %" PetscInt_FMT " has another quadrature than field 0; the kernels integrate all fields at the same points (PetscDSSetForceQuad(), PetscFECopyQuadrature())", f);
+  PetscCall(PetscFEGetNumComponents((PetscFE)obj, &Nc));
+  PetscCall(PetscFEGetDimension((PetscFE)obj, &Nb));
+  PetscCall(PetscDSGetTabulation(ds, &T));
+  PetscCheck(Nb % Nc == 0 && T[f]->Nr == 1 && T[f]->Nb == Nb && T[f]->Nc == Nc && T[f]->cdim == d && T[f]->K >= 1, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate(): the PetscDS tabulation of field %" PetscInt_FMT " does not match its element with first derivatives", f);
+  PetscCall(PlexWarpScalarTabulation_Private(T[f], Nc, &ok, NULL, NULL));
+  PetscCheck(ok, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() needs Lagrange bases interlaced by node (function a*nc+c = phi_a in component c); field %" PetscInt_FMT "'s is not", f);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The fields of the DM's PetscDS for the pointwise kernels: per field its scalar basis functions fnb[f], components
+   fnc[f], basis values fB[f][q*fnb[f] + a] and reference derivatives fD[f] (PetscMalloc2(); free with PetscFree2()) at
+   the PetscDS's points (checked by DMPlexWarpAsmGetData_Private()) */
+PetscErrorCode DMPlexWarpFieldTabulations_Private(DM dm, PetscInt *nf, PetscInt fnb[], PetscInt fnc[], PetscReal *fB[], PetscReal *fD[])
+{
+  PetscDS          ds;
+  PetscTabulation *T;
+  PetscInt         d;
+  PetscBool        ok;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetDimension(dm, &d));
+  PetscCall(DMGetDS(dm, &ds));
+  PetscCall(PetscDSGetNumFields(ds, nf));
+  PetscCheck(*nf >= 1 && *nf <= PETSCWARP_PW_MAXNF, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "%" PetscInt_FMT " fields: 1 to %d supported", *nf, PETSCWARP_PW_MAXNF);
+  PetscCall(PetscDSGetTabulation(ds, &T));
+  for (PetscInt f = 0; f < *nf; ++f) {
+    fnc[f] = T[f]->Nc;
+    fnb[f] = T[f]->Nb / T[f]->Nc;
+    PetscCall(PetscMalloc2(T[f]->Np * fnb[f], &fB[f], T[f]->Np * fnb[f] * d, &fD[f]));
+    PetscCall(PlexWarpScalarTabulation_Private(T[f], fnc[f], &ok, fB[f], fD[f]));
+    PetscCheck(ok, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "Field %" PetscInt_FMT ": not a Lagrange basis interlaced by node", f);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, PetscInt *ncells, PetscInt *nel, PetscInt *nrows, PetscInt **e2d, PetscInt *dim, PetscInt *nverts, PetscReal **X, PetscInt *ncv, PetscInt **cv, PetscInt *nb, PetscInt *nc, PetscInt *nq, PetscReal **w, PetscReal **B, PetscReal **D, PetscReal **Dc, PetscInt *nloc, PetscInt **l2d)
 {
   MPI_Comm           comm;
@@ -239,7 +304,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   Vec                coords;
   const PetscScalar *ca;
   PetscInt          *le2d, *ll2d = NULL, *lcv, *spts = NULL, *clbuf = NULL, *fifo = NULL, maxcl = 0, csStart, csEnd, sStart, sEnd, Nloc;
-  PetscBool          fast = PETSC_FALSE;
+  PetscBool          fast = PETSC_FALSE, symOther = PETSC_FALSE;
   PetscReal         *lX, *lw, *lB, *lD, *lDc;
   const char        *fail = NULL;
 
@@ -260,14 +325,20 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
     PetscCheck(ov == 0, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() needs a mesh distributed without overlap (this one has overlap %" PetscInt_FMT ")", ov);
   }
 
-  /* one field, a PetscFE with an H1 (Lagrange) dual space */
+  /* one field (several, up to PETSCWARP_PW_MAXNF, for user pointwise kernels), a PetscFE with an H1 (Lagrange) dual space */
   PetscCall(DMGetDimension(dm, &d));
   PetscCall(DMGetNumFields(dm, &Nf));
   PetscCall(DMGetNumDS(dm, &Nds));
-  PetscCheck(Nf == 1 && Nds == 1, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() supports one field and one PetscDS, not %" PetscInt_FMT " fields and %" PetscInt_FMT " PetscDS", Nf, Nds);
+  if (physics == DMPLEXWARP_PHYSICS_ANY)
+    PetscCheck(Nf >= 1 && Nf <= PETSCWARP_PW_MAXNF && Nds == 1, comm, PETSC_ERR_SUP, "The pointwise kernels support 1 to %d fields (PETSCWARP_PW_MAXNF) and one PetscDS, not %" PetscInt_FMT " fields and %" PetscInt_FMT " PetscDS", PETSCWARP_PW_MAXNF, Nf, Nds);
+  else PetscCheck(Nf == 1 && Nds == 1, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() supports one field and one PetscDS, not %" PetscInt_FMT " fields and %" PetscInt_FMT " PetscDS", Nf, Nds);
   PetscCall(DMGetDS(dm, &ds));
-  PetscCall(PetscDSGetNumFields(ds, &Nf));
-  PetscCheck(Nf == 1, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() supports one field, the PetscDS has %" PetscInt_FMT, Nf);
+  {
+    PetscInt dsNf;
+    PetscCall(PetscDSGetNumFields(ds, &dsNf));
+    PetscCheck(dsNf == Nf, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate(): the DM has %" PetscInt_FMT " fields, its PetscDS %" PetscInt_FMT, Nf, dsNf);
+  }
+  for (PetscInt f = 1; f < Nf; ++f) PetscCall(PlexWarpCheckOtherField_Private(dm, ds, f)); /* Lagrange, interlaced, field 0's quadrature */
   PetscCall(PetscDSGetDiscretization(ds, 0, &obj));
   PetscCheck(obj, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate(): field 0 has no discretization");
   PetscCall(PetscObjectGetClassId(obj, &id));
@@ -291,7 +362,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   }
   PetscCall(PetscFEGetDimension(fe, &Nb));
   PetscCall(PetscDSGetTotalDimension(ds, &totDim));
-  PetscCheck(Nb % Nc == 0 && totDim == Nb, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate(): the element has %" PetscInt_FMT " dofs, not nb*nc for %" PetscInt_FMT " components", totDim, Nc);
+  PetscCheck(Nb % Nc == 0 && (Nf > 1 || totDim == Nb), comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate(): the element has %" PetscInt_FMT " dofs, not nb*nc for %" PetscInt_FMT " components", totDim, Nc);
   nbs = Nb / Nc;
 
   /* cells: one type among triangle, quadrilateral, tetrahedron, hexahedron */
@@ -368,12 +439,17 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   if (size > 1) PetscCallMPI(MPIU_Allreduce(&Nr, &Nglobal, 1, MPIU_INT, MPI_SUM, comm));
   PetscCall(PetscSectionGetStorageSize(section, &Nloc));
   PetscCall(PetscSectionGetFieldSym(section, 0, &sym));
+  for (PetscInt f = 1; f < Nf; ++f) {
+    PetscSectionSym fsym;
+    PetscCall(PetscSectionGetFieldSym(section, f, &fsym));
+    if (fsym) symOther = PETSC_TRUE;
+  }
   PetscCall(DMPlexGetUseMatClosurePermutation(dm, &useClPerm));
   PetscCall(DMGetCoordinateSection(dm, &cs));
   PetscCall(DMGetCoordinatesLocal(dm, &coords));
   PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
   Nv  = vEnd - vStart;
-  Nel = Nb;
+  Nel = totDim;
 
   /* everything that can be checked cheaply was; from here on a failure frees what was allocated before it errors */
   PetscCall(PetscMalloc1((size_t)Ncells * Nel, &le2d));
@@ -464,7 +540,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
         PetscCall(DMPlexRestoreClosureIndices(dm, section, section, c, PETSC_TRUE, &n, &idx, NULL, NULL));
       }
       PetscCall(DMPlexGetTransitiveClosure(dm, c, PETSC_TRUE, &ncl, &cl));
-      if (sym) {
+      if (sym || symOther) {
         if (ncl > maxcl) {
           PetscCall(PetscFree(spts));
           maxcl = ncl;
@@ -476,7 +552,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
             spts[2 * np + 1] = cl[2 * p + 1];
             ++np;
           }
-        PetscCall(PetscSectionGetFieldPointSyms(section, 0, np, spts, &perms, &flips));
+        if (sym) PetscCall(PetscSectionGetFieldPointSyms(section, 0, np, spts, &perms, &flips));
       }
     }
     for (PetscInt p = 0; p < ncl && !fail; ++p) {
@@ -495,6 +571,14 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
     for (PetscInt p = 0; flips && p < np && !fail; ++p)
       if (flips[p]) fail = "point symmetries that flip the signs of dofs";
     if (sym) PetscCall(PetscSectionRestoreFieldPointSyms(section, 0, np, spts, &perms, &flips));
+    for (PetscInt f = 1; symOther && f < Nf && !fail; ++f) { /* the other fields' symmetries (several fields: slow path) */
+      const PetscInt    **fperms = NULL;
+      const PetscScalar **fflips = NULL;
+      PetscCall(PetscSectionGetFieldPointSyms(section, f, np, spts, &fperms, &fflips));
+      for (PetscInt p = 0; fflips && p < np && !fail; ++p)
+        if (fflips[p]) fail = "point symmetries that flip the signs of dofs";
+      PetscCall(PetscSectionRestoreFieldPointSyms(section, f, np, spts, &fperms, &fflips));
+    }
     if (!fast) PetscCall(DMPlexRestoreTransitiveClosure(dm, c, PETSC_TRUE, &ncl, &cl));
     if (fail) bad = c;
   }
@@ -636,7 +720,11 @@ PetscErrorCode DMPlexWarpAsmCreate_Private(DM dm, PetscWarpPhysics physics, Pets
   PetscCall(PetscWarpAsmSetElements(*assembler, ncells, nel, nrows, nrows, e2d));
   PetscCall(PetscWarpAsmSetLocalElements(*assembler, nloc, l2d));
   PetscCall(PetscWarpAsmSetMesh(*assembler, dim, nverts, X, ncv, cv));
-  PetscCall(PetscWarpAsmSetReference(*assembler, nb, nc, nq, w, B, D, Dc));
+  if (nel == nb * nc) PetscCall(PetscWarpAsmSetReference(*assembler, nb, nc, nq, w, B, D, Dc));
+  else { /* several fields (DMPLEXWARP_PHYSICS_ANY): field 0's reference; the pointwise kernels get every field's */ PetscInt Nf;
+    PetscCall(DMGetNumFields(dm, &Nf));
+    PetscCall(PetscWarpAsmSetReferenceFields_Private(*assembler, Nf, nb, nc, nq, w, B, D, Dc));
+  }
   if (physics == PETSCWARP_PHYSICS_LAPLACE) PetscCall(PetscWarpAsmSetLaplace(*assembler, PETSCWARP_COEF_CONSTANT, 1.0, NULL));
   else if (physics == PETSCWARP_PHYSICS_ELASTICITY) PetscCall(PetscWarpAsmSetElasticity(*assembler, 1.0, 1.0));
   PetscCall(PetscFree(e2d));

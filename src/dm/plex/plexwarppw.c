@@ -127,8 +127,8 @@ static PetscErrorCode Inherit(DM from, DM to)
   Logically Collective
 
   Input Parameters:
-+ dm - a `DMPLEX` with one `PetscFE` field, its `PetscDS` holding the same host functions (`PetscDSSetResidual()`,
-       `PetscDSSetJacobian()`)
++ dm - a `DMPLEX` with the `PetscFE` fields the kernels were compiled for, its `PetscDS` holding the same host functions
+       (`PetscDSSetResidual()`, `PetscDSSetJacobian()`)
 - pw - the element kernels (copied), or `NULL` to remove a registration
 
   Level: intermediate
@@ -177,7 +177,12 @@ static PetscErrorCode Inherit(DM from, DM to)
   `DMPlexCreateSubmesh()`, `DMPlexTransformApply()`, `DMAdaptLabel()`, ...), nor a `DM` that only receives this one's
   `PetscDS` (`DMCopyDisc()`, `DMCopyDS()` copy the `PetscDS`, not the registration): register on those.
 
-  This version supports one field of at most `PETSCWARP_PW_MAXNC` components, no auxiliary fields, no separate Jacobian
+  Several fields (`PETSCWARP_POINTWISE_FIELDS_BEGIN()`, up to `PETSCWARP_PW_MAXNF` Lagrange `PetscFE`s of their own degrees
+  and components, sharing the quadrature): every field's residual and every block's Jacobian are checked as above, the
+  element matrices and vectors hold all fields in PETSc's order (essential boundaries of any field are dropped as PETSc
+  drops them); natural boundary terms are compiled for one field only and refused with several (`PETSC_ERR_SUP`).
+
+  This version supports at most `PETSCWARP_PW_MAXNC` components in all, no auxiliary fields, no separate Jacobian
   preconditioner and no dynamic Jacobian of TS; otherwise the hooks stop with `PETSC_ERR_SUP`. Real scalars only.
 
 .seealso: `PETSCWARP_POINTWISE()`, `PETSCWARP_POINTWISE_BD()`, `PETSCWARP_POINTWISE_BD_JACOBIAN()`, `PETSCWARP_POINTWISE_BD_ALL()`, `PetscWarpPointwise`, `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`,
@@ -219,26 +224,57 @@ static PetscBool SameSlot(PetscInt n, void (*ds)(void), void (*compiled)(void))
   return (PetscBool)(n <= 1 && ds == compiled);
 }
 
-/* dm's PetscDS holds the functions the kernels were compiled from (one field, one PetscDS) */
+/* The PetscDS's residual functions of field f (n[k], fn[k] for f0, f1) and Jacobian functions of the block (f, g)
+   (n[k], fn[k] for g0 ... g3): the first of each kind, or NULL */
+static PetscErrorCode DSResidual(PetscWeakForm wf, PetscInt f, PetscInt n[2], void (*fn[2])(void))
+{
+  PetscPointFn **f0, **f1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscWeakFormGetResidual(wf, NULL, 0, f, 0, &n[0], &f0, &n[1], &f1));
+  fn[0] = n[0] ? (void (*)(void))f0[0] : NULL;
+  fn[1] = n[1] ? (void (*)(void))f1[0] : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+static PetscErrorCode DSJacobian(PetscWeakForm wf, PetscInt f, PetscInt g, PetscInt n[4], void (*fn[4])(void))
+{
+  PetscPointJacFn **g0, **g1, **g2, **g3;
+
+  PetscFunctionBegin;
+  PetscCall(PetscWeakFormGetJacobian(wf, NULL, 0, f, g, 0, &n[0], &g0, &n[1], &g1, &n[2], &g2, &n[3], &g3));
+  fn[0] = n[0] ? (void (*)(void))g0[0] : NULL;
+  fn[1] = n[1] ? (void (*)(void))g1[0] : NULL;
+  fn[2] = n[2] ? (void (*)(void))g2[0] : NULL;
+  fn[3] = n[3] ? (void (*)(void))g3[0] : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* dm's PetscDS holds the functions the kernels were compiled from (pw->nf fields, one PetscDS) */
 static PetscErrorCode DSMatches(DM dm, const PetscWarpPointwise *pw, PetscBool *match)
 {
-  PetscInt          Nf, Nds, n0, n1, n2, n3;
-  PetscDS           ds;
-  PetscWeakForm     wf;
-  PetscPointFn    **f0, **f1;
-  PetscPointJacFn **g0, **g1, **g2, **g3;
+  PetscInt      Nf, Nds, n[4];
+  PetscDS       ds;
+  PetscWeakForm wf;
+  void (*fn[4])(void);
 
   PetscFunctionBegin;
   *match = PETSC_FALSE;
   PetscCall(DMGetNumFields(dm, &Nf));
   PetscCall(DMGetNumDS(dm, &Nds));
-  if (Nf != 1 || Nds != 1) PetscFunctionReturn(PETSC_SUCCESS);
+  if (Nf != pw->nf || Nds != 1) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DMGetDS(dm, &ds));
   PetscCall(PetscDSGetWeakForm(ds, &wf));
-  PetscCall(PetscWeakFormGetResidual(wf, NULL, 0, 0, 0, &n0, &f0, &n1, &f1));
-  if (!SameSlot(n0, n0 ? (void (*)(void))f0[0] : NULL, pw->f[0]) || !SameSlot(n1, n1 ? (void (*)(void))f1[0] : NULL, pw->f[1])) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscWeakFormGetJacobian(wf, NULL, 0, 0, 0, 0, &n0, &g0, &n1, &g1, &n2, &g2, &n3, &g3));
-  *match = (PetscBool)(SameSlot(n0, n0 ? (void (*)(void))g0[0] : NULL, pw->g[0]) && SameSlot(n1, n1 ? (void (*)(void))g1[0] : NULL, pw->g[1]) && SameSlot(n2, n2 ? (void (*)(void))g2[0] : NULL, pw->g[2]) && SameSlot(n3, n3 ? (void (*)(void))g3[0] : NULL, pw->g[3]));
+  for (PetscInt f = 0; f < Nf; f++) {
+    PetscCall(DSResidual(wf, f, n, fn));
+    for (int k = 0; k < 2; k++)
+      if (!SameSlot(n[k], fn[k], pw->fm[f][k])) PetscFunctionReturn(PETSC_SUCCESS);
+    for (PetscInt g = 0; g < Nf; g++) {
+      PetscCall(DSJacobian(wf, f, g, n, fn));
+      for (int k = 0; k < 4; k++)
+        if (!SameSlot(n[k], fn[k], pw->gm[f][g][k])) PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  *match = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -265,12 +301,13 @@ PetscErrorCode DMPlexWarpPointwiseGet_Private(DM dm, const PetscWarpPointwise **
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* One kind of pointwise function of the PetscDS against the compiled one: at most one, the same */
+/* One kind of pointwise function of the PetscDS against the compiled one: at most one, the same (slot: e.g. "g2 of the
+   block (0, 1)") */
 static PetscErrorCode CheckSlot(DM dm, const char *slot, PetscInt n, void (*ds)(void), void (*compiled)(void), const char *name)
 {
   PetscFunctionBegin;
   PetscCheck(n <= 1, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "The PetscDS has %" PetscInt_FMT " %s functions; the pointwise kernels %s take one", n, slot, name);
-  PetscCheck(ds == compiled, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_INCOMP, "The PetscDS's %s (%s) is not the %s the pointwise kernels %s were compiled from (%s): give the same functions to PetscDSSetResidual()/PetscDSSetJacobian() and PETSCWARP_POINTWISE()", slot, ds ? "set" : "none", slot, name, compiled ? "set" : "none");
+  PetscCheck(ds == compiled, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_INCOMP, "The PetscDS's %s (%s) is not the %s the pointwise kernels %s were compiled from (%s): give the same functions to PetscDSSetResidual()/PetscDSSetJacobian() and PETSCWARP_POINTWISE() (PETSCWARP_POINTWISE_RESIDUAL(), PETSCWARP_POINTWISE_JACOBIAN())", slot, ds ? "set" : "none", slot, name, compiled ? "set" : "none");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -279,28 +316,31 @@ static PetscErrorCode CheckSlot(DM dm, const char *slot, PetscInt n, void (*ds)(
    (no dynamic Jacobian) */
 PetscErrorCode DMPlexWarpPointwiseCheck_Private(DM dm, const PetscWarpPointwise *pw, PetscBool transient)
 {
-  MPI_Comm          comm = PetscObjectComm((PetscObject)dm);
-  const char       *name = pw->name ? pw->name : "(unnamed)";
-  PetscDS           ds;
-  PetscWeakForm     wf;
-  PetscInt          Nf, Nds, Nc, naux, nbd, n0, n1, n2, n3;
-  PetscObject       obj;
-  PetscClassId      id;
-  PetscBool         has;
-  PetscPointFn    **f0, **f1;
-  PetscPointJacFn **g0, **g1, **g2, **g3;
+  MPI_Comm      comm = PetscObjectComm((PetscObject)dm);
+  const char   *name = pw->name ? pw->name : "(unnamed)";
+  PetscDS       ds;
+  PetscWeakForm wf;
+  PetscInt      Nf, Nds, Nc = 0, naux, nbd, n[4];
+  PetscObject   obj;
+  PetscClassId  id;
+  PetscBool     has;
+  void (*fn[4])(void);
 
   PetscFunctionBegin;
   PetscCall(DMGetNumFields(dm, &Nf));
   PetscCall(DMGetNumDS(dm, &Nds));
-  PetscCheck(Nf == 1 && Nds == 1, comm, PETSC_ERR_SUP, "The pointwise kernels %s support one field and one PetscDS, not %" PetscInt_FMT " fields and %" PetscInt_FMT " PetscDS", name, Nf, Nds);
+  PetscCheck(Nf == pw->nf && Nds == 1, comm, PETSC_ERR_SUP, "The pointwise kernels %s were compiled for %d field%s and one PetscDS, the DM has %" PetscInt_FMT " fields and %" PetscInt_FMT " PetscDS", name, pw->nf, pw->nf > 1 ? "s" : "", Nf, Nds);
   PetscCall(DMGetDS(dm, &ds));
-  PetscCall(PetscDSGetDiscretization(ds, 0, &obj));
-  PetscCheck(obj, comm, PETSC_ERR_SUP, "The pointwise kernels %s: field 0 has no discretization", name);
-  PetscCall(PetscObjectGetClassId(obj, &id));
-  PetscCheck(id == PETSCFE_CLASSID, comm, PETSC_ERR_SUP, "The pointwise kernels %s support a PetscFE field, field 0 is a %s", name, obj->class_name);
-  PetscCall(PetscFEGetNumComponents((PetscFE)obj, &Nc));
-  PetscCheck(Nc <= pw->maxnc, comm, PETSC_ERR_SUP, "The pointwise kernels %s were compiled for at most %d components (PETSCWARP_PW_MAXNC), the field has %" PetscInt_FMT, name, pw->maxnc, Nc);
+  for (PetscInt f = 0; f < Nf; f++) {
+    PetscInt nc;
+    PetscCall(PetscDSGetDiscretization(ds, f, &obj));
+    PetscCheck(obj, comm, PETSC_ERR_SUP, "The pointwise kernels %s: field %" PetscInt_FMT " has no discretization", name, f);
+    PetscCall(PetscObjectGetClassId(obj, &id));
+    PetscCheck(id == PETSCFE_CLASSID, comm, PETSC_ERR_SUP, "The pointwise kernels %s support PetscFE fields, field %" PetscInt_FMT " is a %s", name, f, obj->class_name);
+    PetscCall(PetscFEGetNumComponents((PetscFE)obj, &nc));
+    Nc += nc;
+  }
+  PetscCheck(Nc <= pw->maxnc, comm, PETSC_ERR_SUP, "The pointwise kernels %s were compiled for at most %d components in all (PETSCWARP_PW_MAXNC), the fields have %" PetscInt_FMT, name, pw->maxnc, Nc);
   PetscCall(DMGetNumAuxiliaryVec(dm, &naux));
   PetscCheck(naux == 0, comm, PETSC_ERR_SUP, "The pointwise kernels %s do not support auxiliary fields (the DM has %" PetscInt_FMT " auxiliary vectors)", name, naux);
   PetscCall(PetscDSGetNumBoundary(ds, &nbd));
@@ -314,6 +354,20 @@ PetscErrorCode DMPlexWarpPointwiseCheck_Private(DM dm, const PetscWarpPointwise 
 
     PetscCall(PetscDSGetBoundary(ds, b, &bwf, &type, &bname, &label, &nv, &values, &field, NULL, NULL, NULL, NULL, NULL));
     if (type & DM_BC_ESSENTIAL) continue;
+    if (Nf > 1) { /* natural boundaries without terms only: the boundary kernels are compiled for one field */
+      for (PetscInt v = 0; v < nv && bwf; v++) {
+        PetscInt            m[2], jn[4];
+        PetscBdPointFn    **bf[2];
+        PetscBdPointJacFn **cj[4];
+        PetscCall(PetscWeakFormGetBdResidual(bwf, label, values[v], field, 0, &m[0], &bf[0], &m[1], &bf[1]));
+        PetscCheck(!m[0] && !m[1], comm, PETSC_ERR_SUP, "The pointwise kernels %s of %" PetscInt_FMT " fields: the natural boundary %s, value %" PetscInt_FMT ", has boundary terms, which petscwarp computes for one field only", name, Nf, bname, values[v]);
+        for (PetscInt g = 0; g < Nf; g++) {
+          PetscCall(PetscWeakFormGetBdJacobian(bwf, label, values[v], field, g, 0, &jn[0], &cj[0], &jn[1], &cj[1], &jn[2], &cj[2], &jn[3], &cj[3]));
+          PetscCheck(!jn[0] && !jn[1] && !jn[2] && !jn[3], comm, PETSC_ERR_SUP, "The pointwise kernels %s of %" PetscInt_FMT " fields: the natural boundary %s, value %" PetscInt_FMT ", has a boundary Jacobian, which petscwarp computes for one field only", name, Nf, bname, values[v]);
+        }
+      }
+      continue;
+    }
     PetscCheck(type == DM_BC_NATURAL, comm, PETSC_ERR_SUP, "The pointwise kernels %s: boundary %s is of type %s; they support essential and natural (DM_BC_NATURAL) boundaries", name, bname, DMBoundaryConditionTypes[type]);
     for (PetscInt v = 0; v < nv && bwf; v++) { /* the keys of DMPlexComputeBdResidual_Internal(): (label, value, field, part 0) */
       const char *const   tn[4] = {"0", "1", "2", "3"};
@@ -348,14 +402,23 @@ PetscErrorCode DMPlexWarpPointwiseCheck_Private(DM dm, const PetscWarpPointwise 
     PetscCheck(!has, comm, PETSC_ERR_SUP, "The pointwise kernels %s: the PetscDS has a dynamic Jacobian (PetscDSSetDynamicJacobian()), which they do not compute", name);
   }
   PetscCall(PetscDSGetWeakForm(ds, &wf));
-  PetscCall(PetscWeakFormGetResidual(wf, NULL, 0, 0, 0, &n0, &f0, &n1, &f1));
-  PetscCall(CheckSlot(dm, "f0", n0, n0 ? (void (*)(void))f0[0] : NULL, pw->f[0], name));
-  PetscCall(CheckSlot(dm, "f1", n1, n1 ? (void (*)(void))f1[0] : NULL, pw->f[1], name));
-  PetscCall(PetscWeakFormGetJacobian(wf, NULL, 0, 0, 0, 0, &n0, &g0, &n1, &g1, &n2, &g2, &n3, &g3));
-  PetscCall(CheckSlot(dm, "g0", n0, n0 ? (void (*)(void))g0[0] : NULL, pw->g[0], name));
-  PetscCall(CheckSlot(dm, "g1", n1, n1 ? (void (*)(void))g1[0] : NULL, pw->g[1], name));
-  PetscCall(CheckSlot(dm, "g2", n2, n2 ? (void (*)(void))g2[0] : NULL, pw->g[2], name));
-  PetscCall(CheckSlot(dm, "g3", n3, n3 ? (void (*)(void))g3[0] : NULL, pw->g[3], name));
+  for (PetscInt f = 0; f < Nf; f++) {
+    char slot[64];
+    PetscCall(DSResidual(wf, f, n, fn));
+    for (int k = 0; k < 2; k++) {
+      if (Nf > 1) PetscCall(PetscSNPrintf(slot, sizeof(slot), "f%d of field %" PetscInt_FMT, k, f));
+      else PetscCall(PetscSNPrintf(slot, sizeof(slot), "f%d", k));
+      PetscCall(CheckSlot(dm, slot, n[k], fn[k], pw->fm[f][k], name));
+    }
+    for (PetscInt g = 0; g < Nf; g++) {
+      PetscCall(DSJacobian(wf, f, g, n, fn));
+      for (int k = 0; k < 4; k++) {
+        if (Nf > 1) PetscCall(PetscSNPrintf(slot, sizeof(slot), "g%d of the block (%" PetscInt_FMT ", %" PetscInt_FMT ")", k, f, g));
+        else PetscCall(PetscSNPrintf(slot, sizeof(slot), "g%d", k));
+        PetscCall(CheckSlot(dm, slot, n[k], fn[k], pw->gm[f][g][k], name));
+      }
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -401,6 +464,17 @@ PetscErrorCode DMPlexWarpPointwiseAsmCreate_Private(DM dm, PetscWarpAsm *wa)
     for (PetscInt k = 0; k < ncv; ++k) Bc[q * ncv + k] = Tc->T[0][(q * Nbc + k * dim) * dim];
   PetscCall(PetscWarpAsmPointwiseSetCoordinateBasis_Private(*wa, Bc));
   PetscCall(PetscFree(Bc));
+  { /* several fields: each field's basis (one field: the assembler's reference) */
+    PetscInt   nf, fnb[PETSCWARP_PW_MAXNF], fnc[PETSCWARP_PW_MAXNF];
+    PetscReal *fB[PETSCWARP_PW_MAXNF], *fD[PETSCWARP_PW_MAXNF];
+
+    PetscCall(PetscDSGetNumFields(ds, &nf));
+    if (nf > 1) {
+      PetscCall(DMPlexWarpFieldTabulations_Private(dm, &nf, fnb, fnc, fB, fD));
+      PetscCall(PetscWarpAsmPointwiseSetFields_Private(*wa, nf, fnb, fnc, (const PetscReal *const *)fB, (const PetscReal *const *)fD));
+      for (PetscInt f = 0; f < nf; f++) PetscCall(PetscFree2(fB[f], fD[f]));
+    }
+  }
   PetscCall(PetscTabulationDestroy(&Tc));
   PetscCall(PetscFEDestroy(&cfe));
   {

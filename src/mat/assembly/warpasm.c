@@ -752,13 +752,23 @@ PetscErrorCode PetscWarpAsmSetMesh(PetscWarpAsm wa, PetscInt dim, PetscInt nvert
 @*/
 PetscErrorCode PetscWarpAsmSetReference(PetscWarpAsm wa, PetscInt nb, PetscInt nc, PetscInt nq, const PetscReal w[], const PetscReal B[], const PetscReal D[], const PetscReal Dc[])
 {
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
+  PetscCall(PetscWarpAsmSetReferenceFields_Private(wa, 1, nb, nc, nq, w, B, D, Dc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PetscWarpAsmSetReference() of an element of nf fields (the pointwise kernels of several fields): nb, nc, B and D are
+   field 0's, the element's nel dofs more than nb*nc; no built-in physics runs on it */
+PetscErrorCode PetscWarpAsmSetReferenceFields_Private(PetscWarpAsm wa, PetscInt nf, PetscInt nb, PetscInt nc, PetscInt nq, const PetscReal w[], const PetscReal B[], const PetscReal D[], const PetscReal Dc[])
+{
   PetscInt dim;
 
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
   dim = wa->dim;
   PetscCheck(dim, PetscObjectComm((PetscObject)wa), PETSC_ERR_ORDER, "Call PetscWarpAsmSetMesh() before PetscWarpAsmSetReference()");
-  PetscCheck(nb * nc == wa->nel, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_INCOMP, "%" PetscInt_FMT " basis functions x %" PetscInt_FMT " components != %" PetscInt_FMT " dofs per cell", nb, nc, wa->nel);
+  PetscCheck(nf >= 1, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " fields", nf);
+  PetscCheck(nf > 1 ? nb * nc < wa->nel : nb * nc == wa->nel, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_INCOMP, "%" PetscInt_FMT " basis functions x %" PetscInt_FMT " components %s %" PetscInt_FMT " dofs per cell", nb, nc, nf > 1 ? "of field 0 not below" : "!=", wa->nel);
   PetscCheck(nb <= PETSCWARP_MAXNB && nq <= PETSCWARP_MAXNQ, PetscObjectComm((PetscObject)wa), PETSC_ERR_SUP, "Elements with %" PetscInt_FMT " basis functions and %" PetscInt_FMT " quadrature points exceed the compiled limits (%d, %d)", nb, nq, PETSCWARP_MAXNB, PETSCWARP_MAXNQ);
   PetscAssertPointer(w, 5);
   PetscAssertPointer(B, 6);
@@ -771,9 +781,10 @@ PetscErrorCode PetscWarpAsmSetReference(PetscWarpAsm wa, PetscInt nb, PetscInt n
   PetscCall(PetscArraycpy(wa->B, B, nq * nb));
   PetscCall(PetscArraycpy(wa->D, D, nq * nb * dim));
   PetscCall(PetscArraycpy(wa->Dc, Dc, nq * wa->ncv * dim));
-  wa->nb = nb;
-  wa->nc = nc;
-  wa->nq = nq;
+  wa->nb      = nb;
+  wa->nc      = nc;
+  wa->nq      = nq;
+  wa->nfields = nf;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1230,6 +1241,7 @@ PetscErrorCode PetscWarpAsmDescribeData_Private(PetscWarpAsm a, PetscBool device
 static PetscErrorCode Describe(PetscWarpAsm a, PetscBool device, PetscWarpFE *fe, PetscWarpMesh *mesh, PetscWarpPhys *ph)
 {
   PetscFunctionBegin;
+  PetscCheck(a->nfields <= 1, PetscObjectComm((PetscObject)a), PETSC_ERR_SUP, "The built-in physics need an element of one field, this one has %" PetscInt_FMT " (element matrices of several fields come from the pointwise kernels)", a->nfields);
   PetscCheck(a->physics != PETSCWARP_PHYSICS_ELASTICITY || a->nc == a->dim, PetscObjectComm((PetscObject)a), PETSC_ERR_ARG_INCOMP, "Elasticity needs %" PetscInt_FMT " components, the element has %" PetscInt_FMT, a->dim, a->nc);
   PetscCheck(a->physics != PETSCWARP_PHYSICS_LAPLACE || a->nc == 1, PetscObjectComm((PetscObject)a), PETSC_ERR_ARG_INCOMP, "The Laplacian needs a scalar element, this one has %" PetscInt_FMT " components", a->nc);
   PetscCall(PetscWarpAsmDescribeData_Private(a, device, fe, mesh, &ph->kcell));
@@ -1374,7 +1386,7 @@ static PetscErrorCode PlanSetUp(PetscWarpAsm a, Mat A, const MatWarpTarget *t, P
   p->strategy = a->size > 1 ? PETSCWARP_ASM_COO : a->strategy; /* several ranks: PETSc's MPI COO sends off-process entries */
   /* the physics matters to the strategies that compute element matrices themselves; globalnz and coo also reduce element
      matrices given by the caller, of an element no built-in physics fits (user pointwise kernels, warpasmpw.c) */
-  phys = (PetscBool)((p->strategy != PETSCWARP_ASM_GLOBALNZ && p->strategy != PETSCWARP_ASM_COO) || (a->physics == PETSCWARP_PHYSICS_LAPLACE ? a->nc == 1 : a->nc == a->dim));
+  phys = (PetscBool)((p->strategy != PETSCWARP_ASM_GLOBALNZ && p->strategy != PETSCWARP_ASM_COO) || (a->nfields <= 1 && (a->physics == PETSCWARP_PHYSICS_LAPLACE ? a->nc == 1 : a->nc == a->dim)));
   if (phys) PetscCall(Describe(a, PETSC_FALSE, &fe, &mesh, &ph));
   p->requested = a->strategy;
   p->device    = device;
@@ -2240,7 +2252,10 @@ PetscErrorCode PetscWarpAsmView(PetscWarpAsm wa, PetscViewer viewer)
   PetscCall(PetscWarpAsmGetInfo(wa, &info));
   PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)wa, viewer));
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " cells of %" PetscInt_FMT " dofs (%" PetscInt_FMT " basis functions x %" PetscInt_FMT " components, %" PetscInt_FMT " quadrature points, %" PetscInt_FMT " vertices), %" PetscInt_FMT " rows, dim %" PetscInt_FMT "\n", wa->ncells, wa->nel, wa->nb, wa->nc, wa->nq, wa->ncv, wa->nrows, wa->dim));
+  if (wa->nfields > 1)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " cells of %" PetscInt_FMT " dofs (%" PetscInt_FMT " fields, field 0: %" PetscInt_FMT " basis functions x %" PetscInt_FMT " components; %" PetscInt_FMT " quadrature points, %" PetscInt_FMT " vertices), %" PetscInt_FMT " rows, dim %" PetscInt_FMT "\n", wa->ncells, wa->nel, wa->nfields, wa->nb, wa->nc, wa->nq, wa->ncv, wa->nrows, wa->dim));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " cells of %" PetscInt_FMT " dofs (%" PetscInt_FMT " basis functions x %" PetscInt_FMT " components, %" PetscInt_FMT " quadrature points, %" PetscInt_FMT " vertices), %" PetscInt_FMT " rows, dim %" PetscInt_FMT "\n", wa->ncells, wa->nel, wa->nb, wa->nc, wa->nq, wa->ncv, wa->nrows, wa->dim));
   PetscCall(PetscViewerASCIIPrintf(viewer, "physics %s, shift %g; strategy %s on the %s\n", wa->physics == PETSCWARP_PHYSICS_LAPLACE ? "Laplace" : "elasticity", (double)wa->shift, PetscWarpAsmStrategies[wa->strategy], wa->usedevice ? "device" : "host"));
   if (wa->strategy == PETSCWARP_ASM_SHAREDNZ)
     PetscCall(PetscViewerASCIIPrintf(viewer, "sharednz: %s partition, %" PetscInt_FMT " threads and shared memory %s%" PetscInt_FMT "%s per block, globalnz above %g computations per element\n", PetscWarpSharedNZPartitioners[wa->partitioner], wa->sbs, wa->smem ? "" : "(", wa->smem, wa->smem ? " bytes" : ": the device's maximum)",

@@ -32,6 +32,10 @@ struct _n_PetscWarpAsmPW {
   int         *d_bfcell, *d_btab, *d_bboff, *d_bbface;
   PetscScalar *bG;   /* the boundary Jacobian's workspace (nbf*nbq*nc*nc), made at its first use */
   double      *d_bG; /* device one */
+  /* several fields (PetscWarpAsmPointwiseSetFields_Private()); nf = 0: the assembler's one field */
+  PetscInt   nf, fnb[PETSCWARP_PW_MAXNF], fnc[PETSCWARP_PW_MAXNF];
+  PetscReal *fB[PETSCWARP_PW_MAXNF], *fD[PETSCWARP_PW_MAXNF]; /* [nq*fnb[f]], [nq*fnb[f]*dim] */
+  double    *d_fB[PETSCWARP_PW_MAXNF], *d_fD[PETSCWARP_PW_MAXNF];
 };
 
 /* The boundary faces' arrays (host and device) */
@@ -65,6 +69,11 @@ PetscErrorCode PetscWarpAsmPointwiseFreeBuffers_Private(PetscWarpAsm a)
   PetscCall(PetscFree(p->h_const));
   p->nh = 0;
 #if PetscDefined(HAVE_CUDA)
+  for (PetscInt f = 0; f < p->nf; f++) {
+    if (p->d_fB[f]) PetscCallCUDA(cudaFree(p->d_fB[f]));
+    if (p->d_fD[f]) PetscCallCUDA(cudaFree(p->d_fD[f]));
+    p->d_fB[f] = p->d_fD[f] = NULL;
+  }
   if (p->d_Bc) PetscCallCUDA(cudaFree(p->d_Bc));
   if (p->d_out) PetscCallCUDA(cudaFree(p->d_out));
   if (p->d_const) PetscCallCUDA(cudaFree(p->d_const));
@@ -84,6 +93,7 @@ PetscErrorCode PetscWarpAsmPointwiseReset_Private(PetscWarpAsm a)
   if (!a->pw) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscWarpAsmPointwiseFreeBuffers_Private(a));
   PetscCall(BoundaryFree(a->pw));
+  for (PetscInt f = 0; f < a->pw->nf; f++) PetscCall(PetscFree2(a->pw->fB[f], a->pw->fD[f]));
   PetscCall(PetscFree(a->pw->Bc));
   PetscCall(PetscFree(a->pw));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -97,6 +107,29 @@ PetscErrorCode PetscWarpAsmPointwiseSetCoordinateBasis_Private(PetscWarpAsm a, c
   PetscCall(PetscNew(&a->pw));
   PetscCall(PetscMalloc1(a->nq * a->ncv, &a->pw->Bc));
   PetscCall(PetscArraycpy(a->pw->Bc, Bc, a->nq * a->ncv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscWarpAsmPointwiseSetFields_Private(PetscWarpAsm a, PetscInt nf, const PetscInt fnb[], const PetscInt fnc[], const PetscReal *const fB[], const PetscReal *const fD[])
+{
+  struct _n_PetscWarpAsmPW *p   = a->pw;
+  PetscInt                  nel = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(p, PetscObjectComm((PetscObject)a), PETSC_ERR_ORDER, "Set the coordinate basis of the pointwise kernels before their fields");
+  PetscCheck(nf >= 1 && nf <= PETSCWARP_PW_MAXNF, PetscObjectComm((PetscObject)a), PETSC_ERR_SUP, "The pointwise kernels support 1 to %d fields (PETSCWARP_PW_MAXNF), not %" PetscInt_FMT, PETSCWARP_PW_MAXNF, nf);
+  for (PetscInt f = 0; f < nf; f++) nel += fnb[f] * fnc[f];
+  PetscCheck(nel == a->nel, PetscObjectComm((PetscObject)a), PETSC_ERR_ARG_INCOMP, "The fields have %" PetscInt_FMT " dofs per cell, the elements %" PetscInt_FMT, nel, a->nel);
+  PetscCall(PetscWarpAsmPointwiseFreeBuffers_Private(a)); /* the device copies of the previous fields */
+  for (PetscInt f = 0; f < p->nf; f++) PetscCall(PetscFree2(p->fB[f], p->fD[f]));
+  for (PetscInt f = 0; f < nf; f++) {
+    p->fnb[f] = fnb[f];
+    p->fnc[f] = fnc[f];
+    PetscCall(PetscMalloc2(a->nq * fnb[f], &p->fB[f], a->nq * fnb[f] * a->dim, &p->fD[f]));
+    PetscCall(PetscArraycpy(p->fB[f], fB[f], a->nq * fnb[f]));
+    PetscCall(PetscArraycpy(p->fD[f], fD[f], a->nq * fnb[f] * a->dim));
+  }
+  p->nf = nf;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -352,6 +385,17 @@ static PetscErrorCode Describe(PetscWarpAsm a, PetscBool device, PetscInt nconst
   d->t            = t;
   d->u_tShift     = shift;
   d->numConstants = nconst;
+  d->nf           = p->nf ? (int)p->nf : 1;
+  d->fnb[0]       = fe.nb;
+  d->fnc[0]       = fe.nc;
+  d->fB[0]        = fe.B;
+  d->fD[0]        = fe.D;
+  for (PetscInt f = 0; f < p->nf; f++) {
+    d->fnb[f] = (int)p->fnb[f];
+    d->fnc[f] = (int)p->fnc[f];
+    d->fB[f]  = p->fB[f];
+    d->fD[f]  = p->fD[f];
+  }
   if (!device) {
     d->Bc        = p->Bc;
     d->l2d       = a->l2d;
@@ -364,6 +408,12 @@ static PetscErrorCode Describe(PetscWarpAsm a, PetscBool device, PetscInt nconst
 
     PetscCall(PetscGetCurrentCUDAStream(&st));
     if (!p->d_Bc) PetscCall(PetscWarpAsmUpload_Private(p->Bc, (size_t)(a->nq * a->ncv), sizeof(double), (void **)&p->d_Bc));
+    for (PetscInt f = 0; f < p->nf; f++) {
+      if (!p->d_fB[f]) PetscCall(PetscWarpAsmUpload_Private(p->fB[f], (size_t)(a->nq * p->fnb[f]), sizeof(double), (void **)&p->d_fB[f]));
+      if (!p->d_fD[f]) PetscCall(PetscWarpAsmUpload_Private(p->fD[f], (size_t)(a->nq * p->fnb[f] * a->dim), sizeof(double), (void **)&p->d_fD[f]));
+      d->fB[f] = p->d_fB[f];
+      d->fD[f] = p->d_fD[f];
+    }
     PetscCall(PetscWarpAsmLocalMapDevice_Private(a));
     if (nconst) { /* uploaded when they change, ordered on the stream after the kernels that read the previous ones */
       PetscBool same = (PetscBool)(nconst == p->nconst && p->h_const);
@@ -412,11 +462,16 @@ static PetscErrorCode Run(PetscWarpAsm a, PetscBool device, PetscWarpPointwiseKe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Work per cell: per point the geometry, the state and its gradient; per entry and point its terms */
+/* Work per cell: per point the geometry, the state and its gradient (each field's basis); per entry and point its terms */
 static PetscLogDouble Flops(PetscWarpAsm a, PetscBool jac)
 {
-  const PetscLogDouble dim = (PetscLogDouble)a->dim, nel = (PetscLogDouble)a->nel, nq = (PetscLogDouble)a->nq, ncv = (PetscLogDouble)a->ncv, nb = (PetscLogDouble)a->nb;
-  const PetscLogDouble point = 2 * ncv * dim * dim + 2 * ncv * dim + nb * (2 * dim * dim + 2 * nel / nb * (1 + dim));
+  const struct _n_PetscWarpAsmPW *p   = a->pw;
+  const PetscLogDouble            dim = (PetscLogDouble)a->dim, nel = (PetscLogDouble)a->nel, nq = (PetscLogDouble)a->nq, ncv = (PetscLogDouble)a->ncv;
+  PetscLogDouble                  point = 2 * ncv * dim * dim + 2 * ncv * dim;
+
+  if (p->nf)
+    for (PetscInt f = 0; f < p->nf; f++) point += p->fnb[f] * (2 * dim * dim + 2.0 * p->fnc[f] * (1 + dim));
+  else point += a->nb * (2 * dim * dim + 2.0 * a->nc * (1 + dim));
   return (PetscLogDouble)a->ncells * nq * (point + (jac ? nel * nel * (4 * dim * dim + 4 * dim + 2) : nel * (2 * dim * dim + 2 * dim + 2)));
 }
 
