@@ -349,9 +349,10 @@ static const char *const BdKinds[] = {"none", "nonconst", "robin", "robingrad", 
 static BdKind            bdkind    = BD_NONE; /* -bd */
 /* refusals: 1 register the kernels without f0_bd, 2 the PetscDS with g0_bd, the kernels without, 3 the kernels with
    g0_bd, the PetscDS without, 4 a boundary g1 in the PetscDS, 5 a boundary f1 in the PetscDS */
-static PetscInt                  bdwrong  = 0;
-static const PetscWarpPointwise *pwother  = NULL; /* Refusals(): kernels registered for another problem */
-static PetscInt                  litslack = 0;    /* -linear_its_slack: linear iterations per step may differ from PETSc's path by this much (Newton counts never) */
+static PetscInt                  bdwrong   = 0;
+static const PetscWarpPointwise *pwother   = NULL;        /* Refusals(): kernels registered for another problem */
+static PetscBool                 explicitw = PETSC_FALSE; /* Refusals(): field 1 of the fields problem explicit (IMEX) */
+static PetscInt                  litslack  = 0;           /* -linear_its_slack: linear iterations per step may differ from PETSc's path by this much (Newton counts never) */
 
 /* ---- the problems ---- */
 typedef enum {
@@ -592,6 +593,7 @@ static PetscErrorCode CreateDM(Problem p, Solver sv, PetscInt degree, PetscBool 
     PetscCall(PetscDSSetJacobian(ds, 0, 1, g0_fuw, NULL, g2_fuw, NULL));
     PetscCall(PetscDSSetJacobian(ds, 1, 0, g0_fwu, g1_fwu, g2_fwu, NULL));
     PetscCall(PetscDSSetJacobian(ds, 1, 1, tr ? g0_tfww : g0_fww, NULL, NULL, g3_fww));
+    if (explicitw) PetscCall(PetscDSSetImplicit(ds, 1, PETSC_FALSE));
   } break;
   }
   PetscCall(DMCreateLabel(*dm, "marker"));
@@ -905,7 +907,11 @@ static PetscErrorCode Refusals(void)
   pwother = &pw_fields;
   EXPECT_ERROR(CreateDM(PROB_NONLINEAR, SOLVER_SNES, 1, PETSC_TRUE, MATAIJ, PETSC_FALSE, &dm), "two-field kernels on a DM of one field");
   PetscCall(DMDestroy(&dm));
-  pwother = NULL;
+  pwother   = NULL;
+  explicitw = PETSC_TRUE; /* PETSc's residual skips an explicit field, the kernels would not */
+  EXPECT_ERROR(CreateDM(PROB_FIELDS, SOLVER_SNES, 1, PETSC_TRUE, MATAIJ, PETSC_FALSE, &dm), "an explicit (IMEX) field");
+  PetscCall(DMDestroy(&dm));
+  explicitw = PETSC_FALSE;
   { /* natural boundaries: a boundary f0 without a compiled f0_bd; a boundary g0 without a compiled g0_bd; a compiled g0_bd
        the PetscDS lacks; a boundary g1; a boundary f1 */
     const BdKind      save    = bdkind;

@@ -16,6 +16,9 @@ static char help[] = "petscwarp tutorial 5: your own nonlinear problem on the de
                      "  -check             error unless every path has the reference's Newton iterations, linear iterations within\n"
                      "                     max(1, 1%) and a solution within 1e-8 (relative)\n"
                      "  -require_device    exit with the skip code 200 (and say so) when there is no CUDA device\n"
+                     "  -fields 2          two fields (PETSCWARP_POINTWISE_FIELDS_BEGIN()): u advected by a field w of dim components and\n"
+                     "                     degree max(k - 1, 1), w - alpha grad u - lap w = 0 (w = 0 on the boundary), alpha = -alpha (default 1)\n"
+                     "                       -div((1 + beta u^2) grad u) + gamma u^3 + w . grad u = s sin(pi x) ...\n"
                      "Mesh: -dm_plex_dim (default 2), -dm_plex_box_faces (default 96,96 with a GPU, 48,48 without),\n"
                      "-dm_plex_simplex (default 0; simplices need a gmsh mesh: -dm_plex_filename), -dm_refine; element:\n"
                      "-petscspace_degree (default 2); solver: -snes_*, -ksp_*, -pc_* (defaults -snes_rtol 1e-10, -ksp_rtol 1e-10)\n\n";
@@ -63,6 +66,59 @@ static PETSCWARP_HD void g3_uu(PW_G_ARGS, PetscScalar g3[])
 /* petscwarp's element kernels of these functions (f0, f1, g0, g1, g2, g3; g1 absent) */
 PETSCWARP_POINTWISE(ex5_pointwise, f0_u, f1_u, g0_uu, nullptr, g2_uu, g3_uu);
 
+/* -fields 2: u (field 0) advected by w (field 1, dim components), w - alpha grad u - lap w = 0; constants[3] = alpha. With
+   several fields u of field f is u[uOff[f]], its gradient u_x[uOff_x[f]], the element matrix block (f, g) has
+   Nc_f x Nc_g entries per term */
+static PETSCWARP_HD void f0_adv(PW_F_ARGS, PetscScalar f0[])
+{
+  f0_u(dim, Nf, NfAux, uOff, uOff_x, u, u_t, u_x, aOff, aOff_x, a, a_t, a_x, t, x, numConstants, constants, f0);
+  for (PetscInt d = 0; d < dim; ++d) f0[0] += u[uOff[1] + d] * u_x[uOff_x[0] + d];
+}
+static PETSCWARP_HD void g1_adv(PW_G_ARGS, PetscScalar g1[])
+{
+  for (PetscInt d = 0; d < dim; ++d) g1[d] = u[uOff[1] + d];
+}
+static PETSCWARP_HD void g0_uw(PW_G_ARGS, PetscScalar g0[])
+{
+  for (PetscInt e = 0; e < dim; ++e) g0[e] = u_x[uOff_x[0] + e];
+}
+static PETSCWARP_HD void f0_w(PW_F_ARGS, PetscScalar f0[])
+{
+  for (PetscInt c = 0; c < dim; ++c) f0[c] = u[uOff[1] + c] - constants[3] * u_x[uOff_x[0] + c];
+}
+static PETSCWARP_HD void f1_w(PW_F_ARGS, PetscScalar f1[])
+{
+  for (PetscInt m = 0; m < dim * dim; ++m) f1[m] = u_x[uOff_x[1] + m];
+}
+static PETSCWARP_HD void g1_wu(PW_G_ARGS, PetscScalar g1[])
+{
+  for (PetscInt c = 0; c < dim; ++c) g1[c * dim + c] = -constants[3];
+}
+static PETSCWARP_HD void g0_ww(PW_G_ARGS, PetscScalar g0[])
+{
+  for (PetscInt c = 0; c < dim; ++c) g0[c * dim + c] = 1.0;
+}
+static PETSCWARP_HD void g3_ww(PW_G_ARGS, PetscScalar g3[])
+{
+  for (PetscInt c = 0; c < dim; ++c)
+    for (PetscInt d = 0; d < dim; ++d) g3[((c * dim + c) * dim + d) * dim + d] = 1.0;
+}
+PETSCWARP_POINTWISE_FIELDS_BEGIN(ex5_fields, 2)
+PETSCWARP_POINTWISE_RESIDUAL(0, f0_adv, f1_u)
+PETSCWARP_POINTWISE_RESIDUAL(1, f0_w, f1_w)
+PETSCWARP_POINTWISE_JACOBIAN(0, 0, g0_uu, g1_adv, g2_uu, g3_uu)
+PETSCWARP_POINTWISE_JACOBIAN(0, 1, g0_uw, nullptr, nullptr, nullptr)
+PETSCWARP_POINTWISE_JACOBIAN(1, 0, nullptr, g1_wu, nullptr, nullptr)
+PETSCWARP_POINTWISE_JACOBIAN(1, 1, g0_ww, nullptr, nullptr, g3_ww)
+PETSCWARP_POINTWISE_FIELDS_END(ex5_fields)
+static PetscInt nfields = 1; /* -fields */
+
+static PetscErrorCode zero(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt Nc, PetscScalar *u, PetscCtx ctx)
+{
+  for (PetscInt c = 0; c < Nc; ++c) u[c] = 0.0;
+  return PETSC_SUCCESS;
+}
+
 static PetscErrorCode boundary(PetscInt dim, PetscReal t, const PetscReal x[], PetscInt Nc, PetscScalar *u, PetscCtx ctx)
 {
   u[0] = 0.5 * (x[0] + x[1]);
@@ -76,13 +132,14 @@ static PetscErrorCode CreateProblem(MPI_Comm comm, DM *dm)
   PetscDS        ds;
   DMLabel        label;
   PetscInt       dim, cStart, id = 1;
-  PetscScalar    c[3] = {1.0, 1.0, 10.0};
+  PetscScalar    c[4] = {1.0, 1.0, 10.0, 1.0};
   DMPolytopeType ct;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetScalar(NULL, NULL, "-beta", &c[0], NULL));
   PetscCall(PetscOptionsGetScalar(NULL, NULL, "-gamma", &c[1], NULL));
   PetscCall(PetscOptionsGetScalar(NULL, NULL, "-s", &c[2], NULL));
+  PetscCall(PetscOptionsGetScalar(NULL, NULL, "-alpha", &c[3], NULL));
   PetscCall(DMCreate(comm, dm));
   PetscCall(DMSetType(*dm, DMPLEX));
   PetscCall(DMSetFromOptions(*dm));
@@ -92,17 +149,40 @@ static PetscErrorCode CreateProblem(MPI_Comm comm, DM *dm)
   PetscCall(PetscFECreateDefault(PETSC_COMM_SELF, dim, 1, DMPolytopeTypeGetNumVertices(ct) == dim + 1 ? PETSC_TRUE : PETSC_FALSE, NULL, PETSC_DETERMINE, &fe));
   PetscCall(PetscObjectSetName((PetscObject)fe, "u"));
   PetscCall(DMSetField(*dm, 0, NULL, (PetscObject)fe));
+  if (nfields == 2) { /* w: dim components, one degree less (at least 1), at u's quadrature */
+    PetscFE    few;
+    PetscInt   k;
+    PetscBool  simplex = DMPolytopeTypeGetNumVertices(ct) == dim + 1 ? PETSC_TRUE : PETSC_FALSE;
+    PetscSpace sp;
+    PetscCall(PetscFEGetBasisSpace(fe, &sp));
+    PetscCall(PetscSpaceGetDegree(sp, &k, NULL));
+    PetscCall(PetscFECreateLagrange(PETSC_COMM_SELF, dim, dim, simplex, PetscMax(k - 1, 1), PETSC_DETERMINE, &few));
+    PetscCall(PetscFECopyQuadrature(fe, few));
+    PetscCall(PetscObjectSetName((PetscObject)few, "w"));
+    PetscCall(DMSetField(*dm, 1, NULL, (PetscObject)few));
+    PetscCall(PetscFEDestroy(&few));
+  }
   PetscCall(PetscFEDestroy(&fe));
   PetscCall(DMCreateDS(*dm));
   PetscCall(DMGetDS(*dm, &ds));
-  PetscCall(PetscDSSetResidual(ds, 0, f0_u, f1_u)); /* the functions PETSCWARP_POINTWISE() was given */
-  PetscCall(PetscDSSetJacobian(ds, 0, 0, g0_uu, NULL, g2_uu, g3_uu));
-  PetscCall(PetscDSSetConstants(ds, 3, c));
+  if (nfields == 2) { /* the functions PETSCWARP_POINTWISE_FIELDS_BEGIN() was given */
+    PetscCall(PetscDSSetResidual(ds, 0, f0_adv, f1_u));
+    PetscCall(PetscDSSetResidual(ds, 1, f0_w, f1_w));
+    PetscCall(PetscDSSetJacobian(ds, 0, 0, g0_uu, g1_adv, g2_uu, g3_uu));
+    PetscCall(PetscDSSetJacobian(ds, 0, 1, g0_uw, NULL, NULL, NULL));
+    PetscCall(PetscDSSetJacobian(ds, 1, 0, NULL, g1_wu, NULL, NULL));
+    PetscCall(PetscDSSetJacobian(ds, 1, 1, g0_ww, NULL, NULL, g3_ww));
+  } else {
+    PetscCall(PetscDSSetResidual(ds, 0, f0_u, f1_u)); /* the functions PETSCWARP_POINTWISE() was given */
+    PetscCall(PetscDSSetJacobian(ds, 0, 0, g0_uu, NULL, g2_uu, g3_uu));
+  }
+  PetscCall(PetscDSSetConstants(ds, 4, c));
   PetscCall(DMCreateLabel(*dm, "boundary"));
   PetscCall(DMGetLabel(*dm, "boundary", &label));
   PetscCall(DMPlexMarkBoundaryFaces(*dm, 1, label));
   PetscCall(DMPlexLabelComplete(*dm, label));
   PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "wall", label, 1, &id, 0, 0, NULL, (PetscVoidFn *)boundary, NULL, NULL, NULL));
+  if (nfields == 2) PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "wall_w", label, 1, &id, 1, 0, NULL, (PetscVoidFn *)zero, NULL, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -168,7 +248,7 @@ static PetscErrorCode RunPath(const char path[], Vec *uref, Result *r)
   PetscCall(DMSetMatType(dm, path));
   if (aij) PetscCall(DMPlexSetSNESLocalFEM(dm, PETSC_FALSE, NULL)); /* PETSc's host path */
   else {
-    PetscCall(DMPlexWarpSetPointwise(dm, &ex5_pointwise)); /* before the hook */
+    PetscCall(DMPlexWarpSetPointwise(dm, nfields == 2 ? &ex5_fields : &ex5_pointwise)); /* before the hook */
     PetscCall(DMPlexWarpSetSNESLocalFEM(dm));
   }
   PetscCall(DMCreateGlobalVector(dm, &u));
@@ -246,6 +326,8 @@ int main(int argc, char **argv)
     return 200;
   }
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check", &check, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-fields", &nfields, NULL));
+  PetscCheck(nfields == 1 || nfields == 2, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-fields 1 or 2, not %" PetscInt_FMT, nfields);
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-paths", paths, &npaths, &set));
   if (!set) {
     npaths = device ? 3 : 2;

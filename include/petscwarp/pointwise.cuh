@@ -1100,7 +1100,9 @@ inline PetscWarpPointwise MakeFields(const char *name)
   `PetscDS`'s component offsets (u of field f at u[uOff[f]], its gradient at u_x[uOff_x[f]]), the state of every field
   at the point. The element's dofs are PETSc's: field after field, within a field node after node (interlaced
   components). All fields share the quadrature (PETSc's default, `PetscDSSetForceQuad()`, or `PetscFECopyQuadrature()`).
-  At most `PETSCWARP_PW_MAXNC` components in all. Natural boundary terms are not compiled for several fields:
+  At most `PETSCWARP_PW_MAXNC` components in all. The functions get the `PetscDS`'s constants only (not the block's fields
+  PETSc appends after them, `constants[numConstants]`, during its own integration): give each block its own functions.
+  Natural boundary terms are not compiled for several fields:
   `DMPlexWarpSetSNESLocalFEM()` refuses a `PetscDS` with boundary functions (`PETSC_ERR_SUP`). Example, Stokes flow
   with Taylor-Hood elements (fields u, p):
 .vb
@@ -1189,9 +1191,9 @@ M*/
     struct FS { \
       static constexpr int NF = NFields; \
       template <int F> \
-      using Res = ::petscwarp_pw_##name::Res<F>; \
+      using Res = petscwarp_pw_##name::Res<F>; \
       template <int F, int G> \
-      using Jac = ::petscwarp_pw_##name::Jac<F, G>; \
+      using Jac = petscwarp_pw_##name::Jac<F, G>; \
     }; \
   } \
   extern "C" const PetscWarpPointwise name = ::petscwarp::pw::MakeFields<petscwarp_pw_##name::FS>(#name);

@@ -276,7 +276,10 @@ PetscErrorCode DMPlexWarpFieldTabulations_Private(DM dm, PetscInt *nf, PetscInt 
     fnb[f] = T[f]->Nb / T[f]->Nc;
     PetscCall(PetscMalloc2(T[f]->Np * fnb[f], &fB[f], T[f]->Np * fnb[f] * d, &fD[f]));
     PetscCall(PlexWarpScalarTabulation_Private(T[f], fnc[f], &ok, fB[f], fD[f]));
-    PetscCheck(ok, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "Field %" PetscInt_FMT ": not a Lagrange basis interlaced by node", f);
+    if (!ok) { /* checked by DMPlexWarpAsmGetData_Private() before: nothing to leak should it happen */
+      for (PetscInt g = 0; g <= f; ++g) PetscCall(PetscFree2(fB[g], fD[g]));
+      SETERRQ(PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "Field %" PetscInt_FMT ": not a Lagrange basis interlaced by node", f);
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

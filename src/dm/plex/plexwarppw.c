@@ -182,7 +182,10 @@ static PetscErrorCode Inherit(DM from, DM to)
   element matrices and vectors hold all fields in PETSc's order (essential boundaries of any field are dropped as PETSc
   drops them); natural boundary terms are compiled for one field only and refused with several (`PETSC_ERR_SUP`).
 
-  This version supports at most `PETSCWARP_PW_MAXNC` components in all, no auxiliary fields, no separate Jacobian
+  The functions get the `PetscDS`'s constants only, not the three values PETSc appends after them during its own
+  integration (the fields of the block and a scale, `constants[numConstants]` ...): do not read past numConstants.
+
+  This version supports at most `PETSCWARP_PW_MAXNC` components in all, no explicit (IMEX) fields, no auxiliary fields, no separate Jacobian
   preconditioner and no dynamic Jacobian of TS; otherwise the hooks stop with `PETSC_ERR_SUP`. Real scalars only.
 
 .seealso: `PETSCWARP_POINTWISE()`, `PETSCWARP_POINTWISE_BD()`, `PETSCWARP_POINTWISE_BD_JACOBIAN()`, `PETSCWARP_POINTWISE_BD_ALL()`, `PetscWarpPointwise`, `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalFEM()`,
@@ -203,6 +206,7 @@ PetscErrorCode DMPlexWarpSetPointwise(DM dm, const PetscWarpPointwise *pw)
   if (pw) {
     PetscCheck(pw->version == PETSCWARP_POINTWISE_VERSION, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The PetscWarpPointwise %s was compiled against version %d of petscwarp/pointwise.cuh, this library has version %d: recompile it", pw->name ? pw->name : "(unnamed)", pw->version, PETSCWARP_POINTWISE_VERSION);
     PetscCheck(pw->jacobian_host && pw->residual_host, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The PetscWarpPointwise has no host launchers: make it with PETSCWARP_POINTWISE()");
+    PetscCheck(pw->nf >= 1 && pw->nf <= PETSCWARP_PW_MAXNF, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The PetscWarpPointwise %s has %d fields, not 1 to %d: make it with PETSCWARP_POINTWISE() or PETSCWARP_POINTWISE_FIELDS_BEGIN()", pw->name ? pw->name : "(unnamed)", pw->nf, PETSCWARP_PW_MAXNF);
   }
   PetscCall(RegGet(dm, &reg));
   if (!reg && !pw) PetscFunctionReturn(PETSC_SUCCESS);
@@ -339,6 +343,11 @@ PetscErrorCode DMPlexWarpPointwiseCheck_Private(DM dm, const PetscWarpPointwise 
     PetscCheck(id == PETSCFE_CLASSID, comm, PETSC_ERR_SUP, "The pointwise kernels %s support PetscFE fields, field %" PetscInt_FMT " is a %s", name, f, obj->class_name);
     PetscCall(PetscFEGetNumComponents((PetscFE)obj, &nc));
     Nc += nc;
+    { /* PETSc's residuals skip explicit fields (IMEX: PetscDSSetImplicit(ds, f, PETSC_FALSE)); the kernels integrate all */
+      PetscBool implicit;
+      PetscCall(PetscDSGetImplicit(ds, f, &implicit));
+      PetscCheck(implicit, comm, PETSC_ERR_SUP, "The pointwise kernels %s: field %" PetscInt_FMT " is explicit (PetscDSSetImplicit()), whose residual PETSc's implicit functions skip; the kernels integrate every field", name, f);
+    }
   }
   PetscCheck(Nc <= pw->maxnc, comm, PETSC_ERR_SUP, "The pointwise kernels %s were compiled for at most %d components in all (PETSCWARP_PW_MAXNC), the fields have %" PetscInt_FMT, name, pw->maxnc, Nc);
   PetscCall(DMGetNumAuxiliaryVec(dm, &naux));
@@ -364,6 +373,8 @@ PetscErrorCode DMPlexWarpPointwiseCheck_Private(DM dm, const PetscWarpPointwise 
         for (PetscInt g = 0; g < Nf; g++) {
           PetscCall(PetscWeakFormGetBdJacobian(bwf, label, values[v], field, g, 0, &jn[0], &cj[0], &jn[1], &cj[1], &jn[2], &cj[2], &jn[3], &cj[3]));
           PetscCheck(!jn[0] && !jn[1] && !jn[2] && !jn[3], comm, PETSC_ERR_SUP, "The pointwise kernels %s of %" PetscInt_FMT " fields: the natural boundary %s, value %" PetscInt_FMT ", has a boundary Jacobian, which petscwarp computes for one field only", name, Nf, bname, values[v]);
+          PetscCall(PetscWeakFormGetBdJacobianPreconditioner(bwf, label, values[v], field, g, 0, &jn[0], &cj[0], &jn[1], &cj[1], &jn[2], &cj[2], &jn[3], &cj[3]));
+          PetscCheck(!jn[0] && !jn[1] && !jn[2] && !jn[3], comm, PETSC_ERR_SUP, "The pointwise kernels %s of %" PetscInt_FMT " fields: the natural boundary %s, value %" PetscInt_FMT ", has a boundary Jacobian preconditioner, which they do not compute", name, Nf, bname, values[v]);
         }
       }
       continue;
@@ -471,8 +482,9 @@ PetscErrorCode DMPlexWarpPointwiseAsmCreate_Private(DM dm, PetscWarpAsm *wa)
     PetscCall(PetscDSGetNumFields(ds, &nf));
     if (nf > 1) {
       PetscCall(DMPlexWarpFieldTabulations_Private(dm, &nf, fnb, fnc, fB, fD));
-      PetscCall(PetscWarpAsmPointwiseSetFields_Private(*wa, nf, fnb, fnc, (const PetscReal *const *)fB, (const PetscReal *const *)fD));
+      PetscErrorCode ierr = PetscWarpAsmPointwiseSetFields_Private(*wa, nf, fnb, fnc, (const PetscReal *const *)fB, (const PetscReal *const *)fD);
       for (PetscInt f = 0; f < nf; f++) PetscCall(PetscFree2(fB[f], fD[f]));
+      PetscCall(ierr);
     }
   }
   PetscCall(PetscTabulationDestroy(&Tc));

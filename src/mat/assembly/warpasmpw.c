@@ -122,12 +122,14 @@ PetscErrorCode PetscWarpAsmPointwiseSetFields_Private(PetscWarpAsm a, PetscInt n
   PetscCheck(nel == a->nel, PetscObjectComm((PetscObject)a), PETSC_ERR_ARG_INCOMP, "The fields have %" PetscInt_FMT " dofs per cell, the elements %" PetscInt_FMT, nel, a->nel);
   PetscCall(PetscWarpAsmPointwiseFreeBuffers_Private(a)); /* the device copies of the previous fields */
   for (PetscInt f = 0; f < p->nf; f++) PetscCall(PetscFree2(p->fB[f], p->fD[f]));
+  p->nf = 0; /* until every field is copied */
   for (PetscInt f = 0; f < nf; f++) {
     p->fnb[f] = fnb[f];
     p->fnc[f] = fnc[f];
     PetscCall(PetscMalloc2(a->nq * fnb[f], &p->fB[f], a->nq * fnb[f] * a->dim, &p->fD[f]));
     PetscCall(PetscArraycpy(p->fB[f], fB[f], a->nq * fnb[f]));
     PetscCall(PetscArraycpy(p->fD[f], fD[f], a->nq * fnb[f] * a->dim));
+    p->nf = f + 1; /* freed by the reset should a later field fail */
   }
   p->nf = nf;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -452,10 +454,10 @@ static PetscErrorCode Run(PetscWarpAsm a, PetscBool device, PetscWarpPointwiseKe
   PetscFunctionBegin;
   err = k(d);
   if (!device)
-    PetscCheck(err == 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "The host %s kernel of the pointwise functions %s failed (%d): unsupported sizes (dim %d, %d components, %d basis functions, %d points, %d vertices)", what, name, err, d->dim, d->nc, d->nb, d->nq, d->ncv);
+    PetscCheck(err == 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "The host %s kernel of the pointwise functions %s failed (%d): unsupported sizes (dim %d, %d field(s), field 0: %d components, %d basis functions; %d points, %d vertices)", what, name, err, d->dim, d->nf, d->fnc[0], d->fnb[0], d->nq, d->ncv);
 #if PetscDefined(HAVE_CUDA)
   else {
-    PetscCheck(err != (int)cudaErrorInvalidConfiguration, PETSC_COMM_SELF, PETSC_ERR_SUP, "The device %s kernel of the pointwise functions %s: the data of one cell (%d basis functions x %d components, %d points) does not fit the shared memory of a block", what, name, d->nb, d->nc, d->nq);
+    PetscCheck(err != (int)cudaErrorInvalidConfiguration, PETSC_COMM_SELF, PETSC_ERR_SUP, "The device %s kernel of the pointwise functions %s: the data of one cell (%d field(s), field 0: %d basis functions x %d components; %d points) does not fit the shared memory of a block", what, name, d->nf, d->fnb[0], d->fnc[0], d->nq);
     PetscCallCUDA((cudaError_t)err);
   }
 #endif
