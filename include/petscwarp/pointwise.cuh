@@ -264,14 +264,17 @@ PETSCWARP_HD inline void PointState(int dim, int nb, int nc, const double *Bq, c
 /* The calls of stage 1 at a point: every present function of the Jacobian blocks (JacCalls) or of the fields' residuals
    (ResCalls) in order, each into G + off (zeroed before), as PetscFEIntegrateJacobian_Basic() and
    PetscFEIntegrateResidual_Basic() call them (Nf fields, no auxiliary fields); off ends at the doubles written */
-template <class FS>
-struct JacCalls {
+/* What the calls of a point share: the data, the PetscDS's offsets, the point's state and x, the output and its offset */
+struct PointCallArgs {
   const PetscWarpPointwiseData *d;
   const PetscInt               *uOff, *uOff_x;
   const PetscScalar            *u, *ut, *ux;
   const PetscReal              *x;
   PetscScalar                  *G;
   int                           off;
+};
+template <class FS>
+struct JacCalls : PointCallArgs {
   template <int P>
   PETSCWARP_HD void step()
   {
@@ -303,13 +306,7 @@ struct JacCalls {
   }
 };
 template <class FS>
-struct ResCalls {
-  const PetscWarpPointwiseData *d;
-  const PetscInt               *uOff, *uOff_x;
-  const PetscScalar            *u, *ut, *ux;
-  const PetscReal              *x;
-  PetscScalar                  *G;
-  int                           off;
+struct ResCalls : PointCallArgs {
   template <int F>
   PETSCWARP_HD void step()
   {
@@ -357,11 +354,15 @@ PETSCWARP_HD inline void StagePoint(const PetscWarpPointwiseData &d, const doubl
     PointState(dim, nb, d.fnc[f], d.fB[f] + q * nb, d.fD[f] + q * nb * dim, Jinv, Gathered{ue + L.eo[f]}, Gathered{ute ? ute + L.eo[f] : ute}, ute != NULL, u + o, ut + o, ux + o * dim);
   }
   if (JAC) {
-    JacCalls<FS> op = {&d, uOff, uOff_x, u, ute ? ut : NULL, ux, x, S + dim * dim, 0};
+    JacCalls<FS> op = {
+      {&d, uOff, uOff_x, u, ute ? ut : NULL, ux, x, S + dim * dim, 0}
+    };
     Unroll<FS::NF * FS::NF>::run(op);
     n = op.off;
   } else {
-    ResCalls<FS> op = {&d, uOff, uOff_x, u, ute ? ut : NULL, ux, x, S + dim * dim, 0};
+    ResCalls<FS> op = {
+      {&d, uOff, uOff_x, u, ute ? ut : NULL, ux, x, S + dim * dim, 0}
+    };
     Unroll<FS::NF>::run(op);
     n = op.off;
   }
