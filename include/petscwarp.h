@@ -464,7 +464,9 @@ typedef int (*PetscWarpPointwiseKernel)(const PetscWarpPointwiseData *);
   that order, the face's entry sum_q B_a g0 B_b + B_a g1 . dB_b + dB_a . g2 B_b + dB_a . g3 dB_b at the point
   (k = f*nq + q, q in order; i = a*nc + c, j = b*nc + e; dB the physical gradients at tab[k] through invJ[k]), the terms
   of `PetscFEIntegrateBdJacobian_Basic()` and `PetscFEUpdateElementMat_Internal()` for one field: a face's element matrix
-  is the full element matrix of its cell, as PETSc's, folded into the cell's before the reduction.
+  is the full element matrix of its cell, as PETSc's, folded into the cell's before the reduction. With several fields
+  (nf, fnb, fnc, fB, fD) a face belongs to the field ffield[f] of its natural boundary: its residual terms go into that
+  field's block, its Jacobian terms into the rows of that field (blocks (ffield[f], g), G holding them in order of g).
 
 .seealso: `PetscWarpPointwise`, `PETSCWARP_POINTWISE_BD()`, `PETSCWARP_POINTWISE_BD_JACOBIAN()`
 S*/
@@ -489,6 +491,11 @@ typedef struct {
   PetscScalar *G;        /* [nfaces*nq*gstride] workspace: w g0_bd, w g1_bd, w g2_bd, w g3_bd (the present ones) at the points */
   int          gstride;  /* doubles per point in G: nc*nc (g0_bd) + nc*nc*dim (g1_bd) + nc*nc*dim (g2_bd) + nc*nc*dim*dim (g3_bd), present ones */
   PetscScalar *E;        /* the element matrices of all cells, E[(cell*nel + i)*nel + j], nel = nb*nc: the terms are added to them */
+  /* the fields (one field: nb, nc, B, D again); nel = sum_f fnb[f]*fnc[f] */
+  int              nf;
+  int              fnb[PETSCWARP_PW_MAXNF], fnc[PETSCWARP_PW_MAXNF];
+  const PetscReal *fB[PETSCWARP_PW_MAXNF], *fD[PETSCWARP_PW_MAXNF]; /* each field's cell basis at the tabulated face points: [ntab*fnb[f]], [ntab*fnb[f]*dim] */
+  const int       *ffield;                                          /* [nfaces] the field of the face's natural boundary (NULL: 0) */
 } PetscWarpPointwiseBdData;
 
 /*S
@@ -530,6 +537,8 @@ typedef struct {
   int nf;                                                        /* fields the kernels were compiled for (PETSCWARP_POINTWISE_FIELDS_BEGIN(); 1 for PETSCWARP_POINTWISE()) */
   void (*fm[PETSCWARP_PW_MAXNF][2])(void);                       /* the host addresses of f0, f1 of field f */
   void (*gm[PETSCWARP_PW_MAXNF][PETSCWARP_PW_MAXNF][4])(void);   /* the host addresses of g0 ... g3 of the block (f, g) */
+  void (*fbdm[PETSCWARP_PW_MAXNF][2])(void);                     /* the host addresses of f0_bd, f1_bd of field f */
+  void (*gbdm[PETSCWARP_PW_MAXNF][PETSCWARP_PW_MAXNF][4])(void); /* the host addresses of g0_bd ... g3_bd of the block (f, g) */
 } PetscWarpPointwise;
 #define PETSCWARP_POINTWISE_VERSION 5
 

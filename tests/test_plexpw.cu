@@ -338,6 +338,57 @@ PETSCWARP_POINTWISE_BD_ALL(pw_vector_full, f0_vec, f1_vec, g0_vec, g1_vec, g2_ve
 /* the Robin residual without its boundary Jacobian (the refusal of a PetscDS that has one) */
 PETSCWARP_POINTWISE_BD(pw_linear_robin_nojac, f0_lin, f1_lin, g0_lin, NULL, nullptr, g3_lin, f0_bd_robin);
 
+/* the fields problem with natural boundaries (-bd robin -problems fields): on the side x = 1 (value 1) a boundary of u,
+   f0_bd = 0.2 u + 0.05 w_0 n_0 - sin(x) - y (blocks (0, 0) and (0, 1)); on the side y = 0 (value 2) a boundary of w,
+   f0_bd[c] = 0.1 w_c + 0.03 u^2 - c, f1_bd[c][d] = 0.01 d_d w_c (blocks (1, 1) with g0 and g3, (1, 0) with g0) */
+static PETSCWARP_HD void f0_bd_fu(PW_BD_ARGS, PetscScalar f0[])
+{
+  f0[0] = 0.2 * u[uOff[0]] + 0.05 * u[uOff[1]] * n[0] - (PetscSinReal(x[0]) + x[1]);
+}
+static PETSCWARP_HD void g0_bd_fuu(PW_BDJ_ARGS, PetscScalar g0[])
+{
+  g0[0] = 0.2;
+}
+static PETSCWARP_HD void g0_bd_fuw(PW_BDJ_ARGS, PetscScalar g0[])
+{
+  g0[0] = 0.05 * n[0];
+}
+static PETSCWARP_HD void f0_bd_fw(PW_BD_ARGS, PetscScalar f0[])
+{
+  for (PetscInt c = 0; c < 2; ++c) f0[c] = 0.1 * u[uOff[1] + c] + 0.03 * u[uOff[0]] * u[uOff[0]] - c;
+}
+static PETSCWARP_HD void f1_bd_fw(PW_BD_ARGS, PetscScalar f1[])
+{
+  for (PetscInt m = 0; m < 2 * dim; ++m) f1[m] = 0.01 * u_x[uOff_x[1] + m];
+}
+static PETSCWARP_HD void g0_bd_fwu(PW_BDJ_ARGS, PetscScalar g0[])
+{
+  for (PetscInt c = 0; c < 2; ++c) g0[c] = 0.06 * u[uOff[0]];
+}
+static PETSCWARP_HD void g0_bd_fww(PW_BDJ_ARGS, PetscScalar g0[])
+{
+  g0[0] = g0[3] = 0.1;
+}
+static PETSCWARP_HD void g3_bd_fww(PW_BDJ_ARGS, PetscScalar g3[])
+{
+  for (PetscInt c = 0; c < 2; ++c)
+    for (PetscInt d = 0; d < dim; ++d) g3[((c * 2 + c) * dim + d) * dim + d] = 0.01;
+}
+PETSCWARP_POINTWISE_FIELDS_BEGIN(pw_fields_bd, 2)
+PETSCWARP_POINTWISE_RESIDUAL(0, f0_fu, f1_fu)
+PETSCWARP_POINTWISE_RESIDUAL(1, f0_fw, f1_fw)
+PETSCWARP_POINTWISE_JACOBIAN(0, 0, g0_fuu, nullptr, g2_fuu, g3_fuu)
+PETSCWARP_POINTWISE_JACOBIAN(0, 1, g0_fuw, nullptr, g2_fuw, nullptr)
+PETSCWARP_POINTWISE_JACOBIAN(1, 0, g0_fwu, g1_fwu, g2_fwu, nullptr)
+PETSCWARP_POINTWISE_JACOBIAN(1, 1, g0_fww, nullptr, nullptr, g3_fww)
+PETSCWARP_POINTWISE_BOUNDARY_RESIDUAL(0, f0_bd_fu, nullptr)
+PETSCWARP_POINTWISE_BOUNDARY_RESIDUAL(1, f0_bd_fw, f1_bd_fw)
+PETSCWARP_POINTWISE_BOUNDARY_JACOBIAN(0, 0, g0_bd_fuu, nullptr, nullptr, nullptr)
+PETSCWARP_POINTWISE_BOUNDARY_JACOBIAN(0, 1, g0_bd_fuw, nullptr, nullptr, nullptr)
+PETSCWARP_POINTWISE_BOUNDARY_JACOBIAN(1, 0, g0_bd_fwu, nullptr, nullptr, nullptr)
+PETSCWARP_POINTWISE_BOUNDARY_JACOBIAN(1, 1, g0_bd_fww, nullptr, nullptr, g3_bd_fww)
+PETSCWARP_POINTWISE_FIELDS_END(pw_fields_bd)
+
 typedef enum {
   BD_NONE,
   BD_NONCONST,
@@ -525,7 +576,7 @@ static PetscErrorCode CreateDM(Problem p, Solver sv, PetscInt degree, PetscBool 
     {&pw_nonlinear_robingrad, &pw_linear_robingrad, &pw_vector_robingrad, NULL,           NULL},
     {&pw_nonlinear_full,      &pw_linear_full,      &pw_vector_full,      NULL,           NULL}
   };
-  const PetscWarpPointwise *pw = pwother ? pwother : bdkind == BD_NONE || bdwrong == 1 || fields ? pws[p] : bdwrong == 2 ? &pw_linear_robin_nojac : pwbd[bdkind - 1][p];
+  const PetscWarpPointwise *pw = pwother ? pwother : fields && bdkind != BD_NONE ? (bdwrong == 1 ? &pw_fields : &pw_fields_bd) : bdkind == BD_NONE || bdwrong == 1 || fields ? pws[p] : bdwrong == 2 ? &pw_linear_robin_nojac : pwbd[bdkind - 1][p];
 
   PetscFunctionBegin;
   PetscCheck(!hook || pw, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-bd %s: no kernels compiled for the problem %s", BdKinds[bdkind], Problems[p]);
@@ -628,9 +679,21 @@ static PetscErrorCode CreateDM(Problem p, Solver sv, PetscInt degree, PetscBool 
     }
     if (fis) PetscCall(ISRestoreIndices(fis, &faces));
     PetscCall(ISDestroy(&fis));
-    PetscCall(DMAddBoundary(*dm, DM_BC_NATURAL, "flux", nlabel, 2, vals, 0, 0, NULL, NULL, NULL, NULL, &bdn));
-    PetscCall(PetscDSGetBoundary(ds, bdn, &wf, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-    for (PetscInt v = 0; v < 2; v++) {
+    if (fields) { /* a boundary of u on value 1, one of w on value 2 (PETSc's keys: the boundary's field) */
+      PetscInt bdw;
+      PetscCall(DMAddBoundary(*dm, DM_BC_NATURAL, "flux_u", nlabel, 1, &vals[0], 0, 0, NULL, NULL, NULL, NULL, &bdn));
+      PetscCall(PetscDSGetBoundary(ds, bdn, &wf, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+      PetscCall(PetscWeakFormSetIndexBdResidual(wf, nlabel, vals[0], 0, 0, 0, f0_bd_fu, 0, NULL));
+      PetscCall(PetscWeakFormSetIndexBdJacobian(wf, nlabel, vals[0], 0, 0, 0, 0, g0_bd_fuu, 0, NULL, 0, NULL, 0, NULL));
+      if (bdwrong != 3) PetscCall(PetscWeakFormSetIndexBdJacobian(wf, nlabel, vals[0], 0, 1, 0, 0, g0_bd_fuw, 0, NULL, 0, NULL, 0, NULL));
+      PetscCall(DMAddBoundary(*dm, DM_BC_NATURAL, "flux_w", nlabel, 1, &vals[1], 1, 0, NULL, NULL, NULL, NULL, &bdw));
+      PetscCall(PetscDSGetBoundary(ds, bdw, &wf, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+      PetscCall(PetscWeakFormSetIndexBdResidual(wf, nlabel, vals[1], 1, 0, 0, f0_bd_fw, 0, f1_bd_fw));
+      PetscCall(PetscWeakFormSetIndexBdJacobian(wf, nlabel, vals[1], 1, 1, 0, 0, g0_bd_fww, 0, NULL, 0, NULL, 0, g3_bd_fww));
+      PetscCall(PetscWeakFormSetIndexBdJacobian(wf, nlabel, vals[1], 1, 0, 0, 0, g0_bd_fwu, 0, NULL, 0, NULL, 0, NULL));
+    } else PetscCall(DMAddBoundary(*dm, DM_BC_NATURAL, "flux", nlabel, 2, vals, 0, 0, NULL, NULL, NULL, NULL, &bdn));
+    if (!fields) PetscCall(PetscDSGetBoundary(ds, bdn, &wf, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+    for (PetscInt v = 0; v < 2 && !fields; v++) {
       const PetscBool    full = (PetscBool)(bdkind == BD_FULL);
       PetscBdPointFn    *f0   = bdkind == BD_ROBIN ? f0_bd_robin : bdkind == BD_ROBINGRAD || full ? f0_bd_robingrad : f0_bd_nonconst;
       PetscBdPointFn    *f1   = full ? f1_bd_full : bdwrong == 5 ? f1_bd_any : NULL;
@@ -907,7 +970,20 @@ static PetscErrorCode Refusals(void)
   pwother = &pw_fields;
   EXPECT_ERROR(CreateDM(PROB_NONLINEAR, SOLVER_SNES, 1, PETSC_TRUE, MATAIJ, PETSC_FALSE, &dm), "two-field kernels on a DM of one field");
   PetscCall(DMDestroy(&dm));
-  pwother   = NULL;
+  pwother = NULL;
+  { /* several fields with natural boundaries: kernels without boundary terms; a compiled boundary g0 of the block (0, 1)
+       the PetscDS lacks */
+    const BdKind save = bdkind;
+    bdkind            = BD_ROBIN;
+    bdwrong           = 1;
+    EXPECT_ERROR(CreateDM(PROB_FIELDS, SOLVER_SNES, 1, PETSC_TRUE, MATAIJ, PETSC_FALSE, &dm), "boundary terms of two fields without compiled ones");
+    PetscCall(DMDestroy(&dm));
+    bdwrong = 3;
+    EXPECT_ERROR(CreateDM(PROB_FIELDS, SOLVER_SNES, 1, PETSC_TRUE, MATAIJ, PETSC_FALSE, &dm), "g0_bd of the block (0, 1) compiled, none in the PetscDS");
+    PetscCall(DMDestroy(&dm));
+    bdkind  = save;
+    bdwrong = 0;
+  }
   explicitw = PETSC_TRUE; /* PETSc's residual skips an explicit field, the kernels would not */
   EXPECT_ERROR(CreateDM(PROB_FIELDS, SOLVER_SNES, 1, PETSC_TRUE, MATAIJ, PETSC_FALSE, &dm), "an explicit (IMEX) field");
   PetscCall(DMDestroy(&dm));
@@ -983,7 +1059,8 @@ int main(int argc, char **argv)
     }
     PetscCheck(sv != SOLVER_TS || p == PROB_HEAT || p == PROB_VHEAT || p == PROB_TFIELDS, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-solver ts takes the problems heat, vheat and tfields (f0 with u_t)");
     PetscCheck(sv == SOLVER_TS || (p != PROB_HEAT && p != PROB_VHEAT && p != PROB_TFIELDS), PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "The problems heat, vheat and tfields need -solver ts");
-    PetscCheck(bdkind == BD_NONE || (p != PROB_FIELDS && p != PROB_TFIELDS), PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-bd needs a problem of one field");
+    PetscCheck(bdkind == BD_NONE || p != PROB_TFIELDS, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-bd takes the fields problem (SNES) of the problems of two fields");
+    PetscCheck(bdkind == BD_NONE || bdkind == BD_ROBIN || p != PROB_FIELDS, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-problems fields takes -bd robin (its own boundary terms on both fields)");
     PetscCheck(sv != SOLVER_KSP || p == PROB_LINEAR, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-solver ksp takes the linear problem");
     for (PetscInt id = 0; id < nd; id++) {
       DM  dmp;

@@ -127,7 +127,8 @@ struct Unroll<0> {
 
 /*
   A set of fields FS (the kernels' template argument): FS::NF fields, FS::Res<f> holding the functors F0, F1 of field f's
-  residual and FS::Jac<f, g> the functors G0, G1, G2, G3 of the Jacobian block (f, g) (each with `present`). One field
+  residual and FS::Jac<f, g> the functors G0, G1, G2, G3 of the Jacobian block (f, g) (each with `present`); FS::BdRes<f>
+  (F0 = f0_bd, F1 = f1_bd) and FS::BdJac<f, g> (G0 ... G3 = g0_bd ... g3_bd) the same for the natural boundaries. One field
   (PETSCWARP_POINTWISE()): Single<Fns>; several (PETSCWARP_POINTWISE_FIELDS_BEGIN()): the macros' own.
 */
 template <class Fns>
@@ -144,6 +145,18 @@ struct Single {
     using G1 = typename Fns::G1;
     using G2 = typename Fns::G2;
     using G3 = typename Fns::G3;
+  };
+  template <int F>
+  struct BdRes {
+    using F0 = typename Fns::FBD;
+    using F1 = typename Fns::FBD1;
+  };
+  template <int F, int G>
+  struct BdJac {
+    using G0 = typename Fns::GBD;
+    using G1 = typename Fns::GBD1;
+    using G2 = typename Fns::GBD2;
+    using G3 = typename Fns::GBD3;
   };
 };
 
@@ -193,7 +206,8 @@ struct Layout {
   int nf, nel, nc;
   int eo[PETSCWARP_PW_MAXNF + 1], uo[PETSCWARP_PW_MAXNF + 1];
 };
-PETSCWARP_HD inline Layout FieldLayout(const PetscWarpPointwiseData &d)
+template <class DATA>
+PETSCWARP_HD inline Layout FieldLayout(const DATA &d)
 {
   Layout L;
   L.nf    = d.nf;
@@ -265,16 +279,17 @@ PETSCWARP_HD inline void PointState(int dim, int nb, int nc, const double *Bq, c
    (ResCalls) in order, each into G + off (zeroed before), as PetscFEIntegrateJacobian_Basic() and
    PetscFEIntegrateResidual_Basic() call them (Nf fields, no auxiliary fields); off ends at the doubles written */
 /* What the calls of a point share: the data, the PetscDS's offsets, the point's state and x, the output and its offset */
+template <class DATA>
 struct PointCallArgs {
-  const PetscWarpPointwiseData *d;
-  const PetscInt               *uOff, *uOff_x;
-  const PetscScalar            *u, *ut, *ux;
-  const PetscReal              *x;
-  PetscScalar                  *G;
-  int                           off;
+  const DATA        *d;
+  const PetscInt    *uOff, *uOff_x;
+  const PetscScalar *u, *ut, *ux;
+  const PetscReal   *x;
+  PetscScalar       *G;
+  int                off;
 };
 template <class FS>
-struct JacCalls : PointCallArgs {
+struct JacCalls : PointCallArgs<PetscWarpPointwiseData> {
   template <int P>
   PETSCWARP_HD void step()
   {
@@ -306,7 +321,7 @@ struct JacCalls : PointCallArgs {
   }
 };
 template <class FS>
-struct ResCalls : PointCallArgs {
+struct ResCalls : PointCallArgs<PetscWarpPointwiseData> {
   template <int F>
   PETSCWARP_HD void step()
   {
@@ -517,41 +532,94 @@ int ResidualHost(const PetscWarpPointwiseData *d)
   return HostLoop<FS, false>(d);
 }
 
-/* The state at the face point k = f*nq + q of a face of the cell whose element dofs are l: u, u_t (when d.u_t) and the
-   gradient u_x from the cell's basis at the tabulated point tab[k], pushed forward by the cell's inverse Jacobian there
-   (PetscFEEvaluateFieldJets_Internal()) */
+/* The field of face f: that of its natural boundary (one field: 0) */
+PETSCWARP_HD inline int BdField(const PetscWarpPointwiseBdData &d, int f)
+{
+  return d.ffield ? d.ffield[f] : 0;
+}
+
+/* uOff, uOff_x of the PetscDS (PetscDSGetComponentOffsets(), PetscDSGetComponentDerivativeOffsets()) */
+PETSCWARP_HD inline void Offsets(const Layout &L, int dim, PetscInt *uOff, PetscInt *uOff_x)
+{
+  for (int f = 0; f <= L.nf; f++) {
+    uOff[f]   = L.uo[f];
+    uOff_x[f] = L.uo[f] * dim;
+  }
+}
+
+/* The state at the face point k = f*nq + q of a face of the cell whose element dofs are l: every field's u, u_t (when
+   d.u_t) and gradient u_x from the cell's basis at the tabulated point tab[k], pushed forward by the cell's inverse
+   Jacobian there (PetscFEEvaluateFieldJets_Internal()) */
 PETSCWARP_HD inline void BdState(const PetscWarpPointwiseBdData &d, const int *l, size_t k, PetscScalar *u, PetscScalar *ut, PetscScalar *ux)
 {
-  const int     dim = d.dim, nb = d.nb, nc = d.nc, tp = d.tab[k];
-  const double *Bq = d.B + (size_t)tp * nb, *Dq = d.D + (size_t)tp * nb * dim, *Ji = d.invJ + k * dim * dim;
+  const Layout  L   = FieldLayout(d);
+  const int     dim = d.dim, tp = d.tab[k];
+  const double *Ji = d.invJ + k * dim * dim;
 
-  PointState(dim, nb, nc, Bq, Dq, Ji, Indexed{d.u, l}, Indexed{d.u_t, l}, d.u_t != NULL, u, ut, ux);
+  for (int f = 0; f < L.nf; f++) {
+    const int nb = d.fnb[f], o = L.uo[f];
+    PointState(dim, nb, d.fnc[f], d.fB[f] + (size_t)tp * nb, d.fD[f] + (size_t)tp * nb * dim, Ji, Indexed{d.u, l + L.eo[f]}, Indexed{d.u_t, l + L.eo[f]}, d.u_t != NULL, u + o, ut + o, ux + o * dim);
+  }
 }
 
-/* Doubles per face point in the boundary Jacobian's workspace G: the present g0_bd, g1_bd, g2_bd, g3_bd times the weight,
-   in that order (PetscWarpPointwiseBdData.gstride) */
-template <class Fns>
-PETSCWARP_HD inline int BdPointDoubles(int dim, int nc)
+/* The present boundary terms of field f's boundary residual (FS::BdRes<f>: F0 = f0_bd, F1 = f1_bd) and of the boundary
+   Jacobian block p = f*NF + g (FS::BdJac<f, g>: G0 ... G3 = g0_bd ... g3_bd), as ResBits() / JacBits() */
+template <class FS, int... P>
+PETSCWARP_HD inline unsigned BdResMaskOf(int f, std::integer_sequence<int, P...>)
 {
-  const int nn = nc * nc;
-  return (Fns::GBD::present ? nn : 0) + (Fns::GBD1::present ? nn * dim : 0) + (Fns::GBD2::present ? nn * dim : 0) + (Fns::GBD3::present ? nn * dim * dim : 0);
+  const unsigned m[] = {ResBits<typename FS::template BdRes<P>>()...};
+  return m[f];
+}
+template <class FS, int... P>
+PETSCWARP_HD inline unsigned BdJacMaskOf(int p, std::integer_sequence<int, P...>)
+{
+  const unsigned m[] = {JacBits<typename FS::template BdJac<P / FS::NF, P % FS::NF>>()...};
+  return m[p];
+}
+template <class FS>
+PETSCWARP_HD inline unsigned BdResMask(int f)
+{
+  return BdResMaskOf<FS>(f, std::make_integer_sequence<int, FS::NF>{});
+}
+template <class FS>
+PETSCWARP_HD inline unsigned BdJacMask(int p)
+{
+  return BdJacMaskOf<FS>(p, std::make_integer_sequence<int, FS::NF * FS::NF>{});
 }
 
-/* The boundary terms of one face f (PetscFEIntegrateBdResidual_Basic() and PetscFEUpdateElementVec_Internal()): at each
-   physical point q the state and its gradient (BdState()), f0_bd (f1_bd) there times the weight, kept at the tabulated
-   point qp (f1_bd pulled back through the point's inverse Jacobian, so that the reference derivatives of the tabulation
-   apply); then the face's element vector sum_qp B_a(qp) F0[qp][c] + D_a(qp) . F1[qp][c], in PETSc's order, added to f
-   through add(index, v) */
-template <class Fns, class ADD>
-PETSCWARP_HD inline void BdFace(const PetscWarpPointwiseBdData &d, int f, ADD add)
+/* Doubles per face point in the boundary Jacobian's workspace G (PetscWarpPointwiseBdData.gstride): for a face of field h
+   the present g0_bd ... g3_bd of the blocks (h, 0), (h, 1), ... in that order, times the weight; the most over h */
+template <class FS>
+PETSCWARP_HD inline int BdPointDoubles(const PetscWarpPointwiseBdData &d)
 {
-  const int          dim = d.dim, nb = d.nb, nc = d.nc, nq = d.nq, nel = nb * nc, base = (d.tab[(size_t)f * nq] / nq) * nq;
-  const int         *l       = d.l2d + (size_t)d.fcell[f] * nel;
-  const PetscInt     uOff[2] = {0, (PetscInt)nc}, uOff_x[2] = {0, (PetscInt)(nc * dim)};
-  PetscScalar        F[Fns::FBD::present ? PETSCWARP_PW_MAXFQ * PETSCWARP_PW_MAXNC : 1], F1[Fns::FBD1::present ? PETSCWARP_PW_MAXFQ * PETSCWARP_PW_MAXNC * 3 : 1];
-  typename Fns::FBD  fbd;
-  typename Fns::FBD1 fbd1;
+  int most = 0;
+  for (int h = 0; h < FS::NF; h++) {
+    int n = 0;
+    for (int g = 0; g < FS::NF; g++) n += TermDoubles(BdJacMask<FS>(h * FS::NF + g), d.fnc[h] * d.fnc[g], d.dim);
+    if (n > most) most = n;
+  }
+  return most;
+}
 
+/* The boundary terms of one face f of field H (PetscFEIntegrateBdResidual_Basic() and PetscFEUpdateElementVec_Internal()):
+   at each physical point q the state of every field (BdState()), f0_bd (f1_bd) of field H there times the weight, kept at
+   the tabulated point qp (f1_bd pulled back through the point's inverse Jacobian, so that the reference derivatives of
+   the tabulation apply); then field H's block of the face's element vector sum_qp B_a(qp) F0[qp][c] + D_a(qp) . F1[qp][c],
+   in PETSc's order, added to f through add(index, v) */
+template <class FS, int H, class ADD>
+PETSCWARP_HD inline void BdFaceField(const PetscWarpPointwiseBdData &d, int f, ADD add)
+{
+  using R            = typename FS::template BdRes<H>;
+  const Layout   L   = FieldLayout(d);
+  const int      dim = d.dim, nq = d.nq, nb = d.fnb[H], nc = d.fnc[H], base = (d.tab[(size_t)f * nq] / nq) * nq;
+  const int     *l  = d.l2d + (size_t)d.fcell[f] * L.nel;
+  const double  *BH = d.fB[H], *DH = d.fD[H];
+  PetscInt       uOff[PETSCWARP_PW_MAXNF + 1], uOff_x[PETSCWARP_PW_MAXNF + 1];
+  PetscScalar    F[R::F0::present ? PETSCWARP_PW_MAXFQ * PETSCWARP_PW_MAXNC : 1], F1[R::F1::present ? PETSCWARP_PW_MAXFQ * PETSCWARP_PW_MAXNC * 3 : 1];
+  typename R::F0 fbd;
+  typename R::F1 fbd1;
+
+  Offsets(L, dim, uOff, uOff_x);
   for (int q = 0; q < nq; q++) {
     const size_t       k  = (size_t)f * nq + q;
     const int          qp = d.tab[k] - base;
@@ -559,17 +627,17 @@ PETSCWARP_HD inline void BdFace(const PetscWarpPointwiseBdData &d, int f, ADD ad
     const PetscScalar *put = d.u_t ? ut : NULL;
 
     BdState(d, l, k, u, ut, ux);
-    if (Fns::FBD::present) {
+    if (R::F0::present) {
       PetscScalar *f0 = F + qp * nc;
       for (int c = 0; c < nc; c++) f0[c] = 0.0;
-      fbd((PetscInt)dim, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.x + k * dim, d.n + k * dim, d.numConstants, d.constants, f0);
+      fbd((PetscInt)dim, FS::NF, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.x + k * dim, d.n + k * dim, d.numConstants, d.constants, f0);
       for (int c = 0; c < nc; c++) f0[c] *= d.w[k];
     }
-    if (Fns::FBD1::present) {
+    if (R::F1::present) {
       const double *Ji = d.invJ + k * dim * dim;
       PetscScalar   f1[PETSCWARP_PW_MAXNC * 3], *r = F1 + qp * nc * dim;
       for (int m = 0; m < nc * dim; m++) f1[m] = 0.0;
-      fbd1((PetscInt)dim, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.x + k * dim, d.n + k * dim, d.numConstants, d.constants, f1);
+      fbd1((PetscInt)dim, FS::NF, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.x + k * dim, d.n + k * dim, d.numConstants, d.constants, f1);
       for (int c = 0; c < nc; c++) /* sum_d dphi/dx_d f1[c][d] = sum_e D_e sum_d Ji[e][d] f1[c][d] */
         for (int e = 0; e < dim; e++) {
           PetscScalar v = 0.0;
@@ -582,76 +650,150 @@ PETSCWARP_HD inline void BdFace(const PetscWarpPointwiseBdData &d, int f, ADD ad
     for (int c = 0; c < nc; c++) {
       PetscScalar s = 0.0;
       for (int qp = 0; qp < nq; qp++) {
-        if (Fns::FBD::present) s += d.B[(size_t)(base + qp) * nb + a] * F[qp * nc + c];
-        if (Fns::FBD1::present)
-          for (int e = 0; e < dim; e++) s += d.D[((size_t)(base + qp) * nb + a) * dim + e] * F1[(qp * nc + c) * dim + e];
+        if (R::F0::present) s += BH[(size_t)(base + qp) * nb + a] * F[qp * nc + c];
+        if (R::F1::present)
+          for (int e = 0; e < dim; e++) s += DH[((size_t)(base + qp) * nb + a) * dim + e] * F1[(qp * nc + c) * dim + e];
       }
-      add(l[a * nc + c], s);
+      add(l[L.eo[H] + a * nc + c], s);
     }
 }
 
+/* BdFaceField() for the field of face f */
+template <class FS, class ADD>
+struct BdFaceOp {
+  const PetscWarpPointwiseBdData *d;
+  int                             f, h;
+  ADD                             add;
+  template <int H>
+  PETSCWARP_HD void step()
+  {
+    if (H == h) BdFaceField<FS, H>(*d, f, add);
+  }
+};
+template <class FS, class ADD>
+PETSCWARP_HD inline void BdFace(const PetscWarpPointwiseBdData &d, int f, ADD add)
+{
+  BdFaceOp<FS, ADD> op = {&d, f, BdField(d, f), add};
+  Unroll<FS::NF>::run(op);
+}
+
+/* Stage 1 of the boundary Jacobian at a point of a face of field H: the present g0_bd ... g3_bd of the blocks (H, g) in
+   order (PetscFEIntegrateBdJacobian_Basic()), each into G + off (zeroed before) */
+template <class FS, int H>
+struct BdJacCalls : PointCallArgs<PetscWarpPointwiseBdData> {
+  const PetscReal *nrm;
+  template <int Gf>
+  PETSCWARP_HD void step()
+  {
+    using J           = typename FS::template BdJac<H, Gf>;
+    const PetscInt D  = d->dim;
+    const int      nn = d->fnc[H] * d->fnc[Gf], n = TermDoubles(JacBits<J>(), nn, (int)D);
+    PetscScalar   *g = G + off;
+    for (int m = 0; m < n; m++) g[m] = 0.0;
+    if (J::G0::present) {
+      typename J::G0 fn;
+      fn(D, FS::NF, 0, uOff, uOff_x, u, ut, ux, NULL, NULL, NULL, NULL, NULL, d->t, d->u_tShift, x, nrm, d->numConstants, d->constants, g);
+      g += nn;
+    }
+    if (J::G1::present) {
+      typename J::G1 fn;
+      fn(D, FS::NF, 0, uOff, uOff_x, u, ut, ux, NULL, NULL, NULL, NULL, NULL, d->t, d->u_tShift, x, nrm, d->numConstants, d->constants, g);
+      g += nn * D;
+    }
+    if (J::G2::present) {
+      typename J::G2 fn;
+      fn(D, FS::NF, 0, uOff, uOff_x, u, ut, ux, NULL, NULL, NULL, NULL, NULL, d->t, d->u_tShift, x, nrm, d->numConstants, d->constants, g);
+      g += nn * D;
+    }
+    if (J::G3::present) {
+      typename J::G3 fn;
+      fn(D, FS::NF, 0, uOff, uOff_x, u, ut, ux, NULL, NULL, NULL, NULL, NULL, d->t, d->u_tShift, x, nrm, d->numConstants, d->constants, g);
+    }
+    off += n;
+  }
+};
+
 /* Stage 1 of the boundary Jacobian at the face point k = f*nq + q (PetscFEIntegrateBdJacobian_Basic()): the state
-   (BdState()), the present g0_bd, g1_bd, g2_bd, g3_bd there (zeroed before), times the weight, into G[k*gstride ...] */
-template <class Fns>
+   (BdState()), the present g0_bd ... g3_bd of the face's field's blocks there, times the weight, into G[k*gstride ...] */
+template <class FS>
+struct BdJacPointOp {
+  const PetscWarpPointwiseBdData *d;
+  size_t                          k;
+  template <int H>
+  PETSCWARP_HD void step()
+  {
+    const int    f = (int)(k / (size_t)d->nq);
+    const Layout L = FieldLayout(*d);
+    if (H != BdField(*d, f)) return;
+    const int  *l = d->l2d + (size_t)d->fcell[f] * L.nel;
+    PetscInt    uOff[PETSCWARP_PW_MAXNF + 1], uOff_x[PETSCWARP_PW_MAXNF + 1];
+    PetscScalar u[PETSCWARP_PW_MAXNC], ut[PETSCWARP_PW_MAXNC], ux[PETSCWARP_PW_MAXNC * 3], *G = d->G + k * (size_t)d->gstride;
+    Offsets(L, d->dim, uOff, uOff_x);
+    BdState(*d, l, k, u, ut, ux);
+    BdJacCalls<FS, H> op = {
+      {d, uOff, uOff_x, u, d->u_t ? ut : NULL, ux, d->x + k * d->dim, G, 0},
+      d->n + k * d->dim
+    };
+    Unroll<FS::NF>::run(op);
+    for (int m = 0; m < op.off; m++) G[m] *= d->w[k];
+  }
+};
+template <class FS>
 PETSCWARP_HD inline void BdJacPoint(const PetscWarpPointwiseBdData &d, size_t k)
 {
-  const int          dim = d.dim, nc = d.nc, nn = nc * nc, f = (int)(k / (size_t)d.nq), ng = BdPointDoubles<Fns>(dim, nc);
-  const int         *l       = d.l2d + (size_t)d.fcell[f] * d.nb * nc;
-  const PetscInt     uOff[2] = {0, (PetscInt)nc}, uOff_x[2] = {0, (PetscInt)(nc * dim)};
-  const int          n0 = Fns::GBD::present ? nn : 0, n1 = Fns::GBD1::present ? nn * dim : 0, n2 = Fns::GBD2::present ? nn * dim : 0;
-  PetscScalar        u[PETSCWARP_PW_MAXNC], ut[PETSCWARP_PW_MAXNC], ux[PETSCWARP_PW_MAXNC * 3], *G = d.G + k * (size_t)d.gstride;
-  const PetscScalar *put = d.u_t ? ut : NULL;
-  const PetscReal   *x = d.x + k * dim, *nrm = d.n + k * dim;
-  typename Fns::GBD  g0;
-  typename Fns::GBD1 g1;
-  typename Fns::GBD2 g2;
-  typename Fns::GBD3 g3;
-
-  BdState(d, l, k, u, ut, ux);
-  for (int m = 0; m < ng; m++) G[m] = 0.0;
-  if (Fns::GBD::present) g0((PetscInt)dim, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.u_tShift, x, nrm, d.numConstants, d.constants, G);
-  if (Fns::GBD1::present) g1((PetscInt)dim, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.u_tShift, x, nrm, d.numConstants, d.constants, G + n0);
-  if (Fns::GBD2::present) g2((PetscInt)dim, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.u_tShift, x, nrm, d.numConstants, d.constants, G + n0 + n1);
-  if (Fns::GBD3::present) g3((PetscInt)dim, 1, 0, uOff, uOff_x, u, put, ux, NULL, NULL, NULL, NULL, NULL, d.t, d.u_tShift, x, nrm, d.numConstants, d.constants, G + n0 + n1 + n2);
-  for (int m = 0; m < ng; m++) G[m] *= d.w[k];
+  BdJacPointOp<FS> op = {&d, k};
+  Unroll<FS::NF>::run(op);
 }
 
 /* Stage 2 of the boundary Jacobian: entry (i, j) of the element matrix of the m-th cell with boundary faces gets, face
-   after face of the cell, that face's entry sum_q B_a G0[c*nc+e] B_b + B_a G1[(c*nc+e)*dim+d] dB_b[d]
-   + dB_a[d] G2[(c*nc+e)*dim+d] B_b + dB_a[d] G3[((c*nc+e)*dim+d)*dim+d'] dB_b[d'] at the point's tabulation tab[k], with
-   the physical gradients dB of the cell's basis there (PetscFEUpdateElementMat_Internal(), physical points q in order,
-   as PETSc sums them into the face's element matrix) */
-template <class Fns>
+   after face of the cell (those of row i's field f), that face's entry sum_q B_a G0[c*ncg+e] B_b + B_a G1[(c*ncg+e)*dim+d]
+   dB_b[d] + dB_a[d] G2[(c*ncg+e)*dim+d] B_b + dB_a[d] G3[((c*ncg+e)*dim+d)*dim+d'] dB_b[d'] of the block (f, g) at the
+   point's tabulation tab[k], with the physical gradients dB of the cells' bases there (PetscFEUpdateElementMat_Internal(),
+   physical points q in order, as PETSc sums them into the face's element matrix) */
+template <class FS>
 PETSCWARP_HD inline void BdJacEntry(const PetscWarpPointwiseBdData &d, int m, int i, int j)
 {
-  const int    dim = d.dim, nb = d.nb, nc = d.nc, nq = d.nq, nel = nb * nc, a = i / nc, c = i - a * nc, b = j / nc, e = j - b * nc, ce = c * nc + e;
-  PetscScalar *Eij = d.E + ((size_t)d.fcell[d.bface[d.boff[m]]] * nel + i) * nel + j;
+  const Layout   L   = FieldLayout(d);
+  const int      dim = d.dim, nq = d.nq, fi = FieldOf(L, i), gj = FieldOf(L, j), nbf = d.fnb[fi], ncf = d.fnc[fi], nbg = d.fnb[gj], ncg = d.fnc[gj];
+  const int      a = (i - L.eo[fi]) / ncf, c = i - L.eo[fi] - a * ncf, b = (j - L.eo[gj]) / ncg, e = j - L.eo[gj] - b * ncg;
+  const unsigned mk  = BdJacMask<FS>(fi * FS::NF + gj);
+  PetscScalar   *Eij = d.E + ((size_t)d.fcell[d.bface[d.boff[m]]] * L.nel + i) * L.nel + j;
+  int            off = 0;
 
+  if (!mk) return;
+  for (int g = 0; g < gj; g++) off += TermDoubles(BdJacMask<FS>(fi * FS::NF + g), ncf * d.fnc[g], dim);
   for (int s = d.boff[m]; s < d.boff[m + 1]; s++) {
     const size_t k0 = (size_t)d.bface[s] * nq;
     PetscScalar  v  = 0.0;
+    if (BdField(d, d.bface[s]) != fi) continue;
     for (int q = 0; q < nq; q++) {
-      const size_t       k = k0 + q, tp = (size_t)d.tab[k] * nb;
-      const PetscScalar *G  = d.G + k * (size_t)d.gstride;
-      const double       Ba = d.B[tp + a], Bb = d.B[tp + b];
+      const size_t       k = k0 + q, tp = (size_t)d.tab[k];
+      const PetscScalar *G  = d.G + k * (size_t)d.gstride + off;
+      const double       Ba = d.fB[fi][tp * nbf + a], Bb = d.fB[gj][tp * nbg + b];
       double             ga[3] = {0.0, 0.0, 0.0}, gb[3] = {0.0, 0.0, 0.0};
-      if (Fns::GBD2::present || Fns::GBD3::present) PetscWarpGradient(dim, d.invJ + k * dim * dim, d.D + (tp + a) * dim, ga);
-      if (Fns::GBD1::present || Fns::GBD3::present) PetscWarpGradient(dim, d.invJ + k * dim * dim, d.D + (tp + b) * dim, gb);
-      v += PointTerm<Fns::GBD::present, Fns::GBD1::present, Fns::GBD2::present, Fns::GBD3::present>(dim, nc * nc, ce, G, Ba, Bb, ga, gb);
+      if (mk & 12u) PetscWarpGradient(dim, d.invJ + k * dim * dim, d.fD[fi] + (tp * nbf + a) * dim, ga);
+      if (mk & 10u) PetscWarpGradient(dim, d.invJ + k * dim * dim, d.fD[gj] + (tp * nbg + b) * dim, gb);
+      v += PointTermMask(mk, dim, ncf * ncg, c * ncg + e, G, Ba, Bb, ga, gb);
     }
     *Eij += v;
   }
 }
 
 /* Sizes the boundary kernels support (jac: the boundary Jacobian's arrays, else the residual's): 0, else 2 */
-template <class Fns>
+template <class FS>
 inline int CheckBdData(const PetscWarpPointwiseBdData *d, bool jac)
 {
-  if (!d || (d->dim != 2 && d->dim != 3) || d->nc < 1 || d->nc > PETSCWARP_PW_MAXNC || d->nb < 1 || d->nq < 1 || d->nq > PETSCWARP_PW_MAXFQ || d->nfaces < 0) return 2;
-  if (d->nfaces && (!d->B || !d->D || !d->fcell || !d->tab || !d->w || !d->x || !d->n || !d->invJ || !d->l2d || !d->u)) return 2;
+  int nc = 0;
+  if (!d || (d->dim != 2 && d->dim != 3) || d->nf != FS::NF || d->nq < 1 || d->nq > PETSCWARP_PW_MAXFQ || d->nfaces < 0) return 2;
+  for (int f = 0; f < d->nf; f++) {
+    if (d->fnb[f] < 1 || d->fnc[f] < 1 || (d->nfaces && (!d->fB[f] || !d->fD[f]))) return 2;
+    nc += d->fnc[f];
+  }
+  if (nc > PETSCWARP_PW_MAXNC || (FS::NF > 1 && d->nfaces && !d->ffield)) return 2;
+  if (d->nfaces && (!d->fcell || !d->tab || !d->w || !d->x || !d->n || !d->invJ || !d->l2d || !d->u)) return 2;
   if (!jac) return d->nfaces && !d->f ? 2 : 0;
   if (d->nbcells < 0 || d->nbcells > d->nfaces || (d->nfaces && (!d->boff || !d->bface || !d->G || !d->E))) return 2;
-  if (d->gstride != BdPointDoubles<Fns>(d->dim, d->nc)) return 2; /* the workspace was sized for other terms */
+  if (d->gstride != BdPointDoubles<FS>(*d)) return 2; /* the workspace was sized for other terms */
   return 0;
 }
 
@@ -661,27 +803,27 @@ struct HostAdd {
 };
 
 /* The host twin of the boundary kernel: the face points in order */
-template <class Fns>
+template <class FS>
 int BdResidualHost(const PetscWarpPointwiseBdData *d)
 {
-  int err = CheckBdData<Fns>(d, false);
+  int err = CheckBdData<FS>(d, false);
   if (err) return err;
-  for (int f = 0; f < d->nfaces; f++) BdFace<Fns>(*d, f, HostAdd{d->f});
+  for (int f = 0; f < d->nfaces; f++) BdFace<FS>(*d, f, HostAdd{d->f});
   return 0;
 }
 
 /* The host twin of the boundary Jacobian kernels: stage 1 at every face point, then stage 2 at every entry of the cells
    with boundary faces, in the device kernels' order of operations per entry */
-template <class Fns>
+template <class FS>
 int BdJacobianHost(const PetscWarpPointwiseBdData *d)
 {
-  const int nel = d ? d->nb * d->nc : 0;
-  int       err = CheckBdData<Fns>(d, true);
+  int err = CheckBdData<FS>(d, true);
   if (err) return err;
-  for (size_t k = 0; k < (size_t)d->nfaces * d->nq; k++) BdJacPoint<Fns>(*d, k);
+  const int nel = FieldLayout(*d).nel;
+  for (size_t k = 0; k < (size_t)d->nfaces * d->nq; k++) BdJacPoint<FS>(*d, k);
   for (int m = 0; m < d->nbcells; m++)
     for (int i = 0; i < nel; i++)
-      for (int j = 0; j < nel; j++) BdJacEntry<Fns>(*d, m, i, j);
+      for (int j = 0; j < nel; j++) BdJacEntry<FS>(*d, m, i, j);
   return 0;
 }
 
@@ -699,50 +841,50 @@ struct DeviceAdd {
 };
 
 /* One thread per face; atomics into the local residual (the faces of a cell, and the cells, share dofs) */
-template <class Fns>
+template <class FS>
 __global__ void __launch_bounds__(128) BdKernel(PetscWarpPointwiseBdData d)
 {
   const int f = blockIdx.x * blockDim.x + threadIdx.x;
-  if (f < d.nfaces) BdFace<Fns>(d, f, DeviceAdd{d.f});
+  if (f < d.nfaces) BdFace<FS>(d, f, DeviceAdd{d.f});
 }
 
-template <class Fns>
+template <class FS>
 int BdResidualDevice(const PetscWarpPointwiseBdData *d)
 {
-  if (CheckBdData<Fns>(d, false)) return (int)cudaErrorInvalidValue;
+  if (CheckBdData<FS>(d, false)) return (int)cudaErrorInvalidValue;
   if (!d->nfaces) return 0;
-  BdKernel<Fns><<<(d->nfaces + 127) / 128, 128, 0, (cudaStream_t)d->stream>>>(*d);
+  BdKernel<FS><<<(d->nfaces + 127) / 128, 128, 0, (cudaStream_t)d->stream>>>(*d);
   return (int)cudaGetLastError();
 }
 
 /* The boundary Jacobian: one thread per face point (stage 1), then one per entry of the element matrices of the cells with
    boundary faces (stage 2: each entry has one thread, which adds its faces in order: no atomics, the host twin's sums) */
-template <class Fns>
+template <class FS>
 __global__ void __launch_bounds__(128) BdJacPointKernel(PetscWarpPointwiseBdData d)
 {
   const size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (k < (size_t)d.nfaces * d.nq) BdJacPoint<Fns>(d, k);
+  if (k < (size_t)d.nfaces * d.nq) BdJacPoint<FS>(d, k);
 }
 
-template <class Fns>
+template <class FS>
 __global__ void __launch_bounds__(128) BdJacEntryKernel(PetscWarpPointwiseBdData d)
 {
-  const int    nel = d.nb * d.nc;
+  const int    nel = FieldLayout(d).nel;
   const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x, nn = (size_t)nel * nel;
   if (t < (size_t)d.nbcells * nn) {
     const int m = (int)(t / nn), ij = (int)(t - m * nn), i = ij / nel;
-    BdJacEntry<Fns>(d, m, i, ij - i * nel);
+    BdJacEntry<FS>(d, m, i, ij - i * nel);
   }
 }
 
-template <class Fns>
+template <class FS>
 int BdJacobianDevice(const PetscWarpPointwiseBdData *d)
 {
-  if (CheckBdData<Fns>(d, true)) return (int)cudaErrorInvalidValue;
+  if (CheckBdData<FS>(d, true)) return (int)cudaErrorInvalidValue;
   if (!d->nfaces) return 0;
-  const size_t np = (size_t)d->nfaces * d->nq, ne = (size_t)d->nbcells * d->nb * d->nc * d->nb * d->nc;
-  BdJacPointKernel<Fns><<<(unsigned)((np + 127) / 128), 128, 0, (cudaStream_t)d->stream>>>(*d);
-  if (ne) BdJacEntryKernel<Fns><<<(unsigned)((ne + 127) / 128), 128, 0, (cudaStream_t)d->stream>>>(*d);
+  const size_t nel = (size_t)FieldLayout(*d).nel, np = (size_t)d->nfaces * d->nq, ne = (size_t)d->nbcells * nel * nel;
+  BdJacPointKernel<FS><<<(unsigned)((np + 127) / 128), 128, 0, (cudaStream_t)d->stream>>>(*d);
+  if (ne) BdJacEntryKernel<FS><<<(unsigned)((ne + 127) / 128), 128, 0, (cudaStream_t)d->stream>>>(*d);
   return (int)cudaGetLastError();
 }
 #endif
@@ -1017,15 +1159,17 @@ M*/
     {::petscwarp::pw::hostptr(f0), ::petscwarp::pw::hostptr(f1)}, \
     {::petscwarp::pw::hostptr(g0), ::petscwarp::pw::hostptr(g1), ::petscwarp::pw::hostptr(g2), ::petscwarp::pw::hostptr(g3)}, \
     PETSCWARP_PW_MAXNC, \
-    ::petscwarp::pw::BdResidualHost<petscwarp_pw_##name::Fns>, \
-    PETSCWARP_PW_DEVICE(::petscwarp::pw::BdResidualDevice<petscwarp_pw_##name::Fns>), \
+    ::petscwarp::pw::BdResidualHost<::petscwarp::pw::Single<petscwarp_pw_##name::Fns>>, \
+    PETSCWARP_PW_DEVICE(::petscwarp::pw::BdResidualDevice<::petscwarp::pw::Single<petscwarp_pw_##name::Fns>>), \
     {::petscwarp::pw::hostptr(f0_bd), ::petscwarp::pw::hostptr(f1_bd)}, \
-    ::petscwarp::pw::BdJacobianHost<petscwarp_pw_##name::Fns>, \
-    PETSCWARP_PW_DEVICE(::petscwarp::pw::BdJacobianDevice<petscwarp_pw_##name::Fns>), \
+    ::petscwarp::pw::BdJacobianHost<::petscwarp::pw::Single<petscwarp_pw_##name::Fns>>, \
+    PETSCWARP_PW_DEVICE(::petscwarp::pw::BdJacobianDevice<::petscwarp::pw::Single<petscwarp_pw_##name::Fns>>), \
     {::petscwarp::pw::hostptr(g0_bd), ::petscwarp::pw::hostptr(g1_bd), ::petscwarp::pw::hostptr(g2_bd), ::petscwarp::pw::hostptr(g3_bd)}, \
     1, \
     {{::petscwarp::pw::hostptr(f0), ::petscwarp::pw::hostptr(f1)}}, \
-    {{{::petscwarp::pw::hostptr(g0), ::petscwarp::pw::hostptr(g1), ::petscwarp::pw::hostptr(g2), ::petscwarp::pw::hostptr(g3)}}}}
+    {{{::petscwarp::pw::hostptr(g0), ::petscwarp::pw::hostptr(g1), ::petscwarp::pw::hostptr(g2), ::petscwarp::pw::hostptr(g3)}}}, \
+    {{::petscwarp::pw::hostptr(f0_bd), ::petscwarp::pw::hostptr(f1_bd)}}, \
+    {{{::petscwarp::pw::hostptr(g0_bd), ::petscwarp::pw::hostptr(g1_bd), ::petscwarp::pw::hostptr(g2_bd), ::petscwarp::pw::hostptr(g3_bd)}}}}
 // clang-format on
 
 namespace petscwarp
@@ -1038,12 +1182,13 @@ template <class FS, int... F>
 inline void FieldsFillRes(PetscWarpPointwise &p, std::integer_sequence<int, F...>)
 {
   using expand = int[];
-  (void)expand{0, (p.fm[F][0] = FS::template Res<F>::host(0), p.fm[F][1] = FS::template Res<F>::host(1), 0)...};
+  (void)expand{0, (p.fm[F][0] = FS::template Res<F>::host(0), p.fm[F][1] = FS::template Res<F>::host(1), p.fbdm[F][0] = FS::template BdRes<F>::host(0), p.fbdm[F][1] = FS::template BdRes<F>::host(1), 0)...};
 }
 template <class FS, int P>
 inline void FieldsFillBlock(PetscWarpPointwise &p)
 {
   for (int k = 0; k < 4; k++) p.gm[P / FS::NF][P % FS::NF][k] = FS::template Jac<P / FS::NF, P % FS::NF>::host(k);
+  for (int k = 0; k < 4; k++) p.gbdm[P / FS::NF][P % FS::NF][k] = FS::template BdJac<P / FS::NF, P % FS::NF>::host(k);
 }
 template <class FS, int... P>
 inline void FieldsFillJac(PetscWarpPointwise &p, std::integer_sequence<int, P...>)
@@ -1068,6 +1213,12 @@ inline PetscWarpPointwise MakeFields(const char *name)
   FieldsFillJac<FS>(p, std::make_integer_sequence<int, FS::NF * FS::NF>{});
   for (int k = 0; k < 2; k++) p.f[k] = p.fm[0][k];
   for (int k = 0; k < 4; k++) p.g[k] = p.gm[0][0][k];
+  for (int k = 0; k < 2; k++) p.fbd[k] = p.fbdm[0][k];
+  for (int k = 0; k < 4; k++) p.gbd[k] = p.gbdm[0][0][k];
+  p.bdresidual_host   = BdResidualHost<FS>;
+  p.bdresidual_device = PETSCWARP_PW_DEVICE(BdResidualDevice<FS>);
+  p.bdjacobian_host   = BdJacobianHost<FS>;
+  p.bdjacobian_device = PETSCWARP_PW_DEVICE(BdJacobianDevice<FS>);
   return p;
 }
 } // namespace pw
@@ -1103,8 +1254,8 @@ inline PetscWarpPointwise MakeFields(const char *name)
   components). All fields share the quadrature (PETSc's default, `PetscDSSetForceQuad()`, or `PetscFECopyQuadrature()`).
   At most `PETSCWARP_PW_MAXNC` components in all. The functions get the `PetscDS`'s constants only (not the block's fields
   PETSc appends after them, `constants[numConstants]`, during its own integration): give each block its own functions.
-  Natural boundary terms are not compiled for several fields:
-  `DMPlexWarpSetSNESLocalFEM()` refuses a `PetscDS` with boundary functions (`PETSC_ERR_SUP`). Example, Stokes flow
+  Natural boundary terms: `PETSCWARP_POINTWISE_BOUNDARY_RESIDUAL()` and `PETSCWARP_POINTWISE_BOUNDARY_JACOBIAN()` lines
+  (each natural boundary belongs to one field, that of `DMAddBoundary()`). Example, Stokes flow
   with Taylor-Hood elements (fields u, p):
 .vb
   PETSCWARP_POINTWISE_FIELDS_BEGIN(stokes, 2)
@@ -1135,6 +1286,20 @@ M*/
       PETSCWARP_PW_JACOBIAN_FUNCTOR(G1, nullptr); \
       PETSCWARP_PW_JACOBIAN_FUNCTOR(G2, nullptr); \
       PETSCWARP_PW_JACOBIAN_FUNCTOR(G3, nullptr); \
+      static void (*host(int))(void) { return nullptr; } \
+    }; \
+    template <int F> \
+    struct BdRes { \
+      PETSCWARP_PW_BD_FUNCTOR(F0, nullptr); \
+      PETSCWARP_PW_BD_FUNCTOR(F1, nullptr); \
+      static void (*host(int))(void) { return nullptr; } \
+    }; \
+    template <int F, int G> \
+    struct BdJac { \
+      PETSCWARP_PW_BDJAC_FUNCTOR(G0, nullptr); \
+      PETSCWARP_PW_BDJAC_FUNCTOR(G1, nullptr); \
+      PETSCWARP_PW_BDJAC_FUNCTOR(G2, nullptr); \
+      PETSCWARP_PW_BDJAC_FUNCTOR(G3, nullptr); \
       static void (*host(int))(void) { return nullptr; } \
     };
 
@@ -1179,6 +1344,57 @@ M*/
     };
 
 /*MC
+  PETSCWARP_POINTWISE_BOUNDARY_RESIDUAL - The boundary residual f0_bd, f1_bd of field f (its natural boundaries), between
+  `PETSCWARP_POINTWISE_FIELDS_BEGIN()` and `PETSCWARP_POINTWISE_FIELDS_END()`
+
+  Synopsis:
+  PETSCWARP_POINTWISE_BOUNDARY_RESIDUAL(f, f0_bd, f1_bd)
+
+  Level: intermediate
+
+  Note:
+  The functions set with `PetscWeakFormSetIndexBdResidual()` for the keys (label, value, f, part 0) of the `DM_BC_NATURAL`
+  boundaries of field f (`DMAddBoundary()` with field f), called with every field's state at the face points.
+
+.seealso: `PETSCWARP_POINTWISE_FIELDS_BEGIN()`, `PETSCWARP_POINTWISE_BOUNDARY_JACOBIAN()`, `PETSCWARP_POINTWISE_BD_ALL()`
+M*/
+#define PETSCWARP_POINTWISE_BOUNDARY_RESIDUAL(field, f0_bd, f1_bd) \
+    template <> \
+    struct BdRes<(field)> { \
+      static_assert((field) >= 0 && (field) < NFields, "PETSCWARP_POINTWISE_BOUNDARY_RESIDUAL(): field out of range"); \
+      PETSCWARP_PW_BD_FUNCTOR(F0, f0_bd); \
+      PETSCWARP_PW_BD_FUNCTOR(F1, f1_bd); \
+      static void (*host(int k))(void) { return k == 0 ? ::petscwarp::pw::hostptr(f0_bd) : ::petscwarp::pw::hostptr(f1_bd); } \
+    };
+
+/*MC
+  PETSCWARP_POINTWISE_BOUNDARY_JACOBIAN - The boundary Jacobian g0_bd ... g3_bd of the block (f, g) on the natural
+  boundaries of field f, between `PETSCWARP_POINTWISE_FIELDS_BEGIN()` and `PETSCWARP_POINTWISE_FIELDS_END()`
+
+  Synopsis:
+  PETSCWARP_POINTWISE_BOUNDARY_JACOBIAN(f, g, g0_bd, g1_bd, g2_bd, g3_bd)
+
+  Level: intermediate
+
+  Note:
+  The functions set with `PetscWeakFormSetIndexBdJacobian()` for the keys (label, value, f, g, part 0) of the natural
+  boundaries of field f; their terms are added into the element matrices of the faces' cells (rows of field f, columns
+  of field g) before the reduction, as `DMPlexComputeBdJacobianSingleByLabel()` adds them.
+
+.seealso: `PETSCWARP_POINTWISE_FIELDS_BEGIN()`, `PETSCWARP_POINTWISE_BOUNDARY_RESIDUAL()`
+M*/
+#define PETSCWARP_POINTWISE_BOUNDARY_JACOBIAN(field, gfield, g0_bd, g1_bd, g2_bd, g3_bd) \
+    template <> \
+    struct BdJac<(field), (gfield)> { \
+      static_assert((field) >= 0 && (field) < NFields && (gfield) >= 0 && (gfield) < NFields, "PETSCWARP_POINTWISE_BOUNDARY_JACOBIAN(): field out of range"); \
+      PETSCWARP_PW_BDJAC_FUNCTOR(G0, g0_bd); \
+      PETSCWARP_PW_BDJAC_FUNCTOR(G1, g1_bd); \
+      PETSCWARP_PW_BDJAC_FUNCTOR(G2, g2_bd); \
+      PETSCWARP_PW_BDJAC_FUNCTOR(G3, g3_bd); \
+      static void (*host(int k))(void) { return k == 0 ? ::petscwarp::pw::hostptr(g0_bd) : k == 1 ? ::petscwarp::pw::hostptr(g1_bd) : k == 2 ? ::petscwarp::pw::hostptr(g2_bd) : ::petscwarp::pw::hostptr(g3_bd); } \
+    };
+
+/*MC
   PETSCWARP_POINTWISE_FIELDS_END - Ends `PETSCWARP_POINTWISE_FIELDS_BEGIN()` and defines the `PetscWarpPointwise` name
 
   Synopsis:
@@ -1195,6 +1411,10 @@ M*/
       using Res = petscwarp_pw_##name::Res<F>; \
       template <int F, int G> \
       using Jac = petscwarp_pw_##name::Jac<F, G>; \
+      template <int F> \
+      using BdRes = petscwarp_pw_##name::BdRes<F>; \
+      template <int F, int G> \
+      using BdJac = petscwarp_pw_##name::BdJac<F, G>; \
     }; \
   } \
   extern "C" const PetscWarpPointwise name = ::petscwarp::pw::MakeFields<petscwarp_pw_##name::FS>(#name);

@@ -9,6 +9,11 @@ PETSC_INTERN PetscErrorCode PetscWarpAsmPointwiseSetCoordinateBasis_Private(Pets
 /* The fields of an element of several (nf; per field its scalar basis functions fnb[f], components fnc[f], basis values
    fB[f][q*fnb[f] + a] and reference derivatives fD[f] at the assembler's points; copied), set after the coordinate basis */
 PETSC_INTERN PetscErrorCode PetscWarpAsmPointwiseSetFields_Private(PetscWarpAsm, PetscInt, const PetscInt[], const PetscInt[], const PetscReal *const[], const PetscReal *const[]);
+/* Several fields: each field's cell basis at the tabulated face points (fB[f][p*fnb[f] + a], fD[f]) and each boundary face's
+   field (that of its natural boundary), set after the fields and the boundary faces; copied */
+PETSC_INTERN PetscErrorCode PetscWarpAsmPointwiseSetBoundaryFields_Private(PetscWarpAsm, PetscInt, const PetscReal *const[], const PetscReal *const[], const PetscInt[]);
+/* Whether the kernels have a boundary residual (f0_bd or f1_bd of any field) */
+PETSC_INTERN PetscBool PetscWarpPointwiseHasBoundaryResidual_Private(const PetscWarpPointwise *);
 /* The Jacobian of the user's g0..g3 (and g0_bd on the boundary faces) at the local state U (Ut or NULL), time t and
    shift, the PetscDS's constants: element matrices by the user's kernels, the boundary terms added into those of the
    faces' cells, reduced into A by PetscWarpAsmAssembleElementMatrices() */

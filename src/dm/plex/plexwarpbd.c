@@ -185,7 +185,7 @@ PetscErrorCode DMPlexWarpPointwiseSetBoundary_Private(DM dm, PetscWarpAsm wa)
   PetscFE          fe;
   PetscTabulation *Tf, T;
   IS               facetIS, *faces = NULL;
-  PetscInt         dim, Nc, Nb, nb, Nq, ntab, nbd, nkeys = 0, ntot = 0, nf = 0, *fcell, *tab;
+  PetscInt         dim, Nc, Nb, nb, Nq, ntab, nbd, nkeys = 0, ntot = 0, nf = 0, Nf, *fcell, *tab, *kfield = NULL, *ffield;
   PetscReal       *B, *D, *w, *x, *nrm, *invJ;
 
   PetscFunctionBegin;
@@ -200,6 +200,17 @@ PetscErrorCode DMPlexWarpPointwiseSetBoundary_Private(DM dm, PetscWarpAsm wa)
   PetscCheck(T->K >= 1 && T->cdim == dim, PETSC_COMM_SELF, PETSC_ERR_SUP, "The face tabulation has no derivatives");
   Nq   = T->Np;
   ntab = T->Nr * T->Np;
+  PetscCall(PetscDSGetNumFields(ds, &Nf));
+  for (PetscInt f = 1; f < Nf; f++) { /* several fields: one face quadrature (PETSc integrates a boundary with its field's) */
+    PetscFE         fef;
+    PetscQuadrature q0, qf;
+    PetscBool       same;
+    PetscCall(PetscDSGetDiscretization(ds, f, (PetscObject *)&fef));
+    PetscCall(PetscFEGetFaceQuadrature(fe, &q0));
+    PetscCall(PetscFEGetFaceQuadrature(fef, &qf));
+    PetscCall(PetscQuadratureEqual(q0, qf, &same));
+    PetscCheck(same && Tf[f]->Np == Nq && Tf[f]->Nr == T->Nr && Tf[f]->K >= 1, PETSC_COMM_SELF, PETSC_ERR_SUP, "The pointwise kernels' natural boundaries need one face quadrature for all fields; field %" PetscInt_FMT "'s differs from field 0's", f);
+  }
   PetscCall(OwnedFacets(dm, &facetIS));
   PetscCall(PetscDSGetNumBoundary(ds, &nbd));
   for (PetscInt pass = 0; pass < 2; pass++) { /* count the keys, then take their faces */
@@ -224,12 +235,13 @@ PetscErrorCode DMPlexWarpPointwiseSetBoundary_Private(DM dm, PetscWarpAsm wa)
           continue;
         }
         PetscCall(LabelFaces(facetIS, label, values[v], &faces[key], &ntot));
+        kfield[key] = field;
         key++;
       }
     }
-    if (!pass) PetscCall(PetscCalloc1(nkeys + 1, &faces));
+    if (!pass) PetscCall(PetscCalloc2(nkeys + 1, &faces, nkeys + 1, &kfield));
   }
-  PetscCall(PetscMalloc2(ntot, &fcell, ntot * Nq, &tab));
+  PetscCall(PetscMalloc3(ntot, &fcell, ntot * Nq, &tab, ntot, &ffield));
   PetscCall(PetscMalloc6(ntab * nb, &B, ntab * nb * dim, &D, ntot * Nq, &w, ntot * Nq * dim, &x, ntot * Nq * dim, &nrm, ntot * Nq * dim * dim, &invJ));
   for (PetscInt p = 0; p < ntab; p++) /* the scalar basis a: component 0 of function a*Nc (interlaced) */
     for (PetscInt a = 0; a < nb; a++) {
@@ -241,18 +253,36 @@ PetscErrorCode DMPlexWarpPointwiseSetBoundary_Private(DM dm, PetscWarpAsm wa)
     if (!faces[key]) continue;
     PetscCall(ISGetLocalSize(faces[key], &n));
     PetscCall(FaceGeometry(dm, fe, faces[key], fcell + nf, tab + nf * Nq, w + nf * Nq, x + nf * Nq * dim, nrm + nf * Nq * dim, invJ + nf * Nq * dim * dim));
+    for (PetscInt e = 0; e < n; e++) ffield[nf + e] = kfield[key];
     nf += n;
     PetscCall(ISDestroy(&faces[key]));
   }
   PetscCall(PetscWarpAsmPointwiseSetBoundary_Private(wa, nf, Nq, ntab, B, D, fcell, tab, w, x, nrm, invJ));
+  if (Nf > 1) { /* every field's cell basis at the tabulated face points, and the faces' fields */
+    PetscReal     *fB[PETSCWARP_PW_MAXNF] = {NULL}, *fD[PETSCWARP_PW_MAXNF] = {NULL};
+    PetscErrorCode ierr;
+    PetscCheck(Nf <= PETSCWARP_PW_MAXNF, PETSC_COMM_SELF, PETSC_ERR_SUP, "%" PetscInt_FMT " fields", Nf);
+    for (PetscInt f = 0; f < Nf; f++) {
+      const PetscInt ncf = Tf[f]->Nc, Nbf = Tf[f]->Nb, nbf = Nbf / ncf;
+      PetscCall(PetscMalloc2(ntab * nbf, &fB[f], ntab * nbf * dim, &fD[f]));
+      for (PetscInt p = 0; p < ntab; p++) /* scalar basis a of field f: component 0 of its function a*Nc (interlaced) */
+        for (PetscInt a = 0; a < nbf; a++) {
+          fB[f][p * nbf + a] = Tf[f]->T[0][(p * Nbf + a * ncf) * ncf];
+          for (PetscInt r = 0; r < dim; r++) fD[f][(p * nbf + a) * dim + r] = Tf[f]->T[1][((p * Nbf + a * ncf) * ncf) * dim + r];
+        }
+    }
+    ierr = PetscWarpAsmPointwiseSetBoundaryFields_Private(wa, Nf, (const PetscReal *const *)fB, (const PetscReal *const *)fD, ffield);
+    for (PetscInt f = 0; f < Nf; f++) PetscCall(PetscFree2(fB[f], fD[f]));
+    PetscCall(ierr);
+  }
   {
     const PetscWarpPointwise *pw = NULL;
     PetscCall(DMPlexWarpPointwiseGet_Private(dm, &pw));
     PetscCall(PetscInfo(dm, "Boundary residual%s%s and boundary Jacobian%s%s%s%s%s of the pointwise kernels on %" PetscInt_FMT " faces (%" PetscInt_FMT " natural boundary keys) of this rank\n", pw && pw->fbd[0] ? " f0_bd" : "", pw && pw->fbd[1] ? " f1_bd" : "", pw && pw->gbd[0] ? " g0_bd" : "", pw && pw->gbd[1] ? " g1_bd" : "", pw && pw->gbd[2] ? " g2_bd" : "", pw && pw->gbd[3] ? " g3_bd" : "", pw && !(pw->gbd[0] || pw->gbd[1] || pw->gbd[2] || pw->gbd[3]) ? " (none)" : "", nf, nkeys));
   }
   PetscCall(PetscFree6(B, D, w, x, nrm, invJ));
-  PetscCall(PetscFree2(fcell, tab));
-  PetscCall(PetscFree(faces));
+  PetscCall(PetscFree3(fcell, tab, ffield));
+  PetscCall(PetscFree2(faces, kfield));
   PetscCall(ISDestroy(&facetIS));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

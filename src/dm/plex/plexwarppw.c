@@ -180,7 +180,11 @@ static PetscErrorCode Inherit(DM from, DM to)
   Several fields (`PETSCWARP_POINTWISE_FIELDS_BEGIN()`, up to `PETSCWARP_PW_MAXNF` Lagrange `PetscFE`s of their own degrees
   and components, sharing the quadrature): every field's residual and every block's Jacobian are checked as above, the
   element matrices and vectors hold all fields in PETSc's order (essential boundaries of any field are dropped as PETSc
-  drops them); natural boundary terms are compiled for one field only and refused with several (`PETSC_ERR_SUP`).
+  drops them). Natural boundaries belong to one field each (that of `DMAddBoundary()`): their boundary residual is
+  that field's (`PETSCWARP_POINTWISE_BOUNDARY_RESIDUAL()`), their boundary Jacobian the blocks (field, g) for every g
+  (`PETSCWARP_POINTWISE_BOUNDARY_JACOBIAN()`), checked key by key as above, evaluated with every field's state at the
+  face points; their terms go into the field's rows of the faces' cells, as `DMPlexComputeBdResidualSingleByKey()`
+  and `DMPlexComputeBdJacobianSingleByLabel()` add them.
 
   The functions get the `PetscDS`'s constants only, not the three values PETSc appends after them during its own
   integration (the fields of the block and a scale, `constants[numConstants]` ...): do not read past numConstants.
@@ -363,47 +367,47 @@ PetscErrorCode DMPlexWarpPointwiseCheck_Private(DM dm, const PetscWarpPointwise 
 
     PetscCall(PetscDSGetBoundary(ds, b, &bwf, &type, &bname, &label, &nv, &values, &field, NULL, NULL, NULL, NULL, NULL));
     if (type & DM_BC_ESSENTIAL) continue;
-    if (Nf > 1) { /* natural boundaries without terms only: the boundary kernels are compiled for one field */
-      for (PetscInt v = 0; v < nv && bwf; v++) {
-        PetscInt            m[2], jn[4];
-        PetscBdPointFn    **bf[2];
-        PetscBdPointJacFn **cj[4];
-        PetscCall(PetscWeakFormGetBdResidual(bwf, label, values[v], field, 0, &m[0], &bf[0], &m[1], &bf[1]));
-        PetscCheck(!m[0] && !m[1], comm, PETSC_ERR_SUP, "The pointwise kernels %s of %" PetscInt_FMT " fields: the natural boundary %s, value %" PetscInt_FMT ", has boundary terms, which petscwarp computes for one field only", name, Nf, bname, values[v]);
-        for (PetscInt g = 0; g < Nf; g++) {
-          PetscCall(PetscWeakFormGetBdJacobian(bwf, label, values[v], field, g, 0, &jn[0], &cj[0], &jn[1], &cj[1], &jn[2], &cj[2], &jn[3], &cj[3]));
-          PetscCheck(!jn[0] && !jn[1] && !jn[2] && !jn[3], comm, PETSC_ERR_SUP, "The pointwise kernels %s of %" PetscInt_FMT " fields: the natural boundary %s, value %" PetscInt_FMT ", has a boundary Jacobian, which petscwarp computes for one field only", name, Nf, bname, values[v]);
-          PetscCall(PetscWeakFormGetBdJacobianPreconditioner(bwf, label, values[v], field, g, 0, &jn[0], &cj[0], &jn[1], &cj[1], &jn[2], &cj[2], &jn[3], &cj[3]));
-          PetscCheck(!jn[0] && !jn[1] && !jn[2] && !jn[3], comm, PETSC_ERR_SUP, "The pointwise kernels %s of %" PetscInt_FMT " fields: the natural boundary %s, value %" PetscInt_FMT ", has a boundary Jacobian preconditioner, which they do not compute", name, Nf, bname, values[v]);
-        }
-      }
-      continue;
-    }
     PetscCheck(type == DM_BC_NATURAL, comm, PETSC_ERR_SUP, "The pointwise kernels %s: boundary %s is of type %s; they support essential and natural (DM_BC_NATURAL) boundaries", name, bname, DMBoundaryConditionTypes[type]);
-    for (PetscInt v = 0; v < nv && bwf; v++) { /* the keys of DMPlexComputeBdResidual_Internal(): (label, value, field, part 0) */
+    for (PetscInt v = 0; v < nv && bwf; v++) { /* the keys of DMPlexComputeBdResidual_Internal(): (label, value, field, part 0);
+                                                  of the boundary Jacobian: (label, value, field, g) for every field g */
       const char *const   tn[4] = {"0", "1", "2", "3"};
       PetscInt            m[2], jn[4];
       PetscBdPointFn    **bf[2];
       PetscBdPointJacFn **cj[4];
       PetscBool           res;
+      char                blk[64] = "";
 
       PetscCall(PetscWeakFormGetBdResidual(bwf, label, values[v], field, 0, &m[0], &bf[0], &m[1], &bf[1]));
       res = (PetscBool)(m[0] || m[1]);
+      if (Nf > 1) PetscCall(PetscSNPrintf(blk, sizeof(blk), " of field %" PetscInt_FMT, field));
       for (int k = 0; k < 2; k++) {
+        void (*compiled)(void) = pw->fbdm[field][k];
         PetscCheck(m[k] <= 1, comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has %" PetscInt_FMT " boundary f%s functions; the pointwise kernels %s take one", bname, values[v], m[k], tn[k], name);
-        PetscCheck(!m[k] || pw->fbd[k], comm, PETSC_ERR_SUP, "The pointwise kernels %s have no boundary residual f%s_bd (%s); the natural boundary %s, value %" PetscInt_FMT ", has a boundary f%s", name, tn[k], k ? "PETSCWARP_POINTWISE_BD_ALL()" : "PETSCWARP_POINTWISE_BD()", bname, values[v], tn[k]);
-        PetscCheck(!m[k] || (void (*)(void))bf[k][0] == pw->fbd[k], comm, PETSC_ERR_ARG_INCOMP, "The boundary f%s of the natural boundary %s, value %" PetscInt_FMT ", is not the f%s_bd the pointwise kernels %s were compiled from: give the same function to PetscWeakFormSetIndexBdResidual() and PETSCWARP_POINTWISE_BD*()", tn[k], bname, values[v], tn[k], name);
-        PetscCheck(!res || !pw->fbd[k] || m[k], comm, PETSC_ERR_ARG_INCOMP, "The natural boundary %s, value %" PetscInt_FMT ", has no boundary f%s, but the pointwise kernels %s were compiled with f%s_bd", bname, values[v], tn[k], name, tn[k]);
+        PetscCheck(!m[k] || compiled, comm, PETSC_ERR_SUP, "The pointwise kernels %s have no boundary residual f%s_bd%s (%s); the natural boundary %s, value %" PetscInt_FMT ", has a boundary f%s", name, tn[k], blk,
+                   Nf > 1 ? "PETSCWARP_POINTWISE_BOUNDARY_RESIDUAL()"
+                   : k    ? "PETSCWARP_POINTWISE_BD_ALL()"
+                          : "PETSCWARP_POINTWISE_BD()",
+                   bname, values[v], tn[k]);
+        PetscCheck(!m[k] || (void (*)(void))bf[k][0] == compiled, comm, PETSC_ERR_ARG_INCOMP, "The boundary f%s of the natural boundary %s, value %" PetscInt_FMT ", is not the f%s_bd%s the pointwise kernels %s were compiled from: give the same function to PetscWeakFormSetIndexBdResidual() and the kernels' macro", tn[k], bname, values[v], tn[k], blk, name);
+        PetscCheck(!res || !compiled || m[k], comm, PETSC_ERR_ARG_INCOMP, "The natural boundary %s, value %" PetscInt_FMT ", has no boundary f%s, but the pointwise kernels %s were compiled with f%s_bd%s", bname, values[v], tn[k], name, tn[k], blk);
       }
-      PetscCall(PetscWeakFormGetBdJacobian(bwf, label, values[v], field, field, 0, &jn[0], &cj[0], &jn[1], &cj[1], &jn[2], &cj[2], &jn[3], &cj[3]));
-      for (int k = 0; k < 4; k++) {
-        PetscCheck(jn[k] <= 1, comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has %" PetscInt_FMT " boundary g%s functions; the pointwise kernels %s take one", bname, values[v], jn[k], tn[k], name);
-        PetscCheck(!jn[k] || pw->gbd[k], comm, PETSC_ERR_SUP, "The pointwise kernels %s have no boundary Jacobian g%s_bd (%s); the natural boundary %s, value %" PetscInt_FMT ", has a boundary g%s", name, tn[k], k ? "PETSCWARP_POINTWISE_BD_ALL()" : "PETSCWARP_POINTWISE_BD_JACOBIAN()", bname, values[v], tn[k]);
-        PetscCheck(!jn[k] || res, comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has a boundary g%s and no boundary residual: the pointwise kernels %s compute the boundary Jacobian on the faces of f0_bd and f1_bd", bname, values[v], tn[k], name);
-        PetscCheck(!res || !pw->gbd[k] || (jn[k] && (void (*)(void))cj[k][0] == pw->gbd[k]), comm, PETSC_ERR_ARG_INCOMP, "The boundary g%s of the natural boundary %s, value %" PetscInt_FMT ", is %s, not the g%s_bd the pointwise kernels %s were compiled from: give the same function to PetscWeakFormSetIndexBdJacobian() and PETSCWARP_POINTWISE_BD*()", tn[k], bname, values[v], jn[k] ? "another function" : "absent", tn[k], name);
+      for (PetscInt g = 0; g < Nf; g++) {
+        if (Nf > 1) PetscCall(PetscSNPrintf(blk, sizeof(blk), " of the block (%" PetscInt_FMT ", %" PetscInt_FMT ")", field, g));
+        PetscCall(PetscWeakFormGetBdJacobian(bwf, label, values[v], field, g, 0, &jn[0], &cj[0], &jn[1], &cj[1], &jn[2], &cj[2], &jn[3], &cj[3]));
+        for (int k = 0; k < 4; k++) {
+          void (*compiled)(void) = pw->gbdm[field][g][k];
+          PetscCheck(jn[k] <= 1, comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has %" PetscInt_FMT " boundary g%s functions%s; the pointwise kernels %s take one", bname, values[v], jn[k], tn[k], blk, name);
+          PetscCheck(!jn[k] || compiled, comm, PETSC_ERR_SUP, "The pointwise kernels %s have no boundary Jacobian g%s_bd%s (%s); the natural boundary %s, value %" PetscInt_FMT ", has a boundary g%s", name, tn[k], blk,
+                     Nf > 1 ? "PETSCWARP_POINTWISE_BOUNDARY_JACOBIAN()"
+                     : k    ? "PETSCWARP_POINTWISE_BD_ALL()"
+                            : "PETSCWARP_POINTWISE_BD_JACOBIAN()",
+                     bname, values[v], tn[k]);
+          PetscCheck(!jn[k] || res, comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has a boundary g%s%s and no boundary residual: the pointwise kernels %s compute the boundary Jacobian on the faces of f0_bd and f1_bd", bname, values[v], tn[k], blk, name);
+          PetscCheck(!res || !compiled || (jn[k] && (void (*)(void))cj[k][0] == compiled), comm, PETSC_ERR_ARG_INCOMP, "The boundary g%s%s of the natural boundary %s, value %" PetscInt_FMT ", is %s, not the g%s_bd the pointwise kernels %s were compiled from: give the same function to PetscWeakFormSetIndexBdJacobian() and the kernels' macro", tn[k], blk, bname, values[v], jn[k] ? "another function" : "absent", tn[k], name);
+        }
+        PetscCall(PetscWeakFormGetBdJacobianPreconditioner(bwf, label, values[v], field, g, 0, &jn[0], &cj[0], &jn[1], &cj[1], &jn[2], &cj[2], &jn[3], &cj[3]));
+        PetscCheck(!(jn[0] || jn[1] || jn[2] || jn[3]), comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has a boundary Jacobian preconditioner%s, which the pointwise kernels %s do not compute", bname, values[v], blk, name);
       }
-      PetscCall(PetscWeakFormGetBdJacobianPreconditioner(bwf, label, values[v], field, field, 0, &jn[0], &cj[0], &jn[1], &cj[1], &jn[2], &cj[2], &jn[3], &cj[3]));
-      PetscCheck(!(jn[0] || jn[1] || jn[2] || jn[3]), comm, PETSC_ERR_SUP, "The natural boundary %s, value %" PetscInt_FMT ", has a boundary Jacobian preconditioner, which the pointwise kernels %s do not compute", bname, values[v], name);
     }
   }
   PetscCall(PetscDSHasJacobianPreconditioner(ds, &has));
@@ -492,7 +496,7 @@ PetscErrorCode DMPlexWarpPointwiseAsmCreate_Private(DM dm, PetscWarpAsm *wa)
   {
     const PetscWarpPointwise *pw = NULL;
     PetscCall(DMPlexWarpPointwiseGet_Private(dm, &pw));
-    if (pw && (pw->fbd[0] || pw->fbd[1])) PetscCall(DMPlexWarpPointwiseSetBoundary_Private(dm, *wa)); /* the natural boundaries' faces */
+    if (pw && PetscWarpPointwiseHasBoundaryResidual_Private(pw)) PetscCall(DMPlexWarpPointwiseSetBoundary_Private(dm, *wa)); /* the natural boundaries' faces */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -30,8 +30,14 @@ struct _n_PetscWarpAsmPW {
   int         *bfcell, *btab, *bboff, *bbface;          /* host arrays; bboff[nbc+1], bbface[nbf]: the faces grouped by cell */
   double      *d_bB, *d_bD, *d_bw, *d_bx, *d_bn, *d_bJ; /* device copies, made at the first device residual or Jacobian */
   int         *d_bfcell, *d_btab, *d_bboff, *d_bbface;
-  PetscScalar *bG;   /* the boundary Jacobian's workspace (nbf*nbq*nc*nc), made at its first use */
+  PetscScalar *bG;   /* the boundary Jacobian's workspace (nbf*nbq*gstride), made at its first use */
   double      *d_bG; /* device one */
+  /* several fields: each field's cell basis at the tabulated face points and each face's field (bnf = 0: one field) */
+  PetscInt   bnf;
+  PetscReal *bfB[PETSCWARP_PW_MAXNF], *bfD[PETSCWARP_PW_MAXNF];
+  int       *bffield;
+  double    *d_bfB[PETSCWARP_PW_MAXNF], *d_bfD[PETSCWARP_PW_MAXNF];
+  int       *d_bffield;
   /* several fields (PetscWarpAsmPointwiseSetFields_Private()); nf = 0: the assembler's one field */
   PetscInt   nf, fnb[PETSCWARP_PW_MAXNF], fnc[PETSCWARP_PW_MAXNF];
   PetscReal *fB[PETSCWARP_PW_MAXNF], *fD[PETSCWARP_PW_MAXNF]; /* [nq*fnb[f]], [nq*fnb[f]*dim] */
@@ -45,13 +51,23 @@ static PetscErrorCode BoundaryFree(struct _n_PetscWarpAsmPW *p)
   PetscCall(PetscFree6(p->bB, p->bD, p->bw, p->bx, p->bn, p->bJ));
   PetscCall(PetscFree4(p->bfcell, p->btab, p->bboff, p->bbface));
   PetscCall(PetscFree(p->bG));
+  for (PetscInt f = 0; f < p->bnf; f++) PetscCall(PetscFree2(p->bfB[f], p->bfD[f]));
+  PetscCall(PetscFree(p->bffield));
 #if PetscDefined(HAVE_CUDA)
   {
     void *d[11] = {p->d_bB, p->d_bD, p->d_bw, p->d_bx, p->d_bn, p->d_bJ, p->d_bfcell, p->d_btab, p->d_bboff, p->d_bbface, p->d_bG};
     for (int i = 0; i < 11; i++)
       if (d[i]) PetscCallCUDA(cudaFree(d[i]));
+    for (PetscInt f = 0; f < p->bnf; f++) {
+      if (p->d_bfB[f]) PetscCallCUDA(cudaFree(p->d_bfB[f]));
+      if (p->d_bfD[f]) PetscCallCUDA(cudaFree(p->d_bfD[f]));
+      p->d_bfB[f] = p->d_bfD[f] = NULL;
+    }
+    if (p->d_bffield) PetscCallCUDA(cudaFree(p->d_bffield));
+    p->d_bffield = NULL;
   }
 #endif
+  p->bnf  = 0;
   p->d_bB = p->d_bD = p->d_bw = p->d_bx = p->d_bn = p->d_bJ = p->d_bG = NULL;
   p->d_bfcell = p->d_btab = p->d_bboff = p->d_bbface = NULL;
   p->nbf = p->nbq = p->nbtab = p->nbc = 0;
@@ -178,6 +194,27 @@ PetscErrorCode PetscWarpAsmPointwiseSetBoundary_Private(PetscWarpAsm a, PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode PetscWarpAsmPointwiseSetBoundaryFields_Private(PetscWarpAsm a, PetscInt nf, const PetscReal *const fB[], const PetscReal *const fD[], const PetscInt ffield[])
+{
+  struct _n_PetscWarpAsmPW *p = a->pw;
+
+  PetscFunctionBegin;
+  PetscCheck(p && p->nf == nf && nf > 1, PetscObjectComm((PetscObject)a), PETSC_ERR_ORDER, "Set the fields and the boundary faces of the pointwise kernels before the faces' fields");
+  if (!p->nbf) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(p->nbf, &p->bffield));
+  for (PetscInt f = 0; f < p->nbf; f++) {
+    PetscCheck(ffield[f] >= 0 && ffield[f] < nf, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Boundary face %" PetscInt_FMT ": field %" PetscInt_FMT " not in [0, %" PetscInt_FMT ")", f, ffield[f], nf);
+    p->bffield[f] = (int)ffield[f];
+  }
+  for (PetscInt f = 0; f < nf; f++) {
+    PetscCall(PetscMalloc2(p->nbtab * p->fnb[f], &p->bfB[f], p->nbtab * p->fnb[f] * a->dim, &p->bfD[f]));
+    p->bnf = f + 1; /* freed by BoundaryFree() should a later field fail */
+    PetscCall(PetscArraycpy(p->bfB[f], fB[f], p->nbtab * p->fnb[f]));
+    PetscCall(PetscArraycpy(p->bfD[f], fD[f], p->nbtab * p->fnb[f] * a->dim));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The boundary kernels' data for the backend (the faces' arrays in its memory, uploaded at the first device use) and the
    cell kernels' state, constants and stream d */
 static PetscErrorCode BdDescribe(PetscWarpAsm a, PetscBool device, const PetscWarpPointwiseData *d, PetscWarpPointwiseBdData *b)
@@ -200,17 +237,29 @@ static PetscErrorCode BdDescribe(PetscWarpAsm a, PetscBool device, const PetscWa
   b->numConstants = d->numConstants;
   b->constants    = d->constants;
   b->stream       = d->stream;
+  b->nf           = d->nf;
+  for (int f = 0; f < d->nf; f++) {
+    b->fnb[f] = d->fnb[f];
+    b->fnc[f] = d->fnc[f];
+  }
   if (!device) {
-    b->B     = p->bB;
-    b->D     = p->bD;
-    b->fcell = p->bfcell;
-    b->tab   = p->btab;
-    b->w     = p->bw;
-    b->x     = p->bx;
-    b->n     = p->bn;
-    b->invJ  = p->bJ;
-    b->boff  = p->bboff;
-    b->bface = p->bbface;
+    b->fB[0] = p->bB;
+    b->fD[0] = p->bD;
+    for (PetscInt f = 0; f < p->bnf; f++) {
+      b->fB[f] = p->bfB[f];
+      b->fD[f] = p->bfD[f];
+    }
+    b->ffield = p->bffield;
+    b->B      = p->bB;
+    b->D      = p->bD;
+    b->fcell  = p->bfcell;
+    b->tab    = p->btab;
+    b->w      = p->bw;
+    b->x      = p->bx;
+    b->n      = p->bn;
+    b->invJ   = p->bJ;
+    b->boff   = p->bboff;
+    b->bface  = p->bbface;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 #if PetscDefined(HAVE_CUDA)
@@ -228,19 +277,38 @@ static PetscErrorCode BdDescribe(PetscWarpAsm a, PetscBool device, const PetscWa
       PetscCall(PetscWarpAsmUpload_Private(p->bboff, (size_t)p->nbc + 1, sizeof(int), (void **)&p->d_bboff));
       PetscCall(PetscWarpAsmUpload_Private(p->bbface, (size_t)p->nbf, sizeof(int), (void **)&p->d_bbface));
     }
-    b->B     = p->d_bB;
-    b->D     = p->d_bD;
-    b->fcell = p->d_bfcell;
-    b->tab   = p->d_btab;
-    b->w     = p->d_bw;
-    b->x     = p->d_bx;
-    b->n     = p->d_bn;
-    b->invJ  = p->d_bJ;
-    b->boff  = p->d_bboff;
-    b->bface = p->d_bbface;
+    for (PetscInt f = 0; f < p->bnf; f++) {
+      if (!p->d_bfB[f]) PetscCall(PetscWarpAsmUpload_Private(p->bfB[f], (size_t)p->nbtab * p->fnb[f], sizeof(double), (void **)&p->d_bfB[f]));
+      if (!p->d_bfD[f]) PetscCall(PetscWarpAsmUpload_Private(p->bfD[f], (size_t)p->nbtab * p->fnb[f] * dim, sizeof(double), (void **)&p->d_bfD[f]));
+    }
+    if (p->bnf && !p->d_bffield) PetscCall(PetscWarpAsmUpload_Private(p->bffield, (size_t)p->nbf, sizeof(int), (void **)&p->d_bffield));
+    b->fB[0] = p->d_bB;
+    b->fD[0] = p->d_bD;
+    for (PetscInt f = 0; f < p->bnf; f++) {
+      b->fB[f] = p->d_bfB[f];
+      b->fD[f] = p->d_bfD[f];
+    }
+    b->ffield = p->bnf ? p->d_bffield : NULL;
+    b->B      = p->d_bB;
+    b->D      = p->d_bD;
+    b->fcell  = p->d_bfcell;
+    b->tab    = p->d_btab;
+    b->w      = p->d_bw;
+    b->x      = p->d_bx;
+    b->n      = p->d_bn;
+    b->invJ   = p->d_bJ;
+    b->boff   = p->d_bboff;
+    b->bface  = p->d_bbface;
   }
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscBool PetscWarpPointwiseHasBoundaryResidual_Private(const PetscWarpPointwise *pw)
+{
+  for (int f = 0; f < pw->nf && f < PETSCWARP_PW_MAXNF; f++)
+    if (pw->fbdm[f][0] || pw->fbdm[f][1]) return PETSC_TRUE;
+  return PETSC_FALSE;
 }
 
 /* Work of the boundary points: the state and its gradient at each point (and extra flops per point) */
@@ -257,7 +325,7 @@ static PetscErrorCode BoundaryResidual(PetscWarpAsm a, const PetscWarpPointwise 
   int                       err;
 
   PetscFunctionBegin;
-  if (!p->nbf || !(pw->fbd[0] || pw->fbd[1])) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!p->nbf || !PetscWarpPointwiseHasBoundaryResidual_Private(pw)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(BdDescribe(a, device, d, &b));
   b.f = f;
   if (!device) {
@@ -275,11 +343,23 @@ static PetscErrorCode BoundaryResidual(PetscWarpAsm a, const PetscWarpPointwise 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Doubles per face point of the present boundary Jacobian terms g0_bd, g1_bd, g2_bd, g3_bd (PetscWarpPointwiseBdData.gstride) */
+/* Doubles per face point of the present boundary Jacobian terms g0_bd, g1_bd, g2_bd, g3_bd (PetscWarpPointwiseBdData.gstride):
+   for a face of field h those of the blocks (h, 0), (h, 1), ...; the most over h (the kernels' BdPointDoubles()) */
 static int BdStride(PetscWarpAsm a, const PetscWarpPointwise *pw)
 {
-  const int nn = (int)(a->nc * a->nc), dim = (int)a->dim;
-  return (pw->gbd[0] ? nn : 0) + (pw->gbd[1] ? nn * dim : 0) + (pw->gbd[2] ? nn * dim : 0) + (pw->gbd[3] ? nn * dim * dim : 0);
+  const struct _n_PetscWarpAsmPW *p  = a->pw;
+  const int                       nf = p->nf ? (int)p->nf : 1, dim = (int)a->dim;
+  int                             most = 0;
+
+  for (int h = 0; h < nf; h++) {
+    int n = 0;
+    for (int g = 0; g < nf; g++) {
+      const int nn = (int)((p->nf ? p->fnc[h] : a->nc) * (p->nf ? p->fnc[g] : a->nc));
+      n += (pw->gbdm[h][g][0] ? nn : 0) + (pw->gbdm[h][g][1] ? nn * dim : 0) + (pw->gbdm[h][g][2] ? nn * dim : 0) + (pw->gbdm[h][g][3] ? nn * dim * dim : 0);
+    }
+    most = PetscMax(most, n);
+  }
+  return most;
 }
 
 /* E += the boundary terms of g0_bd ... g3_bd in the element matrices of the faces' cells (host arrays, or device arrays
