@@ -540,7 +540,7 @@ typedef struct {
   void (*fbdm[PETSCWARP_PW_MAXNF][2])(void);                     /* the host addresses of f0_bd, f1_bd of field f */
   void (*gbdm[PETSCWARP_PW_MAXNF][PETSCWARP_PW_MAXNF][4])(void); /* the host addresses of g0_bd ... g3_bd of the block (f, g) */
 } PetscWarpPointwise;
-#define PETSCWARP_POINTWISE_VERSION 5
+#define PETSCWARP_POINTWISE_VERSION 6
 
 #include <petscdm.h>
 PETSC_EXTERN PetscErrorCode DMPlexWarpAsmCreate(DM, PetscWarpPhysics, PetscWarpAsm *);

@@ -20,6 +20,7 @@
   of the element kernels (the host twins) and, when the file is compiled by nvcc, device launchers, all instantiated
   from the templates below in this translation unit (each function is inlined into the kernels through a functor: no
   relocatable device code, no device function pointers). A file compiled by a host C++ compiler gets the host twins only.
+  C++14 or later (nvcc's default, C++17, is fine).
 
   The kernels (PetscFEIntegrateJacobian_Basic() / PetscFEIntegrateResidual_Basic() of PETSc, per cell):
   - stage 0: a thread block takes ne cells and gathers their vertex coordinates and element states into shared memory;
@@ -287,6 +288,19 @@ struct PointCallArgs {
   const PetscReal   *x;
   PetscScalar       *G;
   int                off;
+  /* set one by one (C++14: no aggregate initialisation of a derived struct) */
+  PETSCWARP_HD void set(const DATA *d_, const PetscInt *uOff_, const PetscInt *uOff_x_, const PetscScalar *u_, const PetscScalar *ut_, const PetscScalar *ux_, const PetscReal *x_, PetscScalar *G_)
+  {
+    d      = d_;
+    uOff   = uOff_;
+    uOff_x = uOff_x_;
+    u      = u_;
+    ut     = ut_;
+    ux     = ux_;
+    x      = x_;
+    G      = G_;
+    off    = 0;
+  }
 };
 template <class FS>
 struct JacCalls : PointCallArgs<PetscWarpPointwiseData> {
@@ -369,15 +383,13 @@ PETSCWARP_HD inline void StagePoint(const PetscWarpPointwiseData &d, const doubl
     PointState(dim, nb, d.fnc[f], d.fB[f] + q * nb, d.fD[f] + q * nb * dim, Jinv, Gathered{ue + L.eo[f]}, Gathered{ute ? ute + L.eo[f] : ute}, ute != NULL, u + o, ut + o, ux + o * dim);
   }
   if (JAC) {
-    JacCalls<FS> op = {
-      {&d, uOff, uOff_x, u, ute ? ut : NULL, ux, x, S + dim * dim, 0}
-    };
+    JacCalls<FS> op;
+    op.set(&d, uOff, uOff_x, u, ute ? ut : NULL, ux, x, S + dim * dim);
     Unroll<FS::NF * FS::NF>::run(op);
     n = op.off;
   } else {
-    ResCalls<FS> op = {
-      {&d, uOff, uOff_x, u, ute ? ut : NULL, ux, x, S + dim * dim, 0}
-    };
+    ResCalls<FS> op;
+    op.set(&d, uOff, uOff_x, u, ute ? ut : NULL, ux, x, S + dim * dim);
     Unroll<FS::NF>::run(op);
     n = op.off;
   }
@@ -730,10 +742,9 @@ struct BdJacPointOp {
     PetscScalar u[PETSCWARP_PW_MAXNC], ut[PETSCWARP_PW_MAXNC], ux[PETSCWARP_PW_MAXNC * 3], *G = d->G + k * (size_t)d->gstride;
     Offsets(L, d->dim, uOff, uOff_x);
     BdState(*d, l, k, u, ut, ux);
-    BdJacCalls<FS, H> op = {
-      {d, uOff, uOff_x, u, d->u_t ? ut : NULL, ux, d->x + k * d->dim, G, 0},
-      d->n + k * d->dim
-    };
+    BdJacCalls<FS, H> op;
+    op.set(d, uOff, uOff_x, u, d->u_t ? ut : NULL, ux, d->x + k * d->dim, G);
+    op.nrm = d->n + k * d->dim;
     Unroll<FS::NF>::run(op);
     for (int m = 0; m < op.off; m++) G[m] *= d->w[k];
   }

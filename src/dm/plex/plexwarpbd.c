@@ -7,6 +7,7 @@
 #include <petscwarp/private/plexwarphook.h>
 #include <petsc/private/dmpleximpl.h> /* DMSNESGetFEGeom() */
 #include <petscds.h>
+#include <string.h>
 #include <petscwarp/private/warpasmpw.h>
 
 /* The faces of depth dim-1 that this rank owns (the leaves of the point SF removed), as PETSc's boundary residual */
@@ -278,7 +279,18 @@ PetscErrorCode DMPlexWarpPointwiseSetBoundary_Private(DM dm, PetscWarpAsm wa)
   {
     const PetscWarpPointwise *pw = NULL;
     PetscCall(DMPlexWarpPointwiseGet_Private(dm, &pw));
-    PetscCall(PetscInfo(dm, "Boundary residual%s%s and boundary Jacobian%s%s%s%s%s of the pointwise kernels on %" PetscInt_FMT " faces (%" PetscInt_FMT " natural boundary keys) of this rank\n", pw && pw->fbd[0] ? " f0_bd" : "", pw && pw->fbd[1] ? " f1_bd" : "", pw && pw->gbd[0] ? " g0_bd" : "", pw && pw->gbd[1] ? " g1_bd" : "", pw && pw->gbd[2] ? " g2_bd" : "", pw && pw->gbd[3] ? " g3_bd" : "", pw && !(pw->gbd[0] || pw->gbd[1] || pw->gbd[2] || pw->gbd[3]) ? " (none)" : "", nf, nkeys));
+    char     res[64] = "", jac[64] = "";
+    PetscInt Nf = pw ? pw->nf : 0;
+    for (PetscInt f = 0; f < Nf; f++) {
+      for (int k = 0; k < 2; k++)
+        if (pw->fbdm[f][k] && !strstr(res, k ? "f1_bd" : "f0_bd")) PetscCall(PetscStrlcat(res, k ? " f1_bd" : " f0_bd", sizeof(res)));
+      for (PetscInt g = 0; g < Nf; g++)
+        for (int k = 0; k < 4; k++) {
+          const char *const t[4] = {" g0_bd", " g1_bd", " g2_bd", " g3_bd"};
+          if (pw->gbdm[f][g][k] && !strstr(jac, t[k])) PetscCall(PetscStrlcat(jac, t[k], sizeof(jac)));
+        }
+    }
+    PetscCall(PetscInfo(dm, "Boundary residual%s and boundary Jacobian%s of the pointwise kernels (%" PetscInt_FMT " field%s) on %" PetscInt_FMT " faces (%" PetscInt_FMT " natural boundary keys) of this rank\n", res, jac[0] ? jac : " (none)", Nf, Nf > 1 ? "s" : "", nf, nkeys));
   }
   PetscCall(PetscFree6(B, D, w, x, nrm, invJ));
   PetscCall(PetscFree3(fcell, tab, ffield));

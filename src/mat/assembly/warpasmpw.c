@@ -311,10 +311,16 @@ PetscBool PetscWarpPointwiseHasBoundaryResidual_Private(const PetscWarpPointwise
   return PETSC_FALSE;
 }
 
-/* Work of the boundary points: the state and its gradient at each point (and extra flops per point) */
+/* Work of the boundary points: the state and its gradient at each point, every field's (and extra flops per point) */
 static PetscLogDouble BdFlops(PetscWarpAsm a, PetscLogDouble extra)
 {
-  return (PetscLogDouble)a->pw->nbf * a->pw->nbq * (a->nb * (2.0 * a->nc * (1 + a->dim) + 2.0 * a->dim * a->dim) + extra);
+  const struct _n_PetscWarpAsmPW *p     = a->pw;
+  PetscLogDouble                  state = 0.0;
+
+  if (p->nf)
+    for (PetscInt f = 0; f < p->nf; f++) state += p->fnb[f] * (2.0 * p->fnc[f] * (1 + a->dim) + 2.0 * a->dim * a->dim);
+  else state = a->nb * (2.0 * a->nc * (1 + a->dim) + 2.0 * a->dim * a->dim);
+  return (PetscLogDouble)p->nbf * p->nbq * (state + extra);
 }
 
 /* f += the boundary terms of f0_bd and f1_bd (host arrays, or device arrays on the stream of d) */
@@ -331,13 +337,13 @@ static PetscErrorCode BoundaryResidual(PetscWarpAsm a, const PetscWarpPointwise 
   if (!device) {
     err = pw->bdresidual_host(&b);
     PetscCheck(err == 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "The host boundary kernel of the pointwise functions %s failed (%d): unsupported sizes", pw->name, err);
-    PetscCall(PetscLogFlops(BdFlops(a, 2.0 * a->nb * a->nc)));
+    PetscCall(PetscLogFlops(BdFlops(a, 2.0 * a->nel)));
   }
 #if PetscDefined(HAVE_CUDA)
   else {
     PetscCheck(pw->bdresidual_device, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The pointwise functions %s have a device residual and no device boundary kernel", pw->name);
     PetscCallCUDA((cudaError_t)pw->bdresidual_device(&b));
-    PetscCall(PetscLogGpuFlops(BdFlops(a, 2.0 * a->nb * a->nc)));
+    PetscCall(PetscLogGpuFlops(BdFlops(a, 2.0 * a->nel)));
   }
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
