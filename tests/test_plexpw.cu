@@ -401,6 +401,7 @@ static BdKind            bdkind    = BD_NONE; /* -bd */
 /* refusals: 1 register the kernels without f0_bd, 2 the PetscDS with g0_bd, the kernels without, 3 the kernels with
    g0_bd, the PetscDS without, 4 a boundary g1 in the PetscDS, 5 a boundary f1 in the PetscDS */
 static PetscInt                  bdwrong   = 0;
+static PetscBool                 bdflip    = PETSC_FALSE; /* -bd_flip: the natural boundaries on the sides x = 0 and y = 1 (faces reversed in their cells) */
 static const PetscWarpPointwise *pwother   = NULL;        /* Refusals(): kernels registered for another problem */
 static PetscBool                 explicitw = PETSC_FALSE; /* Refusals(): field 1 of the fields problem explicit (IMEX) */
 static PetscInt                  litslack  = 0;           /* -linear_its_slack: linear iterations per step may differ from PETSc's path by this much (Newton counts never) */
@@ -669,8 +670,8 @@ static PetscErrorCode CreateDM(Problem p, Solver sv, PetscInt degree, PetscBool 
       PetscCall(DMPlexComputeCellGeometryFVM(*dm, faces[i], &area, cen, nrm));
       for (PetscInt d = 0; d < dim; d++) l += nrm[d] * nrm[d];
       l = PetscSqrtReal(l);
-      if (PetscAbsReal(nrm[0]) > 0.7 * l && cen[0] > 0.5) PetscCall(DMLabelSetValue(nlabel, faces[i], 1));
-      else if (PetscAbsReal(nrm[1]) > 0.7 * l && cen[1] < 0.5) PetscCall(DMLabelSetValue(nlabel, faces[i], 2));
+      if (PetscAbsReal(nrm[0]) > 0.7 * l && (bdflip ? cen[0] < 0.5 : cen[0] > 0.5)) PetscCall(DMLabelSetValue(nlabel, faces[i], 1));
+      else if (PetscAbsReal(nrm[1]) > 0.7 * l && (bdflip ? cen[1] > 0.5 : cen[1] < 0.5)) PetscCall(DMLabelSetValue(nlabel, faces[i], 2));
     }
     for (PetscInt i = 0; i < nf; i++) {
       PetscInt v;
@@ -1024,6 +1025,7 @@ int main(int argc, char **argv)
   sv = (Solver)isv;
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-bc_time", &bct, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-linear_its_slack", &litslack, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-bd_flip", &bdflip, NULL));
   {
     PetscInt ider = DERIVE_NONE;
     PetscCall(PetscOptionsGetEList(NULL, NULL, "-derive", Derives, 4, &ider, NULL));
