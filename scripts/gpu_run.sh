@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -810,6 +810,11 @@ for w in $what; do
              # GPU (device kernels, MatSetValuesCOO() of mpiaij/mpiaijellwarp/sharednz). Decides: plexpw_fields_mpi2_quad_cuda
              # passes (Jacobians within 1e-12 of PETSc's, the same Newton counts)
     (cd $B && ctest --output-on-failure -L gpu -R 'plexpw_fields_mpi2' 2>&1 | tee "$OUTDIR/ctest_fieldsmpi.log" | grep -E "Jacobian|Newton|tests passed|Fail|ERROR" | tail -30) ;;
+  simplify26) # session of 2026-11-26 (fifth), after the clean-up of pointwise.cuh (one JacCalls for cell and boundary
+              # blocks, one set of mask helpers, Offsets() shared; no behaviour change meant): the pointwise GPU tests and
+              # memcheck/racecheck on the two-field boundary kernels. Decides: 100% passed, 0 errors / hazards
+    (cd $B && ctest -j 4 -L gpu -R 'plexpw|tutorial_ex5' 2>&1 | tee "$OUTDIR/ctest_simplify26.log" | grep -E "tests passed|Failed|\*\*\*" | tail -12)
+    sanitize_each ctest_simplify26.log "memcheck racecheck" "test_plexpw -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 3,2,2 -perturb 0.05 -problems fields -bd robin -degrees 1,2 -types ellwarp,sharednz -malloc_dump" ;;
   bdall) # issue 8 (~2 min; written 2026-11-26 third session after the device time was spent: NOT RUN YET): every boundary
          # term of the pointwise kernels (PETSCWARP_POINTWISE_BD_ALL(): f1_bd, g1_bd ... g3_bd) on the device, and the
          # sanitizers on its kernels. Decides: plexpw_bd_*_cuda pass (Jacobians within 1e-12 of PETSc's, Newton counts

@@ -172,28 +172,34 @@ PETSCWARP_HD constexpr unsigned JacBits()
 {
   return (J::G0::present ? 1u : 0u) | (J::G1::present ? 2u : 0u) | (J::G2::present ? 4u : 0u) | (J::G3::present ? 8u : 0u);
 }
-template <class FS, int... P>
+/* Field F's residual functors and the block (F, G)'s Jacobian functors: of the cells (BD false: FS::Res, FS::Jac) or of
+   the natural boundaries (BD true: FS::BdRes, FS::BdJac) */
+template <class FS, bool BD, int F>
+using ResOf = typename std::conditional<BD, typename FS::template BdRes<F>, typename FS::template Res<F>>::type;
+template <class FS, bool BD, int F, int G>
+using JacOf = typename std::conditional<BD, typename FS::template BdJac<F, G>, typename FS::template Jac<F, G>>::type;
+template <class FS, bool BD, int... P>
 PETSCWARP_HD inline unsigned ResMaskOf(int f, std::integer_sequence<int, P...>)
 {
-  const unsigned m[] = {ResBits<typename FS::template Res<P>>()...};
+  const unsigned m[] = {ResBits<ResOf<FS, BD, P>>()...};
   return m[f];
 }
-template <class FS, int... P>
+template <class FS, bool BD, int... P>
 PETSCWARP_HD inline unsigned JacMaskOf(int p, std::integer_sequence<int, P...>)
 {
-  const unsigned m[] = {JacBits<typename FS::template Jac<P / FS::NF, P % FS::NF>>()...};
+  const unsigned m[] = {JacBits<JacOf<FS, BD, P / FS::NF, P % FS::NF>>()...};
   return m[p];
 }
-/* The present terms of field f's residual; of the Jacobian block p = f*NF + g */
-template <class FS>
+/* The present terms of field f's residual; of the Jacobian block p = f*NF + g (BD: their boundary terms) */
+template <class FS, bool BD = false>
 PETSCWARP_HD inline unsigned ResMask(int f)
 {
-  return ResMaskOf<FS>(f, std::make_integer_sequence<int, FS::NF>{});
+  return ResMaskOf<FS, BD>(f, std::make_integer_sequence<int, FS::NF>{});
 }
-template <class FS>
+template <class FS, bool BD = false>
 PETSCWARP_HD inline unsigned JacMask(int p)
 {
-  return JacMaskOf<FS>(p, std::make_integer_sequence<int, FS::NF * FS::NF>{});
+  return JacMaskOf<FS, BD>(p, std::make_integer_sequence<int, FS::NF * FS::NF>{});
 }
 /* Doubles of the present terms m of a block of nn component pairs (or of a residual of nn components) */
 PETSCWARP_HD inline int TermDoubles(unsigned m, int nn, int dim)
@@ -220,6 +226,14 @@ PETSCWARP_HD inline Layout FieldLayout(const DATA &d)
   L.nel = L.eo[d.nf];
   L.nc  = L.uo[d.nf];
   return L;
+}
+/* uOff, uOff_x of the PetscDS (PetscDSGetComponentOffsets(), PetscDSGetComponentDerivativeOffsets()) */
+PETSCWARP_HD inline void Offsets(const Layout &L, int dim, PetscInt *uOff, PetscInt *uOff_x)
+{
+  for (int f = 0; f <= L.nf; f++) {
+    uOff[f]   = L.uo[f];
+    uOff_x[f] = L.uo[f] * dim;
+  }
 }
 /* The field of element dof i */
 PETSCWARP_HD inline int FieldOf(const Layout &L, int i)
@@ -276,9 +290,10 @@ PETSCWARP_HD inline void PointState(int dim, int nb, int nc, const double *Bq, c
   }
 }
 
-/* The calls of stage 1 at a point: every present function of the Jacobian blocks (JacCalls) or of the fields' residuals
-   (ResCalls) in order, each into G + off (zeroed before), as PetscFEIntegrateJacobian_Basic() and
-   PetscFEIntegrateResidual_Basic() call them (Nf fields, no auxiliary fields); off ends at the doubles written */
+/* The calls of stage 1 at a point: every present function of the Jacobian blocks (JacCalls, of the cells and of the
+   boundary faces) or of the fields' residuals (ResCalls) in order, each into G + off (zeroed before), as
+   PetscFEIntegrateJacobian_Basic() and PetscFEIntegrateResidual_Basic() call them (Nf fields, no auxiliary fields); off
+   ends at the doubles written */
 /* What the calls of a point share: the data, the PetscDS's offsets, the point's state and x, the output and its offset */
 template <class DATA>
 struct PointCallArgs {
@@ -302,36 +317,51 @@ struct PointCallArgs {
     off    = 0;
   }
 };
-template <class FS>
-struct JacCalls : PointCallArgs<PetscWarpPointwiseData> {
+/* The Jacobian blocks at a point: of a cell (BD false) every block, or of a face (BD true, with its outward normal nrm)
+   the blocks (row, g) of its natural boundary's field row, as PetscFEIntegrateBdJacobian_Basic() calls them */
+template <class FS, bool BD>
+struct JacCalls : PointCallArgs<typename std::conditional<BD, PetscWarpPointwiseBdData, PetscWarpPointwiseData>::type> {
+  const PetscReal *nrm = NULL;
+  int              row = 0;
+  template <class Fn>
+  PETSCWARP_HD void call(Fn &fn, PetscScalar *g, std::false_type) const
+  {
+    fn((PetscInt)this->d->dim, FS::NF, 0, this->uOff, this->uOff_x, this->u, this->ut, this->ux, NULL, NULL, NULL, NULL, NULL, this->d->t, this->d->u_tShift, this->x, this->d->numConstants, this->d->constants, g);
+  }
+  template <class Fn>
+  PETSCWARP_HD void call(Fn &fn, PetscScalar *g, std::true_type) const
+  {
+    fn((PetscInt)this->d->dim, FS::NF, 0, this->uOff, this->uOff_x, this->u, this->ut, this->ux, NULL, NULL, NULL, NULL, NULL, this->d->t, this->d->u_tShift, this->x, nrm, this->d->numConstants, this->d->constants, g);
+  }
   template <int P>
   PETSCWARP_HD void step()
   {
-    using J           = typename FS::template Jac<P / FS::NF, P % FS::NF>;
-    const PetscInt D  = d->dim;
-    const int      nn = d->fnc[P / FS::NF] * d->fnc[P % FS::NF], n = TermDoubles(JacBits<J>(), nn, (int)D);
-    PetscScalar   *g = G + off;
+    using J = JacOf<FS, BD, P / FS::NF, P % FS::NF>;
+    const std::integral_constant<bool, BD> bd{};
+    if (BD && P / FS::NF != row) return;
+    const int    D = this->d->dim, nn = this->d->fnc[P / FS::NF] * this->d->fnc[P % FS::NF], n = TermDoubles(JacBits<J>(), nn, D);
+    PetscScalar *g = this->G + this->off;
     for (int m = 0; m < n; m++) g[m] = 0.0;
     if (J::G0::present) {
       typename J::G0 fn;
-      fn(D, FS::NF, 0, uOff, uOff_x, u, ut, ux, NULL, NULL, NULL, NULL, NULL, d->t, d->u_tShift, x, d->numConstants, d->constants, g);
+      call(fn, g, bd);
       g += nn;
     }
     if (J::G1::present) {
       typename J::G1 fn;
-      fn(D, FS::NF, 0, uOff, uOff_x, u, ut, ux, NULL, NULL, NULL, NULL, NULL, d->t, d->u_tShift, x, d->numConstants, d->constants, g);
+      call(fn, g, bd);
       g += nn * D;
     }
     if (J::G2::present) {
       typename J::G2 fn;
-      fn(D, FS::NF, 0, uOff, uOff_x, u, ut, ux, NULL, NULL, NULL, NULL, NULL, d->t, d->u_tShift, x, d->numConstants, d->constants, g);
+      call(fn, g, bd);
       g += nn * D;
     }
     if (J::G3::present) {
       typename J::G3 fn;
-      fn(D, FS::NF, 0, uOff, uOff_x, u, ut, ux, NULL, NULL, NULL, NULL, NULL, d->t, d->u_tShift, x, d->numConstants, d->constants, g);
+      call(fn, g, bd);
     }
-    off += n;
+    this->off += n;
   }
 };
 template <class FS>
@@ -374,16 +404,13 @@ PETSCWARP_HD inline void StagePoint(const PetscWarpPointwiseData &d, const doubl
   for (int m = 0; m < dim * dim; m++) S[m] = Jinv[m];
   for (int k = 0; k < ncv; k++)
     for (int e = 0; e < dim; e++) x[e] += Xc[k * dim + e] * Bcq[k];
-  for (int f = 0; f <= L.nf; f++) {
-    uOff[f]   = L.uo[f];
-    uOff_x[f] = L.uo[f] * dim;
-  }
+  Offsets(L, dim, uOff, uOff_x);
   for (int f = 0; f < L.nf; f++) {
     const int nb = d.fnb[f], o = L.uo[f];
     PointState(dim, nb, d.fnc[f], d.fB[f] + q * nb, d.fD[f] + q * nb * dim, Jinv, Gathered{ue + L.eo[f]}, Gathered{ute ? ute + L.eo[f] : ute}, ute != NULL, u + o, ut + o, ux + o * dim);
   }
   if (JAC) {
-    JacCalls<FS> op;
+    JacCalls<FS, false> op;
     op.set(&d, uOff, uOff_x, u, ute ? ut : NULL, ux, x, S + dim * dim);
     Unroll<FS::NF * FS::NF>::run(op);
     n = op.off;
@@ -550,15 +577,6 @@ PETSCWARP_HD inline int BdField(const PetscWarpPointwiseBdData &d, int f)
   return d.ffield ? d.ffield[f] : 0;
 }
 
-/* uOff, uOff_x of the PetscDS (PetscDSGetComponentOffsets(), PetscDSGetComponentDerivativeOffsets()) */
-PETSCWARP_HD inline void Offsets(const Layout &L, int dim, PetscInt *uOff, PetscInt *uOff_x)
-{
-  for (int f = 0; f <= L.nf; f++) {
-    uOff[f]   = L.uo[f];
-    uOff_x[f] = L.uo[f] * dim;
-  }
-}
-
 /* The state at the face point k = f*nq + q of a face of the cell whose element dofs are l: every field's u, u_t (when
    d.u_t) and gradient u_x from the cell's basis at the tabulated point tab[k], pushed forward by the cell's inverse
    Jacobian there (PetscFEEvaluateFieldJets_Internal()) */
@@ -574,31 +592,6 @@ PETSCWARP_HD inline void BdState(const PetscWarpPointwiseBdData &d, const int *l
   }
 }
 
-/* The present boundary terms of field f's boundary residual (FS::BdRes<f>: F0 = f0_bd, F1 = f1_bd) and of the boundary
-   Jacobian block p = f*NF + g (FS::BdJac<f, g>: G0 ... G3 = g0_bd ... g3_bd), as ResBits() / JacBits() */
-template <class FS, int... P>
-PETSCWARP_HD inline unsigned BdResMaskOf(int f, std::integer_sequence<int, P...>)
-{
-  const unsigned m[] = {ResBits<typename FS::template BdRes<P>>()...};
-  return m[f];
-}
-template <class FS, int... P>
-PETSCWARP_HD inline unsigned BdJacMaskOf(int p, std::integer_sequence<int, P...>)
-{
-  const unsigned m[] = {JacBits<typename FS::template BdJac<P / FS::NF, P % FS::NF>>()...};
-  return m[p];
-}
-template <class FS>
-PETSCWARP_HD inline unsigned BdResMask(int f)
-{
-  return BdResMaskOf<FS>(f, std::make_integer_sequence<int, FS::NF>{});
-}
-template <class FS>
-PETSCWARP_HD inline unsigned BdJacMask(int p)
-{
-  return BdJacMaskOf<FS>(p, std::make_integer_sequence<int, FS::NF * FS::NF>{});
-}
-
 /* Doubles per face point in the boundary Jacobian's workspace G (PetscWarpPointwiseBdData.gstride): for a face of field h
    the present g0_bd ... g3_bd of the blocks (h, 0), (h, 1), ... in that order, times the weight; the most over h */
 template <class FS>
@@ -607,7 +600,7 @@ PETSCWARP_HD inline int BdPointDoubles(const PetscWarpPointwiseBdData &d)
   int most = 0;
   for (int h = 0; h < FS::NF; h++) {
     int n = 0;
-    for (int g = 0; g < FS::NF; g++) n += TermDoubles(BdJacMask<FS>(h * FS::NF + g), d.fnc[h] * d.fnc[g], d.dim);
+    for (int g = 0; g < FS::NF; g++) n += TermDoubles(JacMask<FS, true>(h * FS::NF + g), d.fnc[h] * d.fnc[g], d.dim);
     if (n > most) most = n;
   }
   return most;
@@ -689,71 +682,26 @@ PETSCWARP_HD inline void BdFace(const PetscWarpPointwiseBdData &d, int f, ADD ad
   Unroll<FS::NF>::run(op);
 }
 
-/* Stage 1 of the boundary Jacobian at a point of a face of field H: the present g0_bd ... g3_bd of the blocks (H, g) in
-   order (PetscFEIntegrateBdJacobian_Basic()), each into G + off (zeroed before) */
-template <class FS, int H>
-struct BdJacCalls : PointCallArgs<PetscWarpPointwiseBdData> {
-  const PetscReal *nrm;
-  template <int Gf>
-  PETSCWARP_HD void step()
-  {
-    using J           = typename FS::template BdJac<H, Gf>;
-    const PetscInt D  = d->dim;
-    const int      nn = d->fnc[H] * d->fnc[Gf], n = TermDoubles(JacBits<J>(), nn, (int)D);
-    PetscScalar   *g = G + off;
-    for (int m = 0; m < n; m++) g[m] = 0.0;
-    if (J::G0::present) {
-      typename J::G0 fn;
-      fn(D, FS::NF, 0, uOff, uOff_x, u, ut, ux, NULL, NULL, NULL, NULL, NULL, d->t, d->u_tShift, x, nrm, d->numConstants, d->constants, g);
-      g += nn;
-    }
-    if (J::G1::present) {
-      typename J::G1 fn;
-      fn(D, FS::NF, 0, uOff, uOff_x, u, ut, ux, NULL, NULL, NULL, NULL, NULL, d->t, d->u_tShift, x, nrm, d->numConstants, d->constants, g);
-      g += nn * D;
-    }
-    if (J::G2::present) {
-      typename J::G2 fn;
-      fn(D, FS::NF, 0, uOff, uOff_x, u, ut, ux, NULL, NULL, NULL, NULL, NULL, d->t, d->u_tShift, x, nrm, d->numConstants, d->constants, g);
-      g += nn * D;
-    }
-    if (J::G3::present) {
-      typename J::G3 fn;
-      fn(D, FS::NF, 0, uOff, uOff_x, u, ut, ux, NULL, NULL, NULL, NULL, NULL, d->t, d->u_tShift, x, nrm, d->numConstants, d->constants, g);
-    }
-    off += n;
-  }
-};
-
 /* Stage 1 of the boundary Jacobian at the face point k = f*nq + q (PetscFEIntegrateBdJacobian_Basic()): the state
-   (BdState()), the present g0_bd ... g3_bd of the face's field's blocks there, times the weight, into G[k*gstride ...] */
-template <class FS>
-struct BdJacPointOp {
-  const PetscWarpPointwiseBdData *d;
-  size_t                          k;
-  template <int H>
-  PETSCWARP_HD void step()
-  {
-    const int    f = (int)(k / (size_t)d->nq);
-    const Layout L = FieldLayout(*d);
-    if (H != BdField(*d, f)) return;
-    const int  *l = d->l2d + (size_t)d->fcell[f] * L.nel;
-    PetscInt    uOff[PETSCWARP_PW_MAXNF + 1], uOff_x[PETSCWARP_PW_MAXNF + 1];
-    PetscScalar u[PETSCWARP_PW_MAXNC], ut[PETSCWARP_PW_MAXNC], ux[PETSCWARP_PW_MAXNC * 3], *G = d->G + k * (size_t)d->gstride;
-    Offsets(L, d->dim, uOff, uOff_x);
-    BdState(*d, l, k, u, ut, ux);
-    BdJacCalls<FS, H> op;
-    op.set(d, uOff, uOff_x, u, d->u_t ? ut : NULL, ux, d->x + k * d->dim, G);
-    op.nrm = d->n + k * d->dim;
-    Unroll<FS::NF>::run(op);
-    for (int m = 0; m < op.off; m++) G[m] *= d->w[k];
-  }
-};
+   (BdState()), the present g0_bd ... g3_bd of the blocks (h, 0), (h, 1), ... of the face's field h there, times the
+   weight, into G[k*gstride ...] */
 template <class FS>
 PETSCWARP_HD inline void BdJacPoint(const PetscWarpPointwiseBdData &d, size_t k)
 {
-  BdJacPointOp<FS> op = {&d, k};
-  Unroll<FS::NF>::run(op);
+  const int          f = (int)(k / (size_t)d.nq);
+  const Layout       L = FieldLayout(d);
+  const int         *l = d.l2d + (size_t)d.fcell[f] * L.nel;
+  PetscInt           uOff[PETSCWARP_PW_MAXNF + 1], uOff_x[PETSCWARP_PW_MAXNF + 1];
+  PetscScalar        u[PETSCWARP_PW_MAXNC], ut[PETSCWARP_PW_MAXNC], ux[PETSCWARP_PW_MAXNC * 3], *G = d.G + k * (size_t)d.gstride;
+  JacCalls<FS, true> op;
+
+  Offsets(L, d.dim, uOff, uOff_x);
+  BdState(d, l, k, u, ut, ux);
+  op.set(&d, uOff, uOff_x, u, d.u_t ? ut : NULL, ux, d.x + k * d.dim, G);
+  op.nrm = d.n + k * d.dim;
+  op.row = BdField(d, f);
+  Unroll<FS::NF * FS::NF>::run(op);
+  for (int m = 0; m < op.off; m++) G[m] *= d.w[k];
 }
 
 /* Stage 2 of the boundary Jacobian: entry (i, j) of the element matrix of the m-th cell with boundary faces gets, face
@@ -767,12 +715,12 @@ PETSCWARP_HD inline void BdJacEntry(const PetscWarpPointwiseBdData &d, int m, in
   const Layout   L   = FieldLayout(d);
   const int      dim = d.dim, nq = d.nq, fi = FieldOf(L, i), gj = FieldOf(L, j), nbf = d.fnb[fi], ncf = d.fnc[fi], nbg = d.fnb[gj], ncg = d.fnc[gj];
   const int      a = (i - L.eo[fi]) / ncf, c = i - L.eo[fi] - a * ncf, b = (j - L.eo[gj]) / ncg, e = j - L.eo[gj] - b * ncg;
-  const unsigned mk  = BdJacMask<FS>(fi * FS::NF + gj);
+  const unsigned mk  = JacMask<FS, true>(fi * FS::NF + gj);
   PetscScalar   *Eij = d.E + ((size_t)d.fcell[d.bface[d.boff[m]]] * L.nel + i) * L.nel + j;
   int            off = 0;
 
   if (!mk) return;
-  for (int g = 0; g < gj; g++) off += TermDoubles(BdJacMask<FS>(fi * FS::NF + g), ncf * d.fnc[g], dim);
+  for (int g = 0; g < gj; g++) off += TermDoubles(JacMask<FS, true>(fi * FS::NF + g), ncf * d.fnc[g], dim);
   for (int s = d.boff[m]; s < d.boff[m + 1]; s++) {
     const size_t k0 = (size_t)d.bface[s] * nq;
     PetscScalar  v  = 0.0;

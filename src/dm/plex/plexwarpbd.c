@@ -174,6 +174,19 @@ PetscErrorCode DMPlexWarpSetBoundaryFluxes_Private(DM dm, PetscInt nflux, const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The scalar basis of an interlaced face tabulation T at its Nr*Np points p: B[p*nb + a] and the reference derivatives
+   D[(p*nb + a)*dim + r] of component 0 of function a*Nc (nb = Nb/Nc) */
+static void FaceScalarTabulation(PetscTabulation T, PetscInt dim, PetscReal B[], PetscReal D[])
+{
+  const PetscInt Nc = T->Nc, Nb = T->Nb, nb = Nb / Nc, ntab = T->Nr * T->Np;
+
+  for (PetscInt p = 0; p < ntab; p++)
+    for (PetscInt a = 0; a < nb; a++) {
+      B[p * nb + a] = T->T[0][(p * Nb + a * Nc) * Nc];
+      for (PetscInt r = 0; r < dim; r++) D[(p * nb + a) * dim + r] = T->T[1][((p * Nb + a * Nc) * Nc) * dim + r];
+    }
+}
+
 /* The faces of the natural boundaries with a boundary residual (owned faces of each label value, as
    DMPlexComputeBdResidual_Internal() takes them) and PETSc's geometry there, for the user's f0_bd, f1_bd and g0_bd ... g3_bd
    (PetscWarpAsmPointwiseSetBoundary_Private()). The keys of the boundary Jacobian are those of the boundary residual
@@ -244,11 +257,7 @@ PetscErrorCode DMPlexWarpPointwiseSetBoundary_Private(DM dm, PetscWarpAsm wa)
   }
   PetscCall(PetscMalloc3(ntot, &fcell, ntot * Nq, &tab, ntot, &ffield));
   PetscCall(PetscMalloc6(ntab * nb, &B, ntab * nb * dim, &D, ntot * Nq, &w, ntot * Nq * dim, &x, ntot * Nq * dim, &nrm, ntot * Nq * dim * dim, &invJ));
-  for (PetscInt p = 0; p < ntab; p++) /* the scalar basis a: component 0 of function a*Nc (interlaced) */
-    for (PetscInt a = 0; a < nb; a++) {
-      B[p * nb + a] = T->T[0][(p * Nb + a * Nc) * Nc];
-      for (PetscInt r = 0; r < dim; r++) D[(p * nb + a) * dim + r] = T->T[1][((p * Nb + a * Nc) * Nc) * dim + r];
-    }
+  FaceScalarTabulation(T, dim, B, D);
   for (PetscInt key = 0; key < nkeys; key++) {
     PetscInt n;
     if (!faces[key]) continue;
@@ -266,11 +275,7 @@ PetscErrorCode DMPlexWarpPointwiseSetBoundary_Private(DM dm, PetscWarpAsm wa)
     for (PetscInt f = 0; f < Nf; f++) {
       const PetscInt ncf = Tf[f]->Nc, Nbf = Tf[f]->Nb, nbf = Nbf / ncf;
       PetscCall(PetscMalloc2(ntab * nbf, &fB[f], ntab * nbf * dim, &fD[f]));
-      for (PetscInt p = 0; p < ntab; p++) /* scalar basis a of field f: component 0 of its function a*Nc (interlaced) */
-        for (PetscInt a = 0; a < nbf; a++) {
-          fB[f][p * nbf + a] = Tf[f]->T[0][(p * Nbf + a * ncf) * ncf];
-          for (PetscInt r = 0; r < dim; r++) fD[f][(p * nbf + a) * dim + r] = Tf[f]->T[1][((p * Nbf + a * ncf) * ncf) * dim + r];
-        }
+      FaceScalarTabulation(Tf[f], dim, fB[f], fD[f]);
     }
     ierr = PetscWarpAsmPointwiseSetBoundaryFields_Private(wa, Nf, (const PetscReal *const *)fB, (const PetscReal *const *)fD, ffield);
     for (PetscInt f = 0; f < Nf; f++) PetscCall(PetscFree2(fB[f], fD[f]));
