@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -810,6 +810,21 @@ for w in $what; do
              # GPU (device kernels, MatSetValuesCOO() of mpiaij/mpiaijellwarp/sharednz). Decides: plexpw_fields_mpi2_quad_cuda
              # passes (Jacobians within 1e-12 of PETSc's, the same Newton counts)
     (cd $B && ctest --output-on-failure -L gpu -R 'plexpw_fields_mpi2' 2>&1 | tee "$OUTDIR/ctest_fieldsmpi.log" | grep -E "Jacobian|Newton|tests passed|Fail|ERROR" | tail -30) ;;
+  h200box) # issue 9 "no regression of the H200 numbers" (session of 2026-11-26, sixth; run with kind nvidia-h200, ~4 min):
+           # the matrices of the 2026-11-22 H200 tables (assembled by PETSc on 16 ranks, gathered to rank 0: box Q1/Q2
+           # Laplacian, Q1 elasticity, and the gmsh P1/P2 tetrahedra and triangles), aijcusparse, sellcuda, ellwarp K1 and
+           # the automatic choice of today's code. Decides: ellwarp auto at or below its 2026-11-22 times
+    nvidia-smi --query-gpu=name --format=csv,noheader | tee "$OUTDIR/bench_h200box.log"
+    timeout 500 mpiexec -n 16 --bind-to core $B/bench/bench_spmv -cases q1lap,q2lap,q1elas,p1tet_gmsh,p2tet_gmsh,p1tri_gmsh,p2tri_gmsh -ellwarp_paths ellwarp_k1,ellwarp_auto -nmult 200 -cpu_nmult 20 -cpu_cg 0 -cg_its 0 -kr 0 -csv "$OUTDIR/spmv_h200box.csv" 2>&1 | tee -a "$OUTDIR/bench_h200box.log" | grep -E "^case|aijcusparse|sellcuda|ellwarp|aij_cpu|copy" | cut -c1-200 ;;
+  oldnew) # issue 9 "no regression of the H200 numbers" (session of 2026-11-26, sixth, ~4 min): the device tool gives an H200
+          # only for work that does not fit an H100, so the code of the 2026-11-22 H200 tables (commit 5fee80f; its
+          # bench_spmv and libpetscwarp built here and carried in gpu/old/ by hand) and today's run on the same GPU, one
+          # after the other, on the gathered matrices of those tables. Decides: today's ellwarp auto no slower than then
+    nvidia-smi --query-gpu=name --format=csv,noheader | tee "$OUTDIR/bench_oldnew.log"
+    echo "== code of 2026-11-22 (5fee80f)" | tee -a "$OUTDIR/bench_oldnew.log"
+    LD_LIBRARY_PATH=$ROOT/gpu/old:$LD_LIBRARY_PATH timeout 280 mpiexec -n 16 --bind-to core -x LD_LIBRARY_PATH gpu/old/bench_spmv -cases q1lap,q2lap,q1elas,p1tet_gmsh,p2tet_gmsh,p1tri_gmsh,p2tri_gmsh -nmult 200 -cg_its 0 -csv "$OUTDIR/spmv_old.csv" 2>&1 | tee -a "$OUTDIR/bench_oldnew.log" | grep -E "^case|aijcusparse|ellwarp|copy" | cut -c1-160
+    echo "== today's code" | tee -a "$OUTDIR/bench_oldnew.log"
+    timeout 280 mpiexec -n 16 --bind-to core $B/bench/bench_spmv -cases q1lap,q2lap,q1elas,p1tet_gmsh,p2tet_gmsh,p1tri_gmsh,p2tri_gmsh -ellwarp_paths ellwarp_k1,ellwarp_k2_t8,ellwarp_auto -nmult 200 -cpu_nmult 5 -cpu_cg 0 -cg_its 0 -kr 0 -csv "$OUTDIR/spmv_new.csv" 2>&1 | tee -a "$OUTDIR/bench_oldnew.log" | grep -E "^case|aijcusparse|ellwarp|copy" | cut -c1-160 ;;
   simplify26) # session of 2026-11-26 (fifth), after the clean-up of pointwise.cuh (one JacCalls for cell and boundary
               # blocks, one set of mask helpers, Offsets() shared; no behaviour change meant): the pointwise GPU tests and
               # memcheck/racecheck on the two-field boundary kernels. Decides: 100% passed, 0 errors / hazards
