@@ -216,10 +216,11 @@ PetscErrorCode DMPlexWarpCoordinateFE_Private(DM dm, DMPolytopeType ct, PetscFE 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Field f (> 0) of an element of several fields: a PetscFE of the mesh's dimension with an H1 (Lagrange) dual space, a
-   basis interlaced by node in the PetscDS's tabulation, at field 0's quadrature (PetscDSSetForceQuad(), the default, or
-   PetscFECopyQuadrature()) */
-static PetscErrorCode PlexWarpCheckOtherField_Private(DM dm, PetscDS ds, PetscInt f)
+/* Field f of the PetscDS, for every field of the element (one for the built-in physics, up to PETSCWARP_PW_MAXNF for
+   pointwise kernels): a PetscFE of the mesh's dimension with an H1 (Lagrange) dual space, whose PetscDS tabulation has
+   its element's functions and components at its quadrature's points with first derivatives, interlaced by node; a
+   field f > 0 at field 0's quadrature (PetscDSSetForceQuad(), the default, or PetscFECopyQuadrature()) */
+static PetscErrorCode PlexWarpCheckField_Private(DM dm, PetscDS ds, PetscInt f)
 {
   MPI_Comm         comm = PetscObjectComm((PetscObject)dm);
   PetscObject      obj, obj0;
@@ -227,7 +228,7 @@ static PetscErrorCode PlexWarpCheckOtherField_Private(DM dm, PetscDS ds, PetscIn
   PetscDualSpace   dsp;
   PetscQuadrature  q, q0;
   PetscTabulation *T;
-  PetscInt         k, sdim, d, Nc, Nb;
+  PetscInt         k, sdim, d, Nc, Nb, Nq;
   PetscBool        same, ok;
 
   PetscFunctionBegin;
@@ -241,15 +242,19 @@ static PetscErrorCode PlexWarpCheckOtherField_Private(DM dm, PetscDS ds, PetscIn
   PetscCheck(k == 0, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() supports H1 (Lagrange) elements only, field %" PetscInt_FMT "'s dual space is not (de Rham index %" PetscInt_FMT ")", f, k);
   PetscCall(PetscFEGetSpatialDimension((PetscFE)obj, &sdim));
   PetscCheck(sdim == d, comm, PETSC_ERR_SUP, "Field %" PetscInt_FMT ": the PetscFE's dimension %" PetscInt_FMT " differs from the mesh's %" PetscInt_FMT, f, sdim, d);
-  PetscCall(PetscDSGetDiscretization(ds, 0, &obj0));
   PetscCall(PetscFEGetQuadrature((PetscFE)obj, &q));
-  PetscCall(PetscFEGetQuadrature((PetscFE)obj0, &q0));
-  PetscCall(PetscQuadratureEqual(q, q0, &same));
-  PetscCheck(same, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate(): field %" PetscInt_FMT " has another quadrature than field 0; the kernels integrate all fields at the same points (PetscDSSetForceQuad(), PetscFECopyQuadrature())", f);
+  if (f > 0) {
+    PetscCall(PetscDSGetDiscretization(ds, 0, &obj0));
+    PetscCall(PetscFEGetQuadrature((PetscFE)obj0, &q0));
+    PetscCall(PetscQuadratureEqual(q, q0, &same));
+    PetscCheck(same, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate(): field %" PetscInt_FMT " has another quadrature than field 0; the kernels integrate all fields at the same points (PetscDSSetForceQuad(), PetscFECopyQuadrature())", f);
+  }
+  PetscCall(PetscQuadratureGetData(q, NULL, NULL, &Nq, NULL, NULL));
   PetscCall(PetscFEGetNumComponents((PetscFE)obj, &Nc));
   PetscCall(PetscFEGetDimension((PetscFE)obj, &Nb));
   PetscCall(PetscDSGetTabulation(ds, &T));
-  PetscCheck(Nb % Nc == 0 && T[f]->Nr == 1 && T[f]->Nb == Nb && T[f]->Nc == Nc && T[f]->cdim == d && T[f]->K >= 1, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate(): the PetscDS tabulation of field %" PetscInt_FMT " does not match its element with first derivatives", f);
+  PetscCheck(Nb % Nc == 0 && T[f]->Nr == 1 && T[f]->Np == Nq && T[f]->Nb == Nb && T[f]->Nc == Nc && T[f]->cdim == d && T[f]->K >= 1, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate(): the PetscDS tabulation of field %" PetscInt_FMT " (%" PetscInt_FMT " points, %" PetscInt_FMT " functions, %" PetscInt_FMT " components, derivatives up to order %" PetscInt_FMT ") does not match its quadrature and element with first derivatives", f,
+             T[f]->Np, T[f]->Nb, T[f]->Nc, T[f]->K);
   PetscCall(PlexWarpScalarTabulation_Private(T[f], Nc, &ok, NULL, NULL));
   PetscCheck(ok, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() needs Lagrange bases interlaced by node (function a*nc+c = phi_a in component c); field %" PetscInt_FMT "'s is not", f);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -294,9 +299,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   DMPolytopeType     ct;
   PetscDS            ds;
   PetscObject        obj;
-  PetscClassId       id;
   PetscFE            fe, cfe = NULL;
-  PetscDualSpace     dsp;
   PetscQuadrature    quad;
   const PetscReal   *qpts, *qwts, *L;
   PetscTabulation   *Tds, T, Tc = NULL;
@@ -341,28 +344,12 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
     PetscCall(PetscDSGetNumFields(ds, &dsNf));
     PetscCheck(dsNf == Nf, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate(): the DM has %" PetscInt_FMT " fields, its PetscDS %" PetscInt_FMT, Nf, dsNf);
   }
-  for (PetscInt f = 1; f < Nf; ++f) PetscCall(PlexWarpCheckOtherField_Private(dm, ds, f)); /* Lagrange, interlaced, field 0's quadrature */
+  for (PetscInt f = 0; f < Nf; ++f) PetscCall(PlexWarpCheckField_Private(dm, ds, f)); /* PetscFE, Lagrange, interlaced, one quadrature */
   PetscCall(PetscDSGetDiscretization(ds, 0, &obj));
-  PetscCheck(obj, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate(): field 0 has no discretization");
-  PetscCall(PetscObjectGetClassId(obj, &id));
-  PetscCheck(id == PETSCFE_CLASSID, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() supports a PetscFE field only, field 0 is a %s", obj->class_name);
   fe = (PetscFE)obj;
-  PetscCall(PetscFEGetDualSpace(fe, &dsp));
-  {
-    PetscInt k;
-
-    PetscCall(PetscDualSpaceGetDeRahm(dsp, &k));
-    PetscCheck(k == 0, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() supports H1 (Lagrange) elements only, the field's dual space is not (de Rham index %" PetscInt_FMT ")", k);
-  }
   PetscCall(PetscFEGetNumComponents(fe, &Nc));
   if (physics == PETSCWARP_PHYSICS_LAPLACE) PetscCheck(Nc == 1, comm, PETSC_ERR_SUP, "PETSCWARP_PHYSICS_LAPLACE needs a scalar field (1 component), the field has %" PetscInt_FMT, Nc);
   else if (physics == PETSCWARP_PHYSICS_ELASTICITY) PetscCheck(Nc == d, comm, PETSC_ERR_SUP, "PETSCWARP_PHYSICS_ELASTICITY needs a field of dim = %" PetscInt_FMT " components, the field has %" PetscInt_FMT, d, Nc);
-  {
-    PetscInt sdim;
-
-    PetscCall(PetscFEGetSpatialDimension(fe, &sdim));
-    PetscCheck(sdim == d, comm, PETSC_ERR_SUP, "The PetscFE's dimension %" PetscInt_FMT " differs from the mesh's %" PetscInt_FMT, sdim, d);
-  }
   PetscCall(PetscFEGetDimension(fe, &Nb));
   PetscCall(PetscDSGetTotalDimension(ds, &totDim));
   PetscCheck(Nb % Nc == 0 && (Nf > 1 || totDim == Nb), comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate(): the element has %" PetscInt_FMT " dofs, not nb*nc for %" PetscInt_FMT " components", totDim, Nc);
@@ -414,10 +401,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   PetscCall(PetscQuadratureGetData(quad, &qdim, &qNc, &Nq, &qpts, &qwts));
   PetscCheck(qdim == d && qNc == 1 && Nq > 0, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() needs a scalar quadrature in dimension %" PetscInt_FMT " (it has dimension %" PetscInt_FMT ", %" PetscInt_FMT " components, %" PetscInt_FMT " points)", d, qdim, qNc, Nq);
   PetscCall(PetscDSGetTabulation(ds, &Tds));
-  T = Tds[0];
-  PetscCheck(T->Nr == 1 && T->Np == Nq && T->Nb == Nb && T->Nc == Nc && T->cdim == d && T->K >= 1, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate(): the PetscDS tabulation (%" PetscInt_FMT " points, %" PetscInt_FMT " functions, %" PetscInt_FMT " components, derivatives up to order %" PetscInt_FMT ") does not match the field's quadrature and element with first derivatives", T->Np, T->Nb, T->Nc, T->K);
-  PetscCall(PlexWarpScalarTabulation_Private(T, Nc, &ok, NULL, NULL));
-  PetscCheck(ok, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() needs a Lagrange basis interlaced by node (function a*nc+c = phi_a in component c); the field's basis is not");
+  T = Tds[0]; /* checked against the quadrature and the element by PlexWarpCheckField_Private() */
 
   PetscCall(DMPlexWarpCoordinateFE_Private(dm, ct, &cfe));
   PetscCall(PetscFEGetDimension(cfe, &pdim));
