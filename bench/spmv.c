@@ -468,6 +468,15 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
       PetscCall(Report(cs, m, nnz, name, 1, t, tcusp, 0, info.padding, info.build_time, info.upload_time, info.refresh_time, note));
     }
   }
+  /* block sizes (issue 9): the automatic layout with 128, 256 and 512 threads per block (-mat_ellwarp_block_size) */
+  for (PetscInt bsv = 128; bsv <= 512; bsv *= 2) {
+    char note[160], name[64];
+    PetscCall(PetscSNPrintf(name, sizeof(name), "ellwarp_auto_bs%" PetscInt_FMT, bsv));
+    if (!PathWanted(name)) continue;
+    PetscCall(RunEllWarp(S, MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, bsv, "none", -1, &t, &info));
+    PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " bs=%" PetscInt_FMT " window=%" PetscInt_FMT " index=%s", MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.window, MatEllWarpIndices[info.index]));
+    PetscCall(Report(cs, m, nnz, name, 1, t, tcusp, 0, info.padding, info.build_time, info.upload_time, info.refresh_time, note));
+  }
   /* sort windows (issue 9): K1, K2 t=8 and the automatic kernel within windows of each size */
   for (PetscInt wi = 0; wi < nwindows; wi++) {
     MatEllWarpKernel ks[] = {MAT_ELLWARP_KERNEL_K1, MAT_ELLWARP_KERNEL_K2, MAT_ELLWARP_KERNEL_AUTO};

@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -825,6 +825,20 @@ for w in $what; do
     LD_LIBRARY_PATH=$ROOT/gpu/old:$LD_LIBRARY_PATH timeout 280 mpiexec -n 16 --bind-to core -x LD_LIBRARY_PATH gpu/old/bench_spmv -cases q1lap,q2lap,q1elas,p1tet_gmsh,p2tet_gmsh,p1tri_gmsh,p2tri_gmsh -nmult 200 -cg_its 0 -csv "$OUTDIR/spmv_old.csv" 2>&1 | tee -a "$OUTDIR/bench_oldnew.log" | grep -E "^case|aijcusparse|ellwarp|copy" | cut -c1-160
     echo "== today's code" | tee -a "$OUTDIR/bench_oldnew.log"
     timeout 280 mpiexec -n 16 --bind-to core $B/bench/bench_spmv -cases q1lap,q2lap,q1elas,p1tet_gmsh,p2tet_gmsh,p1tri_gmsh,p2tri_gmsh -ellwarp_paths ellwarp_k1,ellwarp_k2_t8,ellwarp_auto -nmult 200 -cpu_nmult 5 -cpu_cg 0 -cg_its 0 -kr 0 -csv "$OUTDIR/spmv_new.csv" 2>&1 | tee -a "$OUTDIR/bench_oldnew.log" | grep -E "^case|aijcusparse|ellwarp|copy" | cut -c1-160 ;;
+  tetsearch) # issue 9, session of 2026-11-26 (sixth, ~4 min): the large P2 tetrahedra (one rank, DMPlex numbering), where
+             # ellwarp auto is 0.96x aijcusparse: the exhaustive search (kernel x threshold x block size, automatic window
+             # and index), the load schedules 1-3 of the 32-bit K2, K2 t=8 and auto within windows 64-1024. Decides
+             # whether some setting the automatic choice could make reaches 1.0x
+    timeout 500 $B/bench/bench_spmv -pattern_only -cases cube_tet_p2,graded_tet_p2 -search -kc_variants 1,2,3 -windows 64,128,256,512,1024 -ellwarp_paths ellwarp_auto,ellwarp_auto_rcm,ellwarp_auto_global,ellwarp_k1,ellwarp_auto_i32_v1,ellwarp_auto_i32_v2,ellwarp_auto_i32_v3,ellwarp_k2t8_w64,ellwarp_k2t8_w128,ellwarp_k2t8_w256,ellwarp_k2t8_w512,ellwarp_k2t8_w1024,ellwarp_auto_w64,ellwarp_auto_w256,ellwarp_auto_w512,ellwarp_auto_w1024 -cpu_nmult 1 -cpu_cg 0 -kr 0 -cg_its 0 -csv "$OUTDIR/spmv_tetsearch.csv" 2>&1 | tee "$OUTDIR/bench_tetsearch.log" | grep -E "^case|aijcusparse|sellcuda|ellwarp" | cut -c1-230 ;;
+  blocksize) # issue 9, session of 2026-11-26 (sixth, ~5 min): after tetsearch found 512 threads per block the best for
+             # the P2 tetrahedra (K2 t=8, 32-bit columns): the automatic layout with 128 (its default), 256 and 512 threads
+             # per block on the gmsh suite and the box suite (one rank, DMPlex numbering), twice. Decides the block size
+             # of the automatic choice
+    # (the first run, 2026-11-26f, got through 3 cases per repetition in its 270 s: BS_CASES and BS_REPS narrow it)
+    for rep in $(seq ${BS_REPS:-2}); do
+      echo "== repetition $rep" | tee -a "$OUTDIR/bench_blocksize.log"
+      timeout ${BS_LIMIT:-270} $B/bench/bench_spmv -pattern_only -cases ${BS_CASES:-cube_tet_p2,graded_tet_p2,cube_tet_p1,graded_tet_p1,torus_tet_p2,shell_tet_p2,lshape_tet_p2,holed_tri_p2,q2lap,q1lap,q1elas} -ellwarp_paths ellwarp_auto,ellwarp_auto_bs128,ellwarp_auto_bs256,ellwarp_auto_bs512 -windows 256 -cpu_nmult 1 -cpu_cg 0 -kr 0 -cg_its 0 -csv "$OUTDIR/spmv_blocksize$rep.csv" 2>&1 | tee -a "$OUTDIR/bench_blocksize.log" | grep -E "aijcusparse|ellwarp" | cut -c1-120
+    done ;;
   simplify26) # session of 2026-11-26 (fifth), after the clean-up of pointwise.cuh (one JacCalls for cell and boundary
               # blocks, one set of mask helpers, Offsets() shared; no behaviour change meant): the pointwise GPU tests and
               # memcheck/racecheck on the two-field boundary kernels. Decides: 100% passed, 0 errors / hazards

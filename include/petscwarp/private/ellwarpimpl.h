@@ -50,9 +50,10 @@ typedef struct {
   PetscWarpEll      E;
   PetscBool         built;
   MatEllWarpBackend built_backend;
-  MatEllWarpKernel  kernel; /* K1 or K2 */
-  MatEllWarpIndex   index;  /* column index layout in use (never AUTO once built) */
-  PetscInt          bs;
+  MatEllWarpKernel  kernel;                 /* K1 or K2 */
+  MatEllWarpIndex   index;                  /* column index layout in use (never AUTO once built) */
+  PetscInt          bs;                     /* threads per block in use: -mat_ellwarp_block_size, else bs_auto */
+  PetscInt          bs_auto;                /* the automatic block size of the layout built (AutoBlockSize() in ellwarpbackend.c) */
   PetscReal         pad_global, pad_window; /* K1 padding of the global sort and of the window in use (automatic choice; 0: not computed) */
   PetscObjectState  nzstate, state;         /* of the host values the layout holds */
   PetscInt          m, n;                   /* sizes it was built for */

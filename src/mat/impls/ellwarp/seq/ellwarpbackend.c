@@ -343,6 +343,19 @@ static PetscErrorCode KeepIndex(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Threads per block of the products when none is asked for: 512 for K2 layouts with 32-bit columns whose rows average
+   more than twice the threshold (most rows on 4 or more lanes: the P2 tetrahedra of the gmsh meshes), 128 otherwise.
+   H100, one rank, DMPlex numbering (results/bench_blocksize*_h100_2026-11-26f.log), us per product with 128 / 512:
+   P2 tetrahedra of the cube 106.9, 107.6, 107.4, 108.3, 108.9 / 104.2, 104.9, 104.5, 105.1, 105.1 (the automatic path
+   with 512 in the last two), of the graded mesh 107.1, 109.0, 107.5, 107.8 / 104.4, 106.4, 104.5, 104.7; P1
+   tetrahedra (rows of 2 lanes) 61.6, 61.6, 62.3 / 62.2, 61.6, 62.9, hence 128 there; compact layouts (16-bit codes)
+   lose with 512 (torus P2 32.9 / 34.9 us, lshape P2 35.8 / 37.1); 128 is the best or within 2% of it on the box suite */
+static PetscInt AutoBlockSize(Mat_SeqAIJEllWarp *ew)
+{
+  const PetscWarpEll *E = &ew->E;
+  return ew->kernel == MAT_ELLWARP_KERNEL_K2 && !E->cidx && E->threshold > 0 && (long long)E->nnz > 2LL * E->threshold * E->nrows ? 512 : 128;
+}
+
 /* Build the layout from the host CSR (ai, aj), or, with the CUDA backend, from a CSR already on the device (d_ai, d_aj
    not NULL; ai still gives the row lengths on the host) */
 static PetscErrorCode Build(Mat A, const int *ai, const int *aj, const int *d_ai, const int *d_aj)
@@ -358,7 +371,6 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj, const int *d_ai
   PetscCall(DeviceFree(&ew->d_csrval)); /* sized by the old number of entries */
   PetscCall(GetOrder(A, &order));
   PetscCall(MatEllWarpChooseWindow_Private(m, ai, order, ew->opt.window, ew->opt.window_pad, &w, &ew->pad_global, &ew->pad_window));
-  ew->bs          = ew->opt.block_size > 0 ? ew->opt.block_size : 128; /* the best or within 2% of it on the suite */
   ew->upload_time = 0;
   if (ew->opt.backend == MAT_ELLWARP_BACKEND_HOST) {
     PetscCall(PetscTime(&t0));
@@ -406,6 +418,8 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj, const int *d_ai
 #endif
   }
   PetscCall(KeepIndex(A));
+  ew->bs_auto = AutoBlockSize(ew);
+  ew->bs      = ew->opt.block_size > 0 ? ew->opt.block_size : ew->bs_auto;
   PetscCall(PetscFree(order));
   ew->build_time    = t1 - t0;
   ew->built         = PETSC_TRUE;
