@@ -13,7 +13,8 @@ static char help[] = "KSPCGWARP against KSPCG on MATAIJ: the same convergence re
                      "  -rtol r             relative tolerance (default 1e-10)\n"
                      "  -tol t              largest relative difference of solutions and first residual norms (default 1e-7)\n"
                      "  -its_tol n          KSPCG's iterations on the operator type against AIJ: largest difference (default: 0 for\n"
-                     "                      AIJ, else max(2, 5%%): another order of the sums in the product moves counts at near ties)\n"
+                     "                      AIJ, else max(2, 5%%): another order of the sums in the product moves counts at near ties;\n"
+                     "                      max(3, 10%%) where round-off decides: no preconditioner, overflow)\n"
                      "KSPCGWARP options (-ksp_cgwarp_*) apply to the KSPCGWARP solves. With several MPI ranks: checks that\n"
                      "KSPCGWARP refuses them with a clear error.\n";
 
@@ -218,8 +219,9 @@ static PetscErrorCode Compare(const char *label, Mat A, Mat B, KSPNormType nt, c
     } else PetscCheck(rw.its >= rb.its && rw.its <= rb.its + slack, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCGWARP ran %" PetscInt_FMT " iterations, KSPCG %" PetscInt_FMT " (slack %" PetscInt_FMT ")", label, rw.its, rb.its, slack);
   }
   /* PETSc's own KSPCG on a device operator against AIJ: 10 against 7 iterations with SOR on the rescaled "inf" case (H100
-     2026-11-23) */
-  if (its_tol < 0) its_tol = A == B ? 0 : inf ? PetscMax(3, rr.its / 10) : PetscMax(2, rr.its / 20);
+     2026-11-23); 40 against 43 without a preconditioner on the rescaled "longrow" case (H100 2026-11-26, seed 706564,
+     KSPCGWARP 40 like KSPCG on the same operator): where round-off decides (rough), 10%, at least 3 */
+  if (its_tol < 0) its_tol = A == B ? 0 : rough ? PetscMax(3, rr.its / 10) : PetscMax(2, rr.its / 20);
   PetscCheck(zero || PetscAbsInt(rb.its - rr.its) <= its_tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: KSPCG ran %" PetscInt_FMT " iterations with this operator, %" PetscInt_FMT " with AIJ", label, rb.its, rr.its);
   /* diverging runs may record their last norm at another point of the iteration that detected it (H100 2026-11-23, "inf"
      rescaled without a preconditioner: KSPCG 3 iterations and 3 norms, KSPCGWARP 2 and 3, both DIVERGED_DTOL) */

@@ -123,17 +123,19 @@ static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold,
   PetscCall(CheckIndex(cs, &info));
   { /* the automatic block size (512 for K2 with 32-bit columns and rows averaging over 2 t, else 128), and a block size
        set after the build taking effect */
-    PetscBool bset;
-    PetscInt  want;
-    PetscCall(PetscOptionsHasName(NULL, NULL, "-mat_ellwarp_block_size", &bset));
-    want = info.kernel == MAT_ELLWARP_KERNEL_K2 && info.index == MAT_ELLWARP_INDEX_32 && info.threshold > 0 && info.nnz > 2 * info.threshold * m ? 512 : 128;
-    PetscCheck(bset || m == 0 || info.block_size == want, PETSC_COMM_SELF, PETSC_ERR_PLIB, "case %s: automatic block size %" PetscInt_FMT " expected, %" PetscInt_FMT " used", cs, want, info.block_size);
+    PetscInt bsopt = 0, want;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_ellwarp_block_size", &bsopt, NULL));
+    want = info.kernel == MAT_ELLWARP_KERNEL_K2 && info.index == MAT_ELLWARP_INDEX_32 && info.threshold > 0 && (PetscInt64)info.nnz > (PetscInt64)2 * info.threshold * m ? 512 : 128;
+    PetscCheck(bsopt > 0 || m == 0 || info.block_size == want, PETSC_COMM_SELF, PETSC_ERR_PLIB, "case %s: automatic block size %" PetscInt_FMT " expected, %" PetscInt_FMT " used", cs, want, info.block_size);
     PetscCall(MatEllWarpSetBlockSize(B, 64));
     PetscCall(MatEllWarpGetInfo(B, &info));
     PetscCheck(m == 0 || info.block_size == 64, PETSC_COMM_SELF, PETSC_ERR_PLIB, "case %s: block size 64 set after the build, %" PetscInt_FMT " used", cs, info.block_size);
     PetscCall(MatMult(A, xa, ya));
     PetscCall(MatMult(B, xb, yb));
     PetscCall(Check("MatMult (64 threads)", cs, k, yb, ya));
+    PetscCall(MatEllWarpSetBlockSize(B, 0)); /* back to the automatic one */
+    PetscCall(MatEllWarpGetInfo(B, &info));
+    PetscCheck(m == 0 || info.block_size == want, PETSC_COMM_SELF, PETSC_ERR_PLIB, "case %s: block size 0 (automatic) set after the build: %" PetscInt_FMT " expected, %" PetscInt_FMT " used", cs, want, info.block_size);
   }
   {
     PetscInt  kv;

@@ -233,6 +233,7 @@ static PetscErrorCode PlexWarpCheckField_Private(DM dm, PetscDS ds, PetscInt f)
 
   PetscFunctionBegin;
   PetscCall(DMGetDimension(dm, &d));
+  PetscCall(PetscDSGetTabulation(ds, &T)); /* sets the PetscDS up first: with forced quadrature that may change the fields' quadratures */
   PetscCall(PetscDSGetDiscretization(ds, f, &obj));
   PetscCheck(obj, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate(): field %" PetscInt_FMT " has no discretization", f);
   PetscCall(PetscObjectGetClassId(obj, &id));
@@ -252,7 +253,6 @@ static PetscErrorCode PlexWarpCheckField_Private(DM dm, PetscDS ds, PetscInt f)
   PetscCall(PetscQuadratureGetData(q, NULL, NULL, &Nq, NULL, NULL));
   PetscCall(PetscFEGetNumComponents((PetscFE)obj, &Nc));
   PetscCall(PetscFEGetDimension((PetscFE)obj, &Nb));
-  PetscCall(PetscDSGetTabulation(ds, &T));
   PetscCheck(Nb % Nc == 0 && T[f]->Nr == 1 && T[f]->Np == Nq && T[f]->Nb == Nb && T[f]->Nc == Nc && T[f]->cdim == d && T[f]->K >= 1, comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate(): the PetscDS tabulation of field %" PetscInt_FMT " (%" PetscInt_FMT " points, %" PetscInt_FMT " functions, %" PetscInt_FMT " components, derivatives up to order %" PetscInt_FMT ") does not match its quadrature and element with first derivatives", f,
              T[f]->Np, T[f]->Nb, T[f]->Nc, T[f]->K);
   PetscCall(PlexWarpScalarTabulation_Private(T[f], Nc, &ok, NULL, NULL));

@@ -353,7 +353,7 @@ static PetscErrorCode KeepIndex(Mat A)
 static PetscInt AutoBlockSize(Mat_SeqAIJEllWarp *ew)
 {
   const PetscWarpEll *E = &ew->E;
-  return ew->kernel == MAT_ELLWARP_KERNEL_K2 && !E->cidx && E->threshold > 0 && (long long)E->nnz > 2LL * E->threshold * E->nrows ? 512 : 128;
+  return ew->kernel == MAT_ELLWARP_KERNEL_K2 && !E->cidx && E->unit <= 1 && E->threshold > 0 && (long long)E->nnz > 2LL * E->threshold * E->nrows ? 512 : 128;
 }
 
 /* Build the layout from the host CSR (ai, aj), or, with the CUDA backend, from a CSR already on the device (d_ai, d_aj
