@@ -23,7 +23,10 @@
       values straight into A's value array (the device CSR values for cuSPARSE) in the order of the calls: AIJ's matrix
       bit for bit after MatZeroEntries();
     - MPIAIJ types: a shadow matrix holding the COO (MATMPIAIJCUSPARSE for cuSPARSE storage, sums on the device;
-      MATMPIAIJ otherwise: MPIAIJ's COO sums on the host, a MATMPIAIJELLWARP's blocks upload their values), whose
+      MATMPIAIJ otherwise: MPIAIJ's COO sums on the host, a MATMPIAIJELLWARP's blocks upload their values: on purpose,
+      a MATMPIAIJCUSPARSE shadow would sum on the device, but cuSPARSE's COO set-up (sharednz's staging of PETSc's ex12,
+      263 k unknowns: 1.0 s on one rank, 0.30 s on 4) outweighs the 7 ms per Jacobian that the staged values' uploads
+      cost on 4 ranks (H100 2026-11-26, bench/RESULTS.md, stagebench), whose
       blocks have the live blocks' sorted CSR (the off-diagonal ones compared in global columns), checked once, so
       values are copied block by block (device to device for cuSPARSE) without touching the live matrix's structure
       or nonzero state; without MatZeroEntries() the live values are copied into the shadow first; the live matrix's
