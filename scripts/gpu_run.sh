@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -850,6 +850,9 @@ for w in $what; do
             # the seed that failed in bs26 (PETSc's own KSPCG 40 against AIJ's 43). Decides: 100% passed
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'spmv|layout|coherence|ksp_|cgwarp|ellwarpcoo|plexpw_fields|plexasm|asm_p2_tet' 2>&1 | tee "$OUTDIR/ctest_final26g.log" | grep -E "tests passed|Failed|\*\*\*" | tail -12)
     $B/tests/test_cgwarp -ksp_cgwarp_fuse 0 -mat_ellwarp_backend cuda -mat_types aijcusparse -nonzero_guess -seed 706564 2>&1 | tee -a "$OUTDIR/ctest_final26g.log" | grep -E "longrow aijcusparse \(rescaled\) UNPRECONDITIONED none|ERROR|agree|passed" | head -5 ;;
+  simplify26f) # session of 2026-11-26 (sixth), after the final read (block size derived instead of stored, the two-field
+               # test's shared cell terms): the ELL-WARP products and the pointwise-field GPU tests. Decides: 100% passed
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'spmv_cuda|coherence_cuda|plexpw_fields' 2>&1 | tee "$OUTDIR/ctest_simplify26f.log" | grep -E "tests passed|Failed|\*\*\*" | tail -12) ;;
   simplify26) # session of 2026-11-26 (fifth), after the clean-up of pointwise.cuh (one JacCalls for cell and boundary
               # blocks, one set of mask helpers, Offsets() shared; no behaviour change meant): the pointwise GPU tests and
               # memcheck/racecheck on the two-field boundary kernels. Decides: 100% passed, 0 errors / hazards

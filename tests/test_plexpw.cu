@@ -212,13 +212,16 @@ static PETSCWARP_HD void g3_fww(PW_G_ARGS, PetscScalar g3[])
   for (PetscInt c = 0; c < 2; ++c)
     for (PetscInt d = 0; d < dim; ++d) g3[((c * 2 + c) * dim + d) * dim + d] = 1.0 + 0.1 * u[uOff[0]] * u[uOff[0]];
 }
+/* the cell terms of the two-field problem, with and without natural boundaries */
+#define PW_FIELDS_CELL_TERMS \
+  PETSCWARP_POINTWISE_RESIDUAL(0, f0_fu, f1_fu) \
+  PETSCWARP_POINTWISE_RESIDUAL(1, f0_fw, f1_fw) \
+  PETSCWARP_POINTWISE_JACOBIAN(0, 0, g0_fuu, nullptr, g2_fuu, g3_fuu) \
+  PETSCWARP_POINTWISE_JACOBIAN(0, 1, g0_fuw, nullptr, g2_fuw, nullptr) \
+  PETSCWARP_POINTWISE_JACOBIAN(1, 0, g0_fwu, g1_fwu, g2_fwu, nullptr) \
+  PETSCWARP_POINTWISE_JACOBIAN(1, 1, g0_fww, nullptr, nullptr, g3_fww)
 PETSCWARP_POINTWISE_FIELDS_BEGIN(pw_fields, 2)
-PETSCWARP_POINTWISE_RESIDUAL(0, f0_fu, f1_fu)
-PETSCWARP_POINTWISE_RESIDUAL(1, f0_fw, f1_fw)
-PETSCWARP_POINTWISE_JACOBIAN(0, 0, g0_fuu, nullptr, g2_fuu, g3_fuu)
-PETSCWARP_POINTWISE_JACOBIAN(0, 1, g0_fuw, nullptr, g2_fuw, nullptr)
-PETSCWARP_POINTWISE_JACOBIAN(1, 0, g0_fwu, g1_fwu, g2_fwu, nullptr)
-PETSCWARP_POINTWISE_JACOBIAN(1, 1, g0_fww, nullptr, nullptr, g3_fww)
+PW_FIELDS_CELL_TERMS
 PETSCWARP_POINTWISE_FIELDS_END(pw_fields)
 PETSCWARP_POINTWISE_FIELDS_BEGIN(pw_tfields, 2)
 PETSCWARP_POINTWISE_RESIDUAL(0, f0_tfu, f1_fu)
@@ -375,12 +378,7 @@ static PETSCWARP_HD void g3_bd_fww(PW_BDJ_ARGS, PetscScalar g3[])
     for (PetscInt d = 0; d < dim; ++d) g3[((c * 2 + c) * dim + d) * dim + d] = 0.01;
 }
 PETSCWARP_POINTWISE_FIELDS_BEGIN(pw_fields_bd, 2)
-PETSCWARP_POINTWISE_RESIDUAL(0, f0_fu, f1_fu)
-PETSCWARP_POINTWISE_RESIDUAL(1, f0_fw, f1_fw)
-PETSCWARP_POINTWISE_JACOBIAN(0, 0, g0_fuu, nullptr, g2_fuu, g3_fuu)
-PETSCWARP_POINTWISE_JACOBIAN(0, 1, g0_fuw, nullptr, g2_fuw, nullptr)
-PETSCWARP_POINTWISE_JACOBIAN(1, 0, g0_fwu, g1_fwu, g2_fwu, nullptr)
-PETSCWARP_POINTWISE_JACOBIAN(1, 1, g0_fww, nullptr, nullptr, g3_fww)
+PW_FIELDS_CELL_TERMS
 PETSCWARP_POINTWISE_BOUNDARY_RESIDUAL(0, f0_bd_fu, nullptr)
 PETSCWARP_POINTWISE_BOUNDARY_RESIDUAL(1, f0_bd_fw, f1_bd_fw)
 PETSCWARP_POINTWISE_BOUNDARY_JACOBIAN(0, 0, g0_bd_fuu, nullptr, nullptr, nullptr)

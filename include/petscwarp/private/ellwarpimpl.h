@@ -52,8 +52,6 @@ typedef struct {
   MatEllWarpBackend built_backend;
   MatEllWarpKernel  kernel;                 /* K1 or K2 */
   MatEllWarpIndex   index;                  /* column index layout in use (never AUTO once built) */
-  PetscInt          bs;                     /* threads per block in use: -mat_ellwarp_block_size, else bs_auto */
-  PetscInt          bs_auto;                /* the automatic block size of the layout built (AutoBlockSize() in ellwarpbackend.c) */
   PetscReal         pad_global, pad_window; /* K1 padding of the global sort and of the window in use (automatic choice; 0: not computed) */
   PetscObjectState  nzstate, state;         /* of the host values the layout holds */
   PetscInt          m, n;                   /* sizes it was built for */
@@ -107,6 +105,7 @@ PETSC_INTERN PetscErrorCode MatCreate_SeqAIJEllWarp(Mat);
 PETSC_INTERN PetscErrorCode MatCreate_MPIAIJEllWarp(Mat);
 
 /* backend layer (src/mat/impls/ellwarp/seq/ellwarpbackend.c) */
+PETSC_INTERN PetscInt       MatEllWarpBlockSize_Private(Mat); /* threads per block of the products: -mat_ellwarp_block_size, else the layout's automatic one */
 PETSC_INTERN PetscErrorCode MatEllWarpSetUp_Private(Mat);
 PETSC_INTERN PetscErrorCode MatEllWarpReset_Private(Mat);
 PETSC_INTERN PetscErrorCode MatEllWarpChoose_Private(PetscInt, const int[], PetscInt, MatEllWarpKernel, PetscInt, MatEllWarpKernel *, PetscInt *);

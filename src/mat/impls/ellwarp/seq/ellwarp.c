@@ -78,7 +78,6 @@ static PetscErrorCode MatEllWarpSetOpts_SeqAIJEllWarp(Mat A, const MatEllWarpOpt
   PetscCall(PetscStrcmp(o->reorder, ew->opt.reorder, &same));
   if (o->backend != ew->opt.backend || o->kernel != ew->opt.kernel || o->threshold != ew->opt.threshold || o->index != ew->opt.index || !same) PetscCall(MatEllWarpReset_Private(A));
   ew->opt = *o;
-  if (ew->built) ew->bs = o->block_size > 0 ? o->block_size : ew->bs_auto; /* a block size set after the build */
   PetscCall(MatSetVecType(A, o->backend == MAT_ELLWARP_BACKEND_CUDA && !o->hostvecs ? VECCUDA : VECSTANDARD));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -101,7 +100,7 @@ static PetscErrorCode MatEllWarpGetInfo_SeqAIJEllWarp(Mat A, MatEllWarpInfo *inf
   info->backend     = ew->built_backend;
   info->kernel      = ew->kernel;
   info->threshold   = E->threshold;
-  info->block_size  = ew->bs;
+  info->block_size  = MatEllWarpBlockSize_Private(A);
   info->nwarps      = E->nwarps;
   info->nnz         = E->nnz;
   info->nslots      = E->nslots;

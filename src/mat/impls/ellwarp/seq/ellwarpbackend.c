@@ -356,6 +356,13 @@ static PetscInt AutoBlockSize(Mat_SeqAIJEllWarp *ew)
   return ew->kernel == MAT_ELLWARP_KERNEL_K2 && !E->cidx && E->unit <= 1 && E->threshold > 0 && (long long)E->nnz > 2LL * E->threshold * E->nrows ? 512 : 128;
 }
 
+/* The block size in use, derived from the options and the layout built (so a size set after the build takes effect) */
+PetscInt MatEllWarpBlockSize_Private(Mat A)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  return ew->opt.block_size > 0 ? ew->opt.block_size : AutoBlockSize(ew);
+}
+
 /* Build the layout from the host CSR (ai, aj), or, with the CUDA backend, from a CSR already on the device (d_ai, d_aj
    not NULL; ai still gives the row lengths on the host) */
 static PetscErrorCode Build(Mat A, const int *ai, const int *aj, const int *d_ai, const int *d_aj)
@@ -418,8 +425,6 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj, const int *d_ai
 #endif
   }
   PetscCall(KeepIndex(A));
-  ew->bs_auto = AutoBlockSize(ew);
-  ew->bs      = ew->opt.block_size > 0 ? ew->opt.block_size : ew->bs_auto;
   PetscCall(PetscFree(order));
   ew->build_time    = t1 - t0;
   ew->built         = PETSC_TRUE;
@@ -571,7 +576,7 @@ static PetscErrorCode ApplyCUDA(Mat A, PetscBool trans, Vec x, Vec z, Vec y)
   if (z == y) zd = Y.d;
   PetscCall(PetscLogGpuTimeBegin());
   if (trans) PetscCallCUDA((cudaError_t)PetscWarpEllMultTransposeCUDA(&ew->E, X.d, zd, Y.d, st));
-  else PetscCallCUDA((cudaError_t)PetscWarpEllMultVariantCUDA(&ew->E, ew->kernel == MAT_ELLWARP_KERNEL_K1 ? 1 : 2, (int)ew->opt.kc_variant, (int)ew->bs, X.d, zd, Y.d, st));
+  else PetscCallCUDA((cudaError_t)PetscWarpEllMultVariantCUDA(&ew->E, ew->kernel == MAT_ELLWARP_KERNEL_K1 ? 1 : 2, (int)ew->opt.kc_variant, (int)MatEllWarpBlockSize_Private(A), X.d, zd, Y.d, st));
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(2.0 * ew->E.nnz));
   PetscCall(WarpVecRestore(st, &Y));
