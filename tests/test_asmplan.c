@@ -520,8 +520,9 @@ static PetscErrorCode MaxCellsPerRow(const Mesh *m, PetscInt *mx)
 
 /* The rownz plan (PetscWarpPlanRowNZ) interpreted: tiles partition [0, nslots), at most 32 rows and (unless one group)
    at most the cap; each element entry reaches its slot (slot[], mapped through pos2slot) exactly once (integer sums of
-   the entry numbers and counts per slot against brute force) */
-static PetscErrorCode CheckRowNZ(const Mesh *m, const PetscInt rowptr[], const PetscInt colidx[], const int slot[], const int pos2slot[], PetscInt nslots, PetscInt cap)
+   the entry numbers and counts per slot against brute force); stage > 0: a staged plan (the tiles' distinct cells,
+   ascending, icell indexing them), whose cells are recovered through them */
+static PetscErrorCode CheckRowNZ(const Mesh *m, const PetscInt rowptr[], const PetscInt colidx[], const int slot[], const int pos2slot[], PetscInt nslots, PetscInt cap, PetscInt stage)
 {
   PetscWarpRowNZTiling tl = {0};
   PetscWarpRowNZHost   rn;
@@ -533,8 +534,10 @@ static PetscErrorCode CheckRowNZ(const Mesh *m, const PetscInt rowptr[], const P
   tl.tileslots = cap;
   tl.fixed     = 8 * 1024;
   tl.regs      = 48;
+  tl.stage     = stage;
   PetscCall(PetscWarpPlanRowNZ(m->nrows, m->nrows, rowptr, colidx, pos2slot, nslots, m->ncells, nel, m->e2d, &tl, &rn, &why));
   PetscCheck(!why, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz refused: %s", m->name, why);
+  PetscCheck(stage > 0 ? rn.coff && rn.tcell && rn.maxtc > 0 : !rn.coff, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz staged %d, asked %" PetscInt_FMT, m->name, rn.coff ? 1 : 0, stage);
   PetscCheck(cap <= 0 || rn.tileslots == cap, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz cap %" PetscInt_FMT ", asked %" PetscInt_FMT, m->name, rn.tileslots, cap);
   PetscCall(PetscCalloc4(nslots + 1, &sum, nslots + 1, &sum0, nslots + 1, &n, nslots + 1, &n0));
   for (PetscCount x = 0; x < (PetscCount)m->ncells * nel * nel; x++) {
@@ -556,8 +559,9 @@ static PetscErrorCode CheckRowNZ(const Mesh *m, const PetscInt rowptr[], const P
       PetscCheck(t < nl, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz lane %d of tile %" PetscInt_FMT " beyond its %d lanes", m->name, t, b, nl);
       for (int mm = 0; mm < nm; mm++) {
         const PetscCount x = rn.ioff[b] + (PetscCount)mm * nl + t, kb = (rn.ioff[b] + (PetscCount)mm * nl) * nel + t;
-        const int        cell = rn.icell[x], i = rn.iloc[x];
+        const int        cell = rn.icell[x] >= 0 && rn.coff ? rn.tcell[rn.coff[b] + rn.icell[x]] : rn.icell[x], i = rn.iloc[x];
         if (cell < 0) continue;
+        PetscCheck(!rn.coff || rn.icell[x] < rn.coff[b + 1] - rn.coff[b], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz staged index beyond tile %" PetscInt_FMT "'s cells", m->name, b);
         for (PetscInt j = 0; j < nel; j++) {
           const int k = rn.wide ? rn.kpos16[kb + j * nl] : rn.kpos8[kb + j * nl], loc = base + ((k >> lsh) << rn.ssh) + (k & ((1 << lsh) - 1));
           if (k == (rn.wide ? 0xffff : 0xff)) continue;
@@ -568,6 +572,8 @@ static PetscErrorCode CheckRowNZ(const Mesh *m, const PetscInt rowptr[], const P
       }
     }
     PetscCheck(rows <= 32, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rows");
+    for (int j = rn.coff ? rn.coff[b] + 1 : 0; rn.coff && j < rn.coff[b + 1]; j++) PetscCheck(rn.tcell[j - 1] < rn.tcell[j], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz staged cells of tile %" PetscInt_FMT " not ascending", m->name, b);
+    PetscCheck(!rn.coff || rn.coff[b + 1] - rn.coff[b] <= rn.maxtc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz tile %" PetscInt_FMT " has more cells than maxtc", m->name, b);
     PetscCheck(rn.tileslots <= 0 || ns <= rn.tileslots || nl == 1 || pos2slot, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz CSR tile %" PetscInt_FMT " of %d rows has %d slots, above the cap %" PetscInt_FMT, m->name, b, nl, ns, rn.tileslots);
   }
   for (PetscInt t = 0; t < nslots; t++) PetscCheck(sum[t] == sum0[t] && n[t] == n0[t], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz slot %" PetscInt_FMT ": %" PetscInt_FMT " entries, expected %" PetscInt_FMT, m->name, t, n[t], n0[t]);
@@ -631,8 +637,9 @@ static PetscErrorCode TestMesh(Mesh *m, Rng *rng)
   if (m->nel <= 255) {
     int     *ell;
     PetscInt nell = 0;
-    PetscCall(CheckRowNZ(m, rowptr, colidx, slot, NULL, nnz, 0));
-    PetscCall(CheckRowNZ(m, rowptr, colidx, slot, NULL, nnz, 64));
+    PetscCall(CheckRowNZ(m, rowptr, colidx, slot, NULL, nnz, 0, 0));
+    PetscCall(CheckRowNZ(m, rowptr, colidx, slot, NULL, nnz, 64, 0));
+    PetscCall(CheckRowNZ(m, rowptr, colidx, slot, NULL, nnz, 0, 4));
     const PetscInt lu[][2] = {
       {1, 1},
       {2, 1},
@@ -641,8 +648,8 @@ static PetscErrorCode TestMesh(Mesh *m, Rng *rng)
     }; /* (lanes per row, entries per unit): K1; K2 over 2, 4 (blocked index, units of 3) and 8 lanes */
     for (size_t q = 0; q < PETSC_STATIC_ARRAY_LENGTH(lu); q++) {
       PetscCall(EllLike(m->nrows, rowptr, lu[q][0], lu[q][1], &ell, &nell));
-      PetscCall(CheckRowNZ(m, rowptr, colidx, slot, ell, nell, 0));
-      PetscCall(CheckRowNZ(m, rowptr, colidx, slot, ell, nell, 64));
+      PetscCall(CheckRowNZ(m, rowptr, colidx, slot, ell, nell, 0, 0));
+      PetscCall(CheckRowNZ(m, rowptr, colidx, slot, ell, nell, 64, 4));
       PetscCall(PetscFree(ell));
     }
   }

@@ -102,7 +102,9 @@ typedef struct {
   int            *soff, *ioff, *lbase, *icell;
   unsigned char  *lsh, *iloc, *kpos8, *nlane;
   unsigned short *kpos16;
-  PetscInt        tileslots; /* the tiles' slot cap used */
+  int            *coff, *tcell; /* staged (tiling->stage): the tiles' distinct cells; icell indexes them (else NULL) */
+  PetscInt        maxtc;         /* staged: most cells of one tile */
+  PetscInt        tileslots;     /* the tiles' slot cap used */
   int             warps;     /* predicted resident warps per SM (PetscWarpAsmRowNZResidentWarps()) */
   PetscReal       lanes;     /* predicted resident rows per SM: warps times the mean rows served per tile */
 } PetscWarpRowNZHost;
@@ -114,6 +116,7 @@ typedef struct {
   size_t   fixed;       /* shared bytes per block besides the tiles (the reference matrices) */
   size_t   smsm, smblk; /* shared memory per SM and per block (0: the H100's) */
   int      regs;        /* registers per thread of the kernel (0: no register limit below 64 warps per SM) */
+  PetscInt stage;       /* > 0: staged plan (each tile computes its cells' factors, stage doubles each, in shared memory) */
 } PetscWarpRowNZTiling;
 
 #define PETSCWARP_ROWNZ_H100_SMSM  233472 /* H100 (sm_90): cudaDevAttrMaxSharedMemoryPerMultiprocessor */

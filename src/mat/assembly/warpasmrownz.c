@@ -27,6 +27,8 @@ PetscErrorCode PetscWarpRowNZHostDestroy(PetscWarpRowNZHost *rn)
   PetscCall(PetscFree(rn->kpos8));
   PetscCall(PetscFree(rn->kpos16));
   PetscCall(PetscFree(rn->nlane));
+  PetscCall(PetscFree(rn->coff));
+  PetscCall(PetscFree(rn->tcell));
   PetscCall(PetscMemzero(rn, sizeof(*rn)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -34,7 +36,7 @@ PetscErrorCode PetscWarpRowNZHostDestroy(PetscWarpRowNZHost *rn)
 PetscLogDouble PetscWarpRowNZHostBytes(const PetscWarpRowNZHost *rn)
 {
   if (!rn->soff) return 0;
-  return (PetscLogDouble)sizeof(int) * (2.0 * (rn->ntiles + 1) + (PetscLogDouble)rn->ntiles * ROWNZ_LANES) + (PetscLogDouble)rn->ntiles * (ROWNZ_LANES + 1) + 5.0 * (PetscLogDouble)rn->ninc + (rn->wide ? 2.0 : 1.0) * (PetscLogDouble)rn->ninc * rn->nel;
+  return (PetscLogDouble)sizeof(int) * (2.0 * (rn->ntiles + 1) + (PetscLogDouble)rn->ntiles * ROWNZ_LANES) + (PetscLogDouble)rn->ntiles * (ROWNZ_LANES + 1) + 5.0 * (PetscLogDouble)rn->ninc + (rn->wide ? 2.0 : 1.0) * (PetscLogDouble)rn->ninc * rn->nel + (rn->coff ? sizeof(int) * (rn->ntiles + 1.0 + rn->coff[rn->ntiles]) : 0.0);
 }
 
 PetscWarpRowNZ PetscWarpRowNZHostView(const PetscWarpRowNZHost *rn)
@@ -54,6 +56,9 @@ PetscWarpRowNZ PetscWarpRowNZHostView(const PetscWarpRowNZHost *rn)
   v.iloc     = rn->iloc;
   v.kpos8    = rn->kpos8;
   v.kpos16   = rn->kpos16;
+  v.maxtc    = (int)rn->maxtc;
+  v.coff     = rn->coff;
+  v.tcell    = rn->tcell;
   return v;
 }
 
@@ -99,6 +104,7 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
   PetscCall(PetscMemzero(rn, sizeof(*rn)));
   *why = NULL;
   PetscCheck(nel <= 255, PETSC_COMM_SELF, PETSC_ERR_SUP, "rownz: %" PetscInt_FMT " element dofs exceed 255", nel);
+  PetscCheck(tiling->stage <= 0 || ncells <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "rownz: %" PetscInt_FMT " cells exceed the staged plan's integer range", ncells);
   PetscCheck(pos2slot || nslots == rowptr[nrows], PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "rownz: a CSR target of %" PetscInt_FMT " slots for %" PetscInt_FMT " entries", nslots, rowptr[nrows]);
   for (PetscInt r = 0; r < nrows; r++) maxrow = PetscMax(maxrow, rowptr[r + 1] - rowptr[r]);
   if (maxrow > 65535) {
@@ -192,23 +198,37 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
   {
     const PetscInt cand[] = {4096, 2048, 1024, 512, 256}, ncand = tiling->tileslots > 0 ? 1 : (PetscInt)PETSC_STATIC_ARRAY_LENGTH(cand);
     const size_t   smsm = tiling->smsm ? tiling->smsm : PETSCWARP_ROWNZ_H100_SMSM, smblk = tiling->smblk ? tiling->smblk : PETSCWARP_ROWNZ_H100_SMBLK;
-    PetscInt       nserved = 0, best = -1;
+    PetscInt       nserved = 0, best = -1, *stamp = NULL, nstamp = 0;
     PetscReal      bestlanes = -1;
     for (PetscInt r = 0; r < nrows; r++)
       if (cnt[r] && rowptr[r + 1] > rowptr[r]) nserved++;
+    if (tiling->stage > 0) PetscCall(PetscCalloc1(PetscMax(ncells, 1), &stamp)); /* staged: a tile's distinct cells, counted with stamp[cell] = the tile's number */
     for (PetscInt c = 0; c < ncand; c++) {
       const PetscInt cap = tiling->tileslots > 0 ? tiling->tileslots : cand[c];
-      PetscInt       nt = 0, ms = 0;
+      PetscInt       nt = 0, ms = 0, mtc = 0;
       PetscReal      lanes;
       int            wpb, warps;
       for (PetscInt g = 0; g < ngroups;) {
         PetscInt g1 = g + 1;
         while (g1 < ngroups && gfirst[g1 + 1] - gfirst[g] <= ROWNZ_LANES && gstart[g1 + 1] - gstart[g] <= cap) g1++;
         ms = PetscMax(ms, gstart[g1] - gstart[g]);
+        if (stamp) {
+          PetscInt ntc = 0;
+          nstamp++;
+          for (PetscInt q = gfirst[g]; q < gfirst[g1]; q++) {
+            const PetscInt r = pos2slot ? order[q] : q;
+            for (PetscInt y = rptr[r]; y < rptr[r + 1]; y++)
+              if (stamp[ilist[y] / nel] != nstamp) {
+                stamp[ilist[y] / nel] = nstamp;
+                ntc++;
+              }
+          }
+          mtc = PetscMax(mtc, ntc);
+        }
         nt++;
         g = g1;
       }
-      warps = PetscWarpAsmRowNZResidentWarps(tiling->fixed, sizeof(double) * (size_t)PetscMax(ms, 1), smsm, smblk, tiling->regs, &wpb);
+      warps = PetscWarpAsmRowNZResidentWarps(tiling->fixed, sizeof(double) * (size_t)PetscMax(ms + mtc * PetscMax(tiling->stage, 0), 1), smsm, smblk, tiling->regs, &wpb);
       lanes = nt ? (PetscReal)warps * (PetscReal)nserved / (PetscReal)nt : 0;
       if (lanes > bestlanes) {
         best       = cap;
@@ -218,6 +238,7 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
         rn->ntiles = nt;
       }
     }
+    PetscCall(PetscFree(stamp));
     rn->tileslots = best;
     for (PetscInt g = 0; g < ngroups;) {
       PetscInt g1 = g + 1;
@@ -301,6 +322,16 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
         for (PetscInt p = rowptr[r]; p < rowptr[r + 1]; p++) where[colidx[p]] = -1;
     }
   PetscCall(PetscFree(where));
+  if (tiling->stage > 0 && bad[0] < 0) { /* staged: the tiles' distinct cells, icell rewritten to indices into them */
+    int *mark, maxtc;
+    PetscCall(PetscMalloc1(PetscMax(ncells, 1), &mark));
+    PetscCall(PetscMalloc1(ntiles + 1, &rn->coff));
+    PetscCheck(PetscWarpAsmRowNZStageCells((int)ntiles, rn->ioff, rn->icell, (int)ncells, mark, rn->coff, NULL, &maxtc) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rownz: staging the tiles' cells");
+    PetscCall(PetscMalloc1(PetscMax(rn->coff[ntiles], 1), &rn->tcell));
+    PetscCheck(PetscWarpAsmRowNZStageCells((int)ntiles, rn->ioff, rn->icell, (int)ncells, mark, rn->coff, rn->tcell, &maxtc) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rownz: staging the tiles' cells");
+    rn->maxtc = maxtc;
+    PetscCall(PetscFree(mark));
+  }
   PetscCall(PetscFree2(tfirst, tstart));
   PetscCall(PetscFree5(shape, order, key, smaxr, sminr));
   PetscCall(PetscFree(ilist));
@@ -315,8 +346,12 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
 /* The occupancy model's inputs (PetscWarpPlanRowNZ()). Registers per thread of RowNZ<DIM, KIND, NB, FUSED> (ptxas -v,
    sm_90, CUDA 13.0, -fmad=false): the plan is a function of the pattern and these constants, the same on the host and
    the device; the launch uses the kernel's own count. */
-static int RowNZRegs(int dim, int kind, int nb, PetscBool fused)
+static int RowNZRegs(int dim, int kind, int nb, PetscBool fused, PetscBool staged)
 {
+  if (staged) { /* the tile's cells' factors computed first (two at a time per lane), then the lanes as with the array */
+    if (kind == PETSCWARP_PHYS_LAPLACE) return dim == 2 ? 56 : nb <= 4 ? 80 : nb <= 8 ? 100 : nb <= 10 ? 80 : nb <= 20 ? 96 : 128;
+    return dim == 2 ? (nb <= 4 ? 56 : nb <= 6 ? 66 : 72) : nb <= 4 ? 118 : nb <= 8 ? 154 : nb <= 10 ? 124 : nb <= 20 ? 118 : 128;
+  }
   /* ptxas (CUDA 13.0, sm_90) for the kernels specialised for nb (warpasm_rownz.cu); the generic kernel (16-bit positions,
      other nb) uses 54/80 (LAPLACE 2D/3D) and 56/72 (ELASTICITY), fused or not. Fused: the cell's vertex coordinates
      and its factor live in registers too (3D Q1 Laplace 48 -> 128) */
@@ -349,8 +384,17 @@ static int RowNZRegs(int dim, int kind, int nb, PetscBool fused)
    (the fused 3D kernel holds 80 registers against 40; why ELL-WARP's tiles lose more was not profiled) */
 PetscBool PetscWarpAsmRowNZFused_Private(PetscWarpAsm a)
 {
+  if (PetscWarpAsmRowNZStaged_Private(a)) return PETSC_FALSE;
   if (a->rnfused != PETSC_BOOL3_UNKNOWN) return PetscBool3ToBool(a->rnfused);
   if (a->ncv == a->dim + 1 && a->nb == a->dim + 1) return a->dim == 2 || (a->dim == 3 && !a->plan.ell) ? PETSC_TRUE : PETSC_FALSE; /* P1 simplices */
+  return PETSC_FALSE;
+}
+
+/* Whether each tile computes its cells' factors once into shared memory (-mat_warp_rownz_stage; the plan then lists
+   each tile's distinct cells). Automatic: off (not yet measured on a GPU) */
+PetscBool PetscWarpAsmRowNZStaged_Private(PetscWarpAsm a)
+{
+  if (a->rnstage != PETSC_BOOL3_UNKNOWN) return PetscBool3ToBool(a->rnstage);
   return PETSC_FALSE;
 }
 
@@ -383,7 +427,8 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     fe.nb                   = (int)a->nb;
     tl.tileslots            = a->rntileslots;
     tl.fixed                = PetscWarpAsmRowNZTileBytes(&fe, ph->kind, 0);
-    tl.regs                 = RowNZRegs((int)a->dim, ph->kind, (int)a->nb, PetscWarpAsmRowNZFused_Private(a));
+    tl.regs                 = RowNZRegs((int)a->dim, ph->kind, (int)a->nb, PetscWarpAsmRowNZFused_Private(a), PetscWarpAsmRowNZStaged_Private(a));
+    tl.stage                = PetscWarpAsmRowNZStaged_Private(a) ? PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind) : 0;
     PetscCall(PetscWarpPlanRowNZ(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, t->nslots, a->ncells, a->nel, a->e2d, &tl, &p->rn, &why));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRowNZ, 0, 0, 0, 0));
     if (!why && a->rnminlanes > 0 && p->rn.lanes < a->rnminlanes) {
@@ -397,7 +442,10 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     size_t      need, maxsh;
     fe.dim = (int)a->dim;
     fe.nb  = (int)a->nb;
-    need   = PetscWarpAsmRowNZTileBytes(&fe, ph->kind, (int)p->rn.maxslots);
+    {
+      PetscWarpRowNZ v = PetscWarpRowNZHostView(&p->rn);
+      need             = PetscWarpAsmRowNZTileBytes(&fe, ph->kind, PetscWarpAsmRowNZWarpDoubles(&v, PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind)));
+    }
     PetscCallCUDA((cudaError_t)PetscWarpAsmMaxSharedCUDA(&maxsh));
     if (need > maxsh) {
       PetscCall(PetscInfo(a, "rownz: a tile of %" PetscInt_FMT " slots needs %zu bytes of shared memory, the device allows %zu\n", p->rn.maxslots, need, maxsh));
@@ -412,9 +460,10 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     p->strategy = PETSCWARP_ASM_ATOMIC;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  p->bytes = PetscWarpRowNZHostBytes(&p->rn) + (PetscWarpAsmRowNZFused_Private(a) ? 0.0 : sizeof(double) * (PetscLogDouble)a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind)); /* the factor array, where the rows do not compute the factors */
+  p->bytes = PetscWarpRowNZHostBytes(&p->rn) + (PetscWarpAsmRowNZFused_Private(a) || p->rn.coff ? 0.0 : sizeof(double) * (PetscLogDouble)a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind)); /* the factor array, where the rows do not compute the factors */
   PetscCall(PetscInfo(a, "rownz: %" PetscInt_FMT " tiles (%s slots, rows of at most %" PetscInt_FMT " entries: %s positions), %" PetscInt_FMT " rows served, %.3g incidences per row (padding included), at most %" PetscInt_FMT " slots per tile (cap %" PetscInt_FMT "): predicted %d warps, %.4g rows resident per SM; %s\n",
-                      p->rn.ntiles, p->rn.ssh ? "ELL-WARP" : "CSR", p->rn.maxrow, p->rn.wide ? "16-bit" : "8-bit", p->rn.nrows, p->rn.nrows ? (double)p->rn.ninc / (double)p->rn.nrows : 0.0, p->rn.maxslots, p->rn.tileslots, p->rn.warps, (double)p->rn.lanes, PetscWarpAsmRowNZFused_Private(a) ? "the rows compute their cells' factors (fused)" : "the cells' factors computed first"));
+                      p->rn.ntiles, p->rn.ssh ? "ELL-WARP" : "CSR", p->rn.maxrow, p->rn.wide ? "16-bit" : "8-bit", p->rn.nrows, p->rn.nrows ? (double)p->rn.ninc / (double)p->rn.nrows : 0.0, p->rn.maxslots, p->rn.tileslots, p->rn.warps, (double)p->rn.lanes, p->rn.coff ? "each tile computes its cells' factors (staged)" : PetscWarpAsmRowNZFused_Private(a) ? "the rows compute their cells' factors (fused)" : "the cells' factors computed first"));
+  if (p->rn.coff) PetscCall(PetscInfo(a, "rownz: staged: at most %" PetscInt_FMT " cells per tile, %.3g on average (%.3g incidences per tile cell)\n", p->rn.maxtc, p->rn.ntiles ? (double)p->rn.coff[p->rn.ntiles] / p->rn.ntiles : 0.0, p->rn.coff[p->rn.ntiles] ? (double)p->rn.ninc / p->rn.coff[p->rn.ntiles] : 0.0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -429,6 +478,7 @@ PetscErrorCode PetscWarpAsmRowNZUpload_Private(PetscWarpAsm a, PetscWarpAsmPlan 
     p->d_rn.soff = p->d_rn.ioff = p->d_rn.lbase = p->d_rn.icell = NULL;
     p->d_rn.nlane = p->d_rn.lsh = p->d_rn.iloc = p->d_rn.kpos8 = NULL;
     p->d_rn.kpos16                                             = NULL; /* so that a failed upload leaves no host pointer for PetscWarpAsmRowNZReset_Private() to cudaFree() */
+    p->d_rn.coff = p->d_rn.tcell = NULL;
     PetscCall(PetscWarpAsmUpload_Private(h->soff, nt + 1, sizeof(int), (void **)&p->d_rn.soff));
     PetscCall(PetscWarpAsmUpload_Private(h->ioff, nt + 1, sizeof(int), (void **)&p->d_rn.ioff));
     PetscCall(PetscWarpAsmUpload_Private(h->nlane, nt, 1, (void **)&p->d_rn.nlane));
@@ -438,6 +488,10 @@ PetscErrorCode PetscWarpAsmRowNZUpload_Private(PetscWarpAsm a, PetscWarpAsmPlan 
     PetscCall(PetscWarpAsmUpload_Private(h->iloc, ni, 1, (void **)&p->d_rn.iloc));
     if (h->wide) PetscCall(PetscWarpAsmUpload_Private(h->kpos16, ni * (size_t)h->nel, sizeof(unsigned short), (void **)&p->d_rn.kpos16));
     else PetscCall(PetscWarpAsmUpload_Private(h->kpos8, ni * (size_t)h->nel, 1, (void **)&p->d_rn.kpos8));
+    if (h->coff) {
+      PetscCall(PetscWarpAsmUpload_Private(h->coff, nt + 1, sizeof(int), (void **)&p->d_rn.coff));
+      PetscCall(PetscWarpAsmUpload_Private(h->tcell, (size_t)h->coff[nt], sizeof(int), (void **)&p->d_rn.tcell));
+    }
     (void)a; /* the factor array (when the rows do not compute the factors) is allocated by the first assembly */
   }
 #else
@@ -453,8 +507,8 @@ PetscErrorCode PetscWarpAsmRowNZReset_Private(PetscWarpAsmPlan *p)
   PetscCall(PetscFree(p->coef));
 #if PetscDefined(HAVE_CUDA)
   {
-    const void *d[10] = {p->d_rn.soff, p->d_rn.ioff, p->d_rn.nlane, p->d_rn.lbase, p->d_rn.lsh, p->d_rn.icell, p->d_rn.iloc, p->d_rn.kpos8, p->d_rn.kpos16, p->d_coef};
-    for (int k = 0; k < 10; k++)
+    const void *d[12] = {p->d_rn.soff, p->d_rn.ioff, p->d_rn.nlane, p->d_rn.lbase, p->d_rn.lsh, p->d_rn.icell, p->d_rn.iloc, p->d_rn.kpos8, p->d_rn.kpos16, p->d_rn.coff, p->d_rn.tcell, p->d_coef};
+    for (int k = 0; k < 12; k++)
       if (d[k]) PetscCallCUDA(cudaFree((void *)d[k]));
   }
 #endif
@@ -466,7 +520,7 @@ PetscErrorCode PetscWarpAsmRowNZReset_Private(PetscWarpAsmPlan *p)
 PetscErrorCode PetscWarpAsmRowNZRun_Private(PetscWarpAsm a, Mat A, MatWarpTarget *t, PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph)
 {
   PetscWarpAsmPlan *p     = &a->plan;
-  const PetscBool   fused = PetscWarpAsmRowNZFused_Private(a);
+  const PetscBool   fused = (PetscBool)(PetscWarpAsmRowNZFused_Private(a) || p->rn.coff); /* no factor array */
   const size_t      ncoef = (size_t)PetscMax(a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind), 1);
 
   PetscFunctionBegin;
