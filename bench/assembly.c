@@ -26,6 +26,8 @@ static char help[] = "Finite-element assembly benchmark: every compared path in 
                      "                     factors, or the factor array), each with its own PetscWarpAsm: rows rownz[fused]>target\n"
                      "  -rownz_stage 1     also run rownz with each value of -mat_warp_rownz_stage (each tile computing its cells'\n"
                      "                     factors once in shared memory): rows rownz[staged]>target (and [unstaged])\n"
+                     "  -rownz_patches 1   also run rownz with each value of -mat_warp_rownz_patches (CSR tiles of neighbouring\n"
+                     "                     rows): rows rownz[patches]>target (and [rows])\n"
                      "  -targets a,...     matrix types assembled into (default aijcusparse,ellwarp)\n"
                      "  -symbolic <first|all|none>  also assemble into a matrix of PetscWarpAsmCreateMatrix() (symbolic pattern from the\n"
                      "                     element map, no DMPlex preallocation): with the first strategy listed (default), all, none\n"
@@ -531,9 +533,9 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
   Row            r;
   PetscLogDouble t0, t1;
 
-  PetscInt                     nswp = 8, nsws = 16, swsmem[16], smem0 = 0, nswb = 8, swbs[8], sbs0 = 512, naff = 2, nfused = 2, nstage = 2, nvar = 0;
-  PetscBool                    affs[2] = {PETSC_TRUE, PETSC_FALSE}, aff0 = PETSC_TRUE, fused[2], stage[2];
-  const char                  *varopt[4], *varval[4], *varname[4]; /* the rownz variants (-rownz_fused, -rownz_stage) */
+  PetscInt                     nswp = 8, nsws = 16, swsmem[16], smem0 = 0, nswb = 8, swbs[8], sbs0 = 512, naff = 2, nfused = 2, nstage = 2, npatch = 2, nvar = 0;
+  PetscBool                    affs[2] = {PETSC_TRUE, PETSC_FALSE}, aff0 = PETSC_TRUE, fused[2], stage[2], patch[2];
+  const char                  *varopt[6], *varval[6], *varname[6]; /* the rownz variants (-rownz_fused, -rownz_stage, -rownz_patches) */
   char                        *swpart[8];
   PetscWarpSharedNZPartitioner part0   = PETSCWARP_SHAREDNZ_BALLS;
   PetscReal                    maxred0 = 3;
@@ -570,6 +572,13 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
     varopt[nvar]  = "-mat_warp_rownz_stage";
     varval[nvar]  = stage[iv] ? "1" : "0";
     varname[nvar] = stage[iv] ? "[staged]" : "[unstaged]";
+  }
+  PetscCall(PetscOptionsGetBoolArray(NULL, NULL, "-rownz_patches", patch, &npatch, &flg));
+  if (!flg) npatch = 0;
+  for (PetscInt iv = 0; iv < npatch; iv++, nvar++) {
+    varopt[nvar]  = "-mat_warp_rownz_patches";
+    varval[nvar]  = patch[iv] ? "1" : "0";
+    varname[nvar] = patch[iv] ? "[patches]" : "[rows]";
   }
   PetscCall(PetscOptionsGetBoolArray(NULL, NULL, "-affine", affs, &naff, &flg));
   if (!flg) {

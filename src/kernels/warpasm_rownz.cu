@@ -6,6 +6,7 @@
    values are bitwise those of the host twin (warpasm_rownz_host.c). */
 #include "warpasm_rownz.h"
 #include "warpasm_cuda.cuh"
+#include <climits>
 
 #define PWA_RNZ_COEF_THREADS 256
 
@@ -134,7 +135,22 @@ __global__ void RowNZ(int nb, int kn, const double *__restrict__ Kaff, double la
     if constexpr (NB > 0) RowNZLaneNB<DIM, KIND, NB, SRC>(smem, lambda, mu, shift, rn, b, lane, coef, cf, geo, acc);
     else PwaRowNZLane(KIND, DIM, nb, smem, lambda, mu, shift, &rn, b, lane, SRC == RNZ_STAGED ? cf : SRC == RNZ_FUSED ? NULL : coef, &geo, CS, acc);
     __syncwarp();
-    for (int s = lane; s < ns; s += PETSCWARP_ROWNZ_LANES) val[s0 + s] = acc[s];
+    if (rn.lgs) { /* patches: local slot s belongs to the row of the last lane whose start is <= s (a binary search over
+                     the lanes' starts by shuffles); consecutive slots of a row go to consecutive global slots */
+      const int nl = __ldg(&rn.nlane[b]), lb = lane < nl ? __ldg(&rn.lbase[b * PETSCWARP_ROWNZ_LANES + lane]) : INT_MAX, gs = lane < nl ? __ldg(&rn.lgs[b * PETSCWARP_ROWNZ_LANES + lane]) : 0;
+      for (int s1 = 0; s1 < ns; s1 += PETSCWARP_ROWNZ_LANES) {
+        const int s = s1 + lane;
+        int       t = 0;
+#pragma unroll
+        for (int step = PETSCWARP_ROWNZ_LANES / 2; step > 0; step >>= 1)
+          if (__shfl_sync(0xffffffffu, lb, t + step) <= s) t += step;
+        {
+          const int g = __shfl_sync(0xffffffffu, gs, t), l = __shfl_sync(0xffffffffu, lb, t);
+          if (s < ns) val[g + s - l] = acc[s];
+        }
+      }
+    } else
+      for (int s = lane; s < ns; s += PETSCWARP_ROWNZ_LANES) val[s0 + s] = acc[s];
     __syncwarp(); /* the range is read before the next tile zeroes it */
   }
 }

@@ -102,7 +102,10 @@ int PetscWarpAsmRowNZHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, cons
     if (rn->coff)
       for (int j = 0; j < rn->coff[b + 1] - rn->coff[b]; j++) PwaRowNZCell(ph->kind, fe->dim, fe->ncv, mesh->cv, mesh->X, fe->Dc, ph->coef, ph->kappa, ph->kcell, ph->shift, rn->tcell[rn->coff[b] + j], cs, cf + (size_t)j * cs);
     for (int t = 0; t < PETSCWARP_ROWNZ_LANES; t++) PwaRowNZLane(ph->kind, fe->dim, fe->nb, fe->Kaff, ph->lambda, ph->mu, ph->shift, rn, b, t, rn->coff ? cf : coef, &geo, cs, acc);
-    memcpy(val + s0, acc, sizeof(double) * (size_t)ns);
+    if (rn->lgs) { /* patches: row by row */
+      const int nl = rn->nlane[b], *lb = rn->lbase + (size_t)b * PETSCWARP_ROWNZ_LANES;
+      for (int t = 0; t < nl; t++) memcpy(val + rn->lgs[(size_t)b * PETSCWARP_ROWNZ_LANES + t], acc + lb[t], sizeof(double) * (size_t)((t + 1 < nl ? lb[t + 1] : ns) - lb[t]));
+    } else memcpy(val + s0, acc, sizeof(double) * (size_t)ns);
   }
   free(acc);
   return PETSCWARP_ASM_OK;

@@ -35,6 +35,12 @@
     nel columns in the row: kpos[(ioff[b] + m*NL)*nel + j*NL + t] (uint8, or uint16 when wide; the largest value,
     0xff or 0xffff, marks a dropped column). A tile of fewer rows than LANES stores no padding lanes.
 
+  Patches (CSR targets, lgs set): a tile's rows are graph neighbours instead of consecutive rows, so that its lanes
+  read the same cells (and their vertices) instead of 32 distant ones. The tile's local slots are its rows' entries
+  one row after the other (lane t's row from lbase[b*LANES + t], every row of the tile has lbase >= 0, increasing with
+  t; [soff[b], soff[b+1]) is then a range of the rows' concatenation, not of the target), and the range is written back
+  row by row: local slot s of lane t's row goes to global slot lgs[b*LANES + t] + s - lbase[b*LANES + t].
+
   Where the cells' factors come from (one of three): the factor array coef (cs doubles per cell, computed first by
   PetscWarpAsmRowNZCoef*), each row's lane computing its incident cells' factors itself (fused: coef NULL, coff NULL),
   or the tile (staged: coff set): the distinct cells of tile b are tcell[coff[b] .. coff[b+1]) (ascending) and icell
@@ -73,6 +79,7 @@ typedef struct {
   int                   maxtc;    /* staged: largest coff[b+1] - coff[b] */
   const int            *coff;     /* [ntiles+1] when staged (else NULL) */
   const int            *tcell;    /* [coff[ntiles]] when staged: the tiles' distinct cells */
+  const int            *lgs;      /* [ntiles*LANES] patches (CSR targets, else NULL): the first global slot of lane t's row */
 } PetscWarpRowNZ;
 
 /* Doubles of a cell's affine factor as the rownz kernels store it (PwaAffineCell's values, rounded up to even) */

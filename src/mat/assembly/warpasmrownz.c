@@ -29,6 +29,7 @@ PetscErrorCode PetscWarpRowNZHostDestroy(PetscWarpRowNZHost *rn)
   PetscCall(PetscFree(rn->nlane));
   PetscCall(PetscFree(rn->coff));
   PetscCall(PetscFree(rn->tcell));
+  PetscCall(PetscFree(rn->lgs));
   PetscCall(PetscMemzero(rn, sizeof(*rn)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -36,7 +37,7 @@ PetscErrorCode PetscWarpRowNZHostDestroy(PetscWarpRowNZHost *rn)
 PetscLogDouble PetscWarpRowNZHostBytes(const PetscWarpRowNZHost *rn)
 {
   if (!rn->soff) return 0;
-  return (PetscLogDouble)sizeof(int) * (2.0 * (rn->ntiles + 1) + (PetscLogDouble)rn->ntiles * ROWNZ_LANES) + (PetscLogDouble)rn->ntiles * (ROWNZ_LANES + 1) + 5.0 * (PetscLogDouble)rn->ninc + (rn->wide ? 2.0 : 1.0) * (PetscLogDouble)rn->ninc * rn->nel + (rn->coff ? sizeof(int) * (rn->ntiles + 1.0 + rn->coff[rn->ntiles]) : 0.0);
+  return (PetscLogDouble)sizeof(int) * (2.0 * (rn->ntiles + 1) + (PetscLogDouble)rn->ntiles * ROWNZ_LANES) + (PetscLogDouble)rn->ntiles * (ROWNZ_LANES + 1) + 5.0 * (PetscLogDouble)rn->ninc + (rn->wide ? 2.0 : 1.0) * (PetscLogDouble)rn->ninc * rn->nel + (rn->coff ? sizeof(int) * (rn->ntiles + 1.0 + rn->coff[rn->ntiles]) : 0.0) + (rn->lgs ? sizeof(int) * (PetscLogDouble)rn->ntiles * ROWNZ_LANES : 0.0);
 }
 
 PetscWarpRowNZ PetscWarpRowNZHostView(const PetscWarpRowNZHost *rn)
@@ -59,6 +60,7 @@ PetscWarpRowNZ PetscWarpRowNZHostView(const PetscWarpRowNZHost *rn)
   v.maxtc    = (int)rn->maxtc;
   v.coff     = rn->coff;
   v.tcell    = rn->tcell;
+  v.lgs      = rn->lgs;
   return v;
 }
 
@@ -94,9 +96,54 @@ static inline PetscInt RowPos(const PetscInt rowptr[], const int pos2slot[], Pet
   return ((rel >> 5) << lsh) + (rel & 31);
 }
 
+/* Patches of graph neighbours (the rows of a square pattern, adjacency = the pattern): breadth-first from a seed, at
+   most 32 rows and cap slots each (a row longer than cap alone); the next seed is an unvisited neighbour of the last
+   patch where there is one (so that consecutive patches stay close), else the first unvisited row. order[] gets the
+   rows patch by patch, pfirst[p] the first position of patch p in order */
+static PetscErrorCode RowNZPatches(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], PetscInt cap, PetscInt order[], PetscInt pfirst[], PetscInt *npatch)
+{
+  PetscBool *seen;
+  PetscInt   pos = 0, next = 0, np = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(PetscMax(nrows, 1), &seen));
+  while (pos < nrows) {
+    PetscInt seed = -1, head = pos, rows = 1, slots;
+    for (PetscInt q = np ? pfirst[np - 1] : 0; np && q < pos && seed < 0; q++)
+      for (PetscInt k = rowptr[order[q]]; k < rowptr[order[q] + 1]; k++)
+        if (colidx[k] < nrows && !seen[colidx[k]]) {
+          seed = colidx[k];
+          break;
+        }
+    if (seed < 0) {
+      while (seen[next]) next++;
+      seed = next;
+    }
+    pfirst[np++] = pos;
+    seen[seed]   = PETSC_TRUE;
+    order[pos++] = seed;
+    slots        = rowptr[seed + 1] - rowptr[seed];
+    while (head < pos && rows < ROWNZ_LANES) {
+      const PetscInt r = order[head++];
+      for (PetscInt k = rowptr[r]; k < rowptr[r + 1] && rows < ROWNZ_LANES; k++) {
+        const PetscInt c = colidx[k];
+        if (c >= nrows || seen[c] || slots + rowptr[c + 1] - rowptr[c] > cap) continue;
+        seen[c]      = PETSC_TRUE;
+        order[pos++] = c;
+        slots += rowptr[c + 1] - rowptr[c];
+        rows++;
+      }
+    }
+  }
+  *npatch = np;
+  PetscCall(PetscFree(seen));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt rowptr[], const PetscInt colidx[], const int pos2slot[], PetscInt nslots, PetscInt ncells, PetscInt nel, const PetscInt e2d[], const PetscWarpRowNZTiling *tiling, PetscWarpRowNZHost *rn, const char **why)
 {
-  const int ssh = pos2slot ? 5 : 0;
+  const int       ssh  = pos2slot ? 5 : 0;
+  const PetscBool perm = (PetscBool)(pos2slot || tiling->patches); /* groups are taken in order[] (else rows in order) */
   PetscInt *cnt, *rptr, *ilist, *order, *key, *smaxr, *sminr, *tfirst, *tstart, *gfirst, *gstart, *where, nact = 0, ntiles = 0, ngroups = 0, maxrow = 0, maxslots = 0, maxpos = 0, bad[3] = {-1, -1, -1};
   int      *shape;
 
@@ -175,6 +222,17 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
       ngroups   = 1;
     }
     gfirst[ngroups] = nact;
+  } else if (tiling->patches) { /* CSR rows in patches of graph neighbours; a row's local slots start at its position in
+                                   the patches' concatenation (sminr), its global slots at rowptr (rn->lgs) */
+    PetscInt cum = 0, g = 0;
+    PetscCall(RowNZPatches(nrows, rowptr, colidx, tiling->tileslots > 0 ? tiling->tileslots : PETSCWARP_ROWNZ_PATCH_SLOTS, order, gfirst, &ngroups));
+    for (PetscInt q = 0; q < nrows; q++) {
+      const PetscInt r = order[q];
+      if (g < ngroups && gfirst[g] == q) gstart[g++] = cum;
+      sminr[r] = cum;
+      cum += rowptr[r + 1] - rowptr[r];
+    }
+    gfirst[ngroups] = nrows;
   } else {
     for (PetscInt r = 0; r < nrows; r++) {
       gfirst[r] = r;
@@ -216,7 +274,7 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
           PetscInt ntc = 0;
           nstamp++;
           for (PetscInt q = gfirst[g]; q < gfirst[g1]; q++) {
-            const PetscInt r = pos2slot ? order[q] : q;
+            const PetscInt r = perm ? order[q] : q;
             for (PetscInt y = rptr[r]; y < rptr[r + 1]; y++)
               if (stamp[ilist[y] / nel] != nstamp) {
                 stamp[ilist[y] / nel] = nstamp;
@@ -261,13 +319,14 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
   PetscCall(PetscMalloc2(ntiles + 1, &rn->soff, ntiles + 1, &rn->ioff));
   PetscCall(PetscMalloc2(ntiles * ROWNZ_LANES, &rn->lbase, ntiles * ROWNZ_LANES, &rn->lsh));
   PetscCall(PetscMalloc1(ntiles, &rn->nlane));
+  if (tiling->patches && !pos2slot) PetscCall(PetscMalloc1(ntiles * ROWNZ_LANES, &rn->lgs));
   rn->ioff[0] = 0;
   for (PetscInt b = 0; b < ntiles; b++) {
     PetscInt nm = 0, s0 = tstart[b], nl = PetscMax(tfirst[b + 1] - tfirst[b], 1);
     rn->soff[b] = (int)s0;
     maxslots    = PetscMax(maxslots, tstart[b + 1] - s0);
     for (PetscInt q = tfirst[b]; q < tfirst[b + 1]; q++) {
-      PetscInt r = pos2slot ? order[q] : q;
+      PetscInt r = perm ? order[q] : q;
       nm         = PetscMax(nm, cnt[r]);
     }
     PetscCheck((PetscCount)rn->ioff[b] + (PetscCount)nm * nl <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "rownz: incidences exceed the plan's integer range");
@@ -277,12 +336,14 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
       PetscInt q                     = tfirst[b] + t, r;
       rn->lbase[b * ROWNZ_LANES + t] = -1;
       rn->lsh[b * ROWNZ_LANES + t]   = 0;
+      if (rn->lgs) rn->lgs[b * ROWNZ_LANES + t] = -1;
       if (q >= tfirst[b + 1]) continue;
-      r = pos2slot ? order[q] : q;
-      if (!cnt[r]) continue; /* no incidence: its slots are zeroed by the tile */
+      r = perm ? order[q] : q;
+      if (rn->lgs) rn->lgs[b * ROWNZ_LANES + t] = (int)rowptr[r]; /* patches: every row of the tile written back by its lanes */
+      if (!cnt[r] && !rn->lgs) continue;                          /* no incidence: its slots are zeroed by the tile */
       rn->lbase[b * ROWNZ_LANES + t] = (int)(sminr[r] - s0);
       rn->lsh[b * ROWNZ_LANES + t]   = (unsigned char)shape[r];
-      rn->nrows++;
+      if (cnt[r]) rn->nrows++;
     }
   }
   rn->soff[ntiles] = (int)nslots;
@@ -296,7 +357,7 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
   for (PetscInt b = 0; b < ntiles; b++)
     for (PetscInt t = 0; t < rn->nlane[b]; t++) {
       PetscInt q = tfirst[b] + t, r = -1, n = 0, nl = rn->nlane[b], nm = (rn->ioff[b + 1] - rn->ioff[b]) / nl;
-      if (q < tfirst[b + 1]) r = pos2slot ? order[q] : q;
+      if (q < tfirst[b + 1]) r = perm ? order[q] : q;
       if (r >= 0) {
         n = cnt[r];
         for (PetscInt p = rowptr[r]; p < rowptr[r + 1]; p++) where[colidx[p]] = RowPos(rowptr, pos2slot, r, p - rowptr[r], sminr[r], shape[r]);
@@ -398,6 +459,14 @@ PetscBool PetscWarpAsmRowNZStaged_Private(PetscWarpAsm a)
   return PETSC_FALSE;
 }
 
+/* Whether the tiles of CSR targets are patches of neighbouring rows (-mat_warp_rownz_patches). Automatic: off (not yet
+   measured on a GPU) */
+PetscBool PetscWarpAsmRowNZPatches_Private(PetscWarpAsm a)
+{
+  if (a->rnpatches != PETSC_BOOL3_UNKNOWN) return PetscBool3ToBool(a->rnpatches);
+  return PETSC_FALSE;
+}
+
 /* Whether the affine path serves every cell for rownz; else the reason */
 static PetscErrorCode RowNZGate(PetscWarpAsm a, const PetscWarpPhys *ph, const char **why)
 {
@@ -429,6 +498,7 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     tl.fixed                = PetscWarpAsmRowNZTileBytes(&fe, ph->kind, 0);
     tl.regs                 = RowNZRegs((int)a->dim, ph->kind, (int)a->nb, PetscWarpAsmRowNZFused_Private(a), PetscWarpAsmRowNZStaged_Private(a));
     tl.stage                = PetscWarpAsmRowNZStaged_Private(a) ? PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind) : 0;
+    tl.patches              = (PetscBool)(PetscWarpAsmRowNZPatches_Private(a) && !t->pos2slot);
     PetscCall(PetscWarpPlanRowNZ(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, t->nslots, a->ncells, a->nel, a->e2d, &tl, &p->rn, &why));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRowNZ, 0, 0, 0, 0));
     if (!why && a->rnminlanes > 0 && p->rn.lanes < a->rnminlanes) {
@@ -461,8 +531,8 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   p->bytes = PetscWarpRowNZHostBytes(&p->rn) + (PetscWarpAsmRowNZFused_Private(a) || p->rn.coff ? 0.0 : sizeof(double) * (PetscLogDouble)a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind)); /* the factor array, where the rows do not compute the factors */
-  PetscCall(PetscInfo(a, "rownz: %" PetscInt_FMT " tiles (%s slots, rows of at most %" PetscInt_FMT " entries: %s positions), %" PetscInt_FMT " rows served, %.3g incidences per row (padding included), at most %" PetscInt_FMT " slots per tile (cap %" PetscInt_FMT "): predicted %d warps, %.4g rows resident per SM; %s\n",
-                      p->rn.ntiles, p->rn.ssh ? "ELL-WARP" : "CSR", p->rn.maxrow, p->rn.wide ? "16-bit" : "8-bit", p->rn.nrows, p->rn.nrows ? (double)p->rn.ninc / (double)p->rn.nrows : 0.0, p->rn.maxslots, p->rn.tileslots, p->rn.warps, (double)p->rn.lanes, p->rn.coff ? "each tile computes its cells' factors (staged)" : PetscWarpAsmRowNZFused_Private(a) ? "the rows compute their cells' factors (fused)" : "the cells' factors computed first"));
+  PetscCall(PetscInfo(a, "rownz: %" PetscInt_FMT " tiles (%s%s slots, rows of at most %" PetscInt_FMT " entries: %s positions), %" PetscInt_FMT " rows served, %.3g incidences per row (padding included), at most %" PetscInt_FMT " slots per tile (cap %" PetscInt_FMT "): predicted %d warps, %.4g rows resident per SM; %s\n",
+                      p->rn.ntiles, p->rn.lgs ? "patches of neighbouring rows, " : "", p->rn.ssh ? "ELL-WARP" : "CSR", p->rn.maxrow, p->rn.wide ? "16-bit" : "8-bit", p->rn.nrows, p->rn.nrows ? (double)p->rn.ninc / (double)p->rn.nrows : 0.0, p->rn.maxslots, p->rn.tileslots, p->rn.warps, (double)p->rn.lanes, p->rn.coff ? "each tile computes its cells' factors (staged)" : PetscWarpAsmRowNZFused_Private(a) ? "the rows compute their cells' factors (fused)" : "the cells' factors computed first"));
   if (p->rn.coff) PetscCall(PetscInfo(a, "rownz: staged: at most %" PetscInt_FMT " cells per tile, %.3g on average (%.3g incidences per tile cell)\n", p->rn.maxtc, p->rn.ntiles ? (double)p->rn.coff[p->rn.ntiles] / p->rn.ntiles : 0.0, p->rn.coff[p->rn.ntiles] ? (double)p->rn.ninc / p->rn.coff[p->rn.ntiles] : 0.0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -478,7 +548,7 @@ PetscErrorCode PetscWarpAsmRowNZUpload_Private(PetscWarpAsm a, PetscWarpAsmPlan 
     p->d_rn.soff = p->d_rn.ioff = p->d_rn.lbase = p->d_rn.icell = NULL;
     p->d_rn.nlane = p->d_rn.lsh = p->d_rn.iloc = p->d_rn.kpos8 = NULL;
     p->d_rn.kpos16                                             = NULL; /* so that a failed upload leaves no host pointer for PetscWarpAsmRowNZReset_Private() to cudaFree() */
-    p->d_rn.coff = p->d_rn.tcell = NULL;
+    p->d_rn.coff = p->d_rn.tcell = p->d_rn.lgs = NULL;
     PetscCall(PetscWarpAsmUpload_Private(h->soff, nt + 1, sizeof(int), (void **)&p->d_rn.soff));
     PetscCall(PetscWarpAsmUpload_Private(h->ioff, nt + 1, sizeof(int), (void **)&p->d_rn.ioff));
     PetscCall(PetscWarpAsmUpload_Private(h->nlane, nt, 1, (void **)&p->d_rn.nlane));
@@ -488,6 +558,7 @@ PetscErrorCode PetscWarpAsmRowNZUpload_Private(PetscWarpAsm a, PetscWarpAsmPlan 
     PetscCall(PetscWarpAsmUpload_Private(h->iloc, ni, 1, (void **)&p->d_rn.iloc));
     if (h->wide) PetscCall(PetscWarpAsmUpload_Private(h->kpos16, ni * (size_t)h->nel, sizeof(unsigned short), (void **)&p->d_rn.kpos16));
     else PetscCall(PetscWarpAsmUpload_Private(h->kpos8, ni * (size_t)h->nel, 1, (void **)&p->d_rn.kpos8));
+    if (h->lgs) PetscCall(PetscWarpAsmUpload_Private(h->lgs, nt * ROWNZ_LANES, sizeof(int), (void **)&p->d_rn.lgs));
     if (h->coff) {
       PetscCall(PetscWarpAsmUpload_Private(h->coff, nt + 1, sizeof(int), (void **)&p->d_rn.coff));
       PetscCall(PetscWarpAsmUpload_Private(h->tcell, (size_t)h->coff[nt], sizeof(int), (void **)&p->d_rn.tcell));
@@ -507,8 +578,8 @@ PetscErrorCode PetscWarpAsmRowNZReset_Private(PetscWarpAsmPlan *p)
   PetscCall(PetscFree(p->coef));
 #if PetscDefined(HAVE_CUDA)
   {
-    const void *d[12] = {p->d_rn.soff, p->d_rn.ioff, p->d_rn.nlane, p->d_rn.lbase, p->d_rn.lsh, p->d_rn.icell, p->d_rn.iloc, p->d_rn.kpos8, p->d_rn.kpos16, p->d_rn.coff, p->d_rn.tcell, p->d_coef};
-    for (int k = 0; k < 12; k++)
+    const void *d[13] = {p->d_rn.soff, p->d_rn.ioff, p->d_rn.nlane, p->d_rn.lbase, p->d_rn.lsh, p->d_rn.icell, p->d_rn.iloc, p->d_rn.kpos8, p->d_rn.kpos16, p->d_rn.coff, p->d_rn.tcell, p->d_rn.lgs, p->d_coef};
+    for (int k = 0; k < 13; k++)
       if (d[k]) PetscCallCUDA(cudaFree((void *)d[k]));
   }
 #endif
