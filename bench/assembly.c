@@ -24,10 +24,6 @@ static char help[] = "Finite-element assembly benchmark: every compared path in 
                      "                     -mat_warp_sharednz_block_size): rows sharednz[partitioner,KiB,threads]>target\n"
                      "  -rownz_fused 1,0   also run rownz with each value of -mat_warp_rownz_fused (rows computing their cells'\n"
                      "                     factors, or the factor array), each with its own PetscWarpAsm: rows rownz[fused]>target\n"
-                     "  -rownz_stage 1     also run rownz with each value of -mat_warp_rownz_stage (each tile computing its cells'\n"
-                     "                     factors once in shared memory): rows rownz[staged]>target (and [unstaged])\n"
-                     "  -rownz_patches 1   also run rownz with each value of -mat_warp_rownz_patches (CSR tiles of neighbouring\n"
-                     "                     rows): rows rownz[patches]>target (and [rows])\n"
                      "  -targets a,...     matrix types assembled into (default aijcusparse,ellwarp)\n"
                      "  -symbolic <first|all|none>  also assemble into a matrix of PetscWarpAsmCreateMatrix() (symbolic pattern from the\n"
                      "                     element map, no DMPlex preallocation): with the first strategy listed (default), all, none\n"
@@ -533,9 +529,8 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
   Row            r;
   PetscLogDouble t0, t1;
 
-  PetscInt                     nswp = 8, nsws = 16, swsmem[16], smem0 = 0, nswb = 8, swbs[8], sbs0 = 512, naff = 2, nfused = 2, nstage = 2, npatch = 2, nvar = 0;
-  PetscBool                    affs[2] = {PETSC_TRUE, PETSC_FALSE}, aff0 = PETSC_TRUE, fused[2], stage[2], patch[2];
-  const char                  *varopt[6], *varval[6], *varname[6]; /* the rownz variants (-rownz_fused, -rownz_stage, -rownz_patches) */
+  PetscInt                     nswp = 8, nsws = 16, swsmem[16], smem0 = 0, nswb = 8, swbs[8], sbs0 = 512, naff = 2, nfused = 2;
+  PetscBool                    affs[2] = {PETSC_TRUE, PETSC_FALSE}, aff0 = PETSC_TRUE, fused[2];
   char                        *swpart[8];
   PetscWarpSharedNZPartitioner part0   = PETSCWARP_SHAREDNZ_BALLS;
   PetscReal                    maxred0 = 3;
@@ -561,25 +556,6 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_warp_assembly_affine", &aff0, NULL));
   PetscCall(PetscOptionsGetBoolArray(NULL, NULL, "-rownz_fused", fused, &nfused, &flg));
   if (!flg) nfused = 0;
-  PetscCall(PetscOptionsGetBoolArray(NULL, NULL, "-rownz_stage", stage, &nstage, &flg));
-  if (!flg) nstage = 0;
-  for (PetscInt iv = 0; iv < nfused; iv++, nvar++) {
-    varopt[nvar]  = "-mat_warp_rownz_fused";
-    varval[nvar]  = fused[iv] ? "1" : "0";
-    varname[nvar] = fused[iv] ? "[fused]" : "[factor]";
-  }
-  for (PetscInt iv = 0; iv < nstage; iv++, nvar++) {
-    varopt[nvar]  = "-mat_warp_rownz_stage";
-    varval[nvar]  = stage[iv] ? "1" : "0";
-    varname[nvar] = stage[iv] ? "[staged]" : "[unstaged]";
-  }
-  PetscCall(PetscOptionsGetBoolArray(NULL, NULL, "-rownz_patches", patch, &npatch, &flg));
-  if (!flg) npatch = 0;
-  for (PetscInt iv = 0; iv < npatch; iv++, nvar++) {
-    varopt[nvar]  = "-mat_warp_rownz_patches";
-    varval[nvar]  = patch[iv] ? "1" : "0";
-    varname[nvar] = patch[iv] ? "[patches]" : "[rows]";
-  }
   PetscCall(PetscOptionsGetBoolArray(NULL, NULL, "-affine", affs, &naff, &flg));
   if (!flg) {
     naff    = 1;
@@ -626,18 +602,18 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
           PetscCall(RunPathSafe(ci, wa, T, tmat, tfail, Jref, strat[k], NULL, targ[t], (PetscBool)(m == 1), device || !run));
         }
         PetscCall(PetscWarpAsmSetAffine(wa, affs[0]));
-        if (strat[k] == PETSCWARP_ASM_ROWNZ && m == 0) { /* -rownz_fused 1,0, -rownz_stage 1: rownz with each value of the option */
-          for (PetscInt iv = 0; iv < nvar; iv++) {
+        if (strat[k] == PETSCWARP_ASM_ROWNZ && m == 0) { /* -rownz_fused 1,0: rownz with each value of -mat_warp_rownz_fused */
+          for (PetscInt iv = 0; iv < nfused; iv++) {
             PetscWarpAsm wv = NULL;
 
-            PetscCall(PetscOptionsSetValue(NULL, varopt[iv], varval[iv]));
+            PetscCall(PetscOptionsSetValue(NULL, "-mat_warp_rownz_fused", fused[iv] ? "1" : "0"));
             PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
             ierr = DMPlexWarpAsmCreate(dm, ci->bc->phys == PLEX_PHYSICS_LAPLACE ? PETSCWARP_PHYSICS_LAPLACE : PETSCWARP_PHYSICS_ELASTICITY, &wv);
             if (!ierr) ierr = PetscWarpAsmSetFromOptions(wv);
             if (!ierr && !device) ierr = PetscWarpAsmUseDevice(wv, PETSC_FALSE);
             PetscCall(PetscPopErrorHandler());
-            PetscCall(PetscOptionsClearValue(NULL, varopt[iv]));
-            if (!ierr) PetscCall(RunPathSafe(ci, wv, T, tmat, tfail, Jref, strat[k], varname[iv], targ[t], PETSC_FALSE, device || !run));
+            PetscCall(PetscOptionsClearValue(NULL, "-mat_warp_rownz_fused"));
+            if (!ierr) PetscCall(RunPathSafe(ci, wv, T, tmat, tfail, Jref, strat[k], fused[iv] ? "[fused]" : "[factor]", targ[t], PETSC_FALSE, device || !run));
             PetscCall(PetscWarpAsmDestroy(&wv));
           }
         }

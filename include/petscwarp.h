@@ -308,8 +308,8 @@ typedef struct {
   PetscInt             ncells, nel;   /* cells, element dofs */
   PetscInt             nrows, nnz;    /* of the target */
   PetscInt             ncolors;       /* color */
-  PetscInt             nblocks;       /* sharednz: parts (thread blocks); globalnz: reduction blocks; rownz: tiles of rows */
-  PetscInt             maxcells;      /* sharednz: most cells of a block; rownz staged (-mat_warp_rownz_stage): most cells of a tile (else 0) */
+  PetscInt             nblocks;       /* sharednz: parts (thread blocks); globalnz: reduction blocks */
+  PetscInt             maxcells;      /* sharednz: most cells of a block */
   PetscReal            redundancy;    /* sharednz: element computations per element */
   PetscLogDouble       plan_bytes;    /* memory of the plan (device or host) */
   PetscLogDouble       setup_time;    /* seconds of the last plan set-up */

@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f stage26 patch26 (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -850,37 +850,6 @@ for w in $what; do
             # the seed that failed in bs26 (PETSc's own KSPCG 40 against AIJ's 43). Decides: 100% passed
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'spmv|layout|coherence|ksp_|cgwarp|ellwarpcoo|plexpw_fields|plexasm|asm_p2_tet' 2>&1 | tee "$OUTDIR/ctest_final26g.log" | grep -E "tests passed|Failed|\*\*\*" | tail -12)
     $B/tests/test_cgwarp -ksp_cgwarp_fuse 0 -mat_ellwarp_backend cuda -mat_types aijcusparse -nonzero_guess -seed 706564 2>&1 | tee -a "$OUTDIR/ctest_final26g.log" | grep -E "longrow aijcusparse \(rescaled\) UNPRECONDITIONED none|ERROR|agree|passed" | head -5 ;;
-  patch26) # issue 7, session of 2026-11-26 (seventh, ~6 min): rownz into CSR with tiles of neighbouring rows
-           # (-mat_warp_rownz_patches; never run on a GPU), fused and staged. (1) the plan and rownz GPU tests; (2)
-           # memcheck/racecheck on patches (fused P1 triangles, staged P2 tetrahedra); (3) one process: rownz automatic,
-           # [patches], [rows] and coo into aijcusparse; then with patches on: [staged], [fused], [factor]. Decides:
-           # whether patches (and staging on them) beat consecutive rows on P1 (3x coo: p1tri <= 1/3 of coo)
-    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmplan|asm_rownz' 2>&1 | tee "$OUTDIR/ctest_patch26.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -12)
-    D="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1"
-    sanitize_each sanitize_patch26.log "memcheck racecheck" "test_asm $D -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 4,3 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -coef tensor -shift 0.5 -strategies rownz -types aij,ellwarp -mat_warp_rownz_patches 1 -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump" \
-      "test_asm $D -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 2,2,2 -dm_plex_transform_type refine_tosimplex -petscspace_degree 2 -coef cell -strategies rownz -types aij -mat_warp_rownz_patches 1 -mat_warp_rownz_stage 1 -mat_warp_rownz_tile_slots 300 -affine 1 -expect_rownz_runs rownz -malloc_dump"
-    grep -E "^== |exit|SUMMARY" "$OUTDIR/sanitize_patch26.log" | paste - - - | sed -E 's/-mat_ellwarp_backend cuda -mat_warp_assembly_device 1//' | cut -c1-220
-    A="-targets aijcusparse -affine 1 -nasm 10 -nwarm 2 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0"
-    M="-mesh_tri bench/meshes/holed_tri.msh -p3tri_dm_refine 3 -mesh_tet bench/meshes/shell_tet.msh -p2tet_dm_refine 2"
-    timeout 150 $B/bench/bench_assembly -cases p1tri,q1lap,q2lap,q1elas -strategies rownz,coo -rownz_patches 1,0 $A -csv "$OUTDIR/assembly_patch26_box.csv" 2>&1 | tee "$OUTDIR/bench_patch26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150
-    echo "== with -mat_warp_rownz_patches 1" | tee -a "$OUTDIR/bench_patch26.log"
-    timeout 100 $B/bench/bench_assembly -cases p1tri,q1lap -strategies rownz -mat_warp_rownz_patches 1 -rownz_stage 1 -rownz_fused 1,0 $A -csv "$OUTDIR/assembly_patch26_stage.csv" 2>&1 | tee -a "$OUTDIR/bench_patch26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150
-    timeout 150 $B/bench/bench_assembly -cases p3tri,p2tet $M -strategies rownz,coo -rownz_patches 1,0 $A -csv "$OUTDIR/assembly_patch26_gmsh.csv" 2>&1 | tee -a "$OUTDIR/bench_patch26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
-  stage26) # issue 7, session of 2026-11-26 (seventh, ~6 min): rownz staged (-mat_warp_rownz_stage: each tile of rows
-           # computes its distinct cells' factors once into shared memory; never run on a GPU). (1) the assembly kernel
-           # and plan tests (staged bitwise the host twin, generic and specialised) and the rownz tests; (2) memcheck and
-           # racecheck on staged P1 triangles and Q2 elasticity (generic kernel); (3) one process, no CPU path: rownz
-           # automatic, [fused], [factor] and [staged] with coo beside them, box and gmsh cases. Decides: whether staged
-           # beats fused on P1 (3x coo: p1tri <= 0.096 ms) and where it should be automatic
-    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asmplan|asm_rownz' 2>&1 | tee "$OUTDIR/ctest_stage26.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -12)
-    D="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1"
-    sanitize_each sanitize_stage26.log "memcheck racecheck" "test_asm $D -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 4,3 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -coef tensor -shift 0.5 -strategies rownz -types aij,ellwarp -mat_warp_rownz_stage 1 -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump" \
-      "test_asm $D -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 2,2,2 -petscspace_degree 2 -physics elasticity -strategies rownz -types aij,ellwarp -mat_warp_rownz_stage 1 -expect_rownz_runs rownz -expect_affine all -malloc_dump"
-    grep -E "^== |exit|SUMMARY" "$OUTDIR/sanitize_stage26.log" | paste - - - | sed -E 's/-mat_ellwarp_backend cuda -mat_warp_assembly_device 1//' | cut -c1-220
-    A="-strategies rownz,coo -rownz_fused 1,0 -rownz_stage 1 -targets aijcusparse,ellwarp -affine 1 -nasm 10 -nwarm 2 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0"
-    M="-mesh_tri bench/meshes/holed_tri.msh -p3tri_dm_refine 3 -mesh_tet bench/meshes/shell_tet.msh -p2tet_dm_refine 2"
-    timeout 200 $B/bench/bench_assembly -cases p1tri,q1lap,q2lap,q1elas $A -csv "$OUTDIR/assembly_stage26_box.csv" 2>&1 | tee "$OUTDIR/bench_stage26.log" | grep -E "^==|^  [a-z_]+[^ ]* " | cut -c1-150
-    timeout 150 $B/bench/bench_assembly -cases p3tri,p2tet $M $A -csv "$OUTDIR/assembly_stage26_gmsh.csv" 2>&1 | tee -a "$OUTDIR/bench_stage26.log" | grep -E "^==|^  [a-z_]+[^ ]* " | cut -c1-150 ;;
   simplify26f) # session of 2026-11-26 (sixth), after the final read (block size derived instead of stored, the two-field
                # test's shared cell terms): the ELL-WARP products and the pointwise-field GPU tests. Decides: 100% passed
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'spmv_cuda|coherence_cuda|plexpw_fields' 2>&1 | tee "$OUTDIR/ctest_simplify26f.log" | grep -E "tests passed|Failed|\*\*\*" | tail -12) ;;

@@ -464,12 +464,6 @@ int main(int argc, char **argv)
         PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the plan runs %s, expected %s%s (affine path: %" PetscInt_FMT " of %" PetscInt_FMT " cells)", what, PetscWarpAsmStrategies[info.used], exp, expectrow[0] ? "" : " by default", info.affine_last,
                    info.ncells);
       }
-      if (strat == PETSCWARP_ASM_ROWNZ && info.used == PETSCWARP_ASM_ROWNZ) { /* -mat_warp_rownz_stage 1: the plan lists its tiles' cells */
-        PetscBool stage = PETSC_FALSE;
-        PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_warp_rownz_stage", &stage, NULL));
-        PetscCheck(!stage || (info.maxcells > 0 && info.nblocks > 0), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: -mat_warp_rownz_stage 1 but the plan has no staged cells", what);
-        PetscCheck(stage || info.maxcells == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: a staged plan without -mat_warp_rownz_stage", what);
-      }
       if (strat == PETSCWARP_ASM_ROWNZ && !aff) PetscCheck(info.used == PETSCWARP_ASM_ATOMIC, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz without the affine path runs %s, expected atomic", what, PetscWarpAsmStrategies[info.used]);
       if (expect[0] && strat == PETSCWARP_ASM_SHAREDNZ) {
         PetscCall(PetscStrcmp(expect, PetscWarpAsmStrategies[info.used], &flg));

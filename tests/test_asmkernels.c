@@ -878,7 +878,7 @@ static void CheckAssembly(const Config *C, Problem *P, int cuda, int affine)
 /* ------------------------------------------------------------------ rownz */
 typedef struct {
   PetscWarpRowNZ  v;
-  int            *soff, *ioff, *lbase, *icell, *coff, *tcell; /* coff, tcell: staged (StageRowNZ) */
+  int            *soff, *ioff, *lbase, *icell;
   unsigned char  *lsh, *iloc, *k8, *nl;
   unsigned short *k16;
   int             nslots;
@@ -954,32 +954,6 @@ static void BuildRowNZ(const Problem *P, int ell, int rpt, int lsh, int pad, Row
   free(cnt), free(ptr), free(lst);
 }
 
-/* S: R staged (PetscWarpAsmRowNZStageCells): its own icell (indices into the tiles' cells), coff and tcell; the other
-   arrays shared with R */
-static void StageRowNZ(const Problem *P, const RowPlan *R, RowPlan *S)
-{
-  const int ni = R->ioff[R->v.ntiles], nt = R->v.ntiles;
-  int      *mark = NEW(int, P->M.ncells + 1), maxtc = -1, maxtc2 = -1;
-  *S       = *R;
-  S->icell = NEW(int, ni + 1);
-  S->coff  = NEW(int, nt + 1);
-  memcpy(S->icell, R->icell, sizeof(int) * (size_t)ni);
-  CHECK(PetscWarpAsmRowNZStageCells(nt, R->ioff, S->icell, P->M.ncells, mark, S->coff, NULL, &maxtc));
-  S->tcell = NEW(int, S->coff[nt] + 1);
-  CHECK(PetscWarpAsmRowNZStageCells(nt, R->ioff, S->icell, P->M.ncells, mark, S->coff, S->tcell, &maxtc2));
-  EXPECT(maxtc == maxtc2, "staging: %d then %d cells per tile", maxtc, maxtc2);
-  for (int b = 0; b < nt; b++) { /* the tiles' cells ascending, distinct, and every incidence's cell recovered */
-    for (int j = S->coff[b] + 1; j < S->coff[b + 1]; j++) EXPECT(S->tcell[j - 1] < S->tcell[j], "staging: tile %d's cells not ascending", b);
-    EXPECT(S->coff[b + 1] - S->coff[b] <= maxtc, "staging: tile %d has %d cells, maxtc %d", b, S->coff[b + 1] - S->coff[b], maxtc);
-    for (int x = R->ioff[b]; x < R->ioff[b + 1]; x++) EXPECT(R->icell[x] < 0 ? S->icell[x] == R->icell[x] : S->tcell[S->coff[b] + S->icell[x]] == R->icell[x], "staging: incidence %d of tile %d", x, b);
-  }
-  S->v.icell = S->icell;
-  S->v.coff  = S->coff;
-  S->v.tcell = S->tcell;
-  S->v.maxtc = maxtc;
-  free(mark);
-}
-
 static void RowPlanDestroy(RowPlan *R)
 {
   free(R->soff), free(R->ioff), free(R->lbase), free(R->lsh), free(R->icell), free(R->iloc), free(R->k8), free(R->k16), free(R->nl);
@@ -1015,9 +989,7 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
   for (int l = 0; l < 5; l++) {
     RowPlan R;
     double *val, *exp_;
-    RowPlan S; /* R staged */
     BuildRowNZ(P, layouts[l][0], layouts[l][1], layouts[l][2], layouts[l][3], &R);
-    StageRowNZ(P, &R, &S);
     val  = NEW(double, R.nslots + 1);
     exp_ = NEW(double, R.nslots + 1);
     for (int s = 0; s < R.nslots; s++) val[s] = 1e300; /* every slot must be written */
@@ -1030,13 +1002,6 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
       CHECK(PetscWarpAsmRowNZHost(&P->fe, &P->mesh, ph, &R.v, NULL, fv));
       EXPECT(!memcmp(fv, val, sizeof(double) * R.nslots), "%s: fused rownz (layout %d) differs from rownz with the factor array (not bitwise): %g", C->name, l, RelDiff((size_t)R.nslots, val, fv));
       free(fv);
-    }
-    { /* staged: each tile computes its distinct cells' factors once; the same values bitwise */
-      double *sv = NEW(double, R.nslots + 1);
-      for (int s = 0; s < R.nslots; s++) sv[s] = 1e300;
-      CHECK(PetscWarpAsmRowNZHost(&P->fe, &P->mesh, ph, &S.v, NULL, sv));
-      EXPECT(!memcmp(sv, val, sizeof(double) * R.nslots), "%s: staged rownz (layout %d) differs from rownz with the factor array (not bitwise): %g", C->name, l, RelDiff((size_t)R.nslots, val, sv));
-      free(sv);
     }
 #if defined(PETSCWARP_TEST_CUDA)
     if (cuda && PetscWarpAsmRowNZTileBytes(&P->fe, ph->kind, R.v.maxslots)) {
@@ -1078,22 +1043,6 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
           CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
           EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, unroll %d, %s) on the device differs from the host twin (not bitwise): %g", C->name, l, u % 2, u < 2 ? "factor array" : "fused", RelDiff((size_t)R.nslots, val, h));
         }
-        if (PetscWarpAsmRowNZTileBytes(&P->fe, ph->kind, PetscWarpAsmRowNZWarpDoubles(&S.v, cs)) <= maxsh) { /* staged, generic and specialised */
-          PetscWarpRowNZ sv = dv;
-          sv.icell          = (int *)Dev(S.icell, sizeof(int) * ni);
-          sv.coff           = (int *)Dev(S.coff, sizeof(int) * (R.v.ntiles + 1));
-          sv.tcell          = (int *)Dev(S.tcell, sizeof(int) * (S.coff[R.v.ntiles] + 1));
-          sv.maxtc          = S.v.maxtc;
-          for (int u = 0; u < 2; u++) {
-            sv.unroll = u;
-            CHECK(cudaMemset(d_val, 0xff, sizeof(double) * R.nslots));
-            CHECK(PetscWarpAsmRowNZCUDA(&dfe, &dmesh, &dph, &sv, NULL, d_val, st));
-            CHECK(cudaStreamSynchronize(st));
-            CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
-            EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, unroll %d, staged) on the device differs from the host twin (not bitwise): %g", C->name, l, u, RelDiff((size_t)R.nslots, val, h));
-          }
-          cudaFree((void *)sv.icell), cudaFree((void *)sv.coff), cudaFree((void *)sv.tcell);
-        }
         CHECK(cudaStreamDestroy(st));
         cudaFree((void *)dfe.Dc), cudaFree((void *)dfe.Kaff), cudaFree((void *)dmesh.cv), cudaFree((void *)dmesh.X), cudaFree((void *)dph.kcell);
         cudaFree((void *)dv.soff), cudaFree((void *)dv.ioff), cudaFree((void *)dv.nlane), cudaFree((void *)dv.lbase), cudaFree((void *)dv.lsh), cudaFree((void *)dv.icell), cudaFree((void *)dv.iloc), cudaFree((void *)dv.kpos8), cudaFree((void *)dv.kpos16);
@@ -1107,9 +1056,8 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
 #endif
     free(val), free(exp_);
     RowPlanDestroy(&R);
-    free(S.icell), free(S.coff), free(S.tcell);
   }
-  if (cuda) printf("  device: RowNZCoef, RowNZ (generic and specialised for nb %d; factor array, fused, staged) bitwise equal to the host twin (%d of 5 layouts fit)\n", P->nb, ndev);
+  if (cuda) printf("  device: RowNZCoef, RowNZ (generic and specialised for nb %d) bitwise equal to the host twin (%d of 5 layouts fit)\n", P->nb, ndev);
   free(coef);
 }
 
@@ -1226,7 +1174,7 @@ int main(int argc, char **argv)
       if (naff == P.M.ncells) {
         before = nfail;
         CheckAssembly(&configs[k], &P, cuda, 1);
-        if (nfail == before) printf("  host (affine path): element matrices agree with the quadrature's; Direct, colors, Reduce, SharedNZ, RowNZ (5 layouts; factor array, fused, staged) agree\n");
+        if (nfail == before) printf("  host (affine path): element matrices agree with the quadrature's; Direct, colors, Reduce, SharedNZ, RowNZ (5 layouts) agree\n");
       } else printf("  %d of %d cells affine: the quadrature path only\n", naff, P.M.ncells);
       free(aff);
     }

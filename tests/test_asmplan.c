@@ -520,29 +520,23 @@ static PetscErrorCode MaxCellsPerRow(const Mesh *m, PetscInt *mx)
 
 /* The rownz plan (PetscWarpPlanRowNZ) interpreted: tiles partition [0, nslots), at most 32 rows and (unless one group)
    at most the cap; each element entry reaches its slot (slot[], mapped through pos2slot) exactly once (integer sums of
-   the entry numbers and counts per slot against brute force); stage > 0: a staged plan (the tiles' distinct cells,
-   ascending, icell indexing them), whose cells are recovered through them; patches (CSR): tiles of neighbouring rows,
-   written back row by row (every slot exactly once) */
-static PetscErrorCode CheckRowNZ(const Mesh *m, const PetscInt rowptr[], const PetscInt colidx[], const int slot[], const int pos2slot[], PetscInt nslots, PetscInt cap, PetscInt stage, PetscBool patches)
+   the entry numbers and counts per slot against brute force) */
+static PetscErrorCode CheckRowNZ(const Mesh *m, const PetscInt rowptr[], const PetscInt colidx[], const int slot[], const int pos2slot[], PetscInt nslots, PetscInt cap)
 {
   PetscWarpRowNZTiling tl = {0};
   PetscWarpRowNZHost   rn;
   const char          *why;
   unsigned long long  *sum, *sum0;
-  PetscInt            *n, *n0, *written, nel = m->nel;
+  PetscInt            *n, *n0, nel = m->nel;
 
   PetscFunctionBegin;
   tl.tileslots = cap;
   tl.fixed     = 8 * 1024;
   tl.regs      = 48;
-  tl.stage     = stage;
-  tl.patches   = patches;
   PetscCall(PetscWarpPlanRowNZ(m->nrows, m->nrows, rowptr, colidx, pos2slot, nslots, m->ncells, nel, m->e2d, &tl, &rn, &why));
   PetscCheck(!why, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz refused: %s", m->name, why);
-  PetscCheck(patches && !pos2slot ? rn.lgs != NULL : !rn.lgs, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz patches %d, asked %d", m->name, rn.lgs ? 1 : 0, (int)patches);
-  PetscCheck(stage > 0 ? rn.coff && rn.tcell && rn.maxtc > 0 : !rn.coff, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz staged %d, asked %" PetscInt_FMT, m->name, rn.coff ? 1 : 0, stage);
   PetscCheck(cap <= 0 || rn.tileslots == cap, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz cap %" PetscInt_FMT ", asked %" PetscInt_FMT, m->name, rn.tileslots, cap);
-  PetscCall(PetscCalloc5(nslots + 1, &sum, nslots + 1, &sum0, nslots + 1, &n, nslots + 1, &n0, nslots + 1, &written));
+  PetscCall(PetscCalloc4(nslots + 1, &sum, nslots + 1, &sum0, nslots + 1, &n, nslots + 1, &n0));
   for (PetscCount x = 0; x < (PetscCount)m->ncells * nel * nel; x++) {
     PetscInt r = m->e2d[x / (nel * nel) * nel + x / nel % nel], c = m->e2d[x / (nel * nel) * nel + x % nel], t;
     if (r < 0 || c < 0) continue;
@@ -562,39 +556,24 @@ static PetscErrorCode CheckRowNZ(const Mesh *m, const PetscInt rowptr[], const P
       PetscCheck(t < nl, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz lane %d of tile %" PetscInt_FMT " beyond its %d lanes", m->name, t, b, nl);
       for (int mm = 0; mm < nm; mm++) {
         const PetscCount x = rn.ioff[b] + (PetscCount)mm * nl + t, kb = (rn.ioff[b] + (PetscCount)mm * nl) * nel + t;
-        const int        cell = rn.icell[x] >= 0 && rn.coff ? rn.tcell[rn.coff[b] + rn.icell[x]] : rn.icell[x], i = rn.iloc[x];
+        const int        cell = rn.icell[x], i = rn.iloc[x];
         if (cell < 0) continue;
-        PetscCheck(!rn.coff || rn.icell[x] < rn.coff[b + 1] - rn.coff[b], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz staged index beyond tile %" PetscInt_FMT "'s cells", m->name, b);
         for (PetscInt j = 0; j < nel; j++) {
           const int k = rn.wide ? rn.kpos16[kb + j * nl] : rn.kpos8[kb + j * nl], loc = base + ((k >> lsh) << rn.ssh) + (k & ((1 << lsh) - 1));
           if (k == (rn.wide ? 0xffff : 0xff)) continue;
           PetscCheck(loc >= 0 && loc < ns, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz writes outside tile %" PetscInt_FMT, m->name, b);
-          {
-            const PetscInt gl = rn.lgs ? rn.lgs[b * 32 + t] + loc - base : s0 + loc; /* patches: the row's global slots */
-            PetscCheck(gl >= 0 && gl < nslots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz writes outside the target", m->name);
-            sum[gl] += (unsigned long long)(((PetscCount)cell * nel + i) * nel + j) + 1;
-            n[gl]++;
-          }
+          sum[s0 + loc] += (unsigned long long)(((PetscCount)cell * nel + i) * nel + j) + 1;
+          n[s0 + loc]++;
         }
       }
     }
     PetscCheck(rows <= 32, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rows");
-    for (int j = rn.coff ? rn.coff[b] + 1 : 0; rn.coff && j < rn.coff[b + 1]; j++) PetscCheck(rn.tcell[j - 1] < rn.tcell[j], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz staged cells of tile %" PetscInt_FMT " not ascending", m->name, b);
-    PetscCheck(!rn.coff || rn.coff[b + 1] - rn.coff[b] <= rn.maxtc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz tile %" PetscInt_FMT " has more cells than maxtc", m->name, b);
-    if (rn.lgs) { /* the write-back: lanes 0 .. nl-1 serve rows, their starts increase from 0, their ranges cover the tile */
-      for (int t = 0; t < nl; t++) {
-        const int l = rn.lbase[b * 32 + t], e = t + 1 < nl ? rn.lbase[b * 32 + t + 1] : ns;
-        PetscCheck(rn.lgs[b * 32 + t] >= 0 && l >= 0 && (t > 0 || l == 0) && e >= l, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz patch tile %" PetscInt_FMT " lane %d malformed", m->name, b, t);
-        for (int k = 0; k < e - l; k++) written[rn.lgs[b * 32 + t] + k]++;
-      }
-    }
-    PetscCheck(rn.tileslots <= 0 || ns <= rn.tileslots || nl == 1 || pos2slot || rn.lgs, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz CSR tile %" PetscInt_FMT " of %d rows has %d slots, above the cap %" PetscInt_FMT, m->name, b, nl, ns, rn.tileslots);
+    PetscCheck(rn.tileslots <= 0 || ns <= rn.tileslots || nl == 1 || pos2slot, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz CSR tile %" PetscInt_FMT " of %d rows has %d slots, above the cap %" PetscInt_FMT, m->name, b, nl, ns, rn.tileslots);
   }
-  for (PetscInt t = 0; rn.lgs && t < nslots; t++) PetscCheck(written[t] == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz patches write slot %" PetscInt_FMT " %" PetscInt_FMT " times", m->name, t, written[t]);
   for (PetscInt t = 0; t < nslots; t++) PetscCheck(sum[t] == sum0[t] && n[t] == n0[t], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: rownz slot %" PetscInt_FMT ": %" PetscInt_FMT " entries, expected %" PetscInt_FMT, m->name, t, n[t], n0[t]);
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "    rownz (%s%s%s, cap %" PetscInt_FMT "): %" PetscInt_FMT " tiles, %.3g rows per tile, at most %" PetscInt_FMT " slots, %.3g incidences per row\n", pos2slot ? "ELL-like" : "CSR", rn.lgs ? " patches" : "", rn.coff ? " staged" : "", rn.tileslots, rn.ntiles,
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "    rownz (%s, cap %" PetscInt_FMT "): %" PetscInt_FMT " tiles, %.3g rows per tile, at most %" PetscInt_FMT " slots, %.3g incidences per row\n", pos2slot ? "ELL-like" : "CSR", rn.tileslots, rn.ntiles,
                         rn.ntiles ? (double)rn.nrows / rn.ntiles : 0.0, rn.maxslots, rn.nrows ? (double)rn.ninc / rn.nrows : 0.0));
-  PetscCall(PetscFree5(sum, sum0, n, n0, written));
+  PetscCall(PetscFree4(sum, sum0, n, n0));
   PetscCall(PetscWarpRowNZHostDestroy(&rn));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -652,11 +631,8 @@ static PetscErrorCode TestMesh(Mesh *m, Rng *rng)
   if (m->nel <= 255) {
     int     *ell;
     PetscInt nell = 0;
-    PetscCall(CheckRowNZ(m, rowptr, colidx, slot, NULL, nnz, 0, 0, PETSC_FALSE));
-    PetscCall(CheckRowNZ(m, rowptr, colidx, slot, NULL, nnz, 64, 0, PETSC_FALSE));
-    PetscCall(CheckRowNZ(m, rowptr, colidx, slot, NULL, nnz, 0, 4, PETSC_FALSE));
-    PetscCall(CheckRowNZ(m, rowptr, colidx, slot, NULL, nnz, 0, 0, PETSC_TRUE));
-    PetscCall(CheckRowNZ(m, rowptr, colidx, slot, NULL, nnz, 64, 4, PETSC_TRUE));
+    PetscCall(CheckRowNZ(m, rowptr, colidx, slot, NULL, nnz, 0));
+    PetscCall(CheckRowNZ(m, rowptr, colidx, slot, NULL, nnz, 64));
     const PetscInt lu[][2] = {
       {1, 1},
       {2, 1},
@@ -665,8 +641,8 @@ static PetscErrorCode TestMesh(Mesh *m, Rng *rng)
     }; /* (lanes per row, entries per unit): K1; K2 over 2, 4 (blocked index, units of 3) and 8 lanes */
     for (size_t q = 0; q < PETSC_STATIC_ARRAY_LENGTH(lu); q++) {
       PetscCall(EllLike(m->nrows, rowptr, lu[q][0], lu[q][1], &ell, &nell));
-      PetscCall(CheckRowNZ(m, rowptr, colidx, slot, ell, nell, 0, 0, PETSC_FALSE));
-      PetscCall(CheckRowNZ(m, rowptr, colidx, slot, ell, nell, 64, 4, PETSC_TRUE)); /* patches asked: not for ELL-like targets */
+      PetscCall(CheckRowNZ(m, rowptr, colidx, slot, ell, nell, 0));
+      PetscCall(CheckRowNZ(m, rowptr, colidx, slot, ell, nell, 64));
       PetscCall(PetscFree(ell));
     }
   }

@@ -1,12 +1,10 @@
 /* The rownz strategy on the device (warpasmrownzkernels.h): a thread per cell computes the affine factors (RowNZCoef),
    then a warp per tile of rows (RowNZ) accumulates its slot range in shared memory, lane t adding the entries of its
-   row (warpasm_rownz.h, PwaRowNZLane), and writes the range once, coalesced. Or RowNZ alone, the factors computed by
-   each row (fused) or once per tile into shared memory (staged). The reference matrices are staged in
+   row (warpasm_rownz.h, PwaRowNZLane), and writes the range once, coalesced. The reference matrices are staged in
    shared memory once per block. No atomics, no zeroing pass. Compiled with -fmad=false (CMakeLists.txt) so that the
    values are bitwise those of the host twin (warpasm_rownz_host.c). */
 #include "warpasm_rownz.h"
 #include "warpasm_cuda.cuh"
-#include <climits>
 
 #define PWA_RNZ_COEF_THREADS 256
 
@@ -41,17 +39,13 @@ __host__ __device__ constexpr int RowNZVertices()
   return DIM == 2 ? (NB == 4 || NB == 9 ? 4 : 3) : (NB == 8 || NB == 27 ? 8 : 4);
 }
 
-/* Where RowNZ's lanes get the cells' factors: the factor array, computed by each row itself, or the tile's cells'
-   computed once into shared memory */
-enum { RNZ_ARRAY = 0, RNZ_FUSED = 1, RNZ_STAGED = 2 };
-
 /* PwaRowNZLane (warpasm_rownz.h) with the element's size a compile-time constant (NB basis functions, 8-bit
    positions): the loops over the cell's columns unroll, an incidence's column positions are all loaded before its
-   entries are added (NEL <= 32; else a node's components at a time), and its factor is read as double2 (RNZ_FUSED:
-   computed from the cell's RowNZVertices() vertices, in registers; RNZ_STAGED: read from the tile's cells' factors cf
-   in shared memory). The same arithmetic in the same order as PwaRowNZLane: bitwise the host twin's values. */
-template <int DIM, int KIND, int NB, int SRC>
-__device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, double mu, double shift, const PetscWarpRowNZ &rn, int b, int t, const double *__restrict__ coef, const double *cf, const PwaRowNZGeo &geo, double *acc)
+   entries are added (NEL <= 32; else a node's components at a time), and its factor is read as double2 (FUSED:
+   computed from the cell's RowNZVertices() vertices, in registers). The same arithmetic in the same order as
+   PwaRowNZLane: bitwise the host twin's values. */
+template <int DIM, int KIND, int NB, bool FUSED>
+__device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, double mu, double shift, const PetscWarpRowNZ &rn, int b, int t, const double *__restrict__ coef, const PwaRowNZGeo &geo, double *acc)
 {
   constexpr int NC = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM, NEL = NB * NC, CS = PWA_RNZ_STRIDE(DIM, KIND), PRE = NEL <= 32;
   const int     base = __ldg(&rn.lbase[b * PETSCWARP_ROWNZ_LANES + t]), nl = __ldg(&rn.nlane[b]);
@@ -73,11 +67,8 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
 #pragma unroll
       for (int j = 0; j < (PRE ? NEL : 1); j++) k[j] = __ldg(&kp[(size_t)j * nl]);
     }
-    if constexpr (SRC == RNZ_FUSED) PwaRowNZCell(KIND, DIM, RowNZVertices<DIM, NB>(), geo.cv, geo.X, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, cell, CS, g);
-    else if constexpr (SRC == RNZ_STAGED) {
-#pragma unroll
-      for (int r = 0; r < CS; r++) g[r] = cf[cell * CS + r];
-    } else {
+    if constexpr (FUSED) PwaRowNZCell(KIND, DIM, RowNZVertices<DIM, NB>(), geo.cv, geo.X, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, cell, CS, g);
+    else {
 #pragma unroll
       for (int r = 0; r < CS / 2; r++) {
         const double2 q = __ldg(reinterpret_cast<const double2 *>(coef + (size_t)cell * CS) + r);
@@ -106,51 +97,25 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
   }
 }
 
-/* Shared memory (doubles): the reference matrices kn, then per warp its tile's maxslots (RNZ_STAGED: and then its
-   cells' factors, maxtc * CS). NB > 0: RowNZLaneNB (8-bit positions, nb == NB), else the generic PwaRowNZLane.
-   RNZ_FUSED, RNZ_STAGED: coef is NULL, the factors are computed from geo (by the rows, or once per tile cell) */
-template <int DIM, int KIND, int NB, int SRC>
+/* Shared memory (doubles): the reference matrices kn, then maxslots per warp. NB > 0: RowNZLaneNB (8-bit positions,
+   nb == NB), else the generic PwaRowNZLane. FUSED: coef is NULL, the factors are computed from geo */
+template <int DIM, int KIND, int NB, bool FUSED>
 __global__ void RowNZ(int nb, int kn, const double *__restrict__ Kaff, double lambda, double mu, double shift, const __grid_constant__ PetscWarpRowNZ rn, const double *__restrict__ coef, const __grid_constant__ PwaRowNZGeo geo, double *__restrict__ val)
 {
   extern __shared__ double smem[];
   constexpr int            CS   = PWA_RNZ_STRIDE(DIM, KIND);
   const int                warp = threadIdx.x / PETSCWARP_ROWNZ_LANES, lane = threadIdx.x % PETSCWARP_ROWNZ_LANES, wpb = blockDim.x / PETSCWARP_ROWNZ_LANES;
-  double                  *acc = smem + kn + (size_t)warp * (rn.maxslots + (SRC == RNZ_STAGED ? rn.maxtc * CS : 0)), *cf = acc + rn.maxslots;
+  double                  *acc = smem + kn + (size_t)warp * rn.maxslots;
   for (int t = threadIdx.x; t < kn; t += blockDim.x) smem[t] = __ldg(&Kaff[t]);
   __syncthreads();
   for (int b = blockIdx.x * wpb + warp; b < rn.ntiles; b += gridDim.x * wpb) {
     const int s0 = __ldg(&rn.soff[b]), ns = __ldg(&rn.soff[b + 1]) - s0;
     for (int s = lane; s < ns; s += PETSCWARP_ROWNZ_LANES) acc[s] = 0.0;
-    if constexpr (SRC == RNZ_STAGED) { /* the tile's cells' factors, each computed once */
-      const int c0 = __ldg(&rn.coff[b]), nc = __ldg(&rn.coff[b + 1]) - c0;
-#pragma unroll 2
-      for (int j = lane; j < nc; j += PETSCWARP_ROWNZ_LANES) {
-        double g[CS];
-        PwaRowNZCell(KIND, DIM, NB > 0 ? RowNZVertices<DIM, (NB > 0 ? NB : 3)>() : geo.ncv, geo.cv, geo.X, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, __ldg(&rn.tcell[c0 + j]), CS, g);
-#pragma unroll
-        for (int r = 0; r < CS; r++) cf[j * CS + r] = g[r];
-      }
-    }
     __syncwarp();
-    if constexpr (NB > 0) RowNZLaneNB<DIM, KIND, NB, SRC>(smem, lambda, mu, shift, rn, b, lane, coef, cf, geo, acc);
-    else PwaRowNZLane(KIND, DIM, nb, smem, lambda, mu, shift, &rn, b, lane, SRC == RNZ_STAGED ? cf : SRC == RNZ_FUSED ? NULL : coef, &geo, CS, acc);
+    if constexpr (NB > 0) RowNZLaneNB<DIM, KIND, NB, FUSED>(smem, lambda, mu, shift, rn, b, lane, coef, geo, acc);
+    else PwaRowNZLane(KIND, DIM, nb, smem, lambda, mu, shift, &rn, b, lane, FUSED ? NULL : coef, &geo, CS, acc);
     __syncwarp();
-    if (rn.lgs) { /* patches: local slot s belongs to the row of the last lane whose start is <= s (a binary search over
-                     the lanes' starts by shuffles); consecutive slots of a row go to consecutive global slots */
-      const int nl = __ldg(&rn.nlane[b]), lb = lane < nl ? __ldg(&rn.lbase[b * PETSCWARP_ROWNZ_LANES + lane]) : INT_MAX, gs = lane < nl ? __ldg(&rn.lgs[b * PETSCWARP_ROWNZ_LANES + lane]) : 0;
-      for (int s1 = 0; s1 < ns; s1 += PETSCWARP_ROWNZ_LANES) {
-        const int s = s1 + lane;
-        int       t = 0;
-#pragma unroll
-        for (int step = PETSCWARP_ROWNZ_LANES / 2; step > 0; step >>= 1)
-          if (__shfl_sync(0xffffffffu, lb, t + step) <= s) t += step;
-        {
-          const int g = __shfl_sync(0xffffffffu, gs, t), l = __shfl_sync(0xffffffffu, lb, t);
-          if (s < ns) val[g + s - l] = acc[s];
-        }
-      }
-    } else
-      for (int s = lane; s < ns; s += PETSCWARP_ROWNZ_LANES) val[s0 + s] = acc[s];
+    for (int s = lane; s < ns; s += PETSCWARP_ROWNZ_LANES) val[s0 + s] = acc[s];
     __syncwarp(); /* the range is read before the next tile zeroes it */
   }
 }
@@ -176,12 +141,11 @@ extern "C" int PetscWarpAsmRowNZCoefCUDA(const PetscWarpFE *fe, const PetscWarpM
 
 /* Warps per block: the most resident warps per SM for the block's shared memory (reference matrices once per block,
    a tile's range per warp); blocks: as many as are resident at once, each walking tiles (grid-stride) */
-template <int DIM, int KIND, int NB, int SRC>
+template <int DIM, int KIND, int NB, bool FUSED>
 static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, const PwaRowNZGeo &geo, double *val, cudaStream_t st)
 {
   const int    kn    = PwaAffineRefs(KIND, DIM) * (fe->nb * (fe->nb + 1) / 2);
-  const int    wd    = PetscWarpAsmRowNZWarpDoubles(rn, PWA_RNZ_STRIDE(DIM, KIND));
-  const size_t fixed = sizeof(double) * (size_t)kn, per = sizeof(double) * (size_t)(wd > 0 ? wd : 1);
+  const size_t fixed = sizeof(double) * (size_t)kn, per = sizeof(double) * (size_t)(rn->maxslots > 0 ? rn->maxslots : 1);
   /* the launch configuration of this instance, computed once per (device, reference bytes, tile bytes): the device
      queries below cost a sizeable part of a small assembly (as in warpasm_affine.cu) */
   static int    cdev = -1, cwpb = 1, cmaxgrid = 1;
@@ -196,13 +160,13 @@ static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWar
     if ((e = cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return (int)e;
     if ((e = cudaDeviceGetAttribute(&smsm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev)) != cudaSuccess) return (int)e;
     if ((e = cudaDeviceGetAttribute(&smblk, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)) != cudaSuccess) return (int)e;
-    if ((e = cudaFuncGetAttributes(&fa, RowNZ<DIM, KIND, NB, SRC>)) != cudaSuccess) return (int)e;
+    if ((e = cudaFuncGetAttributes(&fa, RowNZ<DIM, KIND, NB, FUSED>)) != cudaSuccess) return (int)e;
     if (fixed + per > (size_t)smblk) return (int)cudaErrorInvalidConfiguration; /* the plan checks this (PetscWarpAsmRowNZTileBytes) */
     if (!PetscWarpAsmRowNZResidentWarps(fixed, per, (size_t)smsm, (size_t)smblk, fa.numRegs, &wpb)) wpb = 1;
     bytes = fixed + (size_t)wpb * per;
-    if (bytes > 48 * 1024 && (e = cudaFuncSetAttribute(RowNZ<DIM, KIND, NB, SRC>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)) != cudaSuccess) return (int)e;
+    if (bytes > 48 * 1024 && (e = cudaFuncSetAttribute(RowNZ<DIM, KIND, NB, FUSED>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)) != cudaSuccess) return (int)e;
     for (;;) { /* the model's block, or fewer warps where the device says the block cannot be resident */
-      if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, RowNZ<DIM, KIND, NB, SRC>, wpb * PETSCWARP_ROWNZ_LANES, bytes)) != cudaSuccess) return (int)e;
+      if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, RowNZ<DIM, KIND, NB, FUSED>, wpb * PETSCWARP_ROWNZ_LANES, bytes)) != cudaSuccess) return (int)e;
       if (per_sm > 0 || wpb == 1) break;
       wpb--;
       bytes = fixed + (size_t)wpb * per;
@@ -212,43 +176,42 @@ static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWar
   }
   grid = (rn->ntiles + cwpb - 1) / cwpb;
   if (grid > cmaxgrid) grid = cmaxgrid;
-  RowNZ<DIM, KIND, NB, SRC><<<grid, cwpb * PETSCWARP_ROWNZ_LANES, cbytes, st>>>(fe->nb, kn, fe->Kaff, ph->lambda, ph->mu, ph->shift, *rn, coef, geo, val);
+  RowNZ<DIM, KIND, NB, FUSED><<<grid, cwpb * PETSCWARP_ROWNZ_LANES, cbytes, st>>>(fe->nb, kn, fe->Kaff, ph->lambda, ph->mu, ph->shift, *rn, coef, geo, val);
   return (int)cudaGetLastError();
 }
 
-/* Launch<DIM, KIND, NB, SRC> for the first NB of NBS equal to fe->nb (fused or staged: only where the cells have the vertex
+/* Launch<DIM, KIND, NB, FUSED> for the first NB of NBS equal to fe->nb (fused: only where the cells have the vertex
    count the kernel is compiled for); the generic kernel (NB = 0) when none is */
-template <int DIM, int KIND, int SRC, int... NBS>
+template <int DIM, int KIND, bool FUSED, int... NBS>
 static int LaunchNB(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, const PwaRowNZGeo &geo, double *val, cudaStream_t st)
 {
   int err = 0;
-  if (!((fe->nb == NBS && (SRC == RNZ_ARRAY || fe->ncv == RowNZVertices<DIM, NBS>()) && ((err = Launch<DIM, KIND, NBS, SRC>(fe, ph, rn, coef, geo, val, st)), true)) || ...)) err = Launch<DIM, KIND, 0, SRC>(fe, ph, rn, coef, geo, val, st);
+  if (!((fe->nb == NBS && (!FUSED || fe->ncv == RowNZVertices<DIM, NBS>()) && ((err = Launch<DIM, KIND, NBS, FUSED>(fe, ph, rn, coef, geo, val, st)), true)) || ...)) err = Launch<DIM, KIND, 0, FUSED>(fe, ph, rn, coef, geo, val, st);
   return err;
 }
 
 /* The specialised kernel for the Lagrange elements of the built-in physics (2D: P1 3, Q1 4, P2 6, Q2 9, P3 10 basis
    functions; 3D: P1 4, Q1 8, P2 10, P3 20, Q2 27) with 8-bit positions, unless rn->unroll is 0; else the generic one */
-template <int DIM, int KIND, int SRC>
+template <int DIM, int KIND, bool FUSED>
 static int Dispatch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, const PwaRowNZGeo &geo, double *val, cudaStream_t st)
 {
-  if (!rn->unroll || rn->wide) return Launch<DIM, KIND, 0, SRC>(fe, ph, rn, coef, geo, val, st);
-  if constexpr (DIM == 2) return LaunchNB<DIM, KIND, SRC, 3, 4, 6, 9, 10>(fe, ph, rn, coef, geo, val, st);
-  else return LaunchNB<DIM, KIND, SRC, 4, 8, 10, 20, 27>(fe, ph, rn, coef, geo, val, st);
+  if (!rn->unroll || rn->wide) return Launch<DIM, KIND, 0, FUSED>(fe, ph, rn, coef, geo, val, st);
+  if constexpr (DIM == 2) return LaunchNB<DIM, KIND, FUSED, 3, 4, 6, 9, 10>(fe, ph, rn, coef, geo, val, st);
+  else return LaunchNB<DIM, KIND, FUSED, 4, 8, 10, 20, 27>(fe, ph, rn, coef, geo, val, st);
 }
 
 template <int DIM, int KIND>
-static int DispatchSrc(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, const PwaRowNZGeo &geo, double *val, cudaStream_t st)
+static int DispatchFused(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, const PwaRowNZGeo &geo, double *val, cudaStream_t st)
 {
-  if (rn->coff) return Dispatch<DIM, KIND, RNZ_STAGED>(fe, ph, rn, coef, geo, val, st);
-  return coef ? Dispatch<DIM, KIND, RNZ_ARRAY>(fe, ph, rn, coef, geo, val, st) : Dispatch<DIM, KIND, RNZ_FUSED>(fe, ph, rn, coef, geo, val, st);
+  return coef ? Dispatch<DIM, KIND, false>(fe, ph, rn, coef, geo, val, st) : Dispatch<DIM, KIND, true>(fe, ph, rn, coef, geo, val, st);
 }
 
 extern "C" int PetscWarpAsmRowNZCUDA(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val, void *stream)
 {
   cudaStream_t      st  = (cudaStream_t)stream;
   const PwaRowNZGeo geo = PwaRowNZGeoOf(fe, mesh, ph);
-  if (PwaCheckCall(fe, ph) || !fe->Kaff || rn->nel != fe->nb * fe->nc || (rn->ssh != 0 && rn->ssh != 5) || !PetscWarpAsmRowNZTileBytes(fe, ph->kind, rn->maxslots) || (!coef && (!mesh || ph->cq)) || (rn->coff && coef)) return (int)cudaErrorInvalidValue;
+  if (PwaCheckCall(fe, ph) || !fe->Kaff || rn->nel != fe->nb * fe->nc || (rn->ssh != 0 && rn->ssh != 5) || !PetscWarpAsmRowNZTileBytes(fe, ph->kind, rn->maxslots) || (!coef && (!mesh || ph->cq))) return (int)cudaErrorInvalidValue;
   if (!rn->ntiles) return (int)cudaSuccess;
-  if (ph->kind == PETSCWARP_PHYS_LAPLACE) return fe->dim == 2 ? DispatchSrc<2, PETSCWARP_PHYS_LAPLACE>(fe, ph, rn, coef, geo, val, st) : DispatchSrc<3, PETSCWARP_PHYS_LAPLACE>(fe, ph, rn, coef, geo, val, st);
-  return fe->dim == 2 ? DispatchSrc<2, PETSCWARP_PHYS_ELASTICITY>(fe, ph, rn, coef, geo, val, st) : DispatchSrc<3, PETSCWARP_PHYS_ELASTICITY>(fe, ph, rn, coef, geo, val, st);
+  if (ph->kind == PETSCWARP_PHYS_LAPLACE) return fe->dim == 2 ? DispatchFused<2, PETSCWARP_PHYS_LAPLACE>(fe, ph, rn, coef, geo, val, st) : DispatchFused<3, PETSCWARP_PHYS_LAPLACE>(fe, ph, rn, coef, geo, val, st);
+  return fe->dim == 2 ? DispatchFused<2, PETSCWARP_PHYS_ELASTICITY>(fe, ph, rn, coef, geo, val, st) : DispatchFused<3, PETSCWARP_PHYS_ELASTICITY>(fe, ph, rn, coef, geo, val, st);
 }

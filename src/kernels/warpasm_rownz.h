@@ -51,9 +51,8 @@ static inline PWA_HD PwaRowNZGeo PwaRowNZGeoOf(const PetscWarpFE *fe, const Pets
 }
 
 /* Lane t of tile b adds the entries of its row into the tile's accumulator acc (local slots), in the fixed order:
-   incidences m, then column nodes, then components. Kr: the reference matrices; coef: the factors (cs per cell; staged:
-   the tile's cells' in shared memory, indexed by icell, so read without PWA_LDG), or NULL (fused): the lane computes
-   each incident cell's factor from geo (the same values, bitwise) */
+   incidences m, then column nodes, then components. Kr: the reference matrices; coef: the factors (cs per cell), or
+   NULL (fused): the lane computes each incident cell's factor from geo (the same values, bitwise) */
 static inline PWA_HD void PwaRowNZLane(int kind, int dim, int nb, const double *Kr, double lambda, double mu, double shift, const PetscWarpRowNZ *rn, int b, int t, const double *coef, const PwaRowNZGeo *geo, int cs, double *acc)
 {
   const int nc = kind == PETSCWARP_PHYS_LAPLACE ? 1 : dim, nel = rn->nel, base = PWA_LDG(&rn->lbase[b * PETSCWARP_ROWNZ_LANES + t]);
@@ -74,7 +73,7 @@ static inline PWA_HD void PwaRowNZLane(int kind, int dim, int nb, const double *
     a = i / nc;
     c = i - a * nc;
     if (coef)
-      for (int r = 0; r < cs; r++) g[r] = coef[(size_t)cell * cs + r];
+      for (int r = 0; r < cs; r++) g[r] = PWA_LDG(&coef[(size_t)cell * cs + r]);
     else PwaRowNZCell(kind, dim, geo->ncv, geo->cv, geo->X, geo->Dc, geo->coef, geo->kappa, geo->kcell, shift, cell, cs, g);
     for (int bn = 0; bn < nb; bn++) {
       double v[9];

@@ -102,8 +102,6 @@ struct _p_PetscWarpAsm {
   PetscInt                     rntileslots; /* rownz: tile slot cap (0: the occupancy model's choice) */
   PetscBool                    rnunroll;    /* rownz: device kernels specialised for the element's size (-mat_warp_rownz_unroll) */
   PetscBool3                   rnfused;     /* rownz: rows compute their cells' factors (-mat_warp_rownz_fused; unknown: automatic) */
-  PetscBool3                   rnstage;     /* rownz: tiles compute their cells' factors in shared memory (-mat_warp_rownz_stage; unknown: automatic) */
-  PetscBool3                   rnpatches;   /* rownz: CSR tiles of graph-neighbour rows (-mat_warp_rownz_patches; unknown: automatic) */
   PetscReal                    rnminlanes;  /* rownz: atomic below this many predicted resident rows per SM (0: never) */
   /* device copies of the inputs */
   PetscBool        uploaded;
@@ -164,8 +162,6 @@ PETSC_INTERN PetscErrorCode PetscWarpAsmRowNZUpload_Private(PetscWarpAsm, PetscW
 PETSC_INTERN PetscErrorCode PetscWarpAsmRowNZReset_Private(PetscWarpAsmPlan *);
 PETSC_INTERN PetscErrorCode PetscWarpAsmRowNZRun_Private(PetscWarpAsm, Mat, MatWarpTarget *, PetscWarpFE *, const PetscWarpMesh *, const PetscWarpPhys *);
 PETSC_INTERN PetscBool      PetscWarpAsmRowNZFused_Private(PetscWarpAsm);
-PETSC_INTERN PetscBool      PetscWarpAsmRowNZStaged_Private(PetscWarpAsm);
-PETSC_INTERN PetscBool      PetscWarpAsmRowNZPatches_Private(PetscWarpAsm);
 PETSC_INTERN PetscLogEvent  PETSCWARPASM_PlanRowNZ;
 #if PetscDefined(HAVE_CUDA)
 /* Device copy of n elements of size sz (NULL for n == 0), logged as a host-to-device copy (warpasm.c) */

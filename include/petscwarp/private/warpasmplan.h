@@ -102,10 +102,7 @@ typedef struct {
   int            *soff, *ioff, *lbase, *icell;
   unsigned char  *lsh, *iloc, *kpos8, *nlane;
   unsigned short *kpos16;
-  int            *coff, *tcell; /* staged (tiling->stage): the tiles' distinct cells; icell indexes them (else NULL) */
-  int            *lgs;          /* patches (tiling->patches, CSR): [ntiles*LANES] the global first slot of each lane's row (else NULL) */
-  PetscInt        maxtc;         /* staged: most cells of one tile */
-  PetscInt        tileslots;     /* the tiles' slot cap used */
+  PetscInt        tileslots; /* the tiles' slot cap used */
   int             warps;     /* predicted resident warps per SM (PetscWarpAsmRowNZResidentWarps()) */
   PetscReal       lanes;     /* predicted resident rows per SM: warps times the mean rows served per tile */
 } PetscWarpRowNZHost;
@@ -117,12 +114,8 @@ typedef struct {
   size_t   fixed;       /* shared bytes per block besides the tiles (the reference matrices) */
   size_t   smsm, smblk; /* shared memory per SM and per block (0: the H100's) */
   int      regs;        /* registers per thread of the kernel (0: no register limit below 64 warps per SM) */
-  PetscInt stage;       /* > 0: staged plan (each tile computes its cells' factors, stage doubles each, in shared memory) */
-  PetscBool patches;    /* CSR targets: tiles of graph-neighbour rows (patches of at most 32 rows and tileslots slots, else
-                           PETSCWARP_ROWNZ_PATCH_SLOTS) instead of consecutive rows */
 } PetscWarpRowNZTiling;
 
-#define PETSCWARP_ROWNZ_PATCH_SLOTS 1024 /* a patch's slots at most, unless -mat_warp_rownz_tile_slots */
 #define PETSCWARP_ROWNZ_H100_SMSM  233472 /* H100 (sm_90): cudaDevAttrMaxSharedMemoryPerMultiprocessor */
 #define PETSCWARP_ROWNZ_H100_SMBLK 232448 /* H100 (sm_90): cudaDevAttrMaxSharedMemoryPerBlockOptin */
 

@@ -34,19 +34,6 @@
     icell[x] (-1: padding), iloc[x] = i (the local dof of the row in the cell), and the local positions p of the cell's
     nel columns in the row: kpos[(ioff[b] + m*NL)*nel + j*NL + t] (uint8, or uint16 when wide; the largest value,
     0xff or 0xffff, marks a dropped column). A tile of fewer rows than LANES stores no padding lanes.
-
-  Patches (CSR targets, lgs set): a tile's rows are graph neighbours instead of consecutive rows, so that its lanes
-  read the same cells (and their vertices) instead of 32 distant ones. The tile's local slots are its rows' entries
-  one row after the other (lane t's row from lbase[b*LANES + t], every row of the tile has lbase >= 0, increasing with
-  t; [soff[b], soff[b+1]) is then a range of the rows' concatenation, not of the target), and the range is written back
-  row by row: local slot s of lane t's row goes to global slot lgs[b*LANES + t] + s - lbase[b*LANES + t].
-
-  Where the cells' factors come from (one of three): the factor array coef (cs doubles per cell, computed first by
-  PetscWarpAsmRowNZCoef*), each row's lane computing its incident cells' factors itself (fused: coef NULL, coff NULL),
-  or the tile (staged: coff set): the distinct cells of tile b are tcell[coff[b] .. coff[b+1]) (ascending) and icell
-  holds indices into them; the tile computes each of its cells' factors once into shared memory (maxtc * cs doubles
-  per warp after its slots) and the lanes read them there. The factors are the same values in every case (one routine,
-  PwaRowNZCell), so the three give bitwise the same matrix.
 */
 #pragma once
 
@@ -76,26 +63,15 @@ typedef struct {
   const unsigned char  *iloc;     /* [ioff[ntiles]] */
   const unsigned char  *kpos8;    /* [ioff[ntiles]*nel] when !wide */
   const unsigned short *kpos16;   /* [ioff[ntiles]*nel] when wide */
-  int                   maxtc;    /* staged: largest coff[b+1] - coff[b] */
-  const int            *coff;     /* [ntiles+1] when staged (else NULL) */
-  const int            *tcell;    /* [coff[ntiles]] when staged: the tiles' distinct cells */
-  const int            *lgs;      /* [ntiles*LANES] patches (CSR targets, else NULL): the first global slot of lane t's row */
 } PetscWarpRowNZ;
 
 /* Doubles of a cell's affine factor as the rownz kernels store it (PwaAffineCell's values, rounded up to even) */
 int PetscWarpAsmRowNZCoefStride(int dim, int physkind);
-/* Doubles of shared memory per warp (one tile): its slots, and the staged cells' factors (cs doubles each) */
-int PetscWarpAsmRowNZWarpDoubles(const PetscWarpRowNZ *rn, int cs);
-/* Staging (see above) of a plan whose icell holds cells: with tcell NULL, coff[0 .. ntiles] (the tiles' distinct
-   cell counts, summed) and *maxtc only; with tcell (coff[ntiles] entries, coff from the first call), the tiles' cells
-   ascending and icell rewritten to indices into them (padding, -1, stays). mark: ncells ints of scratch. */
-int PetscWarpAsmRowNZStageCells(int ntiles, const int *ioff, int *icell, int ncells, int *mark, int *coff, int *tcell, int *maxtc);
-/* Shared memory (bytes) a device block needs for one tile: the reference matrices (staged) and warpdoubles doubles
-   (PetscWarpAsmRowNZWarpDoubles()); 0 when the reference matrices do not fit PWA_REF_BUDGET (the plan then does not
-   use rownz) */
-size_t PetscWarpAsmRowNZTileBytes(const PetscWarpFE *fe, int physkind, int warpdoubles);
+/* Shared memory (bytes) a device block needs for one tile: the reference matrices (staged) and maxslots doubles;
+   0 when the reference matrices do not fit PWA_REF_BUDGET (the plan then does not use rownz) */
+size_t PetscWarpAsmRowNZTileBytes(const PetscWarpFE *fe, int physkind, int maxslots);
 /* The occupancy model of RowNZ (the launch uses it, the plan predicts with it): a block stages fixed bytes (the
-   reference matrices) and per bytes (PetscWarpAsmRowNZWarpDoubles()) per warp; 1 KB of shared memory is reserved per block, at most
+   reference matrices) and per bytes (maxslots doubles) per warp; 1 KB of shared memory is reserved per block, at most
    PETSCWARP_ROWNZ_MAXWARPS warps per block, PETSCWARP_ROWNZ_MAXBLOCKS blocks and 64 warps per SM, and registers (regs per thread, allocated in multiples
    of 8) from 4 sub-partitions of 16384 per SM (a block of w warps puts ceil(w/4) in one: 65536 / (regs * 32) overstated
    it, and the unrolled 3D elasticity kernel (150 registers) then failed to launch with 13 warps per block). Returns the resident
@@ -108,7 +84,7 @@ int PetscWarpAsmRowNZResidentWarps(size_t fixed, size_t per, size_t smsm, size_t
 /* coef[cell*cs ...] for every cell (every cell affine, no per-point coefficient) */
 int PetscWarpAsmRowNZCoefHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, double *coef);
 /* val[soff[0] .. soff[ntiles]) from the factors coef and the reference matrices fe->Kaff; coef NULL (fused): each row
-   computes the factors of its cells from mesh, or (rn->coff set: staged) each tile its cells' (the same values, bitwise) */
+   computes the factors of its cells from mesh (the same values, bitwise) */
 int PetscWarpAsmRowNZHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val);
 
 /* ---------------- CUDA (src/kernels/warpasm_rownz.cu), device memory; structs in host memory ---------------- */

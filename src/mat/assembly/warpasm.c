@@ -595,8 +595,6 @@ PetscErrorCode PetscWarpAsmCreate(MPI_Comm comm, PetscWarpAsm *wa)
   a->rnminlanes  = 0;
   a->rnunroll    = PETSC_TRUE;
   a->rnfused     = PETSC_BOOL3_UNKNOWN;
-  a->rnstage     = PETSC_BOOL3_UNKNOWN;
-  a->rnpatches   = PETSC_BOOL3_UNKNOWN;
   a->sbs         = 512;
   a->affine      = PETSC_TRUE;
   a->naffine     = -1;
@@ -1128,7 +1126,7 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscWarpSharedNZPartitioner part;
   PetscReal                    maxred, minlanes;
   PetscInt                     tileslots;
-  PetscBool                    unroll, fused, fusedset, stage, stageset, patches, patchesset, redplandev;
+  PetscBool                    unroll, fused, fusedset, redplandev;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
@@ -1161,23 +1159,11 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscCall(PetscOptionsBool("-mat_warp_rownz_unroll", "rownz: device kernels specialised for the element's size (0: the generic loop)", "PetscWarpAsmSetFromOptions", unroll, &unroll, NULL));
   fused = wa->rnfused == PETSC_BOOL3_TRUE ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscOptionsBool("-mat_warp_rownz_fused", "rownz: rows compute their cells' affine factors (one kernel, no factor array; default: automatic, on P1 triangles and on P1 tetrahedra into CSR)", "PetscWarpAsmSetFromOptions", fused, &fused, &fusedset));
-  stage = PetscWarpAsmRowNZStaged_Private(wa);
-  PetscCall(PetscOptionsBool("-mat_warp_rownz_stage", "rownz: each tile of rows computes its cells' affine factors once, into shared memory (no factor array, no recomputation per row; overrides -mat_warp_rownz_fused)", "PetscWarpAsmSetFromOptions", stage, &stage, &stageset));
-  patches = PetscWarpAsmRowNZPatches_Private(wa);
-  PetscCall(PetscOptionsBool("-mat_warp_rownz_patches", "rownz into CSR targets: tiles of neighbouring rows (patches of the pattern's graph) instead of consecutive rows", "PetscWarpAsmSetFromOptions", patches, &patches, &patchesset));
   PetscOptionsEnd();
   wa->rnunroll = unroll;
-  if (patchesset && PetscBoolToBool3(patches) != wa->rnpatches) {
-    PetscCall(PlanReset(wa));
-    wa->rnpatches = PetscBoolToBool3(patches);
-  }
   if (fusedset && PetscBoolToBool3(fused) != wa->rnfused) {
     PetscCall(PlanReset(wa)); /* the plan's tiles follow the kernel's registers */
     wa->rnfused = PetscBoolToBool3(fused);
-  }
-  if (stageset && PetscBoolToBool3(stage) != wa->rnstage) {
-    PetscCall(PlanReset(wa)); /* a staged plan has other arrays */
-    wa->rnstage = PetscBoolToBool3(stage);
   }
   PetscCheck(tileslots >= 0, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_rownz_tile_slots %" PetscInt_FMT " must be >= 0", tileslots);
   if (tileslots != wa->rntileslots || minlanes != wa->rnminlanes) PetscCall(PlanReset(wa));
@@ -2219,8 +2205,8 @@ PetscErrorCode PetscWarpAsmGetInfo(PetscWarpAsm wa, PetscWarpAsmInfo *info)
   info->nrows         = wa->nrows;
   info->nnz           = p->nslots;
   info->ncolors       = p->ncolors;
-  info->nblocks       = p->strategy == PETSCWARP_ASM_SHAREDNZ ? p->sh.nblocks : p->strategy == PETSCWARP_ASM_ROWNZ ? p->rn.ntiles : p->red.nblocks;
-  info->maxcells      = p->strategy == PETSCWARP_ASM_ROWNZ ? p->rn.maxtc : p->sh.maxcells;
+  info->nblocks       = p->strategy == PETSCWARP_ASM_SHAREDNZ ? p->sh.nblocks : p->red.nblocks;
+  info->maxcells      = p->sh.maxcells;
   info->redundancy    = p->strategy == PETSCWARP_ASM_SHAREDNZ ? p->sh.redundancy : p->fallback_redundancy;
   info->plan_bytes    = p->bytes;
   info->setup_time    = p->setup_time;
@@ -2280,7 +2266,7 @@ PetscErrorCode PetscWarpAsmView(PetscWarpAsm wa, PetscViewer viewer)
     if (wa->plan.strategy == PETSCWARP_ASM_SHAREDNZ) PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " blocks of at most %" PetscInt_FMT " cells, %.3f computations per element", info.nblocks, info.maxcells, (double)info.redundancy));
     if (wa->plan.strategy == PETSCWARP_ASM_GLOBALNZ) PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " reduction blocks", info.nblocks));
     if (wa->plan.strategy == PETSCWARP_ASM_ROWNZ)
-      PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " tiles of rows (at most %" PetscInt_FMT " slots), %s positions, %s%s", wa->plan.rn.ntiles, wa->plan.rn.maxslots, wa->plan.rn.wide ? "16-bit" : "8-bit", wa->plan.rn.coff ? "staged factors" : PetscWarpAsmRowNZFused_Private(wa) ? "fused factors" : "factor array", wa->plan.rn.lgs ? ", tiles of neighbouring rows (patches)" : ""));
+      PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " tiles of rows (at most %" PetscInt_FMT " slots), %s positions, %s", wa->plan.rn.ntiles, wa->plan.rn.maxslots, wa->plan.rn.wide ? "16-bit" : "8-bit", PetscWarpAsmRowNZFused_Private(wa) ? "fused factors" : "factor array"));
     if (wa->plan.strategy != wa->plan.requested)
       PetscCall(PetscViewerASCIIPrintf(viewer, " (%s fell back to %s: %s)", PetscWarpAsmStrategies[wa->plan.requested], PetscWarpAsmStrategies[wa->plan.strategy],
                                        wa->plan.fallback                  ? wa->plan.fallback

@@ -27,9 +27,6 @@ PetscErrorCode PetscWarpRowNZHostDestroy(PetscWarpRowNZHost *rn)
   PetscCall(PetscFree(rn->kpos8));
   PetscCall(PetscFree(rn->kpos16));
   PetscCall(PetscFree(rn->nlane));
-  PetscCall(PetscFree(rn->coff));
-  PetscCall(PetscFree(rn->tcell));
-  PetscCall(PetscFree(rn->lgs));
   PetscCall(PetscMemzero(rn, sizeof(*rn)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -37,7 +34,7 @@ PetscErrorCode PetscWarpRowNZHostDestroy(PetscWarpRowNZHost *rn)
 PetscLogDouble PetscWarpRowNZHostBytes(const PetscWarpRowNZHost *rn)
 {
   if (!rn->soff) return 0;
-  return (PetscLogDouble)sizeof(int) * (2.0 * (rn->ntiles + 1) + (PetscLogDouble)rn->ntiles * ROWNZ_LANES) + (PetscLogDouble)rn->ntiles * (ROWNZ_LANES + 1) + 5.0 * (PetscLogDouble)rn->ninc + (rn->wide ? 2.0 : 1.0) * (PetscLogDouble)rn->ninc * rn->nel + (rn->coff ? sizeof(int) * (rn->ntiles + 1.0 + rn->coff[rn->ntiles]) : 0.0) + (rn->lgs ? sizeof(int) * (PetscLogDouble)rn->ntiles * ROWNZ_LANES : 0.0);
+  return (PetscLogDouble)sizeof(int) * (2.0 * (rn->ntiles + 1) + (PetscLogDouble)rn->ntiles * ROWNZ_LANES) + (PetscLogDouble)rn->ntiles * (ROWNZ_LANES + 1) + 5.0 * (PetscLogDouble)rn->ninc + (rn->wide ? 2.0 : 1.0) * (PetscLogDouble)rn->ninc * rn->nel;
 }
 
 PetscWarpRowNZ PetscWarpRowNZHostView(const PetscWarpRowNZHost *rn)
@@ -57,10 +54,6 @@ PetscWarpRowNZ PetscWarpRowNZHostView(const PetscWarpRowNZHost *rn)
   v.iloc     = rn->iloc;
   v.kpos8    = rn->kpos8;
   v.kpos16   = rn->kpos16;
-  v.maxtc    = (int)rn->maxtc;
-  v.coff     = rn->coff;
-  v.tcell    = rn->tcell;
-  v.lgs      = rn->lgs;
   return v;
 }
 
@@ -96,54 +89,9 @@ static inline PetscInt RowPos(const PetscInt rowptr[], const int pos2slot[], Pet
   return ((rel >> 5) << lsh) + (rel & 31);
 }
 
-/* Patches of graph neighbours (the rows of a square pattern, adjacency = the pattern): breadth-first from a seed, at
-   most 32 rows and cap slots each (a row longer than cap alone); the next seed is an unvisited neighbour of the last
-   patch where there is one (so that consecutive patches stay close), else the first unvisited row. order[] gets the
-   rows patch by patch, pfirst[p] the first position of patch p in order */
-static PetscErrorCode RowNZPatches(PetscInt nrows, const PetscInt rowptr[], const PetscInt colidx[], PetscInt cap, PetscInt order[], PetscInt pfirst[], PetscInt *npatch)
-{
-  PetscBool *seen;
-  PetscInt   pos = 0, next = 0, np = 0;
-
-  PetscFunctionBegin;
-  PetscCall(PetscCalloc1(PetscMax(nrows, 1), &seen));
-  while (pos < nrows) {
-    PetscInt seed = -1, head = pos, rows = 1, slots;
-    for (PetscInt q = np ? pfirst[np - 1] : 0; np && q < pos && seed < 0; q++)
-      for (PetscInt k = rowptr[order[q]]; k < rowptr[order[q] + 1]; k++)
-        if (colidx[k] < nrows && !seen[colidx[k]]) {
-          seed = colidx[k];
-          break;
-        }
-    if (seed < 0) {
-      while (seen[next]) next++;
-      seed = next;
-    }
-    pfirst[np++] = pos;
-    seen[seed]   = PETSC_TRUE;
-    order[pos++] = seed;
-    slots        = rowptr[seed + 1] - rowptr[seed];
-    while (head < pos && rows < ROWNZ_LANES) {
-      const PetscInt r = order[head++];
-      for (PetscInt k = rowptr[r]; k < rowptr[r + 1] && rows < ROWNZ_LANES; k++) {
-        const PetscInt c = colidx[k];
-        if (c >= nrows || seen[c] || slots + rowptr[c + 1] - rowptr[c] > cap) continue;
-        seen[c]      = PETSC_TRUE;
-        order[pos++] = c;
-        slots += rowptr[c + 1] - rowptr[c];
-        rows++;
-      }
-    }
-  }
-  *npatch = np;
-  PetscCall(PetscFree(seen));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt rowptr[], const PetscInt colidx[], const int pos2slot[], PetscInt nslots, PetscInt ncells, PetscInt nel, const PetscInt e2d[], const PetscWarpRowNZTiling *tiling, PetscWarpRowNZHost *rn, const char **why)
 {
-  const int       ssh  = pos2slot ? 5 : 0;
-  const PetscBool perm = (PetscBool)(pos2slot || tiling->patches); /* groups are taken in order[] (else rows in order) */
+  const int ssh = pos2slot ? 5 : 0;
   PetscInt *cnt, *rptr, *ilist, *order, *key, *smaxr, *sminr, *tfirst, *tstart, *gfirst, *gstart, *where, nact = 0, ntiles = 0, ngroups = 0, maxrow = 0, maxslots = 0, maxpos = 0, bad[3] = {-1, -1, -1};
   int      *shape;
 
@@ -151,7 +99,6 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
   PetscCall(PetscMemzero(rn, sizeof(*rn)));
   *why = NULL;
   PetscCheck(nel <= 255, PETSC_COMM_SELF, PETSC_ERR_SUP, "rownz: %" PetscInt_FMT " element dofs exceed 255", nel);
-  PetscCheck(tiling->stage <= 0 || ncells <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "rownz: %" PetscInt_FMT " cells exceed the staged plan's integer range", ncells);
   PetscCheck(pos2slot || nslots == rowptr[nrows], PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "rownz: a CSR target of %" PetscInt_FMT " slots for %" PetscInt_FMT " entries", nslots, rowptr[nrows]);
   for (PetscInt r = 0; r < nrows; r++) maxrow = PetscMax(maxrow, rowptr[r + 1] - rowptr[r]);
   if (maxrow > 65535) {
@@ -222,17 +169,6 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
       ngroups   = 1;
     }
     gfirst[ngroups] = nact;
-  } else if (tiling->patches) { /* CSR rows in patches of graph neighbours; a row's local slots start at its position in
-                                   the patches' concatenation (sminr), its global slots at rowptr (rn->lgs) */
-    PetscInt cum = 0, g = 0;
-    PetscCall(RowNZPatches(nrows, rowptr, colidx, tiling->tileslots > 0 ? tiling->tileslots : PETSCWARP_ROWNZ_PATCH_SLOTS, order, gfirst, &ngroups));
-    for (PetscInt q = 0; q < nrows; q++) {
-      const PetscInt r = order[q];
-      if (g < ngroups && gfirst[g] == q) gstart[g++] = cum;
-      sminr[r] = cum;
-      cum += rowptr[r + 1] - rowptr[r];
-    }
-    gfirst[ngroups] = nrows;
   } else {
     for (PetscInt r = 0; r < nrows; r++) {
       gfirst[r] = r;
@@ -256,37 +192,23 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
   {
     const PetscInt cand[] = {4096, 2048, 1024, 512, 256}, ncand = tiling->tileslots > 0 ? 1 : (PetscInt)PETSC_STATIC_ARRAY_LENGTH(cand);
     const size_t   smsm = tiling->smsm ? tiling->smsm : PETSCWARP_ROWNZ_H100_SMSM, smblk = tiling->smblk ? tiling->smblk : PETSCWARP_ROWNZ_H100_SMBLK;
-    PetscInt       nserved = 0, best = -1, *stamp = NULL, nstamp = 0;
+    PetscInt       nserved = 0, best = -1;
     PetscReal      bestlanes = -1;
     for (PetscInt r = 0; r < nrows; r++)
       if (cnt[r] && rowptr[r + 1] > rowptr[r]) nserved++;
-    if (tiling->stage > 0) PetscCall(PetscCalloc1(PetscMax(ncells, 1), &stamp)); /* staged: a tile's distinct cells, counted with stamp[cell] = the tile's number */
     for (PetscInt c = 0; c < ncand; c++) {
       const PetscInt cap = tiling->tileslots > 0 ? tiling->tileslots : cand[c];
-      PetscInt       nt = 0, ms = 0, mtc = 0;
+      PetscInt       nt = 0, ms = 0;
       PetscReal      lanes;
       int            wpb, warps;
       for (PetscInt g = 0; g < ngroups;) {
         PetscInt g1 = g + 1;
         while (g1 < ngroups && gfirst[g1 + 1] - gfirst[g] <= ROWNZ_LANES && gstart[g1 + 1] - gstart[g] <= cap) g1++;
         ms = PetscMax(ms, gstart[g1] - gstart[g]);
-        if (stamp) {
-          PetscInt ntc = 0;
-          nstamp++;
-          for (PetscInt q = gfirst[g]; q < gfirst[g1]; q++) {
-            const PetscInt r = perm ? order[q] : q;
-            for (PetscInt y = rptr[r]; y < rptr[r + 1]; y++)
-              if (stamp[ilist[y] / nel] != nstamp) {
-                stamp[ilist[y] / nel] = nstamp;
-                ntc++;
-              }
-          }
-          mtc = PetscMax(mtc, ntc);
-        }
         nt++;
         g = g1;
       }
-      warps = PetscWarpAsmRowNZResidentWarps(tiling->fixed, sizeof(double) * (size_t)PetscMax(ms + mtc * PetscMax(tiling->stage, 0), 1), smsm, smblk, tiling->regs, &wpb);
+      warps = PetscWarpAsmRowNZResidentWarps(tiling->fixed, sizeof(double) * (size_t)PetscMax(ms, 1), smsm, smblk, tiling->regs, &wpb);
       lanes = nt ? (PetscReal)warps * (PetscReal)nserved / (PetscReal)nt : 0;
       if (lanes > bestlanes) {
         best       = cap;
@@ -296,7 +218,6 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
         rn->ntiles = nt;
       }
     }
-    PetscCall(PetscFree(stamp));
     rn->tileslots = best;
     for (PetscInt g = 0; g < ngroups;) {
       PetscInt g1 = g + 1;
@@ -319,14 +240,13 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
   PetscCall(PetscMalloc2(ntiles + 1, &rn->soff, ntiles + 1, &rn->ioff));
   PetscCall(PetscMalloc2(ntiles * ROWNZ_LANES, &rn->lbase, ntiles * ROWNZ_LANES, &rn->lsh));
   PetscCall(PetscMalloc1(ntiles, &rn->nlane));
-  if (tiling->patches && !pos2slot) PetscCall(PetscMalloc1(ntiles * ROWNZ_LANES, &rn->lgs));
   rn->ioff[0] = 0;
   for (PetscInt b = 0; b < ntiles; b++) {
     PetscInt nm = 0, s0 = tstart[b], nl = PetscMax(tfirst[b + 1] - tfirst[b], 1);
     rn->soff[b] = (int)s0;
     maxslots    = PetscMax(maxslots, tstart[b + 1] - s0);
     for (PetscInt q = tfirst[b]; q < tfirst[b + 1]; q++) {
-      PetscInt r = perm ? order[q] : q;
+      PetscInt r = pos2slot ? order[q] : q;
       nm         = PetscMax(nm, cnt[r]);
     }
     PetscCheck((PetscCount)rn->ioff[b] + (PetscCount)nm * nl <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "rownz: incidences exceed the plan's integer range");
@@ -336,14 +256,12 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
       PetscInt q                     = tfirst[b] + t, r;
       rn->lbase[b * ROWNZ_LANES + t] = -1;
       rn->lsh[b * ROWNZ_LANES + t]   = 0;
-      if (rn->lgs) rn->lgs[b * ROWNZ_LANES + t] = -1;
       if (q >= tfirst[b + 1]) continue;
-      r = perm ? order[q] : q;
-      if (rn->lgs) rn->lgs[b * ROWNZ_LANES + t] = (int)rowptr[r]; /* patches: every row of the tile written back by its lanes */
-      if (!cnt[r] && !rn->lgs) continue;                          /* no incidence: its slots are zeroed by the tile */
+      r = pos2slot ? order[q] : q;
+      if (!cnt[r]) continue; /* no incidence: its slots are zeroed by the tile */
       rn->lbase[b * ROWNZ_LANES + t] = (int)(sminr[r] - s0);
       rn->lsh[b * ROWNZ_LANES + t]   = (unsigned char)shape[r];
-      if (cnt[r]) rn->nrows++;
+      rn->nrows++;
     }
   }
   rn->soff[ntiles] = (int)nslots;
@@ -357,7 +275,7 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
   for (PetscInt b = 0; b < ntiles; b++)
     for (PetscInt t = 0; t < rn->nlane[b]; t++) {
       PetscInt q = tfirst[b] + t, r = -1, n = 0, nl = rn->nlane[b], nm = (rn->ioff[b + 1] - rn->ioff[b]) / nl;
-      if (q < tfirst[b + 1]) r = perm ? order[q] : q;
+      if (q < tfirst[b + 1]) r = pos2slot ? order[q] : q;
       if (r >= 0) {
         n = cnt[r];
         for (PetscInt p = rowptr[r]; p < rowptr[r + 1]; p++) where[colidx[p]] = RowPos(rowptr, pos2slot, r, p - rowptr[r], sminr[r], shape[r]);
@@ -383,16 +301,6 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
         for (PetscInt p = rowptr[r]; p < rowptr[r + 1]; p++) where[colidx[p]] = -1;
     }
   PetscCall(PetscFree(where));
-  if (tiling->stage > 0 && bad[0] < 0) { /* staged: the tiles' distinct cells, icell rewritten to indices into them */
-    int *mark, maxtc;
-    PetscCall(PetscMalloc1(PetscMax(ncells, 1), &mark));
-    PetscCall(PetscMalloc1(ntiles + 1, &rn->coff));
-    PetscCheck(PetscWarpAsmRowNZStageCells((int)ntiles, rn->ioff, rn->icell, (int)ncells, mark, rn->coff, NULL, &maxtc) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rownz: staging the tiles' cells");
-    PetscCall(PetscMalloc1(PetscMax(rn->coff[ntiles], 1), &rn->tcell));
-    PetscCheck(PetscWarpAsmRowNZStageCells((int)ntiles, rn->ioff, rn->icell, (int)ncells, mark, rn->coff, rn->tcell, &maxtc) == PETSCWARP_ASM_OK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rownz: staging the tiles' cells");
-    rn->maxtc = maxtc;
-    PetscCall(PetscFree(mark));
-  }
   PetscCall(PetscFree2(tfirst, tstart));
   PetscCall(PetscFree5(shape, order, key, smaxr, sminr));
   PetscCall(PetscFree(ilist));
@@ -407,12 +315,8 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
 /* The occupancy model's inputs (PetscWarpPlanRowNZ()). Registers per thread of RowNZ<DIM, KIND, NB, FUSED> (ptxas -v,
    sm_90, CUDA 13.0, -fmad=false): the plan is a function of the pattern and these constants, the same on the host and
    the device; the launch uses the kernel's own count. */
-static int RowNZRegs(int dim, int kind, int nb, PetscBool fused, PetscBool staged)
+static int RowNZRegs(int dim, int kind, int nb, PetscBool fused)
 {
-  if (staged) { /* the tile's cells' factors computed first (two at a time per lane), then the lanes as with the array */
-    if (kind == PETSCWARP_PHYS_LAPLACE) return dim == 2 ? 56 : nb <= 4 ? 80 : nb <= 8 ? 100 : nb <= 10 ? 80 : nb <= 20 ? 96 : 128;
-    return dim == 2 ? (nb <= 4 ? 56 : nb <= 6 ? 66 : 72) : nb <= 4 ? 118 : nb <= 8 ? 154 : nb <= 10 ? 124 : nb <= 20 ? 118 : 128;
-  }
   /* ptxas (CUDA 13.0, sm_90) for the kernels specialised for nb (warpasm_rownz.cu); the generic kernel (16-bit positions,
      other nb) uses 54/80 (LAPLACE 2D/3D) and 56/72 (ELASTICITY), fused or not. Fused: the cell's vertex coordinates
      and its factor live in registers too (3D Q1 Laplace 48 -> 128) */
@@ -445,25 +349,8 @@ static int RowNZRegs(int dim, int kind, int nb, PetscBool fused, PetscBool stage
    (the fused 3D kernel holds 80 registers against 40; why ELL-WARP's tiles lose more was not profiled) */
 PetscBool PetscWarpAsmRowNZFused_Private(PetscWarpAsm a)
 {
-  if (PetscWarpAsmRowNZStaged_Private(a)) return PETSC_FALSE;
   if (a->rnfused != PETSC_BOOL3_UNKNOWN) return PetscBool3ToBool(a->rnfused);
   if (a->ncv == a->dim + 1 && a->nb == a->dim + 1) return a->dim == 2 || (a->dim == 3 && !a->plan.ell) ? PETSC_TRUE : PETSC_FALSE; /* P1 simplices */
-  return PETSC_FALSE;
-}
-
-/* Whether each tile computes its cells' factors once into shared memory (-mat_warp_rownz_stage; the plan then lists
-   each tile's distinct cells). Automatic: off (not yet measured on a GPU) */
-PetscBool PetscWarpAsmRowNZStaged_Private(PetscWarpAsm a)
-{
-  if (a->rnstage != PETSC_BOOL3_UNKNOWN) return PetscBool3ToBool(a->rnstage);
-  return PETSC_FALSE;
-}
-
-/* Whether the tiles of CSR targets are patches of neighbouring rows (-mat_warp_rownz_patches). Automatic: off (not yet
-   measured on a GPU) */
-PetscBool PetscWarpAsmRowNZPatches_Private(PetscWarpAsm a)
-{
-  if (a->rnpatches != PETSC_BOOL3_UNKNOWN) return PetscBool3ToBool(a->rnpatches);
   return PETSC_FALSE;
 }
 
@@ -496,9 +383,7 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     fe.nb                   = (int)a->nb;
     tl.tileslots            = a->rntileslots;
     tl.fixed                = PetscWarpAsmRowNZTileBytes(&fe, ph->kind, 0);
-    tl.regs                 = RowNZRegs((int)a->dim, ph->kind, (int)a->nb, PetscWarpAsmRowNZFused_Private(a), PetscWarpAsmRowNZStaged_Private(a));
-    tl.stage                = PetscWarpAsmRowNZStaged_Private(a) ? PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind) : 0;
-    tl.patches              = (PetscBool)(PetscWarpAsmRowNZPatches_Private(a) && !t->pos2slot);
+    tl.regs                 = RowNZRegs((int)a->dim, ph->kind, (int)a->nb, PetscWarpAsmRowNZFused_Private(a));
     PetscCall(PetscWarpPlanRowNZ(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, t->nslots, a->ncells, a->nel, a->e2d, &tl, &p->rn, &why));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRowNZ, 0, 0, 0, 0));
     if (!why && a->rnminlanes > 0 && p->rn.lanes < a->rnminlanes) {
@@ -512,10 +397,7 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     size_t      need, maxsh;
     fe.dim = (int)a->dim;
     fe.nb  = (int)a->nb;
-    {
-      PetscWarpRowNZ v = PetscWarpRowNZHostView(&p->rn);
-      need             = PetscWarpAsmRowNZTileBytes(&fe, ph->kind, PetscWarpAsmRowNZWarpDoubles(&v, PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind)));
-    }
+    need   = PetscWarpAsmRowNZTileBytes(&fe, ph->kind, (int)p->rn.maxslots);
     PetscCallCUDA((cudaError_t)PetscWarpAsmMaxSharedCUDA(&maxsh));
     if (need > maxsh) {
       PetscCall(PetscInfo(a, "rownz: a tile of %" PetscInt_FMT " slots needs %zu bytes of shared memory, the device allows %zu\n", p->rn.maxslots, need, maxsh));
@@ -530,10 +412,9 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     p->strategy = PETSCWARP_ASM_ATOMIC;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  p->bytes = PetscWarpRowNZHostBytes(&p->rn) + (PetscWarpAsmRowNZFused_Private(a) || p->rn.coff ? 0.0 : sizeof(double) * (PetscLogDouble)a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind)); /* the factor array, where the rows do not compute the factors */
-  PetscCall(PetscInfo(a, "rownz: %" PetscInt_FMT " tiles (%s%s slots, rows of at most %" PetscInt_FMT " entries: %s positions), %" PetscInt_FMT " rows served, %.3g incidences per row (padding included), at most %" PetscInt_FMT " slots per tile (cap %" PetscInt_FMT "): predicted %d warps, %.4g rows resident per SM; %s\n",
-                      p->rn.ntiles, p->rn.lgs ? "patches of neighbouring rows, " : "", p->rn.ssh ? "ELL-WARP" : "CSR", p->rn.maxrow, p->rn.wide ? "16-bit" : "8-bit", p->rn.nrows, p->rn.nrows ? (double)p->rn.ninc / (double)p->rn.nrows : 0.0, p->rn.maxslots, p->rn.tileslots, p->rn.warps, (double)p->rn.lanes, p->rn.coff ? "each tile computes its cells' factors (staged)" : PetscWarpAsmRowNZFused_Private(a) ? "the rows compute their cells' factors (fused)" : "the cells' factors computed first"));
-  if (p->rn.coff) PetscCall(PetscInfo(a, "rownz: staged: at most %" PetscInt_FMT " cells per tile, %.3g on average (%.3g incidences per tile cell)\n", p->rn.maxtc, p->rn.ntiles ? (double)p->rn.coff[p->rn.ntiles] / p->rn.ntiles : 0.0, p->rn.coff[p->rn.ntiles] ? (double)p->rn.ninc / p->rn.coff[p->rn.ntiles] : 0.0));
+  p->bytes = PetscWarpRowNZHostBytes(&p->rn) + (PetscWarpAsmRowNZFused_Private(a) ? 0.0 : sizeof(double) * (PetscLogDouble)a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind)); /* the factor array, where the rows do not compute the factors */
+  PetscCall(PetscInfo(a, "rownz: %" PetscInt_FMT " tiles (%s slots, rows of at most %" PetscInt_FMT " entries: %s positions), %" PetscInt_FMT " rows served, %.3g incidences per row (padding included), at most %" PetscInt_FMT " slots per tile (cap %" PetscInt_FMT "): predicted %d warps, %.4g rows resident per SM; %s\n",
+                      p->rn.ntiles, p->rn.ssh ? "ELL-WARP" : "CSR", p->rn.maxrow, p->rn.wide ? "16-bit" : "8-bit", p->rn.nrows, p->rn.nrows ? (double)p->rn.ninc / (double)p->rn.nrows : 0.0, p->rn.maxslots, p->rn.tileslots, p->rn.warps, (double)p->rn.lanes, PetscWarpAsmRowNZFused_Private(a) ? "the rows compute their cells' factors (fused)" : "the cells' factors computed first"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -548,7 +429,6 @@ PetscErrorCode PetscWarpAsmRowNZUpload_Private(PetscWarpAsm a, PetscWarpAsmPlan 
     p->d_rn.soff = p->d_rn.ioff = p->d_rn.lbase = p->d_rn.icell = NULL;
     p->d_rn.nlane = p->d_rn.lsh = p->d_rn.iloc = p->d_rn.kpos8 = NULL;
     p->d_rn.kpos16                                             = NULL; /* so that a failed upload leaves no host pointer for PetscWarpAsmRowNZReset_Private() to cudaFree() */
-    p->d_rn.coff = p->d_rn.tcell = p->d_rn.lgs = NULL;
     PetscCall(PetscWarpAsmUpload_Private(h->soff, nt + 1, sizeof(int), (void **)&p->d_rn.soff));
     PetscCall(PetscWarpAsmUpload_Private(h->ioff, nt + 1, sizeof(int), (void **)&p->d_rn.ioff));
     PetscCall(PetscWarpAsmUpload_Private(h->nlane, nt, 1, (void **)&p->d_rn.nlane));
@@ -558,11 +438,6 @@ PetscErrorCode PetscWarpAsmRowNZUpload_Private(PetscWarpAsm a, PetscWarpAsmPlan 
     PetscCall(PetscWarpAsmUpload_Private(h->iloc, ni, 1, (void **)&p->d_rn.iloc));
     if (h->wide) PetscCall(PetscWarpAsmUpload_Private(h->kpos16, ni * (size_t)h->nel, sizeof(unsigned short), (void **)&p->d_rn.kpos16));
     else PetscCall(PetscWarpAsmUpload_Private(h->kpos8, ni * (size_t)h->nel, 1, (void **)&p->d_rn.kpos8));
-    if (h->lgs) PetscCall(PetscWarpAsmUpload_Private(h->lgs, nt * ROWNZ_LANES, sizeof(int), (void **)&p->d_rn.lgs));
-    if (h->coff) {
-      PetscCall(PetscWarpAsmUpload_Private(h->coff, nt + 1, sizeof(int), (void **)&p->d_rn.coff));
-      PetscCall(PetscWarpAsmUpload_Private(h->tcell, (size_t)h->coff[nt], sizeof(int), (void **)&p->d_rn.tcell));
-    }
     (void)a; /* the factor array (when the rows do not compute the factors) is allocated by the first assembly */
   }
 #else
@@ -578,8 +453,8 @@ PetscErrorCode PetscWarpAsmRowNZReset_Private(PetscWarpAsmPlan *p)
   PetscCall(PetscFree(p->coef));
 #if PetscDefined(HAVE_CUDA)
   {
-    const void *d[13] = {p->d_rn.soff, p->d_rn.ioff, p->d_rn.nlane, p->d_rn.lbase, p->d_rn.lsh, p->d_rn.icell, p->d_rn.iloc, p->d_rn.kpos8, p->d_rn.kpos16, p->d_rn.coff, p->d_rn.tcell, p->d_rn.lgs, p->d_coef};
-    for (int k = 0; k < 13; k++)
+    const void *d[10] = {p->d_rn.soff, p->d_rn.ioff, p->d_rn.nlane, p->d_rn.lbase, p->d_rn.lsh, p->d_rn.icell, p->d_rn.iloc, p->d_rn.kpos8, p->d_rn.kpos16, p->d_coef};
+    for (int k = 0; k < 10; k++)
       if (d[k]) PetscCallCUDA(cudaFree((void *)d[k]));
   }
 #endif
@@ -591,7 +466,7 @@ PetscErrorCode PetscWarpAsmRowNZReset_Private(PetscWarpAsmPlan *p)
 PetscErrorCode PetscWarpAsmRowNZRun_Private(PetscWarpAsm a, Mat A, MatWarpTarget *t, PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph)
 {
   PetscWarpAsmPlan *p     = &a->plan;
-  const PetscBool   fused = (PetscBool)(PetscWarpAsmRowNZFused_Private(a) || p->rn.coff); /* no factor array */
+  const PetscBool   fused = PetscWarpAsmRowNZFused_Private(a);
   const size_t      ncoef = (size_t)PetscMax(a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind), 1);
 
   PetscFunctionBegin;
