@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -850,6 +850,20 @@ for w in $what; do
             # the seed that failed in bs26 (PETSc's own KSPCG 40 against AIJ's 43). Decides: 100% passed
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'spmv|layout|coherence|ksp_|cgwarp|ellwarpcoo|plexpw_fields|plexasm|asm_p2_tet' 2>&1 | tee "$OUTDIR/ctest_final26g.log" | grep -E "tests passed|Failed|\*\*\*" | tail -12)
     $B/tests/test_cgwarp -ksp_cgwarp_fuse 0 -mat_ellwarp_backend cuda -mat_types aijcusparse -nonzero_guess -seed 706564 2>&1 | tee -a "$OUTDIR/ctest_final26g.log" | grep -E "longrow aijcusparse \(rescaled\) UNPRECONDITIONED none|ERROR|agree|passed" | head -5 ;;
+  gather26) # issue 7, session of 2026-11-26 (seventh, ~4 min): the 2D fused rownz lanes (and the factor kernel) gather
+            # each vertex's coordinates with one 16-byte load instead of two 8-byte ones. (1) the kernels bitwise their
+            # host twins (asmkernels_cuda) and the rownz/affine GPU tests; (2) memcheck on fused P1 triangles; (3) one
+            # process, no CPU path: p1tri and p3tri rownz (automatic: fused on P1) and coo into aijcusparse and ellwarp,
+            # twice. Decides: whether the gather is what the P1 lanes wait for (3x coo: p1tri <= 1/3 of coo)
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asm_rownz|asm_affine' 2>&1 | tee "$OUTDIR/ctest_gather26.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -12)
+    D="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1"
+    sanitize_each sanitize_gather26.log "memcheck" "test_asm $D -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 4,3 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -coef tensor -shift 0.5 -strategies rownz -types aij,ellwarp -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump"
+    grep -E "^== |exit|SUMMARY" "$OUTDIR/sanitize_gather26.log" | paste - - - | sed -E 's/-mat_ellwarp_backend cuda -mat_warp_assembly_device 1//' | cut -c1-220
+    A="-targets aijcusparse,ellwarp -affine 1 -nasm 20 -nwarm 3 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0"
+    M="-mesh_tri bench/meshes/holed_tri.msh -p3tri_dm_refine 3"
+    for rep in 1 2; do
+      timeout 100 $B/bench/bench_assembly -cases p1tri,p3tri $M -strategies rownz,coo -rownz_fused 0 $A -csv "$OUTDIR/assembly_gather26_$rep.csv" 2>&1 | tee -a "$OUTDIR/bench_gather26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150
+    done ;;
   simplify26f) # session of 2026-11-26 (sixth), after the final read (block size derived instead of stored, the two-field
                # test's shared cell terms): the ELL-WARP products and the pointwise-field GPU tests. Decides: 100% passed
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'spmv_cuda|coherence_cuda|plexpw_fields' 2>&1 | tee "$OUTDIR/ctest_simplify26f.log" | grep -E "tests passed|Failed|\*\*\*" | tail -12) ;;

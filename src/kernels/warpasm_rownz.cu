@@ -8,6 +8,25 @@
 
 #define PWA_RNZ_COEF_THREADS 256
 
+/* PwaRowNZCell with the vertex count NV a compile-time constant; in 2D each vertex's coordinates are one 16-byte load
+   where X is 16-byte aligned (half the gather instructions of scalar loads: a fused lane's gathers touch a cache line
+   per lane; the same values, bitwise) */
+template <int DIM, int KIND, int NV>
+__device__ __forceinline__ void RowNZCellDev(const PwaRowNZGeo &geo, double shift, int cell, double *g)
+{
+  constexpr int CS = PWA_RNZ_STRIDE(DIM, KIND);
+  if (DIM == 2 && !(reinterpret_cast<size_t>(geo.X) & 15)) {
+    double Xc[NV * 2];
+#pragma unroll
+    for (int k = 0; k < NV; k++) {
+      const double2 q = __ldg(reinterpret_cast<const double2 *>(geo.X) + __ldg(&geo.cv[(size_t)cell * NV + k]));
+      Xc[2 * k]       = q.x;
+      Xc[2 * k + 1]   = q.y;
+    }
+    PwaRowNZCellX(KIND, DIM, NV, Xc, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, cell, CS, g);
+  } else PwaRowNZCell(KIND, DIM, NV, geo.cv, geo.X, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, cell, CS, g);
+}
+
 /* A thread per cell (NCV > 0: the cell's vertex count at compile time, so that its coordinates stay in registers
    instead of a local-memory array); the block's factors go through shared memory (rows of CS + 1 doubles: no bank conflicts) so that
    the block writes its contiguous range of coef coalesced (a thread writing its own CS doubles made each store
@@ -21,7 +40,17 @@ __global__ void __launch_bounds__(PWA_RNZ_COEF_THREADS) RowNZCoef(int ncells, in
     const int cell = c0 + threadIdx.x, nv = min(PWA_RNZ_COEF_THREADS, ncells - c0) * CS;
     if (cell < ncells) {
       double g[CS];
-      PwaRowNZCell(KIND, DIM, NCV > 0 ? NCV : ncv, cv, X, Dc, ph.coef, ph.kappa, ph.kcell, ph.shift, cell, CS, g);
+      if constexpr (NCV > 0) {
+        PwaRowNZGeo geo;
+        geo.ncv   = NCV;
+        geo.coef  = ph.coef;
+        geo.kappa = ph.kappa;
+        geo.cv    = cv;
+        geo.X     = X;
+        geo.Dc    = Dc;
+        geo.kcell = ph.kcell;
+        RowNZCellDev<DIM, KIND, NCV>(geo, ph.shift, cell, g);
+      } else PwaRowNZCell(KIND, DIM, ncv, cv, X, Dc, ph.coef, ph.kappa, ph.kcell, ph.shift, cell, CS, g);
 #pragma unroll
       for (int r = 0; r < CS; r++) sg[threadIdx.x * (CS + 1) + r] = g[r];
     }
@@ -67,7 +96,7 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
 #pragma unroll
       for (int j = 0; j < (PRE ? NEL : 1); j++) k[j] = __ldg(&kp[(size_t)j * nl]);
     }
-    if constexpr (FUSED) PwaRowNZCell(KIND, DIM, RowNZVertices<DIM, NB>(), geo.cv, geo.X, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, cell, CS, g);
+    if constexpr (FUSED) RowNZCellDev<DIM, KIND, RowNZVertices<DIM, NB>()>(geo, shift, cell, g);
     else {
 #pragma unroll
       for (int r = 0; r < CS / 2; r++) {

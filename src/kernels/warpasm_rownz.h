@@ -14,19 +14,26 @@ static inline PWA_HD int PwaRowNZStride(int dim, int kind)
   return PWA_RNZ_STRIDE(dim, kind);
 }
 
-/* The affine factor of cell into g[0 .. cs) (the tail beyond PwaAffineCell's values is 0) */
+/* The affine factor of cell into g[0 .. cs) from its vertex coordinates Xc (the tail beyond PwaAffineCell's values is 0) */
+static inline PWA_HD void PwaRowNZCellX(int kind, int dim, int ncv, const double *Xc, const double *Dc0, int coef, double kappa, const double *kcell, double shift, int cell, int cs, double *g)
+{
+  double K[9], f[PWA_AC(3)];
+  int    tensor = 0;
+  K[0]          = 0.0;
+  if (kind == PETSCWARP_PHYS_LAPLACE) tensor = PwaCellCoef(coef, kappa, kcell, dim, cell, K);
+  PwaAffineCell(kind, dim, ncv, Xc, Dc0, tensor, K, shift, f);
+  for (int r = 0; r < cs; r++) g[r] = r < PwaAffineRefs(kind, dim) ? f[r] : 0.0;
+}
+
+/* The affine factor of cell into g[0 .. cs), its vertex coordinates gathered from cv and X */
 static inline PWA_HD void PwaRowNZCell(int kind, int dim, int ncv, const int *cv, const double *X, const double *Dc0, int coef, double kappa, const double *kcell, double shift, int cell, int cs, double *g)
 {
-  double Xc[8 * 3], K[9], f[PWA_AC(3)];
-  int    tensor = 0;
+  double Xc[8 * 3];
   for (int k = 0; k < ncv; k++) {
     const int v = PWA_LDG(&cv[(size_t)cell * ncv + k]);
     for (int d = 0; d < dim; d++) Xc[k * dim + d] = PWA_LDG(&X[(size_t)v * dim + d]);
   }
-  K[0] = 0.0;
-  if (kind == PETSCWARP_PHYS_LAPLACE) tensor = PwaCellCoef(coef, kappa, kcell, dim, cell, K);
-  PwaAffineCell(kind, dim, ncv, Xc, Dc0, tensor, K, shift, f);
-  for (int r = 0; r < cs; r++) g[r] = r < PwaAffineRefs(kind, dim) ? f[r] : 0.0;
+  PwaRowNZCellX(kind, dim, ncv, Xc, Dc0, coef, kappa, kcell, shift, cell, cs, g);
 }
 
 /* What a fused lane needs to compute a cell's factor itself (PwaRowNZCell) instead of reading it from coef */
