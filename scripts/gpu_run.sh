@@ -855,15 +855,16 @@ for w in $what; do
             # host twins (asmkernels_cuda) and the rownz/affine GPU tests; (2) memcheck on fused P1 triangles; (3) one
             # process, no CPU path: p1tri and p3tri rownz (automatic: fused on P1) and coo into aijcusparse and ellwarp,
             # twice. Decides: whether the gather is what the P1 lanes wait for (3x coo: p1tri <= 1/3 of coo)
-    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asm_rownz|asm_affine' 2>&1 | tee "$OUTDIR/ctest_gather26.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -12)
+    [ -z "${GATHER_BENCH_ONLY:-}" ] && (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asm_rownz|asm_affine' 2>&1 | tee "$OUTDIR/ctest_gather26.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -12)
     D="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1"
-    sanitize_each sanitize_gather26.log "memcheck" "test_asm $D -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 4,3 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -coef tensor -shift 0.5 -strategies rownz -types aij,ellwarp -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump"
+    [ -z "${GATHER_BENCH_ONLY:-}" ] && sanitize_each sanitize_gather26.log "memcheck" "test_asm $D -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 4,3 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -coef tensor -shift 0.5 -strategies rownz -types aij,ellwarp -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump"
     grep -E "^== |exit|SUMMARY" "$OUTDIR/sanitize_gather26.log" | paste - - - | sed -E 's/-mat_ellwarp_backend cuda -mat_warp_assembly_device 1//' | cut -c1-220
     A="-targets aijcusparse,ellwarp -affine 1 -nasm 20 -nwarm 3 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0"
     M="-mesh_tri bench/meshes/holed_tri.msh -p3tri_dm_refine 3"
-    for rep in 1 2; do
-      timeout 100 $B/bench/bench_assembly -cases p1tri,p3tri $M -strategies rownz,coo -rownz_fused 0 $A -csv "$OUTDIR/assembly_gather26_$rep.csv" 2>&1 | tee -a "$OUTDIR/bench_gather26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150
-    done ;;
+    for rep in 1 2; do # (the first run of 2026-11-26 gave -mesh_tri to p1tri as well: the holed mesh's 120 k rows)
+      timeout 100 $B/bench/bench_assembly -cases p1tri -strategies rownz,coo -rownz_fused 0 $A -csv "$OUTDIR/assembly_gather26_p1_$rep.csv" 2>&1 | tee -a "$OUTDIR/bench_gather26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150
+    done
+    [ -n "${GATHER_P3:-}" ] && timeout 100 $B/bench/bench_assembly -cases p3tri $M -strategies rownz,coo -rownz_fused 0 $A -csv "$OUTDIR/assembly_gather26_p3.csv" 2>&1 | tee -a "$OUTDIR/bench_gather26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
   simplify26f) # session of 2026-11-26 (sixth), after the final read (block size derived instead of stored, the two-field
                # test's shared cell terms): the ELL-WARP products and the pointwise-field GPU tests. Decides: 100% passed
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'spmv_cuda|coherence_cuda|plexpw_fields' 2>&1 | tee "$OUTDIR/ctest_simplify26f.log" | grep -E "tests passed|Failed|\*\*\*" | tail -12) ;;
