@@ -850,7 +850,7 @@ for w in $what; do
             # the seed that failed in bs26 (PETSc's own KSPCG 40 against AIJ's 43). Decides: 100% passed
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'spmv|layout|coherence|ksp_|cgwarp|ellwarpcoo|plexpw_fields|plexasm|asm_p2_tet' 2>&1 | tee "$OUTDIR/ctest_final26g.log" | grep -E "tests passed|Failed|\*\*\*" | tail -12)
     $B/tests/test_cgwarp -ksp_cgwarp_fuse 0 -mat_ellwarp_backend cuda -mat_types aijcusparse -nonzero_guess -seed 706564 2>&1 | tee -a "$OUTDIR/ctest_final26g.log" | grep -E "longrow aijcusparse \(rescaled\) UNPRECONDITIONED none|ERROR|agree|passed" | head -5 ;;
-  gather26) # issue 7, session of 2026-11-26 (seventh, ~4 min): the 2D fused rownz lanes (and the factor kernel) gather
+  gather26) # issue 7, session of 2026-11-26 (seventh, ~4 min; run again after the padded vertices, PetscWarpRowNZ.cv4): the 2D fused rownz lanes (and the factor kernel) gather
             # each vertex's coordinates with one 16-byte load instead of two 8-byte ones. (1) the kernels bitwise their
             # host twins (asmkernels_cuda) and the rownz/affine GPU tests; (2) memcheck on fused P1 triangles; (3) one
             # process, no CPU path: p1tri and p3tri rownz (automatic: fused on P1) and coo into aijcusparse and ellwarp,

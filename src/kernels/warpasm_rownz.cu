@@ -12,14 +12,24 @@
    where X is 16-byte aligned (half the gather instructions of scalar loads: a fused lane's gathers touch a cache line
    per lane; the same values, bitwise) */
 template <int DIM, int KIND, int NV>
-__device__ __forceinline__ void RowNZCellDev(const PwaRowNZGeo &geo, double shift, int cell, double *g)
+__device__ __forceinline__ void RowNZCellDev(const PwaRowNZGeo &geo, const int *cv4, double shift, int cell, double *g)
 {
   constexpr int CS = PWA_RNZ_STRIDE(DIM, KIND);
   if (DIM == 2 && !(reinterpret_cast<size_t>(geo.X) & 15)) {
     double Xc[NV * 2];
+    int    v[NV];
+    if (NV == 3 && cv4) { /* the triangle's vertices in one 16-byte load */
+      const int4 q = __ldg(reinterpret_cast<const int4 *>(cv4) + cell);
+      v[0]         = q.x;
+      v[1 % NV]    = q.y;
+      v[2 % NV]    = q.z;
+    } else {
+#pragma unroll
+      for (int k = 0; k < NV; k++) v[k] = __ldg(&geo.cv[(size_t)cell * NV + k]);
+    }
 #pragma unroll
     for (int k = 0; k < NV; k++) {
-      const double2 q = __ldg(reinterpret_cast<const double2 *>(geo.X) + __ldg(&geo.cv[(size_t)cell * NV + k]));
+      const double2 q = __ldg(reinterpret_cast<const double2 *>(geo.X) + v[k]);
       Xc[2 * k]       = q.x;
       Xc[2 * k + 1]   = q.y;
     }
@@ -49,7 +59,7 @@ __global__ void __launch_bounds__(PWA_RNZ_COEF_THREADS) RowNZCoef(int ncells, in
         geo.X     = X;
         geo.Dc    = Dc;
         geo.kcell = ph.kcell;
-        RowNZCellDev<DIM, KIND, NCV>(geo, ph.shift, cell, g);
+        RowNZCellDev<DIM, KIND, NCV>(geo, NULL, ph.shift, cell, g);
       } else PwaRowNZCell(KIND, DIM, ncv, cv, X, Dc, ph.coef, ph.kappa, ph.kcell, ph.shift, cell, CS, g);
 #pragma unroll
       for (int r = 0; r < CS; r++) sg[threadIdx.x * (CS + 1) + r] = g[r];
@@ -96,7 +106,7 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
 #pragma unroll
       for (int j = 0; j < (PRE ? NEL : 1); j++) k[j] = __ldg(&kp[(size_t)j * nl]);
     }
-    if constexpr (FUSED) RowNZCellDev<DIM, KIND, RowNZVertices<DIM, NB>()>(geo, shift, cell, g);
+    if constexpr (FUSED) RowNZCellDev<DIM, KIND, RowNZVertices<DIM, NB>()>(geo, rn.cv4, shift, cell, g);
     else {
 #pragma unroll
       for (int r = 0; r < CS / 2; r++) {
@@ -157,6 +167,19 @@ static int LaunchCoef(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const Pe
   if (fe->ncv == DIM + 1) RowNZCoef<DIM, KIND, DIM + 1><<<grid, PWA_RNZ_COEF_THREADS, 0, st>>>(n, fe->ncv, mesh->cv, mesh->X, fe->Dc, PwaPhysOf(ph), coef);            /* simplices */
   else if (fe->ncv == (1 << DIM)) RowNZCoef<DIM, KIND, (1 << DIM)><<<grid, PWA_RNZ_COEF_THREADS, 0, st>>>(n, fe->ncv, mesh->cv, mesh->X, fe->Dc, PwaPhysOf(ph), coef); /* tensor cells */
   else RowNZCoef<DIM, KIND, 0><<<grid, PWA_RNZ_COEF_THREADS, 0, st>>>(n, fe->ncv, mesh->cv, mesh->X, fe->Dc, PwaPhysOf(ph), coef);
+  return (int)cudaGetLastError();
+}
+
+__global__ void RowNZPadCells(int ncells, const int *__restrict__ cv, int4 *__restrict__ cv4)
+{
+  for (int c = blockIdx.x * blockDim.x + threadIdx.x; c < ncells; c += gridDim.x * blockDim.x) cv4[c] = make_int4(__ldg(&cv[3 * (size_t)c]), __ldg(&cv[3 * (size_t)c + 1]), __ldg(&cv[3 * (size_t)c + 2]), 0);
+}
+
+extern "C" int PetscWarpAsmRowNZPadCellsCUDA(int ncells, const int *cv, int *cv4, void *stream)
+{
+  if (ncells < 0 || (ncells && (!cv || !cv4)) || (reinterpret_cast<size_t>(cv4) & 15)) return (int)cudaErrorInvalidValue;
+  if (!ncells) return (int)cudaSuccess;
+  RowNZPadCells<<<(ncells + 255) / 256, 256, 0, (cudaStream_t)stream>>>(ncells, cv, reinterpret_cast<int4 *>(cv4));
   return (int)cudaGetLastError();
 }
 

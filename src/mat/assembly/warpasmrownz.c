@@ -54,6 +54,7 @@ PetscWarpRowNZ PetscWarpRowNZHostView(const PetscWarpRowNZHost *rn)
   v.iloc     = rn->iloc;
   v.kpos8    = rn->kpos8;
   v.kpos16   = rn->kpos16;
+  v.cv4      = NULL; /* device only (PetscWarpAsmRowNZRun_Private()) */
   return v;
 }
 
@@ -412,7 +413,7 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     p->strategy = PETSCWARP_ASM_ATOMIC;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  p->bytes = PetscWarpRowNZHostBytes(&p->rn) + (PetscWarpAsmRowNZFused_Private(a) ? 0.0 : sizeof(double) * (PetscLogDouble)a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind)); /* the factor array, where the rows do not compute the factors */
+  p->bytes = PetscWarpRowNZHostBytes(&p->rn) + (device && PetscWarpAsmRowNZFused_Private(a) && a->dim == 2 && a->ncv == 3 ? 16.0 * (PetscLogDouble)a->ncells : 0.0) /* the padded vertices */ + (PetscWarpAsmRowNZFused_Private(a) ? 0.0 : sizeof(double) * (PetscLogDouble)a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind)); /* the factor array, where the rows do not compute the factors */
   PetscCall(PetscInfo(a, "rownz: %" PetscInt_FMT " tiles (%s slots, rows of at most %" PetscInt_FMT " entries: %s positions), %" PetscInt_FMT " rows served, %.3g incidences per row (padding included), at most %" PetscInt_FMT " slots per tile (cap %" PetscInt_FMT "): predicted %d warps, %.4g rows resident per SM; %s\n",
                       p->rn.ntiles, p->rn.ssh ? "ELL-WARP" : "CSR", p->rn.maxrow, p->rn.wide ? "16-bit" : "8-bit", p->rn.nrows, p->rn.nrows ? (double)p->rn.ninc / (double)p->rn.nrows : 0.0, p->rn.maxslots, p->rn.tileslots, p->rn.warps, (double)p->rn.lanes, PetscWarpAsmRowNZFused_Private(a) ? "the rows compute their cells' factors (fused)" : "the cells' factors computed first"));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -453,8 +454,8 @@ PetscErrorCode PetscWarpAsmRowNZReset_Private(PetscWarpAsmPlan *p)
   PetscCall(PetscFree(p->coef));
 #if PetscDefined(HAVE_CUDA)
   {
-    const void *d[10] = {p->d_rn.soff, p->d_rn.ioff, p->d_rn.nlane, p->d_rn.lbase, p->d_rn.lsh, p->d_rn.icell, p->d_rn.iloc, p->d_rn.kpos8, p->d_rn.kpos16, p->d_coef};
-    for (int k = 0; k < 10; k++)
+    const void *d[11] = {p->d_rn.soff, p->d_rn.ioff, p->d_rn.nlane, p->d_rn.lbase, p->d_rn.lsh, p->d_rn.icell, p->d_rn.iloc, p->d_rn.kpos8, p->d_rn.kpos16, p->d_rn.cv4, p->d_coef};
+    for (int k = 0; k < 11; k++)
       if (d[k]) PetscCallCUDA(cudaFree((void *)d[k]));
   }
 #endif
@@ -494,6 +495,10 @@ PetscErrorCode PetscWarpAsmRowNZRun_Private(PetscWarpAsm a, Mat A, MatWarpTarget
       PetscCall(PetscLogEventBegin(PETSCWARPASM_Elem, A, 0, 0, 0));
       PetscCallCUDA((cudaError_t)PetscWarpAsmRowNZCoefCUDA(fe, mesh, ph, p->d_coef, st));
       PetscCall(PetscLogEventEnd(PETSCWARPASM_Elem, A, 0, 0, 0));
+    }
+    if (fused && a->dim == 2 && a->ncv == 3 && a->ncells && !p->d_rn.cv4) { /* the triangles' vertices padded to 4, once per plan */
+      PetscCallCUDA(cudaMalloc((void **)&p->d_rn.cv4, sizeof(int) * 4 * (size_t)a->ncells));
+      PetscCallCUDA((cudaError_t)PetscWarpAsmRowNZPadCellsCUDA((int)a->ncells, mesh->cv, (int *)p->d_rn.cv4, st));
     }
     PetscCall(PetscLogEventBegin(PETSCWARPASM_Reduce, A, 0, 0, 0));
     p->d_rn.unroll = (int)a->rnunroll;
