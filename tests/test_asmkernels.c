@@ -1043,19 +1043,20 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
           CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
           EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, unroll %d, %s) on the device differs from the host twin (not bitwise): %g", C->name, l, u % 2, u < 2 ? "factor array" : "fused", RelDiff((size_t)R.nslots, val, h));
         }
-        if (P->fe.dim == 2 && P->fe.ncv == 3) { /* fused triangles with their vertices padded to 4 (one 16-byte load) */
-          int *d_cv4 = NULL;
-          CHECK(cudaMalloc((void **)&d_cv4, sizeof(int) * 4 * (size_t)nc_ + 16));
-          CHECK(PetscWarpAsmRowNZPadCellsCUDA(nc_, dmesh.cv, d_cv4, st));
-          dv.cv4    = d_cv4;
+        if (P->fe.ncv == P->fe.dim + 1) { /* fused simplices reading each incidence's vertices streaming (ivert) */
+          int *d_iv = NULL;
+          dv.ninc   = (int)ni;
+          CHECK(cudaMalloc((void **)&d_iv, sizeof(int) * (size_t)P->fe.ncv * ni + 16));
+          CHECK(PetscWarpAsmRowNZIncVertsCUDA(&dv, P->fe.ncv, dmesh.cv, d_iv, st));
+          dv.ivert  = d_iv;
           dv.unroll = 1;
           CHECK(cudaMemset(d_val, 0xff, sizeof(double) * R.nslots));
           CHECK(PetscWarpAsmRowNZCUDA(&dfe, &dmesh, &dph, &dv, NULL, d_val, st));
           CHECK(cudaStreamSynchronize(st));
           CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
-          EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, fused, padded vertices) on the device differs from the host twin (not bitwise): %g", C->name, l, RelDiff((size_t)R.nslots, val, h));
-          dv.cv4 = NULL;
-          cudaFree(d_cv4);
+          EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, fused, incidence vertices) on the device differs from the host twin (not bitwise): %g", C->name, l, RelDiff((size_t)R.nslots, val, h));
+          dv.ivert = NULL;
+          cudaFree(d_iv);
         }
         CHECK(cudaStreamDestroy(st));
         cudaFree((void *)dfe.Dc), cudaFree((void *)dfe.Kaff), cudaFree((void *)dmesh.cv), cudaFree((void *)dmesh.X), cudaFree((void *)dph.kcell);

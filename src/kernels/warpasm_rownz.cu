@@ -8,33 +8,28 @@
 
 #define PWA_RNZ_COEF_THREADS 256
 
-/* PwaRowNZCell with the vertex count NV a compile-time constant; in 2D each vertex's coordinates are one 16-byte load
-   where X is 16-byte aligned (half the gather instructions of scalar loads: a fused lane's gathers touch a cache line
-   per lane; the same values, bitwise) */
+/* PwaRowNZCell with the vertex count NV a compile-time constant and the cell's vertices v[] already read; in 2D each
+   vertex's coordinates are one 16-byte load where X is 16-byte aligned (half the gather instructions of scalar loads:
+   a fused lane's gathers touch a cache line per lane; the same values, bitwise) */
 template <int DIM, int KIND, int NV>
-__device__ __forceinline__ void RowNZCellDev(const PwaRowNZGeo &geo, const int *cv4, double shift, int cell, double *g)
+__device__ __forceinline__ void RowNZCellDev(const PwaRowNZGeo &geo, const int *v, double shift, int cell, double *g)
 {
   constexpr int CS = PWA_RNZ_STRIDE(DIM, KIND);
+  double        Xc[NV * DIM];
   if (DIM == 2 && !(reinterpret_cast<size_t>(geo.X) & 15)) {
-    double Xc[NV * 2];
-    int    v[NV];
-    if (NV == 3 && cv4) { /* the triangle's vertices in one 16-byte load */
-      const int4 q = __ldg(reinterpret_cast<const int4 *>(cv4) + cell);
-      v[0]         = q.x;
-      v[1 % NV]    = q.y;
-      v[2 % NV]    = q.z;
-    } else {
-#pragma unroll
-      for (int k = 0; k < NV; k++) v[k] = __ldg(&geo.cv[(size_t)cell * NV + k]);
-    }
 #pragma unroll
     for (int k = 0; k < NV; k++) {
       const double2 q = __ldg(reinterpret_cast<const double2 *>(geo.X) + v[k]);
       Xc[2 * k]       = q.x;
       Xc[2 * k + 1]   = q.y;
     }
-    PwaRowNZCellX(KIND, DIM, NV, Xc, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, cell, CS, g);
-  } else PwaRowNZCell(KIND, DIM, NV, geo.cv, geo.X, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, cell, CS, g);
+  } else {
+#pragma unroll
+    for (int k = 0; k < NV; k++)
+#pragma unroll
+      for (int d = 0; d < DIM; d++) Xc[k * DIM + d] = __ldg(&geo.X[(size_t)v[k] * DIM + d]);
+  }
+  PwaRowNZCellX(KIND, DIM, NV, Xc, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, cell, CS, g);
 }
 
 /* A thread per cell (NCV > 0: the cell's vertex count at compile time, so that its coordinates stay in registers
@@ -59,7 +54,10 @@ __global__ void __launch_bounds__(PWA_RNZ_COEF_THREADS) RowNZCoef(int ncells, in
         geo.X     = X;
         geo.Dc    = Dc;
         geo.kcell = ph.kcell;
-        RowNZCellDev<DIM, KIND, NCV>(geo, NULL, ph.shift, cell, g);
+        int v[NCV];
+#pragma unroll
+        for (int k = 0; k < NCV; k++) v[k] = __ldg(&cv[(size_t)cell * NCV + k]);
+        RowNZCellDev<DIM, KIND, NCV>(geo, v, ph.shift, cell, g);
       } else PwaRowNZCell(KIND, DIM, ncv, cv, X, Dc, ph.coef, ph.kappa, ph.kcell, ph.shift, cell, CS, g);
 #pragma unroll
       for (int r = 0; r < CS; r++) sg[threadIdx.x * (CS + 1) + r] = g[r];
@@ -97,16 +95,29 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
     const unsigned char *kp   = rn.kpos8 + ((size_t)i0 + (size_t)m * nl) * NEL + t;
     unsigned char        k[PRE ? NEL : NC];
     double               g[CS];
-    int                  i, a, c;
-    if (cell < 0) continue; /* padding */
+    int                  i, a, c, v[FUSED ? RowNZVertices<DIM, (NB > 0 ? NB : 3)>() : 1];
+    /* everything that depends only on x is read before the padding test, so that these loads do not wait for icell's
+       (a padding entry's positions and vertices are valid memory: 0xff / 0) */
     i = __ldg(&rn.iloc[x]);
-    a = i / NC;
-    c = i - a * NC;
     if (PRE) {
 #pragma unroll
       for (int j = 0; j < (PRE ? NEL : 1); j++) k[j] = __ldg(&kp[(size_t)j * nl]);
     }
-    if constexpr (FUSED) RowNZCellDev<DIM, KIND, RowNZVertices<DIM, NB>()>(geo, rn.cv4, shift, cell, g);
+    if (FUSED && rn.ivert) { /* streaming with icell: no dependent gather */
+#pragma unroll
+      for (int q = 0; q < (FUSED ? RowNZVertices<DIM, (NB > 0 ? NB : 3)>() : 1); q++) v[q] = __ldg(&rn.ivert[(size_t)q * rn.ninc + x]);
+    }
+    if (cell < 0) continue; /* padding */
+    a = i / NC;
+    c = i - a * NC;
+    if constexpr (FUSED) {
+      constexpr int NV = RowNZVertices<DIM, NB>();
+      if (!rn.ivert) {
+#pragma unroll
+        for (int q = 0; q < NV; q++) v[q] = __ldg(&geo.cv[(size_t)cell * NV + q]);
+      }
+      RowNZCellDev<DIM, KIND, NV>(geo, v, shift, cell, g);
+    }
     else {
 #pragma unroll
       for (int r = 0; r < CS / 2; r++) {
@@ -170,16 +181,19 @@ static int LaunchCoef(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const Pe
   return (int)cudaGetLastError();
 }
 
-__global__ void RowNZPadCells(int ncells, const int *__restrict__ cv, int4 *__restrict__ cv4)
+__global__ void RowNZIncVerts(int ninc, int nv, const int *__restrict__ icell, const int *__restrict__ cv, int *__restrict__ ivert)
 {
-  for (int c = blockIdx.x * blockDim.x + threadIdx.x; c < ncells; c += gridDim.x * blockDim.x) cv4[c] = make_int4(__ldg(&cv[3 * (size_t)c]), __ldg(&cv[3 * (size_t)c + 1]), __ldg(&cv[3 * (size_t)c + 2]), 0);
+  for (int x = blockIdx.x * blockDim.x + threadIdx.x; x < ninc; x += gridDim.x * blockDim.x) {
+    const int cell = __ldg(&icell[x]);
+    for (int k = 0; k < nv; k++) ivert[(size_t)k * ninc + x] = cell >= 0 ? __ldg(&cv[(size_t)cell * nv + k]) : 0;
+  }
 }
 
-extern "C" int PetscWarpAsmRowNZPadCellsCUDA(int ncells, const int *cv, int *cv4, void *stream)
+extern "C" int PetscWarpAsmRowNZIncVertsCUDA(const PetscWarpRowNZ *rn, int nv, const int *cv, int *ivert, void *stream)
 {
-  if (ncells < 0 || (ncells && (!cv || !cv4)) || (reinterpret_cast<size_t>(cv4) & 15)) return (int)cudaErrorInvalidValue;
-  if (!ncells) return (int)cudaSuccess;
-  RowNZPadCells<<<(ncells + 255) / 256, 256, 0, (cudaStream_t)stream>>>(ncells, cv, reinterpret_cast<int4 *>(cv4));
+  if (rn->ninc < 0 || nv < 1 || (rn->ninc && (!rn->icell || !cv || !ivert))) return (int)cudaErrorInvalidValue;
+  if (!rn->ninc) return (int)cudaSuccess;
+  RowNZIncVerts<<<(rn->ninc + 255) / 256, 256, 0, (cudaStream_t)stream>>>(rn->ninc, nv, rn->icell, cv, ivert);
   return (int)cudaGetLastError();
 }
 

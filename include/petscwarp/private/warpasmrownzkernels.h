@@ -63,8 +63,10 @@ typedef struct {
   const unsigned char  *iloc;     /* [ioff[ntiles]] */
   const unsigned char  *kpos8;    /* [ioff[ntiles]*nel] when !wide */
   const unsigned short *kpos16;   /* [ioff[ntiles]*nel] when wide */
-  const int            *cv4;      /* device, optional (NULL): the cells' 3 vertices padded to 4 (triangles), so that a
-                                     fused lane reads a cell's vertices with one 16-byte load */
+  int                   ninc;     /* ioff[ntiles] */
+  const int            *ivert;    /* device, optional (NULL), fused simplices: per incidence x the nv vertices of its cell,
+                                     ivert[k*ninc + x] (0 for padding), so that a lane reads them streaming, coalesced
+                                     with icell, instead of gathering them from cv after icell: a dependent gather less */
 } PetscWarpRowNZ;
 
 /* Doubles of a cell's affine factor as the rownz kernels store it (PwaAffineCell's values, rounded up to even) */
@@ -91,8 +93,9 @@ int PetscWarpAsmRowNZHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, cons
 
 /* ---------------- CUDA (src/kernels/warpasm_rownz.cu), device memory; structs in host memory ---------------- */
 int PetscWarpAsmRowNZCoefCUDA(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, double *coef, void *stream);
-/* cv4[4*c + k] = cv[3*c + k] (k < 3), 0 (k = 3) for the ncells triangles of cv (PetscWarpRowNZ.cv4) */
-int PetscWarpAsmRowNZPadCellsCUDA(int ncells, const int *cv, int *cv4, void *stream);
+/* ivert[k*rn->ninc + x] = cv[icell[x]*nv + k] (0 where icell[x] < 0) for the incidences of the device plan rn
+   (PetscWarpRowNZ.ivert; ivert: nv * rn->ninc ints) */
+int PetscWarpAsmRowNZIncVertsCUDA(const PetscWarpRowNZ *rn, int nv, const int *cv, int *ivert, void *stream);
 int PetscWarpAsmRowNZCUDA(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val, void *stream);
 
 #if defined(__cplusplus)
