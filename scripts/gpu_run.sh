@@ -856,9 +856,9 @@ for w in $what; do
            # (1) kernels bitwise their host twins and the rownz GPU tests; (2) memcheck on fused P1 triangles and
            # tetrahedra; (3) p1tri rownz and coo into aijcusparse and ellwarp, twice; (4) ncu as ncu26; (5) p1tet (fused
            # into CSR, ~4 min). Decides: P1 best / coo >= 3
-    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asm_rownz' 2>&1 | tee "$OUTDIR/ctest_ivert26.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -12)
+    [ -z "${IVERT_BENCH_ONLY:-}" ] && (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asm_rownz' 2>&1 | tee "$OUTDIR/ctest_ivert26.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -12)
     D="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1"
-    sanitize_each sanitize_ivert26.log "memcheck" "test_asm $D -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 4,3 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -coef tensor -shift 0.5 -strategies rownz -types aij,ellwarp -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump" \
+    [ -z "${IVERT_BENCH_ONLY:-}" ] && sanitize_each sanitize_ivert26.log "memcheck" "test_asm $D -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 4,3 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -coef tensor -shift 0.5 -strategies rownz -types aij,ellwarp -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump" \
       "test_asm $D -dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 2,2,2 -dm_plex_transform_type refine_tosimplex -coef cell -strategies rownz -types aij -affine 1 -expect_rownz_runs rownz -malloc_dump"
     grep -E "^== |exit|SUMMARY" "$OUTDIR/sanitize_ivert26.log" | paste - - - | sed -E 's/-mat_ellwarp_backend cuda -mat_warp_assembly_device 1//' | cut -c1-220
     A="-targets aijcusparse,ellwarp -affine 1 -nasm 20 -nwarm 3 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0"
@@ -866,7 +866,7 @@ for w in $what; do
       timeout 100 $B/bench/bench_assembly -cases p1tri -strategies rownz,coo -rownz_fused 0 $A -csv "$OUTDIR/assembly_ivert26_p1_$rep.csv" 2>&1 | tee -a "$OUTDIR/bench_ivert26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150
     done
     M="smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_wait_per_issue_active.ratio,smsp__inst_executed.sum,smsp__inst_executed_op_global_ld.sum,smsp__issue_active.avg.per_cycle_active,sm__warps_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed"
-    timeout 100 ncu -k RowNZ --launch-skip 0 --launch-count 1 --metrics "$M" $B/bench/bench_assembly -cases p1tri -strategies rownz -targets aijcusparse -affine 1 -ncpu 0 -ncpu1 0 -nasm 1 -nwarm 0 -symbolic none -matcreate convert 2>&1 | tee "$OUTDIR/profile_ivert26.log" | grep -E "RowNZ|smsp__|sm__|gpu__|dram__" | sed -E 's/ +/ /g' | cut -c1-160
+    [ -z "${IVERT_BENCH_ONLY:-}" ] && timeout 100 ncu -k RowNZ --launch-skip 0 --launch-count 1 --metrics "$M" $B/bench/bench_assembly -cases p1tri -strategies rownz -targets aijcusparse -affine 1 -ncpu 0 -ncpu1 0 -nasm 1 -nwarm 0 -symbolic none -matcreate convert 2>&1 | tee "$OUTDIR/profile_ivert26.log" | grep -E "RowNZ|smsp__|sm__|gpu__|dram__" | sed -E 's/ +/ /g' | cut -c1-160
     [ -n "${IVERT_P1TET:-}" ] && timeout 300 $B/bench/bench_assembly -cases p1tet -strategies rownz,coo -rownz_fused 0 -targets aijcusparse -affine 1 -nasm 10 -nwarm 2 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0 -csv "$OUTDIR/assembly_ivert26_p1tet.csv" 2>&1 | tee -a "$OUTDIR/bench_ivert26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
   ncu26) # issue 7, session of 2026-11-26 (seventh, ~2 min): Nsight Compute on P1 triangles' fused RowNZ (into
          # aijcusparse) after the 16-byte coordinate gathers: the stall reasons per issued instruction and the
