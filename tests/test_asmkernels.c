@@ -1043,7 +1043,7 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
           CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
           EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, unroll %d, %s) on the device differs from the host twin (not bitwise): %g", C->name, l, u % 2, u < 2 ? "factor array" : "fused", RelDiff((size_t)R.nslots, val, h));
         }
-        if (P->fe.ncv == P->fe.dim + 1) { /* fused simplices reading each incidence's vertices streaming (ivert) */
+        if (P->fe.dim == 2 && P->fe.ncv == 3) { /* fused triangles reading each incidence's vertices streaming (ivert) */
           int *d_iv = NULL;
           dv.ninc   = (int)ni;
           CHECK(cudaMalloc((void **)&d_iv, sizeof(int) * (size_t)P->fe.ncv * ni + 16));

@@ -84,7 +84,8 @@ __host__ __device__ constexpr int RowNZVertices()
 template <int DIM, int KIND, int NB, bool FUSED>
 __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, double mu, double shift, const PetscWarpRowNZ &rn, int b, int t, const double *__restrict__ coef, const PwaRowNZGeo &geo, double *acc)
 {
-  constexpr int NC = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM, NEL = NB * NC, CS = PWA_RNZ_STRIDE(DIM, KIND), PRE = NEL <= 32;
+  constexpr int  NC = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM, NEL = NB * NC, CS = PWA_RNZ_STRIDE(DIM, KIND), PRE = NEL <= 32;
+  constexpr bool HOIST = FUSED && DIM == 2 && RowNZVertices<DIM, (NB > 0 ? NB : 3)>() == 3;
   const int     base = __ldg(&rn.lbase[b * PETSCWARP_ROWNZ_LANES + t]), nl = __ldg(&rn.nlane[b]);
   if (base < 0 || t >= nl) return;
   const int i0 = __ldg(&rn.ioff[b]), nm = (__ldg(&rn.ioff[b + 1]) - i0) / nl, ssh = rn.ssh;
@@ -95,24 +96,34 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
     const unsigned char *kp   = rn.kpos8 + ((size_t)i0 + (size_t)m * nl) * NEL + t;
     unsigned char        k[PRE ? NEL : NC];
     double               g[CS];
-    int                  i, a, c, v[FUSED ? RowNZVertices<DIM, (NB > 0 ? NB : 3)>() : 1];
-    /* everything that depends only on x is read before the padding test, so that these loads do not wait for icell's
-       (a padding entry's positions and vertices are valid memory: 0xff / 0) */
-    i = __ldg(&rn.iloc[x]);
-    if (PRE) {
+    int                  i = 0, a, c, v[FUSED ? RowNZVertices<DIM, (NB > 0 ? NB : 3)>() : 1];
+    /* HOIST (fused triangles): everything that depends only on x is read before the padding test, so that these loads
+       do not wait for icell's (a padding entry's positions and vertices are valid memory: 0xff / 0). Elsewhere the
+       registers it costs are not measured to pay (3D P1 fused: 80 -> 96) */
+    if (HOIST) {
+      i = __ldg(&rn.iloc[x]);
+      if (PRE) {
 #pragma unroll
-      for (int j = 0; j < (PRE ? NEL : 1); j++) k[j] = __ldg(&kp[(size_t)j * nl]);
-    }
-    if (FUSED && rn.ivert) { /* streaming with icell: no dependent gather */
+        for (int j = 0; j < (PRE ? NEL : 1); j++) k[j] = __ldg(&kp[(size_t)j * nl]);
+      }
+      if (rn.ivert) { /* streaming with icell: no dependent gather */
 #pragma unroll
-      for (int q = 0; q < (FUSED ? RowNZVertices<DIM, (NB > 0 ? NB : 3)>() : 1); q++) v[q] = __ldg(&rn.ivert[(size_t)q * rn.ninc + x]);
+        for (int q = 0; q < (FUSED ? RowNZVertices<DIM, (NB > 0 ? NB : 3)>() : 1); q++) v[q] = __ldg(&rn.ivert[(size_t)q * rn.ninc + x]);
+      }
     }
     if (cell < 0) continue; /* padding */
+    if (!HOIST) {
+      i = __ldg(&rn.iloc[x]);
+      if (PRE) {
+#pragma unroll
+        for (int j = 0; j < (PRE ? NEL : 1); j++) k[j] = __ldg(&kp[(size_t)j * nl]);
+      }
+    }
     a = i / NC;
     c = i - a * NC;
     if constexpr (FUSED) {
       constexpr int NV = RowNZVertices<DIM, NB>();
-      if (!rn.ivert) {
+      if (!HOIST || !rn.ivert) {
 #pragma unroll
         for (int q = 0; q < NV; q++) v[q] = __ldg(&geo.cv[(size_t)cell * NV + q]);
       }

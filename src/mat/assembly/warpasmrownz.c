@@ -326,10 +326,8 @@ static int RowNZRegs(int dim, int kind, int nb, PetscBool fused)
     if (kind == PETSCWARP_PHYS_LAPLACE) return dim == 2 ? 48 : nb <= 8 ? 48 : nb <= 10 ? 56 : nb <= 20 ? 64 : 72;
     return dim == 2 ? 72 : nb <= 4 ? 120 : nb <= 8 ? 150 : 112;
   }
-  /* fused, with the loads that depend only on the incidence (positions, the incidence's vertices) hoisted above the
-     padding test (2026-11-26): more registers for the larger elements (3D Q2 Laplace 128 -> 165) */
-  if (kind == PETSCWARP_PHYS_LAPLACE) return dim == 2 ? (nb == 3 ? 56 : nb == 9 ? 72 : 64) : nb <= 4 ? 96 : nb <= 8 ? 128 : nb <= 10 ? 96 : nb <= 20 ? 128 : 168;
-  return dim == 2 ? (nb <= 3 ? 56 : nb <= 6 ? 64 : nb <= 9 ? 80 : 72) : nb <= 4 ? 96 : nb <= 8 ? 160 : nb <= 10 ? 144 : nb <= 20 ? 96 : 128;
+  if (kind == PETSCWARP_PHYS_LAPLACE) return dim == 2 ? (nb <= 4 ? 56 : 64) : nb <= 4 ? 80 : nb <= 8 ? 128 : nb <= 10 ? 96 : 128;
+  return dim == 2 ? 72 : nb <= 4 ? 96 : nb <= 8 ? 160 : nb <= 10 ? 112 : nb <= 20 ? 88 : 128;
 }
 
 /* The gate (-mat_warp_rownz_min_lanes r > 0): rownz runs atomic where the plan predicts fewer than r rows resident per
@@ -416,7 +414,7 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     p->strategy = PETSCWARP_ASM_ATOMIC;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  p->bytes = PetscWarpRowNZHostBytes(&p->rn) + (device && PetscWarpAsmRowNZFused_Private(a) && a->ncv == a->dim + 1 ? sizeof(int) * (PetscLogDouble)a->ncv * (PetscLogDouble)p->rn.ninc : 0.0) /* each incidence's vertices */ + (PetscWarpAsmRowNZFused_Private(a) ? 0.0 : sizeof(double) * (PetscLogDouble)a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind)); /* the factor array, where the rows do not compute the factors */
+  p->bytes = PetscWarpRowNZHostBytes(&p->rn) + (device && PetscWarpAsmRowNZFused_Private(a) && a->dim == 2 && a->ncv == 3 ? sizeof(int) * 3.0 * (PetscLogDouble)p->rn.ninc : 0.0) /* each incidence's vertices */ + (PetscWarpAsmRowNZFused_Private(a) ? 0.0 : sizeof(double) * (PetscLogDouble)a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind)); /* the factor array, where the rows do not compute the factors */
   PetscCall(PetscInfo(a, "rownz: %" PetscInt_FMT " tiles (%s slots, rows of at most %" PetscInt_FMT " entries: %s positions), %" PetscInt_FMT " rows served, %.3g incidences per row (padding included), at most %" PetscInt_FMT " slots per tile (cap %" PetscInt_FMT "): predicted %d warps, %.4g rows resident per SM; %s\n",
                       p->rn.ntiles, p->rn.ssh ? "ELL-WARP" : "CSR", p->rn.maxrow, p->rn.wide ? "16-bit" : "8-bit", p->rn.nrows, p->rn.nrows ? (double)p->rn.ninc / (double)p->rn.nrows : 0.0, p->rn.maxslots, p->rn.tileslots, p->rn.warps, (double)p->rn.lanes, PetscWarpAsmRowNZFused_Private(a) ? "the rows compute their cells' factors (fused)" : "the cells' factors computed first"));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -499,7 +497,7 @@ PetscErrorCode PetscWarpAsmRowNZRun_Private(PetscWarpAsm a, Mat A, MatWarpTarget
       PetscCallCUDA((cudaError_t)PetscWarpAsmRowNZCoefCUDA(fe, mesh, ph, p->d_coef, st));
       PetscCall(PetscLogEventEnd(PETSCWARPASM_Elem, A, 0, 0, 0));
     }
-    if (fused && a->ncv == a->dim + 1 && p->d_rn.ninc && !p->d_rn.ivert) { /* simplices: each incidence's vertices, once per plan */
+    if (fused && a->dim == 2 && a->ncv == 3 && p->d_rn.ninc && !p->d_rn.ivert) { /* triangles: each incidence's vertices, once per plan (the lanes read them where the kernel hoists, RowNZLaneNB) */
       PetscCallCUDA(cudaMalloc((void **)&p->d_rn.ivert, sizeof(int) * (size_t)a->ncv * (size_t)p->d_rn.ninc));
       PetscCallCUDA((cudaError_t)PetscWarpAsmRowNZIncVertsCUDA(&p->d_rn, (int)a->ncv, mesh->cv, (int *)p->d_rn.ivert, st));
     }
