@@ -86,7 +86,7 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
 {
   constexpr int  NC = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM, NEL = NB * NC, CS = PWA_RNZ_STRIDE(DIM, KIND), PRE = NEL <= 32;
   constexpr bool HOIST = FUSED && DIM == 2 && RowNZVertices<DIM, (NB > 0 ? NB : 3)>() == 3;
-  const int     base = __ldg(&rn.lbase[b * PETSCWARP_ROWNZ_LANES + t]), nl = __ldg(&rn.nlane[b]);
+  const int      base = __ldg(&rn.lbase[b * PETSCWARP_ROWNZ_LANES + t]), nl = __ldg(&rn.nlane[b]);
   if (base < 0 || t >= nl) return;
   const int i0 = __ldg(&rn.ioff[b]), nm = (__ldg(&rn.ioff[b + 1]) - i0) / nl, ssh = rn.ssh;
   const int lsh = __ldg(&rn.lsh[b * PETSCWARP_ROWNZ_LANES + t]), lmask = (1 << lsh) - 1;
@@ -128,8 +128,7 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
         for (int q = 0; q < NV; q++) v[q] = __ldg(&geo.cv[(size_t)cell * NV + q]);
       }
       RowNZCellDev<DIM, KIND, NV>(geo, v, shift, cell, g);
-    }
-    else {
+    } else {
 #pragma unroll
       for (int r = 0; r < CS / 2; r++) {
         const double2 q = __ldg(reinterpret_cast<const double2 *>(coef + (size_t)cell * CS) + r);

@@ -414,7 +414,8 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     p->strategy = PETSCWARP_ASM_ATOMIC;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  p->bytes = PetscWarpRowNZHostBytes(&p->rn) + (device && PetscWarpAsmRowNZFused_Private(a) && a->dim == 2 && a->ncv == 3 ? sizeof(int) * 3.0 * (PetscLogDouble)p->rn.ninc : 0.0) /* each incidence's vertices */ + (PetscWarpAsmRowNZFused_Private(a) ? 0.0 : sizeof(double) * (PetscLogDouble)a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind)); /* the factor array, where the rows do not compute the factors */
+  p->bytes = PetscWarpRowNZHostBytes(&p->rn) + (device && PetscWarpAsmRowNZFused_Private(a) && a->dim == 2 && a->ncv == 3 ? sizeof(int) * 3.0 * (PetscLogDouble)p->rn.ninc : 0.0) /* each incidence's vertices */ +
+             (PetscWarpAsmRowNZFused_Private(a) ? 0.0 : sizeof(double) * (PetscLogDouble)a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind)); /* the factor array, where the rows do not compute the factors */
   PetscCall(PetscInfo(a, "rownz: %" PetscInt_FMT " tiles (%s slots, rows of at most %" PetscInt_FMT " entries: %s positions), %" PetscInt_FMT " rows served, %.3g incidences per row (padding included), at most %" PetscInt_FMT " slots per tile (cap %" PetscInt_FMT "): predicted %d warps, %.4g rows resident per SM; %s\n",
                       p->rn.ntiles, p->rn.ssh ? "ELL-WARP" : "CSR", p->rn.maxrow, p->rn.wide ? "16-bit" : "8-bit", p->rn.nrows, p->rn.nrows ? (double)p->rn.ninc / (double)p->rn.nrows : 0.0, p->rn.maxslots, p->rn.tileslots, p->rn.warps, (double)p->rn.lanes, PetscWarpAsmRowNZFused_Private(a) ? "the rows compute their cells' factors (fused)" : "the cells' factors computed first"));
   PetscFunctionReturn(PETSC_SUCCESS);
