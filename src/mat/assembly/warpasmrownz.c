@@ -348,7 +348,10 @@ static int RowNZRegs(int dim, int kind, int nb, PetscBool fused)
    against 0.178: a factor recomputed by each of a cell's rows costs more than it saves there. P1 tetrahedra (652 k
    rows, 4.1 M cells; H100, 2026-11-26, `gpu_run.sh p1tet3`, one run): into aijcusparse fused 0.820 ms against 0.882 with
    the factor array (atomic 0.842), into ellwarp fused 1.214 against 0.897 (atomic 0.948): fused into CSR targets only
-   (the fused 3D kernel holds 80 registers against 40; why ELL-WARP's tiles lose more was not profiled) */
+   (the fused 3D kernel holds 80 registers against 40; why ELL-WARP's tiles lose more was not profiled). The fused
+   triangles' lanes gather 16-byte coordinates and read each incidence's vertices from the plan (ivert; H100,
+   2026-11-26 seventh session, `gpu_run.sh ivert26`): P1 triangles 0.097-0.099 ms into aijcusparse, 0.092 into
+   ellwarp, the factor array 0.143 */
 PetscBool PetscWarpAsmRowNZFused_Private(PetscWarpAsm a)
 {
   if (a->rnfused != PETSC_BOOL3_UNKNOWN) return PetscBool3ToBool(a->rnfused);
