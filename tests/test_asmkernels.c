@@ -1048,6 +1048,14 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
           dv.ninc   = (int)ni;
           CHECK(cudaMalloc((void **)&d_iv, sizeof(int) * (size_t)P->fe.ncv * ni + 16));
           CHECK(PetscWarpAsmRowNZIncVertsCUDA(&dv, P->fe.ncv, dmesh.cv, d_iv, st));
+          { /* the lists: the incidence's cell's vertices, 0 for padding */
+            int *hiv = NEW(int, (size_t)P->fe.ncv *ni + 1), bad = 0;
+            CHECK(cudaMemcpy(hiv, d_iv, sizeof(int) * (size_t)P->fe.ncv * ni, cudaMemcpyDeviceToHost));
+            for (size_t x = 0; x < ni; x++)
+              for (int q = 0; q < P->fe.ncv; q++) bad += hiv[(size_t)q * ni + x] != (R.icell[x] < 0 ? 0 : P->mesh.cv[(size_t)R.icell[x] * P->fe.ncv + q]);
+            EXPECT(!bad, "%s: RowNZ incidence vertex lists (layout %d): %d wrong entries", C->name, l, bad);
+            free(hiv);
+          }
           dv.ivert  = d_iv;
           dv.unroll = 1;
           CHECK(cudaMemset(d_val, 0xff, sizeof(double) * R.nslots));

@@ -85,7 +85,7 @@ template <int DIM, int KIND, int NB, bool FUSED>
 __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, double mu, double shift, const PetscWarpRowNZ &rn, int b, int t, const double *__restrict__ coef, const PwaRowNZGeo &geo, double *acc)
 {
   constexpr int  NC = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM, NEL = NB * NC, CS = PWA_RNZ_STRIDE(DIM, KIND), PRE = NEL <= 32;
-  constexpr bool HOIST = FUSED && DIM == 2 && RowNZVertices<DIM, (NB > 0 ? NB : 3)>() == 3;
+  constexpr bool HOIST = FUSED && DIM == 2 && RowNZVertices<DIM, NB>() == 3;
   const int      base = __ldg(&rn.lbase[b * PETSCWARP_ROWNZ_LANES + t]), nl = __ldg(&rn.nlane[b]);
   if (base < 0 || t >= nl) return;
   const int i0 = __ldg(&rn.ioff[b]), nm = (__ldg(&rn.ioff[b + 1]) - i0) / nl, ssh = rn.ssh;
@@ -96,7 +96,7 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
     const unsigned char *kp   = rn.kpos8 + ((size_t)i0 + (size_t)m * nl) * NEL + t;
     unsigned char        k[PRE ? NEL : NC];
     double               g[CS];
-    int                  i = 0, a, c, v[FUSED ? RowNZVertices<DIM, (NB > 0 ? NB : 3)>() : 1];
+    int                  i = 0, a, c, vtx[FUSED ? RowNZVertices<DIM, NB>() : 1]; /* the cell's vertices (fused) */
     /* HOIST (fused triangles): everything that depends only on x is read before the padding test, so that these loads
        do not wait for icell's (a padding entry's positions and vertices are valid memory: 0xff / 0). Elsewhere the
        registers it costs are not measured to pay (3D P1 fused: 80 -> 96) */
@@ -108,7 +108,7 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
       }
       if (rn.ivert) { /* streaming with icell: no dependent gather */
 #pragma unroll
-        for (int q = 0; q < (FUSED ? RowNZVertices<DIM, (NB > 0 ? NB : 3)>() : 1); q++) v[q] = __ldg(&rn.ivert[(size_t)q * rn.ninc + x]);
+        for (int q = 0; q < (FUSED ? RowNZVertices<DIM, NB>() : 1); q++) vtx[q] = __ldg(&rn.ivert[(size_t)q * rn.ninc + x]);
       }
     }
     if (cell < 0) continue; /* padding */
@@ -125,9 +125,9 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
       constexpr int NV = RowNZVertices<DIM, NB>();
       if (!HOIST || !rn.ivert) {
 #pragma unroll
-        for (int q = 0; q < NV; q++) v[q] = __ldg(&geo.cv[(size_t)cell * NV + q]);
+        for (int q = 0; q < NV; q++) vtx[q] = __ldg(&geo.cv[(size_t)cell * NV + q]);
       }
-      RowNZCellDev<DIM, KIND, NV>(geo, v, shift, cell, g);
+      RowNZCellDev<DIM, KIND, NV>(geo, vtx, shift, cell, g);
     } else {
 #pragma unroll
       for (int r = 0; r < CS / 2; r++) {
@@ -193,7 +193,7 @@ static int LaunchCoef(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const Pe
 
 __global__ void RowNZIncVerts(int ninc, int nv, const int *__restrict__ icell, const int *__restrict__ cv, int *__restrict__ ivert)
 {
-  for (int x = blockIdx.x * blockDim.x + threadIdx.x; x < ninc; x += gridDim.x * blockDim.x) {
+  for (size_t x = (size_t)blockIdx.x * blockDim.x + threadIdx.x; x < (size_t)ninc; x += (size_t)gridDim.x * blockDim.x) { /* size_t: no wrap near INT_MAX incidences */
     const int cell = __ldg(&icell[x]);
     for (int k = 0; k < nv; k++) ivert[(size_t)k * ninc + x] = cell >= 0 ? __ldg(&cv[(size_t)cell * nv + k]) : 0;
   }
@@ -203,7 +203,7 @@ extern "C" int PetscWarpAsmRowNZIncVertsCUDA(const PetscWarpRowNZ *rn, int nv, c
 {
   if (rn->ninc < 0 || nv < 1 || (rn->ninc && (!rn->icell || !cv || !ivert))) return (int)cudaErrorInvalidValue;
   if (!rn->ninc) return (int)cudaSuccess;
-  RowNZIncVerts<<<(rn->ninc + 255) / 256, 256, 0, (cudaStream_t)stream>>>(rn->ninc, nv, rn->icell, cv, ivert);
+  RowNZIncVerts<<<(int)(((size_t)rn->ninc + 255) / 256 < 65535 ? ((size_t)rn->ninc + 255) / 256 : 65535), 256, 0, (cudaStream_t)stream>>>(rn->ninc, nv, rn->icell, cv, ivert);
   return (int)cudaGetLastError();
 }
 

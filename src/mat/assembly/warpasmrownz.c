@@ -319,7 +319,8 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
    the device; the launch uses the kernel's own count. */
 static int RowNZRegs(int dim, int kind, int nb, PetscBool fused)
 {
-  /* ptxas (CUDA 13.0, sm_90) for the kernels specialised for nb (warpasm_rownz.cu); the generic kernel (16-bit positions,
+  /* ptxas (CUDA 13.0, sm_90) for the kernels specialised for nb (warpasm_rownz.cu; fused 2D Laplace rechecked
+     2026-11-26 after the 16-byte gathers and the hoisted loads: 56 for nb 3, 64 for nb 4-10); the generic kernel (16-bit positions,
      other nb) uses 54/80 (LAPLACE 2D/3D) and 56/72 (ELASTICITY), fused or not. Fused: the cell's vertex coordinates
      and its factor live in registers too (3D Q1 Laplace 48 -> 128) */
   if (!fused) {
@@ -357,6 +358,13 @@ PetscBool PetscWarpAsmRowNZFused_Private(PetscWarpAsm a)
   if (a->rnfused != PETSC_BOOL3_UNKNOWN) return PetscBool3ToBool(a->rnfused);
   if (a->ncv == a->dim + 1 && a->nb == a->dim + 1) return a->dim == 2 || (a->dim == 3 && !a->plan.ell) ? PETSC_TRUE : PETSC_FALSE; /* P1 simplices */
   return PETSC_FALSE;
+}
+
+/* Whether the device plan stores each incidence's vertices (PetscWarpRowNZ.ivert): where the kernel specialised for
+   fused triangles reads them (RowNZLaneNB's HOIST: P1-P3 triangles, 8-bit positions, -mat_warp_rownz_unroll) */
+static PetscBool RowNZIncVerts(PetscWarpAsm a, PetscBool wide, PetscCount ninc)
+{
+  return (PetscBool)(PetscWarpAsmRowNZFused_Private(a) && a->dim == 2 && a->ncv == 3 && (a->nb == 3 || a->nb == 6 || a->nb == 10) && a->rnunroll && !wide && ninc > 0);
 }
 
 /* Whether the affine path serves every cell for rownz; else the reason */
@@ -417,7 +425,7 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     p->strategy = PETSCWARP_ASM_ATOMIC;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  p->bytes = PetscWarpRowNZHostBytes(&p->rn) + (device && PetscWarpAsmRowNZFused_Private(a) && a->dim == 2 && a->ncv == 3 ? sizeof(int) * 3.0 * (PetscLogDouble)p->rn.ninc : 0.0) /* each incidence's vertices */ +
+  p->bytes = PetscWarpRowNZHostBytes(&p->rn) + (device && RowNZIncVerts(a, p->rn.wide, p->rn.ninc) ? sizeof(int) * 3.0 * (PetscLogDouble)p->rn.ninc : 0.0) /* each incidence's vertices */ +
              (PetscWarpAsmRowNZFused_Private(a) ? 0.0 : sizeof(double) * (PetscLogDouble)a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind)); /* the factor array, where the rows do not compute the factors */
   PetscCall(PetscInfo(a, "rownz: %" PetscInt_FMT " tiles (%s slots, rows of at most %" PetscInt_FMT " entries: %s positions), %" PetscInt_FMT " rows served, %.3g incidences per row (padding included), at most %" PetscInt_FMT " slots per tile (cap %" PetscInt_FMT "): predicted %d warps, %.4g rows resident per SM; %s\n",
                       p->rn.ntiles, p->rn.ssh ? "ELL-WARP" : "CSR", p->rn.maxrow, p->rn.wide ? "16-bit" : "8-bit", p->rn.nrows, p->rn.nrows ? (double)p->rn.ninc / (double)p->rn.nrows : 0.0, p->rn.maxslots, p->rn.tileslots, p->rn.warps, (double)p->rn.lanes, PetscWarpAsmRowNZFused_Private(a) ? "the rows compute their cells' factors (fused)" : "the cells' factors computed first"));
@@ -431,7 +439,7 @@ PetscErrorCode PetscWarpAsmRowNZUpload_Private(PetscWarpAsm a, PetscWarpAsmPlan 
   {
     const PetscWarpRowNZHost *h  = &p->rn;
     size_t                    nt = (size_t)h->ntiles, ni = (size_t)h->ninc;
-    p->d_rn      = PetscWarpRowNZHostView(h); /* the sizes; every array pointer is set by its upload below */
+    p->d_rn      = PetscWarpRowNZHostView(h); /* the sizes; every array pointer is set by its upload below (ivert by the first assembly) */
     p->d_rn.soff = p->d_rn.ioff = p->d_rn.lbase = p->d_rn.icell = NULL;
     p->d_rn.nlane = p->d_rn.lsh = p->d_rn.iloc = p->d_rn.kpos8 = NULL;
     p->d_rn.kpos16                                             = NULL; /* so that a failed upload leaves no host pointer for PetscWarpAsmRowNZReset_Private() to cudaFree() */
@@ -501,9 +509,15 @@ PetscErrorCode PetscWarpAsmRowNZRun_Private(PetscWarpAsm a, Mat A, MatWarpTarget
       PetscCallCUDA((cudaError_t)PetscWarpAsmRowNZCoefCUDA(fe, mesh, ph, p->d_coef, st));
       PetscCall(PetscLogEventEnd(PETSCWARPASM_Elem, A, 0, 0, 0));
     }
-    if (fused && a->dim == 2 && a->ncv == 3 && p->d_rn.ninc && !p->d_rn.ivert) { /* triangles: each incidence's vertices, once per plan (the lanes read them where the kernel hoists, RowNZLaneNB) */
-      PetscCallCUDA(cudaMalloc((void **)&p->d_rn.ivert, sizeof(int) * (size_t)a->ncv * (size_t)p->d_rn.ninc));
-      PetscCallCUDA((cudaError_t)PetscWarpAsmRowNZIncVertsCUDA(&p->d_rn, (int)a->ncv, mesh->cv, (int *)p->d_rn.ivert, st));
+    if (RowNZIncVerts(a, (PetscBool)p->d_rn.wide, p->d_rn.ninc) && !p->d_rn.ivert) { /* triangles: each incidence's vertices, once per plan (a plan cost, logged as its upload) */
+      int        *iv = NULL;
+      cudaError_t e;
+      PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanUpload, A, 0, 0, 0));
+      PetscCallCUDA(cudaMalloc((void **)&iv, sizeof(int) * (size_t)a->ncv * (size_t)p->d_rn.ninc));
+      if ((e = (cudaError_t)PetscWarpAsmRowNZIncVertsCUDA(&p->d_rn, (int)a->ncv, mesh->cv, iv, st)) != cudaSuccess) PetscCallCUDA(cudaFree(iv)); /* no half-built list left for the next assembly */
+      PetscCallCUDA(e);
+      p->d_rn.ivert = iv;
+      PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanUpload, A, 0, 0, 0));
     }
     PetscCall(PetscLogEventBegin(PETSCWARPASM_Reduce, A, 0, 0, 0));
     p->d_rn.unroll = (int)a->rnunroll;
