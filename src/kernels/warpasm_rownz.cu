@@ -8,6 +8,14 @@
 
 #define PWA_RNZ_COEF_THREADS 256
 
+/* The NV vertices of cell from cv */
+template <int NV>
+__device__ __forceinline__ void RowNZCellVerts(const int *cv, int cell, int *v)
+{
+#pragma unroll
+  for (int k = 0; k < NV; k++) v[k] = __ldg(&cv[(size_t)cell * NV + k]);
+}
+
 /* PwaRowNZCell with the vertex count NV a compile-time constant and the cell's vertices v[] already read; in 2D each
    vertex's coordinates are one 16-byte load where X is 16-byte aligned (half the gather instructions of scalar loads:
    a fused lane's gathers touch a cache line per lane; the same values, bitwise) */
@@ -37,7 +45,7 @@ __device__ __forceinline__ void RowNZCellDev(const PwaRowNZGeo &geo, const int *
    the block writes its contiguous range of coef coalesced (a thread writing its own CS doubles made each store
    instruction touch 32 separate sectors) */
 template <int DIM, int KIND, int NCV>
-__global__ void __launch_bounds__(PWA_RNZ_COEF_THREADS) RowNZCoef(int ncells, int ncv, const int *__restrict__ cv, const double *__restrict__ X, const double *__restrict__ Dc, PwaPhys ph, double *__restrict__ coef)
+__global__ void __launch_bounds__(PWA_RNZ_COEF_THREADS) RowNZCoef(int ncells, const __grid_constant__ PwaRowNZGeo geo, double shift, double *__restrict__ coef)
 {
   constexpr int     CS = PWA_RNZ_STRIDE(DIM, KIND);
   __shared__ double sg[PWA_RNZ_COEF_THREADS * (CS + 1)];
@@ -46,19 +54,10 @@ __global__ void __launch_bounds__(PWA_RNZ_COEF_THREADS) RowNZCoef(int ncells, in
     if (cell < ncells) {
       double g[CS];
       if constexpr (NCV > 0) {
-        PwaRowNZGeo geo;
-        geo.ncv   = NCV;
-        geo.coef  = ph.coef;
-        geo.kappa = ph.kappa;
-        geo.cv    = cv;
-        geo.X     = X;
-        geo.Dc    = Dc;
-        geo.kcell = ph.kcell;
         int v[NCV];
-#pragma unroll
-        for (int k = 0; k < NCV; k++) v[k] = __ldg(&cv[(size_t)cell * NCV + k]);
-        RowNZCellDev<DIM, KIND, NCV>(geo, v, ph.shift, cell, g);
-      } else PwaRowNZCell(KIND, DIM, ncv, cv, X, Dc, ph.coef, ph.kappa, ph.kcell, ph.shift, cell, CS, g);
+        RowNZCellVerts<NCV>(geo.cv, cell, v);
+        RowNZCellDev<DIM, KIND, NCV>(geo, v, shift, cell, g);
+      } else PwaRowNZCell(KIND, DIM, geo.ncv, geo.cv, geo.X, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, cell, CS, g);
 #pragma unroll
       for (int r = 0; r < CS; r++) sg[threadIdx.x * (CS + 1) + r] = g[r];
     }
@@ -108,7 +107,7 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
       }
       if (rn.ivert) { /* streaming with icell: no dependent gather */
 #pragma unroll
-        for (int q = 0; q < (FUSED ? RowNZVertices<DIM, NB>() : 1); q++) vtx[q] = __ldg(&rn.ivert[(size_t)q * rn.ninc + x]);
+        for (int q = 0; q < RowNZVertices<DIM, NB>(); q++) vtx[q] = __ldg(&rn.ivert[(size_t)q * rn.ninc + x]);
       }
     }
     if (cell < 0) continue; /* padding */
@@ -123,10 +122,7 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
     c = i - a * NC;
     if constexpr (FUSED) {
       constexpr int NV = RowNZVertices<DIM, NB>();
-      if (!HOIST || !rn.ivert) {
-#pragma unroll
-        for (int q = 0; q < NV; q++) vtx[q] = __ldg(&geo.cv[(size_t)cell * NV + q]);
-      }
+      if (!HOIST || !rn.ivert) RowNZCellVerts<NV>(geo.cv, cell, vtx);
       RowNZCellDev<DIM, KIND, NV>(geo, vtx, shift, cell, g);
     } else {
 #pragma unroll
@@ -185,9 +181,10 @@ static int LaunchCoef(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const Pe
 {
   const int n = mesh->ncells, grid = (n + PWA_RNZ_COEF_THREADS - 1) / PWA_RNZ_COEF_THREADS;
   if (!n) return (int)cudaSuccess;
-  if (fe->ncv == DIM + 1) RowNZCoef<DIM, KIND, DIM + 1><<<grid, PWA_RNZ_COEF_THREADS, 0, st>>>(n, fe->ncv, mesh->cv, mesh->X, fe->Dc, PwaPhysOf(ph), coef);            /* simplices */
-  else if (fe->ncv == (1 << DIM)) RowNZCoef<DIM, KIND, (1 << DIM)><<<grid, PWA_RNZ_COEF_THREADS, 0, st>>>(n, fe->ncv, mesh->cv, mesh->X, fe->Dc, PwaPhysOf(ph), coef); /* tensor cells */
-  else RowNZCoef<DIM, KIND, 0><<<grid, PWA_RNZ_COEF_THREADS, 0, st>>>(n, fe->ncv, mesh->cv, mesh->X, fe->Dc, PwaPhysOf(ph), coef);
+  const PwaRowNZGeo geo = PwaRowNZGeoOf(fe, mesh, ph);
+  if (fe->ncv == DIM + 1) RowNZCoef<DIM, KIND, DIM + 1><<<grid, PWA_RNZ_COEF_THREADS, 0, st>>>(n, geo, ph->shift, coef);            /* simplices */
+  else if (fe->ncv == (1 << DIM)) RowNZCoef<DIM, KIND, (1 << DIM)><<<grid, PWA_RNZ_COEF_THREADS, 0, st>>>(n, geo, ph->shift, coef); /* tensor cells */
+  else RowNZCoef<DIM, KIND, 0><<<grid, PWA_RNZ_COEF_THREADS, 0, st>>>(n, geo, ph->shift, coef);
   return (int)cudaGetLastError();
 }
 
