@@ -24,6 +24,8 @@ static char help[] = "Finite-element assembly benchmark: every compared path in 
                      "                     -mat_warp_sharednz_block_size): rows sharednz[partitioner,KiB,threads]>target\n"
                      "  -rownz_fused 1,0   also run rownz with each value of -mat_warp_rownz_fused (rows computing their cells'\n"
                      "                     factors, or the factor array), each with its own PetscWarpAsm: rows rownz[fused]>target\n"
+                     "  -rownz_prefetch 0,1,2  also run rownz with each value of -mat_warp_rownz_prefetch (with each -rownz_fused value\n"
+                     "                     where both are given): rows rownz[fused,pf2]>target\n"
                      "  -targets a,...     matrix types assembled into (default aijcusparse,ellwarp)\n"
                      "  -symbolic <first|all|none>  also assemble into a matrix of PetscWarpAsmCreateMatrix() (symbolic pattern from the\n"
                      "                     element map, no DMPlex preallocation): with the first strategy listed (default), all, none\n"
@@ -529,7 +531,7 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
   Row            r;
   PetscLogDouble t0, t1;
 
-  PetscInt                     nswp = 8, nsws = 16, swsmem[16], smem0 = 0, nswb = 8, swbs[8], sbs0 = 512, naff = 2, nfused = 2;
+  PetscInt                     nswp = 8, nsws = 16, swsmem[16], smem0 = 0, nswb = 8, swbs[8], sbs0 = 512, naff = 2, nfused = 2, npf = 3, pfs[3], nfv;
   PetscBool                    affs[2] = {PETSC_TRUE, PETSC_FALSE}, aff0 = PETSC_TRUE, fused[2];
   char                        *swpart[8];
   PetscWarpSharedNZPartitioner part0   = PETSCWARP_SHAREDNZ_BALLS;
@@ -556,6 +558,10 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_warp_assembly_affine", &aff0, NULL));
   PetscCall(PetscOptionsGetBoolArray(NULL, NULL, "-rownz_fused", fused, &nfused, &flg));
   if (!flg) nfused = 0;
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-rownz_prefetch", pfs, &npf, &flg));
+  if (!flg) npf = 0;
+  nfv = PetscMax(nfused, 1) * PetscMax(npf, 1); /* the rownz variants: each fused value with each prefetch value */
+  if (!nfused && !npf) nfv = 0;
   PetscCall(PetscOptionsGetBoolArray(NULL, NULL, "-affine", affs, &naff, &flg));
   if (!flg) {
     naff    = 1;
@@ -602,18 +608,26 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
           PetscCall(RunPathSafe(ci, wa, T, tmat, tfail, Jref, strat[k], NULL, targ[t], (PetscBool)(m == 1), device || !run));
         }
         PetscCall(PetscWarpAsmSetAffine(wa, affs[0]));
-        if (strat[k] == PETSCWARP_ASM_ROWNZ && m == 0) { /* -rownz_fused 1,0: rownz with each value of -mat_warp_rownz_fused */
-          for (PetscInt iv = 0; iv < nfused; iv++) {
+        if (strat[k] == PETSCWARP_ASM_ROWNZ && m == 0) { /* -rownz_fused 1,0 -rownz_prefetch 0,1,2: rownz with each value (pair) of -mat_warp_rownz_fused and -mat_warp_rownz_prefetch */
+          for (PetscInt iv = 0; iv < nfv; iv++) {
             PetscWarpAsm wv = NULL;
+            char         label[32] = "", pfv[8];
+            const PetscInt jf = nfused ? iv % nfused : -1, jp = npf ? iv / PetscMax(nfused, 1) : -1;
 
-            PetscCall(PetscOptionsSetValue(NULL, "-mat_warp_rownz_fused", fused[iv] ? "1" : "0"));
+            if (jf >= 0) PetscCall(PetscOptionsSetValue(NULL, "-mat_warp_rownz_fused", fused[jf] ? "1" : "0"));
+            if (jp >= 0) {
+              PetscCall(PetscSNPrintf(pfv, sizeof(pfv), "%" PetscInt_FMT, pfs[jp]));
+              PetscCall(PetscOptionsSetValue(NULL, "-mat_warp_rownz_prefetch", pfv));
+            }
+            PetscCall(PetscSNPrintf(label, sizeof(label), "[%s%s%s%s]", jf < 0 ? "" : fused[jf] ? "fused" : "factor", jf >= 0 && jp >= 0 ? "," : "", jp < 0 ? "" : "pf", jp < 0 ? "" : pfv));
             PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
             ierr = DMPlexWarpAsmCreate(dm, ci->bc->phys == PLEX_PHYSICS_LAPLACE ? PETSCWARP_PHYSICS_LAPLACE : PETSCWARP_PHYSICS_ELASTICITY, &wv);
             if (!ierr) ierr = PetscWarpAsmSetFromOptions(wv);
             if (!ierr && !device) ierr = PetscWarpAsmUseDevice(wv, PETSC_FALSE);
             PetscCall(PetscPopErrorHandler());
             PetscCall(PetscOptionsClearValue(NULL, "-mat_warp_rownz_fused"));
-            if (!ierr) PetscCall(RunPathSafe(ci, wv, T, tmat, tfail, Jref, strat[k], fused[iv] ? "[fused]" : "[factor]", targ[t], PETSC_FALSE, device || !run));
+            PetscCall(PetscOptionsClearValue(NULL, "-mat_warp_rownz_prefetch"));
+            if (!ierr) PetscCall(RunPathSafe(ci, wv, T, tmat, tfail, Jref, strat[k], label, targ[t], PETSC_FALSE, device || !run));
             PetscCall(PetscWarpAsmDestroy(&wv));
           }
         }

@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -850,6 +850,21 @@ for w in $what; do
             # the seed that failed in bs26 (PETSc's own KSPCG 40 against AIJ's 43). Decides: 100% passed
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'spmv|layout|coherence|ksp_|cgwarp|ellwarpcoo|plexpw_fields|plexasm|asm_p2_tet' 2>&1 | tee "$OUTDIR/ctest_final26g.log" | grep -E "tests passed|Failed|\*\*\*" | tail -12)
     $B/tests/test_cgwarp -ksp_cgwarp_fuse 0 -mat_ellwarp_backend cuda -mat_types aijcusparse -nonzero_guess -seed 706564 2>&1 | tee -a "$OUTDIR/ctest_final26g.log" | grep -E "longrow aijcusparse \(rescaled\) UNPRECONDITIONED none|ERROR|agree|passed" | head -5 ;;
+  pipe26) # issue 7, session of 2026-11-26 (eighth, ~6 min): the P1 lanes load incidences ahead of their arithmetic
+          # (-mat_warp_rownz_prefetch 1/2; fused tetrahedra read their vertex lists). (1) the kernels bitwise their host
+          # twins and the rownz GPU tests; (2) memcheck on prefetching P1 tetrahedra (fused) and triangles (factor
+          # array); (3) p1tri and p1tet: rownz fused and with the factor array at prefetch 0, 1, 2 and coo, into
+          # aijcusparse and ellwarp, one run each. Decides: P1 best / coo >= 3 (p1tet: 2.05x) and the automatic prefetch
+    [ -z "${PIPE_BENCH_ONLY:-}" ] && (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asm_rownz' 2>&1 | tee "$OUTDIR/ctest_pipe26.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -12)
+    D="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1"
+    T3="-dm_plex_dim 3 -dm_plex_simplex 0 -dm_plex_box_faces 2,2,2 -dm_plex_transform_type refine_tosimplex -dm_refine 1"
+    [ -z "${PIPE_BENCH_ONLY:-}" ] && sanitize_each sanitize_pipe26.log "memcheck" "test_asm $D $T3 -coef cell -shift 0.3 -strategies rownz -types aij,ellwarp -mat_warp_rownz_fused 1 -mat_warp_rownz_prefetch 2 -affine 1 -expect_rownz_runs rownz -reassemble 2 -malloc_dump" \
+      "test_asm $D $T3 -physics elasticity -strategies rownz -types aij,ellwarp -mat_warp_rownz_fused 1 -mat_warp_rownz_prefetch 1 -expect_rownz_runs rownz -malloc_dump" \
+      "test_asm $D -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 4,3 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -coef tensor -strategies rownz -types aij,ellwarp -mat_warp_rownz_fused 0 -mat_warp_rownz_prefetch 2 -affine 1 -expect_rownz_runs rownz -malloc_dump"
+    [ -z "${PIPE_BENCH_ONLY:-}" ] && grep -E "^== |exit|SUMMARY" "$OUTDIR/sanitize_pipe26.log" | paste - - - | sed -E 's/-mat_ellwarp_backend cuda -mat_warp_assembly_device 1//' | cut -c1-220
+    A="-targets aijcusparse,ellwarp -affine 1 -nwarm 3 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0 -rownz_fused 1,0 -rownz_prefetch 0,1,2"
+    timeout 150 $B/bench/bench_assembly -cases p1tri -strategies rownz,coo $A -nasm 20 -csv "$OUTDIR/assembly_pipe26_p1tri.csv" 2>&1 | tee -a "$OUTDIR/bench_pipe26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150
+    timeout 400 $B/bench/bench_assembly -cases p1tet -strategies rownz,coo $A -nasm 10 -csv "$OUTDIR/assembly_pipe26_p1tet.csv" 2>&1 | tee -a "$OUTDIR/bench_pipe26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
   ivert26) # issue 7, session of 2026-11-26 (seventh, ~5 min): fused rownz lanes on simplices read each incidence's
            # vertices streaming (PetscWarpRowNZ.ivert, built once per plan) and hoist every incidence-only load above the
            # padding test: one dependent gather less per incidence (ncu26: 65% of the stalls wait on global loads).

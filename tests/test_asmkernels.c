@@ -1043,7 +1043,17 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
           CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
           EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, unroll %d, %s) on the device differs from the host twin (not bitwise): %g", C->name, l, u % 2, u < 2 ? "factor array" : "fused", RelDiff((size_t)R.nslots, val, h));
         }
-        if (P->fe.dim == 2 && P->fe.ncv == 3) { /* fused triangles reading each incidence's vertices streaming (ivert) */
+        for (int u = 0; u < 4 && P->fe.nb == P->fe.dim + 1; u++) { /* P1: the lanes prefetching 1 and 2 incidences ahead (factor array, then fused gathering the vertices from cv) */
+          dv.unroll = 1;
+          dv.pipe   = 1 + u % 2;
+          CHECK(cudaMemset(d_val, 0xff, sizeof(double) * R.nslots));
+          CHECK(PetscWarpAsmRowNZCUDA(&dfe, &dmesh, &dph, &dv, u < 2 ? d_coef : NULL, d_val, st));
+          CHECK(cudaStreamSynchronize(st));
+          CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
+          EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, prefetch %d, %s) on the device differs from the host twin (not bitwise): %g", C->name, l, dv.pipe, u < 2 ? "factor array" : "fused", RelDiff((size_t)R.nslots, val, h));
+          dv.pipe = 0;
+        }
+        if (P->fe.ncv == P->fe.dim + 1) { /* fused simplices reading each incidence's vertices streaming (ivert; 3D: the prefetching P1 lanes) */
           int *d_iv = NULL;
           dv.ninc   = (int)ni;
           CHECK(cudaMalloc((void **)&d_iv, sizeof(int) * (size_t)P->fe.ncv * ni + 16));
@@ -1058,11 +1068,15 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
           }
           dv.ivert  = d_iv;
           dv.unroll = 1;
-          CHECK(cudaMemset(d_val, 0xff, sizeof(double) * R.nslots));
-          CHECK(PetscWarpAsmRowNZCUDA(&dfe, &dmesh, &dph, &dv, NULL, d_val, st));
-          CHECK(cudaStreamSynchronize(st));
-          CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
-          EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, fused, incidence vertices) on the device differs from the host twin (not bitwise): %g", C->name, l, RelDiff((size_t)R.nslots, val, h));
+          for (int pf = 0; pf < (P->fe.nb == P->fe.dim + 1 ? 3 : 1); pf++) {
+            dv.pipe = pf;
+            CHECK(cudaMemset(d_val, 0xff, sizeof(double) * R.nslots));
+            CHECK(PetscWarpAsmRowNZCUDA(&dfe, &dmesh, &dph, &dv, NULL, d_val, st));
+            CHECK(cudaStreamSynchronize(st));
+            CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
+            EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, fused, incidence vertices, prefetch %d) on the device differs from the host twin (not bitwise): %g", C->name, l, pf, RelDiff((size_t)R.nslots, val, h));
+          }
+          dv.pipe  = 0;
           dv.ivert = NULL;
           cudaFree(d_iv);
         }

@@ -16,18 +16,16 @@ __device__ __forceinline__ void RowNZCellVerts(const int *cv, int cell, int *v)
   for (int k = 0; k < NV; k++) v[k] = __ldg(&cv[(size_t)cell * NV + k]);
 }
 
-/* PwaRowNZCell with the vertex count NV a compile-time constant and the cell's vertices v[] already read; in 2D each
-   vertex's coordinates are one 16-byte load where X is 16-byte aligned (half the gather instructions of scalar loads:
-   a fused lane's gathers touch a cache line per lane; the same values, bitwise) */
-template <int DIM, int KIND, int NV>
-__device__ __forceinline__ void RowNZCellDev(const PwaRowNZGeo &geo, const int *v, double shift, int cell, double *g)
+/* The coordinates of a cell's NV vertices v[] into Xc (NV*DIM doubles); in 2D each vertex's coordinates are one
+   16-byte load where X is 16-byte aligned (half the gather instructions of scalar loads: a fused lane's gathers touch a
+   cache line per lane; the same values, bitwise) */
+template <int DIM, int NV>
+__device__ __forceinline__ void RowNZCellXc(const double *X, const int *v, double *Xc)
 {
-  constexpr int CS = PWA_RNZ_STRIDE(DIM, KIND);
-  double        Xc[NV * DIM];
-  if (DIM == 2 && !(reinterpret_cast<size_t>(geo.X) & 15)) {
+  if (DIM == 2 && !(reinterpret_cast<size_t>(X) & 15)) {
 #pragma unroll
     for (int k = 0; k < NV; k++) {
-      const double2 q = __ldg(reinterpret_cast<const double2 *>(geo.X) + v[k]);
+      const double2 q = __ldg(reinterpret_cast<const double2 *>(X) + v[k]);
       Xc[2 * k]       = q.x;
       Xc[2 * k + 1]   = q.y;
     }
@@ -35,9 +33,17 @@ __device__ __forceinline__ void RowNZCellDev(const PwaRowNZGeo &geo, const int *
 #pragma unroll
     for (int k = 0; k < NV; k++)
 #pragma unroll
-      for (int d = 0; d < DIM; d++) Xc[k * DIM + d] = __ldg(&geo.X[(size_t)v[k] * DIM + d]);
+      for (int d = 0; d < DIM; d++) Xc[k * DIM + d] = __ldg(&X[(size_t)v[k] * DIM + d]);
   }
-  PwaRowNZCellX(KIND, DIM, NV, Xc, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, cell, CS, g);
+}
+
+/* PwaRowNZCell with the vertex count NV a compile-time constant and the cell's vertices v[] already read */
+template <int DIM, int KIND, int NV>
+__device__ __forceinline__ void RowNZCellDev(const PwaRowNZGeo &geo, const int *v, double shift, int cell, double *g)
+{
+  double Xc[NV * DIM];
+  RowNZCellXc<DIM, NV>(geo.X, v, Xc);
+  PwaRowNZCellX(KIND, DIM, NV, Xc, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, cell, PWA_RNZ_STRIDE(DIM, KIND), g);
 }
 
 /* A thread per cell (NCV > 0: the cell's vertex count at compile time, so that its coordinates stay in registers
@@ -75,6 +81,35 @@ __host__ __device__ constexpr int RowNZVertices()
   return DIM == 2 ? (NB == 4 || NB == 9 ? 4 : 3) : (NB == 8 || NB == 27 ? 8 : 4);
 }
 
+/* Lane t adds the entries of one incidence (its row's local dof i in the cell, the cell's factor g) into acc: the
+   column nodes, then components, in PwaRowNZLane's order. k: the columns' 8-bit positions when PRE (NEL <= 32), else
+   read from kp (stride nl) a node's components at a time */
+template <int DIM, int KIND, int NB>
+__device__ __forceinline__ void RowNZAdd(const double *Kr, double lambda, double mu, double shift, const double *g, int i, const unsigned char *k0, const unsigned char *kp, int nl, int base, int lsh, int ssh, double *acc)
+{
+  constexpr int NC = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM, NEL = NB * NC, PRE = NEL <= 32;
+  const int     a = i / NC, c = i - a * NC, lmask = (1 << lsh) - 1;
+#pragma unroll
+  for (int bn = 0; bn < NB; bn++) {
+    double        v[9];
+    unsigned char k[PRE ? 1 : NC];
+    if (!PRE) {
+#pragma unroll
+      for (int e = 0; e < NC; e++) k[e] = __ldg(&kp[(size_t)(bn * NC + e) * nl]);
+    }
+    PwaAffinePair(KIND, DIM, NB, Kr, g, lambda, mu, shift, a, bn, v);
+#pragma unroll
+    for (int e = 0; e < NC; e++) {
+      const int kk = PRE ? k0[bn * NC + e] : k[e];
+      double    ve = v[e];
+#pragma unroll
+      for (int cc = 1; cc < NC; cc++) ve = cc == c ? v[cc * NC + e] : ve; /* v[c*NC + e] without indexing v at run time (v stays in registers) */
+      if (kk == PETSCWARP_ROWNZ_SKIP8) continue;                          /* a dropped column */
+      acc[base + ((kk >> lsh) << ssh) + (kk & lmask)] += ve;
+    }
+  }
+}
+
 /* PwaRowNZLane (warpasm_rownz.h) with the element's size a compile-time constant (NB basis functions, 8-bit
    positions): the loops over the cell's columns unroll, an incidence's column positions are all loaded before its
    entries are added (NEL <= 32; else a node's components at a time), and its factor is read as double2 (FUSED:
@@ -88,14 +123,14 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
   const int      base = __ldg(&rn.lbase[b * PETSCWARP_ROWNZ_LANES + t]), nl = __ldg(&rn.nlane[b]);
   if (base < 0 || t >= nl) return;
   const int i0 = __ldg(&rn.ioff[b]), nm = (__ldg(&rn.ioff[b + 1]) - i0) / nl, ssh = rn.ssh;
-  const int lsh = __ldg(&rn.lsh[b * PETSCWARP_ROWNZ_LANES + t]), lmask = (1 << lsh) - 1;
+  const int lsh = __ldg(&rn.lsh[b * PETSCWARP_ROWNZ_LANES + t]);
   for (int m = 0; m < nm; m++) {
     const size_t         x    = (size_t)i0 + (size_t)m * nl + t;
     const int            cell = __ldg(&rn.icell[x]);
     const unsigned char *kp   = rn.kpos8 + ((size_t)i0 + (size_t)m * nl) * NEL + t;
-    unsigned char        k[PRE ? NEL : NC];
+    unsigned char        k[PRE ? NEL : 1];
     double               g[CS];
-    int                  i = 0, a, c, vtx[FUSED ? RowNZVertices<DIM, NB>() : 1]; /* the cell's vertices (fused) */
+    int                  i = 0, vtx[FUSED ? RowNZVertices<DIM, NB>() : 1]; /* the cell's vertices (fused) */
     /* HOIST (fused triangles): everything that depends only on x is read before the padding test, so that these loads
        do not wait for icell's (a padding entry's positions and vertices are valid memory: 0xff / 0). Elsewhere the
        registers it costs are not measured to pay (3D P1 fused: 80 -> 96) */
@@ -118,8 +153,6 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
         for (int j = 0; j < (PRE ? NEL : 1); j++) k[j] = __ldg(&kp[(size_t)j * nl]);
       }
     }
-    a = i / NC;
-    c = i - a * NC;
     if constexpr (FUSED) {
       constexpr int NV = RowNZVertices<DIM, NB>();
       if (!HOIST || !rn.ivert) RowNZCellVerts<NV>(geo.cv, cell, vtx);
@@ -132,30 +165,99 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
         g[2 * r + 1]    = q.y;
       }
     }
+    RowNZAdd<DIM, KIND, NB>(Kr, lambda, mu, shift, g, i, k, kp, nl, base, lsh, ssh, acc);
+  }
+}
+
+/* An incidence's plan entries, those that depend only on its position x (streaming, coalesced over the lanes): its
+   cell, the row's local dof, the columns' positions and (fused, rn.ivert) the cell's vertices */
+template <int NEL, int NV>
+struct RowNZInc {
+  int           cell, i, v[NV];
+  unsigned char k[NEL];
+};
+
+template <int NEL, int NV>
+__device__ __forceinline__ void RowNZIncLoad(const PetscWarpRowNZ &rn, size_t x, const unsigned char *kp, int nl, bool verts, RowNZInc<NEL, NV> &s)
+{
+  s.cell = __ldg(&rn.icell[x]);
+  s.i    = __ldg(&rn.iloc[x]);
 #pragma unroll
-    for (int bn = 0; bn < NB; bn++) {
-      double v[9];
-      if (!PRE) {
+  for (int j = 0; j < NEL; j++) s.k[j] = __ldg(&kp[(size_t)j * nl]);
+  if (verts) {
 #pragma unroll
-        for (int e = 0; e < NC; e++) k[e] = __ldg(&kp[(size_t)(bn * NC + e) * nl]);
-      }
-      PwaAffinePair(KIND, DIM, NB, Kr, g, lambda, mu, shift, a, bn, v);
+    for (int q = 0; q < NV; q++) s.v[q] = __ldg(&rn.ivert[(size_t)q * rn.ninc + x]);
+  }
+}
+
+/* What an incidence's arithmetic reads from its cell (its payload, NP doubles): the vertex coordinates (FUSED; the
+   vertices gathered from cv first where the plan has no vertex lists) or the cell's factor. Padding reads nothing */
+template <int DIM, int KIND, int NV, bool FUSED, int NEL>
+__device__ __forceinline__ void RowNZPayload(const PwaRowNZGeo &geo, const double *coef, bool verts, RowNZInc<NEL, NV> &s, double *P)
+{
+  constexpr int CS = PWA_RNZ_STRIDE(DIM, KIND);
+  if (s.cell < 0) return;
+  if constexpr (FUSED) {
+    if (!verts) RowNZCellVerts<NV>(geo.cv, s.cell, s.v);
+    RowNZCellXc<DIM, NV>(geo.X, s.v, P);
+  } else {
 #pragma unroll
-      for (int e = 0; e < NC; e++) {
-        const int kk = k[PRE ? bn * NC + e : e];
-        double    ve = v[e];
-#pragma unroll
-        for (int cc = 1; cc < NC; cc++) ve = cc == c ? v[cc * NC + e] : ve; /* v[c*NC + e] without indexing v at run time (v stays in registers) */
-        if (kk == PETSCWARP_ROWNZ_SKIP8) continue;                          /* a dropped column */
-        acc[base + ((kk >> lsh) << ssh) + (kk & lmask)] += ve;
-      }
+    for (int r = 0; r < CS / 2; r++) {
+      const double2 q = __ldg(reinterpret_cast<const double2 *>(coef + (size_t)s.cell * CS) + r);
+      P[2 * r]        = q.x;
+      P[2 * r + 1]    = q.y;
     }
+  }
+}
+
+/* RowNZLaneNB with the lane's loads issued ahead of its arithmetic (-mat_warp_rownz_prefetch; P1 elements, whose lanes
+   wait on their loads: ncu on P1 triangles, 2026-11-26, 12.45 cycles of long-scoreboard stall per issued instruction).
+   PIPE 1: incidence m+1's plan entries are loaded before incidence m's payload is gathered and its entries added; PIPE
+   2: also incidence m+1's payload (coordinates or factor), and m+2's plan entries. The same arithmetic in the same
+   order: bitwise RowNZLaneNB's values. */
+template <int DIM, int KIND, int NB, bool FUSED, int PIPE>
+__device__ __forceinline__ void RowNZLanePipe(const double *Kr, double lambda, double mu, double shift, const PetscWarpRowNZ &rn, int b, int t, const double *__restrict__ coef, const PwaRowNZGeo &geo, double *acc)
+{
+  constexpr int NC = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM, NEL = NB * NC, CS = PWA_RNZ_STRIDE(DIM, KIND), NV = RowNZVertices<DIM, NB>(), NP = FUSED ? NV * DIM : CS;
+  static_assert(NEL <= 32 && PIPE >= 1 && PIPE <= 2, "prefetching lanes hold an incidence's positions in registers");
+  const int base = __ldg(&rn.lbase[b * PETSCWARP_ROWNZ_LANES + t]), nl = __ldg(&rn.nlane[b]);
+  if (base < 0 || t >= nl) return;
+  const int  i0 = __ldg(&rn.ioff[b]), nm = (__ldg(&rn.ioff[b + 1]) - i0) / nl, ssh = rn.ssh;
+  const int  lsh   = __ldg(&rn.lsh[b * PETSCWARP_ROWNZ_LANES + t]);
+  const bool verts = FUSED && rn.ivert;
+  const unsigned char *kp0 = rn.kpos8 + (size_t)i0 * NEL + t;
+  RowNZInc<NEL, NV>    s0, s1;
+  double               P0[NP];
+  if (nm < 1) return;
+  RowNZIncLoad<NEL, NV>(rn, (size_t)i0 + t, kp0, nl, verts, s0);
+  if (PIPE >= 2) {
+    if (nm > 1) RowNZIncLoad<NEL, NV>(rn, (size_t)i0 + nl + t, kp0 + (size_t)nl * NEL, nl, verts, s1);
+    RowNZPayload<DIM, KIND, NV, FUSED, NEL>(geo, coef, verts, s0, P0);
+  }
+  for (int m = 0; m < nm; m++) {
+    RowNZInc<NEL, NV> s = s0;
+    double            P[NP], g[CS];
+    if (PIPE >= 2) {
+#pragma unroll
+      for (int r = 0; r < NP; r++) P[r] = P0[r];
+      s0 = s1;
+      if (m + 2 < nm) RowNZIncLoad<NEL, NV>(rn, (size_t)i0 + (size_t)(m + 2) * nl + t, kp0 + (size_t)(m + 2) * nl * NEL, nl, verts, s1);
+      if (m + 1 < nm) RowNZPayload<DIM, KIND, NV, FUSED, NEL>(geo, coef, verts, s0, P0);
+    } else if (m + 1 < nm) RowNZIncLoad<NEL, NV>(rn, (size_t)i0 + (size_t)(m + 1) * nl + t, kp0 + (size_t)(m + 1) * nl * NEL, nl, verts, s0);
+    if (s.cell < 0) continue; /* padding */
+    if (PIPE == 1) RowNZPayload<DIM, KIND, NV, FUSED, NEL>(geo, coef, verts, s, P);
+    if constexpr (FUSED) PwaRowNZCellX(KIND, DIM, NV, P, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, s.cell, CS, g);
+    else {
+#pragma unroll
+      for (int r = 0; r < CS; r++) g[r] = P[r];
+    }
+    RowNZAdd<DIM, KIND, NB>(Kr, lambda, mu, shift, g, s.i, s.k, NULL, nl, base, lsh, ssh, acc);
   }
 }
 
 /* Shared memory (doubles): the reference matrices kn, then maxslots per warp. NB > 0: RowNZLaneNB (8-bit positions,
    nb == NB), else the generic PwaRowNZLane. FUSED: coef is NULL, the factors are computed from geo */
-template <int DIM, int KIND, int NB, bool FUSED>
+template <int DIM, int KIND, int NB, bool FUSED, int PIPE>
 __global__ void RowNZ(int nb, int kn, const double *__restrict__ Kaff, double lambda, double mu, double shift, const __grid_constant__ PetscWarpRowNZ rn, const double *__restrict__ coef, const __grid_constant__ PwaRowNZGeo geo, double *__restrict__ val)
 {
   extern __shared__ double smem[];
@@ -168,7 +270,8 @@ __global__ void RowNZ(int nb, int kn, const double *__restrict__ Kaff, double la
     const int s0 = __ldg(&rn.soff[b]), ns = __ldg(&rn.soff[b + 1]) - s0;
     for (int s = lane; s < ns; s += PETSCWARP_ROWNZ_LANES) acc[s] = 0.0;
     __syncwarp();
-    if constexpr (NB > 0) RowNZLaneNB<DIM, KIND, NB, FUSED>(smem, lambda, mu, shift, rn, b, lane, coef, geo, acc);
+    if constexpr (NB > 0 && PIPE > 0) RowNZLanePipe<DIM, KIND, NB, FUSED, PIPE>(smem, lambda, mu, shift, rn, b, lane, coef, geo, acc);
+    else if constexpr (NB > 0) RowNZLaneNB<DIM, KIND, NB, FUSED>(smem, lambda, mu, shift, rn, b, lane, coef, geo, acc);
     else PwaRowNZLane(KIND, DIM, nb, smem, lambda, mu, shift, &rn, b, lane, FUSED ? NULL : coef, &geo, CS, acc);
     __syncwarp();
     for (int s = lane; s < ns; s += PETSCWARP_ROWNZ_LANES) val[s0 + s] = acc[s];
@@ -214,7 +317,7 @@ extern "C" int PetscWarpAsmRowNZCoefCUDA(const PetscWarpFE *fe, const PetscWarpM
 
 /* Warps per block: the most resident warps per SM for the block's shared memory (reference matrices once per block,
    a tile's range per warp); blocks: as many as are resident at once, each walking tiles (grid-stride) */
-template <int DIM, int KIND, int NB, bool FUSED>
+template <int DIM, int KIND, int NB, bool FUSED, int PIPE = 0>
 static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, const PwaRowNZGeo &geo, double *val, cudaStream_t st)
 {
   const int    kn    = PwaAffineRefs(KIND, DIM) * (fe->nb * (fe->nb + 1) / 2);
@@ -233,13 +336,13 @@ static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWar
     if ((e = cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return (int)e;
     if ((e = cudaDeviceGetAttribute(&smsm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev)) != cudaSuccess) return (int)e;
     if ((e = cudaDeviceGetAttribute(&smblk, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)) != cudaSuccess) return (int)e;
-    if ((e = cudaFuncGetAttributes(&fa, RowNZ<DIM, KIND, NB, FUSED>)) != cudaSuccess) return (int)e;
+    if ((e = cudaFuncGetAttributes(&fa, RowNZ<DIM, KIND, NB, FUSED, PIPE>)) != cudaSuccess) return (int)e;
     if (fixed + per > (size_t)smblk) return (int)cudaErrorInvalidConfiguration; /* the plan checks this (PetscWarpAsmRowNZTileBytes) */
     if (!PetscWarpAsmRowNZResidentWarps(fixed, per, (size_t)smsm, (size_t)smblk, fa.numRegs, &wpb)) wpb = 1;
     bytes = fixed + (size_t)wpb * per;
-    if (bytes > 48 * 1024 && (e = cudaFuncSetAttribute(RowNZ<DIM, KIND, NB, FUSED>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)) != cudaSuccess) return (int)e;
+    if (bytes > 48 * 1024 && (e = cudaFuncSetAttribute(RowNZ<DIM, KIND, NB, FUSED, PIPE>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)) != cudaSuccess) return (int)e;
     for (;;) { /* the model's block, or fewer warps where the device says the block cannot be resident */
-      if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, RowNZ<DIM, KIND, NB, FUSED>, wpb * PETSCWARP_ROWNZ_LANES, bytes)) != cudaSuccess) return (int)e;
+      if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, RowNZ<DIM, KIND, NB, FUSED, PIPE>, wpb * PETSCWARP_ROWNZ_LANES, bytes)) != cudaSuccess) return (int)e;
       if (per_sm > 0 || wpb == 1) break;
       wpb--;
       bytes = fixed + (size_t)wpb * per;
@@ -249,17 +352,29 @@ static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWar
   }
   grid = (rn->ntiles + cwpb - 1) / cwpb;
   if (grid > cmaxgrid) grid = cmaxgrid;
-  RowNZ<DIM, KIND, NB, FUSED><<<grid, cwpb * PETSCWARP_ROWNZ_LANES, cbytes, st>>>(fe->nb, kn, fe->Kaff, ph->lambda, ph->mu, ph->shift, *rn, coef, geo, val);
+  RowNZ<DIM, KIND, NB, FUSED, PIPE><<<grid, cwpb * PETSCWARP_ROWNZ_LANES, cbytes, st>>>(fe->nb, kn, fe->Kaff, ph->lambda, ph->mu, ph->shift, *rn, coef, geo, val);
   return (int)cudaGetLastError();
 }
 
-/* Launch<DIM, KIND, NB, FUSED> for the first NB of NBS equal to fe->nb (fused: only where the cells have the vertex
+/* Launch<DIM, KIND, NB, FUSED> for NB: on P1 elements (NB == DIM + 1) with the lanes prefetching rn->pipe incidences
+   ahead (RowNZLanePipe) */
+template <int DIM, int KIND, int NB, bool FUSED>
+static int LaunchPipe(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, const PwaRowNZGeo &geo, double *val, cudaStream_t st)
+{
+  if constexpr (NB == DIM + 1) {
+    if (rn->pipe == 1) return Launch<DIM, KIND, NB, FUSED, 1>(fe, ph, rn, coef, geo, val, st);
+    if (rn->pipe == 2) return Launch<DIM, KIND, NB, FUSED, 2>(fe, ph, rn, coef, geo, val, st);
+  }
+  return Launch<DIM, KIND, NB, FUSED>(fe, ph, rn, coef, geo, val, st);
+}
+
+/* LaunchPipe<DIM, KIND, NB, FUSED> for the first NB of NBS equal to fe->nb (fused: only where the cells have the vertex
    count the kernel is compiled for); the generic kernel (NB = 0) when none is */
 template <int DIM, int KIND, bool FUSED, int... NBS>
 static int LaunchNB(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, const PwaRowNZGeo &geo, double *val, cudaStream_t st)
 {
   int err = 0;
-  if (!((fe->nb == NBS && (!FUSED || fe->ncv == RowNZVertices<DIM, NBS>()) && ((err = Launch<DIM, KIND, NBS, FUSED>(fe, ph, rn, coef, geo, val, st)), true)) || ...)) err = Launch<DIM, KIND, 0, FUSED>(fe, ph, rn, coef, geo, val, st);
+  if (!((fe->nb == NBS && (!FUSED || fe->ncv == RowNZVertices<DIM, NBS>()) && ((err = LaunchPipe<DIM, KIND, NBS, FUSED>(fe, ph, rn, coef, geo, val, st)), true)) || ...)) err = Launch<DIM, KIND, 0, FUSED>(fe, ph, rn, coef, geo, val, st);
   return err;
 }
 

@@ -102,6 +102,7 @@ struct _p_PetscWarpAsm {
   PetscInt                     rntileslots; /* rownz: tile slot cap (0: the occupancy model's choice) */
   PetscBool                    rnunroll;    /* rownz: device kernels specialised for the element's size (-mat_warp_rownz_unroll) */
   PetscBool3                   rnfused;     /* rownz: rows compute their cells' factors (-mat_warp_rownz_fused; unknown: automatic) */
+  PetscInt                     rnpipe;      /* rownz: incidences the P1 lanes load ahead (-mat_warp_rownz_prefetch; -1: automatic) */
   PetscReal                    rnminlanes;  /* rownz: atomic below this many predicted resident rows per SM (0: never) */
   /* device copies of the inputs */
   PetscBool        uploaded;

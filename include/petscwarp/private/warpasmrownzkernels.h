@@ -54,6 +54,8 @@ typedef struct {
   int                   ssh;      /* 0 (CSR) or 5 (ELL-WARP): see above */
   int                   maxslots; /* largest soff[b+1] - soff[b] */
   int                   unroll;   /* device: kernels specialised for the element's size where one exists (else the generic loop) */
+  int                   pipe;     /* device, specialised P1 kernels: incidences a lane loads ahead of its arithmetic, 0-2
+                                     (RowNZLanePipe in warpasm_rownz.cu; -mat_warp_rownz_prefetch) */
   const int            *soff;     /* [ntiles+1] */
   const int            *ioff;     /* [ntiles+1], multiples of LANES */
   const unsigned char  *nlane;    /* [ntiles]: lanes of the tile's incidence lists (their stride), 1 .. LANES */

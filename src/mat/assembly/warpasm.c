@@ -595,6 +595,7 @@ PetscErrorCode PetscWarpAsmCreate(MPI_Comm comm, PetscWarpAsm *wa)
   a->rnminlanes  = 0;
   a->rnunroll    = PETSC_TRUE;
   a->rnfused     = PETSC_BOOL3_UNKNOWN;
+  a->rnpipe      = -1;
   a->sbs         = 512;
   a->affine      = PETSC_TRUE;
   a->naffine     = -1;
@@ -1109,10 +1110,14 @@ PetscErrorCode PetscWarpAsmSetAffine(PetscWarpAsm wa, PetscBool flg)
                                                             predicted resident per SM (default 0: never)
 . -mat_warp_rownz_unroll <bool>                            - rownz: device kernels specialised for the element's size
                                                             (unrolled column loops; default true; false: the generic loop)
-- -mat_warp_rownz_fused <bool>                             - rownz: each row computes the affine factors of its cells from
+. -mat_warp_rownz_fused <bool>                             - rownz: each row computes the affine factors of its cells from
                                                             the vertex coordinates (one kernel, no factor array) instead of
                                                             reading them from a factor array computed per cell first
                                                             (default: automatic, fused on P1 triangles, and on P1 tetrahedra into CSR)
+- -mat_warp_rownz_prefetch <n>                             - rownz, P1 elements on the device: incidences a row's thread loads
+                                                            ahead of its arithmetic (0: none, 1: the next one's plan entries,
+                                                            2: also the next one's coordinates or factor and the one after's
+                                                            plan entries; default -1: automatic)
 
   Level: intermediate
 
@@ -1127,12 +1132,14 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscReal                    maxred, minlanes;
   PetscInt                     tileslots;
   PetscBool                    unroll, fused, fusedset, redplandev;
+  PetscInt                     pipe;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
   redplandev = wa->redplandev;
   tileslots  = wa->rntileslots;
   unroll     = wa->rnunroll;
+  pipe       = wa->rnpipe;
   minlanes   = wa->rnminlanes;
   s          = wa->strategy;
   dev        = wa->usedevice;
@@ -1159,7 +1166,11 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscCall(PetscOptionsBool("-mat_warp_rownz_unroll", "rownz: device kernels specialised for the element's size (0: the generic loop)", "PetscWarpAsmSetFromOptions", unroll, &unroll, NULL));
   fused = wa->rnfused == PETSC_BOOL3_TRUE ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscOptionsBool("-mat_warp_rownz_fused", "rownz: rows compute their cells' affine factors (one kernel, no factor array; default: automatic, on P1 triangles and on P1 tetrahedra into CSR)", "PetscWarpAsmSetFromOptions", fused, &fused, &fusedset));
+  PetscCall(PetscOptionsInt("-mat_warp_rownz_prefetch", "rownz, P1 elements on the device: incidences a row's thread loads ahead of its arithmetic (0-2; -1: automatic)", "PetscWarpAsmSetFromOptions", pipe, &pipe, NULL));
   PetscOptionsEnd();
+  PetscCheck(pipe >= -1 && pipe <= 2, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_rownz_prefetch %" PetscInt_FMT ": -1 (automatic), 0, 1 or 2", pipe);
+  if (pipe != wa->rnpipe) PetscCall(PlanReset(wa)); /* the plan's tiles follow the kernel's registers, and its vertex lists the kernel */
+  wa->rnpipe   = pipe;
   wa->rnunroll = unroll;
   if (fusedset && PetscBoolToBool3(fused) != wa->rnfused) {
     PetscCall(PlanReset(wa)); /* the plan's tiles follow the kernel's registers */

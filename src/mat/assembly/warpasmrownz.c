@@ -56,6 +56,8 @@ PetscWarpRowNZ PetscWarpRowNZHostView(const PetscWarpRowNZHost *rn)
   v.kpos16   = rn->kpos16;
   v.ninc     = (int)rn->ninc;
   v.ivert    = NULL; /* device only (PetscWarpAsmRowNZRun_Private()) */
+  v.unroll   = 1;
+  v.pipe     = 0;
   return v;
 }
 
@@ -317,12 +319,20 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
 /* The occupancy model's inputs (PetscWarpPlanRowNZ()). Registers per thread of RowNZ<DIM, KIND, NB, FUSED> (ptxas -v,
    sm_90, CUDA 13.0, -fmad=false): the plan is a function of the pattern and these constants, the same on the host and
    the device; the launch uses the kernel's own count. */
-static int RowNZRegs(int dim, int kind, int nb, PetscBool fused)
+static int RowNZRegs(int dim, int kind, int nb, PetscBool fused, int pipe)
 {
   /* ptxas (CUDA 13.0, sm_90) for the kernels specialised for nb (warpasm_rownz.cu; fused 2D Laplace rechecked
      2026-11-26 after the 16-byte gathers and the hoisted loads: 56 for nb 3, 64 for nb 4-10); the generic kernel (16-bit positions,
      other nb) uses 54/80 (LAPLACE 2D/3D) and 56/72 (ELASTICITY), fused or not. Fused: the cell's vertex coordinates
      and its factor live in registers too (3D Q1 Laplace 48 -> 128) */
+  if (pipe > 0 && nb == dim + 1) { /* P1 lanes loading ahead (RowNZLanePipe), ptxas 2026-11-26 (eighth session); [dim-2][fused][pipe-1] */
+    static const int lap[2][2][2] = {
+                       {{45, 64}, {64, 94}  },
+                       {{56, 72}, {122, 126}}
+    },
+                     ela[2][2][2] = {{{69, 92}, {72, 90}}, {{128, 147}, {116, 160}}};
+    return kind == PETSCWARP_PHYS_LAPLACE ? lap[dim - 2][fused ? 1 : 0][pipe - 1] : ela[dim - 2][fused ? 1 : 0][pipe - 1];
+  }
   if (!fused) {
     if (kind == PETSCWARP_PHYS_LAPLACE) return dim == 2 ? 48 : nb <= 8 ? 48 : nb <= 10 ? 56 : nb <= 20 ? 64 : 72;
     return dim == 2 ? 72 : nb <= 4 ? 120 : nb <= 8 ? 150 : 112;
@@ -360,11 +370,22 @@ PetscBool PetscWarpAsmRowNZFused_Private(PetscWarpAsm a)
   return PETSC_FALSE;
 }
 
+/* The incidences a P1 lane loads ahead of its arithmetic (-mat_warp_rownz_prefetch, RowNZLanePipe in
+   warpasm_rownz.cu); 0 where the kernels do not prefetch (other elements, the generic kernel) */
+static int RowNZPipe(PetscWarpAsm a)
+{
+  if (a->nb != a->dim + 1 || !a->rnunroll) return 0;
+  if (a->rnpipe >= 0) return (int)a->rnpipe;
+  return 0;
+}
+
 /* Whether the device plan stores each incidence's vertices (PetscWarpRowNZ.ivert): where the kernel specialised for
-   fused triangles reads them (RowNZLaneNB's HOIST: P1-P3 triangles, 8-bit positions, -mat_warp_rownz_unroll) */
+   fused simplices reads them (RowNZLaneNB's HOIST: P1-P3 triangles; RowNZLanePipe: P1 prefetching; 8-bit positions,
+   -mat_warp_rownz_unroll) */
 static PetscBool RowNZIncVerts(PetscWarpAsm a, PetscBool wide, PetscCount ninc)
 {
-  return (PetscBool)(PetscWarpAsmRowNZFused_Private(a) && a->dim == 2 && a->ncv == 3 && (a->nb == 3 || a->nb == 6 || a->nb == 10) && a->rnunroll && !wide && ninc > 0);
+  if (!PetscWarpAsmRowNZFused_Private(a) || a->ncv != a->dim + 1 || !a->rnunroll || wide || ninc <= 0) return PETSC_FALSE;
+  return (PetscBool)((a->dim == 2 && (a->nb == 3 || a->nb == 6 || a->nb == 10)) || RowNZPipe(a) > 0);
 }
 
 /* Whether the affine path serves every cell for rownz; else the reason */
@@ -396,7 +417,7 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     fe.nb                   = (int)a->nb;
     tl.tileslots            = a->rntileslots;
     tl.fixed                = PetscWarpAsmRowNZTileBytes(&fe, ph->kind, 0);
-    tl.regs                 = RowNZRegs((int)a->dim, ph->kind, (int)a->nb, PetscWarpAsmRowNZFused_Private(a));
+    tl.regs                 = RowNZRegs((int)a->dim, ph->kind, (int)a->nb, PetscWarpAsmRowNZFused_Private(a), RowNZPipe(a));
     PetscCall(PetscWarpPlanRowNZ(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, t->nslots, a->ncells, a->nel, a->e2d, &tl, &p->rn, &why));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRowNZ, 0, 0, 0, 0));
     if (!why && a->rnminlanes > 0 && p->rn.lanes < a->rnminlanes) {
@@ -425,7 +446,7 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     p->strategy = PETSCWARP_ASM_ATOMIC;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  p->bytes = PetscWarpRowNZHostBytes(&p->rn) + (device && RowNZIncVerts(a, p->rn.wide, p->rn.ninc) ? sizeof(int) * 3.0 * (PetscLogDouble)p->rn.ninc : 0.0) /* each incidence's vertices */ +
+  p->bytes = PetscWarpRowNZHostBytes(&p->rn) + (device && RowNZIncVerts(a, p->rn.wide, p->rn.ninc) ? sizeof(int) * (PetscLogDouble)a->ncv * (PetscLogDouble)p->rn.ninc : 0.0) /* each incidence's vertices */ +
              (PetscWarpAsmRowNZFused_Private(a) ? 0.0 : sizeof(double) * (PetscLogDouble)a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind)); /* the factor array, where the rows do not compute the factors */
   PetscCall(PetscInfo(a, "rownz: %" PetscInt_FMT " tiles (%s slots, rows of at most %" PetscInt_FMT " entries: %s positions), %" PetscInt_FMT " rows served, %.3g incidences per row (padding included), at most %" PetscInt_FMT " slots per tile (cap %" PetscInt_FMT "): predicted %d warps, %.4g rows resident per SM; %s\n",
                       p->rn.ntiles, p->rn.ssh ? "ELL-WARP" : "CSR", p->rn.maxrow, p->rn.wide ? "16-bit" : "8-bit", p->rn.nrows, p->rn.nrows ? (double)p->rn.ninc / (double)p->rn.nrows : 0.0, p->rn.maxslots, p->rn.tileslots, p->rn.warps, (double)p->rn.lanes, PetscWarpAsmRowNZFused_Private(a) ? "the rows compute their cells' factors (fused)" : "the cells' factors computed first"));
@@ -521,6 +542,7 @@ PetscErrorCode PetscWarpAsmRowNZRun_Private(PetscWarpAsm a, Mat A, MatWarpTarget
     }
     PetscCall(PetscLogEventBegin(PETSCWARPASM_Reduce, A, 0, 0, 0));
     p->d_rn.unroll = (int)a->rnunroll;
+    p->d_rn.pipe   = RowNZPipe(a);
     PetscCallCUDA((cudaError_t)PetscWarpAsmRowNZCUDA(fe, mesh, ph, &p->d_rn, fused ? NULL : p->d_coef, t->val, st));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_Reduce, A, 0, 0, 0));
   }
