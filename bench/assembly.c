@@ -25,7 +25,9 @@ static char help[] = "Finite-element assembly benchmark: every compared path in 
                      "  -rownz_fused 1,0   also run rownz with each value of -mat_warp_rownz_fused (rows computing their cells'\n"
                      "                     factors, or the factor array), each with its own PetscWarpAsm: rows rownz[fused]>target\n"
                      "  -rownz_prefetch 0,1,2  also run rownz with each value of -mat_warp_rownz_prefetch (with each -rownz_fused value\n"
-                     "                     where both are given): rows rownz[fused,pf2]>target\n"
+                     "                     where both are given): rows rownz[fused=1:prefetch=2]>target\n"
+                     "  -rownz_variants a=b:c=d,...  also run rownz with each set of -mat_warp_rownz_a b -mat_warp_rownz_c d (instead of\n"
+                     "                     -rownz_fused and -rownz_prefetch): rows rownz[a=b:c=d]>target\n"
                      "  -targets a,...     matrix types assembled into (default aijcusparse,ellwarp)\n"
                      "  -symbolic <first|all|none>  also assemble into a matrix of PetscWarpAsmCreateMatrix() (symbolic pattern from the\n"
                      "                     element map, no DMPlex preallocation): with the first strategy listed (default), all, none\n"
@@ -531,9 +533,9 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
   Row            r;
   PetscLogDouble t0, t1;
 
-  PetscInt                     nswp = 8, nsws = 16, swsmem[16], smem0 = 0, nswb = 8, swbs[8], sbs0 = 512, naff = 2, nfused = 2, npf = 3, pfs[3], nfv;
+  PetscInt                     nswp = 8, nsws = 16, swsmem[16], smem0 = 0, nswb = 8, swbs[8], sbs0 = 512, naff = 2, nfused = 2, npf = 3, pfs[3], nfv, nrv = 16;
   PetscBool                    affs[2] = {PETSC_TRUE, PETSC_FALSE}, aff0 = PETSC_TRUE, fused[2];
-  char                        *swpart[8];
+  char                        *swpart[8], *rvs[16];
   PetscWarpSharedNZPartitioner part0   = PETSCWARP_SHAREDNZ_BALLS;
   PetscReal                    maxred0 = 3;
   PetscBool                    flg;
@@ -562,6 +564,9 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
   if (!flg) npf = 0;
   nfv = PetscMax(nfused, 1) * PetscMax(npf, 1); /* the rownz variants: each fused value with each prefetch value */
   if (!nfused && !npf) nfv = 0;
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-rownz_variants", rvs, &nrv, &flg));
+  if (!flg) nrv = 0;
+  if (nrv) nfv = nrv;
   PetscCall(PetscOptionsGetBoolArray(NULL, NULL, "-affine", affs, &naff, &flg));
   if (!flg) {
     naff    = 1;
@@ -608,25 +613,37 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
           PetscCall(RunPathSafe(ci, wa, T, tmat, tfail, Jref, strat[k], NULL, targ[t], (PetscBool)(m == 1), device || !run));
         }
         PetscCall(PetscWarpAsmSetAffine(wa, affs[0]));
-        if (strat[k] == PETSCWARP_ASM_ROWNZ && m == 0) { /* -rownz_fused 1,0 -rownz_prefetch 0,1,2: rownz with each value (pair) of -mat_warp_rownz_fused and -mat_warp_rownz_prefetch */
+        if (strat[k] == PETSCWARP_ASM_ROWNZ && m == 0) { /* the rownz variants (-rownz_variants, or -rownz_fused x -rownz_prefetch) */
           for (PetscInt iv = 0; iv < nfv; iv++) {
             PetscWarpAsm wv = NULL;
-            char         label[32] = "", pfv[8];
-            const PetscInt jf = nfused ? iv % nfused : -1, jp = npf ? iv / PetscMax(nfused, 1) : -1;
+            char         label[PETSC_MAX_PATH_LEN], buf[PETSC_MAX_PATH_LEN], *tok, *save = NULL;
 
-            if (jf >= 0) PetscCall(PetscOptionsSetValue(NULL, "-mat_warp_rownz_fused", fused[jf] ? "1" : "0"));
-            if (jp >= 0) {
-              PetscCall(PetscSNPrintf(pfv, sizeof(pfv), "%" PetscInt_FMT, pfs[jp]));
-              PetscCall(PetscOptionsSetValue(NULL, "-mat_warp_rownz_prefetch", pfv));
+            if (nrv) PetscCall(PetscStrncpy(buf, rvs[iv], sizeof(buf)));
+            else {
+              const PetscInt jf = nfused ? iv % nfused : -1, jp = npf ? iv / PetscMax(nfused, 1) : -1;
+              PetscCall(PetscSNPrintf(buf, sizeof(buf), "%s%s%s", jf < 0 ? "" : fused[jf] ? "fused=1" : "fused=0", jf >= 0 && jp >= 0 ? ":" : "", ""));
+              if (jp >= 0) PetscCall(PetscSNPrintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "prefetch=%" PetscInt_FMT, pfs[jp]));
             }
-            PetscCall(PetscSNPrintf(label, sizeof(label), "[%s%s%s%s]", jf < 0 ? "" : fused[jf] ? "fused" : "factor", jf >= 0 && jp >= 0 ? "," : "", jp < 0 ? "" : "pf", jp < 0 ? "" : pfv));
+            PetscCall(PetscSNPrintf(label, sizeof(label), "[%s]", buf));
+            for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) { /* name=value: -mat_warp_rownz_name value */
+              char *eq = strchr(tok, '='), opt[128];
+              PetscCheck(eq, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-rownz_variants: %s is not name=value", tok);
+              *eq = 0;
+              PetscCall(PetscSNPrintf(opt, sizeof(opt), "-mat_warp_rownz_%s", tok));
+              PetscCall(PetscOptionsSetValue(NULL, opt, eq + 1));
+            }
             PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
             ierr = DMPlexWarpAsmCreate(dm, ci->bc->phys == PLEX_PHYSICS_LAPLACE ? PETSCWARP_PHYSICS_LAPLACE : PETSCWARP_PHYSICS_ELASTICITY, &wv);
             if (!ierr) ierr = PetscWarpAsmSetFromOptions(wv);
             if (!ierr && !device) ierr = PetscWarpAsmUseDevice(wv, PETSC_FALSE);
             PetscCall(PetscPopErrorHandler());
-            PetscCall(PetscOptionsClearValue(NULL, "-mat_warp_rownz_fused"));
-            PetscCall(PetscOptionsClearValue(NULL, "-mat_warp_rownz_prefetch"));
+            PetscCall(PetscStrncpy(buf, label + 1, sizeof(buf)));
+            for (tok = strtok_r(buf, ":]", &save); tok; tok = strtok_r(NULL, ":]", &save)) {
+              char *eq = strchr(tok, '='), opt[128];
+              if (eq) *eq = 0;
+              PetscCall(PetscSNPrintf(opt, sizeof(opt), "-mat_warp_rownz_%s", tok));
+              PetscCall(PetscOptionsClearValue(NULL, opt));
+            }
             if (!ierr) PetscCall(RunPathSafe(ci, wv, T, tmat, tfail, Jref, strat[k], label, targ[t], PETSC_FALSE, device || !run));
             PetscCall(PetscWarpAsmDestroy(&wv));
           }
@@ -653,6 +670,7 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
   }
   PetscCall(PetscWarpAsmDestroy(&wa));
   for (PetscInt ip = 0; ip < nswp; ip++) PetscCall(PetscFree(swpart[ip]));
+  for (PetscInt iv = 0; iv < nrv; iv++) PetscCall(PetscFree(rvs[iv]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

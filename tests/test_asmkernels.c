@@ -1076,6 +1076,28 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
             CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
             EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, fused, incidence vertices, prefetch %d) on the device differs from the host twin (not bitwise): %g", C->name, l, pf, RelDiff((size_t)R.nslots, val, h));
           }
+          if (P->fe.dim == 3 && P->fe.nb == 4) { /* fused P1 tetrahedra reading the coordinates padded to 32 bytes a vertex (X4) */
+            double *d_x4 = NULL, *hx4 = NEW(double, 4 * (size_t)P->mesh.nverts + 1);
+            int     badx = 0;
+            CHECK(cudaMalloc((void **)&d_x4, sizeof(double) * 4 * (size_t)P->mesh.nverts + 32));
+            CHECK(PetscWarpAsmRowNZPadCoordsCUDA(P->mesh.nverts, dmesh.X, d_x4, st));
+            CHECK(cudaMemcpy(hx4, d_x4, sizeof(double) * 4 * (size_t)P->mesh.nverts, cudaMemcpyDeviceToHost));
+            for (int v = 0; v < P->mesh.nverts; v++)
+              for (int d = 0; d < 4; d++) badx += memcmp(&hx4[4 * v + d], d < 3 ? &P->mesh.X[3 * v + d] : &(double){0.0}, sizeof(double)) != 0;
+            EXPECT(!badx, "%s: padded coordinates: %d wrong entries", C->name, badx);
+            free(hx4);
+            dv.X4 = d_x4;
+            for (int pf = 0; pf < 3; pf++) {
+              dv.pipe = pf;
+              CHECK(cudaMemset(d_val, 0xff, sizeof(double) * R.nslots));
+              CHECK(PetscWarpAsmRowNZCUDA(&dfe, &dmesh, &dph, &dv, NULL, d_val, st));
+              CHECK(cudaStreamSynchronize(st));
+              CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
+              EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, fused, incidence vertices, padded coordinates, prefetch %d) on the device differs from the host twin (not bitwise): %g", C->name, l, pf, RelDiff((size_t)R.nslots, val, h));
+            }
+            dv.X4 = NULL;
+            cudaFree(d_x4);
+          }
           dv.pipe  = 0;
           dv.ivert = NULL;
           cudaFree(d_iv);

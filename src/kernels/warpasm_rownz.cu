@@ -16,13 +16,21 @@ __device__ __forceinline__ void RowNZCellVerts(const int *cv, int cell, int *v)
   for (int k = 0; k < NV; k++) v[k] = __ldg(&cv[(size_t)cell * NV + k]);
 }
 
-/* The coordinates of a cell's NV vertices v[] into Xc (NV*DIM doubles); in 2D each vertex's coordinates are one
+/* The coordinates of a cell's NV vertices v[] into Xc (NV*DIM doubles), from X or (3D) its padded copy X4 where given; in 2D each vertex's coordinates are one
    16-byte load where X is 16-byte aligned (half the gather instructions of scalar loads: a fused lane's gathers touch a
    cache line per lane; the same values, bitwise) */
 template <int DIM, int NV>
-__device__ __forceinline__ void RowNZCellXc(const double *X, const int *v, double *Xc)
+__device__ __forceinline__ void RowNZCellXc(const double *X, const double *X4, const int *v, double *Xc)
 {
-  if (DIM == 2 && !(reinterpret_cast<size_t>(X) & 15)) {
+  if (DIM == 3 && X4) { /* padded to 32 bytes a vertex: one sector, two 16-byte loads */
+#pragma unroll
+    for (int k = 0; k < NV; k++) {
+      const double2 p = __ldg(reinterpret_cast<const double2 *>(X4) + 2 * (size_t)v[k]), q = __ldg(reinterpret_cast<const double2 *>(X4) + 2 * (size_t)v[k] + 1);
+      Xc[3 * k]         = p.x;
+      Xc[3 * k + 1]     = p.y;
+      Xc[3 * k + 2]     = q.x;
+    }
+  } else if (DIM == 2 && !(reinterpret_cast<size_t>(X) & 15)) {
 #pragma unroll
     for (int k = 0; k < NV; k++) {
       const double2 q = __ldg(reinterpret_cast<const double2 *>(X) + v[k]);
@@ -39,10 +47,10 @@ __device__ __forceinline__ void RowNZCellXc(const double *X, const int *v, doubl
 
 /* PwaRowNZCell with the vertex count NV a compile-time constant and the cell's vertices v[] already read */
 template <int DIM, int KIND, int NV>
-__device__ __forceinline__ void RowNZCellDev(const PwaRowNZGeo &geo, const int *v, double shift, int cell, double *g)
+__device__ __forceinline__ void RowNZCellDev(const PwaRowNZGeo &geo, const double *X4, const int *v, double shift, int cell, double *g)
 {
   double Xc[NV * DIM];
-  RowNZCellXc<DIM, NV>(geo.X, v, Xc);
+  RowNZCellXc<DIM, NV>(geo.X, X4, v, Xc);
   PwaRowNZCellX(KIND, DIM, NV, Xc, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, cell, PWA_RNZ_STRIDE(DIM, KIND), g);
 }
 
@@ -62,7 +70,7 @@ __global__ void __launch_bounds__(PWA_RNZ_COEF_THREADS) RowNZCoef(int ncells, co
       if constexpr (NCV > 0) {
         int v[NCV];
         RowNZCellVerts<NCV>(geo.cv, cell, v);
-        RowNZCellDev<DIM, KIND, NCV>(geo, v, shift, cell, g);
+        RowNZCellDev<DIM, KIND, NCV>(geo, nullptr, v, shift, cell, g);
       } else PwaRowNZCell(KIND, DIM, geo.ncv, geo.cv, geo.X, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, cell, CS, g);
 #pragma unroll
       for (int r = 0; r < CS; r++) sg[threadIdx.x * (CS + 1) + r] = g[r];
@@ -156,7 +164,7 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
     if constexpr (FUSED) {
       constexpr int NV = RowNZVertices<DIM, NB>();
       if (!HOIST || !rn.ivert) RowNZCellVerts<NV>(geo.cv, cell, vtx);
-      RowNZCellDev<DIM, KIND, NV>(geo, vtx, shift, cell, g);
+      RowNZCellDev<DIM, KIND, NV>(geo, rn.X4, vtx, shift, cell, g);
     } else {
 #pragma unroll
       for (int r = 0; r < CS / 2; r++) {
@@ -193,13 +201,13 @@ __device__ __forceinline__ void RowNZIncLoad(const PetscWarpRowNZ &rn, size_t x,
 /* What an incidence's arithmetic reads from its cell (its payload, NP doubles): the vertex coordinates (FUSED; the
    vertices gathered from cv first where the plan has no vertex lists) or the cell's factor. Padding reads nothing */
 template <int DIM, int KIND, int NV, bool FUSED, int NEL>
-__device__ __forceinline__ void RowNZPayload(const PwaRowNZGeo &geo, const double *coef, bool verts, RowNZInc<NEL, NV> &s, double *P)
+__device__ __forceinline__ void RowNZPayload(const PwaRowNZGeo &geo, const double *X4, const double *coef, bool verts, RowNZInc<NEL, NV> &s, double *P)
 {
   constexpr int CS = PWA_RNZ_STRIDE(DIM, KIND);
   if (s.cell < 0) return;
   if constexpr (FUSED) {
     if (!verts) RowNZCellVerts<NV>(geo.cv, s.cell, s.v);
-    RowNZCellXc<DIM, NV>(geo.X, s.v, P);
+    RowNZCellXc<DIM, NV>(geo.X, X4, s.v, P);
   } else {
 #pragma unroll
     for (int r = 0; r < CS / 2; r++) {
@@ -232,7 +240,7 @@ __device__ __forceinline__ void RowNZLanePipe(const double *Kr, double lambda, d
   RowNZIncLoad<NEL, NV>(rn, (size_t)i0 + t, kp0, nl, verts, s0);
   if (PIPE >= 2) {
     if (nm > 1) RowNZIncLoad<NEL, NV>(rn, (size_t)i0 + nl + t, kp0 + (size_t)nl * NEL, nl, verts, s1);
-    RowNZPayload<DIM, KIND, NV, FUSED, NEL>(geo, coef, verts, s0, P0);
+    RowNZPayload<DIM, KIND, NV, FUSED, NEL>(geo, rn.X4, coef, verts, s0, P0);
   }
   for (int m = 0; m < nm; m++) {
     RowNZInc<NEL, NV> s = s0;
@@ -242,10 +250,10 @@ __device__ __forceinline__ void RowNZLanePipe(const double *Kr, double lambda, d
       for (int r = 0; r < NP; r++) P[r] = P0[r];
       s0 = s1;
       if (m + 2 < nm) RowNZIncLoad<NEL, NV>(rn, (size_t)i0 + (size_t)(m + 2) * nl + t, kp0 + (size_t)(m + 2) * nl * NEL, nl, verts, s1);
-      if (m + 1 < nm) RowNZPayload<DIM, KIND, NV, FUSED, NEL>(geo, coef, verts, s0, P0);
+      if (m + 1 < nm) RowNZPayload<DIM, KIND, NV, FUSED, NEL>(geo, rn.X4, coef, verts, s0, P0);
     } else if (m + 1 < nm) RowNZIncLoad<NEL, NV>(rn, (size_t)i0 + (size_t)(m + 1) * nl + t, kp0 + (size_t)(m + 1) * nl * NEL, nl, verts, s0);
     if (s.cell < 0) continue; /* padding */
-    if (PIPE == 1) RowNZPayload<DIM, KIND, NV, FUSED, NEL>(geo, coef, verts, s, P);
+    if (PIPE == 1) RowNZPayload<DIM, KIND, NV, FUSED, NEL>(geo, rn.X4, coef, verts, s, P);
     if constexpr (FUSED) PwaRowNZCellX(KIND, DIM, NV, P, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, s.cell, CS, g);
     else {
 #pragma unroll
@@ -297,6 +305,20 @@ __global__ void RowNZIncVerts(int ninc, int nv, const int *__restrict__ icell, c
     const int cell = __ldg(&icell[x]);
     for (int k = 0; k < nv; k++) ivert[(size_t)k * ninc + x] = cell >= 0 ? __ldg(&cv[(size_t)cell * nv + k]) : 0;
   }
+}
+
+__global__ void RowNZPadCoords(int nverts, const double *__restrict__ X, double *__restrict__ X4)
+{
+  for (size_t x = (size_t)blockIdx.x * blockDim.x + threadIdx.x; x < 4 * (size_t)nverts; x += (size_t)gridDim.x * blockDim.x) X4[x] = x % 4 < 3 ? __ldg(&X[x / 4 * 3 + x % 4]) : 0.0;
+}
+
+extern "C" int PetscWarpAsmRowNZPadCoordsCUDA(int nverts, const double *X, double *X4, void *stream)
+{
+  const size_t n = 4 * (size_t)(nverts > 0 ? nverts : 0);
+  if (nverts < 0 || (nverts && (!X || !X4))) return (int)cudaErrorInvalidValue;
+  if (!n) return (int)cudaSuccess;
+  RowNZPadCoords<<<(int)((n + 255) / 256 < 65535 ? (n + 255) / 256 : 65535), 256, 0, (cudaStream_t)stream>>>(nverts, X, X4);
+  return (int)cudaGetLastError();
 }
 
 extern "C" int PetscWarpAsmRowNZIncVertsCUDA(const PetscWarpRowNZ *rn, int nv, const int *cv, int *ivert, void *stream)

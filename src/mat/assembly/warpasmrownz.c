@@ -56,6 +56,7 @@ PetscWarpRowNZ PetscWarpRowNZHostView(const PetscWarpRowNZHost *rn)
   v.kpos16   = rn->kpos16;
   v.ninc     = (int)rn->ninc;
   v.ivert    = NULL; /* device only (PetscWarpAsmRowNZRun_Private()) */
+  v.X4       = NULL; /* device only */
   v.unroll   = 1;
   v.pipe     = 0;
   return v;
@@ -325,12 +326,12 @@ static int RowNZRegs(int dim, int kind, int nb, PetscBool fused, int pipe)
      2026-11-26 after the 16-byte gathers and the hoisted loads: 56 for nb 3, 64 for nb 4-10); the generic kernel (16-bit positions,
      other nb) uses 54/80 (LAPLACE 2D/3D) and 56/72 (ELASTICITY), fused or not. Fused: the cell's vertex coordinates
      and its factor live in registers too (3D Q1 Laplace 48 -> 128) */
-  if (pipe > 0 && nb == dim + 1) { /* P1 lanes loading ahead (RowNZLanePipe), ptxas 2026-11-26 (eighth session); [dim-2][fused][pipe-1] */
+  if (pipe > 0 && nb == dim + 1) { /* P1 lanes loading ahead (RowNZLanePipe), ptxas 2026-11-26 (eighth session, 3D fused with the padded coordinates); [dim-2][fused][pipe-1] */
     static const int lap[2][2][2] = {
                        {{45, 64}, {64, 94}  },
-                       {{56, 72}, {122, 126}}
+                       {{56, 72}, {96, 126} }
     },
-                     ela[2][2][2] = {{{69, 92}, {72, 90}}, {{128, 147}, {116, 160}}};
+                     ela[2][2][2] = {{{69, 92}, {72, 90}}, {{128, 147}, {122, 157}}};
     return kind == PETSCWARP_PHYS_LAPLACE ? lap[dim - 2][fused ? 1 : 0][pipe - 1] : ela[dim - 2][fused ? 1 : 0][pipe - 1];
   }
   if (!fused) {
@@ -386,6 +387,14 @@ static PetscBool RowNZIncVerts(PetscWarpAsm a, PetscBool wide, PetscCount ninc)
 {
   if (!PetscWarpAsmRowNZFused_Private(a) || a->ncv != a->dim + 1 || !a->rnunroll || wide || ninc <= 0) return PETSC_FALSE;
   return (PetscBool)((a->dim == 2 && (a->nb == 3 || a->nb == 6 || a->nb == 10)) || RowNZPipe(a) > 0);
+}
+
+/* Whether the fused lanes of P1 tetrahedra read the coordinates padded to 32 bytes a vertex (PetscWarpAsm.d_X4,
+   -mat_warp_rownz_pad_coordinates; automatic: yes) */
+static PetscBool RowNZPadCoords(PetscWarpAsm a, PetscBool wide)
+{
+  if (!PetscWarpAsmRowNZFused_Private(a) || a->dim != 3 || a->ncv != 4 || a->nb != 4 || !a->rnunroll || wide || !a->nverts) return PETSC_FALSE;
+  return a->rnx4 == PETSC_BOOL3_FALSE ? PETSC_FALSE : PETSC_TRUE;
 }
 
 /* Whether the affine path serves every cell for rownz; else the reason */
@@ -447,6 +456,7 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   p->bytes = PetscWarpRowNZHostBytes(&p->rn) + (device && RowNZIncVerts(a, p->rn.wide, p->rn.ninc) ? sizeof(int) * (PetscLogDouble)a->ncv * (PetscLogDouble)p->rn.ninc : 0.0) /* each incidence's vertices */ +
+             (device && RowNZPadCoords(a, p->rn.wide) ? sizeof(double) * 4.0 * (PetscLogDouble)a->nverts : 0.0) /* the padded coordinates */ +
              (PetscWarpAsmRowNZFused_Private(a) ? 0.0 : sizeof(double) * (PetscLogDouble)a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind)); /* the factor array, where the rows do not compute the factors */
   PetscCall(PetscInfo(a, "rownz: %" PetscInt_FMT " tiles (%s slots, rows of at most %" PetscInt_FMT " entries: %s positions), %" PetscInt_FMT " rows served, %.3g incidences per row (padding included), at most %" PetscInt_FMT " slots per tile (cap %" PetscInt_FMT "): predicted %d warps, %.4g rows resident per SM; %s\n",
                       p->rn.ntiles, p->rn.ssh ? "ELL-WARP" : "CSR", p->rn.maxrow, p->rn.wide ? "16-bit" : "8-bit", p->rn.nrows, p->rn.nrows ? (double)p->rn.ninc / (double)p->rn.nrows : 0.0, p->rn.maxslots, p->rn.tileslots, p->rn.warps, (double)p->rn.lanes, PetscWarpAsmRowNZFused_Private(a) ? "the rows compute their cells' factors (fused)" : "the cells' factors computed first"));
@@ -540,7 +550,19 @@ PetscErrorCode PetscWarpAsmRowNZRun_Private(PetscWarpAsm a, Mat A, MatWarpTarget
       p->d_rn.ivert = iv;
       PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanUpload, A, 0, 0, 0));
     }
+    if (RowNZPadCoords(a, (PetscBool)p->d_rn.wide) && !a->d_X4) { /* tetrahedra: the coordinates padded to 32 bytes a vertex, once per mesh (freed with the device mesh) */
+      cudaError_t e;
+      PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanUpload, A, 0, 0, 0));
+      PetscCallCUDA(cudaMalloc((void **)&a->d_X4, sizeof(double) * 4 * (size_t)a->nverts));
+      if ((e = (cudaError_t)PetscWarpAsmRowNZPadCoordsCUDA((int)a->nverts, mesh->X, a->d_X4, st)) != cudaSuccess) {
+        PetscCallCUDA(cudaFree(a->d_X4));
+        a->d_X4 = NULL;
+      }
+      PetscCallCUDA(e);
+      PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanUpload, A, 0, 0, 0));
+    }
     PetscCall(PetscLogEventBegin(PETSCWARPASM_Reduce, A, 0, 0, 0));
+    p->d_rn.X4     = RowNZPadCoords(a, (PetscBool)p->d_rn.wide) ? a->d_X4 : NULL;
     p->d_rn.unroll = (int)a->rnunroll;
     p->d_rn.pipe   = RowNZPipe(a);
     PetscCallCUDA((cudaError_t)PetscWarpAsmRowNZCUDA(fe, mesh, ph, &p->d_rn, fused ? NULL : p->d_coef, t->val, st));
