@@ -1046,12 +1046,14 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
         for (int u = 0; u < 4 && P->fe.nb == P->fe.dim + 1; u++) { /* P1: the lanes prefetching 1 and 2 incidences ahead (factor array, then fused gathering the vertices from cv) */
           dv.unroll = 1;
           dv.pipe   = 1 + u % 2;
+          dv.geo    = 2; /* fused Laplacians: the automatic arithmetic, the vertices gathered from cv */
           CHECK(cudaMemset(d_val, 0xff, sizeof(double) * R.nslots));
           CHECK(PetscWarpAsmRowNZCUDA(&dfe, &dmesh, &dph, &dv, u < 2 ? d_coef : NULL, d_val, st));
           CHECK(cudaStreamSynchronize(st));
           CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
           EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, prefetch %d, %s) on the device differs from the host twin (not bitwise): %g", C->name, l, dv.pipe, u < 2 ? "factor array" : "fused", RelDiff((size_t)R.nslots, val, h));
           dv.pipe = 0;
+          dv.geo  = 0;
         }
         if (P->fe.ncv == P->fe.dim + 1) { /* fused simplices reading each incidence's vertices streaming (ivert; 3D: the prefetching P1 lanes) */
           int *d_iv = NULL;
@@ -1068,37 +1070,17 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
           }
           dv.ivert  = d_iv;
           dv.unroll = 1;
-          for (int pf = 0; pf < (P->fe.nb == P->fe.dim + 1 ? 3 : 1); pf++) {
-            dv.pipe = pf;
+          for (int pg = 0; pg < (P->fe.nb == P->fe.dim + 1 ? 7 : 1); pg++) { /* P1: prefetch 1, 2, each with the factor's three arithmetics (geo) */
+            dv.pipe = pg ? 1 + (pg - 1) / 3 : 0;
+            dv.geo  = pg ? (pg - 1) % 3 : 0;
             CHECK(cudaMemset(d_val, 0xff, sizeof(double) * R.nslots));
             CHECK(PetscWarpAsmRowNZCUDA(&dfe, &dmesh, &dph, &dv, NULL, d_val, st));
             CHECK(cudaStreamSynchronize(st));
             CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
-            EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, fused, incidence vertices, prefetch %d) on the device differs from the host twin (not bitwise): %g", C->name, l, pf, RelDiff((size_t)R.nslots, val, h));
-          }
-          if (P->fe.dim == 3 && P->fe.nb == 4) { /* fused P1 tetrahedra reading the coordinates padded to 32 bytes a vertex (X4) */
-            double *d_x4 = NULL, *hx4 = NEW(double, 4 * (size_t)P->mesh.nverts + 1);
-            int     badx = 0;
-            CHECK(cudaMalloc((void **)&d_x4, sizeof(double) * 4 * (size_t)P->mesh.nverts + 32));
-            CHECK(PetscWarpAsmRowNZPadCoordsCUDA(P->mesh.nverts, dmesh.X, d_x4, st));
-            CHECK(cudaMemcpy(hx4, d_x4, sizeof(double) * 4 * (size_t)P->mesh.nverts, cudaMemcpyDeviceToHost));
-            for (int v = 0; v < P->mesh.nverts; v++)
-              for (int d = 0; d < 4; d++) badx += memcmp(&hx4[4 * v + d], d < 3 ? &P->mesh.X[3 * v + d] : &(double){0.0}, sizeof(double)) != 0;
-            EXPECT(!badx, "%s: padded coordinates: %d wrong entries", C->name, badx);
-            free(hx4);
-            dv.X4 = d_x4;
-            for (int pf = 0; pf < 3; pf++) {
-              dv.pipe = pf;
-              CHECK(cudaMemset(d_val, 0xff, sizeof(double) * R.nslots));
-              CHECK(PetscWarpAsmRowNZCUDA(&dfe, &dmesh, &dph, &dv, NULL, d_val, st));
-              CHECK(cudaStreamSynchronize(st));
-              CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
-              EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, fused, incidence vertices, padded coordinates, prefetch %d) on the device differs from the host twin (not bitwise): %g", C->name, l, pf, RelDiff((size_t)R.nslots, val, h));
-            }
-            dv.X4 = NULL;
-            cudaFree(d_x4);
+            EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, fused, incidence vertices, prefetch %d, geometry %d) on the device differs from the host twin (not bitwise): %g", C->name, l, dv.pipe, dv.geo, RelDiff((size_t)R.nslots, val, h));
           }
           dv.pipe  = 0;
+          dv.geo   = 0;
           dv.ivert = NULL;
           cudaFree(d_iv);
         }
@@ -1195,6 +1177,7 @@ int main(int argc, char **argv)
     {"tet P1 laplace corner",           3, 1, 1, LAP, 0, {0, 0, 0},   0, 1, 0},
     {"tet P1 laplace tensor",           3, 1, 1, LAP, 2, {2, 2, 2},   1, 0, 0},
     {"tet P1 elasticity",               3, 1, 1, EL,  0, {2, 2, 2},   1, 0, 0},
+    {"tet P1 laplace kcell",            3, 1, 1, LAP, 1, {2, 2, 2},   1, 0, 0},
     {"hex Q1 laplace 8^3 (batches)",    3, 0, 1, LAP, 0, {8, 8, 8},   1, 0, 0},
     {"tet P1 elasticity 4^3 (batches)", 3, 1, 1, EL,  0, {4, 4, 4},   1, 0, 0},
     {"tri P1 laplace 16^2 (batches)",   2, 1, 1, LAP, 1, {16, 16, 1}, 1, 0, 0},

@@ -15,15 +15,11 @@
   #endif
 #endif
 
-/* J[d*dim+e] = dx_d/dxi_e at a quadrature point, from the vertex coordinates Xc[k*dim+d] and the coordinate basis
-   derivatives Dcq[k*dim+e] at that point; returns detJ (with its sign) and Jinv[e*dim+d] = dxi_e/dx_d */
-static inline PETSCWARP_HD double PetscWarpGeometry(int dim, int ncv, const double *Xc, const double *Dcq, double *Jinv)
+/* The inverse Jinv[e*dim+d] = dxi_e/dx_d of the Jacobian J[d*dim+e] = dx_d/dxi_e (cofactors over the determinant);
+   returns detJ with its sign */
+static inline PETSCWARP_HD double PetscWarpJacobianInverse(int dim, const double *J, double *Jinv)
 {
-  double J[9], det, r;
-  for (int m = 0; m < dim * dim; m++) J[m] = 0.0;
-  for (int k = 0; k < ncv; k++)
-    for (int d = 0; d < dim; d++)
-      for (int e = 0; e < dim; e++) J[d * dim + e] += Xc[k * dim + d] * Dcq[k * dim + e];
+  double det, r;
   if (dim == 2) {
     det     = J[0] * J[3] - J[1] * J[2];
     r       = 1.0 / det;
@@ -46,6 +42,18 @@ static inline PETSCWARP_HD double PetscWarpGeometry(int dim, int ncv, const doub
     Jinv[8] = (J[0] * J[4] - J[1] * J[3]) * r;
   }
   return det;
+}
+
+/* J[d*dim+e] = dx_d/dxi_e at a quadrature point, from the vertex coordinates Xc[k*dim+d] and the coordinate basis
+   derivatives Dcq[k*dim+e] at that point; returns detJ (with its sign) and Jinv[e*dim+d] = dxi_e/dx_d */
+static inline PETSCWARP_HD double PetscWarpGeometry(int dim, int ncv, const double *Xc, const double *Dcq, double *Jinv)
+{
+  double J[9];
+  for (int m = 0; m < dim * dim; m++) J[m] = 0.0;
+  for (int k = 0; k < ncv; k++)
+    for (int d = 0; d < dim; d++)
+      for (int e = 0; e < dim; e++) J[d * dim + e] += Xc[k * dim + d] * Dcq[k * dim + e];
+  return PetscWarpJacobianInverse(dim, J, Jinv);
 }
 
 /* Physical gradient g = Jinv^T Dqa of one basis function from its reference derivatives Dqa = D + (q*nb + a)*dim */

@@ -16,21 +16,13 @@ __device__ __forceinline__ void RowNZCellVerts(const int *cv, int cell, int *v)
   for (int k = 0; k < NV; k++) v[k] = __ldg(&cv[(size_t)cell * NV + k]);
 }
 
-/* The coordinates of a cell's NV vertices v[] into Xc (NV*DIM doubles), from X or (3D) its padded copy X4 where given; in 2D each vertex's coordinates are one
+/* The coordinates of a cell's NV vertices v[] into Xc (NV*DIM doubles); in 2D each vertex's coordinates are one
    16-byte load where X is 16-byte aligned (half the gather instructions of scalar loads: a fused lane's gathers touch a
    cache line per lane; the same values, bitwise) */
 template <int DIM, int NV>
-__device__ __forceinline__ void RowNZCellXc(const double *X, const double *X4, const int *v, double *Xc)
+__device__ __forceinline__ void RowNZCellXc(const double *X, const int *v, double *Xc)
 {
-  if (DIM == 3 && X4) { /* padded to 32 bytes a vertex: one sector, two 16-byte loads */
-#pragma unroll
-    for (int k = 0; k < NV; k++) {
-      const double2 p = __ldg(reinterpret_cast<const double2 *>(X4) + 2 * (size_t)v[k]), q = __ldg(reinterpret_cast<const double2 *>(X4) + 2 * (size_t)v[k] + 1);
-      Xc[3 * k]         = p.x;
-      Xc[3 * k + 1]     = p.y;
-      Xc[3 * k + 2]     = q.x;
-    }
-  } else if (DIM == 2 && !(reinterpret_cast<size_t>(X) & 15)) {
+  if (DIM == 2 && !(reinterpret_cast<size_t>(X) & 15)) {
 #pragma unroll
     for (int k = 0; k < NV; k++) {
       const double2 q = __ldg(reinterpret_cast<const double2 *>(X) + v[k]);
@@ -47,11 +39,65 @@ __device__ __forceinline__ void RowNZCellXc(const double *X, const double *X4, c
 
 /* PwaRowNZCell with the vertex count NV a compile-time constant and the cell's vertices v[] already read */
 template <int DIM, int KIND, int NV>
-__device__ __forceinline__ void RowNZCellDev(const PwaRowNZGeo &geo, const double *X4, const int *v, double shift, int cell, double *g)
+__device__ __forceinline__ void RowNZCellDev(const PwaRowNZGeo &geo, const int *v, double shift, int cell, double *g)
 {
   double Xc[NV * DIM];
-  RowNZCellXc<DIM, NV>(geo.X, X4, v, Xc);
+  RowNZCellXc<DIM, NV>(geo.X, v, Xc);
   PwaRowNZCellX(KIND, DIM, NV, Xc, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, cell, PWA_RNZ_STRIDE(DIM, KIND), g);
+}
+
+/* The bits k*DIM + e of the coordinate basis derivatives Dc[k*DIM + e] (NV vertices) that are not exactly 0 (PETSc's
+   P1 simplices: -1/2 for vertex 0, one 1/2 for each other vertex); all NV*DIM bits where none is 0 */
+template <int DIM, int NV>
+__device__ __forceinline__ unsigned RowNZDcMask(const double *Dc)
+{
+  unsigned m = 0;
+#pragma unroll
+  for (int j = 0; j < NV * DIM; j++) m |= (__ldg(&Dc[j]) != 0.0 ? 1u : 0u) << j;
+  return m;
+}
+
+/* PwaRowNZCellX for the Laplacian on P1 simplices (NV = DIM + 1) with a scalar coefficient, the same values bitwise in
+   fewer operations (the fused lanes compute a cell's factor once per incidence: -fmad=false leaves 250 double
+   operations per 3D incidence, the most of the kernel's arithmetic):
+   - SP: the products of J's sums with the derivatives that are exactly 0 (the bits of dcm, RowNZDcMask) are skipped
+     (a sum that starts at +0.0 never holds -0.0 in round-to-nearest, so adding +-0 leaves it unchanged);
+   - M = detJ Jinv Jinv^T K is computed on and above the diagonal only: M_de and M_ed are the same products in the same
+     order, so PwaAffineCell's 0.5 (M_de + M_ed) is M_de exactly.
+   A tensor coefficient goes to PwaRowNZCellX */
+template <int DIM, bool SP>
+__device__ __forceinline__ void RowNZCellLapP1(const PwaRowNZGeo &geo, unsigned dcm, const double *Xc, double shift, int cell, double *g)
+{
+  constexpr int NV = DIM + 1, CS = PWA_RNZ_STRIDE(DIM, PETSCWARP_PHYS_LAPLACE), NSYM = DIM * (DIM + 1) / 2;
+  double        K[9], J[9], Jinv[9], wdj;
+  if (PwaCellCoef(geo.coef, geo.kappa, geo.kcell, DIM, cell, K)) {
+    PwaRowNZCellX(PETSCWARP_PHYS_LAPLACE, DIM, NV, Xc, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, cell, CS, g);
+    return;
+  }
+#pragma unroll
+  for (int d = 0; d < DIM; d++)
+#pragma unroll
+    for (int e = 0; e < DIM; e++) {
+      double s = 0.0;
+#pragma unroll
+      for (int k = 0; k < NV; k++)
+        if (!SP || (dcm >> (k * DIM + e) & 1u)) s += Xc[k * DIM + d] * __ldg(&geo.Dc[k * DIM + e]);
+      J[d * DIM + e] = s;
+    }
+  wdj = 1.0 * PetscWarpJacobianInverse(DIM, J, Jinv); /* PwaStageQ's weight 1 */
+#pragma unroll
+  for (int r = 0; r < NSYM; r++) {
+    int    d, e;
+    double s = 0.0;
+    PwaSymPair(DIM, r, &d, &e);
+#pragma unroll
+    for (int k = 0; k < DIM; k++) s += Jinv[d * DIM + k] * Jinv[e * DIM + k];
+    s *= K[0];
+    g[r] = wdj * s;
+  }
+  g[NSYM] = shift * wdj;
+#pragma unroll
+  for (int r = NSYM + 1; r < CS; r++) g[r] = 0.0;
 }
 
 /* A thread per cell (NCV > 0: the cell's vertex count at compile time, so that its coordinates stay in registers
@@ -70,7 +116,7 @@ __global__ void __launch_bounds__(PWA_RNZ_COEF_THREADS) RowNZCoef(int ncells, co
       if constexpr (NCV > 0) {
         int v[NCV];
         RowNZCellVerts<NCV>(geo.cv, cell, v);
-        RowNZCellDev<DIM, KIND, NCV>(geo, nullptr, v, shift, cell, g);
+        RowNZCellDev<DIM, KIND, NCV>(geo, v, shift, cell, g);
       } else PwaRowNZCell(KIND, DIM, geo.ncv, geo.cv, geo.X, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, cell, CS, g);
 #pragma unroll
       for (int r = 0; r < CS; r++) sg[threadIdx.x * (CS + 1) + r] = g[r];
@@ -164,7 +210,7 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
     if constexpr (FUSED) {
       constexpr int NV = RowNZVertices<DIM, NB>();
       if (!HOIST || !rn.ivert) RowNZCellVerts<NV>(geo.cv, cell, vtx);
-      RowNZCellDev<DIM, KIND, NV>(geo, rn.X4, vtx, shift, cell, g);
+      RowNZCellDev<DIM, KIND, NV>(geo, vtx, shift, cell, g);
     } else {
 #pragma unroll
       for (int r = 0; r < CS / 2; r++) {
@@ -201,13 +247,13 @@ __device__ __forceinline__ void RowNZIncLoad(const PetscWarpRowNZ &rn, size_t x,
 /* What an incidence's arithmetic reads from its cell (its payload, NP doubles): the vertex coordinates (FUSED; the
    vertices gathered from cv first where the plan has no vertex lists) or the cell's factor. Padding reads nothing */
 template <int DIM, int KIND, int NV, bool FUSED, int NEL>
-__device__ __forceinline__ void RowNZPayload(const PwaRowNZGeo &geo, const double *X4, const double *coef, bool verts, RowNZInc<NEL, NV> &s, double *P)
+__device__ __forceinline__ void RowNZPayload(const PwaRowNZGeo &geo, const double *coef, bool verts, RowNZInc<NEL, NV> &s, double *P)
 {
   constexpr int CS = PWA_RNZ_STRIDE(DIM, KIND);
   if (s.cell < 0) return;
   if constexpr (FUSED) {
     if (!verts) RowNZCellVerts<NV>(geo.cv, s.cell, s.v);
-    RowNZCellXc<DIM, NV>(geo.X, X4, s.v, P);
+    RowNZCellXc<DIM, NV>(geo.X, s.v, P);
   } else {
 #pragma unroll
     for (int r = 0; r < CS / 2; r++) {
@@ -221,10 +267,11 @@ __device__ __forceinline__ void RowNZPayload(const PwaRowNZGeo &geo, const doubl
 /* RowNZLaneNB with the lane's loads issued ahead of its arithmetic (-mat_warp_rownz_prefetch; P1 elements, whose lanes
    wait on their loads: ncu on P1 triangles, 2026-11-26, 12.45 cycles of long-scoreboard stall per issued instruction).
    PIPE 1: incidence m+1's plan entries are loaded before incidence m's payload is gathered and its entries added; PIPE
-   2: also incidence m+1's payload (coordinates or factor), and m+2's plan entries. The same arithmetic in the same
-   order: bitwise RowNZLaneNB's values. */
-template <int DIM, int KIND, int NB, bool FUSED, int PIPE>
-__device__ __forceinline__ void RowNZLanePipe(const double *Kr, double lambda, double mu, double shift, const PetscWarpRowNZ &rn, int b, int t, const double *__restrict__ coef, const PwaRowNZGeo &geo, double *acc)
+   2: also incidence m+1's payload (coordinates or factor), and m+2's plan entries. GEO > 0 (fused Laplacians): the
+   factors from RowNZCellLapP1 (GEO 2: skipping the zero coordinate derivatives of the mask dcm). The same values
+   bitwise as RowNZLaneNB's. */
+template <int DIM, int KIND, int NB, bool FUSED, int PIPE, int GEO>
+__device__ __forceinline__ void RowNZLanePipe(const double *Kr, double lambda, double mu, double shift, const PetscWarpRowNZ &rn, int b, int t, const double *__restrict__ coef, const PwaRowNZGeo &geo, unsigned dcm, double *acc)
 {
   constexpr int NC = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM, NEL = NB * NC, CS = PWA_RNZ_STRIDE(DIM, KIND), NV = RowNZVertices<DIM, NB>(), NP = FUSED ? NV * DIM : CS;
   static_assert(NEL <= 32 && PIPE >= 1 && PIPE <= 2, "prefetching lanes hold an incidence's positions in registers");
@@ -240,7 +287,7 @@ __device__ __forceinline__ void RowNZLanePipe(const double *Kr, double lambda, d
   RowNZIncLoad<NEL, NV>(rn, (size_t)i0 + t, kp0, nl, verts, s0);
   if (PIPE >= 2) {
     if (nm > 1) RowNZIncLoad<NEL, NV>(rn, (size_t)i0 + nl + t, kp0 + (size_t)nl * NEL, nl, verts, s1);
-    RowNZPayload<DIM, KIND, NV, FUSED, NEL>(geo, rn.X4, coef, verts, s0, P0);
+    RowNZPayload<DIM, KIND, NV, FUSED, NEL>(geo, coef, verts, s0, P0);
   }
   for (int m = 0; m < nm; m++) {
     RowNZInc<NEL, NV> s = s0;
@@ -250,11 +297,12 @@ __device__ __forceinline__ void RowNZLanePipe(const double *Kr, double lambda, d
       for (int r = 0; r < NP; r++) P[r] = P0[r];
       s0 = s1;
       if (m + 2 < nm) RowNZIncLoad<NEL, NV>(rn, (size_t)i0 + (size_t)(m + 2) * nl + t, kp0 + (size_t)(m + 2) * nl * NEL, nl, verts, s1);
-      if (m + 1 < nm) RowNZPayload<DIM, KIND, NV, FUSED, NEL>(geo, rn.X4, coef, verts, s0, P0);
+      if (m + 1 < nm) RowNZPayload<DIM, KIND, NV, FUSED, NEL>(geo, coef, verts, s0, P0);
     } else if (m + 1 < nm) RowNZIncLoad<NEL, NV>(rn, (size_t)i0 + (size_t)(m + 1) * nl + t, kp0 + (size_t)(m + 1) * nl * NEL, nl, verts, s0);
     if (s.cell < 0) continue; /* padding */
-    if (PIPE == 1) RowNZPayload<DIM, KIND, NV, FUSED, NEL>(geo, rn.X4, coef, verts, s, P);
-    if constexpr (FUSED) PwaRowNZCellX(KIND, DIM, NV, P, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, s.cell, CS, g);
+    if (PIPE == 1) RowNZPayload<DIM, KIND, NV, FUSED, NEL>(geo, coef, verts, s, P);
+    if constexpr (FUSED && GEO > 0) RowNZCellLapP1<DIM, GEO == 2>(geo, dcm, P, shift, s.cell, g);
+    else if constexpr (FUSED) PwaRowNZCellX(KIND, DIM, NV, P, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, s.cell, CS, g);
     else {
 #pragma unroll
       for (int r = 0; r < CS; r++) g[r] = P[r];
@@ -265,20 +313,22 @@ __device__ __forceinline__ void RowNZLanePipe(const double *Kr, double lambda, d
 
 /* Shared memory (doubles): the reference matrices kn, then maxslots per warp. NB > 0: RowNZLaneNB (8-bit positions,
    nb == NB), else the generic PwaRowNZLane. FUSED: coef is NULL, the factors are computed from geo */
-template <int DIM, int KIND, int NB, bool FUSED, int PIPE>
+template <int DIM, int KIND, int NB, bool FUSED, int PIPE, int GEO>
 __global__ void RowNZ(int nb, int kn, const double *__restrict__ Kaff, double lambda, double mu, double shift, const __grid_constant__ PetscWarpRowNZ rn, const double *__restrict__ coef, const __grid_constant__ PwaRowNZGeo geo, double *__restrict__ val)
 {
   extern __shared__ double smem[];
   constexpr int            CS   = PWA_RNZ_STRIDE(DIM, KIND);
   const int                warp = threadIdx.x / PETSCWARP_ROWNZ_LANES, lane = threadIdx.x % PETSCWARP_ROWNZ_LANES, wpb = blockDim.x / PETSCWARP_ROWNZ_LANES;
   double                  *acc = smem + kn + (size_t)warp * rn.maxslots;
+  unsigned                 dcm = 0; /* fused P1 Laplacians: the non-zero coordinate derivatives (RowNZCellLapP1) */
+  if constexpr (GEO == 2) dcm = RowNZDcMask<DIM, DIM + 1>(geo.Dc);
   for (int t = threadIdx.x; t < kn; t += blockDim.x) smem[t] = __ldg(&Kaff[t]);
   __syncthreads();
   for (int b = blockIdx.x * wpb + warp; b < rn.ntiles; b += gridDim.x * wpb) {
     const int s0 = __ldg(&rn.soff[b]), ns = __ldg(&rn.soff[b + 1]) - s0;
     for (int s = lane; s < ns; s += PETSCWARP_ROWNZ_LANES) acc[s] = 0.0;
     __syncwarp();
-    if constexpr (NB > 0 && PIPE > 0) RowNZLanePipe<DIM, KIND, NB, FUSED, PIPE>(smem, lambda, mu, shift, rn, b, lane, coef, geo, acc);
+    if constexpr (NB > 0 && PIPE > 0) RowNZLanePipe<DIM, KIND, NB, FUSED, PIPE, GEO>(smem, lambda, mu, shift, rn, b, lane, coef, geo, dcm, acc);
     else if constexpr (NB > 0) RowNZLaneNB<DIM, KIND, NB, FUSED>(smem, lambda, mu, shift, rn, b, lane, coef, geo, acc);
     else PwaRowNZLane(KIND, DIM, nb, smem, lambda, mu, shift, &rn, b, lane, FUSED ? NULL : coef, &geo, CS, acc);
     __syncwarp();
@@ -307,20 +357,6 @@ __global__ void RowNZIncVerts(int ninc, int nv, const int *__restrict__ icell, c
   }
 }
 
-__global__ void RowNZPadCoords(int nverts, const double *__restrict__ X, double *__restrict__ X4)
-{
-  for (size_t x = (size_t)blockIdx.x * blockDim.x + threadIdx.x; x < 4 * (size_t)nverts; x += (size_t)gridDim.x * blockDim.x) X4[x] = x % 4 < 3 ? __ldg(&X[x / 4 * 3 + x % 4]) : 0.0;
-}
-
-extern "C" int PetscWarpAsmRowNZPadCoordsCUDA(int nverts, const double *X, double *X4, void *stream)
-{
-  const size_t n = 4 * (size_t)(nverts > 0 ? nverts : 0);
-  if (nverts < 0 || (nverts && (!X || !X4))) return (int)cudaErrorInvalidValue;
-  if (!n) return (int)cudaSuccess;
-  RowNZPadCoords<<<(int)((n + 255) / 256 < 65535 ? (n + 255) / 256 : 65535), 256, 0, (cudaStream_t)stream>>>(nverts, X, X4);
-  return (int)cudaGetLastError();
-}
-
 extern "C" int PetscWarpAsmRowNZIncVertsCUDA(const PetscWarpRowNZ *rn, int nv, const int *cv, int *ivert, void *stream)
 {
   if (rn->ninc < 0 || nv < 1 || (rn->ninc && (!rn->icell || !cv || !ivert))) return (int)cudaErrorInvalidValue;
@@ -339,7 +375,7 @@ extern "C" int PetscWarpAsmRowNZCoefCUDA(const PetscWarpFE *fe, const PetscWarpM
 
 /* Warps per block: the most resident warps per SM for the block's shared memory (reference matrices once per block,
    a tile's range per warp); blocks: as many as are resident at once, each walking tiles (grid-stride) */
-template <int DIM, int KIND, int NB, bool FUSED, int PIPE = 0>
+template <int DIM, int KIND, int NB, bool FUSED, int PIPE = 0, int GEO = 0>
 static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, const PwaRowNZGeo &geo, double *val, cudaStream_t st)
 {
   const int    kn    = PwaAffineRefs(KIND, DIM) * (fe->nb * (fe->nb + 1) / 2);
@@ -358,13 +394,13 @@ static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWar
     if ((e = cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return (int)e;
     if ((e = cudaDeviceGetAttribute(&smsm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev)) != cudaSuccess) return (int)e;
     if ((e = cudaDeviceGetAttribute(&smblk, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)) != cudaSuccess) return (int)e;
-    if ((e = cudaFuncGetAttributes(&fa, RowNZ<DIM, KIND, NB, FUSED, PIPE>)) != cudaSuccess) return (int)e;
+    if ((e = cudaFuncGetAttributes(&fa, RowNZ<DIM, KIND, NB, FUSED, PIPE, GEO>)) != cudaSuccess) return (int)e;
     if (fixed + per > (size_t)smblk) return (int)cudaErrorInvalidConfiguration; /* the plan checks this (PetscWarpAsmRowNZTileBytes) */
     if (!PetscWarpAsmRowNZResidentWarps(fixed, per, (size_t)smsm, (size_t)smblk, fa.numRegs, &wpb)) wpb = 1;
     bytes = fixed + (size_t)wpb * per;
-    if (bytes > 48 * 1024 && (e = cudaFuncSetAttribute(RowNZ<DIM, KIND, NB, FUSED, PIPE>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)) != cudaSuccess) return (int)e;
+    if (bytes > 48 * 1024 && (e = cudaFuncSetAttribute(RowNZ<DIM, KIND, NB, FUSED, PIPE, GEO>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes)) != cudaSuccess) return (int)e;
     for (;;) { /* the model's block, or fewer warps where the device says the block cannot be resident */
-      if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, RowNZ<DIM, KIND, NB, FUSED, PIPE>, wpb * PETSCWARP_ROWNZ_LANES, bytes)) != cudaSuccess) return (int)e;
+      if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, RowNZ<DIM, KIND, NB, FUSED, PIPE, GEO>, wpb * PETSCWARP_ROWNZ_LANES, bytes)) != cudaSuccess) return (int)e;
       if (per_sm > 0 || wpb == 1) break;
       wpb--;
       bytes = fixed + (size_t)wpb * per;
@@ -374,7 +410,7 @@ static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWar
   }
   grid = (rn->ntiles + cwpb - 1) / cwpb;
   if (grid > cmaxgrid) grid = cmaxgrid;
-  RowNZ<DIM, KIND, NB, FUSED, PIPE><<<grid, cwpb * PETSCWARP_ROWNZ_LANES, cbytes, st>>>(fe->nb, kn, fe->Kaff, ph->lambda, ph->mu, ph->shift, *rn, coef, geo, val);
+  RowNZ<DIM, KIND, NB, FUSED, PIPE, GEO><<<grid, cwpb * PETSCWARP_ROWNZ_LANES, cbytes, st>>>(fe->nb, kn, fe->Kaff, ph->lambda, ph->mu, ph->shift, *rn, coef, geo, val);
   return (int)cudaGetLastError();
 }
 
@@ -384,6 +420,10 @@ template <int DIM, int KIND, int NB, bool FUSED>
 static int LaunchPipe(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, const PwaRowNZGeo &geo, double *val, cudaStream_t st)
 {
   if constexpr (NB == DIM + 1) {
+    if constexpr (FUSED && KIND == PETSCWARP_PHYS_LAPLACE) { /* the factor's arithmetic (rn->geo) */
+      if (rn->pipe == 1) return rn->geo == 2 ? Launch<DIM, KIND, NB, FUSED, 1, 2>(fe, ph, rn, coef, geo, val, st) : rn->geo == 1 ? Launch<DIM, KIND, NB, FUSED, 1, 1>(fe, ph, rn, coef, geo, val, st) : Launch<DIM, KIND, NB, FUSED, 1>(fe, ph, rn, coef, geo, val, st);
+      if (rn->pipe == 2) return rn->geo == 2 ? Launch<DIM, KIND, NB, FUSED, 2, 2>(fe, ph, rn, coef, geo, val, st) : rn->geo == 1 ? Launch<DIM, KIND, NB, FUSED, 2, 1>(fe, ph, rn, coef, geo, val, st) : Launch<DIM, KIND, NB, FUSED, 2>(fe, ph, rn, coef, geo, val, st);
+    }
     if (rn->pipe == 1) return Launch<DIM, KIND, NB, FUSED, 1>(fe, ph, rn, coef, geo, val, st);
     if (rn->pipe == 2) return Launch<DIM, KIND, NB, FUSED, 2>(fe, ph, rn, coef, geo, val, st);
   }

@@ -102,13 +102,12 @@ struct _p_PetscWarpAsm {
   PetscInt                     rntileslots; /* rownz: tile slot cap (0: the occupancy model's choice) */
   PetscBool                    rnunroll;    /* rownz: device kernels specialised for the element's size (-mat_warp_rownz_unroll) */
   PetscBool3                   rnfused;     /* rownz: rows compute their cells' factors (-mat_warp_rownz_fused; unknown: automatic) */
-  PetscBool3                   rnx4;        /* rownz: 3D fused lanes read coordinates padded to 32 bytes a vertex (-mat_warp_rownz_pad_coordinates; unknown: automatic) */
+  PetscInt                     rngeo;       /* rownz: the fused P1 Laplacian lanes' factor arithmetic (-mat_warp_rownz_simplex_geometry; -1: automatic) */
   PetscInt                     rnpipe;      /* rownz: incidences the P1 lanes load ahead (-mat_warp_rownz_prefetch; -1: automatic) */
   PetscReal                    rnminlanes;  /* rownz: atomic below this many predicted resident rows per SM (0: never) */
   /* device copies of the inputs */
   PetscBool        uploaded;
   double          *d_ref, *d_X, *d_kcell; /* d_ref holds w, B, D, Dc */
-  double          *d_X4;                  /* 3D: the coordinates padded to 4 doubles a vertex, built where the fused rownz lanes read them (-mat_warp_rownz_pad_coordinates) */
   int             *d_cv, *d_rowslot;
   double          *d_E;     /* element matrices (globalnz, coo) */
   double          *d_vwork; /* [nvcoo] load vector by distinct row (more than one rank) */

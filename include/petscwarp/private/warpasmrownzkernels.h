@@ -56,6 +56,9 @@ typedef struct {
   int                   unroll;   /* device: kernels specialised for the element's size where one exists (else the generic loop) */
   int                   pipe;     /* device, specialised P1 kernels: incidences a lane loads ahead of its arithmetic, 0-2
                                      (RowNZLanePipe in warpasm_rownz.cu; -mat_warp_rownz_prefetch) */
+  int                   geo;      /* device, prefetching fused P1 Laplacians: how a lane computes a cell's factor, 0:
+                                     PwaRowNZCellX, 1: RowNZCellLapP1 (upper triangle), 2: also skipping the zero
+                                     coordinate derivatives (-mat_warp_rownz_simplex_geometry) */
   const int            *soff;     /* [ntiles+1] */
   const int            *ioff;     /* [ntiles+1], multiples of LANES */
   const unsigned char  *nlane;    /* [ntiles]: lanes of the tile's incidence lists (their stride), 1 .. LANES */
@@ -69,8 +72,6 @@ typedef struct {
   const int            *ivert;    /* device, optional (NULL), fused simplices: per incidence x the nv vertices of its cell,
                                      ivert[k*ninc + x] (0 for padding), so that a lane reads them streaming, coalesced
                                      with icell, instead of gathering them from cv after icell: a dependent gather less */
-  const double         *X4;       /* device, optional (NULL), fused tetrahedra: the vertex coordinates padded to 4 doubles
-                                     (32 bytes, one sector, two 16-byte loads a vertex) */
 } PetscWarpRowNZ;
 
 /* Doubles of a cell's affine factor as the rownz kernels store it (PwaAffineCell's values, rounded up to even) */
@@ -100,8 +101,6 @@ int PetscWarpAsmRowNZCoefCUDA(const PetscWarpFE *fe, const PetscWarpMesh *mesh, 
 /* ivert[k*rn->ninc + x] = cv[icell[x]*nv + k] (0 where icell[x] < 0) for the incidences of the device plan rn
    (PetscWarpRowNZ.ivert; ivert: nv * rn->ninc ints) */
 int PetscWarpAsmRowNZIncVertsCUDA(const PetscWarpRowNZ *rn, int nv, const int *cv, int *ivert, void *stream);
-/* X4[4*v + d] = X[3*v + d], X4[4*v + 3] = 0 for the nverts vertices of a 3D mesh (PetscWarpRowNZ.X4) */
-int PetscWarpAsmRowNZPadCoordsCUDA(int nverts, const double *X, double *X4, void *stream);
 int PetscWarpAsmRowNZCUDA(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val, void *stream);
 
 #if defined(__cplusplus)

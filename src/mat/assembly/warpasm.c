@@ -490,7 +490,6 @@ static PetscErrorCode DeviceReset(PetscWarpAsm a)
 #if PetscDefined(HAVE_CUDA)
   PetscCall(DFree(a->d_ref));
   PetscCall(DFree(a->d_X));
-  PetscCall(DFree(a->d_X4));
   PetscCall(DFree(a->d_kcell));
   PetscCall(DFree(a->d_cv));
   PetscCall(DFree(a->d_rowslot));
@@ -499,7 +498,7 @@ static PetscErrorCode DeviceReset(PetscWarpAsm a)
   for (int i = 0; i < 2; i++)
     if (a->ev[i]) PetscCallCUDA(cudaEventDestroy((cudaEvent_t)a->ev[i]));
 #endif
-  a->d_ref = a->d_X = a->d_X4 = a->d_kcell = a->d_E = a->d_vwork = NULL;
+  a->d_ref = a->d_X = a->d_kcell = a->d_E = a->d_vwork = NULL;
   a->d_cv = a->d_rowslot = NULL;
   a->ev[0] = a->ev[1] = NULL;
   a->uploaded         = PETSC_FALSE;
@@ -597,7 +596,7 @@ PetscErrorCode PetscWarpAsmCreate(MPI_Comm comm, PetscWarpAsm *wa)
   a->rnunroll    = PETSC_TRUE;
   a->rnfused     = PETSC_BOOL3_UNKNOWN;
   a->rnpipe      = -1;
-  a->rnx4        = PETSC_BOOL3_UNKNOWN;
+  a->rngeo       = -1;
   a->sbs         = 512;
   a->affine      = PETSC_TRUE;
   a->naffine     = -1;
@@ -1120,9 +1119,10 @@ PetscErrorCode PetscWarpAsmSetAffine(PetscWarpAsm wa, PetscBool flg)
                                                             ahead of its arithmetic (0: none, 1: the next one's plan entries,
                                                             2: also the next one's coordinates or factor and the one after's
                                                             plan entries; default -1: automatic)
-- -mat_warp_rownz_pad_coordinates <bool>                   - rownz, fused P1 tetrahedra on the device: read the vertex
-                                                            coordinates from a copy padded to 32 bytes a vertex (two 16-byte
-                                                            loads of one sector instead of three 8-byte loads; default: automatic)
+- -mat_warp_rownz_simplex_geometry <n>                     - rownz, fused P1 Laplacians prefetching on the device: how a row's
+                                                            thread computes a cell's factor (0: the generic arithmetic, 1: the
+                                                            upper triangle of the metric only, 2: also skipping the coordinate
+                                                            derivatives that are 0; the same values bitwise; default -1: automatic)
 
   Level: intermediate
 
@@ -1137,8 +1137,7 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscReal                    maxred, minlanes;
   PetscInt                     tileslots;
   PetscBool                    unroll, fused, fusedset, redplandev;
-  PetscInt                     pipe;
-  PetscBool                    x4, x4set;
+  PetscInt                     pipe, sgeo;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
@@ -1146,6 +1145,7 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   tileslots  = wa->rntileslots;
   unroll     = wa->rnunroll;
   pipe       = wa->rnpipe;
+  sgeo       = wa->rngeo;
   minlanes   = wa->rnminlanes;
   s          = wa->strategy;
   dev        = wa->usedevice;
@@ -1173,10 +1173,10 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   fused = wa->rnfused == PETSC_BOOL3_TRUE ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscOptionsBool("-mat_warp_rownz_fused", "rownz: rows compute their cells' affine factors (one kernel, no factor array; default: automatic, on P1 triangles and on P1 tetrahedra into CSR)", "PetscWarpAsmSetFromOptions", fused, &fused, &fusedset));
   PetscCall(PetscOptionsInt("-mat_warp_rownz_prefetch", "rownz, P1 elements on the device: incidences a row's thread loads ahead of its arithmetic (0-2; -1: automatic)", "PetscWarpAsmSetFromOptions", pipe, &pipe, NULL));
-  x4 = wa->rnx4 == PETSC_BOOL3_FALSE ? PETSC_FALSE : PETSC_TRUE;
-  PetscCall(PetscOptionsBool("-mat_warp_rownz_pad_coordinates", "rownz, fused P1 tetrahedra on the device: coordinates padded to 32 bytes a vertex (default: automatic)", "PetscWarpAsmSetFromOptions", x4, &x4, &x4set));
+  PetscCall(PetscOptionsInt("-mat_warp_rownz_simplex_geometry", "rownz, fused P1 Laplacians prefetching on the device: a cell's factor from the generic arithmetic (0), the metric's upper triangle (1), also skipping zero coordinate derivatives (2); -1: automatic", "PetscWarpAsmSetFromOptions", sgeo, &sgeo, NULL));
   PetscOptionsEnd();
-  if (x4set) wa->rnx4 = PetscBoolToBool3(x4);
+  PetscCheck(sgeo >= -1 && sgeo <= 2, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_rownz_simplex_geometry %" PetscInt_FMT ": -1 (automatic), 0, 1 or 2", sgeo);
+  wa->rngeo = sgeo;
   PetscCheck(pipe >= -1 && pipe <= 2, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_rownz_prefetch %" PetscInt_FMT ": -1 (automatic), 0, 1 or 2", pipe);
   if (pipe != wa->rnpipe) PetscCall(PlanReset(wa)); /* the plan's tiles follow the kernel's registers, and its vertex lists the kernel */
   wa->rnpipe   = pipe;

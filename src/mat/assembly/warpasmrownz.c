@@ -56,9 +56,9 @@ PetscWarpRowNZ PetscWarpRowNZHostView(const PetscWarpRowNZHost *rn)
   v.kpos16   = rn->kpos16;
   v.ninc     = (int)rn->ninc;
   v.ivert    = NULL; /* device only (PetscWarpAsmRowNZRun_Private()) */
-  v.X4       = NULL; /* device only */
   v.unroll   = 1;
   v.pipe     = 0;
+  v.geo      = 0;
   return v;
 }
 
@@ -326,12 +326,12 @@ static int RowNZRegs(int dim, int kind, int nb, PetscBool fused, int pipe)
      2026-11-26 after the 16-byte gathers and the hoisted loads: 56 for nb 3, 64 for nb 4-10); the generic kernel (16-bit positions,
      other nb) uses 54/80 (LAPLACE 2D/3D) and 56/72 (ELASTICITY), fused or not. Fused: the cell's vertex coordinates
      and its factor live in registers too (3D Q1 Laplace 48 -> 128) */
-  if (pipe > 0 && nb == dim + 1) { /* P1 lanes loading ahead (RowNZLanePipe), ptxas 2026-11-26 (eighth session, 3D fused with the padded coordinates); [dim-2][fused][pipe-1] */
+  if (pipe > 0 && nb == dim + 1) { /* P1 lanes loading ahead (RowNZLanePipe), ptxas 2026-11-26 (eighth session); [dim-2][fused][pipe-1] */
     static const int lap[2][2][2] = {
-                       {{45, 64}, {64, 94}  },
-                       {{56, 72}, {96, 126} }
+                       {{45, 64}, {72, 94}  },
+                       {{56, 72}, {122, 160}}
     },
-                     ela[2][2][2] = {{{69, 92}, {72, 90}}, {{128, 147}, {122, 157}}};
+                     ela[2][2][2] = {{{69, 92}, {72, 90}}, {{128, 147}, {116, 160}}};
     return kind == PETSCWARP_PHYS_LAPLACE ? lap[dim - 2][fused ? 1 : 0][pipe - 1] : ela[dim - 2][fused ? 1 : 0][pipe - 1];
   }
   if (!fused) {
@@ -372,12 +372,18 @@ PetscBool PetscWarpAsmRowNZFused_Private(PetscWarpAsm a)
 }
 
 /* The incidences a P1 lane loads ahead of its arithmetic (-mat_warp_rownz_prefetch, RowNZLanePipe in
-   warpasm_rownz.cu); 0 where the kernels do not prefetch (other elements, the generic kernel) */
+   warpasm_rownz.cu); 0 where the kernels do not prefetch (other elements, the generic kernel). Automatic: 1. H100,
+   2026-11-26 (eighth session, `gpu_run.sh pipe26`, `pipe26b`), ms per assembly, prefetch 0 / 1 / 2:
+   - P1 tetrahedra (652 k rows) into aijcusparse, fused 0.819 / 0.731 / 0.720 (0.687 / 0.681 with the vertex lists'
+     kernel at 96 registers), factor array 0.881 / 0.707 / 0.703; into ellwarp fused 1.191 / 0.778 / 0.812, factor
+     array 0.895 / 0.726 / 0.859;
+   - P1 triangles (742 k rows) into aijcusparse, fused 0.097 / 0.096 / 0.111, factor array 0.141 / 0.139 / 0.139; into
+     ellwarp fused 0.093 / 0.091 / 0.110. */
 static int RowNZPipe(PetscWarpAsm a)
 {
   if (a->nb != a->dim + 1 || !a->rnunroll) return 0;
   if (a->rnpipe >= 0) return (int)a->rnpipe;
-  return 0;
+  return 1;
 }
 
 /* Whether the device plan stores each incidence's vertices (PetscWarpRowNZ.ivert): where the kernel specialised for
@@ -387,14 +393,6 @@ static PetscBool RowNZIncVerts(PetscWarpAsm a, PetscBool wide, PetscCount ninc)
 {
   if (!PetscWarpAsmRowNZFused_Private(a) || a->ncv != a->dim + 1 || !a->rnunroll || wide || ninc <= 0) return PETSC_FALSE;
   return (PetscBool)((a->dim == 2 && (a->nb == 3 || a->nb == 6 || a->nb == 10)) || RowNZPipe(a) > 0);
-}
-
-/* Whether the fused lanes of P1 tetrahedra read the coordinates padded to 32 bytes a vertex (PetscWarpAsm.d_X4,
-   -mat_warp_rownz_pad_coordinates; automatic: yes) */
-static PetscBool RowNZPadCoords(PetscWarpAsm a, PetscBool wide)
-{
-  if (!PetscWarpAsmRowNZFused_Private(a) || a->dim != 3 || a->ncv != 4 || a->nb != 4 || !a->rnunroll || wide || !a->nverts) return PETSC_FALSE;
-  return a->rnx4 == PETSC_BOOL3_FALSE ? PETSC_FALSE : PETSC_TRUE;
 }
 
 /* Whether the affine path serves every cell for rownz; else the reason */
@@ -428,6 +426,11 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     tl.fixed                = PetscWarpAsmRowNZTileBytes(&fe, ph->kind, 0);
     tl.regs                 = RowNZRegs((int)a->dim, ph->kind, (int)a->nb, PetscWarpAsmRowNZFused_Private(a), RowNZPipe(a));
     PetscCall(PetscWarpPlanRowNZ(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, t->nslots, a->ncells, a->nel, a->e2d, &tl, &p->rn, &why));
+    if (!why && RowNZPipe(a) > 0 && PetscWarpAsmRowNZFused_Private(a) && ph->kind == PETSCWARP_PHYS_LAPLACE) { /* RowNZDcMask() of warpasm_rownz.cu, on the host */
+      PetscInt nz = 0;
+      for (PetscInt j = 0; j < a->ncv * a->dim; j++) nz += a->Dc[j] == 0.0;
+      PetscCall(PetscInfo(a, "rownz: P1 lanes prefetching %d incidences; %" PetscInt_FMT " of the %" PetscInt_FMT " coordinate derivatives are 0 (J's sums skip them)\n", RowNZPipe(a), nz, a->ncv * a->dim));
+    }
     PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRowNZ, 0, 0, 0, 0));
     if (!why && a->rnminlanes > 0 && p->rn.lanes < a->rnminlanes) {
       PetscCall(PetscInfo(a, "rownz: %.4g rows predicted resident per SM (%d warps, tiles of at most %" PetscInt_FMT " slots), fewer than %g (-mat_warp_rownz_min_lanes)\n", (double)p->rn.lanes, p->rn.warps, p->rn.tileslots, (double)a->rnminlanes));
@@ -456,7 +459,6 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   p->bytes = PetscWarpRowNZHostBytes(&p->rn) + (device && RowNZIncVerts(a, p->rn.wide, p->rn.ninc) ? sizeof(int) * (PetscLogDouble)a->ncv * (PetscLogDouble)p->rn.ninc : 0.0) /* each incidence's vertices */ +
-             (device && RowNZPadCoords(a, p->rn.wide) ? sizeof(double) * 4.0 * (PetscLogDouble)a->nverts : 0.0) /* the padded coordinates */ +
              (PetscWarpAsmRowNZFused_Private(a) ? 0.0 : sizeof(double) * (PetscLogDouble)a->ncells * PetscWarpAsmRowNZCoefStride((int)a->dim, ph->kind)); /* the factor array, where the rows do not compute the factors */
   PetscCall(PetscInfo(a, "rownz: %" PetscInt_FMT " tiles (%s slots, rows of at most %" PetscInt_FMT " entries: %s positions), %" PetscInt_FMT " rows served, %.3g incidences per row (padding included), at most %" PetscInt_FMT " slots per tile (cap %" PetscInt_FMT "): predicted %d warps, %.4g rows resident per SM; %s\n",
                       p->rn.ntiles, p->rn.ssh ? "ELL-WARP" : "CSR", p->rn.maxrow, p->rn.wide ? "16-bit" : "8-bit", p->rn.nrows, p->rn.nrows ? (double)p->rn.ninc / (double)p->rn.nrows : 0.0, p->rn.maxslots, p->rn.tileslots, p->rn.warps, (double)p->rn.lanes, PetscWarpAsmRowNZFused_Private(a) ? "the rows compute their cells' factors (fused)" : "the cells' factors computed first"));
@@ -550,21 +552,10 @@ PetscErrorCode PetscWarpAsmRowNZRun_Private(PetscWarpAsm a, Mat A, MatWarpTarget
       p->d_rn.ivert = iv;
       PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanUpload, A, 0, 0, 0));
     }
-    if (RowNZPadCoords(a, (PetscBool)p->d_rn.wide) && !a->d_X4) { /* tetrahedra: the coordinates padded to 32 bytes a vertex, once per mesh (freed with the device mesh) */
-      cudaError_t e;
-      PetscCall(PetscLogEventBegin(PETSCWARPASM_PlanUpload, A, 0, 0, 0));
-      PetscCallCUDA(cudaMalloc((void **)&a->d_X4, sizeof(double) * 4 * (size_t)a->nverts));
-      if ((e = (cudaError_t)PetscWarpAsmRowNZPadCoordsCUDA((int)a->nverts, mesh->X, a->d_X4, st)) != cudaSuccess) {
-        PetscCallCUDA(cudaFree(a->d_X4));
-        a->d_X4 = NULL;
-      }
-      PetscCallCUDA(e);
-      PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanUpload, A, 0, 0, 0));
-    }
     PetscCall(PetscLogEventBegin(PETSCWARPASM_Reduce, A, 0, 0, 0));
-    p->d_rn.X4     = RowNZPadCoords(a, (PetscBool)p->d_rn.wide) ? a->d_X4 : NULL;
     p->d_rn.unroll = (int)a->rnunroll;
     p->d_rn.pipe   = RowNZPipe(a);
+    p->d_rn.geo    = (int)(a->rngeo >= 0 ? a->rngeo : 1);
     PetscCallCUDA((cudaError_t)PetscWarpAsmRowNZCUDA(fe, mesh, ph, &p->d_rn, fused ? NULL : p->d_coef, t->val, st));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_Reduce, A, 0, 0, 0));
   }
