@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b (compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -850,10 +850,15 @@ for w in $what; do
             # the seed that failed in bs26 (PETSc's own KSPCG 40 against AIJ's 43). Decides: 100% passed
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'spmv|layout|coherence|ksp_|cgwarp|ellwarpcoo|plexpw_fields|plexasm|asm_p2_tet' 2>&1 | tee "$OUTDIR/ctest_final26g.log" | grep -E "tests passed|Failed|\*\*\*" | tail -12)
     $B/tests/test_cgwarp -ksp_cgwarp_fuse 0 -mat_ellwarp_backend cuda -mat_types aijcusparse -nonzero_guess -seed 706564 2>&1 | tee -a "$OUTDIR/ctest_final26g.log" | grep -E "longrow aijcusparse \(rescaled\) UNPRECONDITIONED none|ERROR|agree|passed" | head -5 ;;
+  geo26b) # issue 7, session of 2026-11-26 (eighth, ~5 min): geo26's P1-tetrahedra part (cut when the machine's 30
+          # minutes ended), after -mat_warp_rownz_simplex_geometry 2 was taken out: (1) kernels bitwise their host twins;
+          # (2) p1tet rownz variants and coo into aijcusparse. Decides: the automatic geometry, p1tet best / coo
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asm_rownz_(prefetch|auto|fused_tet)' 2>&1 | tee "$OUTDIR/ctest_geo26b.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -12)
+    timeout 300 $B/bench/bench_assembly -cases p1tet -strategies rownz,coo -targets aijcusparse -affine 1 -nwarm 3 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0 -nasm 10 -rownz_variants "fused=1:prefetch=0,fused=1:prefetch=1:simplex_geometry=0,fused=0" -csv "$OUTDIR/assembly_geo26b_p1tet.csv" 2>&1 | tee -a "$OUTDIR/bench_geo26b.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
   geo26) # issue 7, session of 2026-11-26 (eighth, ~8 min): prefetch 1 automatic on P1 (pipe26, pipe26b; the padded
          # coordinates of pipe26b gained nothing and were taken out), and the fused P1 Laplacian lanes computing the
          # factor in fewer double operations (-mat_warp_rownz_simplex_geometry 1: the metric's upper triangle; 2: also
-         # skipping the zero coordinate derivatives; bitwise the same values). (1) kernels bitwise their host twins,
+         # skipping the zero coordinate derivatives, taken out after this call; bitwise the same values). (1) kernels bitwise their host twins,
          # rownz GPU tests; (2) memcheck on fused P1 tetrahedra and triangles (automatic); (3) p1tet and p1tri rownz
          # variants and coo into aijcusparse and ellwarp, one run each. Decides: the automatic geometry, P1 best / coo
          [ -z "${GEO_BENCH_ONLY:-}" ] && (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asm_rownz' 2>&1 | tee "$OUTDIR/ctest_geo26.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -12)

@@ -1046,7 +1046,7 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
         for (int u = 0; u < 4 && P->fe.nb == P->fe.dim + 1; u++) { /* P1: the lanes prefetching 1 and 2 incidences ahead (factor array, then fused gathering the vertices from cv) */
           dv.unroll = 1;
           dv.pipe   = 1 + u % 2;
-          dv.geo    = 2; /* fused Laplacians: the automatic arithmetic, the vertices gathered from cv */
+          dv.geo    = 1; /* fused Laplacians: the automatic arithmetic, the vertices gathered from cv */
           CHECK(cudaMemset(d_val, 0xff, sizeof(double) * R.nslots));
           CHECK(PetscWarpAsmRowNZCUDA(&dfe, &dmesh, &dph, &dv, u < 2 ? d_coef : NULL, d_val, st));
           CHECK(cudaStreamSynchronize(st));
@@ -1070,9 +1070,9 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
           }
           dv.ivert  = d_iv;
           dv.unroll = 1;
-          for (int pg = 0; pg < (P->fe.nb == P->fe.dim + 1 ? 7 : 1); pg++) { /* P1: prefetch 1, 2, each with the factor's three arithmetics (geo) */
-            dv.pipe = pg ? 1 + (pg - 1) / 3 : 0;
-            dv.geo  = pg ? (pg - 1) % 3 : 0;
+          for (int pg = 0; pg < (P->fe.nb == P->fe.dim + 1 ? 5 : 1); pg++) { /* P1: prefetch 1, 2, each with the factor's two arithmetics (geo) */
+            dv.pipe = pg ? 1 + (pg - 1) / 2 : 0;
+            dv.geo  = pg ? (pg - 1) % 2 : 0;
             CHECK(cudaMemset(d_val, 0xff, sizeof(double) * R.nslots));
             CHECK(PetscWarpAsmRowNZCUDA(&dfe, &dmesh, &dph, &dv, NULL, d_val, st));
             CHECK(cudaStreamSynchronize(st));

@@ -46,27 +46,14 @@ __device__ __forceinline__ void RowNZCellDev(const PwaRowNZGeo &geo, const int *
   PwaRowNZCellX(KIND, DIM, NV, Xc, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, cell, PWA_RNZ_STRIDE(DIM, KIND), g);
 }
 
-/* The bits k*DIM + e of the coordinate basis derivatives Dc[k*DIM + e] (NV vertices) that are not exactly 0 (PETSc's
-   P1 simplices: -1/2 for vertex 0, one 1/2 for each other vertex); all NV*DIM bits where none is 0 */
-template <int DIM, int NV>
-__device__ __forceinline__ unsigned RowNZDcMask(const double *Dc)
-{
-  unsigned m = 0;
-#pragma unroll
-  for (int j = 0; j < NV * DIM; j++) m |= (__ldg(&Dc[j]) != 0.0 ? 1u : 0u) << j;
-  return m;
-}
-
 /* PwaRowNZCellX for the Laplacian on P1 simplices (NV = DIM + 1) with a scalar coefficient, the same values bitwise in
-   fewer operations (the fused lanes compute a cell's factor once per incidence: -fmad=false leaves 250 double
-   operations per 3D incidence, the most of the kernel's arithmetic):
-   - SP: the products of J's sums with the derivatives that are exactly 0 (the bits of dcm, RowNZDcMask) are skipped
-     (a sum that starts at +0.0 never holds -0.0 in round-to-nearest, so adding +-0 leaves it unchanged);
-   - M = detJ Jinv Jinv^T K is computed on and above the diagonal only: M_de and M_ed are the same products in the same
-     order, so PwaAffineCell's 0.5 (M_de + M_ed) is M_de exactly.
-   A tensor coefficient goes to PwaRowNZCellX */
-template <int DIM, bool SP>
-__device__ __forceinline__ void RowNZCellLapP1(const PwaRowNZGeo &geo, unsigned dcm, const double *Xc, double shift, int cell, double *g)
+   fewer operations (the fused lanes compute a cell's factor once per incidence; -fmad=false leaves about 250 double
+   operations per 3D incidence, most of the kernel's arithmetic): M = detJ Jinv Jinv^T K is computed on and above the
+   diagonal only (M_de and M_ed are the same products in the same order, so PwaAffineCell's 0.5 (M_de + M_ed) is M_de
+   exactly). A tensor coefficient goes to PwaRowNZCellX. (Skipping J's products with the coordinate derivatives that
+   are 0, also bitwise the same, held 159 registers instead of 122 and lost on P1 triangles: H100, 2026-11-26, geo26) */
+template <int DIM>
+__device__ __forceinline__ void RowNZCellLapP1(const PwaRowNZGeo &geo, const double *Xc, double shift, int cell, double *g)
 {
   constexpr int NV = DIM + 1, CS = PWA_RNZ_STRIDE(DIM, PETSCWARP_PHYS_LAPLACE), NSYM = DIM * (DIM + 1) / 2;
   double        K[9], J[9], Jinv[9], wdj;
@@ -80,8 +67,7 @@ __device__ __forceinline__ void RowNZCellLapP1(const PwaRowNZGeo &geo, unsigned 
     for (int e = 0; e < DIM; e++) {
       double s = 0.0;
 #pragma unroll
-      for (int k = 0; k < NV; k++)
-        if (!SP || (dcm >> (k * DIM + e) & 1u)) s += Xc[k * DIM + d] * __ldg(&geo.Dc[k * DIM + e]);
+      for (int k = 0; k < NV; k++) s += Xc[k * DIM + d] * __ldg(&geo.Dc[k * DIM + e]);
       J[d * DIM + e] = s;
     }
   wdj = 1.0 * PetscWarpJacobianInverse(DIM, J, Jinv); /* PwaStageQ's weight 1 */
@@ -267,11 +253,10 @@ __device__ __forceinline__ void RowNZPayload(const PwaRowNZGeo &geo, const doubl
 /* RowNZLaneNB with the lane's loads issued ahead of its arithmetic (-mat_warp_rownz_prefetch; P1 elements, whose lanes
    wait on their loads: ncu on P1 triangles, 2026-11-26, 12.45 cycles of long-scoreboard stall per issued instruction).
    PIPE 1: incidence m+1's plan entries are loaded before incidence m's payload is gathered and its entries added; PIPE
-   2: also incidence m+1's payload (coordinates or factor), and m+2's plan entries. GEO > 0 (fused Laplacians): the
-   factors from RowNZCellLapP1 (GEO 2: skipping the zero coordinate derivatives of the mask dcm). The same values
-   bitwise as RowNZLaneNB's. */
+   2: also incidence m+1's payload (coordinates or factor), and m+2's plan entries. GEO 1 (fused Laplacians): the
+   factors from RowNZCellLapP1. The same values bitwise as RowNZLaneNB's. */
 template <int DIM, int KIND, int NB, bool FUSED, int PIPE, int GEO>
-__device__ __forceinline__ void RowNZLanePipe(const double *Kr, double lambda, double mu, double shift, const PetscWarpRowNZ &rn, int b, int t, const double *__restrict__ coef, const PwaRowNZGeo &geo, unsigned dcm, double *acc)
+__device__ __forceinline__ void RowNZLanePipe(const double *Kr, double lambda, double mu, double shift, const PetscWarpRowNZ &rn, int b, int t, const double *__restrict__ coef, const PwaRowNZGeo &geo, double *acc)
 {
   constexpr int NC = KIND == PETSCWARP_PHYS_LAPLACE ? 1 : DIM, NEL = NB * NC, CS = PWA_RNZ_STRIDE(DIM, KIND), NV = RowNZVertices<DIM, NB>(), NP = FUSED ? NV * DIM : CS;
   static_assert(NEL <= 32 && PIPE >= 1 && PIPE <= 2, "prefetching lanes hold an incidence's positions in registers");
@@ -301,7 +286,7 @@ __device__ __forceinline__ void RowNZLanePipe(const double *Kr, double lambda, d
     } else if (m + 1 < nm) RowNZIncLoad<NEL, NV>(rn, (size_t)i0 + (size_t)(m + 1) * nl + t, kp0 + (size_t)(m + 1) * nl * NEL, nl, verts, s0);
     if (s.cell < 0) continue; /* padding */
     if (PIPE == 1) RowNZPayload<DIM, KIND, NV, FUSED, NEL>(geo, coef, verts, s, P);
-    if constexpr (FUSED && GEO > 0) RowNZCellLapP1<DIM, GEO == 2>(geo, dcm, P, shift, s.cell, g);
+    if constexpr (FUSED && GEO > 0) RowNZCellLapP1<DIM>(geo, P, shift, s.cell, g);
     else if constexpr (FUSED) PwaRowNZCellX(KIND, DIM, NV, P, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, s.cell, CS, g);
     else {
 #pragma unroll
@@ -320,15 +305,13 @@ __global__ void RowNZ(int nb, int kn, const double *__restrict__ Kaff, double la
   constexpr int            CS   = PWA_RNZ_STRIDE(DIM, KIND);
   const int                warp = threadIdx.x / PETSCWARP_ROWNZ_LANES, lane = threadIdx.x % PETSCWARP_ROWNZ_LANES, wpb = blockDim.x / PETSCWARP_ROWNZ_LANES;
   double                  *acc = smem + kn + (size_t)warp * rn.maxslots;
-  unsigned                 dcm = 0; /* fused P1 Laplacians: the non-zero coordinate derivatives (RowNZCellLapP1) */
-  if constexpr (GEO == 2) dcm = RowNZDcMask<DIM, DIM + 1>(geo.Dc);
   for (int t = threadIdx.x; t < kn; t += blockDim.x) smem[t] = __ldg(&Kaff[t]);
   __syncthreads();
   for (int b = blockIdx.x * wpb + warp; b < rn.ntiles; b += gridDim.x * wpb) {
     const int s0 = __ldg(&rn.soff[b]), ns = __ldg(&rn.soff[b + 1]) - s0;
     for (int s = lane; s < ns; s += PETSCWARP_ROWNZ_LANES) acc[s] = 0.0;
     __syncwarp();
-    if constexpr (NB > 0 && PIPE > 0) RowNZLanePipe<DIM, KIND, NB, FUSED, PIPE, GEO>(smem, lambda, mu, shift, rn, b, lane, coef, geo, dcm, acc);
+    if constexpr (NB > 0 && PIPE > 0) RowNZLanePipe<DIM, KIND, NB, FUSED, PIPE, GEO>(smem, lambda, mu, shift, rn, b, lane, coef, geo, acc);
     else if constexpr (NB > 0) RowNZLaneNB<DIM, KIND, NB, FUSED>(smem, lambda, mu, shift, rn, b, lane, coef, geo, acc);
     else PwaRowNZLane(KIND, DIM, nb, smem, lambda, mu, shift, &rn, b, lane, FUSED ? NULL : coef, &geo, CS, acc);
     __syncwarp();
@@ -421,8 +404,8 @@ static int LaunchPipe(const PetscWarpFE *fe, const PetscWarpPhys *ph, const Pets
 {
   if constexpr (NB == DIM + 1) {
     if constexpr (FUSED && KIND == PETSCWARP_PHYS_LAPLACE) { /* the factor's arithmetic (rn->geo) */
-      if (rn->pipe == 1) return rn->geo == 2 ? Launch<DIM, KIND, NB, FUSED, 1, 2>(fe, ph, rn, coef, geo, val, st) : rn->geo == 1 ? Launch<DIM, KIND, NB, FUSED, 1, 1>(fe, ph, rn, coef, geo, val, st) : Launch<DIM, KIND, NB, FUSED, 1>(fe, ph, rn, coef, geo, val, st);
-      if (rn->pipe == 2) return rn->geo == 2 ? Launch<DIM, KIND, NB, FUSED, 2, 2>(fe, ph, rn, coef, geo, val, st) : rn->geo == 1 ? Launch<DIM, KIND, NB, FUSED, 2, 1>(fe, ph, rn, coef, geo, val, st) : Launch<DIM, KIND, NB, FUSED, 2>(fe, ph, rn, coef, geo, val, st);
+      if (rn->pipe == 1) return rn->geo ? Launch<DIM, KIND, NB, FUSED, 1, 1>(fe, ph, rn, coef, geo, val, st) : Launch<DIM, KIND, NB, FUSED, 1>(fe, ph, rn, coef, geo, val, st);
+      if (rn->pipe == 2) return rn->geo ? Launch<DIM, KIND, NB, FUSED, 2, 1>(fe, ph, rn, coef, geo, val, st) : Launch<DIM, KIND, NB, FUSED, 2>(fe, ph, rn, coef, geo, val, st);
     }
     if (rn->pipe == 1) return Launch<DIM, KIND, NB, FUSED, 1>(fe, ph, rn, coef, geo, val, st);
     if (rn->pipe == 2) return Launch<DIM, KIND, NB, FUSED, 2>(fe, ph, rn, coef, geo, val, st);

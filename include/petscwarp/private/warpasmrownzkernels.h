@@ -57,8 +57,8 @@ typedef struct {
   int                   pipe;     /* device, specialised P1 kernels: incidences a lane loads ahead of its arithmetic, 0-2
                                      (RowNZLanePipe in warpasm_rownz.cu; -mat_warp_rownz_prefetch) */
   int                   geo;      /* device, prefetching fused P1 Laplacians: how a lane computes a cell's factor, 0:
-                                     PwaRowNZCellX, 1: RowNZCellLapP1 (upper triangle), 2: also skipping the zero
-                                     coordinate derivatives (-mat_warp_rownz_simplex_geometry) */
+                                     PwaRowNZCellX, 1: RowNZCellLapP1 (the metric's upper triangle;
+                                     -mat_warp_rownz_simplex_geometry) */
   const int            *soff;     /* [ntiles+1] */
   const int            *ioff;     /* [ntiles+1], multiples of LANES */
   const unsigned char  *nlane;    /* [ntiles]: lanes of the tile's incidence lists (their stride), 1 .. LANES */

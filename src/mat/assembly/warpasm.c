@@ -1121,8 +1121,8 @@ PetscErrorCode PetscWarpAsmSetAffine(PetscWarpAsm wa, PetscBool flg)
                                                             plan entries; default -1: automatic)
 - -mat_warp_rownz_simplex_geometry <n>                     - rownz, fused P1 Laplacians prefetching on the device: how a row's
                                                             thread computes a cell's factor (0: the generic arithmetic, 1: the
-                                                            upper triangle of the metric only, 2: also skipping the coordinate
-                                                            derivatives that are 0; the same values bitwise; default -1: automatic)
+                                                            upper triangle of the metric only; the same values bitwise; default
+                                                            -1: automatic)
 
   Level: intermediate
 
@@ -1173,9 +1173,9 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   fused = wa->rnfused == PETSC_BOOL3_TRUE ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscOptionsBool("-mat_warp_rownz_fused", "rownz: rows compute their cells' affine factors (one kernel, no factor array; default: automatic, on P1 triangles and on P1 tetrahedra into CSR)", "PetscWarpAsmSetFromOptions", fused, &fused, &fusedset));
   PetscCall(PetscOptionsInt("-mat_warp_rownz_prefetch", "rownz, P1 elements on the device: incidences a row's thread loads ahead of its arithmetic (0-2; -1: automatic)", "PetscWarpAsmSetFromOptions", pipe, &pipe, NULL));
-  PetscCall(PetscOptionsInt("-mat_warp_rownz_simplex_geometry", "rownz, fused P1 Laplacians prefetching on the device: a cell's factor from the generic arithmetic (0), the metric's upper triangle (1), also skipping zero coordinate derivatives (2); -1: automatic", "PetscWarpAsmSetFromOptions", sgeo, &sgeo, NULL));
+  PetscCall(PetscOptionsInt("-mat_warp_rownz_simplex_geometry", "rownz, fused P1 Laplacians prefetching on the device: a cell's factor from the generic arithmetic (0) or the metric's upper triangle (1); -1: automatic", "PetscWarpAsmSetFromOptions", sgeo, &sgeo, NULL));
   PetscOptionsEnd();
-  PetscCheck(sgeo >= -1 && sgeo <= 2, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_rownz_simplex_geometry %" PetscInt_FMT ": -1 (automatic), 0, 1 or 2", sgeo);
+  PetscCheck(sgeo >= -1 && sgeo <= 1, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_rownz_simplex_geometry %" PetscInt_FMT ": -1 (automatic), 0 or 1", sgeo);
   wa->rngeo = sgeo;
   PetscCheck(pipe >= -1 && pipe <= 2, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_rownz_prefetch %" PetscInt_FMT ": -1 (automatic), 0, 1 or 2", pipe);
   if (pipe != wa->rnpipe) PetscCall(PlanReset(wa)); /* the plan's tiles follow the kernel's registers, and its vertex lists the kernel */

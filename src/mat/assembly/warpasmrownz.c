@@ -326,10 +326,10 @@ static int RowNZRegs(int dim, int kind, int nb, PetscBool fused, int pipe)
      2026-11-26 after the 16-byte gathers and the hoisted loads: 56 for nb 3, 64 for nb 4-10); the generic kernel (16-bit positions,
      other nb) uses 54/80 (LAPLACE 2D/3D) and 56/72 (ELASTICITY), fused or not. Fused: the cell's vertex coordinates
      and its factor live in registers too (3D Q1 Laplace 48 -> 128) */
-  if (pipe > 0 && nb == dim + 1) { /* P1 lanes loading ahead (RowNZLanePipe), ptxas 2026-11-26 (eighth session); [dim-2][fused][pipe-1] */
+  if (pipe > 0 && nb == dim + 1) { /* P1 lanes loading ahead (RowNZLanePipe), ptxas 2026-11-26 (eighth session; fused Laplacians with the automatic -mat_warp_rownz_simplex_geometry 1); [dim-2][fused][pipe-1] */
     static const int lap[2][2][2] = {
-                       {{45, 64}, {72, 94}  },
-                       {{56, 72}, {122, 160}}
+                       {{45, 64}, {64, 79}  },
+                       {{56, 72}, {122, 162}}
     },
                      ela[2][2][2] = {{{69, 92}, {72, 90}}, {{128, 147}, {116, 160}}};
     return kind == PETSCWARP_PHYS_LAPLACE ? lap[dim - 2][fused ? 1 : 0][pipe - 1] : ela[dim - 2][fused ? 1 : 0][pipe - 1];
@@ -426,11 +426,6 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     tl.fixed                = PetscWarpAsmRowNZTileBytes(&fe, ph->kind, 0);
     tl.regs                 = RowNZRegs((int)a->dim, ph->kind, (int)a->nb, PetscWarpAsmRowNZFused_Private(a), RowNZPipe(a));
     PetscCall(PetscWarpPlanRowNZ(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, t->nslots, a->ncells, a->nel, a->e2d, &tl, &p->rn, &why));
-    if (!why && RowNZPipe(a) > 0 && PetscWarpAsmRowNZFused_Private(a) && ph->kind == PETSCWARP_PHYS_LAPLACE) { /* RowNZDcMask() of warpasm_rownz.cu, on the host */
-      PetscInt nz = 0;
-      for (PetscInt j = 0; j < a->ncv * a->dim; j++) nz += a->Dc[j] == 0.0;
-      PetscCall(PetscInfo(a, "rownz: P1 lanes prefetching %d incidences; %" PetscInt_FMT " of the %" PetscInt_FMT " coordinate derivatives are 0 (J's sums skip them)\n", RowNZPipe(a), nz, a->ncv * a->dim));
-    }
     PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRowNZ, 0, 0, 0, 0));
     if (!why && a->rnminlanes > 0 && p->rn.lanes < a->rnminlanes) {
       PetscCall(PetscInfo(a, "rownz: %.4g rows predicted resident per SM (%d warps, tiles of at most %" PetscInt_FMT " slots), fewer than %g (-mat_warp_rownz_min_lanes)\n", (double)p->rn.lanes, p->rn.warps, p->rn.tileslots, (double)a->rnminlanes));
