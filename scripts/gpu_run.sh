@@ -850,11 +850,11 @@ for w in $what; do
             # the seed that failed in bs26 (PETSc's own KSPCG 40 against AIJ's 43). Decides: 100% passed
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'spmv|layout|coherence|ksp_|cgwarp|ellwarpcoo|plexpw_fields|plexasm|asm_p2_tet' 2>&1 | tee "$OUTDIR/ctest_final26g.log" | grep -E "tests passed|Failed|\*\*\*" | tail -12)
     $B/tests/test_cgwarp -ksp_cgwarp_fuse 0 -mat_ellwarp_backend cuda -mat_types aijcusparse -nonzero_guess -seed 706564 2>&1 | tee -a "$OUTDIR/ctest_final26g.log" | grep -E "longrow aijcusparse \(rescaled\) UNPRECONDITIONED none|ERROR|agree|passed" | head -5 ;;
-  geo26b) # issue 7, session of 2026-11-26 (eighth, ~5 min): geo26's P1-tetrahedra part (cut when the machine's 30
+  geo26b) # issue 7, session of 2026-11-26 (eighth, ~9 min; the one-rank CPU reference took 168 s, GEO_BENCH_ONLY=1 skips (1)): geo26's P1-tetrahedra part (cut when the machine's 30
           # minutes ended), after -mat_warp_rownz_simplex_geometry 2 was taken out: (1) kernels bitwise their host twins;
           # (2) p1tet rownz variants and coo into aijcusparse. Decides: the automatic geometry, p1tet best / coo
-    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asm_rownz_(prefetch|auto|fused_tet)' 2>&1 | tee "$OUTDIR/ctest_geo26b.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -12)
-    timeout 300 $B/bench/bench_assembly -cases p1tet -strategies rownz,coo -targets aijcusparse -affine 1 -nwarm 3 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0 -nasm 10 -rownz_variants "fused=1:prefetch=0,fused=1:prefetch=1:simplex_geometry=0,fused=0" -csv "$OUTDIR/assembly_geo26b_p1tet.csv" 2>&1 | tee -a "$OUTDIR/bench_geo26b.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
+    [ -z "${GEO_BENCH_ONLY:-}" ] && (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asm_rownz_(prefetch|auto|fused_tet)' 2>&1 | tee "$OUTDIR/ctest_geo26b.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -12)
+    timeout 560 $B/bench/bench_assembly -cases p1tet -strategies rownz,coo -targets aijcusparse -affine 1 -nwarm 3 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0 -nasm 10 -rownz_variants "fused=1:prefetch=0,fused=1:prefetch=1:simplex_geometry=0,fused=0" -csv "$OUTDIR/assembly_geo26b_p1tet.csv" 2>&1 | tee -a "$OUTDIR/bench_geo26b.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
   geo26) # issue 7, session of 2026-11-26 (eighth, ~8 min): prefetch 1 automatic on P1 (pipe26, pipe26b; the padded
          # coordinates of pipe26b gained nothing and were taken out), and the fused P1 Laplacian lanes computing the
          # factor in fewer double operations (-mat_warp_rownz_simplex_geometry 1: the metric's upper triangle; 2: also

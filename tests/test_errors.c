@@ -41,6 +41,17 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_reorder", "bogus"));
   EXPECT_ERROR(MatSetFromOptions(B), "-mat_ellwarp_reorder bogus");
   PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_reorder"));
+  { /* the assembly object's options out of range */
+    PetscWarpAsm wa;
+    PetscCall(PetscWarpAsmCreate(PETSC_COMM_WORLD, &wa));
+    PetscCall(PetscOptionsSetValue(NULL, "-mat_warp_rownz_prefetch", "3"));
+    EXPECT_ERROR(PetscWarpAsmSetFromOptions(wa), "-mat_warp_rownz_prefetch 3");
+    PetscCall(PetscOptionsClearValue(NULL, "-mat_warp_rownz_prefetch"));
+    PetscCall(PetscOptionsSetValue(NULL, "-mat_warp_rownz_simplex_geometry", "2"));
+    EXPECT_ERROR(PetscWarpAsmSetFromOptions(wa), "-mat_warp_rownz_simplex_geometry 2");
+    PetscCall(PetscOptionsClearValue(NULL, "-mat_warp_rownz_simplex_geometry"));
+    PetscCall(PetscWarpAsmDestroy(&wa));
+  }
   EXPECT_ERROR(MatEllWarpGetInfo(A, NULL), "MatEllWarpGetInfo on an aij matrix");
   {
     IS  perm;

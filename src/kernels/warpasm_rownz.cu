@@ -262,10 +262,10 @@ __device__ __forceinline__ void RowNZLanePipe(const double *Kr, double lambda, d
   static_assert(NEL <= 32 && PIPE >= 1 && PIPE <= 2, "prefetching lanes hold an incidence's positions in registers");
   const int base = __ldg(&rn.lbase[b * PETSCWARP_ROWNZ_LANES + t]), nl = __ldg(&rn.nlane[b]);
   if (base < 0 || t >= nl) return;
-  const int  i0 = __ldg(&rn.ioff[b]), nm = (__ldg(&rn.ioff[b + 1]) - i0) / nl, ssh = rn.ssh;
-  const int  lsh   = __ldg(&rn.lsh[b * PETSCWARP_ROWNZ_LANES + t]);
-  const bool verts = FUSED && rn.ivert;
-  const unsigned char *kp0 = rn.kpos8 + (size_t)i0 * NEL + t;
+  const int            i0 = __ldg(&rn.ioff[b]), nm = (__ldg(&rn.ioff[b + 1]) - i0) / nl, ssh = rn.ssh;
+  const int            lsh   = __ldg(&rn.lsh[b * PETSCWARP_ROWNZ_LANES + t]);
+  const bool           verts = FUSED && rn.ivert;
+  const unsigned char *kp0   = rn.kpos8 + (size_t)i0 * NEL + t;
   RowNZInc<NEL, NV>    s0, s1;
   double               P0[NP];
   if (nm < 1) return;

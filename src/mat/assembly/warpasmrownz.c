@@ -327,9 +327,10 @@ static int RowNZRegs(int dim, int kind, int nb, PetscBool fused, int pipe)
      other nb) uses 54/80 (LAPLACE 2D/3D) and 56/72 (ELASTICITY), fused or not. Fused: the cell's vertex coordinates
      and its factor live in registers too (3D Q1 Laplace 48 -> 128) */
   if (pipe > 0 && nb == dim + 1) { /* P1 lanes loading ahead (RowNZLanePipe), ptxas 2026-11-26 (eighth session; fused Laplacians with the automatic -mat_warp_rownz_simplex_geometry 1); [dim-2][fused][pipe-1] */
-    static const int lap[2][2][2] = {
-                       {{45, 64}, {64, 79}  },
-                       {{56, 72}, {122, 162}}
+    static const int lap[2][2][2] =
+      {
+        {{45, 64}, {64, 79}  },
+        {{56, 72}, {122, 162}}
     },
                      ela[2][2][2] = {{{69, 92}, {72, 90}}, {{128, 147}, {116, 160}}};
     return kind == PETSCWARP_PHYS_LAPLACE ? lap[dim - 2][fused ? 1 : 0][pipe - 1] : ela[dim - 2][fused ? 1 : 0][pipe - 1];
@@ -373,12 +374,14 @@ PetscBool PetscWarpAsmRowNZFused_Private(PetscWarpAsm a)
 
 /* The incidences a P1 lane loads ahead of its arithmetic (-mat_warp_rownz_prefetch, RowNZLanePipe in
    warpasm_rownz.cu); 0 where the kernels do not prefetch (other elements, the generic kernel). Automatic: 1. H100,
-   2026-11-26 (eighth session, `gpu_run.sh pipe26`, `pipe26b`), ms per assembly, prefetch 0 / 1 / 2:
-   - P1 tetrahedra (652 k rows) into aijcusparse, fused 0.819 / 0.731 / 0.720 (0.687 / 0.681 with the vertex lists'
-     kernel at 96 registers), factor array 0.881 / 0.707 / 0.703; into ellwarp fused 1.191 / 0.778 / 0.812, factor
-     array 0.895 / 0.726 / 0.859;
+   2026-11-26 (eighth session, `gpu_run.sh pipe26`), ms per assembly, prefetch 0 / 1 / 2:
+   - P1 tetrahedra (652 k rows) into aijcusparse, fused 0.819 / 0.731 / 0.720, factor array 0.881 / 0.707 / 0.703;
+     into ellwarp fused 1.191 / 0.778 / 0.812, factor array 0.895 / 0.726 / 0.859;
    - P1 triangles (742 k rows) into aijcusparse, fused 0.097 / 0.096 / 0.111, factor array 0.141 / 0.139 / 0.139; into
-     ellwarp fused 0.093 / 0.091 / 0.110. */
+     ellwarp fused 0.093 / 0.091 / 0.110.
+   With the fused Laplacian's factor from the metric's upper triangle (-mat_warp_rownz_simplex_geometry 1, automatic;
+   `gpu_run.sh geo26b`, one run): P1 tetrahedra into aijcusparse 0.688 ms against 0.731 with the generic arithmetic and
+   0.816 without prefetching (coo 1.678) */
 static int RowNZPipe(PetscWarpAsm a)
 {
   if (a->nb != a->dim + 1 || !a->rnunroll) return 0;
