@@ -2,6 +2,14 @@ static char help[] = "Bad input to MATELLWARP gets a clear PETSc error, not a cr
 
 #include "testutil.h"
 
+/* call fails with a clear error while the option name is set to value (then cleared) */
+#define EXPECT_OPTION_ERROR(call, name, value) \
+  do { \
+    PetscCall(PetscOptionsSetValue(NULL, name, value)); \
+    EXPECT_ERROR(call, name " " value); \
+    PetscCall(PetscOptionsClearValue(NULL, name)); \
+  } while (0)
+
 int main(int argc, char **argv)
 {
   Mat         A, B;
@@ -26,30 +34,16 @@ int main(int argc, char **argv)
   PetscCall(PetscWarpDeviceAvailable(&dev));
   if (!dev) EXPECT_ERROR(MatEllWarpSetBackend(B, MAT_ELLWARP_BACKEND_CUDA), "MatEllWarpSetBackend(cuda) without a device");
   else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  (a device is present: the no-device error is not exercised)\n"));
-  PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_kernel", "k7"));
-  EXPECT_ERROR(MatSetFromOptions(B), "-mat_ellwarp_kernel k7");
-  PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_kernel"));
-  PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_block_size", "48"));
-  EXPECT_ERROR(MatSetFromOptions(B), "-mat_ellwarp_block_size 48");
-  PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_block_size"));
-  PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_kc_variant", "4"));
-  EXPECT_ERROR(MatSetFromOptions(B), "-mat_ellwarp_kc_variant 4");
-  PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_kc_variant"));
-  PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_backend", "opencl"));
-  EXPECT_ERROR(MatSetFromOptions(B), "-mat_ellwarp_backend opencl");
-  PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_backend"));
-  PetscCall(PetscOptionsSetValue(NULL, "-mat_ellwarp_reorder", "bogus"));
-  EXPECT_ERROR(MatSetFromOptions(B), "-mat_ellwarp_reorder bogus");
-  PetscCall(PetscOptionsClearValue(NULL, "-mat_ellwarp_reorder"));
+  EXPECT_OPTION_ERROR(MatSetFromOptions(B), "-mat_ellwarp_kernel", "k7");
+  EXPECT_OPTION_ERROR(MatSetFromOptions(B), "-mat_ellwarp_block_size", "48");
+  EXPECT_OPTION_ERROR(MatSetFromOptions(B), "-mat_ellwarp_kc_variant", "4");
+  EXPECT_OPTION_ERROR(MatSetFromOptions(B), "-mat_ellwarp_backend", "opencl");
+  EXPECT_OPTION_ERROR(MatSetFromOptions(B), "-mat_ellwarp_reorder", "bogus");
   { /* the assembly object's options out of range */
     PetscWarpAsm wa;
     PetscCall(PetscWarpAsmCreate(PETSC_COMM_WORLD, &wa));
-    PetscCall(PetscOptionsSetValue(NULL, "-mat_warp_rownz_prefetch", "3"));
-    EXPECT_ERROR(PetscWarpAsmSetFromOptions(wa), "-mat_warp_rownz_prefetch 3");
-    PetscCall(PetscOptionsClearValue(NULL, "-mat_warp_rownz_prefetch"));
-    PetscCall(PetscOptionsSetValue(NULL, "-mat_warp_rownz_simplex_geometry", "2"));
-    EXPECT_ERROR(PetscWarpAsmSetFromOptions(wa), "-mat_warp_rownz_simplex_geometry 2");
-    PetscCall(PetscOptionsClearValue(NULL, "-mat_warp_rownz_simplex_geometry"));
+    EXPECT_OPTION_ERROR(PetscWarpAsmSetFromOptions(wa), "-mat_warp_rownz_prefetch", "3");
+    EXPECT_OPTION_ERROR(PetscWarpAsmSetFromOptions(wa), "-mat_warp_rownz_simplex_geometry", "2");
     PetscCall(PetscWarpAsmDestroy(&wa));
   }
   EXPECT_ERROR(MatEllWarpGetInfo(A, NULL), "MatEllWarpGetInfo on an aij matrix");
