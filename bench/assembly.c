@@ -89,7 +89,7 @@ typedef struct {
 
 /* One result line; a negative number means "not applicable" (a '-' in the table, empty in the CSV) */
 typedef struct {
-  char      path[64], strategy[16], target[32], matrix[16], where[16];
+  char      path[128], strategy[16], target[32], matrix[16], where[16];
   PetscInt  nprocs;
   PetscReal mat, first, setup, planmb, t, tlib, diff;
   char      status[256], note[256];
@@ -470,7 +470,7 @@ static PetscErrorCode RunPathSafe(CaseInfo *ci, PetscWarpAsm wa, Mat T, PetscRea
   Row              r;
   Mat              A = NULL;
   PetscErrorCode   ierr;
-  char             path[64];
+  char             path[128];
   PetscWarpAsmInfo info;
 
   PetscFunctionBegin;
@@ -835,12 +835,12 @@ static PetscErrorCode SetupCase(const BenchCase *bc, const char *prefix, PetscIn
     PetscCall(PhaseTimes(last, dt));
     PetscCall(PetscSNPrintf(note, sizeof(note), "PetscWarpAsmCreateMatrix(%s): symbolic pattern, matrix creation", targ[t]));
     {
-      char path[64];
+      char path[128];
       PetscCall(PetscSNPrintf(path, sizeof(path), "pattern>%s", targ[t]));
       PetscCall(SetupReport(bc, &ci, path, (PetscReal)(s1 - s0), -1, dt, -1, note));
     }
     for (PetscInt k = 0; k < nstrat; k++) {
-      char           path[64];
+      char           path[128];
       PetscErrorCode ierr;
 
       PetscCall(PetscSNPrintf(path, sizeof(path), "%s>%s", PetscWarpAsmStrategies[strat[k]], targ[t]));

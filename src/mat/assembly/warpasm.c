@@ -1115,7 +1115,7 @@ PetscErrorCode PetscWarpAsmSetAffine(PetscWarpAsm wa, PetscBool flg)
                                                             the vertex coordinates (one kernel, no factor array) instead of
                                                             reading them from a factor array computed per cell first
                                                             (default: automatic, fused on P1 triangles, and on P1 tetrahedra into CSR)
-- -mat_warp_rownz_prefetch <n>                             - rownz, P1 elements on the device: incidences a row's thread loads
+. -mat_warp_rownz_prefetch <n>                             - rownz, P1 elements on the device: incidences a row's thread loads
                                                             ahead of its arithmetic (0: none, 1: the next one's plan entries,
                                                             2: also the next one's coordinates or factor and the one after's
                                                             plan entries; default -1: automatic)
@@ -1176,9 +1176,9 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscCall(PetscOptionsInt("-mat_warp_rownz_simplex_geometry", "rownz, fused P1 Laplacians prefetching on the device: a cell's factor from the generic arithmetic (0) or the metric's upper triangle (1); -1: automatic", "PetscWarpAsmSetFromOptions", sgeo, &sgeo, NULL));
   PetscOptionsEnd();
   PetscCheck(sgeo >= -1 && sgeo <= 1, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_rownz_simplex_geometry %" PetscInt_FMT ": -1 (automatic), 0 or 1", sgeo);
-  wa->rngeo = sgeo;
   PetscCheck(pipe >= -1 && pipe <= 2, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_rownz_prefetch %" PetscInt_FMT ": -1 (automatic), 0, 1 or 2", pipe);
-  if (pipe != wa->rnpipe) PetscCall(PlanReset(wa)); /* the plan's tiles follow the kernel's registers, and its vertex lists the kernel */
+  if (pipe != wa->rnpipe || unroll != wa->rnunroll) PetscCall(PlanReset(wa)); /* the plan's tiles follow the kernel's registers, and its vertex lists the kernel */
+  wa->rngeo    = sgeo;
   wa->rnpipe   = pipe;
   wa->rnunroll = unroll;
   if (fusedset && PetscBoolToBool3(fused) != wa->rnfused) {
