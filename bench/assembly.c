@@ -465,6 +465,24 @@ static PetscErrorCode Failed(PetscErrorCode ierr, char *status, size_t len)
 
 /* A path whose errors are caught: a strategy that cannot run is reported as such, not a crash. T: the target matrix
    (NULL when its creation failed, with that message in tfail), tmat: the seconds its creation took */
+/* Sets (set) or clears the options -mat_warp_rownz_<name> <value> of a rownz variant "name=value:name=value:..." */
+static PetscErrorCode RowNZVariantOptions(const char *spec, PetscBool set)
+{
+  char buf[PETSC_MAX_PATH_LEN], *tok, *save = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(buf, spec, sizeof(buf)));
+  for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+    char *eq = strchr(tok, '='), opt[128];
+    PetscCheck(eq, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-rownz_variants: %s is not name=value", tok);
+    *eq = 0;
+    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-mat_warp_rownz_%s", tok));
+    if (set) PetscCall(PetscOptionsSetValue(NULL, opt, eq + 1));
+    else PetscCall(PetscOptionsClearValue(NULL, opt));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RunPathSafe(CaseInfo *ci, PetscWarpAsm wa, Mat T, PetscReal tmat, const char *tfail, Mat Jref, PetscWarpAsmStrategy s, const char *variant, const char *target, PetscBool symbolic, PetscBool device)
 {
   Row              r;
@@ -616,34 +634,22 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
         if (strat[k] == PETSCWARP_ASM_ROWNZ && m == 0) { /* the rownz variants (-rownz_variants, or -rownz_fused x -rownz_prefetch) */
           for (PetscInt iv = 0; iv < nfv; iv++) {
             PetscWarpAsm wv = NULL;
-            char         label[PETSC_MAX_PATH_LEN], buf[PETSC_MAX_PATH_LEN], *tok, *save = NULL;
+            char         label[PETSC_MAX_PATH_LEN], spec[PETSC_MAX_PATH_LEN];
 
-            if (nrv) PetscCall(PetscStrncpy(buf, rvs[iv], sizeof(buf)));
+            if (nrv) PetscCall(PetscStrncpy(spec, rvs[iv], sizeof(spec)));
             else {
               const PetscInt jf = nfused ? iv % nfused : -1, jp = npf ? iv / PetscMax(nfused, 1) : -1;
-              PetscCall(PetscSNPrintf(buf, sizeof(buf), "%s%s%s", jf < 0 ? "" : fused[jf] ? "fused=1" : "fused=0", jf >= 0 && jp >= 0 ? ":" : "", ""));
-              if (jp >= 0) PetscCall(PetscSNPrintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "prefetch=%" PetscInt_FMT, pfs[jp]));
+              PetscCall(PetscSNPrintf(spec, sizeof(spec), "%s%s", jf < 0 ? "" : fused[jf] ? "fused=1" : "fused=0", jf >= 0 && jp >= 0 ? ":" : ""));
+              if (jp >= 0) PetscCall(PetscSNPrintf(spec + strlen(spec), sizeof(spec) - strlen(spec), "prefetch=%" PetscInt_FMT, pfs[jp]));
             }
-            PetscCall(PetscSNPrintf(label, sizeof(label), "[%s]", buf));
-            for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) { /* name=value: -mat_warp_rownz_name value */
-              char *eq = strchr(tok, '='), opt[128];
-              PetscCheck(eq, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-rownz_variants: %s is not name=value", tok);
-              *eq = 0;
-              PetscCall(PetscSNPrintf(opt, sizeof(opt), "-mat_warp_rownz_%s", tok));
-              PetscCall(PetscOptionsSetValue(NULL, opt, eq + 1));
-            }
+            PetscCall(PetscSNPrintf(label, sizeof(label), "[%s]", spec));
+            PetscCall(RowNZVariantOptions(spec, PETSC_TRUE));
             PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
             ierr = DMPlexWarpAsmCreate(dm, ci->bc->phys == PLEX_PHYSICS_LAPLACE ? PETSCWARP_PHYSICS_LAPLACE : PETSCWARP_PHYSICS_ELASTICITY, &wv);
             if (!ierr) ierr = PetscWarpAsmSetFromOptions(wv);
             if (!ierr && !device) ierr = PetscWarpAsmUseDevice(wv, PETSC_FALSE);
             PetscCall(PetscPopErrorHandler());
-            PetscCall(PetscStrncpy(buf, label + 1, sizeof(buf)));
-            for (tok = strtok_r(buf, ":]", &save); tok; tok = strtok_r(NULL, ":]", &save)) {
-              char *eq = strchr(tok, '='), opt[128];
-              if (eq) *eq = 0;
-              PetscCall(PetscSNPrintf(opt, sizeof(opt), "-mat_warp_rownz_%s", tok));
-              PetscCall(PetscOptionsClearValue(NULL, opt));
-            }
+            PetscCall(RowNZVariantOptions(spec, PETSC_FALSE));
             if (!ierr) PetscCall(RunPathSafe(ci, wv, T, tmat, tfail, Jref, strat[k], label, targ[t], PETSC_FALSE, device || !run));
             PetscCall(PetscWarpAsmDestroy(&wv));
           }

@@ -150,6 +150,18 @@ __device__ __forceinline__ void RowNZAdd(const double *Kr, double lambda, double
   }
 }
 
+/* The cell's factor (CS doubles, read as double2) from the factor array */
+template <int CS>
+__device__ __forceinline__ void RowNZFactor(const double *coef, int cell, double *g)
+{
+#pragma unroll
+  for (int r = 0; r < CS / 2; r++) {
+    const double2 q = __ldg(reinterpret_cast<const double2 *>(coef + (size_t)cell * CS) + r);
+    g[2 * r]        = q.x;
+    g[2 * r + 1]    = q.y;
+  }
+}
+
 /* PwaRowNZLane (warpasm_rownz.h) with the element's size a compile-time constant (NB basis functions, 8-bit
    positions): the loops over the cell's columns unroll, an incidence's column positions are all loaded before its
    entries are added (NEL <= 32; else a node's components at a time), and its factor is read as double2 (FUSED:
@@ -197,14 +209,7 @@ __device__ __forceinline__ void RowNZLaneNB(const double *Kr, double lambda, dou
       constexpr int NV = RowNZVertices<DIM, NB>();
       if (!HOIST || !rn.ivert) RowNZCellVerts<NV>(geo.cv, cell, vtx);
       RowNZCellDev<DIM, KIND, NV>(geo, vtx, shift, cell, g);
-    } else {
-#pragma unroll
-      for (int r = 0; r < CS / 2; r++) {
-        const double2 q = __ldg(reinterpret_cast<const double2 *>(coef + (size_t)cell * CS) + r);
-        g[2 * r]        = q.x;
-        g[2 * r + 1]    = q.y;
-      }
-    }
+    } else RowNZFactor<CS>(coef, cell, g);
     RowNZAdd<DIM, KIND, NB>(Kr, lambda, mu, shift, g, i, k, kp, nl, base, lsh, ssh, acc);
   }
 }
@@ -240,14 +245,7 @@ __device__ __forceinline__ void RowNZPayload(const PwaRowNZGeo &geo, const doubl
   if constexpr (FUSED) {
     if (!verts) RowNZCellVerts<NV>(geo.cv, s.cell, s.v);
     RowNZCellXc<DIM, NV>(geo.X, s.v, P);
-  } else {
-#pragma unroll
-    for (int r = 0; r < CS / 2; r++) {
-      const double2 q = __ldg(reinterpret_cast<const double2 *>(coef + (size_t)s.cell * CS) + r);
-      P[2 * r]        = q.x;
-      P[2 * r + 1]    = q.y;
-    }
-  }
+  } else RowNZFactor<CS>(coef, s.cell, P);
 }
 
 /* RowNZLaneNB with the lane's loads issued ahead of its arithmetic (-mat_warp_rownz_prefetch; P1 elements, whose lanes
@@ -397,18 +395,23 @@ static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWar
   return (int)cudaGetLastError();
 }
 
+/* Launch<DIM, KIND, NB, FUSED, PIPE> with the fused Laplacian's factor arithmetic rn->geo (RowNZCellLapP1) */
+template <int DIM, int KIND, int NB, bool FUSED, int PIPE>
+static int LaunchGeo(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, const PwaRowNZGeo &geo, double *val, cudaStream_t st)
+{
+  if constexpr (FUSED && KIND == PETSCWARP_PHYS_LAPLACE)
+    if (rn->geo) return Launch<DIM, KIND, NB, FUSED, PIPE, 1>(fe, ph, rn, coef, geo, val, st);
+  return Launch<DIM, KIND, NB, FUSED, PIPE>(fe, ph, rn, coef, geo, val, st);
+}
+
 /* Launch<DIM, KIND, NB, FUSED> for NB: on P1 elements (NB == DIM + 1) with the lanes prefetching rn->pipe incidences
    ahead (RowNZLanePipe) */
 template <int DIM, int KIND, int NB, bool FUSED>
 static int LaunchPipe(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, const PwaRowNZGeo &geo, double *val, cudaStream_t st)
 {
   if constexpr (NB == DIM + 1) {
-    if constexpr (FUSED && KIND == PETSCWARP_PHYS_LAPLACE) { /* the factor's arithmetic (rn->geo) */
-      if (rn->pipe == 1) return rn->geo ? Launch<DIM, KIND, NB, FUSED, 1, 1>(fe, ph, rn, coef, geo, val, st) : Launch<DIM, KIND, NB, FUSED, 1>(fe, ph, rn, coef, geo, val, st);
-      if (rn->pipe == 2) return rn->geo ? Launch<DIM, KIND, NB, FUSED, 2, 1>(fe, ph, rn, coef, geo, val, st) : Launch<DIM, KIND, NB, FUSED, 2>(fe, ph, rn, coef, geo, val, st);
-    }
-    if (rn->pipe == 1) return Launch<DIM, KIND, NB, FUSED, 1>(fe, ph, rn, coef, geo, val, st);
-    if (rn->pipe == 2) return Launch<DIM, KIND, NB, FUSED, 2>(fe, ph, rn, coef, geo, val, st);
+    if (rn->pipe == 1) return LaunchGeo<DIM, KIND, NB, FUSED, 1>(fe, ph, rn, coef, geo, val, st);
+    if (rn->pipe == 2) return LaunchGeo<DIM, KIND, NB, FUSED, 2>(fe, ph, rn, coef, geo, val, st);
   }
   return Launch<DIM, KIND, NB, FUSED>(fe, ph, rn, coef, geo, val, st);
 }
