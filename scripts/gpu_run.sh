@@ -858,6 +858,45 @@ for w in $what; do
           # call, measured only at this size: bench/results/rownz_regcap_2026-11-26h.diff; RESULTS.md)
     (cd $B && ctest --output-on-failure -R 'asmkernels_cuda' 2>&1 | tee "$OUTDIR/ctest_regs26.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -5)
     timeout 150 $B/bench/bench_assembly -cases p1tet -scale 0.5 -strategies rownz,coo -targets aijcusparse -affine 1 -nwarm 3 -nasm 20 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0 -rownz_variants "fused=1:prefetch=0,simplex_geometry=2,simplex_geometry=3,simplex_geometry=1" -csv "$OUTDIR/assembly_regs26.csv" 2>&1 | tee "$OUTDIR/bench_regs26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
+  auto27) # issue 7, session of 2026-11-27 (ninth, ~5 min): the automatic rule after ellp1tet27 (P1 tetrahedra in
+          # closed form fused into ELL-WARP too, prefetching 2). (1) rownz GPU tests; (2) p1tet with no rownz option into
+          # aijcusparse and ellwarp, and coo. Decides: issue 7's P1 tetrahedra targets (3x coo, ELL-WARP <= 1.1x CSR)
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asm_rownz' 2>&1 | tee "$OUTDIR/ctest_auto27.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -12)
+    A="-strategies rownz,coo -affine 1 -nwarm 3 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0"
+    timeout 400 $B/bench/bench_assembly -cases p1tet $A -targets aijcusparse,ellwarp -nasm 10 -csv "$OUTDIR/assembly_auto27.csv" 2>&1 | tee -a "$OUTDIR/bench_auto27.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
+  ellp1tet27) # issue 7, session of 2026-11-27 (ninth, ~4 min): p1tet into ellwarp with the closed form (fused rows; the
+             # automatic rule fuses tetrahedra into CSR only) against the factor array and aijcusparse's automatic rows.
+             # Decides: ELL-WARP <= 1.1x CSR on p1tet, and the fused rule for ELL-WARP targets
+    A="-strategies rownz -affine 1 -nwarm 3 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0"
+    timeout 400 $B/bench/bench_assembly -cases p1tet $A -targets aijcusparse,ellwarp -nasm 10 -rownz_variants "fused=1,fused=1:prefetch=2" -csv "$OUTDIR/assembly_ellp1tet27.csv" 2>&1 | tee -a "$OUTDIR/bench_ellp1tet27.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
+  final27) # issue 7, session of 2026-11-27 (ninth, ~9 min): the closed form automatic (-mat_warp_rownz_simplex_geometry
+           # 2 where it applies). (1) the assembly GPU tests (every strategy, target, element; the hook's SNES tests; the
+           # heat tutorial); (2) p1tri and p1tet with no rownz option, coo. Decides: issue 7's P1 targets on the final code
+    # FINAL_TET_ONLY=1: only (2)'s p1tet (the first call's 300 s limit cut it during PETSc's one-rank reference)
+    [ -z "${FINAL_TET_ONLY:-}" ] && (cd $B && timeout 280 ctest --output-on-failure -j 4 -L gpu -R 'asm|plexasm|plexsnes|tutorial_ex2' 2>&1 | tee "$OUTDIR/ctest_final27.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -12)
+    A="-strategies rownz,coo -affine 1 -nwarm 3 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0"
+    [ -z "${FINAL_TET_ONLY:-}" ] && timeout 60 $B/bench/bench_assembly -cases p1tri $A -targets aijcusparse,ellwarp -nasm 20 -csv "$OUTDIR/assembly_final27_p1tri.csv" 2>&1 | tee -a "$OUTDIR/bench_final27.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150
+    timeout ${FINAL_TET_LIMIT:-300} $B/bench/bench_assembly -cases p1tet $A -targets aijcusparse -nasm 10 -csv "$OUTDIR/assembly_final27_p1tet.csv" 2>&1 | tee -a "$OUTDIR/bench_final27.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
+  closed27) # issue 7, session of 2026-11-27 (ninth, ~10 min): the fused P1 Laplacian rows in closed form from the edges'
+            # cross products (-mat_warp_rownz_simplex_geometry 2, about a third of the double operations of 1), and the
+            # "tet" tests on real tetrahedra (T3D was a box of hexahedra: refine_tosimplex leaves them in 3D). (1) GPU tests
+            # of rownz and of every test now on tetrahedra; (2) memcheck on the closed form (tetrahedra reassembled,
+            # triangles); (3) p1tri and p1tet, automatic against the closed form at prefetch 1 and 2, and coo. Decides:
+            # the automatic geometry, P1 best / coo
+    # CLOSED_BENCH_ONLY=1 (second call, after the closed form's selects stopped using local memory): only the kernels'
+    # bitwise tests and one memcheck before the benchmark
+    R='asmkernels|asm_rownz|asm_.*tet|plexpw.*tet|plexres.*tet|plexsnes_elas'; [ -n "${CLOSED_BENCH_ONLY:-}" ] && R='asmkernels|asm_rownz_closed'
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R "$R" 2>&1 | tee "$OUTDIR/ctest_closed27.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -12)
+    D="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1"
+    T3="-dm_plex_filename tests/meshes/cube_tet_small.msh -petscspace_degree 1"
+    [ -n "${CLOSED_BENCH_ONLY:-}" ] && sanitize_each sanitize_closed27.log "memcheck" "test_asm $D $T3 -coef cell -shift 0.3 -strategies rownz -types aij,ellwarp -affine 1 -mat_warp_rownz_fused 1 -mat_warp_rownz_simplex_geometry 2 -expect_rownz_runs rownz -reassemble 2 -malloc_dump"
+    [ -z "${CLOSED_BENCH_ONLY:-}" ] && sanitize_each sanitize_closed27.log "memcheck" "test_asm $D $T3 -coef cell -shift 0.3 -strategies rownz -types aij,ellwarp -affine 1 -mat_warp_rownz_fused 1 -mat_warp_rownz_simplex_geometry 2 -expect_rownz_runs rownz -reassemble 2 -malloc_dump" \
+      "test_asm $D $T3 -strategies rownz -types aij -affine 1 -mat_warp_rownz_simplex_geometry 2 -mat_warp_rownz_prefetch 2 -expect_rownz_runs rownz -malloc_dump" \
+      "test_asm $D -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 4,3 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -petscspace_degree 1 -shift 0.5 -strategies rownz -types aij,ellwarp -affine 1 -mat_warp_rownz_fused 1 -mat_warp_rownz_simplex_geometry 2 -expect_rownz_runs rownz -reassemble 2 -malloc_dump"
+    grep -E "^== |exit|SUMMARY" "$OUTDIR/sanitize_closed27.log" | paste - - - | sed -E 's/-mat_ellwarp_backend cuda -mat_warp_assembly_device 1//' | cut -c1-220
+    A="-strategies rownz,coo -affine 1 -nwarm 3 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0"
+    timeout 120 $B/bench/bench_assembly -cases p1tri $A -targets aijcusparse,ellwarp -nasm 20 -rownz_variants "fused=1:simplex_geometry=2,fused=1:simplex_geometry=2:prefetch=2" -csv "$OUTDIR/assembly_closed27_p1tri.csv" 2>&1 | tee -a "$OUTDIR/bench_closed27.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150
+    timeout 560 $B/bench/bench_assembly -cases p1tet $A -targets aijcusparse -nasm 10 -rownz_variants "simplex_geometry=2,simplex_geometry=2:prefetch=2" -csv "$OUTDIR/assembly_closed27_p1tet.csv" 2>&1 | tee -a "$OUTDIR/bench_closed27.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
   ncu26h) # issue 7, session of 2026-11-26 (eighth, ~3 min): Nsight Compute on the fused P1-tetrahedra RowNZ (automatic:
           # prefetch 1, upper-triangle factor; and prefetch 0) on p1tet at -scale 0.5 (76,877 rows: the full mesh's
           # one-rank CPU reference outlasts ncu's limits). Decides: what the lanes wait for after prefetching (FP64 pipe,

@@ -971,6 +971,24 @@ static void RowNZExpected(const Problem *P, const RowPlan *R, int ell, int rpt, 
   }
 }
 
+#if defined(PETSCWARP_TEST_CUDA)
+/* geo 2 on the device (the fused P1 lanes in closed form, prefetching 0 (run by the prefetch 1 kernel), 1 and 2) bitwise
+   against the host twin's values cf */
+static void RowNZClosedCUDA(const Config *C, int l, const PetscWarpFE *dfe, const PetscWarpMesh *dmesh, const PetscWarpPhys *dph, PetscWarpRowNZ *dv, double p1s, double p1r, double *d_val, double *h, const double *cf, int nslots, cudaStream_t st, const char *how)
+{
+  dv->unroll = 1, dv->geo = 2, dv->p1sigma = p1s, dv->p1detr = p1r;
+  for (int pipe = 0; pipe <= 2; pipe++) {
+    dv->pipe = pipe;
+    CHECK(cudaMemset(d_val, 0xff, sizeof(double) * nslots));
+    CHECK(PetscWarpAsmRowNZCUDA(dfe, dmesh, dph, dv, NULL, d_val, st));
+    CHECK(cudaStreamSynchronize(st));
+    CHECK(cudaMemcpy(h, d_val, sizeof(double) * nslots, cudaMemcpyDeviceToHost));
+    EXPECT(!memcmp(h, cf, sizeof(double) * nslots), "%s: RowNZ in closed form (layout %d, %s, prefetch %d) on the device differs from the host twin (not bitwise): %g", C->name, l, how, pipe, RelDiff((size_t)nslots, cf, h));
+  }
+  dv->pipe = 0, dv->geo = 0, dv->p1sigma = dv->p1detr = 0.0;
+}
+#endif
+
 /* RowNZ (host twin, and the device bitwise against it) for the CSR and ELL-like plans; Kaff set in P->fe */
 static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
 {
@@ -988,7 +1006,7 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
   CHECK(PetscWarpAsmRowNZCoefHost(&P->fe, &P->mesh, ph, coef));
   for (int l = 0; l < 5; l++) {
     RowPlan R;
-    double *val, *exp_;
+    double *val, *exp_, *cf = NULL, p1s = 0, p1r = 0; /* cf: geo 2's values (P1 Laplacians) */
     BuildRowNZ(P, layouts[l][0], layouts[l][1], layouts[l][2], layouts[l][3], &R);
     val  = NEW(double, R.nslots + 1);
     exp_ = NEW(double, R.nslots + 1);
@@ -1002,6 +1020,18 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
       CHECK(PetscWarpAsmRowNZHost(&P->fe, &P->mesh, ph, &R.v, NULL, fv));
       EXPECT(!memcmp(fv, val, sizeof(double) * R.nslots), "%s: fused rownz (layout %d) differs from rownz with the factor array (not bitwise): %g", C->name, l, RelDiff((size_t)R.nslots, val, fv));
       free(fv);
+    }
+    if (ph->kind == PETSCWARP_PHYS_LAPLACE && P->fe.nb == P->fe.dim + 1 && P->fe.ncv == P->fe.nb && !R.v.wide) { /* geo 2: the P1 rows in closed form (host twin) */
+      PetscWarpRowNZ v2 = R.v;
+      cf                = NEW(double, R.nslots + 1);
+      EXPECT(!PetscWarpAsmRowNZSimplexConstants(&P->fe, &v2.p1sigma, &v2.p1detr), "%s: the P1 closed form refused a P1 tabulation", C->name);
+      v2.geo = 2, v2.unroll = 1;
+      for (int s = 0; s < R.nslots; s++) cf[s] = 1e300;
+      CHECK(PetscWarpAsmRowNZHost(&P->fe, &P->mesh, ph, &v2, NULL, cf));
+      EXPECT((rd = RelDiff((size_t)R.nslots, exp_, cf)) < 1e-13, "%s: rownz in closed form (layout %d) differs from the element matrices: %g", C->name, l, rd);
+      if (ph->coef == 2) EXPECT(!memcmp(cf, val, sizeof(double) * R.nslots), "%s: rownz in closed form with a tensor coefficient (layout %d) is not the generic arithmetic", C->name, l);
+      if (l == 0) printf("  rownz P1 closed form (geo 2, coefficient %d): %.2e from the element matrices\n", ph->coef, rd);
+      p1s = v2.p1sigma, p1r = v2.p1detr;
     }
 #if defined(PETSCWARP_TEST_CUDA)
     if (cuda && PetscWarpAsmRowNZTileBytes(&P->fe, ph->kind, R.v.maxslots)) {
@@ -1055,6 +1085,7 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
           dv.pipe = 0;
           dv.geo  = 0;
         }
+        if (cf) RowNZClosedCUDA(C, l, &dfe, &dmesh, &dph, &dv, p1s, p1r, d_val, h, cf, R.nslots, st, "vertices from cv");
         if (P->fe.ncv == P->fe.dim + 1) { /* fused simplices reading each incidence's vertices streaming (ivert; 3D: the prefetching P1 lanes) */
           int *d_iv = NULL;
           dv.ninc   = (int)ni;
@@ -1079,8 +1110,9 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
             CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
             EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, fused, incidence vertices, prefetch %d, geometry %d) on the device differs from the host twin (not bitwise): %g", C->name, l, dv.pipe, dv.geo, RelDiff((size_t)R.nslots, val, h));
           }
-          dv.pipe  = 0;
-          dv.geo   = 0;
+          dv.pipe = 0;
+          dv.geo  = 0;
+          if (cf) RowNZClosedCUDA(C, l, &dfe, &dmesh, &dph, &dv, p1s, p1r, d_val, h, cf, R.nslots, st, "incidence vertices");
           dv.ivert = NULL;
           cudaFree(d_iv);
         }
@@ -1095,7 +1127,7 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
 #else
     (void)cuda;
 #endif
-    free(val), free(exp_);
+    free(val), free(exp_), free(cf);
     RowPlanDestroy(&R);
   }
   if (cuda) printf("  device: RowNZCoef, RowNZ (generic and specialised for nb %d) bitwise equal to the host twin (%d of 5 layouts fit)\n", P->nb, ndev);

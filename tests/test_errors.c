@@ -43,7 +43,7 @@ int main(int argc, char **argv)
     PetscWarpAsm wa;
     PetscCall(PetscWarpAsmCreate(PETSC_COMM_WORLD, &wa));
     EXPECT_OPTION_ERROR(PetscWarpAsmSetFromOptions(wa), "-mat_warp_rownz_prefetch", "3");
-    EXPECT_OPTION_ERROR(PetscWarpAsmSetFromOptions(wa), "-mat_warp_rownz_simplex_geometry", "2");
+    EXPECT_OPTION_ERROR(PetscWarpAsmSetFromOptions(wa), "-mat_warp_rownz_simplex_geometry", "3");
     PetscCall(PetscWarpAsmDestroy(&wa));
   }
   EXPECT_ERROR(MatEllWarpGetInfo(A, NULL), "MatEllWarpGetInfo on an aij matrix");

@@ -284,7 +284,18 @@ __device__ __forceinline__ void RowNZLanePipe(const double *Kr, double lambda, d
     } else if (m + 1 < nm) RowNZIncLoad<NEL, NV>(rn, (size_t)i0 + (size_t)(m + 1) * nl + t, kp0 + (size_t)(m + 1) * nl * NEL, nl, verts, s0);
     if (s.cell < 0) continue; /* padding */
     if (PIPE == 1) RowNZPayload<DIM, KIND, NV, FUSED, NEL>(geo, coef, verts, s, P);
-    if constexpr (FUSED && GEO > 0) RowNZCellLapP1<DIM>(geo, P, shift, s.cell, g);
+    if constexpr (FUSED && GEO == 2) { /* the row's entries in closed form (PwaRowNZLapP1Row), a tensor coefficient through the generic factor */
+      double K[9], v[NB];
+      if (!PwaCellCoef(geo.coef, geo.kappa, geo.kcell, DIM, s.cell, K)) {
+        const int lmask = (1 << lsh) - 1;
+        PwaRowNZLapP1Row(DIM, P, s.i, K[0], rn.p1sigma, rn.p1detr, shift, Kr + (DIM * (DIM + 1) / 2) * (NB * (NB + 1) / 2), v);
+#pragma unroll
+        for (int j = 0; j < NB; j++)
+          if (s.k[j] != PETSCWARP_ROWNZ_SKIP8) acc[base + ((s.k[j] >> lsh) << ssh) + (s.k[j] & lmask)] += v[j];
+        continue;
+      }
+    }
+    if constexpr (FUSED && GEO == 1) RowNZCellLapP1<DIM>(geo, P, shift, s.cell, g);
     else if constexpr (FUSED) PwaRowNZCellX(KIND, DIM, NV, P, geo.Dc, geo.coef, geo.kappa, geo.kcell, shift, s.cell, CS, g);
     else {
 #pragma unroll
@@ -395,12 +406,15 @@ static int Launch(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWar
   return (int)cudaGetLastError();
 }
 
-/* Launch<DIM, KIND, NB, FUSED, PIPE> with the fused Laplacian's factor arithmetic rn->geo (RowNZCellLapP1) */
+/* Launch<DIM, KIND, NB, FUSED, PIPE> with the fused Laplacian's arithmetic rn->geo (1: RowNZCellLapP1; 2: the closed
+   form PwaRowNZLapP1Row, where the plan found its constants) */
 template <int DIM, int KIND, int NB, bool FUSED, int PIPE>
 static int LaunchGeo(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, const PwaRowNZGeo &geo, double *val, cudaStream_t st)
 {
-  if constexpr (FUSED && KIND == PETSCWARP_PHYS_LAPLACE)
+  if constexpr (FUSED && KIND == PETSCWARP_PHYS_LAPLACE) {
+    if (rn->geo == 2 && rn->p1sigma != 0.0) return Launch<DIM, KIND, NB, FUSED, PIPE, 2>(fe, ph, rn, coef, geo, val, st);
     if (rn->geo) return Launch<DIM, KIND, NB, FUSED, PIPE, 1>(fe, ph, rn, coef, geo, val, st);
+  }
   return Launch<DIM, KIND, NB, FUSED, PIPE>(fe, ph, rn, coef, geo, val, st);
 }
 
@@ -410,6 +424,8 @@ template <int DIM, int KIND, int NB, bool FUSED>
 static int LaunchPipe(const PetscWarpFE *fe, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, const PwaRowNZGeo &geo, double *val, cudaStream_t st)
 {
   if constexpr (NB == DIM + 1) {
+    if constexpr (FUSED && KIND == PETSCWARP_PHYS_LAPLACE)
+      if (!rn->pipe && rn->geo == 2 && rn->p1sigma != 0.0) return Launch<DIM, KIND, NB, FUSED, 1, 2>(fe, ph, rn, coef, geo, val, st); /* the closed form is in RowNZLanePipe only (prefetching changes no value) */
     if (rn->pipe == 1) return LaunchGeo<DIM, KIND, NB, FUSED, 1>(fe, ph, rn, coef, geo, val, st);
     if (rn->pipe == 2) return LaunchGeo<DIM, KIND, NB, FUSED, 2>(fe, ph, rn, coef, geo, val, st);
   }

@@ -36,6 +36,67 @@ static inline PWA_HD void PwaRowNZCell(int kind, int dim, int ncv, const int *cv
   PwaRowNZCellX(kind, dim, ncv, Xc, Dc0, coef, kappa, kcell, shift, cell, cs, g);
 }
 
+/* c ? a : b, on the device as a predicated select the compiler cannot turn into an indexed load: a chain of them over
+   a local array (pick element i) otherwise becomes a load from local memory (96 bytes of stack in PwaRowNZLapP1Row) */
+#if defined(__CUDA_ARCH__)
+static __device__ __forceinline__ double PwaSel(int c, double a, double b)
+{
+  double r;
+  asm("{\n\t.reg .pred p;\n\tsetp.ne.s32 p, %1, 0;\n\tselp.f64 %0, %2, %3, p;\n\t}" : "=d"(r) : "r"(c), "d"(a), "d"(b));
+  return r;
+}
+#else
+static inline double PwaSel(int c, double a, double b)
+{
+  return c ? a : b;
+}
+#endif
+
+/* Row i of a P1 simplex Laplacian element matrix with a scalar coefficient kap, in closed form (geo 2,
+   -mat_warp_rownz_simplex_geometry 2): with the edges e_k = X_k - X_0 (E their columns, D = det E) the coordinate map
+   is J = E R (R: the reference gradients of the coordinate basis functions 1..dim as rows), so the physical gradient of
+   basis function k >= 1 is row k of E^-1, c_k / D with c_k the cross product of the other two edges (2D: the other edge
+   turned), and c_0 = -(c_1 + ... + c_dim). Then A_ij = kap W det(R) c_i.c_j / D + shift D det(R) Mref_ij (W the sum of
+   the quadrature weights, Mref the reference mass matrix, Km = its upper triangle), the affine path's values to
+   round-off in about a third of the operations (3D: 9 + 27 + 11 + 4 * 6, one division). v[0 .. dim] */
+static inline PWA_HD void PwaRowNZLapP1Row(int dim, const double *Xc, int i, double kap, double sigma, double detr, double shift, const double *Km, double *v)
+{
+  double e[3][3], c[4][3] = {{0.0}}, ci[3] = {0.0, 0.0, 0.0}, D, s;
+  for (int k = 0; k < dim; k++)
+    for (int d = 0; d < dim; d++) e[k][d] = Xc[(k + 1) * dim + d] - Xc[d];
+  if (dim == 2) {
+    c[1][0] = e[1][1], c[1][1] = -e[1][0];
+    c[2][0] = -e[0][1], c[2][1] = e[0][0];
+    D = e[0][0] * e[1][1] - e[0][1] * e[1][0];
+  } else {
+    for (int k = 0; k < 3; k++) { /* c_{k+1} = e_{k+1} x e_{k+2} (cyclic) */
+      const int a = k == 2 ? 0 : k + 1, b = k == 0 ? 2 : k - 1;
+      c[k + 1][0] = e[a][1] * e[b][2] - e[a][2] * e[b][1];
+      c[k + 1][1] = e[a][2] * e[b][0] - e[a][0] * e[b][2];
+      c[k + 1][2] = e[a][0] * e[b][1] - e[a][1] * e[b][0];
+    }
+    D = e[0][0] * c[1][0] + e[0][1] * c[1][1] + e[0][2] * c[1][2];
+  }
+  for (int d = 0; d < dim; d++) {
+    double t = c[1][d];
+    for (int k = 2; k <= dim; k++) t += c[k][d];
+    c[0][d] = -t;
+  }
+  for (int k = 0; k < 4; k++) /* c_i without indexing c at run time (registers on the device) */
+    for (int d = 0; d < 3; d++)
+      if (k <= dim && d < dim) ci[d] = PwaSel(k == i, c[k][d], ci[d]);
+  s = kap * sigma / D;
+  for (int j = 0; j <= dim; j++) {
+    double t = ci[0] * c[j][0];
+    for (int d = 1; d < dim; d++) t += ci[d] * c[j][d];
+    v[j] = s * t;
+  }
+  if (shift != 0.0) {
+    const double ms = shift * (D * detr);
+    for (int j = 0; j <= dim; j++) v[j] += ms * Km[i <= j ? PwaPair(dim + 1, i, j) : PwaPair(dim + 1, j, i)];
+  }
+}
+
 /* What a fused lane needs to compute a cell's factor itself (PwaRowNZCell) instead of reading it from coef */
 typedef struct {
   int           ncv, coef;
@@ -79,6 +140,24 @@ static inline PWA_HD void PwaRowNZLane(int kind, int dim, int nb, const double *
     i = PWA_LDG(&rn->iloc[x]);
     a = i / nc;
     c = i - a * nc;
+#if !defined(__CUDA_ARCH__) /* the device runs geo 2 in RowNZLanePipe only (warpasm_rownz.cu; the same conditions): this branch would cost the generic kernels registers (3D 80 -> 89) */
+    if (!coef && rn->geo == 2 && rn->p1sigma != 0.0 && rn->unroll && !rn->wide && kind == PETSCWARP_PHYS_LAPLACE && nb == dim + 1 && geo->ncv == nb && geo->coef != 2) { /* geo 2: the row's entries in closed form */
+      double Xc[4 * 3], K[9], v[4];
+      for (int k = 0; k < nb; k++) {
+        const int vx = PWA_LDG(&geo->cv[(size_t)cell * nb + k]);
+        for (int d = 0; d < dim; d++) Xc[k * dim + d] = PWA_LDG(&geo->X[(size_t)vx * dim + d]);
+      }
+      (void)PwaCellCoef(geo->coef, geo->kappa, geo->kcell, dim, cell, K);
+      PwaRowNZLapP1Row(dim, Xc, i, K[0], rn->p1sigma, rn->p1detr, shift, Kr + (size_t)(dim * (dim + 1) / 2) * (size_t)(nb * (nb + 1) / 2), v);
+      for (int bn = 0; bn < nb; bn++) {
+        const size_t y = kb + (size_t)bn * nl;
+        const int    k = rn->wide ? (int)PWA_LDG(&rn->kpos16[y]) : (int)PWA_LDG(&rn->kpos8[y]);
+        if (k == (rn->wide ? PETSCWARP_ROWNZ_SKIP16 : PETSCWARP_ROWNZ_SKIP8)) continue; /* a dropped column */
+        acc[base + ((k >> lsh) << ssh) + (k & lmask)] += v[bn];
+      }
+      continue;
+    }
+#endif
     if (coef)
       for (int r = 0; r < cs; r++) g[r] = PWA_LDG(&coef[(size_t)cell * cs + r]);
     else PwaRowNZCell(kind, dim, geo->ncv, geo->cv, geo->X, geo->Dc, geo->coef, geo->kappa, geo->kcell, shift, cell, cs, g);

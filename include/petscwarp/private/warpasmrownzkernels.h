@@ -56,9 +56,13 @@ typedef struct {
   int                   unroll;   /* device: kernels specialised for the element's size where one exists (else the generic loop) */
   int                   pipe;     /* device, specialised P1 kernels: incidences a lane loads ahead of its arithmetic, 0-2
                                      (RowNZLanePipe in warpasm_rownz.cu; -mat_warp_rownz_prefetch) */
-  int                   geo;      /* device, prefetching fused P1 Laplacians: how a lane computes a cell's factor, 0:
-                                     PwaRowNZCellX, 1: RowNZCellLapP1 (the metric's upper triangle;
-                                     -mat_warp_rownz_simplex_geometry) */
+  int                   geo;      /* fused P1 Laplacians: how a lane computes a cell's entries (-mat_warp_rownz_simplex_geometry),
+                                     0: PwaRowNZCellX; 1 (device, prefetching lanes): RowNZCellLapP1, the metric's upper
+                                     triangle, the same values as 0; 2 (host twin and device, where p1sigma != 0): the
+                                     closed form of PwaRowNZLapP1Row, other values (round-off) in fewer operations */
+  double                p1sigma;  /* geo 2: W det(R), the quadrature weights' sum times the determinant of the reference
+                                     gradients of basis functions 1..dim (PetscWarpAsmRowNZSimplexConstants()) */
+  double                p1detr;   /* geo 2: det(R) */
   const int            *soff;     /* [ntiles+1] */
   const int            *ioff;     /* [ntiles+1], multiples of LANES */
   const unsigned char  *nlane;    /* [ntiles]: lanes of the tile's incidence lists (their stride), 1 .. LANES */
@@ -88,6 +92,11 @@ size_t PetscWarpAsmRowNZTileBytes(const PetscWarpFE *fe, int physkind, int maxsl
 #define PETSCWARP_ROWNZ_MAXWARPS  16
 #define PETSCWARP_ROWNZ_MAXBLOCKS 32 /* resident blocks per SM (sm_80, sm_90): one-warp blocks of P1 tiles reached only 32 of the 36 warps the registers allow */
 int PetscWarpAsmRowNZResidentWarps(size_t fixed, size_t per, size_t smsm, size_t smblk, int regs, int *wpb);
+
+/* geo 2's constants (PetscWarpRowNZ.p1sigma, p1detr) from the tabulation fe (host memory): 0 when fe is P1 on simplices
+   (nb == ncv == dim + 1) whose basis functions are the coordinate map's (the same reference derivatives, vertex by
+   vertex, at every quadrature point, to 1e-12), else 1 (the closed form does not apply) */
+int PetscWarpAsmRowNZSimplexConstants(const PetscWarpFE *fe, double *sigma, double *detr);
 
 /* ---------------- host twin (src/kernels/warpasm_rownz_host.c), host memory ---------------- */
 /* coef[cell*cs ...] for every cell (every cell affine, no per-point coefficient) */

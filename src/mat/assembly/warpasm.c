@@ -1114,15 +1114,20 @@ PetscErrorCode PetscWarpAsmSetAffine(PetscWarpAsm wa, PetscBool flg)
 . -mat_warp_rownz_fused <bool>                             - rownz: each row computes the affine factors of its cells from
                                                             the vertex coordinates (one kernel, no factor array) instead of
                                                             reading them from a factor array computed per cell first
-                                                            (default: automatic, fused on P1 triangles, and on P1 tetrahedra into CSR)
+                                                            (default: automatic, fused on P1 triangles, on P1 tetrahedra into CSR,
+                                                            and into ELL-WARP where the rows take the closed form, see below)
 . -mat_warp_rownz_prefetch <n>                             - rownz, P1 elements on the device: incidences a row's thread loads
                                                             ahead of its arithmetic (0: none, 1: the next one's plan entries,
                                                             2: also the next one's coordinates or factor and the one after's
-                                                            plan entries; default -1: automatic)
-- -mat_warp_rownz_simplex_geometry <n>                     - rownz, fused P1 Laplacians prefetching on the device: how a row's
-                                                            thread computes a cell's factor (0: the generic arithmetic, 1: the
-                                                            upper triangle of the metric only; the same values bitwise; default
-                                                            -1: automatic)
+                                                            plan entries; default -1: automatic, 2 on fused P1 tetrahedra in
+                                                            closed form, else 1)
+- -mat_warp_rownz_simplex_geometry <n>                     - rownz, fused P1 Laplacians: how a row's thread computes its
+                                                            entries of a cell (0: the generic arithmetic; 1: the upper triangle
+                                                            of the metric only, the same values bitwise, prefetching device
+                                                            kernels; 2: the row in closed form from the edges' cross products,
+                                                            the same values to round-off in about a third of the operations,
+                                                            host twin and device alike, scalar coefficients, 8-bit positions,
+                                                            else 1; default -1: automatic, 2)
 
   Level: intermediate
 
@@ -1171,13 +1176,13 @@ PetscErrorCode PetscWarpAsmSetFromOptions(PetscWarpAsm wa)
   PetscCall(PetscOptionsReal("-mat_warp_rownz_min_lanes", "rownz: atomic where fewer rows are predicted resident per SM (0: never)", "PetscWarpAsmSetFromOptions", minlanes, &minlanes, NULL));
   PetscCall(PetscOptionsBool("-mat_warp_rownz_unroll", "rownz: device kernels specialised for the element's size (0: the generic loop)", "PetscWarpAsmSetFromOptions", unroll, &unroll, NULL));
   fused = wa->rnfused == PETSC_BOOL3_TRUE ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(PetscOptionsBool("-mat_warp_rownz_fused", "rownz: rows compute their cells' affine factors (one kernel, no factor array; default: automatic, on P1 triangles and on P1 tetrahedra into CSR)", "PetscWarpAsmSetFromOptions", fused, &fused, &fusedset));
+  PetscCall(PetscOptionsBool("-mat_warp_rownz_fused", "rownz: rows compute their cells' affine factors (one kernel, no factor array; default: automatic, on P1 triangles, on P1 tetrahedra into CSR, and into ELL-WARP for Laplacians with a scalar coefficient)", "PetscWarpAsmSetFromOptions", fused, &fused, &fusedset));
   PetscCall(PetscOptionsInt("-mat_warp_rownz_prefetch", "rownz, P1 elements on the device: incidences a row's thread loads ahead of its arithmetic (0-2; -1: automatic)", "PetscWarpAsmSetFromOptions", pipe, &pipe, NULL));
-  PetscCall(PetscOptionsInt("-mat_warp_rownz_simplex_geometry", "rownz, fused P1 Laplacians prefetching on the device: a cell's factor from the generic arithmetic (0) or the metric's upper triangle (1); -1: automatic", "PetscWarpAsmSetFromOptions", sgeo, &sgeo, NULL));
+  PetscCall(PetscOptionsInt("-mat_warp_rownz_simplex_geometry", "rownz, fused P1 Laplacians: a cell's factor from the generic arithmetic (0) or the metric's upper triangle (1, the same values; device), or the row's entries in closed form from the edges' cross products (2, round-off differences; host and device); -1: automatic", "PetscWarpAsmSetFromOptions", sgeo, &sgeo, NULL));
   PetscOptionsEnd();
-  PetscCheck(sgeo >= -1 && sgeo <= 1, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_rownz_simplex_geometry %" PetscInt_FMT ": -1 (automatic), 0 or 1", sgeo);
+  PetscCheck(sgeo >= -1 && sgeo <= 2, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_rownz_simplex_geometry %" PetscInt_FMT ": -1 (automatic), 0, 1 or 2", sgeo);
   PetscCheck(pipe >= -1 && pipe <= 2, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "-mat_warp_rownz_prefetch %" PetscInt_FMT ": -1 (automatic), 0, 1 or 2", pipe);
-  if (pipe != wa->rnpipe || unroll != wa->rnunroll) PetscCall(PlanReset(wa)); /* the plan's tiles follow the kernel's registers, and its vertex lists the kernel */
+  if (pipe != wa->rnpipe || unroll != wa->rnunroll || sgeo != wa->rngeo) PetscCall(PlanReset(wa)); /* the plan's tiles follow the kernel's registers, and its vertex lists the kernel */
   wa->rngeo    = sgeo;
   wa->rnpipe   = pipe;
   wa->rnunroll = unroll;

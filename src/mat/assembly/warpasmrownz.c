@@ -59,6 +59,8 @@ PetscWarpRowNZ PetscWarpRowNZHostView(const PetscWarpRowNZHost *rn)
   v.unroll   = 1;
   v.pipe     = 0;
   v.geo      = 0;
+  v.p1sigma  = 0.0;
+  v.p1detr   = 0.0;
   return v;
 }
 
@@ -320,7 +322,7 @@ PetscErrorCode PetscWarpPlanRowNZ(PetscInt nrows, PetscInt ncols, const PetscInt
 /* The occupancy model's inputs (PetscWarpPlanRowNZ()). Registers per thread of RowNZ<DIM, KIND, NB, FUSED> (ptxas -v,
    sm_90, CUDA 13.0, -fmad=false): the plan is a function of the pattern and these constants, the same on the host and
    the device; the launch uses the kernel's own count. */
-static int RowNZRegs(int dim, int kind, int nb, PetscBool fused, int pipe)
+static int RowNZRegs(int dim, int kind, int nb, PetscBool fused, int pipe, int geo)
 {
   /* ptxas (CUDA 13.0, sm_90) for the kernels specialised for nb (warpasm_rownz.cu; fused 2D Laplace rechecked
      2026-11-26 after the 16-byte gathers and the hoisted loads: 56 for nb 3, 64 for nb 4-10); the generic kernel (16-bit positions,
@@ -333,6 +335,11 @@ static int RowNZRegs(int dim, int kind, int nb, PetscBool fused, int pipe)
         {{56, 72}, {122, 162}}
     },
                      ela[2][2][2] = {{{69, 92}, {72, 90}}, {{128, 147}, {116, 160}}};
+    static const int closed[2][2] = {
+      {70,  90 },
+      {120, 156}
+    }; /* fused Laplacians in closed form (geo 2), [dim-2][pipe-1], ptxas 2026-11-27 */
+    if (kind == PETSCWARP_PHYS_LAPLACE && fused && geo == 2) return closed[dim - 2][pipe - 1];
     return kind == PETSCWARP_PHYS_LAPLACE ? lap[dim - 2][fused ? 1 : 0][pipe - 1] : ela[dim - 2][fused ? 1 : 0][pipe - 1];
   }
   if (!fused) {
@@ -364,12 +371,24 @@ static int RowNZRegs(int dim, int kind, int nb, PetscBool fused, int pipe)
    (the fused 3D kernel holds 80 registers against 40; why ELL-WARP's tiles lose more was not profiled). The fused
    triangles' lanes gather 16-byte coordinates and read each incidence's vertices from the plan (ivert; H100,
    2026-11-26 seventh session, `gpu_run.sh ivert26`): P1 triangles 0.097-0.099 ms into aijcusparse, 0.092 into
-   ellwarp, the factor array 0.143 */
+   ellwarp, the factor array 0.143.
+   With the rows in closed form (-mat_warp_rownz_simplex_geometry 2; H100, 2026-11-27, `gpu_run.sh ellp1tet27`) P1
+   tetrahedra into ellwarp take 0.607 ms fused (0.556 prefetching 2) against 0.726 with the factor array: fused into
+   ELL-WARP too where the closed form applies (RowNZClosedCase()) */
+static PetscBool RowNZClosedCase(PetscWarpAsm a);
+
 PetscBool PetscWarpAsmRowNZFused_Private(PetscWarpAsm a)
 {
   if (a->rnfused != PETSC_BOOL3_UNKNOWN) return PetscBool3ToBool(a->rnfused);
-  if (a->ncv == a->dim + 1 && a->nb == a->dim + 1) return a->dim == 2 || (a->dim == 3 && !a->plan.ell) ? PETSC_TRUE : PETSC_FALSE; /* P1 simplices */
+  if (a->ncv == a->dim + 1 && a->nb == a->dim + 1) return a->dim == 2 || !a->plan.ell || RowNZClosedCase(a) ? PETSC_TRUE : PETSC_FALSE; /* P1 simplices */
   return PETSC_FALSE;
+}
+
+/* Whether fused rows would take the closed form (RowNZGeo() 2, unless the plan's positions are 16-bit): the Laplacian
+   with a scalar coefficient on P1 simplices, -mat_warp_rownz_simplex_geometry automatic or 2 */
+static PetscBool RowNZClosedCase(PetscWarpAsm a)
+{
+  return a->ncv == a->dim + 1 && a->nb == a->dim + 1 && a->physics == PETSCWARP_PHYSICS_LAPLACE && a->coef != PETSCWARP_COEF_TENSOR && (a->rngeo < 0 || a->rngeo == 2) && a->rnunroll ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* The incidences a P1 lane loads ahead of its arithmetic (-mat_warp_rownz_prefetch, RowNZLanePipe in
@@ -381,12 +400,38 @@ PetscBool PetscWarpAsmRowNZFused_Private(PetscWarpAsm a)
      ellwarp fused 0.093 / 0.091 / 0.110.
    With the fused Laplacian's factor from the metric's upper triangle (-mat_warp_rownz_simplex_geometry 1, automatic;
    `gpu_run.sh geo26b`, one run): P1 tetrahedra into aijcusparse 0.688 ms against 0.731 with the generic arithmetic and
-   0.816 without prefetching (coo 1.678) */
+   0.816 without prefetching (coo 1.678). With the rows in closed form (-mat_warp_rownz_simplex_geometry 2; H100,
+   2026-11-27, `gpu_run.sh closed27` and `ellp1tet27`), prefetch 1 / 2: P1 tetrahedra into aijcusparse 0.528 / 0.519
+   and 0.536 / 0.527 (two runs), into ellwarp 0.607 / 0.556; P1 triangles into aijcusparse 0.087 / 0.094, into ellwarp
+   0.089 / 0.093. Automatic: 2 for fused tetrahedra in closed form, else 1 */
 static int RowNZPipe(PetscWarpAsm a)
 {
   if (a->nb != a->dim + 1 || !a->rnunroll) return 0;
   if (a->rnpipe >= 0) return (int)a->rnpipe;
-  return 1;
+  return a->dim == 3 && PetscWarpAsmRowNZFused_Private(a) && RowNZClosedCase(a) ? 2 : 1;
+}
+
+/* The fused P1 Laplacian lanes' arithmetic (-mat_warp_rownz_simplex_geometry, PetscWarpRowNZ.geo) for a plan of
+   positions wide, and geo 2's constants. 2 (the closed form of PwaRowNZLapP1Row, host twin and device alike) where the
+   rows compute their cells' entries (fused), on the specialised kernels (8-bit positions, -mat_warp_rownz_unroll), for
+   the Laplacian on P1 simplices whose basis is the coordinate map's (PetscWarpAsmRowNZSimplexConstants()); else 1 (the
+   device's prefetching lanes; the same values as 0). Automatic: 2 where it applies. H100, 2026-11-27 (ninth session,
+   `gpu_run.sh closed27`, CLOSED_BENCH_ONLY=1), ms per assembly, geo 1 (the previous automatic) / 2 at prefetch 1 / 2 at
+   prefetch 2: P1 tetrahedra (652 k rows) into aijcusparse 0.687 / 0.528 / 0.519 (coo 1.673); P1 triangles (742 k rows)
+   into aijcusparse 0.096 / 0.087 / 0.094 (coo 0.289), into ellwarp 0.090 / 0.089 / 0.093. Its first version lost
+   (0.741 and 0.122 ms): the compiler turned the pick of c_i into a load from a 96-byte local array (PwaSel) */
+static int RowNZGeo(PetscWarpAsm a, const PetscWarpPhys *ph, PetscBool wide, double *sigma, double *detr)
+{
+  const int   g = a->rngeo >= 0 ? (int)a->rngeo : 2;
+  PetscWarpFE fe;
+
+  *sigma = *detr = 0.0;
+  if (g != 2) return g;
+  if (!PetscWarpAsmRowNZFused_Private(a) || ph->kind != PETSCWARP_PHYS_LAPLACE || !a->rnunroll || wide) return 1;
+  memset(&fe, 0, sizeof(fe));
+  fe.dim = (int)a->dim, fe.nb = (int)a->nb, fe.nc = (int)a->nc, fe.nq = (int)a->nq, fe.ncv = (int)a->ncv;
+  fe.w = a->w, fe.D = a->D, fe.Dc = a->Dc;
+  return PetscWarpAsmRowNZSimplexConstants(&fe, sigma, detr) ? 1 : 2;
 }
 
 /* Whether the device plan stores each incidence's vertices (PetscWarpRowNZ.ivert): where the kernel specialised for
@@ -427,7 +472,8 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     fe.nb                   = (int)a->nb;
     tl.tileslots            = a->rntileslots;
     tl.fixed                = PetscWarpAsmRowNZTileBytes(&fe, ph->kind, 0);
-    tl.regs                 = RowNZRegs((int)a->dim, ph->kind, (int)a->nb, PetscWarpAsmRowNZFused_Private(a), RowNZPipe(a));
+    double sg, dr;
+    tl.regs = RowNZRegs((int)a->dim, ph->kind, (int)a->nb, PetscWarpAsmRowNZFused_Private(a), RowNZPipe(a), RowNZGeo(a, ph, PETSC_FALSE, &sg, &dr)); /* 8-bit positions assumed, as the table does */
     PetscCall(PetscWarpPlanRowNZ(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, t->nslots, a->ncells, a->nel, a->e2d, &tl, &p->rn, &why));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRowNZ, 0, 0, 0, 0));
     if (!why && a->rnminlanes > 0 && p->rn.lanes < a->rnminlanes) {
@@ -520,6 +566,8 @@ PetscErrorCode PetscWarpAsmRowNZRun_Private(PetscWarpAsm a, Mat A, MatWarpTarget
   a->lastaffine = a->ncells;
   if (!p->device) {
     PetscWarpRowNZ rn = PetscWarpRowNZHostView(&p->rn);
+    rn.unroll         = (int)a->rnunroll; /* the host twin computes what the device's kernel would */
+    rn.geo            = RowNZGeo(a, ph, (PetscBool)rn.wide, &rn.p1sigma, &rn.p1detr);
     if (!fused) {
       if (!p->coef) PetscCall(PetscMalloc1(ncoef, &p->coef)); /* the factor array, at the first assembly that reads it */
       PetscCall(PetscLogEventBegin(PETSCWARPASM_Elem, A, 0, 0, 0));
@@ -553,7 +601,7 @@ PetscErrorCode PetscWarpAsmRowNZRun_Private(PetscWarpAsm a, Mat A, MatWarpTarget
     PetscCall(PetscLogEventBegin(PETSCWARPASM_Reduce, A, 0, 0, 0));
     p->d_rn.unroll = (int)a->rnunroll;
     p->d_rn.pipe   = RowNZPipe(a);
-    p->d_rn.geo    = (int)(a->rngeo >= 0 ? a->rngeo : 1);
+    p->d_rn.geo    = RowNZGeo(a, ph, (PetscBool)p->d_rn.wide, &p->d_rn.p1sigma, &p->d_rn.p1detr);
     PetscCallCUDA((cudaError_t)PetscWarpAsmRowNZCUDA(fe, mesh, ph, &p->d_rn, fused ? NULL : p->d_coef, t->val, st));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_Reduce, A, 0, 0, 0));
   }
