@@ -858,6 +858,17 @@ for w in $what; do
           # call, measured only at this size: bench/results/rownz_regcap_2026-11-26h.diff; RESULTS.md)
     (cd $B && ctest --output-on-failure -R 'asmkernels_cuda' 2>&1 | tee "$OUTDIR/ctest_regs26.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -5)
     timeout 150 $B/bench/bench_assembly -cases p1tet -scale 0.5 -strategies rownz,coo -targets aijcusparse -affine 1 -nwarm 3 -nasm 20 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0 -rownz_variants "fused=1:prefetch=0,simplex_geometry=2,simplex_geometry=3,simplex_geometry=1" -csv "$OUTDIR/assembly_regs26.csv" 2>&1 | tee "$OUTDIR/bench_regs26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
+  check27) # issue 7, session of 2026-11-27 (ninth, ~3 min): after the review's fixes (host code: the closed form's
+           # conditions in one place, prefetch 0 runs as 1 there, the launch routes any depth; tests of where it must not
+           # apply): (1) the rownz GPU tests; (2) racecheck and memcheck on the closed form (tetrahedra at prefetch 0 and
+           # 2, triangles)
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'asmkernels|asm_rownz' 2>&1 | tee "$OUTDIR/ctest_check27.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -12)
+    D="-mat_ellwarp_backend cuda -mat_warp_assembly_device 1"
+    T3="-dm_plex_filename tests/meshes/cube_tet_small.msh -petscspace_degree 1"
+    sanitize_each sanitize_check27.log "racecheck memcheck" "test_asm $D $T3 -coef cell -shift 0.3 -strategies rownz -types aij,ellwarp -affine 1 -mat_warp_rownz_prefetch 0 -expect_rownz_runs rownz -reassemble 2 -malloc_dump" \
+      "test_asm $D $T3 -strategies rownz -types aij,ellwarp -affine 1 -expect_rownz_runs rownz -malloc_dump" \
+      "test_asm $D -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 4,3 -dm_plex_transform_type refine_tosimplex -dm_refine 1 -petscspace_degree 1 -shift 0.5 -strategies rownz -types aij,ellwarp -affine 1 -expect_rownz_runs rownz -malloc_dump"
+    grep -E "^== |exit|SUMMARY" "$OUTDIR/sanitize_check27.log" | sed -E 's/-mat_ellwarp_backend cuda -mat_warp_assembly_device 1//' | cut -c1-200 ;;
   auto27) # issue 7, session of 2026-11-27 (ninth, ~5 min): the automatic rule after ellp1tet27 (P1 tetrahedra in
           # closed form fused into ELL-WARP too, prefetching 2). (1) rownz GPU tests; (2) p1tet with no rownz option into
           # aijcusparse and ellwarp, and coo. Decides: issue 7's P1 tetrahedra targets (3x coo, ELL-WARP <= 1.1x CSR)
@@ -865,7 +876,7 @@ for w in $what; do
     A="-strategies rownz,coo -affine 1 -nwarm 3 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0"
     timeout 400 $B/bench/bench_assembly -cases p1tet $A -targets aijcusparse,ellwarp -nasm 10 -csv "$OUTDIR/assembly_auto27.csv" 2>&1 | tee -a "$OUTDIR/bench_auto27.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
   ellp1tet27) # issue 7, session of 2026-11-27 (ninth, ~4 min): p1tet into ellwarp with the closed form (fused rows; the
-             # automatic rule fuses tetrahedra into CSR only) against the factor array and aijcusparse's automatic rows.
+             # automatic rule then fused tetrahedra into CSR only) against the factor array and aijcusparse's automatic rows.
              # Decides: ELL-WARP <= 1.1x CSR on p1tet, and the fused rule for ELL-WARP targets
     A="-strategies rownz -affine 1 -nwarm 3 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0"
     timeout 400 $B/bench/bench_assembly -cases p1tet $A -targets aijcusparse,ellwarp -nasm 10 -rownz_variants "fused=1,fused=1:prefetch=2" -csv "$OUTDIR/assembly_ellp1tet27.csv" 2>&1 | tee -a "$OUTDIR/bench_ellp1tet27.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;

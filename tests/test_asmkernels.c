@@ -1021,6 +1021,10 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
       EXPECT(!memcmp(fv, val, sizeof(double) * R.nslots), "%s: fused rownz (layout %d) differs from rownz with the factor array (not bitwise): %g", C->name, l, RelDiff((size_t)R.nslots, val, fv));
       free(fv);
     }
+    if (l == 0 && !(P->fe.nb == P->fe.dim + 1 && P->fe.ncv == P->fe.nb)) { /* not P1 on simplices: no closed form */
+      double sg, dr;
+      EXPECT(PetscWarpAsmRowNZSimplexConstants(&P->fe, &sg, &dr) != 0, "%s: the P1 closed form accepted a tabulation of %d basis functions on cells of %d vertices", C->name, P->fe.nb, P->fe.ncv);
+    }
     if (ph->kind == PETSCWARP_PHYS_LAPLACE && P->fe.nb == P->fe.dim + 1 && P->fe.ncv == P->fe.nb && !R.v.wide) { /* geo 2: the P1 rows in closed form (host twin) */
       PetscWarpRowNZ v2 = R.v;
       cf                = NEW(double, R.nslots + 1);
@@ -1030,7 +1034,26 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
       CHECK(PetscWarpAsmRowNZHost(&P->fe, &P->mesh, ph, &v2, NULL, cf));
       EXPECT((rd = RelDiff((size_t)R.nslots, exp_, cf)) < 1e-13, "%s: rownz in closed form (layout %d) differs from the element matrices: %g", C->name, l, rd);
       if (ph->coef == 2) EXPECT(!memcmp(cf, val, sizeof(double) * R.nslots), "%s: rownz in closed form with a tensor coefficient (layout %d) is not the generic arithmetic", C->name, l);
-      if (l == 0) printf("  rownz P1 closed form (geo 2, coefficient %d): %.2e from the element matrices\n", ph->coef, rd);
+      { /* where it does not apply the twin keeps the generic arithmetic: the factor array, the generic kernel (unroll 0) */
+        double *gv = NEW(double, R.nslots + 1);
+        CHECK(PetscWarpAsmRowNZHost(&P->fe, &P->mesh, ph, &v2, coef, gv));
+        EXPECT(!memcmp(gv, val, sizeof(double) * R.nslots), "%s: rownz with the factor array and geo 2 (layout %d) is not the generic arithmetic", C->name, l);
+        v2.unroll = 0;
+        CHECK(PetscWarpAsmRowNZHost(&P->fe, &P->mesh, ph, &v2, NULL, gv));
+        EXPECT(!memcmp(gv, val, sizeof(double) * R.nslots), "%s: fused rownz with geo 2 and the generic kernel (layout %d) is not the generic arithmetic", C->name, l);
+        free(gv);
+      }
+      if (l == 0) { /* the constants refuse a P1 basis whose functions are not the coordinate map's, vertex by vertex */
+        PetscWarpFE pf = P->fe;
+        double     *Dp = NEW(double, (size_t)P->fe.nq * P->fe.nb * P->fe.dim), sg, dr;
+        for (int q = 0; q < P->fe.nq; q++) /* basis functions 0 and 1 swapped */
+          for (int a = 0; a < P->fe.nb; a++)
+            for (int d = 0; d < P->fe.dim; d++) Dp[((size_t)q * P->fe.nb + a) * P->fe.dim + d] = P->fe.D[((size_t)q * P->fe.nb + (a < 2 ? 1 - a : a)) * P->fe.dim + d];
+        pf.D = Dp;
+        EXPECT(PetscWarpAsmRowNZSimplexConstants(&pf, &sg, &dr) != 0, "%s: the P1 closed form accepted a permuted basis", C->name);
+        free(Dp);
+        printf("  rownz P1 closed form (geo 2, coefficient %d): %.2e from the element matrices\n", ph->coef, rd);
+      }
       p1s = v2.p1sigma, p1r = v2.p1detr;
     }
 #if defined(PETSCWARP_TEST_CUDA)
@@ -1076,7 +1099,7 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
         for (int u = 0; u < 4 && P->fe.nb == P->fe.dim + 1; u++) { /* P1: the lanes prefetching 1 and 2 incidences ahead (factor array, then fused gathering the vertices from cv) */
           dv.unroll = 1;
           dv.pipe   = 1 + u % 2;
-          dv.geo    = 1; /* fused Laplacians: the automatic arithmetic, the vertices gathered from cv */
+          dv.geo    = 1; /* fused Laplacians: the metric's upper triangle (the automatic before the closed form), the vertices gathered from cv */
           CHECK(cudaMemset(d_val, 0xff, sizeof(double) * R.nslots));
           CHECK(PetscWarpAsmRowNZCUDA(&dfe, &dmesh, &dph, &dv, u < 2 ? d_coef : NULL, d_val, st));
           CHECK(cudaStreamSynchronize(st));
@@ -1085,7 +1108,18 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
           dv.pipe = 0;
           dv.geo  = 0;
         }
-        if (cf) RowNZClosedCUDA(C, l, &dfe, &dmesh, &dph, &dv, p1s, p1r, d_val, h, cf, R.nslots, st, "vertices from cv");
+        if (cf) {
+          RowNZClosedCUDA(C, l, &dfe, &dmesh, &dph, &dv, p1s, p1r, d_val, h, cf, R.nslots, st, "vertices from cv");
+          for (int u = 0; u < 2; u++) { /* geo 2 where it does not apply (the generic kernel, fused; the factor array): the generic values */
+            dv.unroll = u, dv.pipe = 1, dv.geo = 2, dv.p1sigma = p1s, dv.p1detr = p1r;
+            CHECK(cudaMemset(d_val, 0xff, sizeof(double) * R.nslots));
+            CHECK(PetscWarpAsmRowNZCUDA(&dfe, &dmesh, &dph, &dv, u ? d_coef : NULL, d_val, st));
+            CHECK(cudaStreamSynchronize(st));
+            CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
+            EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ with geo 2 and %s (layout %d) on the device is not the generic arithmetic: %g", C->name, u ? "the factor array" : "the generic kernel", l, RelDiff((size_t)R.nslots, val, h));
+          }
+          dv.unroll = 1, dv.pipe = 0, dv.geo = 0, dv.p1sigma = dv.p1detr = 0.0;
+        }
         if (P->fe.ncv == P->fe.dim + 1) { /* fused simplices reading each incidence's vertices streaming (ivert; 3D: the prefetching P1 lanes) */
           int *d_iv = NULL;
           dv.ninc   = (int)ni;

@@ -252,7 +252,8 @@ __device__ __forceinline__ void RowNZPayload(const PwaRowNZGeo &geo, const doubl
    wait on their loads: ncu on P1 triangles, 2026-11-26, 12.45 cycles of long-scoreboard stall per issued instruction).
    PIPE 1: incidence m+1's plan entries are loaded before incidence m's payload is gathered and its entries added; PIPE
    2: also incidence m+1's payload (coordinates or factor), and m+2's plan entries. GEO 1 (fused Laplacians): the
-   factors from RowNZCellLapP1. The same values bitwise as RowNZLaneNB's. */
+   factors from RowNZCellLapP1, the same values bitwise as RowNZLaneNB's; GEO 2: the row's entries in closed form
+   (PwaRowNZLapP1Row, the host twin's values with rn.geo 2, round-off from GEO 0-1's). */
 template <int DIM, int KIND, int NB, bool FUSED, int PIPE, int GEO>
 __device__ __forceinline__ void RowNZLanePipe(const double *Kr, double lambda, double mu, double shift, const PetscWarpRowNZ &rn, int b, int t, const double *__restrict__ coef, const PwaRowNZGeo &geo, double *acc)
 {
@@ -425,7 +426,10 @@ static int LaunchPipe(const PetscWarpFE *fe, const PetscWarpPhys *ph, const Pets
 {
   if constexpr (NB == DIM + 1) {
     if constexpr (FUSED && KIND == PETSCWARP_PHYS_LAPLACE)
-      if (!rn->pipe && rn->geo == 2 && rn->p1sigma != 0.0) return Launch<DIM, KIND, NB, FUSED, 1, 2>(fe, ph, rn, coef, geo, val, st); /* the closed form is in RowNZLanePipe only (prefetching changes no value) */
+      if (rn->geo == 2 && rn->p1sigma != 0.0) { /* the closed form is in RowNZLanePipe only: a depth other than 2 runs at 1 (prefetching changes no value) */
+        if (rn->pipe == 2) return Launch<DIM, KIND, NB, FUSED, 2, 2>(fe, ph, rn, coef, geo, val, st);
+        return Launch<DIM, KIND, NB, FUSED, 1, 2>(fe, ph, rn, coef, geo, val, st);
+      }
     if (rn->pipe == 1) return LaunchGeo<DIM, KIND, NB, FUSED, 1>(fe, ph, rn, coef, geo, val, st);
     if (rn->pipe == 2) return LaunchGeo<DIM, KIND, NB, FUSED, 2>(fe, ph, rn, coef, geo, val, st);
   }

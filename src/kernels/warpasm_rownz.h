@@ -120,7 +120,8 @@ static inline PWA_HD PwaRowNZGeo PwaRowNZGeoOf(const PetscWarpFE *fe, const Pets
 
 /* Lane t of tile b adds the entries of its row into the tile's accumulator acc (local slots), in the fixed order:
    incidences m, then column nodes, then components. Kr: the reference matrices; coef: the factors (cs per cell), or
-   NULL (fused): the lane computes each incident cell's factor from geo (the same values, bitwise) */
+   NULL (fused): the lane computes each incident cell's factor from geo (the same values, bitwise), or, with rn->geo 2
+   where it applies (host twin; the device's RowNZLanePipe), the row's entries in closed form (PwaRowNZLapP1Row) */
 static inline PWA_HD void PwaRowNZLane(int kind, int dim, int nb, const double *Kr, double lambda, double mu, double shift, const PetscWarpRowNZ *rn, int b, int t, const double *coef, const PwaRowNZGeo *geo, int cs, double *acc)
 {
   const int nc = kind == PETSCWARP_PHYS_LAPLACE ? 1 : dim, nel = rn->nel, base = PWA_LDG(&rn->lbase[b * PETSCWARP_ROWNZ_LANES + t]);

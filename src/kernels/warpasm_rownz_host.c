@@ -49,6 +49,11 @@ int PetscWarpAsmRowNZSimplexConstants(const PetscWarpFE *fe, double *sigma, doub
     for (int m = 0; m < nv * dim; m++)
       if (!(fabs(fe->D[(size_t)q * nv * dim + m] - fe->Dc[m]) <= 1e-12 * dmax) || !(fabs(fe->Dc[(size_t)q * nv * dim + m] - fe->Dc[m]) <= 1e-12 * dmax)) return 1;
   }
+  for (int d = 0; d < dim; d++) { /* a partition of unity: J = E R needs sum_k Dc_k = 0 */
+    double t = 0.0;
+    for (int k = 0; k < nv; k++) t += fe->Dc[k * dim + d];
+    if (!(fabs(t) <= 1e-12 * dmax)) return 1;
+  }
   for (int k = 0; k < dim; k++)
     for (int d = 0; d < dim; d++) R[k * dim + d] = fe->Dc[(k + 1) * dim + d];
   det = dim == 2 ? R[0] * R[3] - R[1] * R[2] : R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) + R[2] * (R[3] * R[7] - R[4] * R[6]);

@@ -164,6 +164,7 @@ PETSC_INTERN PetscErrorCode PetscWarpAsmRowNZUpload_Private(PetscWarpAsm, PetscW
 PETSC_INTERN PetscErrorCode PetscWarpAsmRowNZReset_Private(PetscWarpAsmPlan *);
 PETSC_INTERN PetscErrorCode PetscWarpAsmRowNZRun_Private(PetscWarpAsm, Mat, MatWarpTarget *, PetscWarpFE *, const PetscWarpMesh *, const PetscWarpPhys *);
 PETSC_INTERN PetscBool      PetscWarpAsmRowNZFused_Private(PetscWarpAsm);
+PETSC_INTERN const char    *PetscWarpAsmRowNZArithmetic_Private(PetscWarpAsm);
 PETSC_INTERN PetscLogEvent  PETSCWARPASM_PlanRowNZ;
 #if PetscDefined(HAVE_CUDA)
 /* Device copy of n elements of size sz (NULL for n == 0), logged as a host-to-device copy (warpasm.c) */

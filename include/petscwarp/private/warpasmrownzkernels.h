@@ -53,7 +53,7 @@ typedef struct {
   int                   wide;     /* kpos is uint16 (else uint8) */
   int                   ssh;      /* 0 (CSR) or 5 (ELL-WARP): see above */
   int                   maxslots; /* largest soff[b+1] - soff[b] */
-  int                   unroll;   /* device: kernels specialised for the element's size where one exists (else the generic loop) */
+  int                   unroll;   /* device (and the host twin's choice of geo 2): kernels specialised for the element's size where one exists (else the generic loop) */
   int                   pipe;     /* device, specialised P1 kernels: incidences a lane loads ahead of its arithmetic, 0-2
                                      (RowNZLanePipe in warpasm_rownz.cu; -mat_warp_rownz_prefetch) */
   int                   geo;      /* fused P1 Laplacians: how a lane computes a cell's entries (-mat_warp_rownz_simplex_geometry),
@@ -102,7 +102,7 @@ int PetscWarpAsmRowNZSimplexConstants(const PetscWarpFE *fe, double *sigma, doub
 /* coef[cell*cs ...] for every cell (every cell affine, no per-point coefficient) */
 int PetscWarpAsmRowNZCoefHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, double *coef);
 /* val[soff[0] .. soff[ntiles]) from the factors coef and the reference matrices fe->Kaff; coef NULL (fused): each row
-   computes the factors of its cells from mesh (the same values, bitwise) */
+   computes the factors of its cells from mesh (the same values, bitwise; rn->geo 2: the closed form, other round-off) */
 int PetscWarpAsmRowNZHost(const PetscWarpFE *fe, const PetscWarpMesh *mesh, const PetscWarpPhys *ph, const PetscWarpRowNZ *rn, const double *coef, double *val);
 
 /* ---------------- CUDA (src/kernels/warpasm_rownz.cu), device memory; structs in host memory ---------------- */

@@ -829,8 +829,9 @@ PetscErrorCode PetscWarpAsmSetLaplace(PetscWarpAsm wa, PetscWarpCoefficient coef
   PetscCall(PetscArraycpy(wa->kcell, k, n));
   wa->nkcell  = n;
   wa->physics = PETSCWARP_PHYSICS_LAPLACE;
-  wa->coef    = coef;
-  wa->kappa   = kappa;
+  if (coef != wa->coef) PetscCall(PlanReset(wa)); /* rownz's automatic rules (fused rows, prefetch depth, closed form) follow the coefficient's kind */
+  wa->coef  = coef;
+  wa->kappa = kappa;
   PetscCall(DeviceReset(wa)); /* the coefficient array goes to the device again */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1120,14 +1121,17 @@ PetscErrorCode PetscWarpAsmSetAffine(PetscWarpAsm wa, PetscBool flg)
                                                             ahead of its arithmetic (0: none, 1: the next one's plan entries,
                                                             2: also the next one's coordinates or factor and the one after's
                                                             plan entries; default -1: automatic, 2 on fused P1 tetrahedra in
-                                                            closed form, else 1)
+                                                            closed form, else 1; where the rows take the closed form, 0 runs
+                                                            as 1)
 - -mat_warp_rownz_simplex_geometry <n>                     - rownz, fused P1 Laplacians: how a row's thread computes its
                                                             entries of a cell (0: the generic arithmetic; 1: the upper triangle
                                                             of the metric only, the same values bitwise, prefetching device
                                                             kernels; 2: the row in closed form from the edges' cross products,
                                                             the same values to round-off in about a third of the operations,
-                                                            host twin and device alike, scalar coefficients, 8-bit positions,
-                                                            else 1; default -1: automatic, 2)
+                                                            host twin and device alike, where the basis is the coordinate
+                                                            map's, the coefficient scalar, the positions 8-bit and the
+                                                            kernels specialised (-mat_warp_rownz_unroll), else 1; default -1:
+                                                            automatic, 2)
 
   Level: intermediate
 
@@ -2291,7 +2295,7 @@ PetscErrorCode PetscWarpAsmView(PetscWarpAsm wa, PetscViewer viewer)
     if (wa->plan.strategy == PETSCWARP_ASM_SHAREDNZ) PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " blocks of at most %" PetscInt_FMT " cells, %.3f computations per element", info.nblocks, info.maxcells, (double)info.redundancy));
     if (wa->plan.strategy == PETSCWARP_ASM_GLOBALNZ) PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " reduction blocks", info.nblocks));
     if (wa->plan.strategy == PETSCWARP_ASM_ROWNZ)
-      PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " tiles of rows (at most %" PetscInt_FMT " slots), %s positions, %s", wa->plan.rn.ntiles, wa->plan.rn.maxslots, wa->plan.rn.wide ? "16-bit" : "8-bit", PetscWarpAsmRowNZFused_Private(wa) ? "fused factors" : "factor array"));
+      PetscCall(PetscViewerASCIIPrintf(viewer, ", %" PetscInt_FMT " tiles of rows (at most %" PetscInt_FMT " slots), %s positions, %s", wa->plan.rn.ntiles, wa->plan.rn.maxslots, wa->plan.rn.wide ? "16-bit" : "8-bit", PetscWarpAsmRowNZArithmetic_Private(wa)));
     if (wa->plan.strategy != wa->plan.requested)
       PetscCall(PetscViewerASCIIPrintf(viewer, " (%s fell back to %s: %s)", PetscWarpAsmStrategies[wa->plan.requested], PetscWarpAsmStrategies[wa->plan.strategy],
                                        wa->plan.fallback                  ? wa->plan.fallback

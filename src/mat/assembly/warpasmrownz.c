@@ -328,7 +328,7 @@ static int RowNZRegs(int dim, int kind, int nb, PetscBool fused, int pipe, int g
      2026-11-26 after the 16-byte gathers and the hoisted loads: 56 for nb 3, 64 for nb 4-10); the generic kernel (16-bit positions,
      other nb) uses 54/80 (LAPLACE 2D/3D) and 56/72 (ELASTICITY), fused or not. Fused: the cell's vertex coordinates
      and its factor live in registers too (3D Q1 Laplace 48 -> 128) */
-  if (pipe > 0 && nb == dim + 1) { /* P1 lanes loading ahead (RowNZLanePipe), ptxas 2026-11-26 (eighth session; fused Laplacians with the automatic -mat_warp_rownz_simplex_geometry 1); [dim-2][fused][pipe-1] */
+  if (pipe > 0 && nb == dim + 1) { /* P1 lanes loading ahead (RowNZLanePipe), ptxas 2026-11-26 (eighth session; fused Laplacians with -mat_warp_rownz_simplex_geometry 1); [dim-2][fused][pipe-1] */
     static const int lap[2][2][2] =
       {
         {{45, 64}, {64, 79}  },
@@ -368,31 +368,50 @@ static int RowNZRegs(int dim, int kind, int nb, PetscBool fused, int pipe, int g
    against 0.178: a factor recomputed by each of a cell's rows costs more than it saves there. P1 tetrahedra (652 k
    rows, 4.1 M cells; H100, 2026-11-26, `gpu_run.sh p1tet3`, one run): into aijcusparse fused 0.820 ms against 0.882 with
    the factor array (atomic 0.842), into ellwarp fused 1.214 against 0.897 (atomic 0.948): fused into CSR targets only
-   (the fused 3D kernel holds 80 registers against 40; why ELL-WARP's tiles lose more was not profiled). The fused
+   then (the fused 3D kernel holds 80 registers against 40; why ELL-WARP's tiles lost more was not profiled). The fused
    triangles' lanes gather 16-byte coordinates and read each incidence's vertices from the plan (ivert; H100,
    2026-11-26 seventh session, `gpu_run.sh ivert26`): P1 triangles 0.097-0.099 ms into aijcusparse, 0.092 into
    ellwarp, the factor array 0.143.
    With the rows in closed form (-mat_warp_rownz_simplex_geometry 2; H100, 2026-11-27, `gpu_run.sh ellp1tet27`) P1
    tetrahedra into ellwarp take 0.607 ms fused (0.556 prefetching 2) against 0.726 with the factor array: fused into
    ELL-WARP too where the closed form applies (RowNZClosedCase()) */
-static PetscBool RowNZClosedCase(PetscWarpAsm a);
+static PetscBool RowNZClosedCase(PetscWarpAsm, double *, double *);
 
 PetscBool PetscWarpAsmRowNZFused_Private(PetscWarpAsm a)
 {
   if (a->rnfused != PETSC_BOOL3_UNKNOWN) return PetscBool3ToBool(a->rnfused);
-  if (a->ncv == a->dim + 1 && a->nb == a->dim + 1) return a->dim == 2 || !a->plan.ell || RowNZClosedCase(a) ? PETSC_TRUE : PETSC_FALSE; /* P1 simplices */
+  double sg, dr;
+  if (a->ncv == a->dim + 1 && a->nb == a->dim + 1) return a->dim == 2 || !a->plan.ell || RowNZClosedCase(a, &sg, &dr) ? PETSC_TRUE : PETSC_FALSE; /* P1 simplices */
   return PETSC_FALSE;
 }
 
-/* Whether fused rows would take the closed form (RowNZGeo() 2, unless the plan's positions are 16-bit): the Laplacian
-   with a scalar coefficient on P1 simplices, -mat_warp_rownz_simplex_geometry automatic or 2 */
-static PetscBool RowNZClosedCase(PetscWarpAsm a)
+/* Whether fused rows take the closed form (RowNZGeo() 2, unless the plan's positions are 16-bit), and its constants:
+   the Laplacian with a scalar coefficient on P1 simplices whose basis is the coordinate map's
+   (PetscWarpAsmRowNZSimplexConstants()), the specialised kernels (-mat_warp_rownz_unroll), -mat_warp_rownz_simplex_geometry
+   automatic or 2 */
+static PetscBool RowNZClosedCase(PetscWarpAsm a, double *sigma, double *detr)
 {
-  return a->ncv == a->dim + 1 && a->nb == a->dim + 1 && a->physics == PETSCWARP_PHYSICS_LAPLACE && a->coef != PETSCWARP_COEF_TENSOR && (a->rngeo < 0 || a->rngeo == 2) && a->rnunroll ? PETSC_TRUE : PETSC_FALSE;
+  PetscWarpFE fe;
+
+  *sigma = *detr = 0.0;
+  if (a->ncv != a->dim + 1 || a->nb != a->dim + 1 || a->physics != PETSCWARP_PHYSICS_LAPLACE || a->coef == PETSCWARP_COEF_TENSOR || !(a->rngeo < 0 || a->rngeo == 2) || !a->rnunroll) return PETSC_FALSE;
+  memset(&fe, 0, sizeof(fe));
+  fe.dim = (int)a->dim, fe.nb = (int)a->nb, fe.nc = (int)a->nc, fe.nq = (int)a->nq, fe.ncv = (int)a->ncv;
+  fe.w = a->w, fe.D = a->D, fe.Dc = a->Dc;
+  return PetscWarpAsmRowNZSimplexConstants(&fe, sigma, detr) ? PETSC_FALSE : PETSC_TRUE;
+}
+
+/* How the plan's rows get their entries, for PetscWarpAsmView(): from the factor array, from factors they compute
+   (fused), or in closed form (fused, RowNZGeo() 2) */
+const char *PetscWarpAsmRowNZArithmetic_Private(PetscWarpAsm a)
+{
+  double sg, dr;
+  if (!PetscWarpAsmRowNZFused_Private(a)) return "factor array";
+  return RowNZClosedCase(a, &sg, &dr) && a->coef != PETSCWARP_COEF_TENSOR && !a->plan.rn.wide ? "fused rows in closed form" : "fused factors";
 }
 
 /* The incidences a P1 lane loads ahead of its arithmetic (-mat_warp_rownz_prefetch, RowNZLanePipe in
-   warpasm_rownz.cu); 0 where the kernels do not prefetch (other elements, the generic kernel). Automatic: 1. H100,
+   warpasm_rownz.cu); 0 where the kernels do not prefetch (other elements, the generic kernel). H100,
    2026-11-26 (eighth session, `gpu_run.sh pipe26`), ms per assembly, prefetch 0 / 1 / 2:
    - P1 tetrahedra (652 k rows) into aijcusparse, fused 0.819 / 0.731 / 0.720, factor array 0.881 / 0.707 / 0.703;
      into ellwarp fused 1.191 / 0.778 / 0.812, factor array 0.895 / 0.726 / 0.859;
@@ -406,9 +425,12 @@ static PetscBool RowNZClosedCase(PetscWarpAsm a)
    0.089 / 0.093. Automatic: 2 for fused tetrahedra in closed form, else 1 */
 static int RowNZPipe(PetscWarpAsm a)
 {
+  double    sg, dr;
+  PetscBool closed;
   if (a->nb != a->dim + 1 || !a->rnunroll) return 0;
-  if (a->rnpipe >= 0) return (int)a->rnpipe;
-  return a->dim == 3 && PetscWarpAsmRowNZFused_Private(a) && RowNZClosedCase(a) ? 2 : 1;
+  closed = PetscWarpAsmRowNZFused_Private(a) && RowNZClosedCase(a, &sg, &dr) ? PETSC_TRUE : PETSC_FALSE;
+  if (a->rnpipe >= 0) return a->rnpipe == 0 && closed ? 1 : (int)a->rnpipe; /* the closed form is in the prefetching lanes only: 0 runs as 1 */
+  return a->dim == 3 && closed ? 2 : 1;
 }
 
 /* The fused P1 Laplacian lanes' arithmetic (-mat_warp_rownz_simplex_geometry, PetscWarpRowNZ.geo) for a plan of
@@ -422,16 +444,15 @@ static int RowNZPipe(PetscWarpAsm a)
    (0.741 and 0.122 ms): the compiler turned the pick of c_i into a load from a 96-byte local array (PwaSel) */
 static int RowNZGeo(PetscWarpAsm a, const PetscWarpPhys *ph, PetscBool wide, double *sigma, double *detr)
 {
-  const int   g = a->rngeo >= 0 ? (int)a->rngeo : 2;
-  PetscWarpFE fe;
+  const int g = a->rngeo >= 0 ? (int)a->rngeo : 2;
 
   *sigma = *detr = 0.0;
   if (g != 2) return g;
-  if (!PetscWarpAsmRowNZFused_Private(a) || ph->kind != PETSCWARP_PHYS_LAPLACE || !a->rnunroll || wide) return 1;
-  memset(&fe, 0, sizeof(fe));
-  fe.dim = (int)a->dim, fe.nb = (int)a->nb, fe.nc = (int)a->nc, fe.nq = (int)a->nq, fe.ncv = (int)a->ncv;
-  fe.w = a->w, fe.D = a->D, fe.Dc = a->Dc;
-  return PetscWarpAsmRowNZSimplexConstants(&fe, sigma, detr) ? 1 : 2;
+  if (!PetscWarpAsmRowNZFused_Private(a) || ph->kind != PETSCWARP_PHYS_LAPLACE || ph->coef == 2 || wide || !RowNZClosedCase(a, sigma, detr)) {
+    *sigma = *detr = 0.0;
+    return 1;
+  }
+  return 2;
 }
 
 /* Whether the device plan stores each incidence's vertices (PetscWarpRowNZ.ivert): where the kernel specialised for
