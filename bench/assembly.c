@@ -463,26 +463,49 @@ static PetscErrorCode Failed(PetscErrorCode ierr, char *status, size_t len)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A path whose errors are caught: a strategy that cannot run is reported as such, not a crash. T: the target matrix
-   (NULL when its creation failed, with that message in tfail), tmat: the seconds its creation took */
-/* Sets (set) or clears the options -mat_warp_rownz_<name> <value> of a rownz variant "name=value:name=value:..." */
-static PetscErrorCode RowNZVariantOptions(const char *spec, PetscBool set)
+/* The options a rownz variant replaced, with the values they had (a user's own -mat_warp_rownz_* options come back
+   after the variant) */
+#define ROWNZ_VARIANT_MAXOPT 8
+typedef struct {
+  int       n;
+  char      name[ROWNZ_VARIANT_MAXOPT][128], value[ROWNZ_VARIANT_MAXOPT][256];
+  PetscBool had[ROWNZ_VARIANT_MAXOPT];
+} VariantSaved;
+
+/* Sets the options -mat_warp_rownz_<name> <value> of a rownz variant "name=value:name=value:..." (saving what they
+   were in *sv), or (spec NULL) puts back what *sv saved */
+static PetscErrorCode RowNZVariantOptions(const char *spec, VariantSaved *sv)
 {
   char buf[PETSC_MAX_PATH_LEN], *tok, *save = NULL;
 
   PetscFunctionBegin;
+  if (!spec) {
+    for (int k = 0; k < sv->n; k++) {
+      if (sv->had[k]) PetscCall(PetscOptionsSetValue(NULL, sv->name[k], sv->value[k][0] ? sv->value[k] : NULL));
+      else PetscCall(PetscOptionsClearValue(NULL, sv->name[k]));
+    }
+    sv->n = 0;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  sv->n = 0;
   PetscCall(PetscStrncpy(buf, spec, sizeof(buf)));
   for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
-    char *eq = strchr(tok, '='), opt[128];
+    char *eq = strchr(tok, '=');
+    int   k  = sv->n;
     PetscCheck(eq, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-rownz_variants: %s is not name=value", tok);
+    PetscCheck(k < ROWNZ_VARIANT_MAXOPT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-rownz_variants: more than %d options in %s", ROWNZ_VARIANT_MAXOPT, spec);
     *eq = 0;
-    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-mat_warp_rownz_%s", tok));
-    if (set) PetscCall(PetscOptionsSetValue(NULL, opt, eq + 1));
-    else PetscCall(PetscOptionsClearValue(NULL, opt));
+    PetscCall(PetscSNPrintf(sv->name[k], sizeof(sv->name[k]), "-mat_warp_rownz_%s", tok));
+    sv->value[k][0] = 0;
+    PetscCall(PetscOptionsGetString(NULL, NULL, sv->name[k], sv->value[k], sizeof(sv->value[k]), &sv->had[k]));
+    sv->n++;
+    PetscCall(PetscOptionsSetValue(NULL, sv->name[k], eq + 1));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A path whose errors are caught: a strategy that cannot run is reported as such, not a crash. T: the target matrix
+   (NULL when its creation failed, with that message in tfail), tmat: the seconds its creation took */
 static PetscErrorCode RunPathSafe(CaseInfo *ci, PetscWarpAsm wa, Mat T, PetscReal tmat, const char *tfail, Mat Jref, PetscWarpAsmStrategy s, const char *variant, const char *target, PetscBool symbolic, PetscBool device)
 {
   Row              r;
@@ -635,6 +658,7 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
           for (PetscInt iv = 0; iv < nfv; iv++) {
             PetscWarpAsm wv = NULL;
             char         label[PETSC_MAX_PATH_LEN], spec[PETSC_MAX_PATH_LEN];
+            VariantSaved saved;
 
             if (nrv) PetscCall(PetscStrncpy(spec, rvs[iv], sizeof(spec)));
             else {
@@ -643,14 +667,22 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
               if (jp >= 0) PetscCall(PetscSNPrintf(spec + strlen(spec), sizeof(spec) - strlen(spec), "prefetch=%" PetscInt_FMT, pfs[jp]));
             }
             PetscCall(PetscSNPrintf(label, sizeof(label), "[%s]", spec));
-            PetscCall(RowNZVariantOptions(spec, PETSC_TRUE));
+            PetscCall(RowNZVariantOptions(spec, &saved));
             PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
             ierr = DMPlexWarpAsmCreate(dm, ci->bc->phys == PLEX_PHYSICS_LAPLACE ? PETSCWARP_PHYSICS_LAPLACE : PETSCWARP_PHYSICS_ELASTICITY, &wv);
             if (!ierr) ierr = PetscWarpAsmSetFromOptions(wv);
             if (!ierr && !device) ierr = PetscWarpAsmUseDevice(wv, PETSC_FALSE);
             PetscCall(PetscPopErrorHandler());
-            PetscCall(RowNZVariantOptions(spec, PETSC_FALSE));
+            PetscCall(RowNZVariantOptions(NULL, &saved));
             if (!ierr) PetscCall(RunPathSafe(ci, wv, T, tmat, tfail, Jref, strat[k], label, targ[t], PETSC_FALSE, device || !run));
+            else { /* a variant the options reject still gets its row, with the reason */ Row r;
+              char                                                                            path[128];
+              PetscCall(PetscSNPrintf(path, sizeof(path), "%s%s>%s", PetscWarpAsmStrategies[strat[k]], label, targ[t]));
+              RowInit(&r, path, PetscWarpAsmStrategies[strat[k]], targ[t], "dm", device || !run ? "device" : "host", 1);
+              PetscCall(Failed(ierr, r.status, sizeof(r.status)));
+              r.t = r.tlib = r.diff = -1;
+              PetscCall(Report(ci, &r));
+            }
             PetscCall(PetscWarpAsmDestroy(&wv));
           }
         }
