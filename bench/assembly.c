@@ -677,6 +677,7 @@ static PetscErrorCode GpuPaths(CaseInfo *ci, DM dm, Mat Jref, PetscInt nstrat, c
             if (!ierr) PetscCall(RunPathSafe(ci, wv, T, tmat, tfail, Jref, strat[k], label, targ[t], PETSC_FALSE, device || !run));
             else { /* a variant the options reject still gets its row, with the reason */ Row r;
               char                                                                            path[128];
+
               PetscCall(PetscSNPrintf(path, sizeof(path), "%s%s>%s", PetscWarpAsmStrategies[strat[k]], label, targ[t]));
               RowInit(&r, path, PetscWarpAsmStrategies[strat[k]], targ[t], "dm", device || !run ? "device" : "host", 1);
               PetscCall(Failed(ierr, r.status, sizeof(r.status)));

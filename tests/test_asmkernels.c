@@ -972,6 +972,15 @@ static void RowNZExpected(const Problem *P, const RowPlan *R, int ell, int rpt, 
 }
 
 #if defined(PETSCWARP_TEST_CUDA)
+/* RowNZ on the device into d_val (poisoned with NaN first: every slot must be written), its values copied to h */
+static void RowNZRunCUDA(const PetscWarpFE *dfe, const PetscWarpMesh *dmesh, const PetscWarpPhys *dph, const PetscWarpRowNZ *dv, const double *d_coef, double *d_val, double *h, int nslots, cudaStream_t st)
+{
+  CHECK(cudaMemset(d_val, 0xff, sizeof(double) * nslots));
+  CHECK(PetscWarpAsmRowNZCUDA(dfe, dmesh, dph, dv, d_coef, d_val, st));
+  CHECK(cudaStreamSynchronize(st));
+  CHECK(cudaMemcpy(h, d_val, sizeof(double) * nslots, cudaMemcpyDeviceToHost));
+}
+
 /* geo 2 on the device (the fused P1 lanes in closed form, prefetching 0 (run by the prefetch 1 kernel), 1 and 2) bitwise
    against the host twin's values cf */
 static void RowNZClosedCUDA(const Config *C, int l, const PetscWarpFE *dfe, const PetscWarpMesh *dmesh, const PetscWarpPhys *dph, PetscWarpRowNZ *dv, double p1s, double p1r, double *d_val, double *h, const double *cf, int nslots, cudaStream_t st, const char *how)
@@ -979,10 +988,7 @@ static void RowNZClosedCUDA(const Config *C, int l, const PetscWarpFE *dfe, cons
   dv->unroll = 1, dv->geo = 2, dv->p1sigma = p1s, dv->p1detr = p1r;
   for (int pipe = 0; pipe <= 2; pipe++) {
     dv->pipe = pipe;
-    CHECK(cudaMemset(d_val, 0xff, sizeof(double) * nslots));
-    CHECK(PetscWarpAsmRowNZCUDA(dfe, dmesh, dph, dv, NULL, d_val, st));
-    CHECK(cudaStreamSynchronize(st));
-    CHECK(cudaMemcpy(h, d_val, sizeof(double) * nslots, cudaMemcpyDeviceToHost));
+    RowNZRunCUDA(dfe, dmesh, dph, dv, NULL, d_val, h, nslots, st);
     EXPECT(!memcmp(h, cf, sizeof(double) * nslots), "%s: RowNZ in closed form (layout %d, %s, prefetch %d) on the device differs from the host twin (not bitwise): %g", C->name, l, how, pipe, RelDiff((size_t)nslots, cf, h));
   }
   dv->pipe = 0, dv->geo = 0, dv->p1sigma = dv->p1detr = 0.0;
@@ -1090,20 +1096,14 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
         EXPECT(!memcmp(hc, coef, sizeof(double) * nc_ * cs), "%s: RowNZCoef on the device differs from the host twin (not bitwise): %g", C->name, RelDiff((size_t)nc_ * cs, coef, hc));
         for (int u = 0; u < 4; u++) { /* the generic kernel, then the one specialised for nb (where there is one); each with the factor array, then fused */
           dv.unroll = u % 2;
-          CHECK(cudaMemset(d_val, 0xff, sizeof(double) * R.nslots)); /* NaN everywhere */
-          CHECK(PetscWarpAsmRowNZCUDA(&dfe, &dmesh, &dph, &dv, u < 2 ? d_coef : NULL, d_val, st));
-          CHECK(cudaStreamSynchronize(st));
-          CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
+          RowNZRunCUDA(&dfe, &dmesh, &dph, &dv, u < 2 ? d_coef : NULL, d_val, h, R.nslots, st);
           EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, unroll %d, %s) on the device differs from the host twin (not bitwise): %g", C->name, l, u % 2, u < 2 ? "factor array" : "fused", RelDiff((size_t)R.nslots, val, h));
         }
         for (int u = 0; u < 4 && P->fe.nb == P->fe.dim + 1; u++) { /* P1: the lanes prefetching 1 and 2 incidences ahead (factor array, then fused gathering the vertices from cv) */
           dv.unroll = 1;
           dv.pipe   = 1 + u % 2;
           dv.geo    = 1; /* fused Laplacians: the metric's upper triangle (the automatic before the closed form), the vertices gathered from cv */
-          CHECK(cudaMemset(d_val, 0xff, sizeof(double) * R.nslots));
-          CHECK(PetscWarpAsmRowNZCUDA(&dfe, &dmesh, &dph, &dv, u < 2 ? d_coef : NULL, d_val, st));
-          CHECK(cudaStreamSynchronize(st));
-          CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
+          RowNZRunCUDA(&dfe, &dmesh, &dph, &dv, u < 2 ? d_coef : NULL, d_val, h, R.nslots, st);
           EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, prefetch %d, %s) on the device differs from the host twin (not bitwise): %g", C->name, l, dv.pipe, u < 2 ? "factor array" : "fused", RelDiff((size_t)R.nslots, val, h));
           dv.pipe = 0;
           dv.geo  = 0;
@@ -1112,10 +1112,7 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
           RowNZClosedCUDA(C, l, &dfe, &dmesh, &dph, &dv, p1s, p1r, d_val, h, cf, R.nslots, st, "vertices from cv");
           for (int u = 0; u < 2; u++) { /* geo 2 where it does not apply (the generic kernel, fused; the factor array): the generic values */
             dv.unroll = u, dv.pipe = 1, dv.geo = 2, dv.p1sigma = p1s, dv.p1detr = p1r;
-            CHECK(cudaMemset(d_val, 0xff, sizeof(double) * R.nslots));
-            CHECK(PetscWarpAsmRowNZCUDA(&dfe, &dmesh, &dph, &dv, u ? d_coef : NULL, d_val, st));
-            CHECK(cudaStreamSynchronize(st));
-            CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
+            RowNZRunCUDA(&dfe, &dmesh, &dph, &dv, u ? d_coef : NULL, d_val, h, R.nslots, st);
             EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ with geo 2 and %s (layout %d) on the device is not the generic arithmetic: %g", C->name, u ? "the factor array" : "the generic kernel", l, RelDiff((size_t)R.nslots, val, h));
           }
           dv.unroll = 1, dv.pipe = 0, dv.geo = 0, dv.p1sigma = dv.p1detr = 0.0;
@@ -1138,10 +1135,7 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
           for (int pg = 0; pg < (P->fe.nb == P->fe.dim + 1 ? 5 : 1); pg++) { /* P1: prefetch 1, 2, each with the factor's two arithmetics (geo) */
             dv.pipe = pg ? 1 + (pg - 1) / 2 : 0;
             dv.geo  = pg ? (pg - 1) % 2 : 0;
-            CHECK(cudaMemset(d_val, 0xff, sizeof(double) * R.nslots));
-            CHECK(PetscWarpAsmRowNZCUDA(&dfe, &dmesh, &dph, &dv, NULL, d_val, st));
-            CHECK(cudaStreamSynchronize(st));
-            CHECK(cudaMemcpy(h, d_val, sizeof(double) * R.nslots, cudaMemcpyDeviceToHost));
+            RowNZRunCUDA(&dfe, &dmesh, &dph, &dv, NULL, d_val, h, R.nslots, st);
             EXPECT(!memcmp(h, val, sizeof(double) * R.nslots), "%s: RowNZ (layout %d, fused, incidence vertices, prefetch %d, geometry %d) on the device differs from the host twin (not bitwise): %g", C->name, l, dv.pipe, dv.geo, RelDiff((size_t)R.nslots, val, h));
           }
           dv.pipe = 0;

@@ -25,14 +25,20 @@ static inline PWA_HD void PwaRowNZCellX(int kind, int dim, int ncv, const double
   for (int r = 0; r < cs; r++) g[r] = r < PwaAffineRefs(kind, dim) ? f[r] : 0.0;
 }
 
-/* The affine factor of cell into g[0 .. cs), its vertex coordinates gathered from cv and X */
-static inline PWA_HD void PwaRowNZCell(int kind, int dim, int ncv, const int *cv, const double *X, const double *Dc0, int coef, double kappa, const double *kcell, double shift, int cell, int cs, double *g)
+/* The coordinates Xc[k*dim + d] of cell's ncv vertices, gathered from cv and X */
+static inline PWA_HD void PwaRowNZCellCoords(int dim, int ncv, const int *cv, const double *X, int cell, double *Xc)
 {
-  double Xc[8 * 3];
   for (int k = 0; k < ncv; k++) {
     const int v = PWA_LDG(&cv[(size_t)cell * ncv + k]);
     for (int d = 0; d < dim; d++) Xc[k * dim + d] = PWA_LDG(&X[(size_t)v * dim + d]);
   }
+}
+
+/* The affine factor of cell into g[0 .. cs), its vertex coordinates gathered from cv and X */
+static inline PWA_HD void PwaRowNZCell(int kind, int dim, int ncv, const int *cv, const double *X, const double *Dc0, int coef, double kappa, const double *kcell, double shift, int cell, int cs, double *g)
+{
+  double Xc[8 * 3];
+  PwaRowNZCellCoords(dim, ncv, cv, X, cell, Xc);
   PwaRowNZCellX(kind, dim, ncv, Xc, Dc0, coef, kappa, kcell, shift, cell, cs, g);
 }
 
@@ -135,36 +141,29 @@ static inline PWA_HD void PwaRowNZLane(int kind, int dim, int nb, const double *
     const size_t x    = (size_t)i0 + (size_t)m * nl + t;
     const int    cell = PWA_LDG(&rn->icell[x]);
     const size_t kb   = ((size_t)i0 + (size_t)m * nl) * nel + t;
-    double       g[PWA_AC(3) + 1];
-    int          i, a, c;
+    double       g[PWA_AC(3) + 1], vr[4] = {0.0, 0.0, 0.0, 0.0}; /* vr: geo 2's row */
+    int          i, a, c, closed;
     if (cell < 0) continue; /* padding */
     i = PWA_LDG(&rn->iloc[x]);
     a = i / nc;
     c = i - a * nc;
-#if !defined(__CUDA_ARCH__) /* the device runs geo 2 in RowNZLanePipe only (warpasm_rownz.cu; the same conditions): this branch would cost the generic kernels registers (3D 80 -> 89) */
-    if (!coef && rn->geo == 2 && rn->p1sigma != 0.0 && rn->unroll && !rn->wide && kind == PETSCWARP_PHYS_LAPLACE && nb == dim + 1 && geo->ncv == nb && geo->coef != 2) { /* geo 2: the row's entries in closed form */
-      double Xc[4 * 3], K[9], v[4];
-      for (int k = 0; k < nb; k++) {
-        const int vx = PWA_LDG(&geo->cv[(size_t)cell * nb + k]);
-        for (int d = 0; d < dim; d++) Xc[k * dim + d] = PWA_LDG(&geo->X[(size_t)vx * dim + d]);
-      }
-      (void)PwaCellCoef(geo->coef, geo->kappa, geo->kcell, dim, cell, K);
-      PwaRowNZLapP1Row(dim, Xc, i, K[0], rn->p1sigma, rn->p1detr, shift, Kr + (size_t)(dim * (dim + 1) / 2) * (size_t)(nb * (nb + 1) / 2), v);
-      for (int bn = 0; bn < nb; bn++) {
-        const size_t y = kb + (size_t)bn * nl;
-        const int    k = rn->wide ? (int)PWA_LDG(&rn->kpos16[y]) : (int)PWA_LDG(&rn->kpos8[y]);
-        if (k == (rn->wide ? PETSCWARP_ROWNZ_SKIP16 : PETSCWARP_ROWNZ_SKIP8)) continue; /* a dropped column */
-        acc[base + ((k >> lsh) << ssh) + (k & lmask)] += v[bn];
-      }
-      continue;
-    }
+#if defined(__CUDA_ARCH__)
+    closed = 0; /* the device runs geo 2 in RowNZLanePipe only (warpasm_rownz.cu; the same conditions): here it would cost the generic kernels registers (3D 80 -> 89) */
+#else
+    closed = !coef && rn->geo == 2 && rn->p1sigma != 0.0 && rn->unroll && !rn->wide && kind == PETSCWARP_PHYS_LAPLACE && nb == dim + 1 && geo->ncv == nb && geo->coef != 2;
 #endif
-    if (coef)
+    if (closed) { /* geo 2: the row's entries in closed form */
+      double Xc[4 * 3], K[9];
+      PwaRowNZCellCoords(dim, nb, geo->cv, geo->X, cell, Xc);
+      (void)PwaCellCoef(geo->coef, geo->kappa, geo->kcell, dim, cell, K);
+      PwaRowNZLapP1Row(dim, Xc, i, K[0], rn->p1sigma, rn->p1detr, shift, Kr + (size_t)(dim * (dim + 1) / 2) * (size_t)(nb * (nb + 1) / 2), vr);
+    } else if (coef)
       for (int r = 0; r < cs; r++) g[r] = PWA_LDG(&coef[(size_t)cell * cs + r]);
     else PwaRowNZCell(kind, dim, geo->ncv, geo->cv, geo->X, geo->Dc, geo->coef, geo->kappa, geo->kcell, shift, cell, cs, g);
     for (int bn = 0; bn < nb; bn++) {
       double v[9];
-      PwaAffinePair(kind, dim, nb, Kr, g, lambda, mu, shift, a, bn, v);
+      if (closed) v[0] = vr[bn]; /* nc 1, c 0 */
+      else PwaAffinePair(kind, dim, nb, Kr, g, lambda, mu, shift, a, bn, v);
       for (int e = 0; e < nc; e++) {
         const size_t y = kb + (size_t)(bn * nc + e) * nl;
         const int    k = rn->wide ? (int)PWA_LDG(&rn->kpos16[y]) : (int)PWA_LDG(&rn->kpos8[y]);

@@ -40,7 +40,7 @@ int PetscWarpAsmRowNZResidentWarps(size_t fixed, size_t per, size_t smsm, size_t
 int PetscWarpAsmRowNZSimplexConstants(const PetscWarpFE *fe, double *sigma, double *detr)
 {
   const int dim = fe ? fe->dim : 0, nv = dim + 1;
-  double    R[9], w = 0.0, dmax = 0.0, det;
+  double    R[9], Rinv[9], w = 0.0, dmax = 0.0, det;
   *sigma = *detr = 0.0;
   if (!fe || (dim != 2 && dim != 3) || fe->nb != nv || fe->ncv != nv || fe->nq < 1 || !fe->w || !fe->D || !fe->Dc) return 1;
   for (int m = 0; m < nv * dim; m++) dmax = fmax(dmax, fabs(fe->Dc[m]));
@@ -56,7 +56,7 @@ int PetscWarpAsmRowNZSimplexConstants(const PetscWarpFE *fe, double *sigma, doub
   }
   for (int k = 0; k < dim; k++)
     for (int d = 0; d < dim; d++) R[k * dim + d] = fe->Dc[(k + 1) * dim + d];
-  det = dim == 2 ? R[0] * R[3] - R[1] * R[2] : R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) + R[2] * (R[3] * R[7] - R[4] * R[6]);
+  det = PetscWarpJacobianInverse(dim, R, Rinv);
   if (!(fabs(det) > 0.0) || !(w > 0.0)) return 1;
   *sigma = w * det;
   *detr  = det;

@@ -379,8 +379,8 @@ static PetscBool RowNZClosedCase(PetscWarpAsm, double *, double *);
 
 PetscBool PetscWarpAsmRowNZFused_Private(PetscWarpAsm a)
 {
-  if (a->rnfused != PETSC_BOOL3_UNKNOWN) return PetscBool3ToBool(a->rnfused);
   double sg, dr;
+  if (a->rnfused != PETSC_BOOL3_UNKNOWN) return PetscBool3ToBool(a->rnfused);
   if (a->ncv == a->dim + 1 && a->nb == a->dim + 1) return a->dim == 2 || !a->plan.ell || RowNZClosedCase(a, &sg, &dr) ? PETSC_TRUE : PETSC_FALSE; /* P1 simplices */
   return PETSC_FALSE;
 }
@@ -407,7 +407,7 @@ const char *PetscWarpAsmRowNZArithmetic_Private(PetscWarpAsm a)
 {
   double sg, dr;
   if (!PetscWarpAsmRowNZFused_Private(a)) return "factor array";
-  return RowNZClosedCase(a, &sg, &dr) && a->coef != PETSCWARP_COEF_TENSOR && !a->plan.rn.wide ? "fused rows in closed form" : "fused factors";
+  return RowNZClosedCase(a, &sg, &dr) && !a->plan.rn.wide ? "fused rows in closed form" : "fused factors";
 }
 
 /* The incidences a P1 lane loads ahead of its arithmetic (-mat_warp_rownz_prefetch, RowNZLanePipe in
@@ -442,17 +442,13 @@ static int RowNZPipe(PetscWarpAsm a)
    prefetch 2: P1 tetrahedra (652 k rows) into aijcusparse 0.687 / 0.528 / 0.519 (coo 1.673); P1 triangles (742 k rows)
    into aijcusparse 0.096 / 0.087 / 0.094 (coo 0.289), into ellwarp 0.090 / 0.089 / 0.093. Its first version lost
    (0.741 and 0.122 ms): the compiler turned the pick of c_i into a load from a 96-byte local array (PwaSel) */
-static int RowNZGeo(PetscWarpAsm a, const PetscWarpPhys *ph, PetscBool wide, double *sigma, double *detr)
+static int RowNZGeo(PetscWarpAsm a, PetscBool wide, double *sigma, double *detr)
 {
   const int g = a->rngeo >= 0 ? (int)a->rngeo : 2;
 
-  *sigma = *detr = 0.0;
+  *sigma = *detr = 0.0; /* RowNZClosedCase() leaves them 0 where it answers false */
   if (g != 2) return g;
-  if (!PetscWarpAsmRowNZFused_Private(a) || ph->kind != PETSCWARP_PHYS_LAPLACE || ph->coef == 2 || wide || !RowNZClosedCase(a, sigma, detr)) {
-    *sigma = *detr = 0.0;
-    return 1;
-  }
-  return 2;
+  return PetscWarpAsmRowNZFused_Private(a) && !wide && RowNZClosedCase(a, sigma, detr) ? 2 : 1; /* the case checks physics and coefficient of a, from which ph is described */
 }
 
 /* Whether the device plan stores each incidence's vertices (PetscWarpRowNZ.ivert): where the kernel specialised for
@@ -494,7 +490,7 @@ PetscErrorCode PetscWarpAsmRowNZPlan_Private(PetscWarpAsm a, const MatWarpTarget
     tl.tileslots            = a->rntileslots;
     tl.fixed                = PetscWarpAsmRowNZTileBytes(&fe, ph->kind, 0);
     double sg, dr;
-    tl.regs = RowNZRegs((int)a->dim, ph->kind, (int)a->nb, PetscWarpAsmRowNZFused_Private(a), RowNZPipe(a), RowNZGeo(a, ph, PETSC_FALSE, &sg, &dr)); /* 8-bit positions assumed, as the table does */
+    tl.regs = RowNZRegs((int)a->dim, ph->kind, (int)a->nb, PetscWarpAsmRowNZFused_Private(a), RowNZPipe(a), RowNZGeo(a, PETSC_FALSE, &sg, &dr)); /* 8-bit positions assumed, as the table does */
     PetscCall(PetscWarpPlanRowNZ(t->nrows, t->ncols, t->rowptr, t->colidx, t->pos2slot, t->nslots, a->ncells, a->nel, a->e2d, &tl, &p->rn, &why));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_PlanRowNZ, 0, 0, 0, 0));
     if (!why && a->rnminlanes > 0 && p->rn.lanes < a->rnminlanes) {
@@ -588,7 +584,7 @@ PetscErrorCode PetscWarpAsmRowNZRun_Private(PetscWarpAsm a, Mat A, MatWarpTarget
   if (!p->device) {
     PetscWarpRowNZ rn = PetscWarpRowNZHostView(&p->rn);
     rn.unroll         = (int)a->rnunroll; /* the host twin computes what the device's kernel would */
-    rn.geo            = RowNZGeo(a, ph, (PetscBool)rn.wide, &rn.p1sigma, &rn.p1detr);
+    rn.geo            = RowNZGeo(a, (PetscBool)rn.wide, &rn.p1sigma, &rn.p1detr);
     if (!fused) {
       if (!p->coef) PetscCall(PetscMalloc1(ncoef, &p->coef)); /* the factor array, at the first assembly that reads it */
       PetscCall(PetscLogEventBegin(PETSCWARPASM_Elem, A, 0, 0, 0));
@@ -622,7 +618,7 @@ PetscErrorCode PetscWarpAsmRowNZRun_Private(PetscWarpAsm a, Mat A, MatWarpTarget
     PetscCall(PetscLogEventBegin(PETSCWARPASM_Reduce, A, 0, 0, 0));
     p->d_rn.unroll = (int)a->rnunroll;
     p->d_rn.pipe   = RowNZPipe(a);
-    p->d_rn.geo    = RowNZGeo(a, ph, (PetscBool)p->d_rn.wide, &p->d_rn.p1sigma, &p->d_rn.p1detr);
+    p->d_rn.geo    = RowNZGeo(a, (PetscBool)p->d_rn.wide, &p->d_rn.p1sigma, &p->d_rn.p1detr);
     PetscCallCUDA((cudaError_t)PetscWarpAsmRowNZCUDA(fe, mesh, ph, &p->d_rn, fused ? NULL : p->d_coef, t->val, st));
     PetscCall(PetscLogEventEnd(PETSCWARPASM_Reduce, A, 0, 0, 0));
   }
