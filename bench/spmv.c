@@ -11,7 +11,9 @@ static char help[] = "SpMV benchmark: every compared path in one run. Run it wit
                      "  -nmult n         timed products (median reported, default 200)\n"
                      "  -cg_its n        CG+Jacobi iterations timed per path (default 200, 0: none)\n"
                      "  -cg_types a,b    KSP types of the CG timings (default cg): cg and/or cgwarp (KSPCGWARP: fused kernels,\n"
-                     "                   device scalars); rows of a type other than cg have the path name <path>+<type>\n"
+                     "                   device scalars); rows of a type other than cg have the path name <path>+<type>;\n"
+                     "                   type:name=value:... sets -ksp_<type>_<name> <value> for that row only (e.g.\n"
+                     "                   cgwarp:lag_x=0:check_every=1); at most 8 types\n"
                      "  -csv file        write results as CSV\n"
                      "One-GPU-user mode (issue 9; run with ONE rank): DMPlex's own numbering, nothing gathered:\n"
                      "  -pattern_only    matrices from DMCreateMatrix() (DMPlex's FE sparsity, Dirichlet rows removed) with synthetic\n"
@@ -42,7 +44,7 @@ static PetscReal copy_gbs = 0;
 static FILE     *csv      = NULL;
 static PetscInt  nmult = 200, cg_its = 200, cpu_nmult = -1;
 static PetscBool cpu_cg = PETSC_TRUE, run_kr = PETSC_TRUE;
-static char     *cg_types[4];
+static char     *cg_types[8];
 static PetscInt  ncg_types = 0;
 
 static int CmpReal(const void *a, const void *b)
@@ -118,6 +120,31 @@ static PetscErrorCode TimeMult(Mat A, PetscBool device, PetscReal *t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A -cg_types entry type[:name=value...]: its KSP type in base; set: set the options -ksp_<type>_<name> <value>, else
+   clear them */
+static PetscErrorCode CGTypeOptions(const char *type, PetscBool set, char *base, size_t len)
+{
+  char buf[256], opt[300], *tok, *next;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(buf, type, sizeof(buf)));
+  next = strchr(buf, ':');
+  if (next) *next++ = 0;
+  PetscCall(PetscStrncpy(base, buf, len));
+  for (tok = next; tok; tok = next) { /* name=value items separated by ':' */
+    char *eq;
+    next = strchr(tok, ':');
+    if (next) *next++ = 0;
+    eq = strchr(tok, '=');
+    PetscCheck(eq, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-cg_types entry %s: expected type:name=value", type);
+    *eq = 0;
+    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-ksp_%s_%s", base, tok));
+    if (set) PetscCall(PetscOptionsSetValue(NULL, opt, eq + 1));
+    else PetscCall(PetscOptionsClearValue(NULL, opt));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* CG+Jacobi (KSP type: cg or cgwarp), cg_its iterations with no convergence test, seconds of one solve after a warm-up
    solve. perm: through PCELLWARPPERM (outer preonly; the system solved in the layout's numbering, vectors permuted once
    per solve) */
@@ -135,8 +162,13 @@ static PetscErrorCode TimeCG(Mat A, PetscBool device, PetscBool perm, KSPType ty
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetCGJacobi(ksp, perm, &solver));
-  PetscCall(KSPSetType(solver, type));
-  if (strcmp(type, KSPCG)) PetscCall(KSPSetFromOptions(solver)); /* -ksp_cgwarp_* */
+  { /* type[:name=value...]: the KSP type, and options -ksp_<type>_<name> <value> for this solver only */
+    char base[256];
+    PetscCall(CGTypeOptions(type, PETSC_TRUE, base, sizeof(base)));
+    PetscCall(KSPSetType(solver, base));
+    if (strcmp(base, KSPCG)) PetscCall(KSPSetFromOptions(solver)); /* -ksp_cgwarp_* */
+    PetscCall(CGTypeOptions(type, PETSC_FALSE, base, sizeof(base)));
+  }
   PetscCall(KSPSetNormType(solver, KSP_NORM_NONE));
   PetscCall(KSPSetConvergenceTest(solver, KSPConvergedSkip, NULL, NULL));
   PetscCall(KSPSetTolerances(solver, 0, 0, PETSC_CURRENT, cg_its));
@@ -739,7 +771,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-cg_its", &cg_its, NULL));
   {
     PetscBool set;
-    ncg_types = 4;
+    ncg_types = 8;
     PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-cg_types", cg_types, &ncg_types, &set));
     if (!set) {
       ncg_types = 1;

@@ -858,6 +858,71 @@ for w in $what; do
           # call, measured only at this size: bench/results/rownz_regcap_2026-11-26h.diff; RESULTS.md)
     (cd $B && ctest --output-on-failure -R 'asmkernels_cuda' 2>&1 | tee "$OUTDIR/ctest_regs26.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -5)
     timeout 150 $B/bench/bench_assembly -cases p1tet -scale 0.5 -strategies rownz,coo -targets aijcusparse -affine 1 -nwarm 3 -nasm 20 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0 -rownz_variants "fused=1:prefetch=0,simplex_geometry=2,simplex_geometry=3,simplex_geometry=1" -csv "$OUTDIR/assembly_regs26.csv" 2>&1 | tee "$OUTDIR/bench_regs26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
+  final28) # issue 8, session of 2026-11-27 (tenth, ~7 min), closing call: the final KSPCGWARP code (x one iteration behind
+            # kept; the load batches of cg28b and the sweeps of prof28 taken out). (1) the cgkernels/cgwarp/tutorial cgwarp GPU
+            # tests; (2) compute-sanitizer memcheck, racecheck, initcheck on test_cgkernels; (3) bench_spmv as prof28 with cg,
+            # cgwarp and cgwarp without the lag; (4) the heat problem at 1.95 M unknowns: ellwarp + cgwarp on one rank, PETSc
+            # aij + cg on 16 ranks. Decides: tests pass, sanitizers clean; e2e_final28.csv gives issue 8's ratio.
+    (cd $B && ctest --output-on-failure -L gpu -R 'cgkernels|cgwarp' 2>&1 | tee "$OUTDIR/ctest_final28.log" | grep -E "tests passed|Failed|\*\*\*" | tail -6)
+    for tool in memcheck racecheck initcheck; do
+      extra=""; [ $tool = memcheck ] && extra="--leak-check full"
+      echo "== compute-sanitizer --tool $tool test_cgkernels" | tee -a "$OUTDIR/final28.log"
+      compute-sanitizer --tool $tool $extra --error-exitcode 3 $B/tests/test_cgkernels > /tmp/sanitizer.log 2>&1
+      echo "exit $?" | tee -a "$OUTDIR/final28.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY|all scenarios" /tmp/sanitizer.log | tail -3 | tee -a "$OUTDIR/final28.log"
+    done
+    P28="-pattern_only -cases holed_tri_p1 -scale 2 -cpu_nmult 1 -cpu_cg 0 -kr 0 -ellwarp_paths ellwarp_auto -nmult 100"
+    echo "== bench_spmv $P28" | tee -a "$OUTDIR/final28.log"
+    $B/bench/bench_spmv $P28 -cg_types cg,cgwarp,cgwarp:lag_x=0 -csv "$OUTDIR/spmv_final28.csv" 2>&1 | tee -a "$OUTDIR/final28.log" | grep -E "cusparse|ellwarp|copy" | cut -c1-190
+    X="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5"
+    $B/tutorials/ex2 $X -paths ellwarp -ksp_type cgwarp -csv "$OUTDIR/e2e_final28.csv" 2>&1 | tee -a "$OUTDIR/e2e_final28.log" | tail -3
+    mpiexec -n 16 --bind-to core $B/tutorials/ex2 $X -paths aij -csv "$OUTDIR/e2e_final28.csv" 2>&1 | tee -a "$OUTDIR/e2e_final28.log" | tail -3 ;;
+  cg28b) # (ran code since removed: the load batches, -ksp_cgwarp_batch; RESULTS.md) issue 8, session of 2026-11-27 (tenth, ~8 min): after prof28 (alternating sweeps measured slower and taken out;
+          # x one iteration behind kept), the vector kernels load a batch of 4 entries per thread before using them
+          # (-ksp_cgwarp_batch; ncu showed them at about 2 TB/s). (1) the cgkernels/cgwarp GPU tests (batch 1 and 4 bitwise
+          # equal); (2) compute-sanitizer memcheck, racecheck, initcheck on test_cgkernels; (3) bench_spmv as prof28 with
+          # cgwarp at batch 4 and 1, with and without the lag, twice; (4) ncu on the cgwarp kernels at batch 4; (5) the heat
+          # problem at 1.95 M unknowns end to end: ellwarp + cgwarp and sharednz + cgwarp on one rank, PETSc aij + cg on 16.
+          # Decides: batch 4 stays the default if its cg_it_us is lower in both runs; e2e_big28.csv gives issue 8's ratio.
+    (cd $B && ctest --output-on-failure -L gpu -R 'cgkernels|cgwarp' 2>&1 | tee "$OUTDIR/ctest_cg28b.log" | grep -E "tests passed|Failed|\*\*\*" | tail -6)
+    for tool in memcheck racecheck initcheck; do
+      extra=""; [ $tool = memcheck ] && extra="--leak-check full"
+      echo "== compute-sanitizer --tool $tool test_cgkernels" | tee -a "$OUTDIR/cg28b.log"
+      compute-sanitizer --tool $tool $extra --error-exitcode 3 $B/tests/test_cgkernels > /tmp/sanitizer.log 2>&1
+      echo "exit $?" | tee -a "$OUTDIR/cg28b.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY|all scenarios" /tmp/sanitizer.log | tail -3 | tee -a "$OUTDIR/cg28b.log"
+    done
+    P28="-pattern_only -cases holed_tri_p1 -scale 2 -cpu_nmult 1 -cpu_cg 0 -kr 0 -ellwarp_paths ellwarp_auto -nmult 100"
+    for run in 1 2; do
+      echo "== bench_spmv $P28 (run $run)" | tee -a "$OUTDIR/cg28b.log"
+      $B/bench/bench_spmv $P28 -cg_types cg,cgwarp,cgwarp:batch=1,cgwarp:lag_x=0:batch=1 -csv "$OUTDIR/spmv_cg28b_$run.csv" 2>&1 | tee -a "$OUTDIR/cg28b.log" | grep -E "cusparse|ellwarp|copy" | cut -c1-190
+    done
+    echo "== ncu cgwarp kernels (batch 4)" | tee -a "$OUTDIR/cg28b.log"
+    timeout 200 ncu --cache-control none --clock-control none -k "regex:CGDirection|CGAlpha|CGUpdate|EllWarp" --launch-skip 1100 --launch-count 8 --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct \
+      $B/bench/bench_spmv -pattern_only -cases holed_tri_p1 -scale 2 -cg_types cgwarp -cpu_nmult 1 -cpu_cg 0 -kr 0 -ellwarp_paths ellwarp_auto -nmult 20 -cg_its 60 2>&1 | grep -E "CG|EllWarp|duration|bytes|hit_rate|rror" | grep -v PROF | head -48 | tee -a "$OUTDIR/cg28b.log"
+    X="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5"
+    $B/tutorials/ex2 $X -paths ellwarp,sharednz -ksp_type cgwarp -csv "$OUTDIR/e2e_big28.csv" 2>&1 | tee -a "$OUTDIR/e2e_big28.log" | tail -4
+    mpiexec -n 16 --bind-to core $B/tutorials/ex2 $X -paths aij -csv "$OUTDIR/e2e_big28.csv" 2>&1 | tee -a "$OUTDIR/e2e_big28.log" | tail -4 ;;
+  prof28) # (ran code since removed: -ksp_cgwarp_sweeps; RESULTS.md) issue 8, session of 2026-11-27 (tenth, ~5 min): where a KSPCGWARP iteration of the heat problem at 1.95 M
+           # unknowns (P1, holed_tri -dm_refine 5; 169 us per iteration on 2026-11-23) goes, and two changes of the
+           # vector kernels: alternating sweeps (-ksp_cgwarp_sweeps: Direction and Alpha backwards, so that each kernel
+           # starts on the data the previous one left in L2) and x one iteration behind (-ksp_cgwarp_lag_x: the update
+           # no longer reads p). (1) test_cgkernels and the cgwarp tests on the GPU; (2) bench_spmv, one rank, DMPlex
+           # numbering, twice: products and 200 CG its of aijcusparse, sellcuda and ellwarp auto with cg and cgwarp
+           # with both changes, each alone, neither; (3) ncu (no cache flush) on the kernels of cgwarp iterations: time,
+           # DRAM bytes, L2 hit rate; (4) ex2 at -dm_refine 4 on ellwarp with cgwarp and -log_view (its "PC setup" took
+           # 24 ms against PETSc's 3 ms: where).
+           # Decides: keep each change whose cg_it_us is lower in both runs (else its default goes back to false).
+    (cd $B && ctest --output-on-failure -L gpu -R 'cgkernels|cgwarp' 2>&1 | tee "$OUTDIR/ctest_prof28.log" | grep -E "tests passed|Failed|\*\*\*" | tail -6)
+    P28="-pattern_only -cases holed_tri_p1 -scale 2 -cpu_nmult 1 -cpu_cg 0 -kr 0 -ellwarp_paths ellwarp_auto -nmult 100"
+    for run in 1 2; do
+      echo "== bench_spmv $P28 (run $run)" | tee -a "$OUTDIR/prof28.log"
+      $B/bench/bench_spmv $P28 -cg_types cg,cgwarp,cgwarp:sweeps=0,cgwarp:lag_x=0,cgwarp:sweeps=0:lag_x=0 -csv "$OUTDIR/spmv_prof28_$run.csv" 2>&1 | tee -a "$OUTDIR/prof28.log" | grep -E "holed|copy" | cut -c1-190
+    done
+    echo "== ncu cgwarp kernels (both changes on)" | tee -a "$OUTDIR/prof28.log"
+    timeout 200 ncu --cache-control none --clock-control none -k "regex:CGDirection|CGAlpha|CGUpdate|EllWarp" --launch-skip 1100 --launch-count 12 --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct \
+      $B/bench/bench_spmv -pattern_only -cases holed_tri_p1 -scale 2 -cg_types cgwarp -cpu_nmult 1 -cpu_cg 0 -kr 0 -ellwarp_paths ellwarp_auto -nmult 20 -cg_its 60 2>&1 | grep -E "CG|EllWarp|duration|bytes|hit_rate|==PROF==|rror" | head -80 | tee -a "$OUTDIR/prof28.log"
+    echo "== ex2 -dm_refine 4 ellwarp cgwarp -log_view" | tee -a "$OUTDIR/prof28.log"
+    $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 4 -paths ellwarp -ksp_type cgwarp -ksp_view -log_view -info :ksp,pc > "$OUTDIR/ex2_logview28.txt" 2>&1
+    grep -E "ellwarp  |PC setup|KSPSetUp|PCSetUp|PCApply|VecCreate|CpuToGpu|GpuToCpu|MatGetDiag|KSPCGWARP|Summary of Stages|^ +[0-9]: " "$OUTDIR/ex2_logview28.txt" | head -50 | tee -a "$OUTDIR/prof28.log" ;;
   check27) # issue 7, session of 2026-11-27 (ninth, ~3 min): after the review's fixes (host code: the closed form's
            # conditions in one place, prefetch 0 runs as 1 there, the launch routes any depth; tests of where it must not
            # apply): (1) the rownz GPU tests; (2) racecheck and memcheck on the closed form (tetrahedra at prefetch 0 and

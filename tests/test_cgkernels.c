@@ -83,6 +83,10 @@ static void Init(const Scenario *sc, int n, State *s)
   s->S.b      = 0.3;
   s->S.dpi    = sc->dpi0;
   s->S.status = sc->status0;
+  if ((sc->flags & PETSCWARP_CG_LAG_X) && sc->it > 0) { /* the x += a p that the previous iteration's update left */
+    s->S.xa   = 0.37;
+    s->S.xlag = sc->it;
+  }
   for (int k = 0; k < 4; k++) s->norms[k] = -1.0;
 }
 
@@ -110,16 +114,20 @@ static void RunHost(const Scenario *sc, int n, State *s)
 {
   PetscWarpCGCtl c = Ctl(sc);
   double        *z = sc->dinv ? s->w : s->r, *zsrc = sc->dinv ? s->z : s->r;
-  PetscWarpCGDirectionHost(n, zsrc, s->p, sc->first, &s->S);
+  int            lag = !!(sc->flags & PETSCWARP_CG_LAG_X);
+  PetscWarpCGDirectionHost(n, sc->it, zsrc, s->p, lag ? s->x : NULL, sc->first, &s->S);
   PetscWarpCGAlphaHost(n, s->p, s->w, &s->S, c);
   int f = sc->flags | (sc->dinv ? PETSCWARP_CG_DIAG : 0);
-  PetscWarpCGUpdateHost(n, f, s->x, s->r, s->p, s->w, ZArg(f, z), sc->dinv ? s->dinv : NULL, &s->S, s->norms, c);
+  PetscWarpCGUpdateHost(n, f, lag ? NULL : s->x, s->r, lag ? NULL : s->p, s->w, ZArg(f, z), sc->dinv ? s->dinv : NULL, &s->S, s->norms, c);
+  if (lag) PetscWarpCGDirectionHost(n, sc->it + 1, NULL, s->p, s->x, 0, &s->S); /* KSPCGWARP's flush after its last iteration */
 }
 
 /* The same by direct loops: KSPCG's vector operations one by one */
 static void RunDirect(const Scenario *sc, int n, State *s)
 {
   double *zsrc = sc->dinv ? s->z : s->r, dpi = 0, zr = 0, rr = 0, zz = 0, dp = 0;
+  if ((sc->flags & PETSCWARP_CG_LAG_X) && sc->it > 0)
+    for (int i = 0; i < n; i++) s->x[i] += s->S.xa * s->p[i]; /* the previous iteration's x update, with its p */
   if (s->S.status) return;
   for (int i = 0; i < n; i++) s->p[i] = sc->first ? zsrc[i] : zsrc[i] + s->S.b * s->p[i];
   for (int i = 0; i < n; i++) dpi += s->p[i] * s->w[i];
@@ -187,10 +195,12 @@ static void RunCUDA(const Scenario *sc, int n, State *s)
   {
     PetscWarpCGScalars *S     = (PetscWarpCGScalars *)sn;
     double             *norms = (double *)(sn + sizeof(PetscWarpCGScalars)), *z = sc->dinv ? d[3] : d[1], *zsrc = sc->dinv ? d[4] : d[1];
-    KERNEL_CALL(PetscWarpCGDirectionCUDA(n, zsrc, d[2], sc->first, S, NULL));
+    int                 lag = !!(sc->flags & PETSCWARP_CG_LAG_X);
+    KERNEL_CALL(PetscWarpCGDirectionCUDA(n, sc->it, zsrc, d[2], lag ? d[0] : NULL, sc->first, S, NULL));
     KERNEL_CALL(PetscWarpCGAlphaCUDA(n, d[2], d[3], S, work, c, NULL));
     int f = sc->flags | (sc->dinv ? PETSCWARP_CG_DIAG : 0);
-    KERNEL_CALL(PetscWarpCGUpdateCUDA(n, f, d[0], d[1], d[2], d[3], ZArg(f, z), sc->dinv ? d[5] : NULL, S, norms, work, c, NULL));
+    KERNEL_CALL(PetscWarpCGUpdateCUDA(n, f, lag ? NULL : d[0], d[1], lag ? NULL : d[2], d[3], ZArg(f, z), sc->dinv ? d[5] : NULL, S, norms, work, c, NULL));
+    if (lag) KERNEL_CALL(PetscWarpCGDirectionCUDA(n, sc->it + 1, NULL, d[2], d[0], 0, S, NULL));
   }
   KERNEL_CALL(cudaDeviceSynchronize());
   for (int k = 0; k < 6; k++) {
@@ -213,6 +223,7 @@ int main(int argc, char **argv)
   int       hostonly = argc > 1 && !strcmp(argv[1], "-host");
   unsigned  seed     = argc > 1 + hostonly ? (unsigned)atoi(argv[1 + hostonly]) : (unsigned)time(NULL);
   const int F        = PETSCWARP_CG_AXPY | PETSCWARP_CG_DOT_ZR | PETSCWARP_CG_FIN_NORM | PETSCWARP_CG_FIN_BETA;
+  const int L        = F | PETSCWARP_CG_LAG_X;
   const int A1       = PETSCWARP_CG_AXPY | PETSCWARP_CG_NRM_R | PETSCWARP_CG_FIN_NORM; /* KSPCGWARP's PCApply path, first update: no z */
   const int P = PETSCWARP_CG_NORM_PRECONDITIONED, U = PETSCWARP_CG_NORM_UNPRECONDITIONED, N = PETSCWARP_CG_NORM_NATURAL, O = PETSCWARP_CG_NORM_NONE;
   /* name, flags, normtype, first, it, skipnorm, test, ttol, dtol, dinv, nan, zerow, dpi0, status0, expect, expect_it */
@@ -236,7 +247,14 @@ int main(int argc, char **argv)
     {"converged",      F | PETSCWARP_CG_NRM_Z, P, 0, 7, 0, 1, 1e300, 1e300, 1, 0, 0, 1.0,  0,                      PETSCWARP_CG_CONVERGED, 7},
     {"diverged",       F | PETSCWARP_CG_NRM_R, U, 0, 7, 0, 1, 0,     0,     0, 0, 0, 1.0,  0,                      PETSCWARP_CG_CONVERGED, 7},
     {"not_converged",  F | PETSCWARP_CG_NRM_Z, P, 0, 7, 0, 1, 0,     1e300, 1, 0, 0, 1.0,  0,                      0,                      0},
-    {"stopped",        F | PETSCWARP_CG_NRM_Z, P, 0, 8, 0, 0, 0,     1e300, 1, 0, 0, 1.0,  PETSCWARP_CG_INDEF_MAT, PETSCWARP_CG_INDEF_MAT, 0}
+    {"stopped",        F | PETSCWARP_CG_NRM_Z, P, 0, 8, 0, 0, 0,     1e300, 1, 0, 0, 1.0,  PETSCWARP_CG_INDEF_MAT, PETSCWARP_CG_INDEF_MAT, 0},
+ /* LAG_X: x += a p left to the next Direction (a pending one from the previous iteration, then this one's flushed) */
+    {"lag",            L | PETSCWARP_CG_NRM_Z, P, 0, 3, 0, 0, 0,     1e300, 1, 0, 0, 1.0,  0,                      0,                      0},
+    {"lag_first",      L | PETSCWARP_CG_NRM_Z, P, 1, 0, 0, 0, 0,     1e300, 1, 0, 0, 0.0,  0,                      0,                      0},
+    {"lag_none",       L | PETSCWARP_CG_NRM_R, U, 0, 2, 0, 0, 0,     1e300, 0, 0, 0, 1.0,  0,                      0,                      0},
+    {"lag_converged",  L | PETSCWARP_CG_NRM_Z, P, 0, 7, 0, 1, 1e300, 1e300, 1, 0, 0, 1.0,  0,                      PETSCWARP_CG_CONVERGED, 7},
+    {"lag_dpi_zero",   L | PETSCWARP_CG_NRM_Z, P, 0, 1, 0, 0, 0,     1e300, 1, 0, 1, 1.0,  0,                      PETSCWARP_CG_INDEF_MAT, 1},
+    {"lag_stopped",    L | PETSCWARP_CG_NRM_Z, P, 0, 8, 0, 0, 0,     1e300, 1, 0, 0, 1.0,  PETSCWARP_CG_CONVERGED, PETSCWARP_CG_CONVERGED, 0}
   };
   const int sizes[] = {1, 31, 256, 1000, 1024 * 256 + 37};
 
@@ -271,7 +289,8 @@ int main(int argc, char **argv)
           if (expect == PETSCWARP_CG_BETA_ZERO || expect == PETSCWARP_CG_INDEF_PC) o.S.b = h.S.b;
           Compare(sc, n, &h, &o, 1e-13, 1); /* the same order of sums: equal up to a contraction into FMA */
         }
-        if (sc->status0) { /* a stopped iteration changes nothing */
+        if (sc->status0) { /* a stopped iteration changes nothing but the x update that the previous one left (LAG_X) */
+          if (expect < PETSCWARP_CG_BETA_ZERO) RunDirect(sc, n, &o);
           CHECK(!memcmp(h.x, o.x, sizeof(double) * n) && !memcmp(h.r, o.r, sizeof(double) * n) && !memcmp(h.p, o.p, sizeof(double) * n), "a stopped iteration changed the vectors");
         }
       }

@@ -66,11 +66,12 @@ __device__ static bool GridSum(double v[NR], double *work, unsigned int *count)
   return threadIdx.x == 0;
 }
 
-__global__ void __launch_bounds__(CG_THREADS) CGDirection(int n, const double *__restrict__ z, double *__restrict__ p, int first, const PetscWarpCGScalars *S)
+__global__ void __launch_bounds__(CG_THREADS) CGDirection(int n, int it, const double *__restrict__ z, double *__restrict__ p, double *__restrict__ x, int first, const PetscWarpCGScalars *S)
 {
-  if (S->status) return;
-  const double b = first ? 0.0 : S->b;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) p[i] = first ? z[i] : z[i] + b * p[i];
+  const int lag = PetscWarpCGLagged(S, it, x), upd = z && !S->status;
+  if (!lag && !upd) return;
+  const double xa = S->xa, b = first ? 0.0 : S->b;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) PetscWarpCGDirectionEntry(i, lag, upd, first, xa, b, z, p, x);
 }
 
 __global__ void __launch_bounds__(CG_THREADS) CGAlpha(int n, const double *__restrict__ p, const double *__restrict__ w, PetscWarpCGScalars *S, double *work, PetscWarpCGCtl c)
@@ -92,9 +93,9 @@ __global__ void __launch_bounds__(CG_THREADS) CGUpdate(int n, int flags, double 
   if (GridSum<3>(v, work, &S->count)) PetscWarpCGFinishUpdate(S, norms, flags, v, &c);
 }
 
-int PetscWarpCGDirectionCUDA(int n, const double *z, double *p, int first, const PetscWarpCGScalars *S, void *stream)
+int PetscWarpCGDirectionCUDA(int n, int it, const double *z, double *p, double *x, int first, const PetscWarpCGScalars *S, void *stream)
 {
-  CGDirection<<<Grid(n), CG_THREADS, 0, (cudaStream_t)stream>>>(n, z, p, first, S);
+  CGDirection<<<Grid(n), CG_THREADS, 0, (cudaStream_t)stream>>>(n, it, z, p, x, first, S);
   return (int)cudaGetLastError();
 }
 

@@ -3,15 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void PetscWarpCGDirectionHost(int n, const double *z, double *p, int first, const PetscWarpCGScalars *S)
+void PetscWarpCGDirectionHost(int n, int it, const double *z, double *p, double *x, int first, const PetscWarpCGScalars *S)
 {
-  if (S->status) return;
-  if (first)
-    for (int i = 0; i < n; i++) p[i] = z[i];
-  else {
-    const double b = S->b;
-    for (int i = 0; i < n; i++) p[i] = z[i] + b * p[i];
-  }
+  const int lag = PetscWarpCGLagged(S, it, x), upd = z && !S->status;
+
+  if (!lag && !upd) return;
+  for (int i = 0; i < n; i++) PetscWarpCGDirectionEntry(i, lag, upd, first, S->xa, S->b, z, p, x);
 }
 
 void PetscWarpCGAlphaHost(int n, const double *p, const double *w, PetscWarpCGScalars *S, PetscWarpCGCtl c)

@@ -7,12 +7,17 @@
   KSPCG scalar recurrences and its breakdown checks) is one inline function below, shared by both.
 
   One CG iteration i (KSPCG's loop index; the iteration number is i + 1), KSPCG's arithmetic:
-    PetscWarpCGDirection: p = z (i = 0) or p = z + b p, b = beta / betaold
+    PetscWarpCGDirection: p = z (i = 0) or p = z + b p, b = beta / betaold; with x, first the x += a p that the update
+                          of iteration i - 1 left to it (LAG_X) with that p, before p is overwritten
     (the caller: w = A p, any MatMult)
     PetscWarpCGAlpha:     dpi = p'w; the checks of KSPCG (NaN, dpi = 0, sign change); betaold = beta; a = beta / dpi
     PetscWarpCGUpdate:    x += a p, r -= a w (AXPY); z = D^-1 r (DIAG, z may alias w); reductions z'r, r'r, z'z;
                           the norm of the iteration (FIN_NORM, stored in norms[slot]) and the new beta (FIN_BETA)
   A preconditioner other than Jacobi or none: one Update with AXPY, then the caller's PCApply, then one Update without.
+  LAG_X (fused Jacobi or none): the update does r -= a w only and leaves x += a p to the next Direction, which reads p
+  anyway (one vector read fewer per iteration, the same arithmetic on x); after the last iteration the caller runs a
+  Direction without z (the x part only). x is then one iteration behind between kernels: only for callers that do not
+  look at x during the solve (no monitors, a convergence test that does not build the solution).
   Once status is set, every later kernel returns at once: the iterates stay as KSPCG leaves them when it stops.
 */
 #pragma once
@@ -51,21 +56,23 @@ enum {
 };
 
 /* PetscWarpCGUpdate flags */
-#define PETSCWARP_CG_AXPY     1  /* x += a p, r -= a w */
-#define PETSCWARP_CG_DIAG     2  /* z = dinv .* r */
-#define PETSCWARP_CG_DOT_ZR   4  /* reduce z'r */
-#define PETSCWARP_CG_NRM_R    8  /* reduce r'r */
-#define PETSCWARP_CG_NRM_Z    16 /* reduce z'z */
-#define PETSCWARP_CG_FIN_NORM 32 /* the norm of this iteration from the reductions, checks, device convergence test */
-#define PETSCWARP_CG_FIN_BETA 64 /* beta = z'r, its checks, b = beta / betaold */
+#define PETSCWARP_CG_AXPY     1   /* x += a p, r -= a w */
+#define PETSCWARP_CG_DIAG     2   /* z = dinv .* r */
+#define PETSCWARP_CG_DOT_ZR   4   /* reduce z'r */
+#define PETSCWARP_CG_NRM_R    8   /* reduce r'r */
+#define PETSCWARP_CG_NRM_Z    16  /* reduce z'z */
+#define PETSCWARP_CG_FIN_NORM 32  /* the norm of this iteration from the reductions, checks, device convergence test */
+#define PETSCWARP_CG_FIN_BETA 64  /* beta = z'r, its checks, b = beta / betaold */
+#define PETSCWARP_CG_LAG_X    128 /* with AXPY and FIN_BETA: x += a p left to the next Direction (xa, xlag) */
 
 /* The scalars, in the memory of the vectors (device for CUDA). norms[] follows this struct in the same allocation so that
    one copy brings back the status and the norms of a batch of iterations. */
 typedef struct {
   double       beta, betaold, dpi, dpiold, a, b, dp;
+  double       xa; /* LAG_X: the a of the x += a p still to do */
   int          status, status_it;
   unsigned int count; /* blocks done (the last-block reduction pattern); 0 between kernels */
-  int          pad;
+  int          xlag;  /* LAG_X: i + 1 when the update of iteration i left x += xa p to the Direction of iteration i + 1; 0: none */
 } PetscWarpCGScalars;
 
 /* What the host tells each iteration's kernels (passed by value) */
@@ -108,6 +115,10 @@ static inline PETSCWARP_CG_HD void PetscWarpCGFinishAlpha(PetscWarpCGScalars *S,
 static inline PETSCWARP_CG_HD void PetscWarpCGFinishUpdate(PetscWarpCGScalars *S, double *norms, int flags, const double red[3], const PetscWarpCGCtl *c)
 {
   if (S->status) return;
+  if ((flags & PETSCWARP_CG_LAG_X) && (flags & PETSCWARP_CG_AXPY)) { /* the x += a p of this iteration is the next Direction's */
+    S->xa   = S->a;
+    S->xlag = c->it + 1;
+  }
   if (flags & PETSCWARP_CG_FIN_NORM) {
     double dp = 0.0;
     int    bad;
@@ -161,35 +172,63 @@ static inline PETSCWARP_CG_HD void PetscWarpCGFinishUpdate(PetscWarpCGScalars *S
 static inline PETSCWARP_CG_HD int PetscWarpCGUpdateArgsValid(int flags, const double *x, const double *r, const double *p, const double *w, const double *z, const double *dinv)
 {
   if (!r) return 0;
-  if ((flags & PETSCWARP_CG_AXPY) && (!x || !p || !w)) return 0;
+  if ((flags & PETSCWARP_CG_LAG_X) && (!(flags & PETSCWARP_CG_AXPY) || !(flags & PETSCWARP_CG_FIN_BETA))) return 0; /* nobody would record the lag */
+  if ((flags & PETSCWARP_CG_AXPY) && !w) return 0;
+  if ((flags & PETSCWARP_CG_AXPY) && !(flags & PETSCWARP_CG_LAG_X) && (!x || !p)) return 0;
   if ((flags & PETSCWARP_CG_DIAG) && !dinv) return 0;
   if ((flags & (PETSCWARP_CG_DIAG | PETSCWARP_CG_DOT_ZR | PETSCWARP_CG_NRM_Z)) && !z) return 0;
   return 1;
 }
 
-/* Entry i of an update (both builds): x += a p, r -= a w (AXPY); z = dinv r (DIAG); the terms of the reductions added to
-   red. z may alias w (read before written) or r (DIAG not set: z is read after r was written). z is touched only when
-   the flags need it (it is NULL in the PCApply path's first update). */
+/* Whether an update with these flags reads z (it writes z only for DIAG) */
+#define PetscWarpCGUpdateReadsZ(flags) (!((flags)&PETSCWARP_CG_DIAG) && ((flags) & (PETSCWARP_CG_DOT_ZR | PETSCWARP_CG_NRM_Z)))
+
+/* One entry of an update on its values (both builds): x += a p unless LAG_X, r -= a w (AXPY);
+   z = dinv r (DIAG), else z is the value read (zin) or, when z is r itself (zisr: no preconditioner), the new r; the terms
+   of the reductions added to red */
+static inline PETSCWARP_CG_HD void PetscWarpCGUpdateValues(int flags, double a, double *xi, double *ri, double pi, double wi, double zin, int zisr, double di, double *zi, double red[3])
+{
+  if (flags & PETSCWARP_CG_AXPY) {
+    if (!(flags & PETSCWARP_CG_LAG_X)) *xi = *xi + a * pi;
+    *ri = *ri - a * wi;
+  }
+  *zi = flags & PETSCWARP_CG_DIAG ? di * *ri : (zisr ? *ri : zin);
+  if (flags & PETSCWARP_CG_DOT_ZR) red[0] += *zi * *ri;
+  if (flags & PETSCWARP_CG_NRM_R) red[1] += *ri * *ri;
+  if (flags & PETSCWARP_CG_NRM_Z) red[2] += *zi * *zi;
+}
+
+/* Entry i of an update, loads and stores around PetscWarpCGUpdateValues(). z may alias w (read before written) or r (z
+   is then the new r). z is touched only when the flags need it (it is NULL in the PCApply path's first update). */
 static inline PETSCWARP_CG_HD void PetscWarpCGUpdateEntry(int i, int flags, double a, double *x, double *r, const double *p, const double *w, double *z, const double *dinv, double red[3])
 {
-  double ri = r[i], zi = 0.0;
-  if (flags & PETSCWARP_CG_AXPY) {
-    x[i] += a * p[i];
-    ri   = ri - a * w[i];
-    r[i] = ri;
-  }
-  if (flags & PETSCWARP_CG_DIAG) {
-    zi   = dinv[i] * ri;
-    z[i] = zi;
-  } else if (flags & (PETSCWARP_CG_DOT_ZR | PETSCWARP_CG_NRM_Z)) zi = z[i];
-  if (flags & PETSCWARP_CG_DOT_ZR) red[0] += zi * ri;
-  if (flags & PETSCWARP_CG_NRM_R) red[1] += ri * ri;
-  if (flags & PETSCWARP_CG_NRM_Z) red[2] += zi * zi;
+  const int axpy = flags & PETSCWARP_CG_AXPY, ownx = axpy && !(flags & PETSCWARP_CG_LAG_X), zisr = z == r;
+  double    xi = ownx ? x[i] : 0.0, ri = r[i], zi;
+  PetscWarpCGUpdateValues(flags, a, &xi, &ri, ownx ? p[i] : 0.0, axpy ? w[i] : 0.0, PetscWarpCGUpdateReadsZ(flags) && !zisr ? z[i] : 0.0, zisr, flags & PETSCWARP_CG_DIAG ? dinv[i] : 0.0, &zi, red);
+  if (ownx) x[i] = xi;
+  if (axpy) r[i] = ri;
+  if (flags & PETSCWARP_CG_DIAG) z[i] = zi;
+}
+
+/* Whether the Direction of iteration it does the x += xa p that the update of iteration it - 1 left to it */
+static inline PETSCWARP_CG_HD int PetscWarpCGLagged(const PetscWarpCGScalars *S, int it, const double *x)
+{
+  return x && it > 0 && S->xlag == it;
+}
+
+/* Entry i of a Direction (both builds): the lagged x += xa p with the old p (lag), then p = z or z + b p (upd); p is
+   read only when needed (p holds nothing yet at the first iteration) */
+static inline PETSCWARP_CG_HD void PetscWarpCGDirectionEntry(int i, int lag, int upd, int first, double xa, double b, const double *z, double *p, double *x)
+{
+  const double pi = lag || (upd && !first) ? p[i] : 0.0;
+  if (lag) x[i] = x[i] + xa * pi;
+  if (upd) p[i] = first ? z[i] : z[i] + b * pi;
 }
 
 /* ---------------- host twin (src/kernels/cgwarp_host.c), arrays in host memory ---------------- */
-/* p = z (first) or p = z + S->b p */
-void PetscWarpCGDirectionHost(int n, const double *z, double *p, int first, const PetscWarpCGScalars *S);
+/* Iteration it's Direction: x += xa p when the update of iteration it - 1 lagged (x given), then, unless the iteration
+   stopped or z is NULL (the caller's flush after the last iteration), p = z (first) or p = z + S->b p */
+void PetscWarpCGDirectionHost(int n, int it, const double *z, double *p, double *x, int first, const PetscWarpCGScalars *S);
 void PetscWarpCGAlphaHost(int n, const double *p, const double *w, PetscWarpCGScalars *S, PetscWarpCGCtl c);
 /* z may alias w (DIAG: z[i] = dinv[i] r[i] after w[i] was read) or r (no preconditioner, DIAG not set); an array the
    flags need (PetscWarpCGUpdateArgsValid()) must not be NULL: the host twin aborts, the CUDA version returns
@@ -199,7 +238,7 @@ void PetscWarpCGUpdateHost(int n, int flags, double *x, double *r, const double 
 /* ---------------- CUDA (src/kernels/cgwarp.cu), arrays and S in device memory; 0 = success ---------------- */
 /* Reduction work space: bytes of device memory the reductions need (block partial sums), for n entries */
 size_t PetscWarpCGWorkBytesCUDA(int n);
-int    PetscWarpCGDirectionCUDA(int n, const double *z, double *p, int first, const PetscWarpCGScalars *S, void *stream);
+int    PetscWarpCGDirectionCUDA(int n, int it, const double *z, double *p, double *x, int first, const PetscWarpCGScalars *S, void *stream);
 int    PetscWarpCGAlphaCUDA(int n, const double *p, const double *w, PetscWarpCGScalars *S, double *work, PetscWarpCGCtl c, void *stream);
 int    PetscWarpCGUpdateCUDA(int n, int flags, double *x, double *r, const double *p, const double *w, double *z, const double *dinv, PetscWarpCGScalars *S, double *norms, double *work, PetscWarpCGCtl c, void *stream);
 

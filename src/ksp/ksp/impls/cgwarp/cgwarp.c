@@ -25,6 +25,8 @@ typedef struct {
   PetscInt            check_every; /* iterations between host checks; PETSC_DETERMINE: automatic */
   PetscBool           device_test; /* copy KSPConvergedDefault() to the device (exact results with check_every > 1) */
   PetscBool           fuse;        /* fuse Jacobi / no PC into the update kernel */
+  PetscBool           lag;         /* leave x += a p to the next Direction (fused PC, no monitor, a mirrored test) */
+  PetscBool           lagged;      /* the last solve did */
   PetscBool           cuda;        /* backend of the last solve */
   CGWarpPCMode        mode;        /* of the last solve */
   PetscInt            last_every;  /* check interval of the last solve */
@@ -206,25 +208,27 @@ static PetscErrorCode GpuTime(KSP_CGWarp *cg, PetscBool begin)
   #define CGCALL(cg, host, dev) host
 #endif
 
-/* p = z (first) or z + b p */
-static PetscErrorCode Direction(KSP ksp, Vec Z, Vec P, PetscBool first)
+/* Iteration it: x += a p left by the update of iteration it - 1 (X given: the lag), then p = z (first) or z + b p (Z
+   NULL: the x part only, after the last iteration) */
+static PetscErrorCode Direction(KSP ksp, PetscInt it, Vec Z, Vec P, Vec X, PetscBool first)
 {
   KSP_CGWarp  *cg = (KSP_CGWarp *)ksp->data;
   CGArrays     A  = {.n = 0, .cuda = cg->cuda};
-  PetscScalar *z, *p;
+  PetscScalar *z, *p, *x;
   PetscInt     n;
   void        *st;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(KSPCGWARP_Direction, ksp, 0, 0, 0));
   PetscCall(VecGetLocalSize(P, &n));
-  PetscCall(ArraysGet(&A, P, PETSC_TRUE, &p));
+  PetscCall(ArraysGet(&A, P, (PetscBool)(Z != NULL), &p));
   PetscCall(ArraysGet(&A, Z, PETSC_FALSE, &z));
+  PetscCall(ArraysGet(&A, X, PETSC_TRUE, &x));
   PetscCall(GetStream(cg->cuda, &st));
   PetscCall(GpuTime(cg, PETSC_TRUE));
-  CGCALL(cg, PetscWarpCGDirectionHost((int)n, z, p, (int)first, cg->S), PetscWarpCGDirectionCUDA((int)n, z, p, (int)first, cg->S, st));
+  CGCALL(cg, PetscWarpCGDirectionHost((int)n, (int)it, z, p, x, (int)first, cg->S), PetscWarpCGDirectionCUDA((int)n, (int)it, z, p, x, (int)first, cg->S, st));
   PetscCall(GpuTime(cg, PETSC_FALSE));
-  PetscCall(LogFlops(cg, first ? 0.0 : 2.0 * n));
+  PetscCall(LogFlops(cg, (first || !Z ? 0.0 : 2.0 * n) + (X && it > 0 ? 2.0 * n : 0.0)));
   PetscCall(ArraysRestore(&A));
   PetscCall(PetscLogEventEnd(KSPCGWARP_Direction, ksp, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -259,7 +263,7 @@ static PetscErrorCode Update(KSP ksp, int flags, Vec X, Vec R, Vec P, Vec W, Vec
 {
   KSP_CGWarp    *cg   = (KSP_CGWarp *)ksp->data;
   CGArrays       A    = {.n = 0, .cuda = cg->cuda};
-  PetscBool      axpy = (PetscBool) !!(flags & PETSCWARP_CG_AXPY), diag = (PetscBool) !!(flags & PETSCWARP_CG_DIAG);
+  PetscBool      axpy = (PetscBool) !!(flags & PETSCWARP_CG_AXPY), diag = (PetscBool) !!(flags & PETSCWARP_CG_DIAG), lag = (PetscBool) !!(flags & PETSCWARP_CG_LAG_X);
   PetscScalar   *x, *r, *p, *w, *z, *d;
   double        *norms = (double *)(cg->S + 1);
   PetscInt       n;
@@ -271,8 +275,8 @@ static PetscErrorCode Update(KSP ksp, int flags, Vec X, Vec R, Vec P, Vec W, Vec
   PetscCall(VecGetLocalSize(R, &n));
   PetscCall(ArraysGet(&A, R, axpy, &r));
   PetscCall(ArraysGet(&A, Z, diag, &z)); /* Z may be W (Jacobi) or R (no PC) */
-  PetscCall(ArraysGet(&A, axpy ? X : NULL, PETSC_TRUE, &x));
-  PetscCall(ArraysGet(&A, axpy ? P : NULL, PETSC_FALSE, &p));
+  PetscCall(ArraysGet(&A, axpy && !lag ? X : NULL, PETSC_TRUE, &x));
+  PetscCall(ArraysGet(&A, axpy && !lag ? P : NULL, PETSC_FALSE, &p));
   PetscCall(ArraysGet(&A, axpy ? W : NULL, PETSC_FALSE, &w));
   PetscCall(ArraysGet(&A, diag ? cg->dinv : NULL, PETSC_FALSE, &d));
   PetscCheck(PetscWarpCGUpdateArgsValid(flags, x, r, p, w, z, d), PETSC_COMM_SELF, PETSC_ERR_PLIB, "KSPCGWARP update (flags %d, %s mode): an array it needs is NULL", flags, CGWarpPCModes[cg->mode]);
@@ -280,7 +284,7 @@ static PetscErrorCode Update(KSP ksp, int flags, Vec X, Vec R, Vec P, Vec W, Vec
   PetscCall(GpuTime(cg, PETSC_TRUE));
   CGCALL(cg, PetscWarpCGUpdateHost((int)n, flags, x, r, p, w, z, d, cg->S, norms, c), PetscWarpCGUpdateCUDA((int)n, flags, x, r, p, w, z, d, cg->S, norms, cg->work, c, st));
   PetscCall(GpuTime(cg, PETSC_FALSE));
-  if (axpy) f += 4.0 * n;
+  if (axpy) f += lag ? 2.0 * n : 4.0 * n;
   if (diag) f += 1.0 * n;
   if (flags & PETSCWARP_CG_DOT_ZR) f += 2.0 * n;
   if (flags & PETSCWARP_CG_NRM_R) f += 2.0 * n;
@@ -440,7 +444,7 @@ static PetscErrorCode KSPSolve_CGWarp(KSP ksp)
   Mat          Amat, Pmat;
   PetscMemType mt;
   PetscScalar *xa;
-  PetscInt     every, n;
+  PetscInt     every, n, ilast = -1;
   PetscBool    mirrored;
   int          flags;
 
@@ -538,6 +542,9 @@ static PetscErrorCode KSPSolve_CGWarp(KSP ksp)
 
   flags = PETSCWARP_CG_AXPY | PETSCWARP_CG_DOT_ZR | PETSCWARP_CG_FIN_NORM | PETSCWARP_CG_FIN_BETA;
   if (cg->mode == CGWARP_PC_JACOBI) flags |= PETSCWARP_CG_DIAG;
+  /* x one iteration behind between kernels: only where nothing looks at it during the solve */
+  cg->lagged = (PetscBool)(cg->lag && cg->mode != CGWARP_PC_APPLY && mirrored && !ksp->numbermonitors);
+  if (cg->lagged) flags |= PETSCWARP_CG_LAG_X;
   if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) flags |= PETSCWARP_CG_NRM_R;
   if (ksp->normtype == KSP_NORM_PRECONDITIONED) flags |= PETSCWARP_CG_NRM_Z;
   for (PetscInt i0 = 0; i0 < ksp->max_it && !ksp->reason; i0 += every) {
@@ -553,7 +560,7 @@ static PetscErrorCode KSPSolve_CGWarp(KSP ksp)
       c.test     = cg->device_test && mirrored && ksp->normtype != KSP_NORM_NONE && it > ksp->chknorm && it >= ksp->min_it;
       c.ttol     = (double)ksp->ttol;
       c.dtol     = (double)(ksp->divtol * ksp->rnorm0);
-      PetscCall(Direction(ksp, Z, P, (PetscBool)(i == 0)));
+      PetscCall(Direction(ksp, i, Z, P, cg->lagged ? X : NULL, (PetscBool)(i == 0)));
       PetscCall(KSP_MatMult(ksp, Amat, P, W));
       PetscCall(Alpha(ksp, P, W, c));
       if (cg->mode != CGWARP_PC_APPLY) PetscCall(Update(ksp, flags, X, R, P, W, Z, c));
@@ -568,9 +575,11 @@ static PetscErrorCode KSPSolve_CGWarp(KSP ksp)
       }
     }
     cg->nits += nb;
+    ilast = i0 + nb - 1;
     PetscCall(GetScalars(ksp, nb));
     PetscCall(Replay(ksp, i0, nb));
   }
+  if (cg->lagged) PetscCall(Direction(ksp, ilast + 1, NULL, P, X, PETSC_FALSE)); /* the last update's x += a p, if it lagged */
   if (!ksp->reason) {
     ksp->its    = ksp->max_it;
     ksp->reason = KSP_DIVERGED_ITS;
@@ -590,6 +599,7 @@ static PetscErrorCode KSPSetFromOptions_CGWarp(KSP ksp, PetscOptionItems PetscOp
   if (flg) PetscCall(KSPCGWarpSetCheckEvery(ksp, k));
   PetscCall(PetscOptionsBool("-ksp_cgwarp_device_test", "Copy KSPConvergedDefault() to the device (stop at the same iteration with rarer checks)", "KSPCGWARP", cg->device_test, &cg->device_test, NULL));
   PetscCall(PetscOptionsBool("-ksp_cgwarp_fuse", "Fuse PCJACOBI or PCNONE into the update kernel (0: PCApply between kernels)", "KSPCGWARP", cg->fuse, &cg->fuse, NULL));
+  PetscCall(PetscOptionsBool("-ksp_cgwarp_lag_x", "Leave x += a p to the next iteration's first kernel, which reads p anyway (no monitors, the default convergence test)", "KSPCGWARP", cg->lag, &cg->lag, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -604,9 +614,9 @@ static PetscErrorCode KSPView_CGWarp(KSP ksp, PetscViewer viewer)
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   if (cg->check_every > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  host check every %" PetscInt_FMT " iterations\n", cg->check_every));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  host check every 8 iterations with KSPConvergedDefault()/KSPConvergedSkip() and no monitor, else every iteration\n"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  device copy of the default convergence test: %s; fuse Jacobi/none: %s\n", PetscBools[cg->device_test], PetscBools[cg->fuse]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  device copy of the default convergence test: %s; fuse Jacobi/none: %s; x one iteration behind: %s\n", PetscBools[cg->device_test], PetscBools[cg->fuse], PetscBools[cg->lag]));
   if (cg->nits)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %s, %s kernels, check every %" PetscInt_FMT "; all solves: %" PetscInt_FMT " iterations launched (no-ops after a stop on the device included), %" PetscInt_FMT " host checks\n", CGWarpPCModes[cg->mode], cg->cuda ? "CUDA" : "host", cg->last_every, cg->nits, cg->nchecks));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %s, %s kernels, check every %" PetscInt_FMT ", x %s; all solves: %" PetscInt_FMT " iterations launched (no-ops after a stop on the device included), %" PetscInt_FMT " host checks\n", CGWarpPCModes[cg->mode], cg->cuda ? "CUDA" : "host", cg->last_every, cg->lagged ? "one iteration behind between kernels" : "updated in each iteration", cg->nits, cg->nchecks));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -697,7 +707,9 @@ PetscErrorCode KSPCGWarpGetCheckEvery(KSP ksp, PetscInt *k)
   Options Database Keys:
 + -ksp_cgwarp_check_every <k>       - iterations between host checks of the norm (default: automatic, see `KSPCGWarpSetCheckEvery()`)
 . -ksp_cgwarp_device_test <bool>    - apply `KSPConvergedDefault()` on the device too, so that rarer checks change nothing (default true)
-- -ksp_cgwarp_fuse <bool>           - fuse `PCJACOBI` and `PCNONE` into the kernels (default true; false: `PCApply()` between kernels)
+. -ksp_cgwarp_fuse <bool>           - fuse `PCJACOBI` and `PCNONE` into the kernels (default true; false: `PCApply()` between kernels)
+- -ksp_cgwarp_lag_x <bool>          - leave x += a p to the next iteration's first kernel, which reads p anyway (default true; used
+                                      only with a fused preconditioner, no monitor and the default convergence test)
 
   Level: intermediate
 
@@ -737,6 +749,7 @@ PetscErrorCode KSPCreate_CGWarp(KSP ksp)
   cg->check_every = PETSC_DETERMINE;
   cg->device_test = PETSC_TRUE;
   cg->fuse        = PETSC_TRUE;
+  cg->lag         = PETSC_TRUE;
   ksp->data       = (void *)cg;
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_LEFT, 2));
