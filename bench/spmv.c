@@ -44,7 +44,7 @@ static PetscReal copy_gbs = 0;
 static FILE     *csv      = NULL;
 static PetscInt  nmult = 200, cg_its = 200, cpu_nmult = -1;
 static PetscBool cpu_cg = PETSC_TRUE, run_kr = PETSC_TRUE;
-static char     *cg_types[8];
+static char     *cg_types[9]; /* at most 8, one more to detect more */
 static PetscInt  ncg_types = 0;
 
 static int CmpReal(const void *a, const void *b)
@@ -120,11 +120,19 @@ static PetscErrorCode TimeMult(Mat A, PetscBool device, PetscReal *t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A -cg_types entry type[:name=value...]: its KSP type in base; set: set the options -ksp_<type>_<name> <value>, else
-   clear them */
-static PetscErrorCode CGTypeOptions(const char *type, PetscBool set, char *base, size_t len)
+/* A -cg_types entry type[:name=value...]: its KSP type in base; set: set the options -<prefix>ksp_<type>_<name> <value>
+   (prefix: the solver's options prefix, NULL for none), keeping the values they had; else put those values back (or
+   clear the options that had none) */
+#define CG_TYPE_MAX_OPTIONS 8
+static struct {
+  char      value[256];
+  PetscBool had;
+} cg_saved[CG_TYPE_MAX_OPTIONS];
+
+static PetscErrorCode CGTypeOptions(const char *type, const char *prefix, PetscBool set, char *base, size_t len)
 {
   char buf[256], opt[300], *tok, *next;
+  int  k = 0;
 
   PetscFunctionBegin;
   PetscCall(PetscStrncpy(buf, type, sizeof(buf)));
@@ -138,9 +146,14 @@ static PetscErrorCode CGTypeOptions(const char *type, PetscBool set, char *base,
     eq = strchr(tok, '=');
     PetscCheck(eq, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-cg_types entry %s: expected type:name=value", type);
     *eq = 0;
-    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-ksp_%s_%s", base, tok));
-    if (set) PetscCall(PetscOptionsSetValue(NULL, opt, eq + 1));
+    PetscCheck(k < CG_TYPE_MAX_OPTIONS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cg_types entry %s: at most %d options", type, CG_TYPE_MAX_OPTIONS);
+    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%sksp_%s_%s", prefix ? prefix : "", base, tok));
+    if (set) {
+      PetscCall(PetscOptionsGetString(NULL, NULL, opt, cg_saved[k].value, sizeof(cg_saved[k].value), &cg_saved[k].had));
+      PetscCall(PetscOptionsSetValue(NULL, opt, eq + 1));
+    } else if (cg_saved[k].had) PetscCall(PetscOptionsSetValue(NULL, opt, cg_saved[k].value));
     else PetscCall(PetscOptionsClearValue(NULL, opt));
+    k++;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -162,12 +175,14 @@ static PetscErrorCode TimeCG(Mat A, PetscBool device, PetscBool perm, KSPType ty
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetCGJacobi(ksp, perm, &solver));
-  { /* type[:name=value...]: the KSP type, and options -ksp_<type>_<name> <value> for this solver only */
-    char base[256];
-    PetscCall(CGTypeOptions(type, PETSC_TRUE, base, sizeof(base)));
+  { /* type[:name=value...]: the KSP type, and options -<prefix>ksp_<type>_<name> <value> for this solver only */
+    char        base[256];
+    const char *prefix;
+    PetscCall(KSPGetOptionsPrefix(solver, &prefix)); /* ellwarpperm_ for the inner solver of the Kr/Krs paths */
+    PetscCall(CGTypeOptions(type, prefix, PETSC_TRUE, base, sizeof(base)));
     PetscCall(KSPSetType(solver, base));
-    if (strcmp(base, KSPCG)) PetscCall(KSPSetFromOptions(solver)); /* -ksp_cgwarp_* */
-    PetscCall(CGTypeOptions(type, PETSC_FALSE, base, sizeof(base)));
+    if (strcmp(base, KSPCG)) PetscCall(KSPSetFromOptions(solver)); /* -[prefix]ksp_cgwarp_* */
+    PetscCall(CGTypeOptions(type, prefix, PETSC_FALSE, base, sizeof(base)));
   }
   PetscCall(KSPSetNormType(solver, KSP_NORM_NONE));
   PetscCall(KSPSetConvergenceTest(solver, KSPConvergedSkip, NULL, NULL));
@@ -281,11 +296,14 @@ static PetscErrorCode ReportCG(const char *cs, PetscInt m, PetscInt nnz, const c
   for (PetscInt k = 0; k < ncg_types; k++) {
     PetscReal tcg = 0;
     PetscBool cg;
-    char      name[64];
+    char      name[160];
+    size_t    len;
     PetscCall(PetscStrcmp(cg_types[k], KSPCG, &cg));
     if (!cg && np > 1) continue;
     if (A) PetscCall(TimeCG(A, device, perm, cg_types[k], &tcg));
     PetscCall(PetscSNPrintf(name, sizeof(name), "%s%s%s", path, cg ? "" : "+", cg ? "" : cg_types[k]));
+    PetscCall(PetscStrlen(name, &len));
+    PetscCheck(len + 1 < sizeof(name), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-cg_types entry %s: the row name would be cut", cg_types[k]);
     rep_window = win;
     rep_bpn    = bpn;
     PetscCall(Report(cs, m, nnz, name, np, t, tcusp, tcg, padding, build, upload, refresh, note));
@@ -771,8 +789,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-cg_its", &cg_its, NULL));
   {
     PetscBool set;
-    ncg_types = 8;
+    ncg_types = 9;
     PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-cg_types", cg_types, &ncg_types, &set));
+    PetscCheck(ncg_types <= 8, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-cg_types: at most 8 types");
     if (!set) {
       ncg_types = 1;
       PetscCall(PetscStrallocpy(KSPCG, &cg_types[0]));

@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b ncu26h regs26 (regs26 of 2026-11-26 (eighth) ran register-capped kernels kept only as results/rownz_regcap_2026-11-26h.diff; compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b ncu26h regs26 prof28 cg28b final28 rcm28 (prof28 and cg28b of 2026-11-27 (tenth) ran KSPCGWARP code since removed: alternating sweeps, batched loads; regs26 of 2026-11-26 (eighth) ran register-capped kernels kept only as results/rownz_regcap_2026-11-26h.diff; compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -74,6 +74,17 @@ sanitize_each() { # log "tools" "test args" ...
       echo "exit $?" | tee -a "$OUTDIR/$log"; grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY" /tmp/sanitizer.log | tail -3 | tee -a "$OUTDIR/$log"
       grep -E "Uninitialized|Invalid|Race|hazard|=+ +at |by thread|PETSC ERROR|check failed" /tmp/sanitizer.log | grep -v "SUMMARY" | head -24 >> "$OUTDIR/$log" || true # no finding is not a failure (pipefail)
     done
+  done
+}
+# memcheck (with leak check), racecheck and initcheck on test_cgkernels (the KSPCGWARP kernels against their host twin):
+# sanitize_cgkernels <log>
+sanitize_cgkernels() {
+  local log=$1 tool extra
+  for tool in memcheck racecheck initcheck; do
+    extra=""; [ $tool = memcheck ] && extra="--leak-check full"
+    echo "== compute-sanitizer --tool $tool test_cgkernels" | tee -a "$OUTDIR/$log"
+    compute-sanitizer --tool $tool $extra --error-exitcode 3 $B/tests/test_cgkernels > /tmp/sanitizer.log 2>&1
+    echo "exit $?" | tee -a "$OUTDIR/$log"; grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY|all scenarios" /tmp/sanitizer.log | tail -3 | tee -a "$OUTDIR/$log"
   done
 }
 # bench_assembly with atomic, rownz and coo into aijcusparse and ellwarp (targets rownz, rownz_bench)
@@ -858,18 +869,24 @@ for w in $what; do
           # call, measured only at this size: bench/results/rownz_regcap_2026-11-26h.diff; RESULTS.md)
     (cd $B && ctest --output-on-failure -R 'asmkernels_cuda' 2>&1 | tee "$OUTDIR/ctest_regs26.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -5)
     timeout 150 $B/bench/bench_assembly -cases p1tet -scale 0.5 -strategies rownz,coo -targets aijcusparse -affine 1 -nwarm 3 -nasm 20 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0 -rownz_variants "fused=1:prefetch=0,simplex_geometry=2,simplex_geometry=3,simplex_geometry=1" -csv "$OUTDIR/assembly_regs26.csv" 2>&1 | tee "$OUTDIR/bench_regs26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
+  rcm28) # issues 8 and 9, session of 2026-11-27 (tenth, ~5 min): the heat problem's P1 matrix at 1.95 M unknowns with
+          # DMPlex's own RCM reordering (-dm_plex_reorder rcm): ncu of final28's code showed the product reading 200 MB of
+          # DRAM where the layout needs 163 MB (x gathers, L2 hit rate 26%). (1) bench_spmv one rank, DMPlex numbering with
+          # and without rcm: products and CG its (cg, cgwarp); (2) ex2 at 1.95 M unknowns with -dm_plex_reorder rcm:
+          # ellwarp + cgwarp on one rank, PETSc aij + cg on 16 ranks (the same option on both paths).
+    P28="-pattern_only -cases holed_tri_p1 -scale 2 -cpu_nmult 1 -cpu_cg 0 -kr 0 -ellwarp_paths ellwarp_auto -nmult 100"
+    echo "== bench_spmv $P28 -plex_reorders none,rcm" | tee -a "$OUTDIR/rcm28.log"
+    $B/bench/bench_spmv $P28 -plex_reorders none,rcm -cg_types cg,cgwarp -csv "$OUTDIR/spmv_rcm28.csv" 2>&1 | tee -a "$OUTDIR/rcm28.log" | grep -E "cusparse|sell|ellwarp|copy" | cut -c1-190
+    X="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5 -dm_plex_reorder rcm"
+    $B/tutorials/ex2 $X -paths ellwarp -ksp_type cgwarp -csv "$OUTDIR/e2e_rcm28.csv" 2>&1 | tee -a "$OUTDIR/e2e_rcm28.log" | tail -3
+    mpiexec -n 16 --bind-to core $B/tutorials/ex2 $X -paths aij -csv "$OUTDIR/e2e_rcm28.csv" 2>&1 | tee -a "$OUTDIR/e2e_rcm28.log" | tail -3 ;;
   final28) # issue 8, session of 2026-11-27 (tenth, ~7 min), closing call: the final KSPCGWARP code (x one iteration behind
             # kept; the load batches of cg28b and the sweeps of prof28 taken out). (1) the cgkernels/cgwarp/tutorial cgwarp GPU
             # tests; (2) compute-sanitizer memcheck, racecheck, initcheck on test_cgkernels; (3) bench_spmv as prof28 with cg,
             # cgwarp and cgwarp without the lag; (4) the heat problem at 1.95 M unknowns: ellwarp + cgwarp on one rank, PETSc
             # aij + cg on 16 ranks. Decides: tests pass, sanitizers clean; e2e_final28.csv gives issue 8's ratio.
     (cd $B && ctest --output-on-failure -L gpu -R 'cgkernels|cgwarp' 2>&1 | tee "$OUTDIR/ctest_final28.log" | grep -E "tests passed|Failed|\*\*\*" | tail -6)
-    for tool in memcheck racecheck initcheck; do
-      extra=""; [ $tool = memcheck ] && extra="--leak-check full"
-      echo "== compute-sanitizer --tool $tool test_cgkernels" | tee -a "$OUTDIR/final28.log"
-      compute-sanitizer --tool $tool $extra --error-exitcode 3 $B/tests/test_cgkernels > /tmp/sanitizer.log 2>&1
-      echo "exit $?" | tee -a "$OUTDIR/final28.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY|all scenarios" /tmp/sanitizer.log | tail -3 | tee -a "$OUTDIR/final28.log"
-    done
+    sanitize_cgkernels final28.log
     P28="-pattern_only -cases holed_tri_p1 -scale 2 -cpu_nmult 1 -cpu_cg 0 -kr 0 -ellwarp_paths ellwarp_auto -nmult 100"
     echo "== bench_spmv $P28" | tee -a "$OUTDIR/final28.log"
     $B/bench/bench_spmv $P28 -cg_types cg,cgwarp,cgwarp:lag_x=0 -csv "$OUTDIR/spmv_final28.csv" 2>&1 | tee -a "$OUTDIR/final28.log" | grep -E "cusparse|ellwarp|copy" | cut -c1-190
@@ -884,12 +901,7 @@ for w in $what; do
           # problem at 1.95 M unknowns end to end: ellwarp + cgwarp and sharednz + cgwarp on one rank, PETSc aij + cg on 16.
           # Decides: batch 4 stays the default if its cg_it_us is lower in both runs; e2e_big28.csv gives issue 8's ratio.
     (cd $B && ctest --output-on-failure -L gpu -R 'cgkernels|cgwarp' 2>&1 | tee "$OUTDIR/ctest_cg28b.log" | grep -E "tests passed|Failed|\*\*\*" | tail -6)
-    for tool in memcheck racecheck initcheck; do
-      extra=""; [ $tool = memcheck ] && extra="--leak-check full"
-      echo "== compute-sanitizer --tool $tool test_cgkernels" | tee -a "$OUTDIR/cg28b.log"
-      compute-sanitizer --tool $tool $extra --error-exitcode 3 $B/tests/test_cgkernels > /tmp/sanitizer.log 2>&1
-      echo "exit $?" | tee -a "$OUTDIR/cg28b.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY|all scenarios" /tmp/sanitizer.log | tail -3 | tee -a "$OUTDIR/cg28b.log"
-    done
+    sanitize_cgkernels cg28b.log
     P28="-pattern_only -cases holed_tri_p1 -scale 2 -cpu_nmult 1 -cpu_cg 0 -kr 0 -ellwarp_paths ellwarp_auto -nmult 100"
     for run in 1 2; do
       echo "== bench_spmv $P28 (run $run)" | tee -a "$OUTDIR/cg28b.log"

@@ -289,6 +289,10 @@ int main(int argc, char **argv)
           if (expect == PETSCWARP_CG_BETA_ZERO || expect == PETSCWARP_CG_INDEF_PC) o.S.b = h.S.b;
           Compare(sc, n, &h, &o, 1e-13, 1); /* the same order of sums: equal up to a contraction into FMA */
         }
+        if ((sc->flags & PETSCWARP_CG_LAG_X) && expect && expect < PETSCWARP_CG_BETA_ZERO && !sc->status0) { /* x where the iteration stopped */
+          RunDirect(sc, n, &o);
+          for (int i = 0; i < n; i++) CHECK(Close(h.x[i], o.x[i], 1e-13), "x[%d] %g, expected %g", i, h.x[i], o.x[i]);
+        }
         if (sc->status0) { /* a stopped iteration changes nothing but the x update that the previous one left (LAG_X) */
           if (expect < PETSCWARP_CG_BETA_ZERO) RunDirect(sc, n, &o);
           CHECK(!memcmp(h.x, o.x, sizeof(double) * n) && !memcmp(h.r, o.r, sizeof(double) * n) && !memcmp(h.p, o.p, sizeof(double) * n), "a stopped iteration changed the vectors");

@@ -17,7 +17,8 @@
   LAG_X (fused Jacobi or none): the update does r -= a w only and leaves x += a p to the next Direction, which reads p
   anyway (one vector read fewer per iteration, the same arithmetic on x); after the last iteration the caller runs a
   Direction without z (the x part only). x is then one iteration behind between kernels: only for callers that do not
-  look at x during the solve (no monitors, a convergence test that does not build the solution).
+  look at x during the solve (no monitors, a convergence test that does not build the solution) and do not stop
+  with an error before the flush.
   Once status is set, every later kernel returns at once: the iterates stay as KSPCG leaves them when it stops.
 */
 #pragma once

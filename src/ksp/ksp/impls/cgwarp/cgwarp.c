@@ -228,7 +228,7 @@ static PetscErrorCode Direction(KSP ksp, PetscInt it, Vec Z, Vec P, Vec X, Petsc
   PetscCall(GpuTime(cg, PETSC_TRUE));
   CGCALL(cg, PetscWarpCGDirectionHost((int)n, (int)it, z, p, x, (int)first, cg->S), PetscWarpCGDirectionCUDA((int)n, (int)it, z, p, x, (int)first, cg->S, st));
   PetscCall(GpuTime(cg, PETSC_FALSE));
-  PetscCall(LogFlops(cg, (first || !Z ? 0.0 : 2.0 * n) + (X && it > 0 ? 2.0 * n : 0.0)));
+  PetscCall(LogFlops(cg, first || !Z ? 0.0 : 2.0 * n)); /* a lagged x += a p is counted with its update */
   PetscCall(ArraysRestore(&A));
   PetscCall(PetscLogEventEnd(KSPCGWARP_Direction, ksp, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -284,7 +284,7 @@ static PetscErrorCode Update(KSP ksp, int flags, Vec X, Vec R, Vec P, Vec W, Vec
   PetscCall(GpuTime(cg, PETSC_TRUE));
   CGCALL(cg, PetscWarpCGUpdateHost((int)n, flags, x, r, p, w, z, d, cg->S, norms, c), PetscWarpCGUpdateCUDA((int)n, flags, x, r, p, w, z, d, cg->S, norms, cg->work, c, st));
   PetscCall(GpuTime(cg, PETSC_FALSE));
-  if (axpy) f += lag ? 2.0 * n : 4.0 * n;
+  if (axpy) f += 4.0 * n; /* x += a p too where it lags into the next Direction */
   if (diag) f += 1.0 * n;
   if (flags & PETSCWARP_CG_DOT_ZR) f += 2.0 * n;
   if (flags & PETSCWARP_CG_NRM_R) f += 2.0 * n;
@@ -542,8 +542,9 @@ static PetscErrorCode KSPSolve_CGWarp(KSP ksp)
 
   flags = PETSCWARP_CG_AXPY | PETSCWARP_CG_DOT_ZR | PETSCWARP_CG_FIN_NORM | PETSCWARP_CG_FIN_BETA;
   if (cg->mode == CGWARP_PC_JACOBI) flags |= PETSCWARP_CG_DIAG;
-  /* x one iteration behind between kernels: only where nothing looks at it during the solve */
-  cg->lagged = (PetscBool)(cg->lag && cg->mode != CGWARP_PC_APPLY && mirrored && !ksp->numbermonitors);
+  /* x one iteration behind between kernels: only where nothing looks at it during the solve, and not where Replay() may
+     raise an error (KSPSetErrorIfNotConverged()) before the last x += a p is flushed: KSPCG's x has it then */
+  cg->lagged = (PetscBool)(cg->lag && cg->mode != CGWARP_PC_APPLY && mirrored && !ksp->numbermonitors && !ksp->errorifnotconverged);
   if (cg->lagged) flags |= PETSCWARP_CG_LAG_X;
   if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) flags |= PETSCWARP_CG_NRM_R;
   if (ksp->normtype == KSP_NORM_PRECONDITIONED) flags |= PETSCWARP_CG_NRM_Z;
@@ -599,7 +600,7 @@ static PetscErrorCode KSPSetFromOptions_CGWarp(KSP ksp, PetscOptionItems PetscOp
   if (flg) PetscCall(KSPCGWarpSetCheckEvery(ksp, k));
   PetscCall(PetscOptionsBool("-ksp_cgwarp_device_test", "Copy KSPConvergedDefault() to the device (stop at the same iteration with rarer checks)", "KSPCGWARP", cg->device_test, &cg->device_test, NULL));
   PetscCall(PetscOptionsBool("-ksp_cgwarp_fuse", "Fuse PCJACOBI or PCNONE into the update kernel (0: PCApply between kernels)", "KSPCGWARP", cg->fuse, &cg->fuse, NULL));
-  PetscCall(PetscOptionsBool("-ksp_cgwarp_lag_x", "Leave x += a p to the next iteration's first kernel, which reads p anyway (no monitors, the default convergence test)", "KSPCGWARP", cg->lag, &cg->lag, NULL));
+  PetscCall(PetscOptionsBool("-ksp_cgwarp_lag_x", "Leave x += a p to the next iteration's first kernel, which reads p anyway (fused PC, no monitor, KSPConvergedDefault/Skip, no error if not converged)", "KSPCGWARP", cg->lag, &cg->lag, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -709,7 +710,8 @@ PetscErrorCode KSPCGWarpGetCheckEvery(KSP ksp, PetscInt *k)
 . -ksp_cgwarp_device_test <bool>    - apply `KSPConvergedDefault()` on the device too, so that rarer checks change nothing (default true)
 . -ksp_cgwarp_fuse <bool>           - fuse `PCJACOBI` and `PCNONE` into the kernels (default true; false: `PCApply()` between kernels)
 - -ksp_cgwarp_lag_x <bool>          - leave x += a p to the next iteration's first kernel, which reads p anyway (default true; used
-                                      only with a fused preconditioner, no monitor and the default convergence test)
+                                      only with a fused preconditioner, no monitor, `KSPConvergedDefault()` or `KSPConvergedSkip()`,
+                                      and no `KSPSetErrorIfNotConverged()`)
 
   Level: intermediate
 
