@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b ncu26h regs26 prof28 cg28b final28 rcm28 check28 (prof28 and cg28b of 2026-11-27 (tenth) ran KSPCGWARP code since removed: alternating sweeps, batched loads; regs26 of 2026-11-26 (eighth) ran register-capped kernels kept only as results/rownz_regcap_2026-11-26h.diff; compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b ncu26h regs26 prof28 cg28b final28 rcm28 check28 jac28 (prof28 and cg28b of 2026-11-27 (tenth) ran KSPCGWARP code since removed: alternating sweeps, batched loads; regs26 of 2026-11-26 (eighth) ran register-capped kernels kept only as results/rownz_regcap_2026-11-26h.diff; compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -869,6 +869,21 @@ for w in $what; do
           # call, measured only at this size: bench/results/rownz_regcap_2026-11-26h.diff; RESULTS.md)
     (cd $B && ctest --output-on-failure -R 'asmkernels_cuda' 2>&1 | tee "$OUTDIR/ctest_regs26.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -5)
     timeout 150 $B/bench/bench_assembly -cases p1tet -scale 0.5 -strategies rownz,coo -targets aijcusparse -affine 1 -nwarm 3 -nasm 20 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0 -rownz_variants "fused=1:prefetch=0,simplex_geometry=2,simplex_geometry=3,simplex_geometry=1" -csv "$OUTDIR/assembly_regs26.csv" 2>&1 | tee "$OUTDIR/bench_regs26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
+  jac28) # issue 8, session of 2026-11-27 (tenth, ~7 min), closing call: KSPCGWARP takes PCJACOBI's inverse diagonal from
+          # the matrix on the device (PCJACOBI's own set-up, at its first PCApply(), copied the diagonal to the host and
+          # back: 2 x 15.6 MB per solve at 1.95 M unknowns). (1) cgkernels/cgwarp GPU tests (cgwarp_cuda_jacobi_abs new);
+          # (2) memcheck, racecheck, initcheck on test_cgkernels (the new inverse-diagonal kernel); (3) ex2 at -dm_refine 4
+          # with -log_view: the step stage's CpuToGpu/GpuToCpu; (4) the heat problem at 1.95 M unknowns, ellwarp + cgwarp
+          # against PETSc aij on 16 ranks. Decides: tests pass, sanitizers clean, no copies in the step stage but the
+          # host checks' scalars; e2e_jac28.csv gives issue 8's ratio.
+    (cd $B && ctest --output-on-failure -L gpu -R 'cgkernels|cgwarp' 2>&1 | tee "$OUTDIR/ctest_jac28.log" | grep -E "tests passed|Failed|\*\*\*" | tail -6)
+    sanitize_cgkernels jac28.log
+    $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 4 -paths ellwarp -ksp_type cgwarp -log_view > /tmp/lv.txt 2>&1
+    awk '/--- Event Stage 2: ellwarp step/,/^---------/' /tmp/lv.txt | grep -E "PCApply|KSPSolve|CGWarp|VecCUDACopy|MatGetDiag|VecPointwiseMult" | cut -c1-60,150-230 | tee -a "$OUTDIR/jac28.log"
+    grep -E "ellwarp  " /tmp/lv.txt | tee -a "$OUTDIR/jac28.log"
+    X="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5"
+    $B/tutorials/ex2 $X -paths ellwarp -ksp_type cgwarp -csv "$OUTDIR/e2e_jac28.csv" 2>&1 | tee -a "$OUTDIR/e2e_jac28.log" | tail -3
+    mpiexec -n 16 --bind-to core $B/tutorials/ex2 $X -paths aij -csv "$OUTDIR/e2e_jac28.csv" 2>&1 | tee -a "$OUTDIR/e2e_jac28.log" | tail -3 ;;
   check28) # session of 2026-11-27 (tenth, ~2 min): after the review's fixes (host code only: no lag under
             # KSPSetErrorIfNotConverged(), flop counts; the kernels unchanged): the cgkernels/cgwarp GPU tests, memcheck on
             # test_cgkernels. Decides: all pass, 0 errors.

@@ -309,6 +309,35 @@ int main(int argc, char **argv)
     }
     printf("  %-16s ok (status %d)\n", sc->name, sc->expect < 0 ? (int)(!strcmp(sc->name, "dpi_sign") ? PETSCWARP_CG_INDEF_MAT : PETSCWARP_CG_INDEF_PC) : sc->expect);
   }
+  { /* PCJACOBI's inverse diagonal (KSPCGWARP takes it itself): zeros, negatives, every flag pair; CUDA bitwise as the host */
+    const int n = 1000;
+    double    d[1000], h[1000];
+    for (int i = 0; i < n; i++) d[i] = i % 7 == 0 ? 0.0 : Rand() * 10.0;
+    for (int f = 0; f < 4; f++) {
+      const int       useabs = f & 1, fix = f >> 1;
+      const Scenario *sc = &sc_all[0]; /* for CHECK's message */
+      memcpy(h, d, sizeof(d));
+      PetscWarpCGInverseDiagonalHost(n, h, useabs, fix);
+      for (int i = 0; i < n; i++) {
+        double v = d[i] == 0.0 ? 0.0 : 1.0 / d[i];
+        if (useabs) v = fabs(v);
+        if (fix && v == 0.0) v = 1.0;
+        CHECK(h[i] == v, "inverse diagonal %d (abs %d fix %d): %g, expected %g", i, useabs, fix, h[i], v);
+      }
+#if defined(PETSCWARP_TEST_CUDA)
+      if (!hostonly) {
+        double *dd, o[1000];
+        KERNEL_CALL(cudaMalloc((void **)&dd, sizeof(d)));
+        KERNEL_CALL(cudaMemcpy(dd, d, sizeof(d), cudaMemcpyHostToDevice));
+        KERNEL_CALL(PetscWarpCGInverseDiagonalCUDA(n, dd, useabs, fix, NULL));
+        KERNEL_CALL(cudaMemcpy(o, dd, sizeof(d), cudaMemcpyDeviceToHost));
+        KERNEL_CALL(cudaFree(dd));
+        CHECK(!memcmp(o, h, sizeof(d)), "inverse diagonal (abs %d fix %d): CUDA differs from the host twin", useabs, fix);
+      }
+#endif
+    }
+    printf("  inverse_diagonal ok\n");
+  }
   printf("test_cgkernels: all scenarios passed (%s)\n", hostonly ? "host twin against direct loops" : "CUDA against the host twin");
   return 0;
 }

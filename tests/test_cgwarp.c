@@ -92,6 +92,7 @@ static PetscErrorCode Solve(KSP ksp, Mat A, KSPType type, KSPNormType nt, const 
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, pctype));
   if (!strcmp(pctype, PCSOR)) PetscCall(PCSORSetSymmetric(pc, SOR_SYMMETRIC_SWEEP));
+  PetscCall(PCSetFromOptions(pc)); /* -pc_jacobi_type, -pc_jacobi_abs, -pc_jacobi_fixdiagonal: the same for both KSPs */
   PetscCall(KSPSetNormType(ksp, nt));
   PetscCall(KSPSetTolerances(ksp, rtol, 1e-50, PETSC_CURRENT, nt == KSP_NORM_NONE ? 60 : maxit));
   PetscCall(KSPSetResidualHistory(ksp, hist, maxit + 1, PETSC_TRUE));

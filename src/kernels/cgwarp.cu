@@ -93,6 +93,17 @@ __global__ void __launch_bounds__(CG_THREADS) CGUpdate(int n, int flags, double 
   if (GridSum<3>(v, work, &S->count)) PetscWarpCGFinishUpdate(S, norms, flags, v, &c);
 }
 
+__global__ void __launch_bounds__(CG_THREADS) CGInverseDiagonal(int n, double *d, int useabs, int fix)
+{
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) d[i] = PetscWarpCGInverseDiagonalEntry(d[i], useabs, fix);
+}
+
+int PetscWarpCGInverseDiagonalCUDA(int n, double *d, int useabs, int fix, void *stream)
+{
+  if (n > 0) CGInverseDiagonal<<<Grid(n), CG_THREADS, 0, (cudaStream_t)stream>>>(n, d, useabs, fix);
+  return (int)cudaGetLastError();
+}
+
 int PetscWarpCGDirectionCUDA(int n, int it, const double *z, double *p, double *x, int first, const PetscWarpCGScalars *S, void *stream)
 {
   CGDirection<<<Grid(n), CG_THREADS, 0, (cudaStream_t)stream>>>(n, it, z, p, x, first, S);

@@ -33,3 +33,8 @@ void PetscWarpCGUpdateHost(int n, int flags, double *x, double *r, const double 
   for (int i = 0; i < n; i++) PetscWarpCGUpdateEntry(i, flags, a, x, r, p, w, z, dinv, red);
   PetscWarpCGFinishUpdate(S, norms, flags, red, &c);
 }
+
+void PetscWarpCGInverseDiagonalHost(int n, double *d, int useabs, int fix)
+{
+  for (int i = 0; i < n; i++) d[i] = PetscWarpCGInverseDiagonalEntry(d[i], useabs, fix);
+}

@@ -226,6 +226,14 @@ static inline PETSCWARP_CG_HD void PetscWarpCGDirectionEntry(int i, int lag, int
   if (upd) p[i] = first ? z[i] : z[i] + b * pi;
 }
 
+/* PCJACOBI's inverse diagonal from the diagonal d, in place (both builds): 1/d (0 stays 0), |.| (useabs), 0 -> 1 (fix) */
+static inline PETSCWARP_CG_HD double PetscWarpCGInverseDiagonalEntry(double d, int useabs, int fix)
+{
+  double v = d == 0.0 ? d : 1.0 / d;
+  if (useabs) v = fabs(v);
+  return fix && v == 0.0 ? 1.0 : v;
+}
+
 /* ---------------- host twin (src/kernels/cgwarp_host.c), arrays in host memory ---------------- */
 /* Iteration it's Direction: x += xa p when the update of iteration it - 1 lagged (x given), then, unless the iteration
    stopped or z is NULL (the caller's flush after the last iteration), p = z (first) or p = z + S->b p */
@@ -234,11 +242,13 @@ void PetscWarpCGAlphaHost(int n, const double *p, const double *w, PetscWarpCGSc
 /* z may alias w (DIAG: z[i] = dinv[i] r[i] after w[i] was read) or r (no preconditioner, DIAG not set); an array the
    flags need (PetscWarpCGUpdateArgsValid()) must not be NULL: the host twin aborts, the CUDA version returns
    cudaErrorInvalidValue without a launch */
+void PetscWarpCGInverseDiagonalHost(int n, double *d, int useabs, int fix);
 void PetscWarpCGUpdateHost(int n, int flags, double *x, double *r, const double *p, const double *w, double *z, const double *dinv, PetscWarpCGScalars *S, double *norms, PetscWarpCGCtl c);
 
 /* ---------------- CUDA (src/kernels/cgwarp.cu), arrays and S in device memory; 0 = success ---------------- */
 /* Reduction work space: bytes of device memory the reductions need (block partial sums), for n entries */
 size_t PetscWarpCGWorkBytesCUDA(int n);
+int    PetscWarpCGInverseDiagonalCUDA(int n, double *d, int useabs, int fix, void *stream);
 int    PetscWarpCGDirectionCUDA(int n, int it, const double *z, double *p, double *x, int first, const PetscWarpCGScalars *S, void *stream);
 int    PetscWarpCGAlphaCUDA(int n, const double *p, const double *w, PetscWarpCGScalars *S, double *work, PetscWarpCGCtl c, void *stream);
 int    PetscWarpCGUpdateCUDA(int n, int flags, double *x, double *r, const double *p, const double *w, double *z, const double *dinv, PetscWarpCGScalars *S, double *norms, double *work, PetscWarpCGCtl c, void *stream);

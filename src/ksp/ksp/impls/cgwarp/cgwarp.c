@@ -34,7 +34,9 @@ typedef struct {
   double             *work;        /* device reduction work space */
   size_t              work_bytes;
   PetscInt            nmax;
-  Vec                 dinv; /* Jacobi: the inverse diagonal as PCJACOBI applies it */
+  Vec                 dinv;   /* Jacobi: the inverse diagonal as PCJACOBI applies it */
+  PetscBool           direct; /* this solve: dinv from the matrix's diagonal here (PCJACOBI's "diagonal" type), z = dinv r
+                                 before the loop without PCApply() (PCJACOBI's set-up copies its diagonal to the host and back) */
   PetscInt            nchecks, nits;
 } KSP_CGWarp;
 
@@ -295,11 +297,60 @@ static PetscErrorCode Update(KSP ksp, int flags, Vec X, Vec R, Vec P, Vec W, Vec
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* z <- B r as KSPCG applies it; with no preconditioner z is r itself */
+/* z <- B r as KSPCG applies it; with no preconditioner z is r itself; with the inverse diagonal taken here, z = dinv r
+   (PCApply_Jacobi()'s VecPointwiseMult()) */
 static PetscErrorCode ApplyPC(KSP ksp, Vec R, Vec Z)
 {
+  KSP_CGWarp *cg = (KSP_CGWarp *)ksp->data;
+
   PetscFunctionBegin;
-  if (R != Z) PetscCall(KSP_PCApply(ksp, R, Z));
+  if (R == Z) PetscFunctionReturn(PETSC_SUCCESS);
+  if (cg->direct) PetscCall(VecPointwiseMult(Z, R, cg->dinv));
+  else PetscCall(KSP_PCApply(ksp, R, Z));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* D^-1 for the fused Jacobi, exactly as PCJACOBI applies it. PCJACOBI's "diagonal" type (the default): from the
+   matrix's diagonal where the vectors are (PCSetUp_Jacobi()'s arithmetic: 1/d, 0 kept 0, |.| with -pc_jacobi_abs, then
+   0 -> 1 unless disabled or the matrix is known SPD), so that PCJACOBI's own set-up, which copies the diagonal to the
+   host and back at its first PCApply(), never runs; other types: PCApply() to a vector of ones (P: work vector) */
+static PetscErrorCode JacobiInverse(KSP ksp, Mat Pmat, Vec X, Vec P)
+{
+  KSP_CGWarp  *cg = (KSP_CGWarp *)ksp->data;
+  PCJacobiType type;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(KSPCGWARP_SetUp, ksp, 0, 0, 0));
+  if (!cg->dinv) PetscCall(VecDuplicate(X, &cg->dinv));
+  PetscCall(PCJacobiGetType(ksp->pc, &type));
+  cg->direct = (PetscBool)(type == PC_JACOBI_DIAGONAL);
+  if (cg->direct) {
+    PetscBool    useabs, fixdiag, isset, isspd;
+    PetscScalar *d;
+    PetscMemType mt;
+    PetscInt     n;
+    PetscCall(PCJacobiGetUseAbs(ksp->pc, &useabs));
+    PetscCall(PCJacobiGetFixDiagonal(ksp->pc, &fixdiag));
+    PetscCall(MatIsSPDKnown(Pmat, &isset, &isspd));
+    PetscCall(MatGetDiagonal(Pmat, cg->dinv));
+    PetscCall(VecGetLocalSize(cg->dinv, &n));
+    PetscCall(VecGetArrayAndMemType(cg->dinv, &d, &mt));
+#if PetscDefined(HAVE_CUDA)
+    if (!PetscMemTypeHost(mt)) {
+      void *st;
+      PetscCall(GetStream(PETSC_TRUE, &st));
+      PetscCall(PetscLogGpuTimeBegin());
+      PetscCallCUDA((cudaError_t)PetscWarpCGInverseDiagonalCUDA((int)n, d, (int)useabs, (int)(fixdiag && (!isset || !isspd)), st));
+      PetscCall(PetscLogGpuTimeEnd());
+    } else
+#endif
+      PetscWarpCGInverseDiagonalHost((int)n, d, (int)useabs, (int)(fixdiag && (!isset || !isspd)));
+    PetscCall(VecRestoreArrayAndMemType(cg->dinv, &d));
+  } else {
+    PetscCall(VecSet(P, 1.0));
+    PetscCall(PCApply(ksp->pc, P, cg->dinv));
+  }
+  PetscCall(PetscLogEventEnd(KSPCGWARP_SetUp, ksp, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -468,6 +519,8 @@ static PetscErrorCode KSPSolve_CGWarp(KSP ksp)
   PetscCall(PCGetOperators(ksp->pc, &Amat, &Pmat));
   PetscCall(ChooseMode(ksp, Amat, &cg->mode));
   if (cg->mode == CGWARP_PC_NONE) Z = R; /* w keeps its own vector */
+  cg->direct = PETSC_FALSE;
+  if (cg->mode == CGWARP_PC_JACOBI) PetscCall(JacobiInverse(ksp, Pmat, X, P)); /* before KSPCG's first z = B r */
 
   /* KSPCG before its loop: r, the initial norm and test, z and beta (PETSc's vector operations, once per solve) */
   ksp->its = 0;
@@ -528,13 +581,6 @@ static PetscErrorCode KSPSolve_CGWarp(KSP ksp)
   every          = PetscMin(every, ksp->max_it);
   cg->last_every = every;
   PetscCall(EnsureBuffers(cg, (PetscBool)!PetscMemTypeHost(mt), n, every));
-  if (cg->mode == CGWARP_PC_JACOBI) { /* D^-1 exactly as PCJACOBI applies it (its variants included) */
-    PetscCall(PetscLogEventBegin(KSPCGWARP_SetUp, ksp, 0, 0, 0));
-    if (!cg->dinv) PetscCall(VecDuplicate(X, &cg->dinv));
-    PetscCall(VecSet(P, 1.0));
-    PetscCall(PCApply(ksp->pc, P, cg->dinv));
-    PetscCall(PetscLogEventEnd(KSPCGWARP_SetUp, ksp, 0, 0, 0));
-  }
   PetscCall(PetscMemzero(cg->hS, sizeof(PetscWarpCGScalars)));
   cg->hS->beta    = (double)PetscRealPart(beta);
   cg->hS->betaold = 1.0;
@@ -724,8 +770,10 @@ PetscErrorCode KSPCGWarpGetCheckEvery(KSP ksp, PetscInt *k)
   The vectors decide where the kernels run: CUDA for `VECCUDA` vectors, the host twins of the kernels (the same code
   paths, used in tests) for host vectors; they must all live in one memory space.
 
-  Preconditioners: `PCJACOBI` (its inverse diagonal is taken from the `PC` once per solve, by applying it to a vector of
-  ones, so every `PCJACOBI` variant works) and `PCNONE` are fused; any other `PC`, or a matrix with a null space, is
+  Preconditioners: `PCJACOBI` and `PCNONE` are fused. `PCJACOBI`'s inverse diagonal is computed once per solve with
+  `PCJACOBI`'s arithmetic: for its default type (`PC_JACOBI_DIAGONAL`, with `-pc_jacobi_abs` and
+  `-pc_jacobi_fixdiagonal`) from `MatGetDiagonal()` where the vectors are, so that `PCJACOBI`'s own set-up, which copies
+  the diagonal to the host and back, never runs; for its other types by applying the `PC` to a vector of ones; any other `PC`, or a matrix with a null space, is
   applied with `PCApply()` between two kernels (correct, slower). Norm types: preconditioned (default), unpreconditioned,
   natural, none, as `KSPCG`, left preconditioning only. `KSPSetCheckNormIteration()` is honoured.
 
