@@ -312,17 +312,17 @@ int main(int argc, char **argv)
   { /* PCJACOBI's inverse diagonal (KSPCGWARP takes it itself): zeros, negatives, every flag pair; CUDA bitwise as the host */
     const int n = 1000;
     double    d[1000], h[1000];
-    for (int i = 0; i < n; i++) d[i] = i % 7 == 0 ? 0.0 : Rand() * 10.0;
+    for (int i = 0; i < n; i++) d[i] = i % 7 == 0 ? (i % 14 ? -0.0 : 0.0) : Rand() * 10.0;
     for (int f = 0; f < 4; f++) {
       const int       useabs = f & 1, fix = f >> 1;
       const Scenario *sc = &sc_all[0]; /* for CHECK's message */
       memcpy(h, d, sizeof(d));
       PetscWarpCGInverseDiagonalHost(n, h, useabs, fix);
       for (int i = 0; i < n; i++) {
-        double v = d[i] == 0.0 ? 0.0 : 1.0 / d[i];
+        double v = d[i] == 0.0 ? 0.0 : 1.0 / d[i]; /* PETSc's host VecReciprocal(): +0 for -0 too */
         if (useabs) v = fabs(v);
         if (fix && v == 0.0) v = 1.0;
-        CHECK(h[i] == v, "inverse diagonal %d (abs %d fix %d): %g, expected %g", i, useabs, fix, h[i], v);
+        CHECK(!memcmp(&h[i], &v, sizeof(v)), "inverse diagonal %d (abs %d fix %d): %g, expected %g", i, useabs, fix, h[i], v);
       }
 #if defined(PETSCWARP_TEST_CUDA)
       if (!hostonly) {

@@ -226,10 +226,12 @@ static inline PETSCWARP_CG_HD void PetscWarpCGDirectionEntry(int i, int lag, int
   if (upd) p[i] = first ? z[i] : z[i] + b * pi;
 }
 
-/* PCJACOBI's inverse diagonal from the diagonal d, in place (both builds): 1/d (0 stays 0), |.| (useabs), 0 -> 1 (fix) */
+/* PCJACOBI's inverse diagonal from the diagonal d, in place (both builds): 1/d (a zero, -0 included, gives +0 as PETSc's
+   host VecReciprocal(); its CUDA functor keeps -0, which changes only the sign of zero entries of z), |.| (useabs),
+   0 -> 1 (fix) */
 static inline PETSCWARP_CG_HD double PetscWarpCGInverseDiagonalEntry(double d, int useabs, int fix)
 {
-  double v = d == 0.0 ? d : 1.0 / d;
+  double v = d == 0.0 ? 0.0 : 1.0 / d;
   if (useabs) v = fabs(v);
   return fix && v == 0.0 ? 1.0 : v;
 }

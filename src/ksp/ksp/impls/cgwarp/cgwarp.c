@@ -37,6 +37,9 @@ typedef struct {
   Vec                 dinv;   /* Jacobi: the inverse diagonal as PCJACOBI applies it */
   PetscBool           direct; /* this solve: dinv from the matrix's diagonal here (PCJACOBI's "diagonal" type), z = dinv r
                                  before the loop without PCApply() (PCJACOBI's set-up copies its diagonal to the host and back) */
+  PetscBool           dvalid; /* dinv holds the direct inverse of the matrix in the state dstate with the flags dflags */
+  PetscObjectState    dstate;
+  int                 dflags;
   PetscInt            nchecks, nits;
 } KSP_CGWarp;
 
@@ -116,6 +119,7 @@ static PetscErrorCode KSPReset_CGWarp(KSP ksp)
   PetscFunctionBegin;
   PetscCall(FreeBuffers(cg));
   PetscCall(VecDestroy(&cg->dinv));
+  cg->dvalid = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -311,9 +315,11 @@ static PetscErrorCode ApplyPC(KSP ksp, Vec R, Vec Z)
 }
 
 /* D^-1 for the fused Jacobi, exactly as PCJACOBI applies it. PCJACOBI's "diagonal" type (the default): from the
-   matrix's diagonal where the vectors are (PCSetUp_Jacobi()'s arithmetic: 1/d, 0 kept 0, |.| with -pc_jacobi_abs, then
+   matrix's diagonal where the vectors are (PCSetUp_Jacobi()'s arithmetic: 1/d, 0 -> +0, |.| with -pc_jacobi_abs, then
    0 -> 1 unless disabled or the matrix is known SPD), so that PCJACOBI's own set-up, which copies the diagonal to the
-   host and back at its first PCApply(), never runs; other types: PCApply() to a vector of ones (P: work vector) */
+   host and back at its first PCApply(), never runs; computed again only when the matrix changed (its object state) and
+   the PC is not to be reused (KSPSetReusePreconditioner(), SNES's lag), as PCSetUp() would. Other types, and with
+   KSPSetErrorIfNotConverged() (PCApply()'s Inf/NaN checks): PCApply() to a vector of ones (P: work vector) */
 static PetscErrorCode JacobiInverse(KSP ksp, Mat Pmat, Vec X, Vec P)
 {
   KSP_CGWarp  *cg = (KSP_CGWarp *)ksp->data;
@@ -321,17 +327,30 @@ static PetscErrorCode JacobiInverse(KSP ksp, Mat Pmat, Vec X, Vec P)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(KSPCGWARP_SetUp, ksp, 0, 0, 0));
-  if (!cg->dinv) PetscCall(VecDuplicate(X, &cg->dinv));
+  if (!cg->dinv) {
+    PetscCall(VecDuplicate(X, &cg->dinv));
+    cg->dvalid = PETSC_FALSE;
+  }
   PetscCall(PCJacobiGetType(ksp->pc, &type));
-  cg->direct = (PetscBool)(type == PC_JACOBI_DIAGONAL);
+  cg->direct = (PetscBool)(type == PC_JACOBI_DIAGONAL && !ksp->errorifnotconverged);
+  if (!cg->direct) cg->dvalid = PETSC_FALSE;
   if (cg->direct) {
-    PetscBool    useabs, fixdiag, isset, isspd;
-    PetscScalar *d;
-    PetscMemType mt;
-    PetscInt     n;
+    PetscBool        useabs, fixdiag, isset, isspd, reuse;
+    PetscScalar     *d;
+    PetscMemType     mt;
+    PetscInt         n;
+    PetscObjectState state;
+    int              dflags;
     PetscCall(PCJacobiGetUseAbs(ksp->pc, &useabs));
     PetscCall(PCJacobiGetFixDiagonal(ksp->pc, &fixdiag));
     PetscCall(MatIsSPDKnown(Pmat, &isset, &isspd));
+    PetscCall(PCGetReusePreconditioner(ksp->pc, &reuse));
+    PetscCall(PetscObjectStateGet((PetscObject)Pmat, &state));
+    dflags = (int)useabs | (int)(fixdiag && (!isset || !isspd)) << 1;
+    if (cg->dvalid && dflags == cg->dflags && (reuse || state == cg->dstate)) { /* what PCSetUp() would keep */
+      PetscCall(PetscLogEventEnd(KSPCGWARP_SetUp, ksp, 0, 0, 0));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     PetscCall(MatGetDiagonal(Pmat, cg->dinv));
     PetscCall(VecGetLocalSize(cg->dinv, &n));
     PetscCall(VecGetArrayAndMemType(cg->dinv, &d, &mt));
@@ -346,6 +365,9 @@ static PetscErrorCode JacobiInverse(KSP ksp, Mat Pmat, Vec X, Vec P)
 #endif
       PetscWarpCGInverseDiagonalHost((int)n, d, (int)useabs, (int)(fixdiag && (!isset || !isspd)));
     PetscCall(VecRestoreArrayAndMemType(cg->dinv, &d));
+    cg->dvalid = PETSC_TRUE;
+    cg->dstate = state;
+    cg->dflags = dflags;
   } else {
     PetscCall(VecSet(P, 1.0));
     PetscCall(PCApply(ksp->pc, P, cg->dinv));
@@ -509,7 +531,7 @@ static PetscErrorCode KSPSolve_CGWarp(KSP ksp)
     PetscCall(VecGetType(ksp->work[0], &wt));
     PetscCall(PetscStrcmp(xt, wt, &same));
     if (!same) PetscCall(KSPSetWorkVecs(ksp, 3));
-    if (!same && cg->dinv) PetscCall(VecDestroy(&cg->dinv));
+    if (!same && cg->dinv) PetscCall(VecDestroy(&cg->dinv)); /* JacobiInverse() makes it again (and its values) */
   }
   R = ksp->work[0];
   Z = ksp->work[1];
@@ -772,8 +794,10 @@ PetscErrorCode KSPCGWarpGetCheckEvery(KSP ksp, PetscInt *k)
 
   Preconditioners: `PCJACOBI` and `PCNONE` are fused. `PCJACOBI`'s inverse diagonal is computed once per solve with
   `PCJACOBI`'s arithmetic: for its default type (`PC_JACOBI_DIAGONAL`, with `-pc_jacobi_abs` and
-  `-pc_jacobi_fixdiagonal`) from `MatGetDiagonal()` where the vectors are, so that `PCJACOBI`'s own set-up, which copies
-  the diagonal to the host and back, never runs; for its other types by applying the `PC` to a vector of ones; any other `PC`, or a matrix with a null space, is
+  `-pc_jacobi_fixdiagonal`) from `MatGetDiagonal()` where the vectors are, kept while the matrix is unchanged or the `PC` is
+  reused (`KSPSetReusePreconditioner()`), so that `PCJACOBI`'s own set-up, which copies the diagonal to the host and back,
+  never runs (then `PCJacobiGetDiagonal()` has no diagonal to give); for its other types, and with
+  `KSPSetErrorIfNotConverged()`, by applying the `PC` to a vector of ones; any other `PC`, or a matrix with a null space, is
   applied with `PCApply()` between two kernels (correct, slower). Norm types: preconditioned (default), unpreconditioned,
   natural, none, as `KSPCG`, left preconditioning only. `KSPSetCheckNormIteration()` is honoured.
 
