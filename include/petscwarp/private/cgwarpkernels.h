@@ -181,34 +181,24 @@ static inline PETSCWARP_CG_HD int PetscWarpCGUpdateArgsValid(int flags, const do
   return 1;
 }
 
-/* Whether an update with these flags reads z (it writes z only for DIAG) */
-#define PetscWarpCGUpdateReadsZ(flags) (!((flags)&PETSCWARP_CG_DIAG) && ((flags) & (PETSCWARP_CG_DOT_ZR | PETSCWARP_CG_NRM_Z)))
-
-/* One entry of an update on its values (both builds): x += a p unless LAG_X, r -= a w (AXPY);
-   z = dinv r (DIAG), else z is the value read (zin) or, when z is r itself (zisr: no preconditioner), the new r; the terms
-   of the reductions added to red */
-static inline PETSCWARP_CG_HD void PetscWarpCGUpdateValues(int flags, double a, double *xi, double *ri, double pi, double wi, double zin, int zisr, double di, double *zi, double red[3])
-{
-  if (flags & PETSCWARP_CG_AXPY) {
-    if (!(flags & PETSCWARP_CG_LAG_X)) *xi = *xi + a * pi;
-    *ri = *ri - a * wi;
-  }
-  *zi = flags & PETSCWARP_CG_DIAG ? di * *ri : (zisr ? *ri : zin);
-  if (flags & PETSCWARP_CG_DOT_ZR) red[0] += *zi * *ri;
-  if (flags & PETSCWARP_CG_NRM_R) red[1] += *ri * *ri;
-  if (flags & PETSCWARP_CG_NRM_Z) red[2] += *zi * *zi;
-}
-
-/* Entry i of an update, loads and stores around PetscWarpCGUpdateValues(). z may alias w (read before written) or r (z
-   is then the new r). z is touched only when the flags need it (it is NULL in the PCApply path's first update). */
+/* Entry i of an update (both builds): x += a p (unless LAG_X), r -= a w (AXPY); z = dinv r (DIAG); the terms of the
+   reductions added to red. z may alias w (read before written) or r (DIAG not set: z is read after r was written). z is
+   touched only when the flags need it (it is NULL in the PCApply path's first update). */
 static inline PETSCWARP_CG_HD void PetscWarpCGUpdateEntry(int i, int flags, double a, double *x, double *r, const double *p, const double *w, double *z, const double *dinv, double red[3])
 {
-  const int axpy = flags & PETSCWARP_CG_AXPY, ownx = axpy && !(flags & PETSCWARP_CG_LAG_X), zisr = z == r;
-  double    xi = ownx ? x[i] : 0.0, ri = r[i], zi;
-  PetscWarpCGUpdateValues(flags, a, &xi, &ri, ownx ? p[i] : 0.0, axpy ? w[i] : 0.0, PetscWarpCGUpdateReadsZ(flags) && !zisr ? z[i] : 0.0, zisr, flags & PETSCWARP_CG_DIAG ? dinv[i] : 0.0, &zi, red);
-  if (ownx) x[i] = xi;
-  if (axpy) r[i] = ri;
-  if (flags & PETSCWARP_CG_DIAG) z[i] = zi;
+  double ri = r[i], zi = 0.0;
+  if (flags & PETSCWARP_CG_AXPY) {
+    if (!(flags & PETSCWARP_CG_LAG_X)) x[i] += a * p[i];
+    ri   = ri - a * w[i];
+    r[i] = ri;
+  }
+  if (flags & PETSCWARP_CG_DIAG) {
+    zi   = dinv[i] * ri;
+    z[i] = zi;
+  } else if (flags & (PETSCWARP_CG_DOT_ZR | PETSCWARP_CG_NRM_Z)) zi = z[i];
+  if (flags & PETSCWARP_CG_DOT_ZR) red[0] += zi * ri;
+  if (flags & PETSCWARP_CG_NRM_R) red[1] += ri * ri;
+  if (flags & PETSCWARP_CG_NRM_Z) red[2] += zi * zi;
 }
 
 /* Whether the Direction of iteration it does the x += xa p that the update of iteration it - 1 left to it */

@@ -333,20 +333,20 @@ static PetscErrorCode JacobiInverse(KSP ksp, Mat Pmat, Vec X, Vec P)
   }
   PetscCall(PCJacobiGetType(ksp->pc, &type));
   cg->direct = (PetscBool)(type == PC_JACOBI_DIAGONAL && !ksp->errorifnotconverged);
-  if (!cg->direct) cg->dvalid = PETSC_FALSE;
   if (cg->direct) {
     PetscBool        useabs, fixdiag, isset, isspd, reuse;
     PetscScalar     *d;
     PetscMemType     mt;
     PetscInt         n;
     PetscObjectState state;
-    int              dflags;
+    int              fix, dflags;
     PetscCall(PCJacobiGetUseAbs(ksp->pc, &useabs));
     PetscCall(PCJacobiGetFixDiagonal(ksp->pc, &fixdiag));
     PetscCall(MatIsSPDKnown(Pmat, &isset, &isspd));
     PetscCall(PCGetReusePreconditioner(ksp->pc, &reuse));
     PetscCall(PetscObjectStateGet((PetscObject)Pmat, &state));
-    dflags = (int)useabs | (int)(fixdiag && (!isset || !isspd)) << 1;
+    fix    = fixdiag && (!isset || !isspd);
+    dflags = (int)useabs | fix << 1;
     if (cg->dvalid && dflags == cg->dflags && (reuse || state == cg->dstate)) { /* what PCSetUp() would keep */
       PetscCall(PetscLogEventEnd(KSPCGWARP_SetUp, ksp, 0, 0, 0));
       PetscFunctionReturn(PETSC_SUCCESS);
@@ -359,16 +359,17 @@ static PetscErrorCode JacobiInverse(KSP ksp, Mat Pmat, Vec X, Vec P)
       void *st;
       PetscCall(GetStream(PETSC_TRUE, &st));
       PetscCall(PetscLogGpuTimeBegin());
-      PetscCallCUDA((cudaError_t)PetscWarpCGInverseDiagonalCUDA((int)n, d, (int)useabs, (int)(fixdiag && (!isset || !isspd)), st));
+      PetscCallCUDA((cudaError_t)PetscWarpCGInverseDiagonalCUDA((int)n, d, (int)useabs, fix, st));
       PetscCall(PetscLogGpuTimeEnd());
     } else
 #endif
-      PetscWarpCGInverseDiagonalHost((int)n, d, (int)useabs, (int)(fixdiag && (!isset || !isspd)));
+      PetscWarpCGInverseDiagonalHost((int)n, d, (int)useabs, fix);
     PetscCall(VecRestoreArrayAndMemType(cg->dinv, &d));
     cg->dvalid = PETSC_TRUE;
     cg->dstate = state;
     cg->dflags = dflags;
   } else {
+    cg->dvalid = PETSC_FALSE;
     PetscCall(VecSet(P, 1.0));
     PetscCall(PCApply(ksp->pc, P, cg->dinv));
   }
