@@ -869,6 +869,84 @@ for w in $what; do
           # call, measured only at this size: bench/results/rownz_regcap_2026-11-26h.diff; RESULTS.md)
     (cd $B && ctest --output-on-failure -R 'asmkernels_cuda' 2>&1 | tee "$OUTDIR/ctest_regs26.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -5)
     timeout 150 $B/bench/bench_assembly -cases p1tet -scale 0.5 -strategies rownz,coo -targets aijcusparse -affine 1 -nwarm 3 -nasm 20 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0 -rownz_variants "fused=1:prefetch=0,simplex_geometry=2,simplex_geometry=3,simplex_geometry=1" -csv "$OUTDIR/assembly_regs26.csv" 2>&1 | tee "$OUTDIR/bench_regs26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
+  final29) # issue 8, session of 2026-11-27 (eleventh, ~6 min), closing call: the step kernel's scalars as three shared
+            # copies each written once (race29's racecheck: a WAR hazard on the one shared copy's status between thread
+            # 0's FinishUpdate() and the block's reads). (1) cgkernels and cgwarp GPU tests; (2) racecheck (with its
+            # report), memcheck, initcheck on test_cgkernels; (3) the heat problem at 1.95 M unknowns: ellwarp + cgwarp on
+            # one rank against PETSc aij on 16 ranks (issue 8's ratio, both in this call).
+    (cd $B && ctest --output-on-failure -L gpu -R 'cgkernels|cgwarp_cuda|spmv_cuda_hostvecs' 2>&1 | tee "$OUTDIR/ctest_final29.log" | grep -E "tests passed|Failed|\*\*\*" | tail -8)
+    compute-sanitizer --tool racecheck --racecheck-report all --print-limit 10 --error-exitcode 3 $B/tests/test_cgkernels > "$OUTDIR/racecheck_final29.txt" 2>&1
+    echo "racecheck exit $?" | tee -a "$OUTDIR/final29.log"; grep -E "SUMMARY|all scenarios|hazard detected" "$OUTDIR/racecheck_final29.txt" | head -6 | tee -a "$OUTDIR/final29.log"
+    for tool in memcheck initcheck; do
+      extra=""; [ $tool = memcheck ] && extra="--leak-check full"
+      compute-sanitizer --tool $tool $extra --error-exitcode 3 $B/tests/test_cgkernels > /tmp/sanitizer.log 2>&1
+      echo "$tool exit $?" | tee -a "$OUTDIR/final29.log"; grep -E "ERROR SUMMARY|LEAK SUMMARY|all scenarios" /tmp/sanitizer.log | tail -3 | tee -a "$OUTDIR/final29.log"
+    done
+    X="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5"
+    $B/tutorials/ex2 $X -paths ellwarp -ksp_type cgwarp -csv "$OUTDIR/e2e_final29.csv" 2>&1 | tee -a "$OUTDIR/e2e_final29.log" | tail -3
+    mpiexec -n 16 --bind-to core $B/tutorials/ex2 $X -paths aij -csv "$OUTDIR/e2e_final29.csv" 2>&1 | tee -a "$OUTDIR/e2e_final29.log" | tail -3 ;;
+  race29) # session of 2026-11-27 (eleventh, ~2 min): after step29b (racecheck on test_cgkernels: 81 errors in the step
+           # kernel; the reports' lines were not kept), racecheck with its report, and the two tests step29b failed
+           # (spmv_cuda_hostvecs: the product with x'y announced partial sums for host vectors; cgwarp_cuda_guess_nofuse:
+           # PETSc's KSPCG on aijcusparse against AIJ, the 1x1 case without a norm).
+    (cd $B && ctest --output-on-failure -L gpu -R 'cgwarp_cuda|spmv_cuda_hostvecs|spmv_cuda$' 2>&1 | tee "$OUTDIR/ctest_race29.log" | grep -E "tests passed|Failed|\*\*\*" | tail -8)
+    compute-sanitizer --tool racecheck --racecheck-report all --print-limit 40 --error-exitcode 3 $B/tests/test_cgkernels > "$OUTDIR/racecheck29.txt" 2>&1
+    echo "racecheck exit $?" | tee -a "$OUTDIR/race29.log"
+    grep -vE "^ +ok|scenarios" "$OUTDIR/racecheck29.txt" | head -60 | cut -c1-220 | tee -a "$OUTDIR/race29.log" ;;
+  step29b) # issue 8, session of 2026-11-27 (eleventh, ~8 min), after step29 (the step 1-2% faster per iteration than
+            # three kernels; racecheck found a real shared-memory race: block 0's thread 0 reset Sl.xlag while other
+            # threads still read it): the race fixed, the step keeps z in shared memory from the update to the direction
+            # (with Jacobi z is not stored), and the ELL-WARP product gives p'w as block partial sums (-ksp_cgwarp_mult_dot,
+            # "MatWarpMultDot_C"; the step's first phase then adds those instead of reading p and w). (1) the ELL-WARP
+            # and cgwarp GPU tests (test_spmv checks the product with x'y against AIJ and VecDot()); (2) racecheck,
+            # memcheck, initcheck on test_cgkernels (the step, with and without partial sums, past the shared z entries)
+            # and memcheck/initcheck on test_spmv's products with x'y; (3) bench_spmv twice: cg, cgwarp, cgwarp without
+            # the product's p'w, without the step; (4) ncu of CGStep and the product; (5) ex2 -log_view; (6) the heat
+            # problem at 1.95 M unknowns, ellwarp + cgwarp on one rank (and without the product's p'w) against PETSc aij
+            # on 16 ranks. Decides: each change stays the default if its cg_it_us is lower in both runs.
+    (cd $B && ctest --output-on-failure -L gpu -R 'cgkernels|cgwarp|spmv_cuda|layout|coherence|ksp_cuda' 2>&1 | tee "$OUTDIR/ctest_step29b.log" | grep -E "tests passed|Failed|\*\*\*" | tail -8)
+    sanitize_cgkernels step29b.log
+    grep -E "Race|hazard|=+ +at " /tmp/sanitizer.log | head -10 | tee -a "$OUTDIR/step29b.log"
+    sanitize_each step29b.log "memcheck initcheck" "test_spmv -mat_ellwarp_backend cuda -kernels k1,auto -cases random,empty,one,nonmult32,widecols"
+    P28="-pattern_only -cases holed_tri_p1 -scale 2 -cpu_nmult 1 -cpu_cg 0 -kr 0 -ellwarp_paths ellwarp_auto -nmult 100"
+    for run in 1 2; do
+      echo "== bench_spmv $P28 (run $run)" | tee -a "$OUTDIR/step29b.log"
+      $B/bench/bench_spmv $P28 -cg_types cg,cgwarp,cgwarp:mult_dot=0,cgwarp:step=0 -csv "$OUTDIR/spmv_step29b_$run.csv" 2>&1 | tee -a "$OUTDIR/step29b.log" | grep -E "ellwarp|cusparse|copy" | cut -c1-190
+    done
+    echo "== ncu cgwarp step kernels" | tee -a "$OUTDIR/step29b.log"
+    timeout 150 ncu --cache-control none --clock-control none -k "regex:CGStep|EllWarp" --launch-skip 200 --launch-count 6 --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,launch__grid_size,launch__registers_per_thread \
+      $B/bench/bench_spmv -pattern_only -cases holed_tri_p1 -scale 2 -cg_types cgwarp -cpu_nmult 1 -cpu_cg 0 -kr 0 -ellwarp_paths ellwarp_auto -nmult 20 -cg_its 60 2>&1 | grep -E "CGStep|EllWarp|duration|bytes|hit_rate|grid_size|registers|rror" | head -40 | tee -a "$OUTDIR/step29b.log"
+    $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 4 -paths ellwarp -ksp_type cgwarp -ksp_view -log_view > "$OUTDIR/ex2_logview29b.txt" 2>&1
+    grep -E "ellwarp  |KSPSetUp|CGWarp|MatMult  |one step kernel|last solve" "$OUTDIR/ex2_logview29b.txt" | cut -c1-60,150-230 | head -20 | tee -a "$OUTDIR/step29b.log"
+    X="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5"
+    $B/tutorials/ex2 $X -paths ellwarp -ksp_type cgwarp -csv "$OUTDIR/e2e_step29b.csv" 2>&1 | tee -a "$OUTDIR/e2e_step29b.log" | tail -3
+    $B/tutorials/ex2 $X -paths ellwarp -ksp_type cgwarp -ksp_cgwarp_mult_dot 0 -csv "$OUTDIR/e2e_step29b.csv" 2>&1 | tee -a "$OUTDIR/e2e_step29b.log" | tail -2
+    mpiexec -n 16 --bind-to core $B/tutorials/ex2 $X -paths aij -csv "$OUTDIR/e2e_step29b.csv" 2>&1 | tee -a "$OUTDIR/e2e_step29b.log" | tail -3 ;;
+  step29) # issue 8, session of 2026-11-27 (eleventh, ~7 min): KSPCGWARP's step (p'w, the update and the next direction
+           # in one cooperative kernel with two grid synchronisations; -ksp_cgwarp_step, default on with Jacobi/none) and
+           # its work vectors made by the solve (KSPSetUp() before KSPSolve() took them from the DMPlex, whose new global
+           # vector loops over every mesh point: the 0.11 s "PC setup" at 1.95 M unknowns). (1) cgkernels/cgwarp GPU tests
+           # (the step against the host twin in every scenario; cgwarp_cuda_nostep); (2) memcheck, racecheck, initcheck on
+           # test_cgkernels; (3) bench_spmv (heat P1, 1.94 M rows) twice: cg, cgwarp (step), cgwarp without the step;
+           # (4) ncu of the step kernel and the product; (5) ex2 -dm_refine 4 -log_view (KSPSetUp); (6) the heat problem
+           # at 1.95 M unknowns: ellwarp + cgwarp on one rank against PETSc aij on 16 ranks.
+           # Decides: the step stays the default if its cg_it_us is lower in both runs; e2e_step29.csv gives issue 8's ratio.
+    (cd $B && ctest --output-on-failure -L gpu -R 'cgkernels|cgwarp' 2>&1 | tee "$OUTDIR/ctest_step29.log" | grep -E "tests passed|Failed|\*\*\*" | tail -6)
+    sanitize_cgkernels step29.log
+    P28="-pattern_only -cases holed_tri_p1 -scale 2 -cpu_nmult 1 -cpu_cg 0 -kr 0 -ellwarp_paths ellwarp_auto -nmult 100"
+    for run in 1 2; do
+      echo "== bench_spmv $P28 (run $run)" | tee -a "$OUTDIR/step29.log"
+      $B/bench/bench_spmv $P28 -cg_types cg,cgwarp,cgwarp:step=0 -csv "$OUTDIR/spmv_step29_$run.csv" 2>&1 | tee -a "$OUTDIR/step29.log" | grep -E "holed|copy" | cut -c1-190
+    done
+    echo "== ncu cgwarp step kernels" | tee -a "$OUTDIR/step29.log"
+    timeout 150 ncu --cache-control none --clock-control none -k "regex:CGStep|CGDirection|EllWarp" --launch-skip 1100 --launch-count 6 --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,launch__grid_size,launch__registers_per_thread \
+      $B/bench/bench_spmv -pattern_only -cases holed_tri_p1 -scale 2 -cg_types cgwarp -cpu_nmult 1 -cpu_cg 0 -kr 0 -ellwarp_paths ellwarp_auto -nmult 20 -cg_its 60 2>&1 | grep -E "CG|EllWarp|duration|bytes|hit_rate|grid_size|registers|rror" | grep -v PROF | head -40 | tee -a "$OUTDIR/step29.log"
+    $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 4 -paths ellwarp -ksp_type cgwarp -ksp_view -log_view > "$OUTDIR/ex2_logview29.txt" 2>&1
+    grep -E "ellwarp  |KSPSetUp|CGWarp|one step kernel|last solve" "$OUTDIR/ex2_logview29.txt" | cut -c1-60,150-230 | head -20 | tee -a "$OUTDIR/step29.log"
+    X="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5"
+    $B/tutorials/ex2 $X -paths ellwarp -ksp_type cgwarp -csv "$OUTDIR/e2e_step29.csv" 2>&1 | tee -a "$OUTDIR/e2e_step29.log" | tail -3
+    $B/tutorials/ex2 $X -paths ellwarp -ksp_type cgwarp -ksp_cgwarp_step 0 -csv "$OUTDIR/e2e_step29.csv" 2>&1 | tee -a "$OUTDIR/e2e_step29.log" | tail -2
+    mpiexec -n 16 --bind-to core $B/tutorials/ex2 $X -paths aij -csv "$OUTDIR/e2e_step29.csv" 2>&1 | tee -a "$OUTDIR/e2e_step29.log" | tail -3 ;;
   jac28) # issue 8, session of 2026-11-27 (tenth, ~7 min), closing call: KSPCGWARP takes PCJACOBI's inverse diagonal from
           # the matrix on the device (PCJACOBI's own set-up, at its first PCApply(), copied the diagonal to the host and
           # back: 2 x 15.6 MB per solve at 1.95 M unknowns). (1) cgkernels/cgwarp GPU tests (cgwarp_cuda_jacobi_abs new);

@@ -122,6 +122,41 @@ static void RunHost(const Scenario *sc, int n, State *s)
   if (lag) PetscWarpCGDirectionHost(n, sc->it + 1, NULL, s->p, s->x, 0, &s->S); /* KSPCGWARP's flush after its last iteration */
 }
 
+/* Whether the scenario's flags can run as PetscWarpCGStep (KSPCGWARP's fused path) */
+static int StepScenario(const Scenario *sc)
+{
+  return (sc->flags & PETSCWARP_CG_AXPY) && (sc->flags & PETSCWARP_CG_FIN_BETA);
+}
+
+#define PART 997 /* entries per partial sum of p'w when the test plays the product's part (PetscWarpEllMultDotCUDA()) */
+
+/* p'w in partial sums of PART entries; returns their count */
+static int Parts(int n, const double *p, const double *w, double *parts)
+{
+  int np = (n + PART - 1) / PART;
+  for (int k = 0; k < np; k++) {
+    parts[k] = 0.0;
+    for (int i = k * PART; i < n && i < (k + 1) * PART; i++) parts[k] += p[i] * w[i];
+  }
+  return np;
+}
+
+/* The iteration as KSPCGWARP's fused path runs it: this iteration's Direction, then the step (p'w, the update and the
+   next iteration's Direction); useparts: p'w given as partial sums, as the ELL-WARP product leaves them */
+static void RunStepHost(const Scenario *sc, int n, State *s, int useparts)
+{
+  PetscWarpCGCtl c = Ctl(sc);
+  double        *z = sc->dinv ? s->w : s->r, *zsrc = sc->dinv ? s->z : s->r, *parts = NULL;
+  int            lag = !!(sc->flags & PETSCWARP_CG_LAG_X), f = (sc->flags & ~PETSCWARP_CG_LAG_X) | (sc->dinv ? PETSCWARP_CG_DIAG : 0), np = 0;
+  PetscWarpCGDirectionHost(n, sc->it, zsrc, s->p, lag ? s->x : NULL, sc->first, &s->S);
+  if (useparts) {
+    parts = malloc(sizeof(double) * (n / PART + 1));
+    np    = Parts(n, s->p, s->w, parts);
+  }
+  PetscWarpCGStepHost(n, f, s->x, s->r, s->p, s->w, z, sc->dinv ? s->dinv : NULL, parts, np, &s->S, s->norms, c);
+  free(parts);
+}
+
 /* The same by direct loops: KSPCG's vector operations one by one */
 static void RunDirect(const Scenario *sc, int n, State *s)
 {
@@ -161,6 +196,7 @@ static int Close(double a, double b, double tol)
   return fabs(a - b) <= tol * (1.0 + fabs(b));
 }
 
+/* vectors: 0 none, 1 x, r, p and w, 2 x, r and p (the step keeps z on chip: with Jacobi, w's storage holds no z after it) */
 static void Compare(const Scenario *sc, int n, const State *a, const State *b, double tol, int vectors)
 {
   CHECK(a->S.status == b->S.status, "status %d, expected %d", a->S.status, b->S.status);
@@ -172,12 +208,12 @@ static void Compare(const Scenario *sc, int n, const State *a, const State *b, d
   if ((sc->flags & PETSCWARP_CG_FIN_BETA) && a->S.status != PETSCWARP_CG_NORM_NAN && a->S.status != PETSCWARP_CG_CONVERGED) CHECK(Close(a->S.beta, b->S.beta, tol), "beta %g, expected %g", a->S.beta, b->S.beta);
   if (!a->S.status && (sc->flags & PETSCWARP_CG_FIN_BETA)) CHECK(Close(a->S.b, b->S.b, tol), "b %g, expected %g", a->S.b, b->S.b);
   if (!vectors) return;
-  for (int i = 0; i < n; i++) { CHECK(Close(a->x[i], b->x[i], tol) && Close(a->r[i], b->r[i], tol) && Close(a->p[i], b->p[i], tol) && Close(a->w[i], b->w[i], tol), "entry %d", i); }
+  for (int i = 0; i < n; i++) { CHECK(Close(a->x[i], b->x[i], tol) && Close(a->r[i], b->r[i], tol) && Close(a->p[i], b->p[i], tol) && (vectors == 2 || Close(a->w[i], b->w[i], tol)), "entry %d", i); }
 }
 
 #if defined(PETSCWARP_TEST_CUDA)
-/* The iteration by the CUDA kernels on copies of s */
-static void RunCUDA(const Scenario *sc, int n, State *s)
+/* The iteration by the CUDA kernels on copies of s (step: the fused path, RunStepHost()'s calls) */
+static void RunCUDA(const Scenario *sc, int n, State *s, int step)
 {
   PetscWarpCGCtl c  = Ctl(sc);
   size_t         vb = sizeof(double) * n;
@@ -197,10 +233,25 @@ static void RunCUDA(const Scenario *sc, int n, State *s)
     double             *norms = (double *)(sn + sizeof(PetscWarpCGScalars)), *z = sc->dinv ? d[3] : d[1], *zsrc = sc->dinv ? d[4] : d[1];
     int                 lag = !!(sc->flags & PETSCWARP_CG_LAG_X);
     KERNEL_CALL(PetscWarpCGDirectionCUDA(n, sc->it, zsrc, d[2], lag ? d[0] : NULL, sc->first, S, NULL));
-    KERNEL_CALL(PetscWarpCGAlphaCUDA(n, d[2], d[3], S, work, c, NULL));
-    int f = sc->flags | (sc->dinv ? PETSCWARP_CG_DIAG : 0);
-    KERNEL_CALL(PetscWarpCGUpdateCUDA(n, f, lag ? NULL : d[0], d[1], lag ? NULL : d[2], d[3], ZArg(f, z), sc->dinv ? d[5] : NULL, S, norms, work, c, NULL));
-    if (lag) KERNEL_CALL(PetscWarpCGDirectionCUDA(n, sc->it + 1, NULL, d[2], d[0], 0, S, NULL));
+    if (step) { /* 2: p'w as partial sums (computed here from the device's p after the Direction) */
+      int     f = (sc->flags & ~PETSCWARP_CG_LAG_X) | (sc->dinv ? PETSCWARP_CG_DIAG : 0), np = 0;
+      double *parts = NULL, *dparts = NULL;
+      if (step == 2) {
+        KERNEL_CALL(cudaMemcpy(s->p, d[2], vb, cudaMemcpyDeviceToHost));
+        parts = malloc(sizeof(double) * (n / PART + 1));
+        np    = Parts(n, s->p, s->w, parts);
+        KERNEL_CALL(cudaMalloc((void **)&dparts, sizeof(double) * np));
+        KERNEL_CALL(cudaMemcpy(dparts, parts, sizeof(double) * np, cudaMemcpyHostToDevice));
+      }
+      KERNEL_CALL(PetscWarpCGStepCUDA(n, f, d[0], d[1], d[2], d[3], z, sc->dinv ? d[5] : NULL, dparts, np, S, norms, work, c, NULL));
+      if (dparts) KERNEL_CALL(cudaFree(dparts));
+      free(parts);
+    } else {
+      int f = sc->flags | (sc->dinv ? PETSCWARP_CG_DIAG : 0);
+      KERNEL_CALL(PetscWarpCGAlphaCUDA(n, d[2], d[3], S, work, c, NULL));
+      KERNEL_CALL(PetscWarpCGUpdateCUDA(n, f, lag ? NULL : d[0], d[1], lag ? NULL : d[2], d[3], ZArg(f, z), sc->dinv ? d[5] : NULL, S, norms, work, c, NULL));
+      if (lag) KERNEL_CALL(PetscWarpCGDirectionCUDA(n, sc->it + 1, NULL, d[2], d[0], 0, S, NULL));
+    }
   }
   KERNEL_CALL(cudaDeviceSynchronize());
   for (int k = 0; k < 6; k++) {
@@ -256,7 +307,9 @@ int main(int argc, char **argv)
     {"lag_dpi_zero",   L | PETSCWARP_CG_NRM_Z, P, 0, 1, 0, 0, 0,     1e300, 1, 0, 1, 1.0,  0,                      PETSCWARP_CG_INDEF_MAT, 1},
     {"lag_stopped",    L | PETSCWARP_CG_NRM_Z, P, 0, 8, 0, 0, 0,     1e300, 1, 0, 0, 1.0,  PETSCWARP_CG_CONVERGED, PETSCWARP_CG_CONVERGED, 0}
   };
-  const int sizes[] = {1, 31, 256, 1000, 1024 * 256 + 37};
+  /* the last size only on the device and in a few scenarios: past the z entries the step keeps on chip (16 per thread
+     of a grid of at most 512 x 512 threads) */
+  const int sizes[] = {1, 31, 256, 1000, 1024 * 256 + 37, 16 * 512 * 512 + 4099};
 
   if (KernelTestSkip(hostonly)) return 200;
   printf("seed %u (rerun with: test_cgkernels%s %u)\n", seed, hostonly ? " -host" : "", seed);
@@ -264,7 +317,8 @@ int main(int argc, char **argv)
   for (size_t k = 0; k < sizeof(sc_all) / sizeof(sc_all[0]); k++) {
     const Scenario *sc = &sc_all[k];
     for (size_t q = 0; q < sizeof(sizes) / sizeof(sizes[0]); q++) {
-      int   n = sizes[q], expect = sc->expect;
+      int n = sizes[q], expect = sc->expect;
+      if (q == sizeof(sizes) / sizeof(sizes[0]) - 1 && (hostonly || (strcmp(sc->name, "jacobi_prec") && strcmp(sc->name, "none_unprec") && strcmp(sc->name, "lag_converged")))) continue;
       State h, o;
       Alloc(&h, n);
       Alloc(&o, n);
@@ -300,14 +354,49 @@ int main(int argc, char **argv)
       }
 #if defined(PETSCWARP_TEST_CUDA)
       else {
-        RunCUDA(sc, n, &o);
+        RunCUDA(sc, n, &o, 0);
         Compare(sc, n, &o, &h, 1e-11, !sc->nan);
       }
 #endif
+      if (StepScenario(sc)) { /* the step: host against the three host kernels and one more Direction; CUDA against host */
+        State hs, os;
+        Alloc(&hs, n);
+        Alloc(&os, n);
+        for (int useparts = 0; useparts < 2; useparts++) {
+          for (int pass = 0; pass < 2; pass++) {
+            State *t = pass ? &os : &hs;
+            srand(seed + 7919u * (unsigned)(k * 8 + q)); /* the same data in both */
+            Init(sc, n, t);
+          }
+          RunStepHost(sc, n, &hs, useparts);
+          CHECK(hs.S.xlag != sc->it + 1, "the step left its x update pending (xlag %d)", hs.S.xlag);
+          if (hostonly) {
+            State *t = &os;
+            RunHost(sc, n, t);
+            PetscWarpCGDirectionHost(n, sc->it + 1, sc->dinv ? t->w : t->r, t->p, NULL, 0, &t->S); /* p = z + b p, x done */
+            t->S.xlag = hs.S.xlag;
+            Compare(sc, n, &hs, t, useparts ? 1e-12 : 1e-13, 1); /* partial sums: another order of the sum of p'w */
+          }
+#if defined(PETSCWARP_TEST_CUDA)
+          else {
+            RunCUDA(sc, n, &os, 1 + useparts);
+            Compare(sc, n, &os, &hs, 1e-11, sc->nan ? 0 : (sc->dinv ? 2 : 1));
+            CHECK(os.S.xlag == hs.S.xlag, "xlag %d, expected %d", os.S.xlag, hs.S.xlag);
+            CHECK(os.norms[0] == hs.norms[0] && os.norms[1] == hs.norms[1] && os.norms[3] == hs.norms[3], "the step wrote outside its norm slot");
+          }
+#endif
+          Free(&hs);
+          Free(&os);
+          Alloc(&hs, n);
+          Alloc(&os, n);
+        }
+        Free(&hs);
+        Free(&os);
+      }
       Free(&h);
       Free(&o);
     }
-    printf("  %-16s ok (status %d)\n", sc->name, sc->expect < 0 ? (int)(!strcmp(sc->name, "dpi_sign") ? PETSCWARP_CG_INDEF_MAT : PETSCWARP_CG_INDEF_PC) : sc->expect);
+    printf("  %-16s ok%s (status %d)\n", sc->name, StepScenario(sc) ? ", step too" : "", sc->expect < 0 ? (int)(!strcmp(sc->name, "dpi_sign") ? PETSCWARP_CG_INDEF_MAT : PETSCWARP_CG_INDEF_PC) : sc->expect);
   }
   { /* PCJACOBI's inverse diagonal (KSPCGWARP takes it itself): zeros, negatives, every flag pair; CUDA bitwise as the host */
     const int n = 1000;

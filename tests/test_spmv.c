@@ -109,6 +109,40 @@ static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold,
     PetscCall(MatGetDiagonal(B, yb));
     PetscCall(Check("MatGetDiagonal", cs, k, yb, ya));
   }
+  if (M == N && samelayout) { /* KSPCGWARP's product with p'w ("MatWarpMultDot_C", one rank): y = A x and x'y as partial sums */
+    PetscErrorCode (*f)(Mat, Vec, Vec, PetscInt, PetscScalar[], PetscInt *) = NULL;
+    PetscMPIInt size;
+    PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    if (size == 1) PetscCall(PetscObjectQueryFunction((PetscObject)B, "MatWarpMultDot_C", &f));
+    if (f) {
+      PetscInt     need, np;
+      Vec          parts;
+      VecType      vt;
+      PetscScalar *pa, dot, sum;
+      PetscMemType mt;
+      PetscReal    nx, ny;
+      PetscCall((*f)(B, xb, yb, 0, NULL, &need));
+      if (need < 0) {
+        PetscCall(VecGetType(xb, &vt));
+        PetscCall(VecCreate(PETSC_COMM_SELF, &parts));
+        PetscCall(VecSetSizes(parts, -need, -need));
+        PetscCall(VecSetType(parts, vt));
+        PetscCall(VecGetArrayWriteAndMemType(parts, &pa, &mt));
+        PetscCall((*f)(B, xb, yb, -need, pa, &np));
+        PetscCall(VecRestoreArrayWriteAndMemType(parts, &pa));
+        PetscCheck(np == -need, PETSC_COMM_SELF, PETSC_ERR_PLIB, "case %s: the product with x'y gave %" PetscInt_FMT " partial sums, %" PetscInt_FMT " announced", cs, np, -need);
+        PetscCall(MatMult(A, xa, ya));
+        PetscCall(Check("MatMult with x'y", cs, k, yb, ya));
+        PetscCall(VecSum(parts, &sum));
+        PetscCall(VecDot(ya, xa, &dot));
+        PetscCall(VecNorm(xa, NORM_2, &nx));
+        PetscCall(VecNorm(ya, NORM_2, &ny));
+        PetscCheck(PetscAbsScalar(sum - dot) <= 1e-12 * (nx * ny + PETSC_SMALL), PETSC_COMM_SELF, PETSC_ERR_PLIB, "case %s: x'y of the product %g, VecDot() %g", cs, (double)PetscRealPart(sum), (double)PetscRealPart(dot));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s x'y with the product: %" PetscInt_FMT " partial sums, agrees with VecDot()\n", cs, k, np));
+        PetscCall(VecDestroy(&parts));
+      } else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s x'y with the product: not for this layout (%" PetscInt_FMT ")\n", cs, k, need));
+    }
+  }
   PetscCall(MatEllWarpGetInfo(B, &info));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s layout: %s, kernel %s, threshold %" PetscInt_FMT ", order %s, window %" PetscInt_FMT ", %" PetscInt_FMT " slices, padding %.3f, index %s (unit %" PetscInt_FMT ", %.2f 16-bit), %.2f B/nnz (%.2f with 32-bit columns), load schedule %" PetscInt_FMT "\n", cs, k,
                         MatEllWarpBackends[info.backend], MatEllWarpKernels[info.kernel], info.threshold, info.reorder, info.window, info.nwarps, (double)info.padding, MatEllWarpIndices[info.index], info.index_unit, (double)info.narrow_fraction,

@@ -2,6 +2,7 @@
    (grid reductions with the last-block pattern: block partial sums in a work array, the last block to finish sums
    them in a fixed order, so results do not depend on scheduling). Twin: cgwarp_host.c. */
 #include <petscwarp/private/cgwarpkernels.h>
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #define CG_THREADS 256
@@ -14,16 +15,20 @@ static int Grid(int n)
   return g < 1 ? 1 : (g > CG_MAXGRID ? CG_MAXGRID : g);
 }
 
+#define STEP_THREADS 512
+#define STEP_MAXGRID 512 /* the step's partial sums: 4 per block, within the work space of 3 CG_MAXGRID */
+
 size_t PetscWarpCGWorkBytesCUDA(int n)
 {
-  return sizeof(double) * 3 * (size_t)Grid(n);
+  size_t g = 3 * (size_t)Grid(n);
+  return sizeof(double) * (g > 4 * STEP_MAXGRID ? g : 4 * STEP_MAXGRID);
 }
 
 /* Sum of v over the block, valid in thread 0 (NR values at once) */
-template <int NR>
+template <int NR, int NT = CG_THREADS>
 __device__ static void BlockSum(double v[NR])
 {
-  __shared__ double sh[NR][CG_THREADS / 32];
+  __shared__ double sh[NR][NT / 32];
   int               lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
 #pragma unroll
   for (int k = 0; k < NR; k++) {
@@ -34,7 +39,7 @@ __device__ static void BlockSum(double v[NR])
   if (wid == 0) {
 #pragma unroll
     for (int k = 0; k < NR; k++) {
-      v[k] = lane < CG_THREADS / 32 ? sh[k][lane] : 0.0;
+      v[k] = lane < NT / 32 ? sh[k][lane] : 0.0;
       for (int off = 16; off > 0; off >>= 1) v[k] += __shfl_down_sync(FULL_MASK, v[k], off);
     }
   }
@@ -91,6 +96,156 @@ __global__ void __launch_bounds__(CG_THREADS) CGUpdate(int n, int flags, double 
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) PetscWarpCGUpdateEntry(i, flags, a, x, r, p, w, z, dinv, v);
   if (!(flags & (PETSCWARP_CG_FIN_NORM | PETSCWARP_CG_FIN_BETA))) return;
   if (GridSum<3>(v, work, &S->count)) PetscWarpCGFinishUpdate(S, norms, flags, v, &c);
+}
+
+/* The step's grid sum: each block's partial sums into part[NR * blockIdx.x + k], a grid synchronisation, then every
+   block adds all partial sums in the same fixed order (the same bits in every block); the result in tot[] (shared) */
+template <int NR>
+__device__ static void StepGridSum(double v[NR], double *part, double tot[NR], cooperative_groups::grid_group &grid)
+{
+  BlockSum<NR, STEP_THREADS>(v);
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int k = 0; k < NR; k++) part[NR * blockIdx.x + k] = v[k];
+  }
+  grid.sync();
+#pragma unroll
+  for (int k = 0; k < NR; k++) v[k] = 0.0;
+  for (unsigned int b = threadIdx.x; b < gridDim.x; b += STEP_THREADS) {
+#pragma unroll
+    for (int k = 0; k < NR; k++) v[k] += __ldcg(&part[NR * b + k]);
+  }
+  __syncthreads(); /* tot[] of the previous phase is read by every thread before it is written again */
+  BlockSum<NR, STEP_THREADS>(v);
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int k = 0; k < NR; k++) tot[k] = v[k];
+  }
+  __syncthreads();
+}
+
+/* PetscWarpCGStep: Alpha, Update (LAG_X) and the next Direction in one cooperative kernel. Every block applies the
+   same bookkeeping to the same sums, so all blocks agree on a, b and the status without a further synchronisation: the
+   scalars as read (S0), after p'w (S1) and after the update (S2) are three shared copies, each written once by thread
+   0 and read by the block after a barrier; thread 0 of block 0 writes S2 back. Each thread touches the same entries in
+   the three phases, and keeps the z of its first STEP_ZSHARED entries in shared memory from the update to the
+   direction: with Jacobi, z is not written to memory there (its storage, w's, holds no z afterwards). The arithmetic is
+   PetscWarpCGUpdateEntry()'s and PetscWarpCGDirectionEntry()'s. */
+#define STEP_ZSHARED 16 /* z entries per thread in shared memory: 64 KB a block */
+
+__global__ void __launch_bounds__(STEP_THREADS) CGStep(int n, int flags, double *__restrict__ x, double *r, double *__restrict__ p, const double *w, double *z, const double *__restrict__ dinv, const double *__restrict__ parts, int nparts, PetscWarpCGScalars *S, double *norms, double *work, PetscWarpCGCtl c)
+{
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  extern __shared__ double       zs[]; /* [STEP_ZSHARED][STEP_THREADS] */
+  __shared__ PetscWarpCGScalars  S0, S1, S2;
+  __shared__ double              totA[1], totB[3], nrm[1];
+  __shared__ int                 st0;
+  const int                      i0 = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x, diag = flags & PETSCWARP_CG_DIAG;
+  PetscWarpCGCtl                 cl = c;
+  double                         v[3];
+
+  if (threadIdx.x == 0) S0 = *S;
+  cl.slot = 0; /* FinishUpdate() writes this iteration's norm to nrm[0]; thread 0 of block 0 stores it */
+  __syncthreads();
+  /* Alpha: p'w, or the sum of the product's partial sums (all blocks take part in every synchronisation, whatever the
+     status: it is the same in all blocks) */
+  v[0] = 0.0;
+  if (!S0.status && parts)
+    for (int k = i0; k < nparts; k += stride) v[0] += parts[k];
+  else if (!S0.status)
+    for (int i = i0; i < n; i += stride) v[0] += p[i] * w[i];
+  StepGridSum<1>(v, work, totA, grid);
+  if (threadIdx.x == 0) {
+    S1 = S0;
+    PetscWarpCGFinishAlpha(&S1, totA[0], &c);
+  }
+  __syncthreads();
+  /* Update: r -= a w, z = D^-1 r (or z as given: r without a preconditioner), z'r, r'r, z'z; x is left to the Direction */
+  v[0] = v[1] = v[2] = 0.0;
+  if (!S1.status) {
+    const double a = S1.a;
+    int          k = 0;
+    for (int i = i0; i < n; i += stride, k++) {
+      double ri = r[i], zi;
+      ri        = ri - a * w[i];
+      r[i]      = ri;
+      zi        = diag ? dinv[i] * ri : z[i];
+      if (k < STEP_ZSHARED) zs[k * STEP_THREADS + threadIdx.x] = zi;
+      else if (diag) z[i] = zi;
+      if (flags & PETSCWARP_CG_DOT_ZR) v[0] += zi * ri;
+      if (flags & PETSCWARP_CG_NRM_R) v[1] += ri * ri;
+      if (flags & PETSCWARP_CG_NRM_Z) v[2] += zi * zi;
+    }
+  }
+  StepGridSum<3>(v, work + STEP_MAXGRID, totB, grid);
+  if (threadIdx.x == 0) {
+    S2  = S1;
+    st0 = S1.status; /* FinishUpdate() writes the norm only when the iteration had not stopped */
+    PetscWarpCGFinishUpdate(&S2, nrm, flags | PETSCWARP_CG_LAG_X, totB, &cl);
+  }
+  __syncthreads();
+  /* the next iteration's Direction: x += a p (recorded by the update), then p = z + b p unless the iteration stopped */
+  {
+    const int    lag = PetscWarpCGLagged(&S2, c.it + 1, x), upd = !S2.status;
+    const double xa = S2.xa, b = S2.b;
+    if (lag || upd) {
+      int k = 0;
+      for (int i = i0; i < n; i += stride, k++) {
+        const double pi = p[i];
+        if (lag) x[i] = x[i] + xa * pi;
+        if (upd) p[i] = (k < STEP_ZSHARED ? zs[k * STEP_THREADS + threadIdx.x] : z[i]) + b * pi;
+      }
+    }
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) { /* S2 is only read: the copy leaves its x update done */
+    PetscWarpCGScalars out = S2;
+    if (out.xlag == c.it + 1) out.xlag = 0;
+    *S = out;
+    if ((flags & PETSCWARP_CG_FIN_NORM) && !st0) norms[c.slot] = nrm[0];
+  }
+}
+
+#define STEP_SMEM (sizeof(double) * STEP_ZSHARED * STEP_THREADS)
+
+static int StepGrid(int n, int *grid)
+{
+  static int  maxgrid = 0;
+  cudaError_t e;
+  if (!maxgrid) {
+    int dev, sms, per;
+    if ((e = cudaGetDevice(&dev)) != cudaSuccess) return (int)e;
+    if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return (int)e;
+    if ((e = cudaFuncSetAttribute(CGStep, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)STEP_SMEM)) != cudaSuccess) return (int)e;
+    if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, CGStep, STEP_THREADS, STEP_SMEM)) != cudaSuccess) return (int)e;
+    maxgrid = sms * per;
+    if (maxgrid > STEP_MAXGRID) maxgrid = STEP_MAXGRID;
+    if (maxgrid < 1) return (int)cudaErrorCooperativeLaunchTooLarge;
+  }
+  *grid = (n + STEP_THREADS - 1) / STEP_THREADS;
+  if (*grid < 1) *grid = 1;
+  if (*grid > maxgrid) *grid = maxgrid;
+  return 0;
+}
+
+int PetscWarpCGStepAvailableCUDA(int *ok)
+{
+  int         dev, coop = 0, g;
+  cudaError_t e;
+  *ok = 0;
+  if ((e = cudaGetDevice(&dev)) != cudaSuccess) return (int)e;
+  if ((e = cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev)) != cudaSuccess) return (int)e;
+  if (coop && StepGrid(1, &g) == 0) *ok = 1;
+  return 0;
+}
+
+int PetscWarpCGStepCUDA(int n, int flags, double *x, double *r, double *p, const double *w, double *z, const double *dinv, const double *parts, int nparts, PetscWarpCGScalars *S, double *norms, double *work, PetscWarpCGCtl c, void *stream)
+{
+  int   g, e;
+  void *args[] = {&n, &flags, &x, &r, &p, (void *)&w, &z, (void *)&dinv, (void *)&parts, &nparts, &S, &norms, &work, &c};
+  if (nparts <= 0) parts = NULL;
+  if (!PetscWarpCGStepArgsValid(flags, x, r, p, w, z, dinv)) return (int)cudaErrorInvalidValue;
+  if ((e = StepGrid(n, &g))) return e;
+  return (int)cudaLaunchCooperativeKernel((const void *)CGStep, dim3(g), dim3(STEP_THREADS), args, STEP_SMEM, (cudaStream_t)stream);
 }
 
 __global__ void __launch_bounds__(CG_THREADS) CGInverseDiagonal(int n, double *d, int useabs, int fix)

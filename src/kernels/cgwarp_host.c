@@ -34,6 +34,22 @@ void PetscWarpCGUpdateHost(int n, int flags, double *x, double *r, const double 
   PetscWarpCGFinishUpdate(S, norms, flags, red, &c);
 }
 
+void PetscWarpCGStepHost(int n, int flags, double *x, double *r, double *p, const double *w, double *z, const double *dinv, const double *parts, int nparts, PetscWarpCGScalars *S, double *norms, PetscWarpCGCtl c)
+{
+  if (!PetscWarpCGStepArgsValid(flags, x, r, p, w, z, dinv)) {
+    fprintf(stderr, "PetscWarpCGStepHost: flags %d need AXPY, FIN_BETA and arrays that are NULL (x %p r %p p %p w %p z %p dinv %p)\n", flags, (void *)x, (void *)r, (void *)p, (const void *)w, (void *)z, (const void *)dinv);
+    abort();
+  }
+  if (parts && nparts > 0) {
+    double dpi = 0.0;
+    for (int k = 0; k < nparts; k++) dpi += parts[k];
+    if (!S->status) PetscWarpCGFinishAlpha(S, dpi, &c);
+  } else PetscWarpCGAlphaHost(n, p, w, S, c);
+  PetscWarpCGUpdateHost(n, flags | PETSCWARP_CG_LAG_X, NULL, r, NULL, w, z, dinv, S, norms, c);
+  PetscWarpCGDirectionHost(n, c.it + 1, z, p, x, 0, S);
+  if (S->xlag == c.it + 1) S->xlag = 0; /* done by this Direction */
+}
+
 void PetscWarpCGInverseDiagonalHost(int n, double *d, int useabs, int fix)
 {
   for (int i = 0; i < n; i++) d[i] = PetscWarpCGInverseDiagonalEntry(d[i], useabs, fix);

@@ -237,39 +237,77 @@ __device__ __forceinline__ void StoreRowsAt(double sum, int info, int p, const d
   }
 }
 
-/* EllWarpK1 with schedule V */
-template <int V>
-__global__ void __launch_bounds__(1024, 1) EllWarpK1V(int nrows, int nwarps, const int *__restrict__ woff, const int *__restrict__ col, const double *__restrict__ val, const int *__restrict__ perm, const double *__restrict__ x, const double *z, double *y)
+/* DOT (PetscWarpEllMultDotCUDA()): the block's sum of x[p] y[p] over the rows it stored (dot: this thread's term) into
+   part[blockIdx.x], in a fixed order. Every thread of the block calls it (the kernels below do not return early then). */
+__device__ __forceinline__ void BlockDotPart(double dot, double *part)
 {
-  using S = KcSchedule<V, 1>;
-  int gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
-  if (w >= nwarps) return;
-  int     v0 = woff[w], nb = (woff[w + 1] - v0) / PETSCWARP_WARP, row = (w << 5) + lane, p = row < nrows ? (perm ? __ldg(perm + row) : row) : -1;
-  DecWide dec;
-  double  sum = BatchSum<1, S::D, S::PIPE, true>(nb, col + v0 + lane, val + v0 + lane, x, dec);
-  if (p >= 0) y[p] = z ? z[p] + sum : sum;
+  __shared__ double sh[32];
+  int               lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nw = (blockDim.x + 31) >> 5;
+  for (int off = 16; off > 0; off >>= 1) dot += __shfl_down_sync(FULL_MASK, dot, off);
+  if (lane == 0) sh[wid] = dot;
+  __syncthreads();
+  if (wid == 0) {
+    dot = lane < nw ? sh[lane] : 0.0;
+    for (int off = 16; off > 0; off >>= 1) dot += __shfl_down_sync(FULL_MASK, dot, off);
+    if (lane == 0) part[blockIdx.x] = dot;
+  }
+}
+
+/* StoreRowsAt() that also returns the stored lane's term x[p] y[p] (z == NULL, no split rows: DOT only) */
+__device__ __forceinline__ double StoreRowsDot(double sum, int info, int p, const double *__restrict__ x, double *y)
+{
+  int l = info & 255;
+  for (int off = (1 << l) >> 1; off > 0; off >>= 1) sum += __shfl_down_sync(FULL_MASK, sum, off);
+  if (p < 0) return 0.0;
+  y[p] = sum;
+  return __ldg(&x[p]) * sum;
+}
+
+/* EllWarpK1 with schedule V (DOT: y = A x and the block sums of x'y; z is NULL) */
+template <int V, bool DOT>
+__global__ void __launch_bounds__(1024, 1) EllWarpK1V(int nrows, int nwarps, const int *__restrict__ woff, const int *__restrict__ col, const double *__restrict__ val, const int *__restrict__ perm, const double *__restrict__ x, const double *z, double *y, double *part)
+{
+  using S   = KcSchedule<V, 1>;
+  int    gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
+  double dot = 0.0;
+  if (w < nwarps) {
+    int     v0 = woff[w], nb = (woff[w + 1] - v0) / PETSCWARP_WARP, row = (w << 5) + lane, p = row < nrows ? (perm ? __ldg(perm + row) : row) : -1;
+    DecWide dec;
+    double  sum = BatchSum<1, S::D, S::PIPE, true>(nb, col + v0 + lane, val + v0 + lane, x, dec);
+    if (p >= 0) y[p] = z ? z[p] + sum : sum;
+    if (DOT && p >= 0) dot = __ldg(&x[p]) * sum;
+  } else if (!DOT) return;
+  if (DOT) BlockDotPart(dot, part);
 }
 
 /* EllWarpK2 with schedule V */
-template <int V>
-__global__ void __launch_bounds__(1024, 1) EllWarpK2V(int nwarps, const int *__restrict__ woff, const int *__restrict__ wrow, const int *__restrict__ winfo, const int *__restrict__ col, const double *__restrict__ val, const int *__restrict__ perm, const double *__restrict__ x, const double *z, double *y)
+template <int V, bool DOT>
+__global__ void __launch_bounds__(1024, 1) EllWarpK2V(int nwarps, const int *__restrict__ woff, const int *__restrict__ wrow, const int *__restrict__ winfo, const int *__restrict__ col, const double *__restrict__ val, const int *__restrict__ perm, const double *__restrict__ x, const double *z, double *y, double *part)
 {
-  using S = KcSchedule<V, 1>;
-  int gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
-  if (w >= nwarps) return;
-  int     info = winfo[w], v0 = woff[w], nb = (woff[w + 1] - v0) / PETSCWARP_WARP, p = RowTarget(lane, info, wrow[w], perm);
-  DecWide dec;
-  double  sum = BatchSum<1, S::D, S::PIPE, true>(nb, col + v0 + lane, val + v0 + lane, x, dec);
-  StoreRowsAt(sum, info, p, z, y);
+  using S   = KcSchedule<V, 1>;
+  int    gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
+  double dot = 0.0;
+  if (w < nwarps) {
+    int     info = winfo[w], v0 = woff[w], nb = (woff[w + 1] - v0) / PETSCWARP_WARP, p = RowTarget(lane, info, wrow[w], perm);
+    DecWide dec;
+    double  sum = BatchSum<1, S::D, S::PIPE, true>(nb, col + v0 + lane, val + v0 + lane, x, dec);
+    if (DOT) dot = StoreRowsDot(sum, info, p, x, y);
+    else StoreRowsAt(sum, info, p, z, y);
+  } else if (!DOT) return;
+  if (DOT) BlockDotPart(dot, part);
 }
 
 /* EllWarpKc with schedule V */
-template <int V, int U>
-__global__ void __launch_bounds__(1024, 1) EllWarpKcV(int nwarps, const int *__restrict__ woff, const int *__restrict__ wrow, const int *__restrict__ winfo, const int *__restrict__ wmode, const int *__restrict__ ioff, const unsigned short *__restrict__ cidx, const double *__restrict__ val, const int *__restrict__ perm, const double *__restrict__ x, const double *z, double *y)
+template <int V, int U, bool DOT>
+__global__ void __launch_bounds__(1024, 1) EllWarpKcV(int nwarps, const int *__restrict__ woff, const int *__restrict__ wrow, const int *__restrict__ winfo, const int *__restrict__ wmode, const int *__restrict__ ioff, const unsigned short *__restrict__ cidx, const double *__restrict__ val, const int *__restrict__ perm, const double *__restrict__ x, const double *z, double *y, double *part)
 {
-  using S = KcSchedule<V, U>;
-  int gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
-  if (w >= nwarps) return;
+  using S   = KcSchedule<V, U>;
+  int    gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
+  double dot = 0.0;
+  if (w >= nwarps) {
+    if (DOT) BlockDotPart(dot, part);
+    return;
+  }
   int                   info = winfo[w], v0 = woff[w], nb = (woff[w + 1] - v0) / (PETSCWARP_WARP * U), mode = wmode[w], p = RowTarget(lane, info, wrow[w], perm);
   const unsigned short *ci = cidx + ioff[w];
   const double         *v  = val + v0 + lane;
@@ -286,39 +324,43 @@ __global__ void __launch_bounds__(1024, 1) EllWarpKcV(int nwarps, const int *__r
     DecWide dec;
     sum = BatchSum<U, S::D, S::PIPE, false>(nb, reinterpret_cast<const int *>(ci) + lane, v, x, dec);
   }
-  StoreRowsAt(sum, info, p, z, y);
+  if (DOT) {
+    dot = StoreRowsDot(sum, info, p, x, y);
+    BlockDotPart(dot, part);
+  } else StoreRowsAt(sum, info, p, z, y);
 }
 
-template <int V, int U>
-static void LaunchKcV(const PetscWarpEll *E, int grid, int blocksize, cudaStream_t st, const int *perm, const double *x, const double *z, double *y)
+template <int V, int U, bool DOT>
+static void LaunchKcV(const PetscWarpEll *E, int grid, int blocksize, cudaStream_t st, const int *perm, const double *x, const double *z, double *y, double *part)
 {
-  EllWarpKcV<V, U><<<grid, blocksize, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->wmode, E->ioff, E->cidx, E->val, perm, x, z, y);
+  EllWarpKcV<V, U, DOT><<<grid, blocksize, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->wmode, E->ioff, E->cidx, E->val, perm, x, z, y, part);
 }
 
 /* The instance of EllWarpKcV for unit u (1..U): false if there is none */
-template <int V, int U>
-static bool LaunchKcVUpTo(int u, const PetscWarpEll *E, int grid, int blocksize, cudaStream_t st, const int *perm, const double *x, const double *z, double *y)
+template <int V, int U, bool DOT>
+static bool LaunchKcVUpTo(int u, const PetscWarpEll *E, int grid, int blocksize, cudaStream_t st, const int *perm, const double *x, const double *z, double *y, double *part)
 {
   if constexpr (U == 0) return false;
   else {
     if (u == U) {
-      LaunchKcV<V, U>(E, grid, blocksize, st, perm, x, z, y);
+      LaunchKcV<V, U, DOT>(E, grid, blocksize, st, perm, x, z, y, part);
       return true;
     }
-    return LaunchKcVUpTo<V, U - 1>(u, E, grid, blocksize, st, perm, x, z, y);
+    return LaunchKcVUpTo<V, U - 1, DOT>(u, E, grid, blocksize, st, perm, x, z, y, part);
   }
 }
 
-/* The products of schedule V >= 1 (see KcSchedule) */
-template <int V>
-static int MultV(const PetscWarpEll *E, int kernel, int grid, int blocksize, cudaStream_t st, const int *perm, const double *x, const double *z, double *y)
+/* The products of schedule V >= 1 (see KcSchedule); DOT: also the block sums of x'y into part[grid] (z NULL, no split
+   rows: the caller checks) */
+template <int V, bool DOT>
+static int MultV(const PetscWarpEll *E, int kernel, int grid, int blocksize, cudaStream_t st, const int *perm, const double *x, const double *z, double *y, double *part)
 {
   if (kernel == 1 && !E->cidx) {
-    EllWarpK1V<V><<<grid, blocksize, 0, st>>>(E->nrows, E->nwarps, E->woff, E->col, E->val, perm, x, z, y);
+    EllWarpK1V<V, DOT><<<grid, blocksize, 0, st>>>(E->nrows, E->nwarps, E->woff, E->col, E->val, perm, x, z, y, part);
     return 0;
   }
-  if (!E->cidx) EllWarpK2V<V><<<grid, blocksize, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->col, E->val, perm, x, z, y);
-  else if (!LaunchKcVUpTo<V, PETSCWARP_MAX_UNIT>(E->unit < 1 ? 1 : E->unit, E, grid, blocksize, st, perm, x, z, y)) return (int)cudaErrorInvalidValue;
+  if (!E->cidx) EllWarpK2V<V, DOT><<<grid, blocksize, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->col, E->val, perm, x, z, y, part);
+  else if (!LaunchKcVUpTo<V, PETSCWARP_MAX_UNIT, DOT>(E->unit < 1 ? 1 : E->unit, E, grid, blocksize, st, perm, x, z, y, part)) return (int)cudaErrorInvalidValue;
   return 0;
 }
 
@@ -404,13 +446,13 @@ extern "C" int PetscWarpEllMultVariantCUDA(const PetscWarpEll *E, int kernel, in
     if (E->nsplit && z != y && !(kernel == 1 && !E->cidx)) EllWarpInitSplit<<<Blocks(E->nsplit, 256), 256, 0, st>>>(E->nsplit, perm, z, y);
     switch (variant) {
     case 1:
-      err = MultV<1>(E, kernel, grid, blocksize, st, perm, x, z, y);
+      err = MultV<1, false>(E, kernel, grid, blocksize, st, perm, x, z, y, NULL);
       break;
     case 2:
-      err = MultV<2>(E, kernel, grid, blocksize, st, perm, x, z, y);
+      err = MultV<2, false>(E, kernel, grid, blocksize, st, perm, x, z, y, NULL);
       break;
     default:
-      err = MultV<3>(E, kernel, grid, blocksize, st, perm, x, z, y);
+      err = MultV<3, false>(E, kernel, grid, blocksize, st, perm, x, z, y, NULL);
     }
     return err ? err : (int)cudaGetLastError();
   }
@@ -422,6 +464,35 @@ extern "C" int PetscWarpEllMultVariantCUDA(const PetscWarpEll *E, int kernel, in
   if (!E->cidx) EllWarpK2<<<grid, blocksize, 0, st>>>(E->nwarps, E->woff, E->wrow, E->winfo, E->col, E->val, perm, x, z, y);
   else if (!LaunchKcUpTo<PETSCWARP_MAX_UNIT>(E->unit < 1 ? 1 : E->unit, E, grid, blocksize, st, perm, x, z, y)) return (int)cudaErrorInvalidValue;
   return (int)cudaGetLastError();
+}
+
+extern "C" int PetscWarpEllMultDotPartsCUDA(const PetscWarpEll *E, int kernel, int variant, int blocksize, int *nparts)
+{
+  *nparts = 0;
+  if (variant < -1 || variant >= PETSCWARP_KC_VARIANTS) return (int)cudaErrorInvalidValue;
+  if (blocksize < 32 || blocksize > 1024 || blocksize % 32) return (int)cudaErrorInvalidConfiguration;
+  if (PetscWarpEllVariant(E, variant) == 0 || E->nsplit || E->nrows != E->ncols || !E->nrows || !E->nwarps || (kernel == 1 && !E->cidx && E->maxlanes != 1)) return (int)cudaErrorNotSupported;
+  *nparts = Blocks((long long)E->nwarps * PETSCWARP_WARP, blocksize);
+  return 0;
+}
+
+extern "C" int PetscWarpEllMultDotCUDA(const PetscWarpEll *E, int kernel, int variant, int blocksize, const double *x, double *y, double *part, void *stream)
+{
+  cudaStream_t st   = (cudaStream_t)stream;
+  const int   *perm = E->identity ? NULL : E->perm;
+  int          grid, err;
+  if ((err = PetscWarpEllMultDotPartsCUDA(E, kernel, variant, blocksize, &grid))) return err;
+  switch (PetscWarpEllVariant(E, variant)) {
+  case 1:
+    err = MultV<1, true>(E, kernel, grid, blocksize, st, perm, x, NULL, y, part);
+    break;
+  case 2:
+    err = MultV<2, true>(E, kernel, grid, blocksize, st, perm, x, NULL, y, part);
+    break;
+  default:
+    err = MultV<3, true>(E, kernel, grid, blocksize, st, perm, x, NULL, y, part);
+  }
+  return err ? err : (int)cudaGetLastError();
 }
 
 extern "C" int PetscWarpEllMultTransposeCUDA(const PetscWarpEll *E, const double *x, const double *z, double *y, void *stream)

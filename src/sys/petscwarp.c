@@ -105,6 +105,7 @@ PetscErrorCode PetscWarpInitializePackage(void)
   PetscCall(PetscLogEventRegister("CGWarpDirection", KSP_CLASSID, &KSPCGWARP_Direction));
   PetscCall(PetscLogEventRegister("CGWarpAlpha", KSP_CLASSID, &KSPCGWARP_Alpha));
   PetscCall(PetscLogEventRegister("CGWarpUpdate", KSP_CLASSID, &KSPCGWARP_Update));
+  PetscCall(PetscLogEventRegister("CGWarpStep", KSP_CLASSID, &KSPCGWARP_Step));
   PetscCall(PetscLogEventRegister("CGWarpCheck", KSP_CLASSID, &KSPCGWARP_Check));
   PetscCall(PetscRegisterFinalize(PetscWarpFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);

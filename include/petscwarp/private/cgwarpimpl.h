@@ -3,5 +3,5 @@
 
 #include <petscwarp.h>
 
-PETSC_INTERN PetscLogEvent  KSPCGWARP_SetUp, KSPCGWARP_Direction, KSPCGWARP_Alpha, KSPCGWARP_Update, KSPCGWARP_Check;
+PETSC_INTERN PetscLogEvent  KSPCGWARP_SetUp, KSPCGWARP_Direction, KSPCGWARP_Alpha, KSPCGWARP_Update, KSPCGWARP_Step, KSPCGWARP_Check;
 PETSC_INTERN PetscErrorCode KSPCreate_CGWarp(KSP);

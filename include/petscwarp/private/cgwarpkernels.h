@@ -13,6 +13,11 @@
     PetscWarpCGAlpha:     dpi = p'w; the checks of KSPCG (NaN, dpi = 0, sign change); betaold = beta; a = beta / dpi
     PetscWarpCGUpdate:    x += a p, r -= a w (AXPY); z = D^-1 r (DIAG, z may alias w); reductions z'r, r'r, z'z;
                           the norm of the iteration (FIN_NORM, stored in norms[slot]) and the new beta (FIN_BETA)
+  PetscWarpCGStep:      Alpha, Update and the next iteration's Direction in one pass (the fused Jacobi/none path):
+                          dpi = p'w and a; r -= a w, z = D^-1 r, the reductions, the norm and b; then x += a p and
+                          p = z + b p (only x += a p where the iteration stopped). On CUDA one cooperative kernel
+                          with two grid synchronisations instead of three kernels: no launch, ramp or tail between
+                          the phases, and x is up to date after every step (no lag to flush).
   A preconditioner other than Jacobi or none: one Update with AXPY, then the caller's PCApply, then one Update without.
   LAG_X (fused Jacobi or none): the update does r -= a w only and leaves x += a p to the next Direction, which reads p
   anyway (one vector read fewer per iteration, the same arithmetic on x); after the last iteration the caller runs a
@@ -181,6 +186,13 @@ static inline PETSCWARP_CG_HD int PetscWarpCGUpdateArgsValid(int flags, const do
   return 1;
 }
 
+/* Whether a step with these flags and arrays can run (the driver's fused path always passes them) */
+static inline PETSCWARP_CG_HD int PetscWarpCGStepArgsValid(int flags, const double *x, const double *r, const double *p, const double *w, const double *z, const double *dinv)
+{
+  if (!(flags & PETSCWARP_CG_AXPY) || !(flags & PETSCWARP_CG_FIN_BETA) || !x || !p || !z) return 0;
+  return PetscWarpCGUpdateArgsValid(flags | PETSCWARP_CG_LAG_X, x, r, p, w, z, dinv);
+}
+
 /* Entry i of an update (both builds): x += a p (unless LAG_X), r -= a w (AXPY); z = dinv r (DIAG); the terms of the
    reductions added to red. z may alias w (read before written) or r (DIAG not set: z is read after r was written). z is
    touched only when the flags need it (it is NULL in the PCApply path's first update). */
@@ -236,6 +248,13 @@ void PetscWarpCGAlphaHost(int n, const double *p, const double *w, PetscWarpCGSc
    cudaErrorInvalidValue without a launch */
 void PetscWarpCGInverseDiagonalHost(int n, double *d, int useabs, int fix);
 void PetscWarpCGUpdateHost(int n, int flags, double *x, double *r, const double *p, const double *w, double *z, const double *dinv, PetscWarpCGScalars *S, double *norms, PetscWarpCGCtl c);
+/* Iteration c.it's Alpha, its Update (flags: AXPY and FIN_BETA required, LAG_X implied: x is not touched there) and the
+   Direction of iteration c.it + 1 with z (x += a p with this iteration's p and a, then p = z + b p unless the iteration
+   stopped); the x update it recorded is done (S->xlag is not c.it + 1 afterwards). x, r, p, w and z must not be NULL (z
+   may alias w or r, as in the update). parts (nparts > 0): p'w as partial sums that the product left (w = A p and p'w
+   in one kernel: PetscWarpEllMultDotCUDA()), added in index order; NULL: p'w from p and w. With DIAG, z's storage is
+   scratch: the CUDA step keeps z on chip and need not store it. */
+void PetscWarpCGStepHost(int n, int flags, double *x, double *r, double *p, const double *w, double *z, const double *dinv, const double *parts, int nparts, PetscWarpCGScalars *S, double *norms, PetscWarpCGCtl c);
 
 /* ---------------- CUDA (src/kernels/cgwarp.cu), arrays and S in device memory; 0 = success ---------------- */
 /* Reduction work space: bytes of device memory the reductions need (block partial sums), for n entries */
@@ -244,6 +263,11 @@ int    PetscWarpCGInverseDiagonalCUDA(int n, double *d, int useabs, int fix, voi
 int    PetscWarpCGDirectionCUDA(int n, int it, const double *z, double *p, double *x, int first, const PetscWarpCGScalars *S, void *stream);
 int    PetscWarpCGAlphaCUDA(int n, const double *p, const double *w, PetscWarpCGScalars *S, double *work, PetscWarpCGCtl c, void *stream);
 int    PetscWarpCGUpdateCUDA(int n, int flags, double *x, double *r, const double *p, const double *w, double *z, const double *dinv, PetscWarpCGScalars *S, double *norms, double *work, PetscWarpCGCtl c, void *stream);
+/* Whether this device runs PetscWarpCGStepCUDA() (cooperative launch); 0 = success, *ok set */
+int PetscWarpCGStepAvailableCUDA(int *ok);
+/* The step as one cooperative kernel (cudaErrorInvalidValue without a launch for a NULL array or missing flags; the
+   launch's error where cooperative launch is not available) */
+int PetscWarpCGStepCUDA(int n, int flags, double *x, double *r, double *p, const double *w, double *z, const double *dinv, const double *parts, int nparts, PetscWarpCGScalars *S, double *norms, double *work, PetscWarpCGCtl c, void *stream);
 
 #if defined(__cplusplus)
 }

@@ -111,6 +111,7 @@ PETSC_INTERN PetscErrorCode MatEllWarpReset_Private(Mat);
 PETSC_INTERN PetscErrorCode MatEllWarpChoose_Private(PetscInt, const int[], PetscInt, MatEllWarpKernel, PetscInt, MatEllWarpKernel *, PetscInt *);
 PETSC_INTERN PetscErrorCode MatEllWarpApply_Private(Mat, PetscBool, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatEllWarpGetDiagonal_Private(Mat, Vec);
+PETSC_INTERN PetscErrorCode MatEllWarpMultDot_Private(Mat, Vec, Vec, PetscInt, PetscScalar[], PetscInt *);
 PETSC_INTERN PetscErrorCode MatEllWarpRefreshTimes_Private(Mat, PetscLogDouble *, PetscLogDouble *);
 PETSC_INTERN PetscErrorCode MatEllWarpRowPermutation_Private(Mat, Mat, IS *);
 PETSC_INTERN PetscErrorCode MatEllWarpChooseWindow_Private(PetscInt, const int[], const int[], PetscInt, PetscReal, PetscInt *, PetscReal *, PetscReal *);

@@ -284,6 +284,11 @@ int PetscWarpEllMultCUDA(const PetscWarpEll *E, int kernel, int blocksize, const
    batches of codes/columns and values per lane (see ellwarp_spmv.cu, KcSchedule). Every variant gives the same
    products, bitwise but for the chunks of split rows (added atomically in any order). PetscWarpEllMultCUDA() runs the default (-1). */
 int PetscWarpEllMultVariantCUDA(const PetscWarpEll *E, int kernel, int variant, int blocksize, const double *x, const double *z, double *y, void *stream);
+/* y = A x with the partial sums of x'y (KSPCGWARP's p'w with its w = A p): part[b] = the sum of x[i] y[i] over the rows
+   that block b of the product stored, in a fixed order. Square layouts of schedules 1..3 without split rows only
+   (else cudaErrorNotSupported, nothing launched); *nparts: the entries part needs (the product's blocks) */
+int PetscWarpEllMultDotPartsCUDA(const PetscWarpEll *E, int kernel, int variant, int blocksize, int *nparts);
+int PetscWarpEllMultDotCUDA(const PetscWarpEll *E, int kernel, int variant, int blocksize, const double *x, double *y, double *part, void *stream);
 int PetscWarpEllMultTransposeCUDA(const PetscWarpEll *E, const double *x, const double *z, double *y, void *stream);
 int PetscWarpEllGetDiagonalCUDA(const PetscWarpEll *E, double *d, void *stream);
 /* Copy a device layout's index arrays to host arrays (for tests comparing with the host twin); the compact index

@@ -1,8 +1,9 @@
 /*
-  KSPCGWARP: KSPCG's conjugate gradient (same arithmetic, same iteration counts) with the vector work fused into three
-  kernels per iteration and alpha, beta and the norms computed where the vectors are (src/kernels/cgwarp*.{cu,c}), so
-  that an iteration has no host synchronisation: the host reads back the norms and the breakdown status once every
-  `-ksp_cgwarp_check_every` iterations and replays KSPCG's monitors and convergence tests on them.
+  KSPCGWARP: KSPCG's conjugate gradient (same arithmetic, same iteration counts) with the vector work of an iteration
+  fused into one step kernel (Jacobi or no preconditioner; three kernels with PCApply() between two of them otherwise)
+  and alpha, beta and the norms computed where the vectors are (src/kernels/cgwarp*.{cu,c}), so that an iteration has no
+  host synchronisation: the host reads back the norms and the breakdown status once every `-ksp_cgwarp_check_every`
+  iterations and replays KSPCG's monitors and convergence tests on them.
 */
 #include <petscwarp/private/cgwarpimpl.h>
 #include <petscwarp/private/cgwarpkernels.h>
@@ -11,7 +12,7 @@
   #include <petscdevice_cuda.h>
 #endif
 
-PetscLogEvent KSPCGWARP_SetUp, KSPCGWARP_Direction, KSPCGWARP_Alpha, KSPCGWARP_Update, KSPCGWARP_Check;
+PetscLogEvent KSPCGWARP_SetUp, KSPCGWARP_Direction, KSPCGWARP_Alpha, KSPCGWARP_Update, KSPCGWARP_Step, KSPCGWARP_Check;
 
 /* How the preconditioner is applied */
 typedef enum {
@@ -27,11 +28,17 @@ typedef struct {
   PetscBool           fuse;        /* fuse Jacobi / no PC into the update kernel */
   PetscBool           lag;         /* leave x += a p to the next Direction (fused PC, no monitor, a mirrored test) */
   PetscBool           lagged;      /* the last solve did */
-  PetscBool           cuda;        /* backend of the last solve */
-  CGWarpPCMode        mode;        /* of the last solve */
-  PetscInt            last_every;  /* check interval of the last solve */
-  PetscWarpCGScalars *S, *hS;      /* scalars + norms[nmax]: in the vectors' memory; hS its host copy (pinned), == S on the host */
-  double             *work;        /* device reduction work space */
+  PetscBool           step;        /* fused path: p'w, the update and the next direction in one pass (PetscWarpCGStep) */
+  PetscBool           stepped;     /* the last solve did */
+  PetscBool           multdot;     /* step: w = A p and p'w in one product where the operator has one ("MatWarpMultDot_C") */
+  PetscInt            nmultdot;    /* products of the last solve that gave p'w */
+  PetscScalar        *parts;       /* their partial sums of p'w, in the vectors' memory */
+  PetscInt            nparts_cap;
+  PetscBool           cuda;       /* backend of the last solve */
+  CGWarpPCMode        mode;       /* of the last solve */
+  PetscInt            last_every; /* check interval of the last solve */
+  PetscWarpCGScalars *S, *hS;     /* scalars + norms[nmax]: in the vectors' memory; hS its host copy (pinned), == S on the host */
+  double             *work;       /* device reduction work space */
   size_t              work_bytes;
   PetscInt            nmax;
   Vec                 dinv;   /* Jacobi: the inverse diagonal as PCJACOBI applies it */
@@ -66,9 +73,15 @@ static PetscErrorCode FreeBuffers(KSP_CGWarp *cg)
     if (cg->S) PetscCallCUDA(cudaFree(cg->S));
     if (cg->hS) PetscCallCUDA(cudaFreeHost(cg->hS));
     if (cg->work) PetscCallCUDA(cudaFree(cg->work));
+    if (cg->parts) PetscCallCUDA(cudaFree(cg->parts));
   } else
 #endif
+  {
     PetscCall(PetscFree(cg->S));
+    PetscCall(PetscFree(cg->parts));
+  }
+  cg->parts      = NULL;
+  cg->nparts_cap = 0;
   cg->S = cg->hS = NULL;
   cg->work       = NULL;
   cg->work_bytes = 0;
@@ -142,7 +155,10 @@ static PetscErrorCode KSPSetUp_CGWarp(KSP ksp)
   PetscCheck(size == 1, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCGWARP runs on one MPI rank (its reductions stay in device memory): use KSPCG on %d ranks", size);
   PetscCheck(!ksp->calc_sings, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCGWARP does not estimate singular values or eigenvalues (KSPSetComputeSingularValues(), -ksp_monitor_singular_value): use KSPCG");
   PetscCheck(!PetscDefined(USE_COMPLEX), PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCGWARP supports real scalars only");
-  PetscCall(KSPSetWorkVecs(ksp, 3));
+  /* Work vectors like the solution. Before the solution is known (KSPSetUp() called before KSPSolve()) KSPCreateVecs()
+     would take them from the DM, and a DMPlex makes a new global vector by looping over every mesh point of its section
+     (DMCreateGlobalVector_Section_Private(): 0.11 s at 1.9 M unknowns on a 2D mesh), so they are made by the solve */
+  if (ksp->vec_sol) PetscCall(KSPSetWorkVecs(ksp, 3));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -298,6 +314,77 @@ static PetscErrorCode Update(KSP ksp, int flags, Vec X, Vec R, Vec P, Vec W, Vec
   PetscCall(LogFlops(cg, f));
   PetscCall(ArraysRestore(&A));
   PetscCall(PetscLogEventEnd(KSPCGWARP_Update, ksp, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Iteration it's p'w and a, its update (r -= a w, z = D^-1 r, the reductions, the norm, b), then the next iteration's
+   direction (x += a p, p = z + b p): one cooperative kernel on the device */
+/* w = A p; with the step, and p'w as partial sums in cg->parts[0 .. *np) where the operator's product gives them */
+static PetscErrorCode MultDot(KSP ksp, Mat A, Vec P, Vec W, PetscInt *np)
+{
+  KSP_CGWarp *cg                                                          = (KSP_CGWarp *)ksp->data;
+  PetscErrorCode (*f)(Mat, Vec, Vec, PetscInt, PetscScalar[], PetscInt *) = NULL;
+
+  PetscFunctionBegin;
+  *np = 0;
+  if (cg->stepped && cg->multdot && !ksp->transpose_solve) PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatWarpMultDot_C", &f));
+  if (f) {
+    PetscCall((*f)(A, P, W, cg->nparts_cap, cg->parts, np));
+    if (*np < 0) { /* room for the product's partial sums */
+      PetscInt need = -*np;
+#if PetscDefined(HAVE_CUDA)
+      if (cg->cuda) {
+        if (cg->parts) PetscCallCUDA(cudaFree(cg->parts));
+        PetscCallCUDA(cudaMalloc((void **)&cg->parts, sizeof(PetscScalar) * (size_t)need));
+      } else
+#endif
+      {
+        PetscCall(PetscFree(cg->parts));
+        PetscCall(PetscMalloc1(need, &cg->parts));
+      }
+      cg->nparts_cap = need;
+      PetscCall((*f)(A, P, W, cg->nparts_cap, cg->parts, np));
+      PetscCheck(*np >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The operator's product asked for %" PetscInt_FMT " partial sums after getting %" PetscInt_FMT, -*np, need);
+    }
+  }
+  if (*np > 0) cg->nmultdot++;
+  else PetscCall(KSP_MatMult(ksp, A, P, W));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Step(KSP ksp, int flags, Vec X, Vec R, Vec P, Vec W, Vec Z, PetscInt np, PetscWarpCGCtl c)
+{
+  KSP_CGWarp    *cg   = (KSP_CGWarp *)ksp->data;
+  CGArrays       A    = {.n = 0, .cuda = cg->cuda};
+  PetscBool      diag = (PetscBool) !!(flags & PETSCWARP_CG_DIAG);
+  PetscScalar   *x, *r, *p, *w, *z, *d;
+  double        *norms = (double *)(cg->S + 1);
+  PetscInt       n;
+  PetscLogDouble f;
+  void          *st;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(KSPCGWARP_Step, ksp, 0, 0, 0));
+  PetscCall(VecGetLocalSize(R, &n));
+  PetscCall(ArraysGet(&A, R, PETSC_TRUE, &r));
+  PetscCall(ArraysGet(&A, Z, PETSC_TRUE, &z)); /* Z may be W (Jacobi) or R (no PC) */
+  PetscCall(ArraysGet(&A, X, PETSC_TRUE, &x));
+  PetscCall(ArraysGet(&A, P, PETSC_TRUE, &p));
+  PetscCall(ArraysGet(&A, W, PETSC_FALSE, &w));
+  PetscCall(ArraysGet(&A, diag ? cg->dinv : NULL, PETSC_FALSE, &d));
+  PetscCheck(PetscWarpCGStepArgsValid(flags, x, r, p, w, z, d), PETSC_COMM_SELF, PETSC_ERR_PLIB, "KSPCGWARP step (flags %d, %s mode): an array it needs is NULL", flags, CGWarpPCModes[cg->mode]);
+  PetscCall(GetStream(cg->cuda, &st));
+  PetscCall(GpuTime(cg, PETSC_TRUE));
+  CGCALL(cg, PetscWarpCGStepHost((int)n, flags, x, r, p, w, z, d, np > 0 ? cg->parts : NULL, (int)np, cg->S, norms, c), PetscWarpCGStepCUDA((int)n, flags, x, r, p, w, z, d, np > 0 ? cg->parts : NULL, (int)np, cg->S, norms, cg->work, c, st));
+  PetscCall(GpuTime(cg, PETSC_FALSE));
+  f = (np > 0 ? 0.0 : 2.0 * n) + 4.0 * n + 2.0 * n; /* p'w (counted with the product when it gave it); x += a p, r -= a w; p = z + b p */
+  if (diag) f += 1.0 * n;
+  if (flags & PETSCWARP_CG_DOT_ZR) f += 2.0 * n;
+  if (flags & PETSCWARP_CG_NRM_R) f += 2.0 * n;
+  if (flags & PETSCWARP_CG_NRM_Z) f += 2.0 * n;
+  PetscCall(LogFlops(cg, f));
+  PetscCall(ArraysRestore(&A));
+  PetscCall(PetscLogEventEnd(KSPCGWARP_Step, ksp, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -525,12 +612,14 @@ static PetscErrorCode KSPSolve_CGWarp(KSP ksp)
   PetscFunctionBegin;
   X = ksp->vec_sol;
   B = ksp->vec_rhs;
-  { /* work vectors made by KSPSetUp() before the solution vector was known come from the operator: make them like X */
+  { /* work vectors like X: made here when KSPSetUp() did not know X, made again if X changed type */
     VecType   xt, wt;
-    PetscBool same;
+    PetscBool same = PETSC_FALSE;
     PetscCall(VecGetType(X, &xt));
-    PetscCall(VecGetType(ksp->work[0], &wt));
-    PetscCall(PetscStrcmp(xt, wt, &same));
+    if (ksp->nwork >= 3) {
+      PetscCall(VecGetType(ksp->work[0], &wt));
+      PetscCall(PetscStrcmp(xt, wt, &same));
+    }
     if (!same) PetscCall(KSPSetWorkVecs(ksp, 3));
     if (!same && cg->dinv) PetscCall(VecDestroy(&cg->dinv)); /* JacobiInverse() makes it again (and its values) */
   }
@@ -613,7 +702,17 @@ static PetscErrorCode KSPSolve_CGWarp(KSP ksp)
   if (cg->mode == CGWARP_PC_JACOBI) flags |= PETSCWARP_CG_DIAG;
   /* x one iteration behind between kernels: only where nothing looks at it during the solve, and not where Replay() may
      raise an error (KSPSetErrorIfNotConverged()) before the last x += a p is flushed: KSPCG's x has it then */
-  cg->lagged = (PetscBool)(cg->lag && cg->mode != CGWARP_PC_APPLY && mirrored && !ksp->numbermonitors && !ksp->errorifnotconverged);
+  cg->stepped  = (PetscBool)(cg->step && cg->mode != CGWARP_PC_APPLY);
+  cg->nmultdot = 0;
+#if PetscDefined(HAVE_CUDA)
+  if (cg->stepped && cg->cuda) {
+    int ok;
+    PetscCallCUDA((cudaError_t)PetscWarpCGStepAvailableCUDA(&ok));
+    if (!ok) PetscCall(PetscInfo(ksp, "no cooperative launch on this device: three kernels per iteration instead of the fused step\n"));
+    cg->stepped = (PetscBool)ok;
+  }
+#endif
+  cg->lagged = (PetscBool)(!cg->stepped && cg->lag && cg->mode != CGWARP_PC_APPLY && mirrored && !ksp->numbermonitors && !ksp->errorifnotconverged);
   if (cg->lagged) flags |= PETSCWARP_CG_LAG_X;
   if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) flags |= PETSCWARP_CG_NRM_R;
   if (ksp->normtype == KSP_NORM_PRECONDITIONED) flags |= PETSCWARP_CG_NRM_Z;
@@ -630,6 +729,13 @@ static PetscErrorCode KSPSolve_CGWarp(KSP ksp)
       c.test     = cg->device_test && mirrored && ksp->normtype != KSP_NORM_NONE && it > ksp->chknorm && it >= ksp->min_it;
       c.ttol     = (double)ksp->ttol;
       c.dtol     = (double)(ksp->divtol * ksp->rnorm0);
+      if (cg->stepped) { /* the direction of iteration i > 0 came with the step of iteration i - 1 */
+        PetscInt np;
+        if (i == 0) PetscCall(Direction(ksp, 0, Z, P, NULL, PETSC_TRUE));
+        PetscCall(MultDot(ksp, Amat, P, W, &np));
+        PetscCall(Step(ksp, flags, X, R, P, W, Z, np, c));
+        continue;
+      }
       PetscCall(Direction(ksp, i, Z, P, cg->lagged ? X : NULL, (PetscBool)(i == 0)));
       PetscCall(KSP_MatMult(ksp, Amat, P, W));
       PetscCall(Alpha(ksp, P, W, c));
@@ -669,6 +775,8 @@ static PetscErrorCode KSPSetFromOptions_CGWarp(KSP ksp, PetscOptionItems PetscOp
   if (flg) PetscCall(KSPCGWarpSetCheckEvery(ksp, k));
   PetscCall(PetscOptionsBool("-ksp_cgwarp_device_test", "Copy KSPConvergedDefault() to the device (stop at the same iteration with rarer checks)", "KSPCGWARP", cg->device_test, &cg->device_test, NULL));
   PetscCall(PetscOptionsBool("-ksp_cgwarp_fuse", "Fuse PCJACOBI or PCNONE into the update kernel (0: PCApply between kernels)", "KSPCGWARP", cg->fuse, &cg->fuse, NULL));
+  PetscCall(PetscOptionsBool("-ksp_cgwarp_step", "Fused Jacobi/none: p'w, the update and the next direction in one pass (one cooperative kernel on the device) instead of three kernels", "KSPCGWARP", cg->step, &cg->step, NULL));
+  PetscCall(PetscOptionsBool("-ksp_cgwarp_mult_dot", "With the step: w = A p and p'w in one product where the operator has one (MATELLWARP)", "KSPCGWARP", cg->multdot, &cg->multdot, NULL));
   PetscCall(PetscOptionsBool("-ksp_cgwarp_lag_x", "Leave x += a p to the next iteration's first kernel, which reads p anyway (fused PC, no monitor, KSPConvergedDefault/Skip, no error if not converged)", "KSPCGWARP", cg->lag, &cg->lag, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -684,9 +792,10 @@ static PetscErrorCode KSPView_CGWarp(KSP ksp, PetscViewer viewer)
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   if (cg->check_every > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  host check every %" PetscInt_FMT " iterations\n", cg->check_every));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  host check every 8 iterations with KSPConvergedDefault()/KSPConvergedSkip() and no monitor, else every iteration\n"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  device copy of the default convergence test: %s; fuse Jacobi/none: %s; x one iteration behind: %s\n", PetscBools[cg->device_test], PetscBools[cg->fuse], PetscBools[cg->lag]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  device copy of the default convergence test: %s; fuse Jacobi/none: %s; one step kernel: %s; product with p'w: %s; x one iteration behind: %s\n", PetscBools[cg->device_test], PetscBools[cg->fuse], PetscBools[cg->step], PetscBools[cg->multdot], PetscBools[cg->lag]));
+  if (cg->nits && cg->stepped) PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %" PetscInt_FMT " products gave p'w\n", cg->nmultdot));
   if (cg->nits)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %s, %s kernels, check every %" PetscInt_FMT ", x %s; all solves: %" PetscInt_FMT " iterations launched (no-ops after a stop on the device included), %" PetscInt_FMT " host checks\n", CGWarpPCModes[cg->mode], cg->cuda ? "CUDA" : "host", cg->last_every, cg->lagged ? "one iteration behind between kernels" : "updated in each iteration", cg->nits, cg->nchecks));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  last solve: %s, %s kernels, check every %" PetscInt_FMT ", x %s; all solves: %" PetscInt_FMT " iterations launched (no-ops after a stop on the device included), %" PetscInt_FMT " host checks\n", CGWarpPCModes[cg->mode], cg->cuda ? "CUDA" : "host", cg->last_every, cg->stepped ? "updated in the step (p'w, update and next direction in one pass)" : (cg->lagged ? "one iteration behind between kernels" : "updated in each iteration"), cg->nits, cg->nchecks));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -778,17 +887,25 @@ PetscErrorCode KSPCGWarpGetCheckEvery(KSP ksp, PetscInt *k)
 + -ksp_cgwarp_check_every <k>       - iterations between host checks of the norm (default: automatic, see `KSPCGWarpSetCheckEvery()`)
 . -ksp_cgwarp_device_test <bool>    - apply `KSPConvergedDefault()` on the device too, so that rarer checks change nothing (default true)
 . -ksp_cgwarp_fuse <bool>           - fuse `PCJACOBI` and `PCNONE` into the kernels (default true; false: `PCApply()` between kernels)
-- -ksp_cgwarp_lag_x <bool>          - leave x += a p to the next iteration's first kernel, which reads p anyway (default true; used
-                                      only with a fused preconditioner, no monitor, `KSPConvergedDefault()` or `KSPConvergedSkip()`,
-                                      and no `KSPSetErrorIfNotConverged()`)
+. -ksp_cgwarp_step <bool>           - with a fused preconditioner, p'w, the update and the next direction in one pass: one cooperative
+                                      kernel with two grid synchronisations on the device (default true; false: three kernels)
+. -ksp_cgwarp_mult_dot <bool>       - with the step, w = A p and p'w in one product where the operator has one (`MATELLWARP`:
+                                      partial sums of p'w from the product's blocks; default true)
+- -ksp_cgwarp_lag_x <bool>          - without the step, leave x += a p to the next iteration's first kernel, which reads p anyway
+                                      (default true; used only with a fused preconditioner, no monitor, `KSPConvergedDefault()` or
+                                      `KSPConvergedSkip()`, and no `KSPSetErrorIfNotConverged()`)
 
   Level: intermediate
 
   Notes:
-  One iteration: p = z + b p (one kernel), w = A p (`MatMult()` of any matrix type: `MATELLWARP`, `MATAIJCUSPARSE`,
-  `MATSHAREDNZ`, `MATSEQAIJ`, ...), p'w and alpha (one kernel with a grid reduction), then x += a p, r -= a w,
-  z = D^-1 r, z'r, the norm and beta (one kernel). `KSPCG` with `PCJACOBI` runs about nine vector kernels and three host
-  synchronisations (`VecDot()`, `VecDot()`, `VecNorm()` return their scalars to the host) per iteration.
+  One iteration with `PCJACOBI` or `PCNONE`: w = A p (`MatMult()` of any matrix type: `MATELLWARP`, `MATAIJCUSPARSE`,
+  `MATSHAREDNZ`, `MATSEQAIJ`, ...; a `MATELLWARP` product also leaves p'w as partial sums), then one step kernel: p'w and
+  alpha (a grid synchronisation), r -= a w, z = D^-1 r, z'r, the norm and beta (another), then x += a p and the next
+  p = z + b p, with z kept in shared memory between the two (cooperative launch; where the device has none, or with
+  `-ksp_cgwarp_step 0`, three kernels: the direction, p'w with alpha, the update). `KSPCG` with `PCJACOBI` runs about
+  nine vector kernels and three host synchronisations (`VecDot()`, `VecDot()`, `VecNorm()` return their scalars to the
+  host) per iteration. The work vectors are made by the first solve (like its solution vector): `KSPSetUp()` before
+  `KSPSolve()` would otherwise take them from the `DM`, which for a `DMPLEX` loops over every mesh point.
 
   The vectors decide where the kernels run: CUDA for `VECCUDA` vectors, the host twins of the kernels (the same code
   paths, used in tests) for host vectors; they must all live in one memory space.
@@ -810,8 +927,8 @@ PetscErrorCode KSPCGWarpGetCheckEvery(KSP ksp, PetscInt *k)
 
   Not supported (a clear error): several MPI ranks, complex scalars, singular value estimates
   (`KSPSetComputeSingularValues()`), `KSPCG`'s trust-region and objective options (`KSPCGSetRadius()`: they are `KSPCG`'s
-  only). `-log_view` events: `CGWarpSetUp` (D^-1), `CGWarpDirection`, `CGWarpAlpha`, `CGWarpUpdate`, `CGWarpCheck`
-  (the copy back and synchronisation), with their flops.
+  only). `-log_view` events: `CGWarpSetUp` (D^-1), `CGWarpStep`, `CGWarpDirection`, `CGWarpAlpha`, `CGWarpUpdate`,
+  `CGWarpCheck` (the copy back and synchronisation), with their flops; a product that gave p'w is logged as `MatMult`.
 
 .seealso: `KSPCG`, `KSPCGWarpSetCheckEvery()`, `PCJACOBI`, `MATELLWARP`
 M*/
@@ -825,6 +942,8 @@ PetscErrorCode KSPCreate_CGWarp(KSP ksp)
   cg->device_test = PETSC_TRUE;
   cg->fuse        = PETSC_TRUE;
   cg->lag         = PETSC_TRUE;
+  cg->step        = PETSC_TRUE;
+  cg->multdot     = PETSC_TRUE;
   ksp->data       = (void *)cg;
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_LEFT, 2));

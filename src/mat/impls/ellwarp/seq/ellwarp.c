@@ -318,6 +318,7 @@ static PetscErrorCode ComposeAll(Mat B, PetscBool on)
   PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetOpts_C", on ? MatEllWarpGetOpts_SeqAIJEllWarp : NULL));
   PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetInfo_C", on ? MatEllWarpGetInfo_SeqAIJEllWarp : NULL));
   PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetRowPermutation_C", on ? MatEllWarpGetRowPermutation_SeqAIJEllWarp : NULL));
+  PetscCall(PetscObjectComposeFunction(o, "MatWarpMultDot_C", on ? MatEllWarpMultDot_Private : NULL)); /* KSPCGWARP's w = A p with p'w */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

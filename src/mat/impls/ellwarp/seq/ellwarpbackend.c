@@ -629,6 +629,75 @@ PetscErrorCode MatEllWarpApply_Private(Mat A, PetscBool trans, Vec x, Vec z, Vec
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  y = A x and x'y as partial sums in parts[0 .. *nparts) (in the vectors' memory, added in index order they give x'y):
+  KSPCGWARP's w = A p and p'w in one product, composed as "MatWarpMultDot_C". *nparts = 0: this matrix or these vectors
+  do not allow it (not square, split rows, the schedule-0 kernels, vectors in the other memory), nothing done; -k: parts
+  needs k entries, nothing done. Logged as a MatMult().
+*/
+PetscErrorCode MatEllWarpMultDot_Private(Mat A, Vec x, Vec y, PetscInt cap, PetscScalar parts[], PetscInt *nparts)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+  PetscMemType       mx, my;
+  PetscInt           n = A->rmap->n, need = 1;
+  int                kernel = 0, variant = 0, bs = 0;
+
+  PetscFunctionBegin;
+  *nparts = 0;
+  if (A->rmap->n != A->cmap->n || !n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatEllWarpSetUp_Private(A));
+  PetscCall(VecGetArrayReadAndMemType(x, &xa, &mx));
+  PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
+  PetscCall(VecGetArrayReadAndMemType(y, &xa, &my));
+  PetscCall(VecRestoreArrayReadAndMemType(y, &xa));
+  if (PetscMemTypeHost(mx) != (ew->built_backend == MAT_ELLWARP_BACKEND_HOST) || PetscMemTypeHost(my) != PetscMemTypeHost(mx)) PetscFunctionReturn(PETSC_SUCCESS); /* the product's copies */
+#if PetscDefined(HAVE_CUDA)
+  if (ew->built_backend == MAT_ELLWARP_BACKEND_CUDA) {
+    int np, e;
+    kernel  = ew->kernel == MAT_ELLWARP_KERNEL_K1 ? 1 : 2;
+    variant = (int)ew->opt.kc_variant;
+    bs      = (int)MatEllWarpBlockSize_Private(A);
+    e       = PetscWarpEllMultDotPartsCUDA(&ew->E, kernel, variant, bs, &np);
+    if (e == (int)cudaErrorNotSupported) PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCallCUDA((cudaError_t)e);
+    need = np;
+  }
+#endif
+  if (cap < need) {
+    *nparts = -need;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(VecGetArrayReadAndMemType(x, &xa, &mx));
+  PetscCall(VecGetArrayWriteAndMemType(y, &ya, &my));
+  PetscCall(PetscLogEventBegin(MAT_Mult, A, x, y, 0));
+  PetscCall(PetscLogEventBegin(MATELLWARP_Mult, A, x, y, 0));
+  if (ew->built_backend == MAT_ELLWARP_BACKEND_HOST) {
+    PetscWarpEllMultHost(&ew->E, xa, NULL, ya);
+    parts[0] = 0.0;
+    for (PetscInt i = 0; i < n; i++) parts[0] += xa[i] * ya[i];
+    PetscCall(PetscLogFlops(2.0 * ew->E.nnz + 2.0 * n));
+  }
+#if PetscDefined(HAVE_CUDA)
+  else {
+    cudaStream_t st;
+    PetscCall(PetscGetCurrentCUDAStream(&st));
+    PetscCall(PetscLogGpuTimeBegin());
+    PetscCallCUDA((cudaError_t)PetscWarpEllMultDotCUDA(&ew->E, kernel, variant, bs, xa, ya, parts, st));
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(PetscLogGpuFlops(2.0 * ew->E.nnz + 2.0 * n));
+  }
+#endif
+  PetscCall(PetscLogEventEnd(MATELLWARP_Mult, A, x, y, 0));
+  PetscCall(PetscLogEventEnd(MAT_Mult, A, x, y, 0));
+  PetscCall(VecRestoreArrayWriteAndMemType(y, &ya));
+  PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
+  ew->nproducts++;
+  *nparts = need;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatEllWarpGetDiagonal_Private(Mat A, Vec d)
 {
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
