@@ -131,18 +131,20 @@ static int StepScenario(const Scenario *sc)
 #define PART 997 /* entries per partial sum of p'w when the test plays the product's part (PetscWarpEllMultDotCUDA()) */
 
 /* p'w in partial sums of PART entries; returns their count */
-static int Parts(int n, const double *p, const double *w, double *parts)
+static int Parts(int n, const double *p, const double *w, double scale, double *parts)
 {
   int np = (n + PART - 1) / PART;
   for (int k = 0; k < np; k++) {
     parts[k] = 0.0;
     for (int i = k * PART; i < n && i < (k + 1) * PART; i++) parts[k] += p[i] * w[i];
+    parts[k] *= scale;
   }
   return np;
 }
 
 /* The iteration as KSPCGWARP's fused path runs it: this iteration's Direction, then the step (p'w, the update and the
-   next iteration's Direction); useparts: p'w given as partial sums, as the ELL-WARP product leaves them */
+   next iteration's Direction); useparts: p'w given as partial sums, as the ELL-WARP product leaves them (2: partial
+   sums of 2 p'w, which a step must use rather than p and w) */
 static void RunStepHost(const Scenario *sc, int n, State *s, int useparts)
 {
   PetscWarpCGCtl c = Ctl(sc);
@@ -151,7 +153,7 @@ static void RunStepHost(const Scenario *sc, int n, State *s, int useparts)
   PetscWarpCGDirectionHost(n, sc->it, zsrc, s->p, lag ? s->x : NULL, sc->first, &s->S);
   if (useparts) {
     parts = malloc(sizeof(double) * (n / PART + 1));
-    np    = Parts(n, s->p, s->w, parts);
+    np    = Parts(n, s->p, s->w, useparts == 2 ? 2.0 : 1.0, parts);
   }
   PetscWarpCGStepHost(n, f, s->x, s->r, s->p, s->w, z, sc->dinv ? s->dinv : NULL, parts, np, &s->S, s->norms, c);
   free(parts);
@@ -233,13 +235,13 @@ static void RunCUDA(const Scenario *sc, int n, State *s, int step)
     double             *norms = (double *)(sn + sizeof(PetscWarpCGScalars)), *z = sc->dinv ? d[3] : d[1], *zsrc = sc->dinv ? d[4] : d[1];
     int                 lag = !!(sc->flags & PETSCWARP_CG_LAG_X);
     KERNEL_CALL(PetscWarpCGDirectionCUDA(n, sc->it, zsrc, d[2], lag ? d[0] : NULL, sc->first, S, NULL));
-    if (step) { /* 2: p'w as partial sums (computed here from the device's p after the Direction) */
+    if (step) { /* 2: p'w as partial sums (computed here from the device's p after the Direction); 3: of 2 p'w */
       int     f = (sc->flags & ~PETSCWARP_CG_LAG_X) | (sc->dinv ? PETSCWARP_CG_DIAG : 0), np = 0;
       double *parts = NULL, *dparts = NULL;
-      if (step == 2) {
+      if (step >= 2) {
         KERNEL_CALL(cudaMemcpy(s->p, d[2], vb, cudaMemcpyDeviceToHost));
         parts = malloc(sizeof(double) * (n / PART + 1));
-        np    = Parts(n, s->p, s->w, parts);
+        np    = Parts(n, s->p, s->w, step == 3 ? 2.0 : 1.0, parts);
         KERNEL_CALL(cudaMalloc((void **)&dparts, sizeof(double) * np));
         KERNEL_CALL(cudaMemcpy(dparts, parts, sizeof(double) * np, cudaMemcpyHostToDevice));
       }
@@ -362,7 +364,8 @@ int main(int argc, char **argv)
         State hs, os;
         Alloc(&hs, n);
         Alloc(&os, n);
-        for (int useparts = 0; useparts < 2; useparts++) {
+        double dpi1 = 0.0;
+        for (int useparts = 0; useparts < 3; useparts++) {
           for (int pass = 0; pass < 2; pass++) {
             State *t = pass ? &os : &hs;
             srand(seed + 7919u * (unsigned)(k * 8 + q)); /* the same data in both */
@@ -370,7 +373,10 @@ int main(int argc, char **argv)
           }
           RunStepHost(sc, n, &hs, useparts);
           CHECK(hs.S.xlag != sc->it + 1, "the step left its x update pending (xlag %d)", hs.S.xlag);
-          if (hostonly) {
+          if (useparts == 1) dpi1 = hs.S.dpi;
+          if (hostonly && useparts == 2) { /* the step took p'w from the partial sums */
+            if (!sc->status0 && !sc->nan) CHECK(hs.S.dpi == 2.0 * dpi1, "dpi %g with partial sums of 2 p'w, %g with those of p'w", hs.S.dpi, dpi1);
+          } else if (hostonly) {
             State *t = &os;
             RunHost(sc, n, t);
             PetscWarpCGDirectionHost(n, sc->it + 1, sc->dinv ? t->w : t->r, t->p, NULL, 0, &t->S); /* p = z + b p, x done */

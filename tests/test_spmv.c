@@ -7,10 +7,13 @@ static char help[] = "Compares MATELLWARP products with MATAIJ on pathological r
                      "  -expect_window w   check that the layout of every case with at least 2w rows (rank 0) uses sort window w\n"
                      "  -block bs          every case expanded into bs x bs blocks (block size bs: the block layout's input)\n"
                      "  -block_break       ... with one entry of a block left out (not blocked: no block layout)\n"
+                     "  -expect_mult_dot   check that the product with x'y (KSPCGWARP's) ran on at least one case (one rank)\n"
                      "  -expect_index i    check the column index layout in use (32, 16, block, block16) on rank 0; with\n"
                      "                     -mat_ellwarp_index auto only for cases of at least 5000 entries there\n";
 
 #include "testutil.h"
+
+static PetscInt nmultdot = 0; /* cases whose product with x'y ran and agreed */
 
 static PetscErrorCode Check(const char *what, const char *cs, const char *k, Vec yb, Vec ya)
 {
@@ -139,6 +142,7 @@ static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold,
         PetscCall(VecNorm(ya, NORM_2, &ny));
         PetscCheck(PetscAbsScalar(sum - dot) <= 1e-12 * (nx * ny + PETSC_SMALL), PETSC_COMM_SELF, PETSC_ERR_PLIB, "case %s: x'y of the product %g, VecDot() %g", cs, (double)PetscRealPart(sum), (double)PetscRealPart(dot));
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s x'y with the product: %" PetscInt_FMT " partial sums, agrees with VecDot()\n", cs, k, np));
+        nmultdot++;
         PetscCall(VecDestroy(&parts));
       } else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s x'y with the product: not for this layout (%" PetscInt_FMT ")\n", cs, k, need));
     }
@@ -228,6 +232,12 @@ int main(int argc, char **argv)
   for (PetscInt c = 0; c < ncases; c++) PetscCall(PetscFree(cases[c]));
   for (PetscInt k = 0; k < nkernels; k++) PetscCall(PetscFree(kernels[k]));
   PetscCall(PetscRandomDestroy(&r));
+  {
+    PetscBool want = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_mult_dot", &want, NULL));
+    PetscCheck(!want || size > 1 || nmultdot > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-expect_mult_dot: the product with x'y ran on no case");
+    if (size == 1) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the product with x'y ran on %" PetscInt_FMT " case(s)\n", nmultdot));
+  }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all products agree with AIJ\n"));
   PetscCall(PetscFinalize());
   return 0;

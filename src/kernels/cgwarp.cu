@@ -207,23 +207,31 @@ __global__ void __launch_bounds__(STEP_THREADS) CGStep(int n, int flags, double 
 
 #define STEP_SMEM (sizeof(double) * STEP_ZSHARED * STEP_THREADS)
 
+#define STEP_MAXDEV 64
+
+/* The cooperative grid of the current device (as many blocks as are resident, at most STEP_MAXGRID), found once per
+   device; a failed query leaves no pending error behind */
 static int StepGrid(int n, int *grid)
 {
-  static int  maxgrid = 0;
+  static int  maxgrid[STEP_MAXDEV];
+  int         dev, g;
   cudaError_t e;
-  if (!maxgrid) {
-    int dev, sms, per;
-    if ((e = cudaGetDevice(&dev)) != cudaSuccess) return (int)e;
-    if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return (int)e;
-    if ((e = cudaFuncSetAttribute(CGStep, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)STEP_SMEM)) != cudaSuccess) return (int)e;
-    if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, CGStep, STEP_THREADS, STEP_SMEM)) != cudaSuccess) return (int)e;
-    maxgrid = sms * per;
-    if (maxgrid > STEP_MAXGRID) maxgrid = STEP_MAXGRID;
-    if (maxgrid < 1) return (int)cudaErrorCooperativeLaunchTooLarge;
+  if ((e = cudaGetDevice(&dev)) != cudaSuccess) return (int)e;
+  g = dev >= 0 && dev < STEP_MAXDEV ? maxgrid[dev] : 0;
+  if (!g) {
+    int sms, per;
+    if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess || (e = cudaFuncSetAttribute(CGStep, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)STEP_SMEM)) != cudaSuccess || (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, CGStep, STEP_THREADS, STEP_SMEM)) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return (int)e;
+    }
+    g = sms * per;
+    if (g > STEP_MAXGRID) g = STEP_MAXGRID;
+    if (g < 1) return (int)cudaErrorCooperativeLaunchTooLarge;
+    if (dev >= 0 && dev < STEP_MAXDEV) maxgrid[dev] = g;
   }
   *grid = (n + STEP_THREADS - 1) / STEP_THREADS;
   if (*grid < 1) *grid = 1;
-  if (*grid > maxgrid) *grid = maxgrid;
+  if (*grid > g) *grid = g;
   return 0;
 }
 

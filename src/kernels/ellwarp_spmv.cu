@@ -304,30 +304,27 @@ __global__ void __launch_bounds__(1024, 1) EllWarpKcV(int nwarps, const int *__r
   using S   = KcSchedule<V, U>;
   int    gt = blockIdx.x * blockDim.x + threadIdx.x, w = gt >> 5, lane = gt & 31;
   double dot = 0.0;
-  if (w >= nwarps) {
-    if (DOT) BlockDotPart(dot, part);
-    return;
-  }
-  int                   info = winfo[w], v0 = woff[w], nb = (woff[w + 1] - v0) / (PETSCWARP_WARP * U), mode = wmode[w], p = RowTarget(lane, info, wrow[w], perm);
-  const unsigned short *ci = cidx + ioff[w];
-  const double         *v  = val + v0 + lane;
-  double                sum;
-  if (mode >= 0) {
-    int        ncl = mode >> 8, ob = 16 - (mode & 255);
-    DecCluster dec{lane < ncl ? reinterpret_cast<const int *>(ci)[lane] : 0, ob, (1u << ob) - 1};
-    sum = BatchSum<U, S::D, S::PIPE, false>(nb, ci + 2 * ncl + lane, v, x, dec);
-  } else if (mode < PETSCWARP_MODE_WIDE) { /* hybrid */
-    int       ncl = -2 - mode;
-    DecHybrid dec{lane < ncl ? reinterpret_cast<const int *>(ci)[lane] : 0, 0};
-    sum = BatchSum<U, S::D, S::PIPE, false>(nb, ci + 2 * ncl + lane, v, x, dec);
-  } else {
-    DecWide dec;
-    sum = BatchSum<U, S::D, S::PIPE, false>(nb, reinterpret_cast<const int *>(ci) + lane, v, x, dec);
-  }
-  if (DOT) {
-    dot = StoreRowsDot(sum, info, p, x, y);
-    BlockDotPart(dot, part);
-  } else StoreRowsAt(sum, info, p, z, y);
+  if (w < nwarps) {
+    int                   info = winfo[w], v0 = woff[w], nb = (woff[w + 1] - v0) / (PETSCWARP_WARP * U), mode = wmode[w], p = RowTarget(lane, info, wrow[w], perm);
+    const unsigned short *ci = cidx + ioff[w];
+    const double         *v  = val + v0 + lane;
+    double                sum;
+    if (mode >= 0) {
+      int        ncl = mode >> 8, ob = 16 - (mode & 255);
+      DecCluster dec{lane < ncl ? reinterpret_cast<const int *>(ci)[lane] : 0, ob, (1u << ob) - 1};
+      sum = BatchSum<U, S::D, S::PIPE, false>(nb, ci + 2 * ncl + lane, v, x, dec);
+    } else if (mode < PETSCWARP_MODE_WIDE) { /* hybrid */
+      int       ncl = -2 - mode;
+      DecHybrid dec{lane < ncl ? reinterpret_cast<const int *>(ci)[lane] : 0, 0};
+      sum = BatchSum<U, S::D, S::PIPE, false>(nb, ci + 2 * ncl + lane, v, x, dec);
+    } else {
+      DecWide dec;
+      sum = BatchSum<U, S::D, S::PIPE, false>(nb, reinterpret_cast<const int *>(ci) + lane, v, x, dec);
+    }
+    if (DOT) dot = StoreRowsDot(sum, info, p, x, y);
+    else StoreRowsAt(sum, info, p, z, y);
+  } else if (!DOT) return;
+  if (DOT) BlockDotPart(dot, part); /* every thread of the block, at the one barrier */
 }
 
 template <int V, int U, bool DOT>

@@ -280,6 +280,17 @@ static PetscErrorCode Alpha(KSP ksp, Vec P, Vec W, PetscWarpCGCtl c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Flops of z = D^-1 r and the reductions of an update or a step with these flags */
+static PetscLogDouble UpdateFlops(int flags, PetscInt n)
+{
+  PetscLogDouble f = 0;
+  if (flags & PETSCWARP_CG_DIAG) f += 1.0 * n;
+  if (flags & PETSCWARP_CG_DOT_ZR) f += 2.0 * n;
+  if (flags & PETSCWARP_CG_NRM_R) f += 2.0 * n;
+  if (flags & PETSCWARP_CG_NRM_Z) f += 2.0 * n;
+  return f;
+}
+
 /* x += a p, r -= a w, z = D^-1 r, reductions and the scalars after them, as the flags ask */
 static PetscErrorCode Update(KSP ksp, int flags, Vec X, Vec R, Vec P, Vec W, Vec Z, PetscWarpCGCtl c)
 {
@@ -307,11 +318,7 @@ static PetscErrorCode Update(KSP ksp, int flags, Vec X, Vec R, Vec P, Vec W, Vec
   CGCALL(cg, PetscWarpCGUpdateHost((int)n, flags, x, r, p, w, z, d, cg->S, norms, c), PetscWarpCGUpdateCUDA((int)n, flags, x, r, p, w, z, d, cg->S, norms, cg->work, c, st));
   PetscCall(GpuTime(cg, PETSC_FALSE));
   if (axpy) f += 4.0 * n; /* x += a p too where it lags into the next Direction */
-  if (diag) f += 1.0 * n;
-  if (flags & PETSCWARP_CG_DOT_ZR) f += 2.0 * n;
-  if (flags & PETSCWARP_CG_NRM_R) f += 2.0 * n;
-  if (flags & PETSCWARP_CG_NRM_Z) f += 2.0 * n;
-  PetscCall(LogFlops(cg, f));
+  PetscCall(LogFlops(cg, f + UpdateFlops(flags, n)));
   PetscCall(ArraysRestore(&A));
   PetscCall(PetscLogEventEnd(KSPCGWARP_Update, ksp, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -378,11 +385,7 @@ static PetscErrorCode Step(KSP ksp, int flags, Vec X, Vec R, Vec P, Vec W, Vec Z
   CGCALL(cg, PetscWarpCGStepHost((int)n, flags, x, r, p, w, z, d, np > 0 ? cg->parts : NULL, (int)np, cg->S, norms, c), PetscWarpCGStepCUDA((int)n, flags, x, r, p, w, z, d, np > 0 ? cg->parts : NULL, (int)np, cg->S, norms, cg->work, c, st));
   PetscCall(GpuTime(cg, PETSC_FALSE));
   f = (np > 0 ? 0.0 : 2.0 * n) + 4.0 * n + 2.0 * n; /* p'w (counted with the product when it gave it); x += a p, r -= a w; p = z + b p */
-  if (diag) f += 1.0 * n;
-  if (flags & PETSCWARP_CG_DOT_ZR) f += 2.0 * n;
-  if (flags & PETSCWARP_CG_NRM_R) f += 2.0 * n;
-  if (flags & PETSCWARP_CG_NRM_Z) f += 2.0 * n;
-  PetscCall(LogFlops(cg, f));
+  PetscCall(LogFlops(cg, f + UpdateFlops(flags, n)));
   PetscCall(ArraysRestore(&A));
   PetscCall(PetscLogEventEnd(KSPCGWARP_Step, ksp, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

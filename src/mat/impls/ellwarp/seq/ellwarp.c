@@ -13,6 +13,19 @@ static PetscErrorCode MatMult_SeqAIJEllWarp(Mat A, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* "MatWarpMultDot_C" (KSPCGWARP): only where MatMult() would run this layout's product itself (not bound to the CPU, not
+   replaced with MatSetOperation()) and x is not y; else *nparts = 0 and the caller runs MatMult() */
+static PetscErrorCode MatWarpMultDot_SeqAIJEllWarp(Mat A, Vec x, Vec y, PetscInt cap, PetscScalar parts[], PetscInt *nparts)
+{
+  PetscFunctionBegin;
+  *nparts = 0;
+  if (A->ops->mult != MatMult_SeqAIJEllWarp || x == y) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecLockReadPush(x));
+  PetscCall(MatEllWarpMultDot_Private(A, x, y, cap, parts, nparts));
+  PetscCall(VecLockReadPop(x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatMultAdd_SeqAIJEllWarp(Mat A, Vec x, Vec z, Vec y)
 {
   PetscFunctionBegin;
@@ -318,7 +331,7 @@ static PetscErrorCode ComposeAll(Mat B, PetscBool on)
   PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetOpts_C", on ? MatEllWarpGetOpts_SeqAIJEllWarp : NULL));
   PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetInfo_C", on ? MatEllWarpGetInfo_SeqAIJEllWarp : NULL));
   PetscCall(PetscObjectComposeFunction(o, "MatEllWarpGetRowPermutation_C", on ? MatEllWarpGetRowPermutation_SeqAIJEllWarp : NULL));
-  PetscCall(PetscObjectComposeFunction(o, "MatWarpMultDot_C", on ? MatEllWarpMultDot_Private : NULL)); /* KSPCGWARP's w = A p with p'w */
+  PetscCall(PetscObjectComposeFunction(o, "MatWarpMultDot_C", on ? MatWarpMultDot_SeqAIJEllWarp : NULL)); /* KSPCGWARP's w = A p with p'w */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -642,17 +642,20 @@ PetscErrorCode MatEllWarpMultDot_Private(Mat A, Vec x, Vec y, PetscInt cap, Pets
   PetscScalar       *ya;
   PetscMemType       mx, my;
   PetscInt           n = A->rmap->n, need = 1;
-  int                kernel = 0, variant = 0, bs = 0;
+#if PetscDefined(HAVE_CUDA)
+  int kernel = 0, variant = 0, bs = 0;
+#endif
 
   PetscFunctionBegin;
   *nparts = 0;
   if (A->rmap->n != A->cmap->n || !n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatEllWarpSetUp_Private(A));
-  PetscCall(VecGetArrayReadAndMemType(x, &xa, &mx));
-  PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
-  PetscCall(VecGetArrayReadAndMemType(y, &xa, &my));
-  PetscCall(VecRestoreArrayReadAndMemType(y, &xa));
-  if (PetscMemTypeHost(mx) != (ew->built_backend == MAT_ELLWARP_BACKEND_HOST) || PetscMemTypeHost(my) != PetscMemTypeHost(mx)) PetscFunctionReturn(PETSC_SUCCESS); /* the product's copies */
+  { /* where the vectors are (without a copy): the layout's memory, else the product's copies of MatMult() */
+    PetscBool xcuda, ycuda;
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &xcuda, VECSEQCUDA, VECMPICUDA, ""));
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)y, &ycuda, VECSEQCUDA, VECMPICUDA, ""));
+    if (xcuda != ycuda || xcuda != (ew->built_backend == MAT_ELLWARP_BACKEND_CUDA)) PetscFunctionReturn(PETSC_SUCCESS);
+  }
 #if PetscDefined(HAVE_CUDA)
   if (ew->built_backend == MAT_ELLWARP_BACKEND_CUDA) {
     int np, e;
@@ -671,6 +674,11 @@ PetscErrorCode MatEllWarpMultDot_Private(Mat A, Vec x, Vec y, PetscInt cap, Pets
   }
   PetscCall(VecGetArrayReadAndMemType(x, &xa, &mx));
   PetscCall(VecGetArrayWriteAndMemType(y, &ya, &my));
+  if (PetscMemTypeHost(mx) != (ew->built_backend == MAT_ELLWARP_BACKEND_HOST) || PetscMemTypeHost(my) != PetscMemTypeHost(mx)) { /* e.g. device vectors bound to the CPU */
+    PetscCall(VecRestoreArrayWriteAndMemType(y, &ya));
+    PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscLogEventBegin(MAT_Mult, A, x, y, 0));
   PetscCall(PetscLogEventBegin(MATELLWARP_Mult, A, x, y, 0));
   if (ew->built_backend == MAT_ELLWARP_BACKEND_HOST) {
