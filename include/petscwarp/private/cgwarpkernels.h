@@ -252,8 +252,9 @@ void PetscWarpCGUpdateHost(int n, int flags, double *x, double *r, const double 
    Direction of iteration c.it + 1 with z (x += a p with this iteration's p and a, then p = z + b p unless the iteration
    stopped); the x update it recorded is done (S->xlag is not c.it + 1 afterwards). x, r, p, w and z must not be NULL (z
    may alias w or r, as in the update). parts (nparts > 0): p'w as partial sums that the product left (w = A p and p'w
-   in one kernel: PetscWarpEllMultDotCUDA()), added in index order; NULL: p'w from p and w. With DIAG, z's storage is
-   scratch: the CUDA step keeps z on chip and need not store it. */
+   in one kernel: PetscWarpEllMultDotCUDA()), added in a fixed order (index order on the host, grid-stride then a block
+   tree on the device); NULL: p'w from p and w. With DIAG, z's storage is scratch: the CUDA step keeps z on chip and
+   need not store it. */
 void PetscWarpCGStepHost(int n, int flags, double *x, double *r, double *p, const double *w, double *z, const double *dinv, const double *parts, int nparts, PetscWarpCGScalars *S, double *norms, PetscWarpCGCtl c);
 
 /* ---------------- CUDA (src/kernels/cgwarp.cu), arrays and S in device memory; 0 = success ---------------- */

@@ -630,7 +630,7 @@ PetscErrorCode MatEllWarpApply_Private(Mat A, PetscBool trans, Vec x, Vec z, Vec
 }
 
 /*
-  y = A x and x'y as partial sums in parts[0 .. *nparts) (in the vectors' memory, added in index order they give x'y):
+  y = A x and x'y as partial sums in parts[0 .. *nparts) (in the vectors' memory; their sum is x'y):
   KSPCGWARP's w = A p and p'w in one product, composed as "MatWarpMultDot_C". *nparts = 0: this matrix or these vectors
   do not allow it (not square, split rows, the schedule-0 kernels, vectors in the other memory), nothing done; -k: parts
   needs k entries, nothing done. Logged as a MatMult().
