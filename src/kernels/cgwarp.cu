@@ -115,7 +115,7 @@ __device__ static void StepGridSum(double v[NR], double *part, double tot[NR], c
 #pragma unroll
     for (int k = 0; k < NR; k++) v[k] += __ldcg(&part[NR * b + k]);
   }
-  __syncthreads(); /* tot[] of the previous phase is read by every thread before it is written again */
+  __syncthreads(); /* BlockSum()'s shared array is used again (grid.sync() already orders it; kept as the plain barrier) */
   BlockSum<NR, STEP_THREADS>(v);
   if (threadIdx.x == 0) {
 #pragma unroll
@@ -172,9 +172,7 @@ __global__ void __launch_bounds__(STEP_THREADS) CGStep(int n, int flags, double 
       zi        = diag ? dinv[i] * ri : z[i];
       if (k < STEP_ZSHARED) zs[k * STEP_THREADS + threadIdx.x] = zi;
       else if (diag) z[i] = zi;
-      if (flags & PETSCWARP_CG_DOT_ZR) v[0] += zi * ri;
-      if (flags & PETSCWARP_CG_NRM_R) v[1] += ri * ri;
-      if (flags & PETSCWARP_CG_NRM_Z) v[2] += zi * zi;
+      PetscWarpCGReduceEntry(flags, zi, ri, v);
     }
   }
   StepGridSum<3>(v, work + STEP_MAXGRID, totB, grid);

@@ -226,8 +226,9 @@ __device__ __forceinline__ int RowTarget(int lane, int info, int row0, const int
   return perm ? __ldg(perm + row0 + r) : row0 + r;
 }
 
-/* StoreRows() with the target p from RowTarget() */
-__device__ __forceinline__ void StoreRowsAt(double sum, int info, int p, const double *z, double *y)
+/* StoreRows() with the target p from RowTarget(); returns the row's sum (A x of the row, or of the chunk) in the lane
+   that stored it */
+__device__ __forceinline__ double StoreRowsAt(double sum, int info, int p, const double *z, double *y)
 {
   int l = info & 255;
   for (int off = (1 << l) >> 1; off > 0; off >>= 1) sum += __shfl_down_sync(FULL_MASK, sum, off);
@@ -235,6 +236,7 @@ __device__ __forceinline__ void StoreRowsAt(double sum, int info, int p, const d
     if (info & PETSCWARP_SPLIT) atomicAdd(&y[p], sum);
     else y[p] = z ? z[p] + sum : sum;
   }
+  return sum;
 }
 
 /* DOT (PetscWarpEllMultDotCUDA()): the block's sum of x[p] y[p] over the rows it stored (dot: this thread's term) into
@@ -251,16 +253,6 @@ __device__ __forceinline__ void BlockDotPart(double dot, double *part)
     for (int off = 16; off > 0; off >>= 1) dot += __shfl_down_sync(FULL_MASK, dot, off);
     if (lane == 0) part[blockIdx.x] = dot;
   }
-}
-
-/* StoreRowsAt() that also returns the stored lane's term x[p] y[p] (z == NULL, no split rows: DOT only) */
-__device__ __forceinline__ double StoreRowsDot(double sum, int info, int p, const double *__restrict__ x, double *y)
-{
-  int l = info & 255;
-  for (int off = (1 << l) >> 1; off > 0; off >>= 1) sum += __shfl_down_sync(FULL_MASK, sum, off);
-  if (p < 0) return 0.0;
-  y[p] = sum;
-  return __ldg(&x[p]) * sum;
 }
 
 /* EllWarpK1 with schedule V (DOT: y = A x and the block sums of x'y; z is NULL) */
@@ -291,8 +283,8 @@ __global__ void __launch_bounds__(1024, 1) EllWarpK2V(int nwarps, const int *__r
     int     info = winfo[w], v0 = woff[w], nb = (woff[w + 1] - v0) / PETSCWARP_WARP, p = RowTarget(lane, info, wrow[w], perm);
     DecWide dec;
     double  sum = BatchSum<1, S::D, S::PIPE, true>(nb, col + v0 + lane, val + v0 + lane, x, dec);
-    if (DOT) dot = StoreRowsDot(sum, info, p, x, y);
-    else StoreRowsAt(sum, info, p, z, y);
+    sum         = StoreRowsAt(sum, info, p, z, y); /* DOT: z is NULL and no row is split, so y[p] = sum */
+    if (DOT && p >= 0) dot = __ldg(&x[p]) * sum;
   } else if (!DOT) return;
   if (DOT) BlockDotPart(dot, part);
 }
@@ -321,8 +313,8 @@ __global__ void __launch_bounds__(1024, 1) EllWarpKcV(int nwarps, const int *__r
       DecWide dec;
       sum = BatchSum<U, S::D, S::PIPE, false>(nb, reinterpret_cast<const int *>(ci) + lane, v, x, dec);
     }
-    if (DOT) dot = StoreRowsDot(sum, info, p, x, y);
-    else StoreRowsAt(sum, info, p, z, y);
+    sum = StoreRowsAt(sum, info, p, z, y); /* DOT: z is NULL and no row is split, so y[p] = sum */
+    if (DOT && p >= 0) dot = __ldg(&x[p]) * sum;
   } else if (!DOT) return;
   if (DOT) BlockDotPart(dot, part); /* every thread of the block, at the one barrier */
 }

@@ -193,6 +193,14 @@ static inline PETSCWARP_CG_HD int PetscWarpCGStepArgsValid(int flags, const doub
   return PetscWarpCGUpdateArgsValid(flags | PETSCWARP_CG_LAG_X, x, r, p, w, z, dinv);
 }
 
+/* The terms of entry i's reductions z'r, r'r, z'z (as the flags ask) added to red: the update's and the step's */
+static inline PETSCWARP_CG_HD void PetscWarpCGReduceEntry(int flags, double zi, double ri, double red[3])
+{
+  if (flags & PETSCWARP_CG_DOT_ZR) red[0] += zi * ri;
+  if (flags & PETSCWARP_CG_NRM_R) red[1] += ri * ri;
+  if (flags & PETSCWARP_CG_NRM_Z) red[2] += zi * zi;
+}
+
 /* Entry i of an update (both builds): x += a p (unless LAG_X), r -= a w (AXPY); z = dinv r (DIAG); the terms of the
    reductions added to red. z may alias w (read before written) or r (DIAG not set: z is read after r was written). z is
    touched only when the flags need it (it is NULL in the PCApply path's first update). */
@@ -208,9 +216,7 @@ static inline PETSCWARP_CG_HD void PetscWarpCGUpdateEntry(int i, int flags, doub
     zi   = dinv[i] * ri;
     z[i] = zi;
   } else if (flags & (PETSCWARP_CG_DOT_ZR | PETSCWARP_CG_NRM_Z)) zi = z[i];
-  if (flags & PETSCWARP_CG_DOT_ZR) red[0] += zi * ri;
-  if (flags & PETSCWARP_CG_NRM_R) red[1] += ri * ri;
-  if (flags & PETSCWARP_CG_NRM_Z) red[2] += zi * zi;
+  PetscWarpCGReduceEntry(flags, zi, ri, red);
 }
 
 /* Whether the Direction of iteration it does the x += xa p that the update of iteration it - 1 left to it */

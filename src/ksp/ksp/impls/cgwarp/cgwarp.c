@@ -326,15 +326,16 @@ static PetscErrorCode Update(KSP ksp, int flags, Vec X, Vec R, Vec P, Vec W, Vec
 
 /* Iteration it's p'w and a, its update (r -= a w, z = D^-1 r, the reductions, the norm, b), then the next iteration's
    direction (x += a p, p = z + b p): one cooperative kernel on the device */
-/* w = A p; with the step, and p'w as partial sums in cg->parts[0 .. *np) where the operator's product gives them */
-static PetscErrorCode MultDot(KSP ksp, Mat A, Vec P, Vec W, PetscInt *np)
+typedef PetscErrorCode (*MultDotFn)(Mat, Vec, Vec, PetscInt, PetscScalar[], PetscInt *);
+
+/* w = A p; with f (the operator's "MatWarpMultDot_C", looked up once per solve), and p'w as partial sums in
+   cg->parts[0 .. *np) where that product gives them */
+static PetscErrorCode MultDot(KSP ksp, MultDotFn f, Mat A, Vec P, Vec W, PetscInt *np)
 {
-  KSP_CGWarp *cg                                                          = (KSP_CGWarp *)ksp->data;
-  PetscErrorCode (*f)(Mat, Vec, Vec, PetscInt, PetscScalar[], PetscInt *) = NULL;
+  KSP_CGWarp *cg = (KSP_CGWarp *)ksp->data;
 
   PetscFunctionBegin;
   *np = 0;
-  if (cg->stepped && cg->multdot && !ksp->transpose_solve) PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatWarpMultDot_C", &f));
   if (f) {
     PetscCall((*f)(A, P, W, cg->nparts_cap, cg->parts, np));
     if (*np < 0) { /* room for the product's partial sums */
@@ -609,6 +610,7 @@ static PetscErrorCode KSPSolve_CGWarp(KSP ksp)
   PetscMemType mt;
   PetscScalar *xa;
   PetscInt     every, n, ilast = -1;
+  MultDotFn    multdot = NULL;
   PetscBool    mirrored;
   int          flags;
 
@@ -703,8 +705,6 @@ static PetscErrorCode KSPSolve_CGWarp(KSP ksp)
 
   flags = PETSCWARP_CG_AXPY | PETSCWARP_CG_DOT_ZR | PETSCWARP_CG_FIN_NORM | PETSCWARP_CG_FIN_BETA;
   if (cg->mode == CGWARP_PC_JACOBI) flags |= PETSCWARP_CG_DIAG;
-  /* x one iteration behind between kernels: only where nothing looks at it during the solve, and not where Replay() may
-     raise an error (KSPSetErrorIfNotConverged()) before the last x += a p is flushed: KSPCG's x has it then */
   cg->stepped  = (PetscBool)(cg->step && cg->mode != CGWARP_PC_APPLY);
   cg->nmultdot = 0;
 #if PetscDefined(HAVE_CUDA)
@@ -715,8 +715,12 @@ static PetscErrorCode KSPSolve_CGWarp(KSP ksp)
     cg->stepped = (PetscBool)ok;
   }
 #endif
+  /* without the step, x one iteration behind between kernels: only where nothing looks at it during the solve, and not
+     where Replay() may raise an error (KSPSetErrorIfNotConverged()) before the last x += a p is flushed: KSPCG's x has
+     it then */
   cg->lagged = (PetscBool)(!cg->stepped && cg->lag && cg->mode != CGWARP_PC_APPLY && mirrored && !ksp->numbermonitors && !ksp->errorifnotconverged);
   if (cg->lagged) flags |= PETSCWARP_CG_LAG_X;
+  if (cg->stepped && cg->multdot && !ksp->transpose_solve) PetscCall(PetscObjectQueryFunction((PetscObject)Amat, "MatWarpMultDot_C", &multdot));
   if (ksp->normtype == KSP_NORM_UNPRECONDITIONED) flags |= PETSCWARP_CG_NRM_R;
   if (ksp->normtype == KSP_NORM_PRECONDITIONED) flags |= PETSCWARP_CG_NRM_Z;
   for (PetscInt i0 = 0; i0 < ksp->max_it && !ksp->reason; i0 += every) {
@@ -735,7 +739,7 @@ static PetscErrorCode KSPSolve_CGWarp(KSP ksp)
       if (cg->stepped) { /* the direction of iteration i > 0 came with the step of iteration i - 1 */
         PetscInt np;
         if (i == 0) PetscCall(Direction(ksp, 0, Z, P, NULL, PETSC_TRUE));
-        PetscCall(MultDot(ksp, Amat, P, W, &np));
+        PetscCall(MultDot(ksp, multdot, Amat, P, W, &np));
         PetscCall(Step(ksp, flags, X, R, P, W, Z, np, c));
         continue;
       }
