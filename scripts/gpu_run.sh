@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b ncu26h regs26 prof28 cg28b final28 rcm28 check28 jac28 (prof28 and cg28b of 2026-11-27 (tenth) ran KSPCGWARP code since removed: alternating sweeps, batched loads; regs26 of 2026-11-26 (eighth) ran register-capped kernels kept only as results/rownz_regcap_2026-11-26h.diff; compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l check30 asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b ncu26h regs26 prof28 cg28b final28 rcm28 check28 jac28 (prof28 and cg28b of 2026-11-27 (tenth) ran KSPCGWARP code since removed: alternating sweeps, batched loads; regs26 of 2026-11-26 (eighth) ran register-capped kernels kept only as results/rownz_regcap_2026-11-26h.diff; compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -869,6 +869,21 @@ for w in $what; do
           # call, measured only at this size: bench/results/rownz_regcap_2026-11-26h.diff; RESULTS.md)
     (cd $B && ctest --output-on-failure -R 'asmkernels_cuda' 2>&1 | tee "$OUTDIR/ctest_regs26.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -5)
     timeout 150 $B/bench/bench_assembly -cases p1tet -scale 0.5 -strategies rownz,coo -targets aijcusparse -affine 1 -nwarm 3 -nasm 20 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0 -rownz_variants "fused=1:prefetch=0,simplex_geometry=2,simplex_geometry=3,simplex_geometry=1" -csv "$OUTDIR/assembly_regs26.csv" 2>&1 | tee "$OUTDIR/bench_regs26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
+  check30) # session of 2026-11-27 (twelfth, ~6 min): the eleventh session's review fixes on a GPU (3ab1752, bf9200b,
+            # 5f9d921: MultDot only where MatMult runs the layout's product, one barrier in KcV's DOT, the step's grid per
+            # device; StoreRowsAt returns the row's sum): (1) the ELL-WARP/cgwarp GPU tests; (2) racecheck, memcheck,
+            # initcheck on test_cgkernels, memcheck and initcheck on test_spmv's products with x'y; (3) bench_spmv on the
+            # heat P1 matrix (1.94 M rows) with the Kr/Krs paths (PCELLWARPPERM, inner cgwarp) and the CG variants;
+            # (4) the same for the gmsh P2 tetrahedra (issue 9's 0.98x case). Decides whether the permuted (Krs) solve pays
+            # on the heat matrix and on P2 tets on the H100.
+    (cd $B && ctest --output-on-failure -L gpu -R 'cgkernels|cgwarp|spmv_cuda|layout|coherence|ksp_cuda' 2>&1 | tee "$OUTDIR/ctest_check30.log" | grep -E "tests passed|Failed|\*\*\*" | tail -8)
+    sanitize_cgkernels check30.log
+    sanitize_each check30.log "memcheck initcheck" "test_spmv -mat_ellwarp_backend cuda -kernels k1,auto -cases random,empty,one,nonmult32,widecols"
+    P30="-pattern_only -cpu_nmult 1 -cpu_cg 0 -kr 1 -ellwarp_paths ellwarp_auto,ellwarp_auto_kr,ellwarp_auto_krs,ellwarp_rcm_kr,ellwarp_rcm_krs -nmult 100"
+    echo "== bench_spmv heat P1" | tee -a "$OUTDIR/check30.log"
+    $B/bench/bench_spmv $P30 -cases holed_tri_p1 -scale 2 -cg_types cg,cgwarp,cgwarp:mult_dot=0,cgwarp:step=0 -csv "$OUTDIR/spmv_check30.csv" 2>&1 | tee -a "$OUTDIR/check30.log" | grep -E "holed|copy|rror" | cut -c1-200
+    echo "== bench_spmv P2 tets" | tee -a "$OUTDIR/check30.log"
+    $B/bench/bench_spmv $P30 -cases cube_tet_p2,graded_tet_p2 -cg_types cg,cgwarp -csv "$OUTDIR/spmv_check30.csv" 2>&1 | tee -a "$OUTDIR/check30.log" | grep -E "tet|copy|rror" | cut -c1-200 ;;
   final29) # issue 8, session of 2026-11-27 (eleventh, ~6 min), closing call: the step kernel's scalars as three shared
             # copies each written once (race29's racecheck: a WAR hazard on the one shared copy's status between thread
             # 0's FinishUpdate() and the block's reads). (1) cgkernels and cgwarp GPU tests; (2) racecheck (with its
