@@ -314,7 +314,6 @@ static PetscErrorCode ReportCG(const char *cs, PetscInt m, PetscInt nnz, const c
 
 /* ellwarp's column index layout (-mat_ellwarp_index) of the next conversions: NULL for the default (auto); its load
    schedule (-mat_ellwarp_kc_variant): -1 for the default */
-static PetscBool3   conv_cols = PETSC_BOOL3_UNKNOWN; /* -mat_ellwarp_reorder_columns of RunEllWarp()'s matrix: unknown = its default */
 static const char *conv_index   = NULL;
 static PetscInt    conv_variant = -1;
 
@@ -351,7 +350,6 @@ static PetscErrorCode RunEllWarp(Mat S, MatEllWarpKernel k, PetscInt t, PetscInt
   PetscCall(MatEllWarpSetKernel(B, k, t));
   PetscCall(MatEllWarpSetBlockSize(B, bs));
   PetscCall(MatEllWarpSetReorder(B, reorder));
-  if (conv_cols != PETSC_BOOL3_UNKNOWN) PetscCall(MatEllWarpSetReorderColumns(B, conv_cols == PETSC_BOOL3_TRUE ? PETSC_TRUE : PETSC_FALSE));
   PetscCall(TimeMult(B, dev, time));
   PetscCall(MatScale(B, 2.0)); /* a value change: the next product refreshes the layout */
   PetscCall(TimeMult(B, dev, time));
@@ -452,8 +450,7 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
     {"ellwarp_auto_i32",     MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "32"     },
     {"ellwarp_auto_i16",     MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "16"     },
     {"ellwarp_auto_block",   MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "block"  },
-    {"ellwarp_auto_block16", MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "block16"},
-    {"ellwarp_auto_rcm_nocols", MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "rcm", -1, NULL   }  /* RCM rows, the user's column numbering */
+    {"ellwarp_auto_block16", MAT_ELLWARP_KERNEL_AUTO, PETSC_DETERMINE, "none", -1, "block16"}
   };
 
   PetscFunctionBegin;
@@ -484,24 +481,21 @@ static PetscErrorCode GpuPaths(const char *cs, Mat S, PetscBool search)
   }
   /* ellwarp variants */
   for (size_t v = 0; v < sizeof(ew) / sizeof(ew[0]); v++) {
-    char note[224];
-    if ((v == 7 || v == 8) && bsz < 2) continue; /* block layouts: matrices with a column block size only */
+    char note[160];
+    if (v >= 7 && bsz < 2) continue; /* block layouts: matrices with a column block size only */
     if (!PathWanted(ew[v].name)) continue;
     conv_index = ew[v].index;
-    conv_cols  = v == 9 ? PETSC_BOOL3_FALSE : PETSC_BOOL3_UNKNOWN;
     PetscCall(RunEllWarp(S, ew[v].k, ew[v].t, 0, ew[v].reorder, ew[v].w, &t, &info));
     B = NULL;
-    if (v == 2 || v == 3 || v == 4 || v == 5) { /* CG with the default (automatic window and index), RCM, the global sort, 32-bit columns */
+    if (v == 2 || v == 4 || v == 5) { /* CG with the default (automatic window and index), the global sort, 32-bit columns */
       if (v == 2) tauto = t;
       PetscCall(ConvertEllWarp(S, ew[v].w, &B));
-      PetscCall(MatEllWarpSetReorder(B, ew[v].reorder));
     }
     conv_index = NULL;
-    conv_cols  = PETSC_BOOL3_UNKNOWN;
     rep_window = info.window;
     rep_bpn    = info.bytes_per_nnz;
-    PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " bs=%" PetscInt_FMT " lanes<=%s window=%" PetscInt_FMT " index=%s/%" PetscInt_FMT " 16bit=%.3f B/nnz32=%.2f%s order=%.3fs", MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.kernel == MAT_ELLWARP_KERNEL_K1 ? "1" : "32",
-                            info.window, MatEllWarpIndices[info.index], info.index_unit, (double)info.narrow_fraction, (double)info.bytes_per_nnz_32, info.reordered_columns ? " xperm" : "", (double)info.order_time));
+    PetscCall(PetscSNPrintf(note, sizeof(note), "%s t=%" PetscInt_FMT " bs=%" PetscInt_FMT " lanes<=%s window=%" PetscInt_FMT " index=%s/%" PetscInt_FMT " 16bit=%.3f B/nnz32=%.2f", MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.kernel == MAT_ELLWARP_KERNEL_K1 ? "1" : "32",
+                            info.window, MatEllWarpIndices[info.index], info.index_unit, (double)info.narrow_fraction, (double)info.bytes_per_nnz_32));
     PetscCall(ReportCG(cs, m, nnz, ew[v].name, 1, t, tcusp, B, dev, PETSC_FALSE, info.padding, info.build_time, info.upload_time, info.refresh_time, note));
     PetscCall(MatDestroy(&B));
   }

@@ -28,8 +28,7 @@
 . -mat_ellwarp_block_size <bs>                   - threads per CUDA block (multiple of 32)
 . -mat_ellwarp_index <auto,32,16,block,block16>  - how column indices are stored (`MatEllWarpIndex`; default: auto: block16 for blocked patterns, 16 where at least half the slices fit, else 32)
 . -mat_ellwarp_kc_variant <v>                    - load schedule of the device products, 0..3 (-1: the default, 1 for 16-bit/block layouts and 0 for 32-bit columns; issue 9: 1..3 load batches of columns and values per lane before using them)
-. -mat_ellwarp_reorder <none,rcm,nd,...>         - a locality ordering (`MatOrderingType`) of the rows inside the format
-- -mat_ellwarp_reorder_columns <bool>            - the columns in the layout's numbering too, x permuted into it before each product (default: with a reordering)
+- -mat_ellwarp_reorder <none,rcm,nd,...>         - a locality ordering (`MatOrderingType`) of the rows inside the format
 
   Level: beginner
 
@@ -38,12 +37,6 @@
   `MatMult()`, `MatMultAdd()`, `MatMultTranspose()`, `MatMultTransposeAdd()` and `MatGetDiagonal()` run in the ELL-WARP
   layout. The layout is rebuilt when the nonzero pattern changes and only refreshed (one device gather) when only the
   values change.
-
-  With a locality ordering (`-mat_ellwarp_reorder rcm`) the columns are stored in the layout's numbering as well (the
-  paper's Krs form inside the matrix): each product first permutes x into that numbering (one gather of n entries), and
-  the neighbours of a slice's rows are then neighbours in x. That pays on meshes whose numbering lacks locality (gmsh
-  tetrahedra in DMPlex's numbering); `-mat_ellwarp_reorder_columns 0` keeps the user's column numbering. The ordering
-  is computed on the host at each build of the layout (`MatEllWarpInfo`'s order_time).
 
 .seealso: [](ch_matrices), `Mat`, `MATSEQAIJELLWARP`, `MATMPIAIJELLWARP`, `MatCreateSeqAIJEllWarp()`, `MATAIJCUSPARSE`, `MATSELLCUDA`
 M*/
@@ -149,9 +142,6 @@ typedef struct {
   PetscReal         narrow_fraction;     /* fraction of the slices whose column indices are 16-bit offsets */
   PetscReal         bytes_per_nnz_32;    /* bytes per nonzero the same slots would read with a 32-bit column per entry */
   PetscInt          kc_variant;          /* load schedule of the device products in use (-mat_ellwarp_kc_variant, 0..3) */
-  PetscBool         reordered_columns;   /* columns stored in the layout's numbering, x permuted before each product
-                                            (-mat_ellwarp_reorder_columns) */
-  PetscLogDouble    order_time;          /* seconds of the locality ordering of the last build (host), not in build_time */
 } MatEllWarpInfo;
 
 PETSC_EXTERN PetscErrorCode PetscWarpInitializePackage(void);
@@ -165,7 +155,6 @@ PETSC_EXTERN PetscErrorCode MatEllWarpGetBackend(Mat, MatEllWarpBackend *);
 PETSC_EXTERN PetscErrorCode MatEllWarpSetKernel(Mat, MatEllWarpKernel, PetscInt);
 PETSC_EXTERN PetscErrorCode MatEllWarpSetBlockSize(Mat, PetscInt);
 PETSC_EXTERN PetscErrorCode MatEllWarpSetReorder(Mat, MatOrderingType);
-PETSC_EXTERN PetscErrorCode MatEllWarpSetReorderColumns(Mat, PetscBool);
 PETSC_EXTERN PetscErrorCode MatEllWarpGetInfo(Mat, MatEllWarpInfo *);
 PETSC_EXTERN PetscErrorCode MatEllWarpGetRowPermutation(Mat, IS *);
 

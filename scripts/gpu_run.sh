@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l check30 asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b ncu26h regs26 prof28 cg28b final28 rcm28 check28 jac28 (prof28 and cg28b of 2026-11-27 (tenth) ran KSPCGWARP code since removed: alternating sweeps, batched loads; regs26 of 2026-11-26 (eighth) ran register-capped kernels kept only as results/rownz_regcap_2026-11-26h.diff; compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l check30 rcm30 rcm30b e2e30 asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b ncu26h regs26 prof28 cg28b final28 rcm28 check28 jac28 (rcm30 and rcm30b of 2026-11-27 (twelfth) ran the renumbered-columns code since removed: results/xperm_columns_2026-11-27l.diff; prof28 and cg28b of 2026-11-27 (tenth) ran KSPCGWARP code since removed: alternating sweeps, batched loads; regs26 of 2026-11-26 (eighth) ran register-capped kernels kept only as results/rownz_regcap_2026-11-26h.diff; compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -869,6 +869,30 @@ for w in $what; do
           # call, measured only at this size: bench/results/rownz_regcap_2026-11-26h.diff; RESULTS.md)
     (cd $B && ctest --output-on-failure -R 'asmkernels_cuda' 2>&1 | tee "$OUTDIR/ctest_regs26.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -5)
     timeout 150 $B/bench/bench_assembly -cases p1tet -scale 0.5 -strategies rownz,coo -targets aijcusparse -affine 1 -nwarm 3 -nasm 20 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0 -rownz_variants "fused=1:prefetch=0,simplex_geometry=2,simplex_geometry=3,simplex_geometry=1" -csv "$OUTDIR/assembly_regs26.csv" 2>&1 | tee "$OUTDIR/bench_regs26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
+  e2e30) # issue 8, session of 2026-11-27 (twelfth, ~5 min): the heat problem at 1.95 M unknowns solved in the layout's
+          # numbering (PCELLWARPPERM with RCM, inner KSPCGWARP + Jacobi: bench_spmv's 133 us per CG iteration against 143 in
+          # check30) end to end, its PC set-up included (RCM, MatPermute() and the value map on the host), against
+          # ellwarp + cgwarp and PETSc aij on 16 ranks, all in this call.
+    X="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5"
+    $B/tutorials/ex2 $X -paths ellwarp -ksp_type cgwarp -csv "$OUTDIR/e2e_e2e30.csv" 2>&1 | tee -a "$OUTDIR/e2e30.log" | tail -3
+    $B/tutorials/ex2 $X -paths ellwarp -ksp_type preonly -pc_type ellwarpperm -ellwarpperm_ksp_type cgwarp -ellwarpperm_pc_type jacobi -ellwarpperm_ksp_rtol 1e-10 -ellwarpperm_ksp_max_it 10000 -mat_ellwarp_reorder rcm -ellwarpperm_ksp_converged_reason -log_view -csv "$OUTDIR/e2e_e2e30.csv" 2>&1 | tee "$OUTDIR/e2e30_perm.txt" | grep -E "ellwarp  |Linear|EllWarpPermSetUp|MatGetOrdering|MatPermute|PCSetUp|CGWarpStep|MatMult  " | cut -c1-120 | tee -a "$OUTDIR/e2e30.log"
+    mpiexec -n 16 --bind-to core $B/tutorials/ex2 $X -paths aij -csv "$OUTDIR/e2e_e2e30.csv" 2>&1 | tee -a "$OUTDIR/e2e30.log" | tail -3 ;;
+  rcm30b) # issue 9, session of 2026-11-27 (twelfth, ~5 min), after rcm30 (columns renumbered with the unstructured rule's K2
+           # t=8 and a sort window: slower than without them on the gmsh tetrahedra; q2lap 1.21x): with renumbered columns the
+           # automatic choice now treats the rows as neighbours (global sort, K2 at 2 x the mean, as the Krs matrix that ran
+           # P2 tets at 90.6 us). (1) the product tests with RCM; (2) bench_spmv: auto, auto + RCM, RCM with the user's
+           # columns, RCM with K1, K2 t=8, 32-bit columns. Decides the defaults of -mat_ellwarp_reorder_columns.
+    (cd $B && ctest --output-on-failure -L gpu -R 'spmv_cuda.*(rcm|cols)|cgwarp_cuda_rcm|ksp_.*rcm' 2>&1 | tee "$OUTDIR/ctest_rcm30b.log" | grep -E "tests passed|Failed|\*\*\*" | tail -8)
+    timeout 480 $B/bench/bench_spmv -pattern_only -cases cube_tet_p2,graded_tet_p2,cube_tet_p1,torus_tet_p2,holed_tri_p1,q2lap -cpu_nmult 1 -cpu_cg 0 -kr 0 -cg_its 100 -cg_types cgwarp -ellwarp_paths ellwarp_auto,ellwarp_auto_rcm,ellwarp_auto_rcm_nocols,ellwarp_rcm_k1,ellwarp_rcm_k2_t8,ellwarp_rcm_i32 -csv "$OUTDIR/spmv_rcm30b.csv" 2>&1 | tee -a "$OUTDIR/rcm30b.log" | grep -E "copy|aijcusparse |ellwarp|rror" | cut -c1-250 ;;
+  rcm30) # issue 9, session of 2026-11-27 (twelfth, ~7 min): MATELLWARP with the columns in the layout's numbering
+          # (-mat_ellwarp_reorder rcm now renumbers the columns too; x permuted before each product). (1) GPU tests of the
+          # products (spmv_cuda*, cgwarp_cuda_rcm, the ksp/perm tests with RCM); (2) memcheck and initcheck on test_spmv with
+          # RCM (the permutation and renumbering kernels, the transpose through the work vector); (3) bench_spmv on the gmsh
+          # and box matrices: aijcusparse, sellcuda, ellwarp auto, auto + RCM (columns renumbered), auto + RCM with the
+          # user's columns, CG (cgwarp) on each. Decides whether the automatic choice should reorder the gmsh P2 tetrahedra.
+    (cd $B && ctest --output-on-failure -L gpu -R 'spmv_cuda|cgwarp_cuda_rcm|rcm|perm' 2>&1 | tee "$OUTDIR/ctest_rcm30.log" | grep -E "tests passed|Failed|\*\*\*" | tail -8)
+    sanitize_each rcm30.log "memcheck initcheck" "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_reorder rcm -kernels k1,auto -expect_reordered_columns 1"
+    timeout 420 $B/bench/bench_spmv -pattern_only -cases cube_tet_p2,graded_tet_p2,cube_tet_p1,torus_tet_p2,holed_tri_p1,q2lap -cpu_nmult 1 -cpu_cg 0 -kr 0 -cg_its 100 -cg_types cgwarp -ellwarp_paths ellwarp_auto,ellwarp_auto_rcm,ellwarp_auto_rcm_nocols -csv "$OUTDIR/spmv_rcm30.csv" 2>&1 | tee -a "$OUTDIR/rcm30.log" | grep -E "copy|cusparse |sellcuda |ellwarp|rror" | cut -c1-250 ;;
   check30) # session of 2026-11-27 (twelfth, ~6 min): the eleventh session's review fixes on a GPU (3ab1752, bf9200b,
             # 5f9d921: MultDot only where MatMult runs the layout's product, one barrier in KcV's DOT, the step's grid per
             # device; StoreRowsAt returns the row's sum): (1) the ELL-WARP/cgwarp GPU tests; (2) racecheck, memcheck,

@@ -8,15 +8,12 @@ static char help[] = "Compares MATELLWARP products with MATAIJ on pathological r
                      "  -block bs          every case expanded into bs x bs blocks (block size bs: the block layout's input)\n"
                      "  -block_break       ... with one entry of a block left out (not blocked: no block layout)\n"
                      "  -expect_mult_dot   check that the product with x'y (KSPCGWARP's) ran on at least one case (one rank)\n"
-                     "  -expect_reordered_columns b  check that some case (true) or no case (false) has its columns in the\n"
-                     "                     layout's numbering (-mat_ellwarp_reorder_columns)\n"
                      "  -expect_index i    check the column index layout in use (32, 16, block, block16) on rank 0; with\n"
                      "                     -mat_ellwarp_index auto only for cases of at least 5000 entries there\n";
 
 #include "testutil.h"
 
-static PetscInt nmultdot = 0;   /* cases whose product with x'y ran and agreed */
-static PetscInt nreordered = 0; /* cases whose layout stores the columns in its own numbering */
+static PetscInt nmultdot = 0; /* cases whose product with x'y ran and agreed */
 
 static PetscErrorCode Check(const char *what, const char *cs, const char *k, Vec yb, Vec ya)
 {
@@ -155,10 +152,9 @@ static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold,
     }
   }
   PetscCall(MatEllWarpGetInfo(B, &info));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s layout: %s, kernel %s, threshold %" PetscInt_FMT ", order %s, window %" PetscInt_FMT ", %" PetscInt_FMT " slices, padding %.3f, index %s (unit %" PetscInt_FMT ", %.2f 16-bit), %.2f B/nnz (%.2f with 32-bit columns), load schedule %" PetscInt_FMT "%s\n", cs, k,
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s layout: %s, kernel %s, threshold %" PetscInt_FMT ", order %s, window %" PetscInt_FMT ", %" PetscInt_FMT " slices, padding %.3f, index %s (unit %" PetscInt_FMT ", %.2f 16-bit), %.2f B/nnz (%.2f with 32-bit columns), load schedule %" PetscInt_FMT "\n", cs, k,
                         MatEllWarpBackends[info.backend], MatEllWarpKernels[info.kernel], info.threshold, info.reorder, info.window, info.nwarps, (double)info.padding, MatEllWarpIndices[info.index], info.index_unit, (double)info.narrow_fraction,
-                        (double)info.bytes_per_nnz, (double)info.bytes_per_nnz_32, info.kc_variant, info.reordered_columns ? ", columns reordered" : ""));
-  if (info.reordered_columns) nreordered++;
+                        (double)info.bytes_per_nnz, (double)info.bytes_per_nnz_32, info.kc_variant));
   PetscCheck(info.nproducts >= (M == N && samelayout ? 4 : 3) || m == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the products did not run in the ELL-WARP layout (%" PetscInt_FMT " products)", info.nproducts);
   {
     PetscInt  want = PETSC_DETERMINE;
@@ -245,12 +241,6 @@ int main(int argc, char **argv)
     PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_mult_dot", &want, NULL));
     PetscCheck(!want || size > 1 || nmultdot > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-expect_mult_dot: the product with x'y ran on no case");
     if (size == 1) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the product with x'y ran on %" PetscInt_FMT " case(s)\n", nmultdot));
-  }
-  {
-    PetscBool want = PETSC_FALSE, wset;
-    PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_reordered_columns", &want, &wset));
-    PetscCheck(!wset || (want ? nreordered > 0 : nreordered == 0), PETSC_COMM_SELF, PETSC_ERR_PLIB, "-expect_reordered_columns %s: %" PetscInt_FMT " case(s) on this rank with columns in the layout's numbering", want ? "true" : "false", nreordered);
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "columns in the layout's numbering in %" PetscInt_FMT " case(s) on this rank\n", nreordered));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "all products agree with AIJ\n"));
   PetscCall(PetscFinalize());

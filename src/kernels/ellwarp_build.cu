@@ -586,33 +586,3 @@ extern "C" int PetscWarpEllBuildCUDA(int nrows, int ncols, const int *d_rowptr, 
 {
   return BuildGlobal(nrows, ncols, d_rowptr, d_colidx, d_order, threshold, stream, E);
 }
-
-/* ---------------- columns in the layout's numbering (xperm layouts); twin: PetscWarpEllRenumberColumnsHost ---------------- */
-namespace
-{
-__global__ void InversePerm(int n, const int *__restrict__ perm, int *__restrict__ iperm)
-{
-  int s = blockIdx.x * blockDim.x + threadIdx.x;
-  if (s < n) iperm[perm[s]] = s;
-}
-
-__global__ void RenumberColumns(int nnz, const int *__restrict__ iperm, const int *__restrict__ col, int *__restrict__ out)
-{
-  long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (q < nnz) out[q] = iperm[col[q]];
-}
-} // namespace
-
-extern "C" int PetscWarpEllRenumberColumnsCUDA(int nrows, const int *d_perm, int nnz, const int *d_colidx, int *d_out, void *stream)
-{
-  cudaStream_t st    = (cudaStream_t)stream;
-  int         *iperm = NULL;
-  cudaError_t  e     = Alloc((void **)&iperm, sizeof(int) * (size_t)nrows);
-  if (e != cudaSuccess) return (int)e;
-  if (nrows) InversePerm<<<(nrows + 255) / 256, 256, 0, st>>>(nrows, d_perm, iperm);
-  if (nnz) RenumberColumns<<<(unsigned)((nnz + 255LL) / 256), 256, 0, st>>>(nnz, iperm, d_colidx, d_out);
-  e = cudaGetLastError();
-  cudaError_t e2 = cudaStreamSynchronize(st); /* before iperm is freed */
-  cudaFree(iperm);
-  return (int)(e != cudaSuccess ? e : e2);
-}

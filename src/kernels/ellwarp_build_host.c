@@ -241,13 +241,3 @@ int PetscWarpEllWindowStatsHost(int nrows, const int *rowptr, const int *order, 
   *padding = nnz ? (double)slots / (double)nnz : 1.0;
   return PETSCWARP_OK;
 }
-
-int PetscWarpEllRenumberColumnsHost(int nrows, const int *perm, int nnz, const int *colidx, int *out)
-{
-  int *iperm = (int *)malloc(sizeof(int) * (size_t)(nrows > 0 ? nrows : 1));
-  if (!iperm) return PETSCWARP_ERR_MEM;
-  for (int s = 0; s < nrows; s++) iperm[perm[s]] = s;
-  for (int q = 0; q < nnz; q++) out[q] = iperm[colidx[q]];
-  free(iperm);
-  return 0;
-}

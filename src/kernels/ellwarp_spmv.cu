@@ -521,19 +521,3 @@ extern "C" int PetscWarpEllGetDiagonalCUDA(const PetscWarpEll *E, double *d, voi
   EllWarpDiag<<<Blocks(E->nrows, 256), 256, 0, (cudaStream_t)stream>>>(E->nrows, E->diag, E->val, d);
   return (int)cudaGetLastError();
 }
-
-/* scatter 0: b[s] = a[perm[s]]; 1: b[perm[s]] = a[s] (twin: PetscWarpEllPermuteHost) */
-__global__ void EllWarpPermute(int n, const int *__restrict__ perm, int scatter, const double *__restrict__ a, double *__restrict__ b)
-{
-  int s = blockIdx.x * blockDim.x + threadIdx.x;
-  if (s >= n) return;
-  if (scatter) b[perm[s]] = a[s];
-  else b[s] = a[perm[s]];
-}
-
-extern "C" int PetscWarpEllPermuteCUDA(const PetscWarpEll *E, int scatter, const double *a, double *b, void *stream)
-{
-  if (!E->nrows) return 0;
-  EllWarpPermute<<<Blocks(E->nrows, 256), 256, 0, (cudaStream_t)stream>>>(E->nrows, E->perm, scatter, a, b);
-  return (int)cudaGetLastError();
-}

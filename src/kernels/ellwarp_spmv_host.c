@@ -87,11 +87,3 @@ void PetscWarpEllGetDiagonalHost(const PetscWarpEll *E, double *d)
 {
   for (int i = 0; i < E->nrows; i++) d[i] = E->diag[i] >= 0 ? E->val[E->diag[i]] : 0.0;
 }
-
-void PetscWarpEllPermuteHost(const PetscWarpEll *E, int scatter, const double *a, double *b)
-{
-  if (scatter)
-    for (int s = 0; s < E->nrows; s++) b[E->perm[s]] = a[s];
-  else
-    for (int s = 0; s < E->nrows; s++) b[s] = a[E->perm[s]];
-}

@@ -369,16 +369,14 @@ PetscErrorCode MatEllWarpSetBlockSize(Mat A, PetscInt bs)
 
   Notes:
   The rows are placed in the given ordering before the (stable) sort by length, so that the 32 rows of a slice, and
-  the slices of a thread block, are neighbours in the ordering. By default the columns are then stored in the layout's
-  numbering too (`MatEllWarpSetReorderColumns()`): each product first permutes x into it (one gather of n entries),
-  and the entries of x a slice reads are neighbours as well (the paper's Krs form, inside the matrix). Vectors stay in
-  the user's numbering. It pays on meshes whose numbering lacks locality (gmsh tetrahedra in DMPlex's numbering,
-  random or partition-scrambled numberings); on a box mesh numbered by DMPlex it changes little. The ordering is
-  computed on the host with `MatGetOrdering()` when the layout is built (`MatEllWarpInfo`'s order_time), for square
-  matrices (blocks) only: a non-square matrix, such as the off-diagonal block of a `MATMPIAIJELLWARP` matrix, is left in
-  its natural order.
+  the slices of a thread block, are neighbours in the ordering and share the entries of x they read. Vectors stay in
+  the user's numbering and no extra pass over x or y is needed: only the processing order of the rows changes. It pays
+  on badly numbered meshes (random or partition-scrambled numberings) whose x does not fit in the GPU's L2 cache; on a
+  mesh numbered by DMPlex it changes little. The ordering is computed on the host with `MatGetOrdering()` when the
+  layout is built, for square matrices (blocks) only: a non-square matrix, such as the off-diagonal block of a
+  `MATMPIAIJELLWARP` matrix, is left in its natural order.
 
-.seealso: `MATELLWARP`, `MatGetOrdering()`, `MatEllWarpSetKernel()`, `MatEllWarpSetReorderColumns()`
+.seealso: `MATELLWARP`, `MatGetOrdering()`, `MatEllWarpSetKernel()`
 @*/
 PetscErrorCode MatEllWarpSetReorder(Mat A, MatOrderingType type)
 {
@@ -386,38 +384,6 @@ PetscErrorCode MatEllWarpSetReorder(Mat A, MatOrderingType type)
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(type, 2);
   ELLWARP_SET_OPT(A, PetscCall(PetscStrncpy(o_.reorder, type, sizeof(o_.reorder))));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  MatEllWarpSetReorderColumns - Sets whether the ELL-WARP layout stores the column indices in its own numbering (the
-  sorted position of each column's row), with x permuted into that numbering before each product
-
-  Logically Collective
-
-  Input Parameters:
-+ A   - the matrix
-- flg - `PETSC_TRUE` or `PETSC_FALSE`
-
-  Options Database Key:
-. -mat_ellwarp_reorder_columns <bool> - the same (default: true with a `MatEllWarpSetReorder()` ordering, else false)
-
-  Level: advanced
-
-  Notes:
-  Only square matrices (blocks) with one column index per entry (not the block layouts of `MatEllWarpIndex`) whose rows
-  the layout permutes get the renumbered columns; for others the setting is ignored (`-info` says why).
-  `MatMultTranspose()` permutes its result back; the product that also gives x'y for `KSPCGWARP` is not used with
-  renumbered columns.
-
-.seealso: `MATELLWARP`, `MatEllWarpSetReorder()`, `MatEllWarpGetInfo()`, `PCELLWARPPERM`
-@*/
-PetscErrorCode MatEllWarpSetReorderColumns(Mat A, PetscBool flg)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  PetscValidLogicalCollectiveBool(A, flg, 2);
-  ELLWARP_SET_OPT(A, o_.reorder_columns = PetscBoolToBool3(flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

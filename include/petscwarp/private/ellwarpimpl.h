@@ -36,8 +36,6 @@ typedef struct {
   PetscInt          threshold;   /* PETSC_DETERMINE: automatic */
   PetscInt          block_size;  /* threads per block; 0: automatic */
   char              reorder[64]; /* MatOrderingType of the locality ordering, "none" for none */
-  PetscBool3        reorder_columns; /* columns in the layout's numbering, x permuted before each product (-mat_ellwarp_reorder_columns);
-                                        unknown: with a reorder */
   PetscInt          window;      /* sort by length within windows of this many rows; 0: global sort; PETSC_DETERMINE: automatic */
   PetscReal         window_pad;  /* automatic window: most extra padding (slots/nnz) over the global sort that it may cost */
   MatEllWarpIndex   index;       /* column index layout asked for (-mat_ellwarp_index) */
@@ -61,8 +59,6 @@ typedef struct {
   PetscScalar *d_csrval;  /* staging of the host values for a refresh */
   PetscScalar *d_work[3]; /* copies of host vectors */
   PetscInt     nwork;
-  PetscScalar *d_xperm, *h_xperm; /* x (or A^T x) in the layout's numbering for an xperm layout (device, host backend) */
-  PetscLogDouble order_time;      /* seconds of the last build's locality ordering (-mat_ellwarp_reorder, on the host) */
   /* statistics */
   PetscLogDouble      build_time, upload_time, refresh_time;
   void               *ev[3]; /* CUDA events around the last refresh: before the upload, before and after the gather */

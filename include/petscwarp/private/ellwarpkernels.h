@@ -82,10 +82,6 @@ typedef struct {
                            the given order, split rows first; 0: one global sort (the paper's layout) */
   int             identity;     /* perm[s] == s for every s: the rows are already in sorted order (a matrix in the layout's own
                            numbering, the paper's Kr/Krs), so products write y[s] directly, coalesced, without reading perm */
-  int             xperm;        /* columns in the layout's numbering (column c stored as the sorted position of row c; square
-                           matrices): the products read x permuted, px[s] = x[perm[s]] (PetscWarpEllPermute*()), so that a
-                           locality ordering's neighbours are neighbours in x too (the Krs form inside the matrix). Set by
-                           the caller that built the layout from such columns (PetscWarpEllRenumberColumns*()) */
   int             unit;         /* entries per column index (1, or the block size of a blocked pattern); 0 means 1 */
   int             nnarrow;      /* warps whose column index is 16-bit (compact index only) */
   int             ncidx;        /* uint16 units of cidx */
@@ -265,12 +261,6 @@ void PetscWarpEllMultHost(const PetscWarpEll *E, const double *x, const double *
 /* y = A^T x (+ z when z != NULL; z may alias y); y has ncols entries */
 void PetscWarpEllMultTransposeHost(const PetscWarpEll *E, const double *x, const double *z, double *y);
 void PetscWarpEllGetDiagonalHost(const PetscWarpEll *E, double *d);
-/* scatter 0: b[s] = a[perm[s]] (x into the layout's numbering); 1: b[perm[s]] = a[s] (back); s < nrows (square layouts) */
-void PetscWarpEllPermuteHost(const PetscWarpEll *E, int scatter, const double *a, double *b);
-/* out[q] = the sorted position of row colidx[q] (perm[s] = row at sorted position s, nrows entries), q < nnz: the columns
-   of an xperm layout, built with the same rows, order, threshold and window as the layout perm came from. 0 or
-   PETSCWARP_ERR_MEM */
-int PetscWarpEllRenumberColumnsHost(int nrows, const int *perm, int nnz, const int *colidx, int *out);
 
 /* ---------------- CUDA (src/kernels/ellwarp_*.cu), arrays in device memory ---------------- */
 /* Return a cudaError_t as int (0 = success) so that this header stays free of CUDA headers. */
@@ -301,9 +291,6 @@ int PetscWarpEllMultDotPartsCUDA(const PetscWarpEll *E, int kernel, int variant,
 int PetscWarpEllMultDotCUDA(const PetscWarpEll *E, int kernel, int variant, int blocksize, const double *x, double *y, double *part, void *stream);
 int PetscWarpEllMultTransposeCUDA(const PetscWarpEll *E, const double *x, const double *z, double *y, void *stream);
 int PetscWarpEllGetDiagonalCUDA(const PetscWarpEll *E, double *d, void *stream);
-/* Twins of PetscWarpEllPermuteHost() and PetscWarpEllRenumberColumnsHost() (d_perm, d_colidx, d_out in device memory) */
-int PetscWarpEllPermuteCUDA(const PetscWarpEll *E, int scatter, const double *a, double *b, void *stream);
-int PetscWarpEllRenumberColumnsCUDA(int nrows, const int *d_perm, int nnz, const int *d_colidx, int *d_out, void *stream);
 /* Copy a device layout's index arrays to host arrays (for tests comparing with the host twin); the compact index
    (wmode, ioff, cidx) too where both have it */
 int PetscWarpEllCopyToHostCUDA(const PetscWarpEll *dE, PetscWarpEll *hE);

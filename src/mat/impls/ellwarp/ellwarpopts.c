@@ -13,9 +13,8 @@ PetscErrorCode MatEllWarpOptsDefault_Private(MatEllWarpOpts *o)
   o->threshold  = PETSC_DETERMINE;
   o->block_size = 0;
   PetscCall(PetscStrncpy(o->reorder, "none", sizeof(o->reorder)));
-  o->reorder_columns = PETSC_BOOL3_UNKNOWN;
-  o->window          = PETSC_DETERMINE;
-  o->window_pad      = 0.10;
+  o->window     = PETSC_DETERMINE;
+  o->window_pad = 0.10;
   o->index      = MAT_ELLWARP_INDEX_AUTO;
   o->kc_variant = -1;
   o->hostvecs   = PETSC_FALSE;
@@ -35,7 +34,6 @@ PetscErrorCode MatEllWarpOptionsRead_Private(PetscOptionItems PetscOptionsObject
   PetscCall(PetscOptionsInt("-mat_ellwarp_threshold", "K2: most entries per lane before a row is split (-1: automatic)", "MatEllWarpSetKernel", t, &t, NULL));
   PetscCall(PetscOptionsInt("-mat_ellwarp_block_size", "Threads per CUDA block, a multiple of 32 up to 1024 (0: automatic)", "MatEllWarpSetBlockSize", bs, &bs, NULL));
   PetscCall(PetscOptionsString("-mat_ellwarp_reorder", "Locality ordering of the rows inside the format (none or a MatOrderingType: rcm, nd, ...)", "MatEllWarpSetReorder", o->reorder, o->reorder, sizeof(o->reorder), NULL));
-  PetscCall(PetscOptionsBool3("-mat_ellwarp_reorder_columns", "Columns in the layout's numbering too, x permuted into it before each product, so that the reordering's neighbours are neighbours in x (square matrices, one column index per entry; default: with a -mat_ellwarp_reorder)", "MATELLWARP", o->reorder_columns, &o->reorder_columns, NULL));
   PetscCall(PetscOptionsInt("-mat_ellwarp_window", "Sort rows by length only within windows of this many consecutive rows, rounded up to a multiple of 32, so that slices stay mesh neighbours (0: one global sort; -1: automatic)", "MATELLWARP", w, &w, NULL));
   PetscCall(PetscOptionsReal("-mat_ellwarp_window_padding", "Automatic window: the smallest window whose K1 padding exceeds the global sort's by at most this (only for rows whose lengths vary from row to row)", "MATELLWARP", wp, &wp, NULL));
   PetscCall(PetscOptionsEnum("-mat_ellwarp_index", "Column indices: 32 (one per entry), 16 (16-bit offsets per slice where they fit), block (one per block of the column block size, blocked patterns), block16 (both), auto (block16 for blocked patterns, 16 where at least half the slices fit 16-bit offsets, else 32)", "MatEllWarpIndex", MatEllWarpIndices,

@@ -89,7 +89,7 @@ static PetscErrorCode MatEllWarpSetOpts_SeqAIJEllWarp(Mat A, const MatEllWarpOpt
 #endif
   }
   PetscCall(PetscStrcmp(o->reorder, ew->opt.reorder, &same));
-  if (o->backend != ew->opt.backend || o->kernel != ew->opt.kernel || o->threshold != ew->opt.threshold || o->index != ew->opt.index || o->reorder_columns != ew->opt.reorder_columns || !same) PetscCall(MatEllWarpReset_Private(A));
+  if (o->backend != ew->opt.backend || o->kernel != ew->opt.kernel || o->threshold != ew->opt.threshold || o->index != ew->opt.index || !same) PetscCall(MatEllWarpReset_Private(A));
   ew->opt = *o;
   PetscCall(MatSetVecType(A, o->backend == MAT_ELLWARP_BACKEND_CUDA && !o->hostvecs ? VECCUDA : VECSTANDARD));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -178,9 +178,7 @@ static PetscErrorCode MatView_SeqAIJEllWarp(Mat A, PetscViewer viewer)
                                    MatEllWarpKernels[info.kernel], info.threshold, info.block_size, info.kc_variant));
   PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: %" PetscInt_FMT " slices of 32 lanes, %" PetscInt_FMT " slots for %" PetscInt_FMT " nonzeros (padding ratio %.4f), widest slice %" PetscInt_FMT ", %.3g MB\n", info.nwarps, info.nslots, info.nnz,
                                    (double)info.padding, info.maxwidth, info.bytes / 1e6));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: rows ordered by %s before the sort by length%s%s\n", info.reorder, info.sorted_rows ? "; rows already in sorted order (Kr form: coalesced stores, no permutation read)" : "",
-                                   info.reordered_columns ? "; columns in the layout's numbering, x permuted before each product (-mat_ellwarp_reorder_columns)" : ""));
-  if (info.order_time > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: the ordering took %.3g s on the host at the last build\n", info.order_time));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: rows ordered by %s before the sort by length%s\n", info.reorder, info.sorted_rows ? "; rows already in sorted order (Kr form: coalesced stores, no permutation read)" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP: %" PetscInt_FMT " builds (last %.3g s, after a %.3g s upload of the indices), %" PetscInt_FMT " value refreshes (last %.3g s, after a %.3g s upload), %" PetscInt_FMT " products\n", info.nbuilds,
                                    info.build_time, info.upload_time, info.nrefreshes, info.refresh_time, info.refresh_upload_time, info.nproducts));
   PetscCall(MatEllWarpViewLayout_Private(A, viewer));  /* sort window, bytes per nonzero (ellwarpbackend.c) */

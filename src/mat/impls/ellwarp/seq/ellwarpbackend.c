@@ -52,8 +52,6 @@ PetscErrorCode MatEllWarpReset_Private(Mat A)
   PetscCall(DeviceFree(&ew->d_csrval));
   for (int i = 0; i < 3; i++) PetscCall(DeviceFree(&ew->d_work[i]));
   ew->nwork = 0;
-  PetscCall(DeviceFree(&ew->d_xperm));
-  PetscCall(PetscFree(ew->h_xperm));
 #if PetscDefined(HAVE_CUDA)
   for (int i = 0; i < 3; i++)
     if (ew->ev[i]) PetscCallCUDA(cudaEventDestroy((cudaEvent_t)ew->ev[i]));
@@ -152,12 +150,10 @@ PetscErrorCode MatEllWarpChooseWindow_Private(PetscInt m, const int rowptr[], co
 /* Bytes a product reads from the layout per nonzero: values and column indices of every slot (as32: a 32-bit column
    per slot, whatever the layout holds), the warp offsets (and the warp rows and info for K2; with the compact index
    also the warp's base column and index offset), the permutation unless the rows are in sorted order; x and y not
-   counted; an xperm layout adds its permutation of x (the permutation and x read, px written) */
+   counted */
 static PetscReal BytesPerNonzero(const PetscWarpEll *E, MatEllWarpKernel k, PetscBool as32)
 {
   PetscLogDouble perm = E->identity ? 0 : (PetscLogDouble)E->nrows * sizeof(int), b;
-
-  if (E->xperm) perm += (PetscLogDouble)E->nrows * (sizeof(int) + 2 * sizeof(double)); /* the gather of x: perm, x, px written */
 
   if (E->cidx && !as32) b = (PetscLogDouble)E->nslots * sizeof(double) + (PetscLogDouble)E->ncidx * sizeof(unsigned short) + (PetscLogDouble)E->nwarps * 5 * sizeof(int) + perm;
   else b = (PetscLogDouble)E->nslots * (sizeof(double) + sizeof(int)) + (PetscLogDouble)E->nwarps * (k == MAT_ELLWARP_KERNEL_K1 ? 1 : 3) * sizeof(int) + perm;
@@ -179,8 +175,6 @@ PetscErrorCode MatEllWarpInfoLayout_Private(Mat A, MatEllWarpInfo *info)
   info->index_unit       = ew->built && E->unit > 1 ? E->unit : 1;
   info->narrow_fraction  = ew->built && E->cidx && E->nwarps ? (PetscReal)E->nnarrow / (PetscReal)E->nwarps : 0;
   info->kc_variant       = ew->built ? PetscWarpEllVariant(E, (int)ew->opt.kc_variant) : ew->opt.kc_variant;
-  info->reordered_columns = (PetscBool)(ew->built && E->xperm);
-  info->order_time        = ew->order_time;
   if (ew->built && E->unit > 1) info->threshold *= E->unit; /* the layout counts column indices per lane */
   if (ew->built && E->cidx) info->bytes += (PetscLogDouble)E->nwarps * 2 * sizeof(int) + (PetscLogDouble)E->ncidx * sizeof(unsigned short);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -275,18 +269,15 @@ static PetscErrorCode GetOrder(Mat A, int **order)
   PetscBool          none;
   IS                 rperm, cperm;
   const PetscInt    *r;
-  PetscLogDouble     t0, t1;
 
   PetscFunctionBegin;
-  *order         = NULL;
-  ew->order_time = 0;
+  *order = NULL;
   PetscCall(PetscStrcmp(ew->opt.reorder, "none", &none));
   if (none || A->rmap->n == 0) PetscFunctionReturn(PETSC_SUCCESS);
   if (A->rmap->n != A->cmap->n) { /* e.g. the off-diagonal block of an MPI matrix */
     PetscCall(PetscInfo(A, "No %s reordering of a non-square %" PetscInt_FMT " x %" PetscInt_FMT " matrix\n", ew->opt.reorder, A->rmap->n, A->cmap->n));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscTime(&t0));
   PetscCall(MatGetOrdering(A, ew->opt.reorder, &rperm, &cperm));
   PetscCall(ISGetIndices(rperm, &r));
   PetscCall(PetscMalloc1(A->rmap->n, order));
@@ -294,26 +285,6 @@ static PetscErrorCode GetOrder(Mat A, int **order)
   PetscCall(ISRestoreIndices(rperm, &r));
   PetscCall(ISDestroy(&rperm));
   PetscCall(ISDestroy(&cperm));
-  PetscCall(PetscTime(&t1));
-  ew->order_time = t1 - t0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Whether the layout just built (E, one column index per unit) is to get its columns in its own numbering: asked for,
-   or by default with a reordering; square matrices whose rows the layout permutes, one column index per entry */
-static PetscErrorCode WantsXPerm(Mat A, int unit, PetscBool *want)
-{
-  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
-  PetscBool          none;
-
-  PetscFunctionBegin;
-  PetscCall(PetscStrcmp(ew->opt.reorder, "none", &none));
-  *want = (PetscBool)(ew->opt.reorder_columns == PETSC_BOOL3_TRUE || (ew->opt.reorder_columns == PETSC_BOOL3_UNKNOWN && !none));
-  if (!*want) PetscFunctionReturn(PETSC_SUCCESS);
-  if (A->rmap->n != A->cmap->n || unit > 1) {
-    PetscCall(PetscInfo(A, "Columns kept in the matrix's numbering: %s\n", unit > 1 ? "a block layout (one column index per block)" : "not square"));
-    *want = PETSC_FALSE;
-  } else if (!A->rmap->n || ew->E.identity) *want = PETSC_FALSE; /* nothing to permute */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -400,7 +371,6 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj, const int *d_ai
   PetscInt           m = A->rmap->n, n = A->cmap->n, t, w;
   PetscLogDouble     t0, t1;
   int               *order, unit, narrow;
-  PetscBool          xperm;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MATELLWARP_Build, A, 0, 0, 0));
@@ -414,24 +384,6 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj, const int *d_ai
     PetscCall(ChooseIndex(A, IndexBlockSize(A) > 1 ? PetscWarpEllBlockedHost((int)m, ai, aj, IndexBlockSize(A)) : 0, &unit, &narrow));
     PetscCall(MatEllWarpChoose_Private(m, ai, unit, ew->opt.kernel, ew->opt.threshold, &ew->kernel, &t));
     PetscCall(CheckHost(A, PetscWarpEllBuildIndexHost((int)m, (int)n, ai, aj, order, (int)t, (int)w, unit, narrow, &ew->E)));
-    PetscCall(WantsXPerm(A, unit, &xperm));
-    if (xperm) { /* again with the columns in the layout's numbering: the same rows, order, threshold and window give the same slots */
-      PetscWarpEll E1 = ew->E;
-      int         *ajp, err;
-      PetscCall(PetscMemzero(&ew->E, sizeof(ew->E)));
-      PetscCall(PetscMalloc1(PetscMax(ai[m], 1), &ajp));
-      err = PetscWarpEllRenumberColumnsHost((int)m, E1.perm, ai[m], aj, ajp);
-      if (!err) err = PetscWarpEllBuildIndexHost((int)m, (int)n, ai, ajp, order, (int)t, (int)w, 1, narrow, &ew->E);
-      if (!err && (ew->E.nslots != E1.nslots || memcmp(ew->E.perm, E1.perm, sizeof(int) * (size_t)m))) err = -1;
-      if (!err) {
-        PetscCall(PetscArraycpy(ew->E.diag, E1.diag, m)); /* the diagonal's slots, found by the columns of the first build */
-        ew->E.xperm = 1;
-      } else PetscWarpEllFreeHost(&ew->E); /* (a failed build left it freed and zeroed) */
-      PetscWarpEllFreeHost(&E1);
-      PetscCall(PetscFree(ajp));
-      PetscCheck(err != -1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The ELL-WARP layout with renumbered columns has other slots");
-      PetscCall(CheckHost(A, err));
-    }
     PetscCall(PetscTime(&t1));
   } else {
 #if PetscDefined(HAVE_CUDA)
@@ -460,24 +412,6 @@ static PetscErrorCode Build(Mat A, const int *ai, const int *aj, const int *d_ai
     PetscCall(ChooseIndex(A, blocked, &unit, &narrow));
     PetscCall(MatEllWarpChoose_Private(m, ai, unit, ew->opt.kernel, ew->opt.threshold, &ew->kernel, &t));
     err = PetscWarpEllBuildIndexCUDA((int)m, (int)n, d_ai ? d_ai : d_i, d_ai ? d_aj : d_j, d_o, (int)t, (int)w, unit, narrow, st, &ew->E); /* synchronizes */
-    xperm = PETSC_FALSE;
-    if (!err) PetscCall(WantsXPerm(A, unit, &xperm));
-    if (xperm) { /* again with the columns in the layout's numbering (as in the host build above) */
-      PetscWarpEll E1  = ew->E;
-      int         *d_p = NULL;
-      PetscCall(PetscMemzero(&ew->E, sizeof(ew->E)));
-      err = (int)cudaMalloc((void **)&d_p, sizeof(int) * PetscMax(nnz, 1));
-      if (!err) err = PetscWarpEllRenumberColumnsCUDA((int)m, E1.perm, nnz, d_ai ? d_aj : d_j, d_p, st);
-      if (!err) {
-        err = PetscWarpEllBuildIndexCUDA((int)m, (int)n, d_ai ? d_ai : d_i, d_p, d_o, (int)t, (int)w, 1, narrow, st, &ew->E);
-        if (!err && ew->E.nslots != E1.nslots) err = (int)cudaErrorUnknown; /* the same rows, order, threshold and window give the same slots */
-        if (!err) err = (int)cudaMemcpy(ew->E.diag, E1.diag, sizeof(int) * (size_t)m, cudaMemcpyDeviceToDevice);
-        if (!err) ew->E.xperm = 1;
-        else PetscWarpEllFreeCUDA(&ew->E); /* (a failed build left it freed and zeroed) */
-      }
-      PetscWarpEllFreeCUDA(&E1);
-      if (d_p) PetscCallCUDA(cudaFree(d_p));
-    }
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscTime(&t1));
     if (d_i) PetscCallCUDA(cudaFree(d_i));
@@ -640,22 +574,9 @@ static PetscErrorCode ApplyCUDA(Mat A, PetscBool trans, Vec x, Vec z, Vec y)
   }
   PetscCall(WarpVecGet(A, y, 2, (PetscBool)(z == y), PETSC_TRUE, st, &Y));
   if (z == y) zd = Y.d;
-  if (ew->E.xperm && !ew->d_xperm) PetscCallCUDA(cudaMalloc((void **)&ew->d_xperm, sizeof(PetscScalar) * PetscMax(A->rmap->n, 1)));
   PetscCall(PetscLogGpuTimeBegin());
-  if (trans && ew->E.xperm) { /* A^T x in the layout's numbering (from z's entries, permuted), then back */
-    PetscScalar *W = ew->d_xperm;
-    if (zd) PetscCallCUDA((cudaError_t)PetscWarpEllPermuteCUDA(&ew->E, 0, zd, W, st));
-    PetscCallCUDA((cudaError_t)PetscWarpEllMultTransposeCUDA(&ew->E, X.d, zd ? W : NULL, W, st));
-    PetscCallCUDA((cudaError_t)PetscWarpEllPermuteCUDA(&ew->E, 1, W, Y.d, st));
-  } else if (trans) PetscCallCUDA((cudaError_t)PetscWarpEllMultTransposeCUDA(&ew->E, X.d, zd, Y.d, st));
-  else {
-    const PetscScalar *xd = X.d;
-    if (ew->E.xperm) { /* x into the layout's numbering */
-      PetscCallCUDA((cudaError_t)PetscWarpEllPermuteCUDA(&ew->E, 0, X.d, ew->d_xperm, st));
-      xd = ew->d_xperm;
-    }
-    PetscCallCUDA((cudaError_t)PetscWarpEllMultVariantCUDA(&ew->E, ew->kernel == MAT_ELLWARP_KERNEL_K1 ? 1 : 2, (int)ew->opt.kc_variant, (int)MatEllWarpBlockSize_Private(A), xd, zd, Y.d, st));
-  }
+  if (trans) PetscCallCUDA((cudaError_t)PetscWarpEllMultTransposeCUDA(&ew->E, X.d, zd, Y.d, st));
+  else PetscCallCUDA((cudaError_t)PetscWarpEllMultVariantCUDA(&ew->E, ew->kernel == MAT_ELLWARP_KERNEL_K1 ? 1 : 2, (int)ew->opt.kc_variant, (int)MatEllWarpBlockSize_Private(A), X.d, zd, Y.d, st));
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(2.0 * ew->E.nnz));
   PetscCall(WarpVecRestore(st, &Y));
@@ -679,16 +600,8 @@ static PetscErrorCode ApplyHost(Mat A, PetscBool trans, Vec x, Vec z, Vec y)
     PetscCall(VecGetArrayWrite(y, &ya));
   }
   if (z == y) za = ya;
-  if (ew->E.xperm && !ew->h_xperm) PetscCall(PetscMalloc1(PetscMax(A->rmap->n, 1), &ew->h_xperm));
-  if (trans && ew->E.xperm) { /* as ApplyCUDA() */
-    if (za) PetscWarpEllPermuteHost(&ew->E, 0, za, ew->h_xperm);
-    PetscWarpEllMultTransposeHost(&ew->E, xa, za ? ew->h_xperm : NULL, ew->h_xperm);
-    PetscWarpEllPermuteHost(&ew->E, 1, ew->h_xperm, ya);
-  } else if (trans) PetscWarpEllMultTransposeHost(&ew->E, xa, za, ya);
-  else if (ew->E.xperm) {
-    PetscWarpEllPermuteHost(&ew->E, 0, xa, ew->h_xperm);
-    PetscWarpEllMultHost(&ew->E, ew->h_xperm, za, ya);
-  } else PetscWarpEllMultHost(&ew->E, xa, za, ya);
+  if (trans) PetscWarpEllMultTransposeHost(&ew->E, xa, za, ya);
+  else PetscWarpEllMultHost(&ew->E, xa, za, ya);
   PetscCall(PetscLogFlops(2.0 * ew->E.nnz));
   if (z == y) PetscCall(VecRestoreArray(y, &ya));
   else {
@@ -737,7 +650,6 @@ PetscErrorCode MatEllWarpMultDot_Private(Mat A, Vec x, Vec y, PetscInt cap, Pets
   *nparts = 0;
   if (A->rmap->n != A->cmap->n || !n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatEllWarpSetUp_Private(A));
-  if (ew->E.xperm) PetscFunctionReturn(PETSC_SUCCESS); /* the DOT kernels read x in the matrix's numbering */
   { /* where the vectors are (without a copy): the layout's memory, else the product's copies of MatMult() */
     PetscBool xcuda, ycuda;
     PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &xcuda, VECSEQCUDA, VECMPICUDA, ""));
