@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l check30 rcm30 rcm30b e2e30 asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b ncu26h regs26 prof28 cg28b final28 rcm28 check28 jac28 (rcm30 and rcm30b of 2026-11-27 (twelfth) ran the renumbered-columns code since removed: results/xperm_columns_2026-11-27l.diff; prof28 and cg28b of 2026-11-27 (tenth) ran KSPCGWARP code since removed: alternating sweeps, batched loads; regs26 of 2026-11-26 (eighth) ran register-capped kernels kept only as results/rownz_regcap_2026-11-26h.diff; compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l check30 rcm30 rcm30b e2e30 dot30 gap30 lds30 asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b ncu26h regs26 prof28 cg28b final28 rcm28 check28 jac28 (rcm30 and rcm30b of 2026-11-27 (twelfth) ran the renumbered-columns code since removed: results/xperm_columns_2026-11-27l.diff; dot30 the schedule-0 products with x'y since removed: results/multdot_schedule0_2026-11-27l.diff; prof28 and cg28b of 2026-11-27 (tenth) ran KSPCGWARP code since removed: alternating sweeps, batched loads; regs26 of 2026-11-26 (eighth) ran register-capped kernels kept only as results/rownz_regcap_2026-11-26h.diff; compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -869,6 +869,42 @@ for w in $what; do
           # call, measured only at this size: bench/results/rownz_regcap_2026-11-26h.diff; RESULTS.md)
     (cd $B && ctest --output-on-failure -R 'asmkernels_cuda' 2>&1 | tee "$OUTDIR/ctest_regs26.log" | grep -E "tests passed|Failed|FAIL|\*\*\*" | tail -5)
     timeout 150 $B/bench/bench_assembly -cases p1tet -scale 0.5 -strategies rownz,coo -targets aijcusparse -affine 1 -nwarm 3 -nasm 20 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0 -rownz_variants "fused=1:prefetch=0,simplex_geometry=2,simplex_geometry=3,simplex_geometry=1" -csv "$OUTDIR/assembly_regs26.csv" 2>&1 | tee "$OUTDIR/bench_regs26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
+  heat_lds30) # (not a target to run: the ad-hoc command of the last call of 2026-11-27, twelfth, with ~100 s of device
+               # time left, recorded here) heat P1 1.94 M rows, bench_spmv with the streaming loads (gpu/build) and without
+               # (gpu/alt), CG with cgwarp. The command decompressed gpu/lib, gpu/build and gpu/alt itself first.
+    for lib in new alt; do L=$LD_LIBRARY_PATH; [ $lib = alt ] && L=$ROOT/gpu/alt:$LD_LIBRARY_PATH
+      echo "== holed_tri_p1 scale 2 $lib"; LD_LIBRARY_PATH=$L timeout 38 $B/bench/bench_spmv -pattern_only -cases holed_tri_p1 -scale 2 -cpu_nmult 1 -cpu_cg 0 -kr 0 -nmult 50 -cg_its 200 -cg_types cgwarp -ellwarp_paths ellwarp_auto 2>&1 | grep -E "aijcusparse|ellwarp|rror" | cut -c1-150 | tee -a "$OUTDIR/heat_lds30.log"
+    done ;;
+  lds30) # issue 9 / 8, session of 2026-11-27 (twelfth, ~4 min): after gap30 (ncu: cuSPARSE's product leaves the CG
+          # step's vectors in L2, ELL-WARP's evicts them): the layout's loads cache-streaming (__ldcs, PETSCWARP_STREAM_LOADS 1)
+          # against __ldg (0: the library in gpu/alt, built from the same source), in this call: (1) the product and cgwarp
+          # GPU tests; (2) bench_spmv with each library on cube_tet_p2 and holed_tri_p1, CG with cgwarp.
+    (cd $B && ctest --output-on-failure -L gpu -R 'spmv_cuda$|spmv_cuda_index16$|spmv_cuda_kcv1_index32|cgwarp_cuda$' 2>&1 | tee "$OUTDIR/ctest_lds30.log" | grep -E "tests passed|Failed|\*\*\*" | tail -4)
+    xz -d -k -f gpu/alt/libpetscwarp.so.0.1.xz; ln -sf libpetscwarp.so.0.1 gpu/alt/libpetscwarp.so.0
+    for c in cube_tet_p2 holed_tri_p1; do
+      for lib in alt new; do
+        L=$LD_LIBRARY_PATH; [ $lib = alt ] && L=$ROOT/gpu/alt:$LD_LIBRARY_PATH
+        echo "== $c $lib" | tee -a "$OUTDIR/lds30.log"
+        LD_LIBRARY_PATH=$L timeout 100 $B/bench/bench_spmv -pattern_only -cases $c -cpu_nmult 1 -cpu_cg 0 -kr 0 -nmult 100 -cg_its 200 -cg_types cgwarp -ellwarp_paths ellwarp_auto -csv "$OUTDIR/spmv_lds30_$lib.csv" 2>&1 | grep -E "copy|aijcusparse|ellwarp|rror" | cut -c1-200 | tee -a "$OUTDIR/lds30.log"
+      done
+    done ;;
+  gap30) # issue 9, session of 2026-11-27 (twelfth, ~3 min): where ellwarp + cgwarp loses 2-7 us per CG iteration to
+          # aijcusparse + cgwarp on the gmsh tetrahedra although the products tie (dot30). nsys is not on the lent machine
+          # (first try); ncu's duration of every CG kernel (CGStep and the products) of the solves of cube_tet_p2
+          # (aijcusparse, sellcuda, ellwarp auto; cgwarp without the product's p'w, 100 its), as CSV, analysed on the host.
+    timeout 400 ncu --cache-control none --clock-control none --csv -k "regex:CGStep|EllWarp|csr|Csr|sell|Sell|SpMV|spmv" --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+      $B/bench/bench_spmv -pattern_only -cases cube_tet_p2 -cpu_nmult 1 -cpu_cg 0 -kr 0 -nmult 10 -cg_its 100 -cg_types cgwarp:mult_dot=0 -ellwarp_paths ellwarp_auto > /tmp/gap30.csv 2>&1
+    echo "ncu exit $?" | tee "$OUTDIR/gap30.log"; grep -E "cgwarp|rror" /tmp/gap30.csv | cut -c1-200 | tee -a "$OUTDIR/gap30.log"
+    grep -c CGStep /tmp/gap30.csv | tee -a "$OUTDIR/gap30.log"; xz -9 -c /tmp/gap30.csv > "$OUTDIR/gap30_ncu.csv.xz"; ls -la "$OUTDIR" ;;
+  dot30) # issue 9, session of 2026-11-27 (twelfth, ~6 min): the product with x'y for schedule 0 with 32-bit columns (the
+          # default there: K2 t=8 layouts of the gmsh tetrahedra, where KSPCGWARP's step still read p and w for p'w, and
+          # ellwarp + cgwarp ran 1-5 us per iteration behind aijcusparse + cgwarp although the products tie or win).
+          # (1) the ELL-WARP/cgwarp GPU tests (spmv_cuda_kcv0_index32, cgwarp_cuda_index32 new); (2) memcheck, racecheck,
+          # initcheck on test_spmv with 32-bit columns (the new kernels' block sums); (3) bench_spmv on the gmsh P1/P2 tets
+          # with cgwarp and cgwarp:mult_dot=0. Decides: kept if cgwarp's cg_it_us drops on the 32-bit layouts.
+    (cd $B && ctest --output-on-failure -L gpu -R 'spmv_cuda|cgwarp_cuda|layout|ksp_cuda' 2>&1 | tee "$OUTDIR/ctest_dot30.log" | grep -E "tests passed|Failed|\*\*\*" | tail -8)
+    sanitize_each dot30.log "memcheck racecheck initcheck" "test_spmv -mat_ellwarp_backend cuda -mat_ellwarp_index 32 -mat_ellwarp_kc_variant 0 -kernels k1,k2,auto -threshold 8 -expect_mult_dot"
+    timeout 300 $B/bench/bench_spmv -pattern_only -cases cube_tet_p1,cube_tet_p2,graded_tet_p2 -cpu_nmult 1 -cpu_cg 0 -kr 0 -cg_its 200 -cg_types cgwarp,cgwarp:mult_dot=0 -ellwarp_paths ellwarp_auto -csv "$OUTDIR/spmv_dot30.csv" 2>&1 | tee -a "$OUTDIR/dot30.log" | grep -E "copy|aijcusparse|ellwarp|rror" | cut -c1-200 ;;
   e2e30) # issue 8, session of 2026-11-27 (twelfth, ~5 min): the heat problem at 1.95 M unknowns solved in the layout's
           # numbering (PCELLWARPPERM with RCM, inner KSPCGWARP + Jacobi: bench_spmv's 133 us per CG iteration against 143 in
           # check30) end to end, its PC set-up included (RCM, MatPermute() and the value map on the host), against

@@ -5,6 +5,24 @@
 
 #define FULL_MASK 0xffffffffu
 
+#ifndef PETSCWARP_STREAM_LOADS
+  #define PETSCWARP_STREAM_LOADS 1
+#endif
+
+/* A load of the layout (values, columns, codes: read once per product). Cache-streaming (evict-first, __ldcs) so that
+   the matrix streaming through L2 does not push out the vectors the next kernel reads: under ncu (H100, 2026-11-27,
+   CG on the gmsh P2 tetrahedra) cuSPARSE's csrmv left w and the step's vectors in L2 (the step then read 3.4 MB from
+   DRAM) where ELL-WARP's plain loads evicted them (20.5 MB, the step 15% slower). PETSCWARP_STREAM_LOADS 0: __ldg */
+template <typename T>
+__device__ __forceinline__ T LdS(const T *p)
+{
+#if PETSCWARP_STREAM_LOADS
+  return __ldcs(p);
+#else
+  return __ldg(p);
+#endif
+}
+
 /* K1: warp w holds sorted rows 32w..32w+31, lane = row */
 __global__ void __launch_bounds__(1024) EllWarpK1(int nrows, int nwarps, const int *__restrict__ woff, const int *__restrict__ col, const double *__restrict__ val, const int *__restrict__ perm, const double *__restrict__ x, const double *z, double *y)
 {
@@ -13,7 +31,7 @@ __global__ void __launch_bounds__(1024) EllWarpK1(int nrows, int nwarps, const i
   int    end = woff[w + 1];
   double sum = 0.0;
 #pragma unroll 4
-  for (int s = woff[w] + lane; s < end; s += PETSCWARP_WARP) sum += val[s] * __ldg(&x[col[s]]);
+  for (int s = woff[w] + lane; s < end; s += PETSCWARP_WARP) sum += LdS(&val[s]) * __ldg(&x[LdS(&col[s])]);
   int row = (w << 5) + lane;
   if (row < nrows) {
     int p = perm ? perm[row] : row; /* perm == NULL: rows in sorted order (Kr), a coalesced store */
@@ -40,7 +58,7 @@ __device__ __forceinline__ double UnitDot(const double *__restrict__ v, const do
 {
   double s = 0.0;
 #pragma unroll
-  for (int j = 0; j < U; j++) s += v[PETSCWARP_WARP * j] * __ldg(&x[c + j]);
+  for (int j = 0; j < U; j++) s += LdS(&v[PETSCWARP_WARP * j]) * __ldg(&x[c + j]);
   return s;
 }
 
@@ -52,7 +70,7 @@ __global__ void __launch_bounds__(1024) EllWarpK2(int nwarps, const int *__restr
   int    info = winfo[w], end = woff[w + 1];
   double sum = 0.0;
 #pragma unroll 4
-  for (int s = woff[w] + lane; s < end; s += PETSCWARP_WARP) sum += val[s] * __ldg(&x[col[s]]);
+  for (int s = woff[w] + lane; s < end; s += PETSCWARP_WARP) sum += LdS(&val[s]) * __ldg(&x[LdS(&col[s])]);
   StoreRows(sum, lane, info, wrow[w], perm, z, y);
 }
 
@@ -75,7 +93,7 @@ __global__ void __launch_bounds__(1024) EllWarpKc(int nwarps, const int *__restr
     const unsigned short *cc   = ci + 2 * ncl;
 #pragma unroll 4
     for (int kb = 0; kb < nb; kb++) {
-      unsigned code = cc[PETSCWARP_WARP * kb + lane];
+      unsigned code = LdS(&cc[PETSCWARP_WARP * kb + lane]);
       sum += UnitDot<U>(v + PETSCWARP_WARP * U * kb, x, (__shfl_sync(FULL_MASK, start, (int)(code >> ob)) + (int)(code & mask)) * U);
     }
   } else if (mode < PETSCWARP_MODE_WIDE) { /* hybrid */
@@ -83,7 +101,7 @@ __global__ void __launch_bounds__(1024) EllWarpKc(int nwarps, const int *__restr
     const unsigned short *cc = ci + 2 * ncl;
 #pragma unroll 4
     for (int kb = 0; kb < nb; kb++) {
-      unsigned code = cc[PETSCWARP_WARP * kb + lane];
+      unsigned code = LdS(&cc[PETSCWARP_WARP * kb + lane]);
       int      jump = __shfl_sync(FULL_MASK, start, (int)((code >> 10) & 31u)) + (int)(code & 1023u);
       c             = code & 0x8000u ? jump : c + (int)code;
       sum += UnitDot<U>(v + PETSCWARP_WARP * U * kb, x, c * U);
@@ -91,7 +109,7 @@ __global__ void __launch_bounds__(1024) EllWarpKc(int nwarps, const int *__restr
   } else {
     const int *cw = reinterpret_cast<const int *>(ci);
 #pragma unroll 4
-    for (int kb = 0; kb < nb; kb++) sum += UnitDot<U>(v + PETSCWARP_WARP * U * kb, x, cw[PETSCWARP_WARP * kb + lane] * U);
+    for (int kb = 0; kb < nb; kb++) sum += UnitDot<U>(v + PETSCWARP_WARP * U * kb, x, LdS(&cw[PETSCWARP_WARP * kb + lane]) * U);
   }
   StoreRows(sum, lane, info, wrow[w], perm, z, y);
 }
@@ -170,9 +188,9 @@ __device__ __forceinline__ void LoadBatch(int k0, int nb, const T *__restrict__ 
 #pragma unroll
   for (int i = 0; i < D; i++) {
     bool on = k0 + i < nb;
-    code[i] = on ? (unsigned)__ldg(cc + PETSCWARP_WARP * (k0 + i)) : 0u;
+    code[i] = on ? (unsigned)LdS(cc + PETSCWARP_WARP * (k0 + i)) : 0u;
 #pragma unroll
-    for (int j = 0; j < U; j++) a[i * U + j] = on ? __ldg(v + PETSCWARP_WARP * (U * (k0 + i) + j)) : 0.0;
+    for (int j = 0; j < U; j++) a[i * U + j] = on ? LdS(v + PETSCWARP_WARP * (U * (k0 + i) + j)) : 0.0;
   }
 }
 
