@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l check30 rcm30 rcm30b e2e30 dot30 gap30 lds30 asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b ncu26h regs26 prof28 cg28b final28 rcm28 check28 jac28 (rcm30 and rcm30b of 2026-11-27 (twelfth) ran the renumbered-columns code since removed: results/xperm_columns_2026-11-27l.diff; dot30 the schedule-0 products with x'y since removed: results/multdot_schedule0_2026-11-27l.diff; prof28 and cg28b of 2026-11-27 (tenth) ran KSPCGWARP code since removed: alternating sweeps, batched loads; regs26 of 2026-11-26 (eighth) ran register-capped kernels kept only as results/rownz_regcap_2026-11-26h.diff; compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l check30 rcm30 rcm30b e2e30 dot30 gap30 lds30 heat_lds30 asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b ncu26h regs26 prof28 cg28b final28 rcm28 check28 jac28 (rcm30 and rcm30b of 2026-11-27 (twelfth) ran the renumbered-columns code since removed: results/xperm_columns_2026-11-27l.diff; dot30 the schedule-0 products with x'y since removed: results/multdot_schedule0_2026-11-27l.diff; prof28 and cg28b of 2026-11-27 (tenth) ran KSPCGWARP code since removed: alternating sweeps, batched loads; regs26 of 2026-11-26 (eighth) ran register-capped kernels kept only as results/rownz_regcap_2026-11-26h.diff; compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -871,9 +871,13 @@ for w in $what; do
     timeout 150 $B/bench/bench_assembly -cases p1tet -scale 0.5 -strategies rownz,coo -targets aijcusparse -affine 1 -nwarm 3 -nasm 20 -symbolic none -matcreate convert -ncpu 0 -ncpu1 0 -rownz_variants "fused=1:prefetch=0,simplex_geometry=2,simplex_geometry=3,simplex_geometry=1" -csv "$OUTDIR/assembly_regs26.csv" 2>&1 | tee "$OUTDIR/bench_regs26.log" | grep -E "^==|^  (rownz|coo)" | cut -c1-150 ;;
   heat_lds30) # (not a target to run: the ad-hoc command of the last call of 2026-11-27, twelfth, with ~100 s of device
                # time left, recorded here) heat P1 1.94 M rows, bench_spmv with the streaming loads (gpu/build) and without
-               # (gpu/alt), CG with cgwarp. The command decompressed gpu/lib, gpu/build and gpu/alt itself first.
+               # (gpu/alt: the same source with PETSCWARP_STREAM_LOADS 0, i.e. the default in ellwarp_spmv.cu set to 0,
+               # `make petscwarp`, the library xz-compressed into gpu/alt after scripts/pack_gpu.sh build), CG with cgwarp.
+               # The inline command decompressed gpu/lib, gpu/build and gpu/alt itself first and did not label its log
+               # lines (new first, then alt); the target below does both.
+    xz -d -k -f gpu/alt/libpetscwarp.so.0.1.xz; ln -sf libpetscwarp.so.0.1 gpu/alt/libpetscwarp.so.0
     for lib in new alt; do L=$LD_LIBRARY_PATH; [ $lib = alt ] && L=$ROOT/gpu/alt:$LD_LIBRARY_PATH
-      echo "== holed_tri_p1 scale 2 $lib"; LD_LIBRARY_PATH=$L timeout 38 $B/bench/bench_spmv -pattern_only -cases holed_tri_p1 -scale 2 -cpu_nmult 1 -cpu_cg 0 -kr 0 -nmult 50 -cg_its 200 -cg_types cgwarp -ellwarp_paths ellwarp_auto 2>&1 | grep -E "aijcusparse|ellwarp|rror" | cut -c1-150 | tee -a "$OUTDIR/heat_lds30.log"
+      echo "== holed_tri_p1 scale 2 $lib" | tee -a "$OUTDIR/heat_lds30.log"; LD_LIBRARY_PATH=$L timeout 38 $B/bench/bench_spmv -pattern_only -cases holed_tri_p1 -scale 2 -cpu_nmult 1 -cpu_cg 0 -kr 0 -nmult 50 -cg_its 200 -cg_types cgwarp -ellwarp_paths ellwarp_auto 2>&1 | grep -E "aijcusparse|ellwarp|rror" | cut -c1-150 | tee -a "$OUTDIR/heat_lds30.log"
     done ;;
   lds30) # issue 9 / 8, session of 2026-11-27 (twelfth, ~4 min): after gap30 (ncu: cuSPARSE's product leaves the CG
           # step's vectors in L2, ELL-WARP's evicts them): the layout's loads cache-streaming (__ldcs, PETSCWARP_STREAM_LOADS 1)
@@ -885,7 +889,7 @@ for w in $what; do
       for lib in alt new; do
         L=$LD_LIBRARY_PATH; [ $lib = alt ] && L=$ROOT/gpu/alt:$LD_LIBRARY_PATH
         echo "== $c $lib" | tee -a "$OUTDIR/lds30.log"
-        LD_LIBRARY_PATH=$L timeout 100 $B/bench/bench_spmv -pattern_only -cases $c -cpu_nmult 1 -cpu_cg 0 -kr 0 -nmult 100 -cg_its 200 -cg_types cgwarp -ellwarp_paths ellwarp_auto -csv "$OUTDIR/spmv_lds30_$lib.csv" 2>&1 | grep -E "copy|aijcusparse|ellwarp|rror" | cut -c1-200 | tee -a "$OUTDIR/lds30.log"
+        LD_LIBRARY_PATH=$L timeout 100 $B/bench/bench_spmv -pattern_only -cases $c -cpu_nmult 1 -cpu_cg 0 -kr 0 -nmult 100 -cg_its 200 -cg_types cgwarp -ellwarp_paths ellwarp_auto -csv "$OUTDIR/spmv_lds30_${c}_$lib.csv" 2>&1 | grep -E "copy|aijcusparse|ellwarp|rror" | cut -c1-200 | tee -a "$OUTDIR/lds30.log"
       done
     done ;;
   gap30) # issue 9, session of 2026-11-27 (twelfth, ~3 min): where ellwarp + cgwarp loses 2-7 us per CG iteration to
@@ -941,7 +945,7 @@ for w in $what; do
     sanitize_each check30.log "memcheck initcheck" "test_spmv -mat_ellwarp_backend cuda -kernels k1,auto -cases random,empty,one,nonmult32,widecols"
     P30="-pattern_only -cpu_nmult 1 -cpu_cg 0 -kr 1 -ellwarp_paths ellwarp_auto,ellwarp_auto_kr,ellwarp_auto_krs,ellwarp_rcm_kr,ellwarp_rcm_krs -nmult 100"
     echo "== bench_spmv heat P1" | tee -a "$OUTDIR/check30.log"
-    $B/bench/bench_spmv $P30 -cases holed_tri_p1 -scale 2 -cg_types cg,cgwarp,cgwarp:mult_dot=0,cgwarp:step=0 -csv "$OUTDIR/spmv_check30.csv" 2>&1 | tee -a "$OUTDIR/check30.log" | grep -E "holed|copy|rror" | cut -c1-200
+    $B/bench/bench_spmv $P30 -cases holed_tri_p1 -scale 2 -cg_types cg,cgwarp,cgwarp:mult_dot=0,cgwarp:step=0 -csv "$OUTDIR/spmv_check30_heat.csv" 2>&1 | tee -a "$OUTDIR/check30.log" | grep -E "holed|copy|rror" | cut -c1-200
     echo "== bench_spmv P2 tets" | tee -a "$OUTDIR/check30.log"
     $B/bench/bench_spmv $P30 -cases cube_tet_p2,graded_tet_p2 -cg_types cg,cgwarp -csv "$OUTDIR/spmv_check30.csv" 2>&1 | tee -a "$OUTDIR/check30.log" | grep -E "tet|copy|rror" | cut -c1-200 ;;
   final29) # issue 8, session of 2026-11-27 (eleventh, ~6 min), closing call: the step kernel's scalars as three shared
