@@ -371,6 +371,20 @@ static int MultV(const PetscWarpEll *E, int kernel, int grid, int blocksize, cud
   return 0;
 }
 
+/* MultV() of schedule variant 1, 2 or 3 (3 for any other) */
+template <bool DOT>
+static int MultSchedule(int variant, const PetscWarpEll *E, int kernel, int grid, int blocksize, cudaStream_t st, const int *perm, const double *x, const double *z, double *y, double *part)
+{
+  switch (variant) {
+  case 1:
+    return MultV<1, DOT>(E, kernel, grid, blocksize, st, perm, x, z, y, part);
+  case 2:
+    return MultV<2, DOT>(E, kernel, grid, blocksize, st, perm, x, z, y, part);
+  default:
+    return MultV<3, DOT>(E, kernel, grid, blocksize, st, perm, x, z, y, part);
+  }
+}
+
 /* y = z (or 0) on the split rows, which then accumulate their chunks */
 __global__ void EllWarpInitSplit(int nsplit, const int *__restrict__ perm, const double *z, double *y)
 {
@@ -451,16 +465,7 @@ extern "C" int PetscWarpEllMultVariantCUDA(const PetscWarpEll *E, int kernel, in
   if (kernel == 1 && !E->cidx && E->maxlanes != 1) return (int)cudaErrorInvalidValue;
   if (variant) {
     if (E->nsplit && z != y && !(kernel == 1 && !E->cidx)) EllWarpInitSplit<<<Blocks(E->nsplit, 256), 256, 0, st>>>(E->nsplit, perm, z, y);
-    switch (variant) {
-    case 1:
-      err = MultV<1, false>(E, kernel, grid, blocksize, st, perm, x, z, y, NULL);
-      break;
-    case 2:
-      err = MultV<2, false>(E, kernel, grid, blocksize, st, perm, x, z, y, NULL);
-      break;
-    default:
-      err = MultV<3, false>(E, kernel, grid, blocksize, st, perm, x, z, y, NULL);
-    }
+    err = MultSchedule<false>(variant, E, kernel, grid, blocksize, st, perm, x, z, y, NULL);
     return err ? err : (int)cudaGetLastError();
   }
   if (kernel == 1 && !E->cidx) {
@@ -489,16 +494,7 @@ extern "C" int PetscWarpEllMultDotCUDA(const PetscWarpEll *E, int kernel, int va
   const int   *perm = E->identity ? NULL : E->perm;
   int          grid, err;
   if ((err = PetscWarpEllMultDotPartsCUDA(E, kernel, variant, blocksize, &grid))) return err;
-  switch (PetscWarpEllVariant(E, variant)) {
-  case 1:
-    err = MultV<1, true>(E, kernel, grid, blocksize, st, perm, x, NULL, y, part);
-    break;
-  case 2:
-    err = MultV<2, true>(E, kernel, grid, blocksize, st, perm, x, NULL, y, part);
-    break;
-  default:
-    err = MultV<3, true>(E, kernel, grid, blocksize, st, perm, x, NULL, y, part);
-  }
+  err = MultSchedule<true>(PetscWarpEllVariant(E, variant), E, kernel, grid, blocksize, st, perm, x, NULL, y, part);
   return err ? err : (int)cudaGetLastError();
 }
 
