@@ -1,5 +1,5 @@
 static char help[] = "Finite-element assembly by PetscWarpAsm against PETSc's own (DMPlexSNESComputeJacobianFEM into MATAIJ):\n"
-                     "every strategy into every target type, reproducibility, plan reuse and rebuild, the AIJ operations\n"
+                     "every strategy into every target type (also matrices without preallocation: the elements' pattern), reproducibility, plan reuse and rebuild, the AIJ operations\n"
                      "that read values after a device assembly, load vectors, and bad input.\n"
                      "  -strategies sharednz,globalnz,color,atomic,coo,rownz  strategies to check (default all)\n"
                      "  -types aij,ellwarp,sharednz                     target types (default all)\n"
@@ -203,6 +203,31 @@ static PetscErrorCode Bitwise(Mat A, Mat B, PetscBool *same)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether A and B have the same nonzero pattern (their AIJ copies' row pointers and column indices) */
+static PetscErrorCode SamePattern(Mat A, Mat B, PetscBool *same)
+{
+  Mat             C[2];
+  const PetscInt *ia[2], *ja[2];
+  PetscInt        n[2];
+  PetscBool       done;
+
+  PetscFunctionBegin;
+  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &C[0]));
+  PetscCall(MatConvert(B, MATAIJ, MAT_INITIAL_MATRIX, &C[1]));
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscCall(MatGetRowIJ(C[k], 0, PETSC_FALSE, PETSC_FALSE, &n[k], &ia[k], &ja[k], &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "No row pointers");
+  }
+  *same = (PetscBool)(n[0] == n[1]);
+  if (*same) PetscCall(PetscArraycmp(ia[0], ia[1], n[0] + 1, same));
+  if (*same) PetscCall(PetscArraycmp(ja[0], ja[1], ia[0][n[0]], same));
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscCall(MatRestoreRowIJ(C[k], 0, PETSC_FALSE, PETSC_FALSE, &n[k], &ia[k], &ja[k], &done));
+    PetscCall(MatDestroy(&C[k]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* One rownz assembly of the unit square as one Q1 cell (one quadrature point at the centre: affine, so that the plan
    is built) with the element map e2d into A (nrows x ncols); the error the plan gives, its message starting with msg */
 static PetscErrorCode RowNZError(PetscInt nrows, PetscInt ncols, const PetscInt e2d[], Mat A, PetscErrorCode expect, const char msg[], const char what[])
@@ -293,6 +318,19 @@ static PetscErrorCode CheckErrors(PetscWarpAsm wa)
     PetscCheck(ierr == PETSC_ERR_ARG_INCOMP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "missing couplings: expected PETSC_ERR_ARG_INCOMP, got %d", (int)ierr);
     PetscCall(MatDestroy(&D));
   }
+  /* a matrix that is not assembled: values set with MatSetValues() (in MatSetUp()'s hash table), or not preallocated */
+  if (info.nrows > 0) {
+    PetscCall(MatCreate(PETSC_COMM_SELF, &D));
+    PetscCall(MatSetSizes(D, info.nrows, info.nrows, info.nrows, info.nrows));
+    PetscCall(MatSetType(D, MATSEQAIJ));
+    ierr = PetscWarpAsmAssembleMatrix(wa, D);
+    PetscCheck(ierr == PETSC_ERR_ARG_WRONGSTATE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "not preallocated: expected PETSC_ERR_ARG_WRONGSTATE, got %d", (int)ierr);
+    PetscCall(MatSetUp(D));
+    PetscCall(MatSetValue(D, 0, 0, 1.0, INSERT_VALUES));
+    ierr = PetscWarpAsmAssembleMatrix(wa, D);
+    PetscCheck(ierr == PETSC_ERR_ARG_WRONGSTATE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "values set, not assembled: expected PETSC_ERR_ARG_WRONGSTATE, got %d", (int)ierr);
+    PetscCall(MatDestroy(&D));
+  }
   /* an element map with an index out of range */
   {
     PetscWarpAsm b;
@@ -319,7 +357,8 @@ static PetscErrorCode CheckErrors(PetscWarpAsm wa)
   }
   PetscCall(RowNZErrors());
   PetscCall(PetscPopErrorHandler());
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  bad input: dense target, wrong sizes, missing couplings, index out of range, dof count, non-symmetric tensor,\n"));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  bad input: dense target, wrong sizes, missing couplings, not preallocated, values set but not assembled,\n"));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "             index out of range, dof count, non-symmetric tensor,\n"));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "             rownz plan: element map out of the columns, entry outside the pattern -> clear errors\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -440,6 +479,20 @@ int main(int argc, char **argv)
         PetscCall(Bitwise(A2, A3, &same));
         PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: two assemblies differ (not bitwise reproducible)", what);
         PetscCall(MatDestroy(&A3));
+      }
+      { /* a matrix of the DM without PETSc's preallocation (as the DMPlex hooks make them): the first assembly gives it
+           the elements' pattern, which is PETSc's */
+        Mat A4;
+        PetscCall(DMSetMatrixPreallocateSkip(dm, PETSC_TRUE));
+        PetscCall(DMCreateMatrix(dm, &A4));
+        PetscCall(DMSetMatrixPreallocateSkip(dm, PETSC_FALSE));
+        PetscCall(PetscWarpAsmAssembleMatrix(wa, A4));
+        PetscCall(PetscWarpAsmAssembleMatrix(wa, A4));
+        PetscCall(TestEntryDifference(A4, Jref, &e));
+        PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s, matrix without preallocation: max entry difference %g", what, (double)e);
+        PetscCall(SamePattern(A4, A, &same));
+        PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the elements' pattern differs from PETSc's preallocation", what);
+        PetscCall(MatDestroy(&A4));
       }
       PetscCall(PetscWarpAsmAssembleMatrix(wa, A)); /* back to the first matrix */
       PetscCall(CheckReads(A, Jref, rnd, what));

@@ -202,6 +202,23 @@ PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const ch
     PetscCall(PetscOptionsBool("-dm_plex_warp_mpi_device", "On several ranks, use the device paths (Jacobians through MatSetValuesCOO, residuals through DMLocalToGlobal); 0: PETSc's", "DMPlexWarpSetSNESLocalFEM", mpidev, &mpidev, NULL));
     h->mpioff = (PetscBool)(size > 1 && dev && asmdev && !mpidev);
   }
+  { /* one rank, PetscWarpAsm assembling: DMCreateMatrix() skips PETSc's DMPlexPreallocateOperator() (the adjacency of
+       every point, the costliest part of DMCreateMatrix(): 2.09 of 3.44 s of the heat tutorial's set-up at 122 k
+       unknowns on one core) and PetscWarpAsm gives the matrix the elements' pattern at its first assembly (CheckMatrix()
+       in warpasm.c). The same pattern for conforming continuous elements; -dm_plex_warp_check compares the Jacobians */
+    PetscMPIInt size;
+    PetscBool   own = PETSC_TRUE, aijtype;
+    MatType     mt;
+
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &size));
+    PetscCall(PetscOptionsBool("-dm_plex_warp_preallocate", "One rank: DMCreateMatrix() without PETSc's preallocation, the Jacobian's pattern from the elements at its first PetscWarpAsm assembly", "DMPlexWarpSetSNESLocalFEM", own, &own, NULL));
+    PetscCall(DMGetMatType(dm, &mt));
+    PetscCall(PetscStrcmpAny(mt ? mt : MATAIJ, &aijtype, MATAIJ, MATSEQAIJ, MATAIJCUSPARSE, MATSEQAIJCUSPARSE, MATELLWARP, MATSEQAIJELLWARP, MATSHAREDNZ, ""));
+    if (own && size == 1 && aijtype) {
+      PetscCall(DMSetMatrixPreallocateSkip(dm, PETSC_TRUE));
+      PetscCall(PetscInfo(dm, "DMCreateMatrix() without PETSc's preallocation: the %s Jacobian gets the elements' pattern from PetscWarpAsm (-dm_plex_warp_preallocate 0: PETSc's)\n", mt ? mt : MATAIJ));
+    }
+  }
   PetscOptionsEnd();
   if (h->mpioff) {
     h->residual = PETSC_FALSE;

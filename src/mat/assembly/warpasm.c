@@ -1730,6 +1730,11 @@ static PetscErrorCode TimerEnd(PetscWarpAsm a, PetscBool device, PetscLogDouble 
 }
 
 /* The checks of a matrix to assemble into; size: its communicator's */
+static PetscErrorCode SetPatternSeq(PetscWarpAsm, Mat);
+
+/* A's sizes against the elements'. A matrix without a pattern (never assembled, no entries: MatSetUp(), or
+   DMCreateMatrix() after DMSetMatrixPreallocateSkip(), which the DMPlex hooks set) gets the elements' pattern: here on
+   one rank, from the coo plan's MatSetPreallocationCOO() with the coo strategy or on several ranks */
 static PetscErrorCode CheckMatrix(PetscWarpAsm a, Mat A, PetscMPIInt *size)
 {
   PetscFunctionBegin;
@@ -1738,7 +1743,23 @@ static PetscErrorCode CheckMatrix(PetscWarpAsm a, Mat A, PetscMPIInt *size)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), size));
   PetscCheck(*size == 1 || a->size == *size, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Set the elements (PetscWarpAsmSetElements()) before assembling on %d ranks", *size);
   PetscCheck(A->rmap->n == a->nrows && A->cmap->n == a->ncols, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Matrix is %" PetscInt_FMT " x %" PetscInt_FMT ", the element map is for %" PetscInt_FMT " x %" PetscInt_FMT, A->rmap->n, A->cmap->n, a->nrows, a->ncols);
-  PetscCheck(A->assembled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Assemble the matrix's nonzero pattern first (MatAssemblyBegin/End after preallocation), or create it with PetscWarpAsmCreateMatrix()");
+  if (!A->assembled) {
+    MatInfo info;
+
+    PetscCheck(A->preallocated, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Preallocate the matrix (MatSetUp(), MatXAIJSetPreallocation()), or create it with DMCreateMatrix() or PetscWarpAsmCreateMatrix()");
+    PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
+    PetscCheck(info.nz_used == 0, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "The matrix has %g entries but is not assembled: call MatAssemblyBegin/End() first", (double)info.nz_used);
+    if (*size == 1) {
+      PetscBool pending;
+
+      PetscCall(MatWarpSeqAIJHashPending_Private(A, &pending)); /* MatSetUp()'s hash table: values set, not counted by MatGetInfo() */
+      PetscCheck(!pending, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The matrix has values set with MatSetValues() but is not assembled: call MatAssemblyBegin/End() first");
+    }
+    if (*size == 1 && a->strategy != PETSCWARP_ASM_COO) {
+      PetscCall(PetscInfo(a, "The %s matrix has no nonzero pattern yet: the elements' pattern, without PETSc's preallocation\n", ((PetscObject)A)->type_name));
+      PetscCall(SetPatternSeq(a, A));
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1912,7 +1933,9 @@ PetscErrorCode PetscWarpAsmSetUpMatrix(PetscWarpAsm wa, Mat A)
   Input Parameters:
 + wa - the assembly object
 - A   - a `MATELLWARP`, `MATSHAREDNZ`, `MATSEQAIJCUSPARSE` or `MATSEQAIJ` matrix whose nonzero pattern holds every
-        coupling of the elements (from `PetscWarpAsmCreateMatrix()` or `DMCreateMatrix()`)
+        coupling of the elements (from `PetscWarpAsmCreateMatrix()` or `DMCreateMatrix()`), or one without entries that
+        was never assembled (`MatSetUp()`, `DMCreateMatrix()` after `DMSetMatrixPreallocateSkip()`), which first gets
+        the elements' pattern (values zero, the diagonal included)
 
   Level: intermediate
 
@@ -2118,6 +2141,42 @@ static PetscErrorCode EllWarpBackendCUDA(Mat A, PetscBool *isew, PetscBool *cuda
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* One rank: the nonzero pattern of the elements set into A (seq AIJ based, preallocated, no entries), values zero,
+   assembled. The pattern on the device when assembling there (-mat_warp_assembly_device_plan), else on the host; an
+   ELL-WARP matrix of the CUDA backend builds its layout from the device pattern (no upload of the CSR and its zero
+   values) */
+static PetscErrorCode SetPatternSeq(PetscWarpAsm wa, Mat A)
+{
+  PetscInt *ri = NULL, *cj = NULL;
+  int      *d_rp = NULL, *d_ci = NULL;
+  PetscBool dev, built         = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PetscWarpDeviceAvailable(&dev));
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_Pattern, 0, 0, 0, 0));
+  if (dev && wa->usedevice && wa->redplandev) {
+    PetscBool isew, keep;
+
+    PetscCall(EllWarpBackendCUDA(A, &isew, &keep));
+    keep = (PetscBool)(keep && !A->structure_only);
+    PetscCall(PatternDevice(wa->nrows, wa->ncols, wa->ncells, wa->nel, wa->e2d, PETSC_TRUE, &ri, &cj, keep ? &d_rp : NULL, keep ? &d_ci : NULL, &built));
+  }
+  if (!built) PetscCall(PetscWarpPlanPattern(wa->nrows, wa->ncols, wa->ncells, wa->nel, wa->e2d, PETSC_TRUE, &ri, &cj));
+  PetscCall(PetscInfo(wa, "Symbolic pattern computed on the %s: %" PetscInt_FMT " entries\n", built ? "device" : "host", wa->nrows ? ri[wa->nrows] : 0));
+  PetscCall(MatWarpSeqAIJSetPatternCSR_Private(A, ri, cj)); /* MatSeqAIJSetPreallocationCSR() without MatSetValues() per row */
+#if PetscDefined(HAVE_CUDA)
+  if (d_rp) { /* 32-bit PetscInt here (the device pattern needs it) */
+    PetscCall(MatEllWarpBuildFromDevice_Private(A, (const int *)ri, d_rp, d_ci));
+    PetscCall(DFree(d_rp));
+    PetscCall(DFree(d_ci));
+  }
+#endif
+  PetscCall(PetscFree(ri));
+  PetscCall(PetscFree(cj));
+  PetscCall(PetscLogEventEnd(PETSCWARPASM_Pattern, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   PetscWarpAsmCreateMatrix - Creates a matrix with the nonzero pattern of the elements (symbolic assembly), values zero
 
@@ -2143,9 +2202,7 @@ static PetscErrorCode EllWarpBackendCUDA(Mat A, PetscBool *isew, PetscBool *cuda
 @*/
 PetscErrorCode PetscWarpAsmCreateMatrix(PetscWarpAsm wa, MatType type, Mat *A)
 {
-  PetscInt *ri = NULL, *cj = NULL;
-  int      *d_rp = NULL, *d_ci = NULL;
-  PetscBool dev, built         = PETSC_FALSE;
+  PetscBool dev;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(wa, PETSCWARPASM_CLASSID, 1);
@@ -2173,32 +2230,10 @@ PetscErrorCode PetscWarpAsmCreateMatrix(PetscWarpAsm wa, MatType type, Mat *A)
     PetscCall(PetscFree(zero));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscLogEventBegin(PETSCWARPASM_Pattern, 0, 0, 0, 0));
   PetscCall(MatCreate(PetscObjectComm((PetscObject)wa), A));
   PetscCall(MatSetSizes(*A, wa->nrows, wa->ncols, PETSC_DETERMINE, PETSC_DETERMINE));
   PetscCall(MatSetType(*A, type));
-  /* the pattern on the device when assembling there (-mat_warp_assembly_device_plan), else on the host; an ELL-WARP
-     matrix of the CUDA backend builds its layout from the device pattern (no upload of the CSR and its zero values) */
-  if (dev && wa->usedevice && wa->redplandev) {
-    PetscBool isew, keep;
-
-    PetscCall(EllWarpBackendCUDA(*A, &isew, &keep));
-    keep = (PetscBool)(keep && !(*A)->structure_only);
-    PetscCall(PatternDevice(wa->nrows, wa->ncols, wa->ncells, wa->nel, wa->e2d, PETSC_TRUE, &ri, &cj, keep ? &d_rp : NULL, keep ? &d_ci : NULL, &built));
-  }
-  if (!built) PetscCall(PetscWarpPlanPattern(wa->nrows, wa->ncols, wa->ncells, wa->nel, wa->e2d, PETSC_TRUE, &ri, &cj));
-  PetscCall(PetscInfo(wa, "Symbolic pattern computed on the %s: %" PetscInt_FMT " entries\n", built ? "device" : "host", wa->nrows ? ri[wa->nrows] : 0));
-  PetscCall(MatWarpSeqAIJSetPatternCSR_Private(*A, ri, cj)); /* MatSeqAIJSetPreallocationCSR() without MatSetValues() per row */
-#if PetscDefined(HAVE_CUDA)
-  if (d_rp) { /* 32-bit PetscInt here (the device pattern needs it) */
-    PetscCall(MatEllWarpBuildFromDevice_Private(*A, (const int *)ri, d_rp, d_ci));
-    PetscCall(DFree(d_rp));
-    PetscCall(DFree(d_ci));
-  }
-#endif
-  PetscCall(PetscFree(ri));
-  PetscCall(PetscFree(cj));
-  PetscCall(PetscLogEventEnd(PETSCWARPASM_Pattern, 0, 0, 0, 0));
+  PetscCall(SetPatternSeq(wa, *A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
