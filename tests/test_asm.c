@@ -483,16 +483,23 @@ int main(int argc, char **argv)
       { /* a matrix of the DM without PETSc's preallocation (as the DMPlex hooks make them): the first assembly gives it
            the elements' pattern, which is PETSc's */
         Mat A4;
-        PetscCall(DMSetMatrixPreallocateSkip(dm, PETSC_TRUE));
-        PetscCall(DMCreateMatrix(dm, &A4));
-        PetscCall(DMSetMatrixPreallocateSkip(dm, PETSC_FALSE));
-        PetscCall(PetscWarpAsmAssembleMatrix(wa, A4));
-        PetscCall(PetscWarpAsmAssembleMatrix(wa, A4));
-        PetscCall(TestEntryDifference(A4, Jref, &e));
-        PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s, matrix without preallocation: max entry difference %g", what, (double)e);
-        PetscCall(SamePattern(A4, A, &same));
-        PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the elements' pattern differs from PETSc's preallocation", what);
-        PetscCall(MatDestroy(&A4));
+        for (PetscInt variant = 0; variant < 2; variant++) { /* 0: never assembled, planned first; 1: assembled empty */
+          PetscCall(DMSetMatrixPreallocateSkip(dm, PETSC_TRUE));
+          PetscCall(DMCreateMatrix(dm, &A4));
+          PetscCall(DMSetMatrixPreallocateSkip(dm, PETSC_FALSE));
+          if (variant == 0) PetscCall(PetscWarpAsmSetUpMatrix(wa, A4)); /* the coo plan leaves it unassembled */
+          else {
+            PetscCall(MatAssemblyBegin(A4, MAT_FINAL_ASSEMBLY));
+            PetscCall(MatAssemblyEnd(A4, MAT_FINAL_ASSEMBLY));
+          }
+          PetscCall(PetscWarpAsmAssembleMatrix(wa, A4));
+          PetscCall(PetscWarpAsmAssembleMatrix(wa, A4));
+          PetscCall(TestEntryDifference(A4, Jref, &e));
+          PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s, matrix without preallocation (%s): max entry difference %g", what, variant ? "assembled empty" : "planned first", (double)e);
+          PetscCall(SamePattern(A4, Jref, &same)); /* Jref: PETSc's preallocation and assembly */
+          PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the elements' pattern differs from PETSc's preallocation", what);
+          PetscCall(MatDestroy(&A4));
+        }
       }
       PetscCall(PetscWarpAsmAssembleMatrix(wa, A)); /* back to the first matrix */
       PetscCall(CheckReads(A, Jref, rnd, what));

@@ -121,8 +121,6 @@ PETSC_INTERN PetscErrorCode MatEllWarpInfoLayout_Private(Mat, MatEllWarpInfo *);
 PETSC_INTERN PetscErrorCode MatEllWarpBuildFromDevice_Private(Mat, const int[], const int[], const int[]);
 /* MatSeqAIJSetPreallocationCSR(B, Ii, J, NULL) without its MatSetValues() row by row (src/mat/utils/aijpattern.c) */
 PETSC_INTERN PetscErrorCode MatWarpSeqAIJSetPatternCSR_Private(Mat, const PetscInt[], const PetscInt[]);
-/* whether a MatSetUp() SeqAIJ-based matrix holds values set with MatSetValues() in its hash table, not yet assembled */
-PETSC_INTERN PetscErrorCode MatWarpSeqAIJHashPending_Private(Mat, PetscBool *);
 
 /* device-authoritative values (src/mat/impls/ellwarp/seq/ellwarpvalues.c) */
 PETSC_INTERN PetscErrorCode MatEllWarpSetValueHooks_Private(Mat, PetscBool);

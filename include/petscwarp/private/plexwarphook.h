@@ -31,9 +31,10 @@ typedef struct {
   PetscBool          bcprobed, bctimedep;
   PetscInt           nflux; /* the recognised Neumann fluxes (residuals by PetscWarpAsm) */
   DMPlexWarpBdFlux  *flux;
-  PetscBool          pointwise; /* user pointwise functions compute the Jacobian and residual (DMPlexWarpSetPointwise()) */
-  PetscWarpPointwise pw;        /* their element kernels */
-  PetscBool          pwinfo[2]; /* -info said where the Jacobian / residual ran */
+  PetscBool          pointwise;  /* user pointwise functions compute the Jacobian and residual (DMPlexWarpSetPointwise()) */
+  PetscWarpPointwise pw;         /* their element kernels */
+  PetscBool          pwinfo[2];  /* -info said where the Jacobian / residual ran */
+  PetscBool          ownpattern; /* DMCreateMatrix() gives the elements' pattern instead of PETSc's preallocation (-dm_plex_warp_preallocate) */
 } DMPlexWarpHook;
 
 PETSC_INTERN PetscErrorCode DMPlexWarpRecognizeBoundary_Private(DM, PetscBool *, PetscInt *, DMPlexWarpBdFlux **, char[], size_t);

@@ -34,6 +34,8 @@ typedef struct {
 PETSC_INTERN PetscErrorCode MatWarpTargetBegin(Mat, PetscBool, MatWarpTarget *);
 PETSC_INTERN PetscErrorCode MatWarpTargetGetLayout(Mat, PetscBool, MatWarpTarget *); /* MatWarpTargetBegin() without the values */
 PETSC_INTERN PetscErrorCode MatWarpTargetEnd(Mat, MatWarpTarget *);
+/* one rank: the elements' pattern set into a SeqAIJ-based matrix (values zero, diagonal included, assembled) */
+PETSC_INTERN PetscErrorCode PetscWarpAsmSetPattern_Private(PetscWarpAsm, Mat);
 
 struct _PetscWarpAsmOps {
   PetscErrorCode (*unused)(void);

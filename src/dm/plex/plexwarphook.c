@@ -7,6 +7,8 @@
 #include <petscsnes.h>
 #include <petscts.h>
 #include <petscds.h>
+#include <petscwarp/private/warpasmimpl.h> /* PetscWarpAsmSetPattern_Private() */
+#include <petsc/private/dmimpl.h>          /* dm->ops->creatematrix, dm->prealloc_skip */
 
 static PetscErrorCode HookDestroy(PetscCtxRt ctx)
 {
@@ -153,6 +155,70 @@ static PetscErrorCode CheckOverlap(DM dm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The hook of a DM, or NULL */
+static PetscErrorCode HookQuery(DM dm, DMPlexWarpHook **h)
+{
+  PetscFunctionBegin;
+  *h = NULL;
+  PetscCall(PetscObjectContainerQuery((PetscObject)dm, "DMPlexWarpSNES", h));
+  if (!*h) PetscCall(PetscObjectContainerQuery((PetscObject)dm, "DMPlexWarpTS", h));
+  if (!*h) PetscCall(PetscObjectContainerQuery((PetscObject)dm, "DMPlexWarpKSP", h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PETSc's DMCreateMatrix_Plex() (PETSC_INTERN in PETSc, so taken from the first DM wrapped) */
+static PetscErrorCode (*CreateMatrixPlex)(DM, Mat *) = NULL;
+
+/*
+  DMCreateMatrix() of a DMPlex with a hook on one rank (-dm_plex_warp_preallocate, default true): PETSc's
+  DMCreateMatrix_Plex() with the preallocation skipped (DMPlexPreallocateOperator(): the adjacency of every point, then
+  MatSetValues() of zeros, 2.09 of the 3.44 s of the heat tutorial's set-up at 122 k unknowns on one core), then the
+  elements' pattern set by PetscWarpAsm: the matrix comes back assembled with zero values and the same pattern, block
+  sizes and local-to-global map as PETSc's, so that anything may use it before the first Jacobian (-snes_fd_color,
+  MatDuplicate(), a PC). A type PetscWarpAsm does not fill (not SeqAIJ-based), preallocation flags the user set
+  (DMSetMatrixPreallocateOnly(), DMSetMatrixPreallocateSkip()), and DMs without a hook (DMRefine() and DMCoarsen() copy the DM's operations) get PETSc's own.
+*/
+static PetscErrorCode DMCreateMatrix_PlexWarp(DM dm, Mat *J)
+{
+  DMPlexWarpHook *h;
+  PetscBool       seqaij;
+
+  PetscFunctionBegin;
+  PetscCall(HookQuery(dm, &h));
+  if (!h || !h->ownpattern || dm->prealloc_skip || dm->prealloc_only) {
+    PetscCall(CreateMatrixPlex(dm, J));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  dm->prealloc_skip = PETSC_TRUE;
+  PetscCall(CreateMatrixPlex(dm, J));
+  dm->prealloc_skip = PETSC_FALSE;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)*J, MATSEQAIJ, &seqaij));
+  if (seqaij) {
+    PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
+    PetscCall(PetscWarpAsmSetPattern_Private(h->wa, *J));
+    PetscCall(PetscInfo(dm, "DMCreateMatrix(): the elements' pattern from PetscWarpAsm instead of PETSc's preallocation (-dm_plex_warp_preallocate 0: PETSc's)\n"));
+  } else {
+    PetscCall(MatDestroy(J));
+    PetscCall(CreateMatrixPlex(dm, J));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Installs DMCreateMatrix_PlexWarp() on dm, unless its DMCreateMatrix() is not PETSc's (then -info says so) */
+static PetscErrorCode WrapCreateMatrix(DM dm, DMPlexWarpHook *h)
+{
+  PetscFunctionBegin;
+  if (dm->ops->creatematrix == DMCreateMatrix_PlexWarp) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!CreateMatrixPlex) CreateMatrixPlex = dm->ops->creatematrix;
+  if (dm->ops->creatematrix != CreateMatrixPlex) {
+    h->ownpattern = PETSC_FALSE;
+    PetscCall(PetscInfo(dm, "DMCreateMatrix() was replaced: PETSc's preallocation kept\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  dm->ops->creatematrix = DMCreateMatrix_PlexWarp;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const char name[], DMPlexWarpHook **hook)
 {
   DMPlexWarpHook *h;
@@ -202,22 +268,13 @@ PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const ch
     PetscCall(PetscOptionsBool("-dm_plex_warp_mpi_device", "On several ranks, use the device paths (Jacobians through MatSetValuesCOO, residuals through DMLocalToGlobal); 0: PETSc's", "DMPlexWarpSetSNESLocalFEM", mpidev, &mpidev, NULL));
     h->mpioff = (PetscBool)(size > 1 && dev && asmdev && !mpidev);
   }
-  { /* one rank, PetscWarpAsm assembling: DMCreateMatrix() skips PETSc's DMPlexPreallocateOperator() (the adjacency of
-       every point, the costliest part of DMCreateMatrix(): 2.09 of 3.44 s of the heat tutorial's set-up at 122 k
-       unknowns on one core) and PetscWarpAsm gives the matrix the elements' pattern at its first assembly (CheckMatrix()
-       in warpasm.c). The same pattern for conforming continuous elements; -dm_plex_warp_check compares the Jacobians */
+  {
     PetscMPIInt size;
-    PetscBool   own = PETSC_TRUE, aijtype;
-    MatType     mt;
+    PetscBool   own = PETSC_TRUE;
 
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &size));
-    PetscCall(PetscOptionsBool("-dm_plex_warp_preallocate", "One rank: DMCreateMatrix() without PETSc's preallocation, the Jacobian's pattern from the elements at its first PetscWarpAsm assembly", "DMPlexWarpSetSNESLocalFEM", own, &own, NULL));
-    PetscCall(DMGetMatType(dm, &mt));
-    PetscCall(PetscStrcmpAny(mt ? mt : MATAIJ, &aijtype, MATAIJ, MATSEQAIJ, MATAIJCUSPARSE, MATSEQAIJCUSPARSE, MATELLWARP, MATSEQAIJELLWARP, MATSHAREDNZ, ""));
-    if (own && size == 1 && aijtype) {
-      PetscCall(DMSetMatrixPreallocateSkip(dm, PETSC_TRUE));
-      PetscCall(PetscInfo(dm, "DMCreateMatrix() without PETSc's preallocation: the %s Jacobian gets the elements' pattern from PetscWarpAsm (-dm_plex_warp_preallocate 0: PETSc's)\n", mt ? mt : MATAIJ));
-    }
+    PetscCall(PetscOptionsBool("-dm_plex_warp_preallocate", "One rank: DMCreateMatrix() gives the elements' pattern (by PetscWarpAsm) instead of PETSc's preallocation", "DMPlexWarpSetSNESLocalFEM", own, &own, NULL));
+    h->ownpattern = (PetscBool)(own && size == 1);
   }
   PetscOptionsEnd();
   if (h->mpioff) {
@@ -242,6 +299,7 @@ PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const ch
   else PetscCall(PetscInfo(dm, "Residuals by PETSc: %s\n", h->why));
   PetscCall(DeviceVectors(dm));
   PetscCall(PetscObjectContainerCompose((PetscObject)dm, name, h, HookDestroy)); /* replaces (and frees) an earlier one */
+  if (h->ownpattern) PetscCall(WrapCreateMatrix(dm, h));
   *hook = h;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -249,10 +307,7 @@ PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const ch
 PetscErrorCode DMPlexWarpHookGet_Private(DM dm, DMPlexWarpHook **h)
 {
   PetscFunctionBegin;
-  *h = NULL;
-  PetscCall(PetscObjectContainerQuery((PetscObject)dm, "DMPlexWarpSNES", h));
-  if (!*h) PetscCall(PetscObjectContainerQuery((PetscObject)dm, "DMPlexWarpTS", h));
-  if (!*h) PetscCall(PetscObjectContainerQuery((PetscObject)dm, "DMPlexWarpKSP", h));
+  PetscCall(HookQuery(dm, h));
   PetscCheck(*h, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONGSTATE, "Call DMPlexWarpSetSNESLocalFEM(), DMPlexWarpSetTSLocalFEM() or DMPlexWarpSetKSPLocalFEM() first");
   PetscFunctionReturn(PETSC_SUCCESS);
 }

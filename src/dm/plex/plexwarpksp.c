@@ -87,8 +87,8 @@ static PetscErrorCode ComputeRHS(KSP ksp, Vec b, void *ctx)
 . -dm_plex_warp_residual <bool>       - compute the right-hand side with `PetscWarpAsm` when the `PetscDS`'s residual is
                                         recognised (default true)
 . -dm_plex_warp_cache_boundary <bool> - project the boundary values once (default true)
-. -dm_plex_warp_preallocate <bool>    - on one rank, `DMCreateMatrix()` skips PETSc's preallocation and the first assembly
-                                        gives the matrix the elements' pattern (default true)
+. -dm_plex_warp_preallocate <bool>    - on one rank, `DMCreateMatrix()` of an AIJ type gives the elements' pattern built by
+                                        `PetscWarpAsm` instead of PETSc's preallocation: the same pattern, cheaper (default true)
 - -mat_warp_*                         - the options of the assembler (`PetscWarpAsmSetFromOptions()`), with the DM's prefix
 
   Level: intermediate

@@ -82,8 +82,8 @@ static PetscErrorCode JacobianGlobal(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
 . -dm_plex_warp_residual <bool>       - compute the residual with `PetscWarpAsm` when the `PetscDS`'s residual is recognised
                                         (default true)
 . -dm_plex_warp_cache_boundary <bool> - project the boundary values once and copy them at every residual (default true)
-. -dm_plex_warp_preallocate <bool>    - on one rank, `DMCreateMatrix()` skips PETSc's preallocation (`DMSetMatrixPreallocateSkip()`)
-                                        and the first assembly gives the Jacobian the elements' pattern (default true)
+. -dm_plex_warp_preallocate <bool>    - on one rank, `DMCreateMatrix()` of an AIJ type gives the elements' pattern built by
+                                        `PetscWarpAsm` instead of PETSc's preallocation: the same pattern, cheaper (default true)
 - -mat_warp_*                         - the options of the assembler (`PetscWarpAsmSetFromOptions()`), with the DM's
                                         prefix; the strategy defaults to rownz (atomic where the affine path cannot serve every cell)
 

@@ -88,8 +88,8 @@ static PetscErrorCode IJacobianGlobal(TS ts, PetscReal t, Vec X, Vec X_t, PetscR
 . -dm_plex_warp_residual <bool>       - compute the implicit function with `PetscWarpAsm` when it is recognised (default
                                         true)
 . -dm_plex_warp_cache_boundary <bool> - project the boundary values once when they do not depend on time (default true)
-. -dm_plex_warp_preallocate <bool>    - on one rank, `DMCreateMatrix()` skips PETSc's preallocation and the first assembly
-                                        gives the matrix the elements' pattern (default true)
+. -dm_plex_warp_preallocate <bool>    - on one rank, `DMCreateMatrix()` of an AIJ type gives the elements' pattern built by
+                                        `PetscWarpAsm` instead of PETSc's preallocation: the same pattern, cheaper (default true)
 - -mat_warp_*                         - the options of the assembler (`PetscWarpAsmSetFromOptions()`), with the DM's prefix
 
   Level: intermediate

@@ -1729,12 +1729,13 @@ static PetscErrorCode TimerEnd(PetscWarpAsm a, PetscBool device, PetscLogDouble 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The checks of a matrix to assemble into; size: its communicator's */
-static PetscErrorCode SetPatternSeq(PetscWarpAsm, Mat);
-
-/* A's sizes against the elements'. A matrix without a pattern (never assembled, no entries: MatSetUp(), or
-   DMCreateMatrix() after DMSetMatrixPreallocateSkip(), which the DMPlex hooks set) gets the elements' pattern: here on
-   one rank, from the coo plan's MatSetPreallocationCOO() with the coo strategy or on several ranks */
+/* The checks of a matrix to assemble into (size: its communicator's size): A's sizes against the elements', and its
+   pattern:
+   - one rank: a SeqAIJ-based matrix without entries (MatSetUp(), MatSeqAIJSetPreallocation(), assembled or not) gets
+     the elements' pattern (PetscWarpAsmSetPattern_Private()), unless the coo strategy preallocates it (its plan);
+   - several ranks: the plan's MatSetPreallocationCOO() gives the pattern, so a matrix that is not assembled is fine
+     when it has no entries (or when the coo plan just preallocated it);
+   - values set by MatSetValues() and not assembled (on any rank) are an error, as is a matrix not preallocated */
 static PetscErrorCode CheckMatrix(PetscWarpAsm a, Mat A, PetscMPIInt *size)
 {
   PetscFunctionBegin;
@@ -1743,21 +1744,35 @@ static PetscErrorCode CheckMatrix(PetscWarpAsm a, Mat A, PetscMPIInt *size)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), size));
   PetscCheck(*size == 1 || a->size == *size, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Set the elements (PetscWarpAsmSetElements()) before assembling on %d ranks", *size);
   PetscCheck(A->rmap->n == a->nrows && A->cmap->n == a->ncols, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Matrix is %" PetscInt_FMT " x %" PetscInt_FMT ", the element map is for %" PetscInt_FMT " x %" PetscInt_FMT, A->rmap->n, A->cmap->n, a->nrows, a->ncols);
-  if (!A->assembled) {
-    MatInfo info;
+  if (*size == 1 && A->assembled && A->rmap->n > 0) { /* the common case: MatGetInfo_SeqAIJ() is O(1) */
+    PetscBool seqaij;
+    MatInfo   info;
+
+    PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &seqaij));
+    if (seqaij && a->strategy != PETSCWARP_ASM_COO) {
+      PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
+      if (info.nz_used == 0) {
+        PetscCall(PetscInfo(a, "The %s matrix has no entries: the elements' pattern\n", ((PetscObject)A)->type_name));
+        PetscCall(PetscWarpAsmSetPattern_Private(a, A));
+      }
+    }
+  } else if (!A->assembled) {
+    PetscBool   seqaij  = PETSC_FALSE, cooplan;
+    PetscMPIInt pending = (PetscMPIInt)(A->insertmode != NOT_SET_VALUES); /* MatSetValues() since the last assembly */
+    MatInfo     info;
 
     PetscCheck(A->preallocated, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Preallocate the matrix (MatSetUp(), MatXAIJSetPreallocation()), or create it with DMCreateMatrix() or PetscWarpAsmCreateMatrix()");
-    PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
-    PetscCheck(info.nz_used == 0, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "The matrix has %g entries but is not assembled: call MatAssemblyBegin/End() first", (double)info.nz_used);
-    if (*size == 1) {
-      PetscBool pending;
-
-      PetscCall(MatWarpSeqAIJHashPending_Private(A, &pending)); /* MatSetUp()'s hash table: values set, not counted by MatGetInfo() */
-      PetscCheck(!pending, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The matrix has values set with MatSetValues() but is not assembled: call MatAssemblyBegin/End() first");
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &pending, 1, MPI_INT, MPI_LOR, PetscObjectComm((PetscObject)A)));
+    PetscCheck(!pending, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "The matrix has values set with MatSetValues() but is not assembled: call MatAssemblyBegin/End() first");
+    cooplan = (PetscBool)(a->plan.matid == ((PetscObject)A)->id && a->plan.strategy == PETSCWARP_ASM_COO && a->plan.nzstate == A->nonzerostate); /* MatSetPreallocationCOO() by the plan leaves it unassembled */
+    if (!cooplan) {
+      PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
+      PetscCheck(info.nz_used == 0, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "The matrix has %g entries but is not assembled: call MatAssemblyBegin/End() first", (double)info.nz_used);
     }
-    if (*size == 1 && a->strategy != PETSCWARP_ASM_COO) {
-      PetscCall(PetscInfo(a, "The %s matrix has no nonzero pattern yet: the elements' pattern, without PETSc's preallocation\n", ((PetscObject)A)->type_name));
-      PetscCall(SetPatternSeq(a, A));
+    if (*size == 1) PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &seqaij));
+    if (seqaij && a->strategy != PETSCWARP_ASM_COO) {
+      PetscCall(PetscInfo(a, "The %s matrix has no nonzero pattern yet: the elements' pattern\n", ((PetscObject)A)->type_name));
+      PetscCall(PetscWarpAsmSetPattern_Private(a, A));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1894,7 +1909,9 @@ static PetscErrorCode Assemble(PetscWarpAsm a, const PetscScalar *Egiven, PetscM
   Level: advanced
 
   Notes:
-  The matrix's values are neither read nor written. An ELL-WARP matrix builds its layout if its pattern changed. The
+  The matrix's values are neither read nor written, except that a matrix without entries first gets the elements'
+  pattern with zero values (see `PetscWarpAsmAssembleMatrix()`). An ELL-WARP matrix builds its layout if its pattern
+  changed. The
   plan's cost is in `PetscWarpAsmInfo.setup_time` (`PetscWarpAsmGetInfo()`), its phases in the log events
   `WarpAsmPlanSlots`, `WarpAsmPlanColor`, `WarpAsmPlanRed`, `WarpAsmPlanPart`, `WarpAsmPlanBlocks` and
   `WarpAsmPlanUpload` (`-log_view`). Calling it is never needed: an assembly builds a missing or stale plan itself.
@@ -1933,9 +1950,11 @@ PetscErrorCode PetscWarpAsmSetUpMatrix(PetscWarpAsm wa, Mat A)
   Input Parameters:
 + wa - the assembly object
 - A   - a `MATELLWARP`, `MATSHAREDNZ`, `MATSEQAIJCUSPARSE` or `MATSEQAIJ` matrix whose nonzero pattern holds every
-        coupling of the elements (from `PetscWarpAsmCreateMatrix()` or `DMCreateMatrix()`), or one without entries that
-        was never assembled (`MatSetUp()`, `DMCreateMatrix()` after `DMSetMatrixPreallocateSkip()`), which first gets
-        the elements' pattern (values zero, the diagonal included)
+        coupling of the elements (from `PetscWarpAsmCreateMatrix()` or `DMCreateMatrix()`), or one without entries
+        (`MatSetUp()`, `DMCreateMatrix()` after `DMSetMatrixPreallocateSkip()`), which first gets the elements' pattern:
+        on one rank with the diagonal (as `PetscWarpAsmCreateMatrix()`), with the coo strategy or on several ranks from
+        `MatSetPreallocationCOO()` of the elements. A matrix with values set by `MatSetValues()` and not assembled is
+        an error.
 
   Level: intermediate
 
@@ -2141,17 +2160,20 @@ static PetscErrorCode EllWarpBackendCUDA(Mat A, PetscBool *isew, PetscBool *cuda
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* One rank: the nonzero pattern of the elements set into A (seq AIJ based, preallocated, no entries), values zero,
-   assembled. The pattern on the device when assembling there (-mat_warp_assembly_device_plan), else on the host; an
-   ELL-WARP matrix of the CUDA backend builds its layout from the device pattern (no upload of the CSR and its zero
-   values) */
-static PetscErrorCode SetPatternSeq(PetscWarpAsm wa, Mat A)
+/* One rank: the nonzero pattern of the elements set into A (SeqAIJ-based, preallocated, no entries), values zero,
+   the diagonal included, assembled. The pattern on the device when assembling there (-mat_warp_assembly_device_plan),
+   else on the host; an ELL-WARP matrix of the CUDA backend builds its layout from the device pattern (no upload of the
+   CSR and its zero values) */
+PetscErrorCode PetscWarpAsmSetPattern_Private(PetscWarpAsm wa, Mat A)
 {
   PetscInt *ri = NULL, *cj = NULL;
   int      *d_rp = NULL, *d_ci = NULL;
-  PetscBool dev, built         = PETSC_FALSE;
+  PetscBool dev, built         = PETSC_FALSE, seqaij;
 
   PetscFunctionBegin;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &seqaij));
+  PetscCheck(seqaij && A->rmap->n == wa->nrows && A->cmap->n == wa->ncols, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The elements' pattern goes into a SeqAIJ-based matrix of %" PetscInt_FMT " x %" PetscInt_FMT ", not a %s of %" PetscInt_FMT " x %" PetscInt_FMT, wa->nrows, wa->ncols,
+             ((PetscObject)A)->type_name, A->rmap->n, A->cmap->n);
   PetscCall(PetscWarpDeviceAvailable(&dev));
   PetscCall(PetscLogEventBegin(PETSCWARPASM_Pattern, 0, 0, 0, 0));
   if (dev && wa->usedevice && wa->redplandev) {
@@ -2233,7 +2255,7 @@ PetscErrorCode PetscWarpAsmCreateMatrix(PetscWarpAsm wa, MatType type, Mat *A)
   PetscCall(MatCreate(PetscObjectComm((PetscObject)wa), A));
   PetscCall(MatSetSizes(*A, wa->nrows, wa->ncols, PETSC_DETERMINE, PETSC_DETERMINE));
   PetscCall(MatSetType(*A, type));
-  PetscCall(SetPatternSeq(wa, *A));
+  PetscCall(PetscWarpAsmSetPattern_Private(wa, *A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

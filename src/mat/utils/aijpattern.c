@@ -7,7 +7,6 @@
 #include <petscwarp/private/warpasmimpl.h>
 #include <petscwarp/private/ellwarpimpl.h>
 #include <petscwarp_petsc_aij.h>
-#include <petsc/private/hashmapijv.h>
 
 PetscErrorCode MatWarpSeqAIJSetPatternCSR_Private(Mat B, const PetscInt Ii[], const PetscInt J[])
 {
@@ -44,21 +43,5 @@ PetscErrorCode MatWarpSeqAIJSetPatternCSR_Private(Mat B, const PetscInt Ii[], co
   PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
   PetscCall(MatSetOption(B, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MatWarpSeqAIJHashPending_Private(Mat A, PetscBool *pending)
-{
-  PetscBool isaij;
-
-  PetscFunctionBegin;
-  *pending = PETSC_FALSE;
-  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &isaij));
-  if (isaij && A->hash_active) {
-    PetscInt n;
-
-    PetscCall(PetscHMapIJVGetSize(((Mat_SeqAIJ *)A->data)->ht, &n));
-    *pending = (PetscBool)(n > 0);
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
