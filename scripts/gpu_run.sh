@@ -881,9 +881,9 @@ for w in $what; do
            # DMPlex numbering: the gmsh meshes and the box suite, aijcusparse, sellcuda, ellwarp auto, CG with cgwarp.
            # Decides: ellwarp_auto >= 1.0x aijcusparse on every matrix, >= 1.2x on the box suite, >= 1.05x sellcuda there.
     timeout 560 $B/bench/bench_spmv -pattern_only -cases cube_tet_p1,cube_tet_p2,graded_tet_p1,graded_tet_p2,lshape_tet_p2,torus_tet_p2,shell_tet_p1,holed_tri_p1,holed_tri_p2,holed_quad_p1,q1lap,q2lap,q1elas,q2elas -ellwarp_paths ellwarp_auto -cpu_nmult 1 -cpu_cg 0 -kr 0 -cg_its 100 -cg_types cgwarp -csv "$OUTDIR/spmv_suite31.csv" 2>&1 | tee "$OUTDIR/suite31.log" | grep -E "copy|aijcusparse|sellcuda|ellwarp" | cut -c1-160 ;;
-  prealloc32) # FOR THE NEXT SESSION (written 2026-11-27, thirteenth, not yet run, ~6 min estimated): bf21199 (the DMPlex
-              # hooks' DMCreateMatrix() without PETSc's preallocation, the elements' pattern at the first assembly, on the
-              # device there) on a GPU: the assembly and hook GPU tests, then heat P1 at 1.95 M unknowns with and without it
+  prealloc32) # FOR THE NEXT SESSION (written 2026-11-27, thirteenth, not yet run, ~6 min estimated): the DMPlex hooks'
+              # DMCreateMatrix() wrapper (the elements' pattern, built on the device there, instead of PETSc's
+              # preallocation) on a GPU: the assembly and hook GPU tests, then heat P1 at 1.95 M unknowns with and without it
     (cd $B && ctest --output-on-failure -j 2 -L gpu -R "^asm_|plexsnes|plexres|plexpw|plexasm|tutorial_ex2|petsc_ex12|petsc_ex56" 2>&1 | tee "$OUTDIR/ctest_prealloc32.log" | grep -E "tests passed|Failed|\*\*\*" | tail -8)
     X="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5 -paths ellwarp -ksp_type cgwarp"
     for o in "" "-dm_plex_warp_preallocate 0"; do

@@ -203,31 +203,6 @@ static PetscErrorCode Bitwise(Mat A, Mat B, PetscBool *same)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether A and B have the same nonzero pattern (their AIJ copies' row pointers and column indices) */
-static PetscErrorCode SamePattern(Mat A, Mat B, PetscBool *same)
-{
-  Mat             C[2];
-  const PetscInt *ia[2], *ja[2];
-  PetscInt        n[2];
-  PetscBool       done;
-
-  PetscFunctionBegin;
-  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &C[0]));
-  PetscCall(MatConvert(B, MATAIJ, MAT_INITIAL_MATRIX, &C[1]));
-  for (PetscInt k = 0; k < 2; k++) {
-    PetscCall(MatGetRowIJ(C[k], 0, PETSC_FALSE, PETSC_FALSE, &n[k], &ia[k], &ja[k], &done));
-    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "No row pointers");
-  }
-  *same = (PetscBool)(n[0] == n[1]);
-  if (*same) PetscCall(PetscArraycmp(ia[0], ia[1], n[0] + 1, same));
-  if (*same) PetscCall(PetscArraycmp(ja[0], ja[1], ia[0][n[0]], same));
-  for (PetscInt k = 0; k < 2; k++) {
-    PetscCall(MatRestoreRowIJ(C[k], 0, PETSC_FALSE, PETSC_FALSE, &n[k], &ia[k], &ja[k], &done));
-    PetscCall(MatDestroy(&C[k]));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* One rownz assembly of the unit square as one Q1 cell (one quadrature point at the centre: affine, so that the plan
    is built) with the element map e2d into A (nrows x ncols); the error the plan gives, its message starting with msg */
 static PetscErrorCode RowNZError(PetscInt nrows, PetscInt ncols, const PetscInt e2d[], Mat A, PetscErrorCode expect, const char msg[], const char what[])
@@ -496,7 +471,7 @@ int main(int argc, char **argv)
           PetscCall(PetscWarpAsmAssembleMatrix(wa, A4));
           PetscCall(TestEntryDifference(A4, Jref, &e));
           PetscCheck(e < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s, matrix without preallocation (%s): max entry difference %g", what, variant ? "assembled empty" : "planned first", (double)e);
-          PetscCall(SamePattern(A4, Jref, &same)); /* Jref: PETSc's preallocation and assembly */
+          PetscCall(TestSamePattern(A4, Jref, &same)); /* Jref: PETSc's preallocation and assembly */
           PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the elements' pattern differs from PETSc's preallocation", what);
           PetscCall(MatDestroy(&A4));
         }

@@ -114,6 +114,20 @@ int main(int argc, char **argv)
         PetscCall(VecDestroy(&y2));
       }
       PetscCall(CheckNorms(A, Jref, what));
+      { /* values set on the last rank only and not assembled: the same clear error on every rank (the ranks reduce
+           their flags before any collective call: no rank may wait in one the others skip) */
+        PetscMPIInt    rank, setter;
+        PetscErrorCode ierr;
+
+        PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+        setter = A->rmap->n > 0 ? rank : -1; /* the last rank with rows */
+        PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &setter, 1, MPI_INT, MPI_MAX, PETSC_COMM_WORLD));
+        if (rank == setter) PetscCall(MatSetValue(A, A->rmap->rstart, A->rmap->rstart, 1.0, ADD_VALUES));
+        PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+        ierr = PetscWarpAsmAssembleMatrix(wa, A);
+        PetscCall(PetscPopErrorHandler());
+        PetscCheck(ierr == PETSC_ERR_ARG_WRONGSTATE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: values set on rank %d only, not assembled: expected PETSC_ERR_ARG_WRONGSTATE, got %d", what, setter, (int)ierr);
+      }
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-26s %-9s max entry diff %.2e, ran as %s, MatMult and norms (duplicate too) agree\n", what, info.device ? "(device)" : "(host)", (double)e, PetscWarpAsmStrategies[info.used]));
       PetscCall(MatDestroy(&A));
       PetscCall(MatDestroy(&A2));

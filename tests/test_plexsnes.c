@@ -59,7 +59,8 @@ int main(int argc, char **argv)
   PlexPhysics      phys;
   PetscWarpPhysics wp;
   PetscReal        coef[2];
-  Vec              u0 = NULL;
+  Vec              u0   = NULL;
+  Mat              Mref = NULL;
   PetscDS          ds;
   PetscErrorCode   ierr;
 
@@ -78,6 +79,28 @@ int main(int argc, char **argv)
       PetscCall(DMSetMatType(dm, types[t]));
       PetscCall(DMPlexWarpSetSNESLocalFEM(dm));
     } else PetscCall(DMSetMatType(dm, MATAIJ));
+    { /* DMCreateMatrix(): on one rank the hook's (the elements' pattern, -dm_plex_warp_preallocate) against PETSc's */
+      PetscMPIInt size;
+      Mat         M;
+
+      PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+      if (size == 1) {
+        PetscCall(DMCreateMatrix(dm, &M));
+        if (t < 0) Mref = M;
+        else {
+          PetscBool same, assembled;
+          PetscInt  bs, bsref;
+
+          PetscCall(MatAssembled(M, &assembled));
+          PetscCheck(assembled, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: DMCreateMatrix() gave a matrix that is not assembled", types[t]);
+          PetscCall(TestSamePattern(M, Mref, &same));
+          PetscCall(MatGetBlockSize(M, &bs));
+          PetscCall(MatGetBlockSize(Mref, &bsref));
+          PetscCheck(same && bs == bsref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: DMCreateMatrix() of the hook differs from PETSc's (pattern %s, block size %" PetscInt_FMT " against %" PetscInt_FMT ")", types[t], same ? "equal" : "differs", bs, bsref);
+          PetscCall(MatDestroy(&M));
+        }
+      }
+    }
     PetscCall(Solve(dm, &its, &lits, &u));
     if (t < 0) {
       its0  = its;
@@ -102,6 +125,7 @@ int main(int argc, char **argv)
     PetscCall(DMDestroy(&dm));
   }
   PetscCall(VecDestroy(&u0));
+  PetscCall(MatDestroy(&Mref));
 
   /* recognition: coefficients read from g3; what is not a built-in physics is refused with the reason */
   PetscCall(PlexProblemCreate(PETSC_COMM_WORLD, NULL, phys, &dm));

@@ -408,3 +408,28 @@ PetscErrorCode TestPerturbCoordinates(DM dm, PetscReal amp, PetscReal xmax)
   PetscCall(VecDestroy(&y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* Whether A and B have the same nonzero pattern (their AIJ copies' row pointers and column indices) */
+PetscErrorCode TestSamePattern(Mat A, Mat B, PetscBool *same)
+{
+  Mat             C[2];
+  const PetscInt *ia[2], *ja[2];
+  PetscInt        n[2];
+  PetscBool       done;
+
+  PetscFunctionBegin;
+  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &C[0]));
+  PetscCall(MatConvert(B, MATAIJ, MAT_INITIAL_MATRIX, &C[1]));
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscCall(MatGetRowIJ(C[k], 0, PETSC_FALSE, PETSC_FALSE, &n[k], &ia[k], &ja[k], &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "No row pointers");
+  }
+  *same = (PetscBool)(n[0] == n[1]);
+  if (*same) PetscCall(PetscArraycmp(ia[0], ia[1], n[0] + 1, same));
+  if (*same) PetscCall(PetscArraycmp(ja[0], ja[1], ia[0][n[0]], same));
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscCall(MatRestoreRowIJ(C[k], 0, PETSC_FALSE, PETSC_FALSE, &n[k], &ia[k], &ja[k], &done));
+    PetscCall(MatDestroy(&C[k]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

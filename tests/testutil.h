@@ -25,6 +25,8 @@ PetscErrorCode TestCopyValues(Vec, Vec);
 PetscErrorCode TestEvaluate(DM, PetscBool, Vec, Vec, Vec, Mat);
 /* max |A - B| / max |B| over the entries, through an AIJ copy of A (B: PETSc's AIJ matrix) */
 PetscErrorCode TestEntryDifference(Mat, Mat, PetscReal *);
+/* whether two one-rank matrices have the same nonzero pattern (row pointers and columns of their AIJ copies) */
+PetscErrorCode TestSamePattern(Mat, Mat, PetscBool *);
 /* The load vector of the source f = (1, 2, 3) assembled nrep times by wa into a vector of the given type (its values
    overwritten each time) against PETSc's residual at u = 0 with f0 = f: an error above 1e-12 */
 PetscErrorCode TestCheckLoad(DM, PetscWarpAsm, VecType, PetscInt);

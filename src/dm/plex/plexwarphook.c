@@ -166,36 +166,72 @@ static PetscErrorCode HookQuery(DM dm, DMPlexWarpHook **h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* PETSc's DMCreateMatrix_Plex() (PETSC_INTERN in PETSc, so taken from the first DM wrapped) */
+/* PETSc's DMCreateMatrix_Plex() (PETSC_INTERN in PETSc: read from the operations of a new DMPLEX) */
 static PetscErrorCode (*CreateMatrixPlex)(DM, Mat *) = NULL;
+
+/* Whether the elements' pattern is PETSc's for dm: every field with the finite-element adjacency (the closure of the
+   star; DMPlexPreallocateOperator() follows DMGetAdjacency()) */
+static PetscErrorCode FEAdjacency(DM dm, PetscBool *fe)
+{
+  PetscInt  nf;
+  PetscBool cone, closure;
+
+  PetscFunctionBegin;
+  *fe = PETSC_TRUE;
+  PetscCall(DMGetNumFields(dm, &nf));
+  for (PetscInt f = nf ? 0 : -1; f < PetscMax(nf, 0); f++) {
+    PetscCall(DMGetAdjacency(dm, f, &cone, &closure));
+    if (cone || !closure) *fe = PETSC_FALSE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /*
   DMCreateMatrix() of a DMPlex with a hook on one rank (-dm_plex_warp_preallocate, default true): PETSc's
   DMCreateMatrix_Plex() with the preallocation skipped (DMPlexPreallocateOperator(): the adjacency of every point, then
   MatSetValues() of zeros, 2.09 of the 3.44 s of the heat tutorial's set-up at 122 k unknowns on one core), then the
   elements' pattern set by PetscWarpAsm: the matrix comes back assembled with zero values and the same pattern, block
-  sizes and local-to-global map as PETSc's, so that anything may use it before the first Jacobian (-snes_fd_color,
-  MatDuplicate(), a PC). A type PetscWarpAsm does not fill (not SeqAIJ-based), preallocation flags the user set
-  (DMSetMatrixPreallocateOnly(), DMSetMatrixPreallocateSkip()), and DMs without a hook (DMRefine() and DMCoarsen() copy the DM's operations) get PETSc's own.
+  sizes, local-to-global map and MAT_NEW_NONZERO_ALLOCATION_ERR as PETSc's, so that anything may use it before the
+  first Jacobian (-snes_fd_color, MatDuplicate(), a PC). PETSc's own path serves: types PetscWarpAsm does not fill (not
+  SeqAIJ-based; the matrix is then made twice), preallocation flags the user set (DMSetMatrixPreallocateOnly(),
+  DMSetMatrixPreallocateSkip()), fields without the finite-element adjacency (DMSetAdjacency()), meshes PetscWarpAsm does
+  not support (its PETSC_ERR_SUP when it is made here, which is otherwise the first Jacobian's error), and DMs without a
+  hook (DMRefine() and DMCoarsen() copy the DM's operations).
+  The PetscWarpAsm made here reads the coordinates, the section and the -mat_warp_ options now, not at the first
+  Jacobian.
 */
 static PetscErrorCode DMCreateMatrix_PlexWarp(DM dm, Mat *J)
 {
   DMPlexWarpHook *h;
-  PetscBool       seqaij;
+  PetscBool       seqaij, fe;
+  PetscErrorCode  ierr;
 
   PetscFunctionBegin;
   PetscCall(HookQuery(dm, &h));
-  if (!h || !h->ownpattern || dm->prealloc_skip || dm->prealloc_only) {
+  fe = PETSC_FALSE;
+  if (h && h->ownpattern && !dm->prealloc_skip && !dm->prealloc_only) PetscCall(FEAdjacency(dm, &fe));
+  if (!fe) {
     PetscCall(CreateMatrixPlex(dm, J));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   dm->prealloc_skip = PETSC_TRUE;
-  PetscCall(CreateMatrixPlex(dm, J));
-  dm->prealloc_skip = PETSC_FALSE;
+  ierr              = CreateMatrixPlex(dm, J);
+  dm->prealloc_skip = PETSC_FALSE; /* also after an error: DMClone() copies the flag */
+  PetscCall(ierr);
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)*J, MATSEQAIJ, &seqaij));
   if (seqaij) {
-    PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = DMPlexWarpHookGetAsm_Private(dm, h);
+    PetscCall(PetscPopErrorHandler());
+    if (ierr == PETSC_ERR_SUP) {
+      PetscCall(PetscWarpAsmDestroy(&h->wa)); /* the first Jacobian makes it again and reports the error */
+      seqaij = PETSC_FALSE;
+      PetscCall(PetscInfo(dm, "PetscWarpAsm does not support this mesh or discretisation: PETSc's preallocation\n"));
+    } else PetscCall(ierr);
+  }
+  if (seqaij) {
     PetscCall(PetscWarpAsmSetPattern_Private(h->wa, *J));
+    PetscCall(MatSetOption(*J, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE)); /* as DMPlexPreallocateOperator() */
     PetscCall(PetscInfo(dm, "DMCreateMatrix(): the elements' pattern from PetscWarpAsm instead of PETSc's preallocation (-dm_plex_warp_preallocate 0: PETSc's)\n"));
   } else {
     PetscCall(MatDestroy(J));
@@ -204,12 +240,20 @@ static PetscErrorCode DMCreateMatrix_PlexWarp(DM dm, Mat *J)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Installs DMCreateMatrix_PlexWarp() on dm, unless its DMCreateMatrix() is not PETSc's (then -info says so) */
+/* Installs DMCreateMatrix_PlexWarp() on dm, unless its DMCreateMatrix() is not PETSc's (then -info says so). A DM
+   replaced in place later (DMSetFromOptions() refining or distributing it: DMPlexReplace_Internal()) gets PETSc's
+   operations back, and with them PETSc's preallocation */
 static PetscErrorCode WrapCreateMatrix(DM dm, DMPlexWarpHook *h)
 {
   PetscFunctionBegin;
   if (dm->ops->creatematrix == DMCreateMatrix_PlexWarp) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!CreateMatrixPlex) CreateMatrixPlex = dm->ops->creatematrix;
+  if (!CreateMatrixPlex) {
+    DM plex;
+
+    PetscCall(DMPlexCreate(PETSC_COMM_SELF, &plex));
+    CreateMatrixPlex = plex->ops->creatematrix;
+    PetscCall(DMDestroy(&plex));
+  }
   if (dm->ops->creatematrix != CreateMatrixPlex) {
     h->ownpattern = PETSC_FALSE;
     PetscCall(PetscInfo(dm, "DMCreateMatrix() was replaced: PETSc's preallocation kept\n"));

@@ -1730,48 +1730,50 @@ static PetscErrorCode TimerEnd(PetscWarpAsm a, PetscBool device, PetscLogDouble 
 }
 
 /* The checks of a matrix to assemble into (size: its communicator's size): A's sizes against the elements', and its
-   pattern:
-   - one rank: a SeqAIJ-based matrix without entries (MatSetUp(), MatSeqAIJSetPreallocation(), assembled or not) gets
-     the elements' pattern (PetscWarpAsmSetPattern_Private()), unless the coo strategy preallocates it (its plan);
-   - several ranks: the plan's MatSetPreallocationCOO() gives the pattern, so a matrix that is not assembled is fine
-     when it has no entries (or when the coo plan just preallocated it);
-   - values set by MatSetValues() and not assembled (on any rank) are an error, as is a matrix not preallocated */
+   pattern. Every rank takes the same branches (the flags are reduced first: PETSc clears A->assembled only on the ranks
+   that called MatSetValues()).
+   - Values set by MatSetValues() and not assembled (on any rank) are an error, as is a matrix not preallocated.
+   - Several ranks, or the coo strategy: the plan's MatSetPreallocationCOO() gives the pattern, so a matrix that is not
+     assembled is fine when it has no entries, or when the coo plan preallocated it (and left it unassembled).
+   - One rank: a SeqAIJ-based matrix without entries gets the elements' pattern (PetscWarpAsmSetPattern_Private()):
+     MatSetUp() ones (hash), DMCreateMatrix() after DMSetMatrixPreallocateSkip(), empty assembled ones. One the caller
+     preallocated itself and never assembled is an error rather than a silent change of its preallocation. */
 static PetscErrorCode CheckMatrix(PetscWarpAsm a, Mat A, PetscMPIInt *size)
 {
+  MPI_Comm comm;
+  int      f[4];
+
   PetscFunctionBegin;
   PetscValidHeaderSpecific(a, PETSCWARPASM_CLASSID, 1);
   PetscCheckSameComm(a, 1, A, 2);
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), size));
-  PetscCheck(*size == 1 || a->size == *size, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Set the elements (PetscWarpAsmSetElements()) before assembling on %d ranks", *size);
-  PetscCheck(A->rmap->n == a->nrows && A->cmap->n == a->ncols, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Matrix is %" PetscInt_FMT " x %" PetscInt_FMT ", the element map is for %" PetscInt_FMT " x %" PetscInt_FMT, A->rmap->n, A->cmap->n, a->nrows, a->ncols);
-  if (*size == 1 && A->assembled && A->rmap->n > 0) { /* the common case: MatGetInfo_SeqAIJ() is O(1) */
+  comm = PetscObjectComm((PetscObject)A);
+  PetscCallMPI(MPI_Comm_size(comm, size));
+  PetscCheck(*size == 1 || a->size == *size, comm, PETSC_ERR_ARG_WRONGSTATE, "Set the elements (PetscWarpAsmSetElements()) before assembling on %d ranks", *size);
+  f[0] = A->rmap->n != a->nrows || A->cmap->n != a->ncols;                                                                        /* wrong sizes */
+  f[1] = !A->assembled;                                                                                                           /* not assembled */
+  f[2] = A->insertmode != NOT_SET_VALUES;                                                                                         /* MatSetValues() since the last assembly */
+  f[3] = !(a->plan.matid == ((PetscObject)A)->id && a->plan.strategy == PETSCWARP_ASM_COO && a->plan.nzstate == A->nonzerostate); /* not the coo plan's own preallocation */
+  if (*size > 1) PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, f, 4, MPI_INT, MPI_LOR, comm));
+  PetscCheck(!f[0], comm, PETSC_ERR_ARG_SIZ, "Matrix is %" PetscInt_FMT " x %" PetscInt_FMT ", the element map is for %" PetscInt_FMT " x %" PetscInt_FMT " (on this rank; the sizes differ on at least one rank)", A->rmap->n, A->cmap->n, a->nrows, a->ncols);
+  if (f[1]) {
+    PetscCheck(A->preallocated, comm, PETSC_ERR_ARG_WRONGSTATE, "Preallocate the matrix (MatSetUp(), MatXAIJSetPreallocation()), or create it with DMCreateMatrix() or PetscWarpAsmCreateMatrix()");
+    PetscCheck(!f[2], comm, PETSC_ERR_ARG_WRONGSTATE, "The matrix has values set with MatSetValues() but is not assembled: call MatAssemblyBegin/End() first");
+    if (f[3]) {
+      MatInfo info;
+
+      PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
+      PetscCheck(info.nz_used == 0, comm, PETSC_ERR_ARG_WRONGSTATE, "The matrix has %g entries but is not assembled: call MatAssemblyBegin/End() first", (double)info.nz_used);
+    }
+  }
+  if (*size == 1 && A->rmap->n > 0 && a->strategy != PETSCWARP_ASM_COO) {
     PetscBool seqaij;
-    MatInfo   info;
+    MatInfo   info = {0};
 
     PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &seqaij));
-    if (seqaij && a->strategy != PETSCWARP_ASM_COO) {
-      PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
-      if (info.nz_used == 0) {
-        PetscCall(PetscInfo(a, "The %s matrix has no entries: the elements' pattern\n", ((PetscObject)A)->type_name));
-        PetscCall(PetscWarpAsmSetPattern_Private(a, A));
-      }
-    }
-  } else if (!A->assembled) {
-    PetscBool   seqaij  = PETSC_FALSE, cooplan;
-    PetscMPIInt pending = (PetscMPIInt)(A->insertmode != NOT_SET_VALUES); /* MatSetValues() since the last assembly */
-    MatInfo     info;
-
-    PetscCheck(A->preallocated, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "Preallocate the matrix (MatSetUp(), MatXAIJSetPreallocation()), or create it with DMCreateMatrix() or PetscWarpAsmCreateMatrix()");
-    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &pending, 1, MPI_INT, MPI_LOR, PetscObjectComm((PetscObject)A)));
-    PetscCheck(!pending, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "The matrix has values set with MatSetValues() but is not assembled: call MatAssemblyBegin/End() first");
-    cooplan = (PetscBool)(a->plan.matid == ((PetscObject)A)->id && a->plan.strategy == PETSCWARP_ASM_COO && a->plan.nzstate == A->nonzerostate); /* MatSetPreallocationCOO() by the plan leaves it unassembled */
-    if (!cooplan) {
-      PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
-      PetscCheck(info.nz_used == 0, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONGSTATE, "The matrix has %g entries but is not assembled: call MatAssemblyBegin/End() first", (double)info.nz_used);
-    }
-    if (*size == 1) PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &seqaij));
-    if (seqaij && a->strategy != PETSCWARP_ASM_COO) {
-      PetscCall(PetscInfo(a, "The %s matrix has no nonzero pattern yet: the elements' pattern\n", ((PetscObject)A)->type_name));
+    if (seqaij) PetscCall(MatGetInfo(A, MAT_LOCAL, &info)); /* MatGetInfo_SeqAIJ(): O(1) */
+    if (seqaij && info.nz_used == 0) {
+      PetscCheck(A->assembled || A->hash_active || info.nz_allocated == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The matrix is preallocated but has no entries and was never assembled: assemble its pattern first, or create it with MatSetUp() (no preallocation: it then gets the elements' pattern), DMCreateMatrix() or PetscWarpAsmCreateMatrix()");
+      PetscCall(PetscInfo(a, "The %s matrix has no entries: the elements' pattern\n", ((PetscObject)A)->type_name));
       PetscCall(PetscWarpAsmSetPattern_Private(a, A));
     }
   }
