@@ -2,7 +2,9 @@ static char help[] = "DMPlexWarpSetSNESLocalFEM(): the Jacobian of SNES for a DM
                      "the DM's matrix type, against PETSc's DMPlexSNESComputeJacobianFEM (the -dm_plex_warp_check comparison and an\n"
                      "entry-wise one here), a Newton solve with the same iteration counts as PETSc's, the recognition of the PetscDS\n"
                      "(kappa and Lame parameters read from g3) and the errors for a PetscDS that is not a built-in physics.\n"
-                     "  -physics laplace|elasticity   -types a,b,...  matrix types (default aij,ellwarp; sharednz with a device)\n";
+                     "  -physics laplace|elasticity   -types a,b,...  matrix types (default aij,ellwarp; sharednz with a device)\n"
+                     "  -prealloc_only                DMSetMatrixPreallocateOnly() on every DM: the matrices come unassembled and\n"
+                     "                                empty (PETSc's path), PetscWarpAsm gives them the elements' pattern\n";
 
 #include "testutil.h"
 #include <petscsnes.h>
@@ -59,8 +61,9 @@ int main(int argc, char **argv)
   PlexPhysics      phys;
   PetscWarpPhysics wp;
   PetscReal        coef[2];
-  Vec              u0   = NULL;
-  Mat              Mref = NULL;
+  Vec              u0      = NULL;
+  Mat              Mref    = NULL;
+  PetscBool        preonly = PETSC_FALSE;
   PetscDS          ds;
   PetscErrorCode   ierr;
 
@@ -69,12 +72,14 @@ int main(int argc, char **argv)
   PetscCall(PetscWarpDeviceAvailable(&device));
   PetscCall(TestGetPhysics(physname, sizeof(physname), &phys));
   PetscCall(TestGetTypes(device, types, &nt));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-prealloc_only", &preonly, NULL));
   /* every matrix type: PETSc's Newton solve (aij, DMPlexSetSNESLocalFEM) against the hook's */
   for (PetscInt t = -1; t < nt; t++) {
     PetscInt its, lits;
     Vec      u;
 
     PetscCall(PlexProblemCreate(PETSC_COMM_WORLD, NULL, phys, &dm)); /* DMPlexSetSNESLocalFEM() */
+    if (preonly) PetscCall(DMSetMatrixPreallocateOnly(dm, PETSC_TRUE));
     if (t >= 0) {
       PetscCall(DMSetMatType(dm, types[t]));
       PetscCall(DMPlexWarpSetSNESLocalFEM(dm));
@@ -84,7 +89,7 @@ int main(int argc, char **argv)
       Mat         M;
 
       PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-      if (size == 1) {
+      if (size == 1 && !preonly) {
         PetscCall(DMCreateMatrix(dm, &M));
         if (t < 0) Mref = M;
         else {

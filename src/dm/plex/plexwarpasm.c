@@ -702,7 +702,12 @@ PetscErrorCode DMPlexWarpAsmCreate_Private(DM dm, PetscWarpPhysics physics, Pets
   *assembler = NULL;
   PetscCall(PetscWarpInitializePackage());
   PetscCall(PetscLogEventBegin(PETSCWARPASM_Extract, dm, 0, 0, 0));
-  PetscCall(DMPlexWarpAsmGetData_Private(dm, physics, &ncells, &nel, &nrows, &e2d, &dim, &nverts, &X, &ncv, &cv, &nb, &nc, &nq, &w, &B, &D, &Dc, &nloc, &l2d));
+  {
+    PetscErrorCode ierr = DMPlexWarpAsmGetData_Private(dm, physics, &ncells, &nel, &nrows, &e2d, &dim, &nverts, &X, &ncv, &cv, &nb, &nc, &nq, &w, &B, &D, &Dc, &nloc, &l2d);
+
+    if (ierr) PetscCall(PetscLogEventEnd(PETSCWARPASM_Extract, dm, 0, 0, 0)); /* an unsupported mesh (PETSC_ERR_SUP) is caught by the hooks' DMCreateMatrix() */
+    PetscCall(ierr);
+  }
   PetscCall(PetscWarpAsmCreate(PetscObjectComm((PetscObject)dm), assembler));
   PetscCall(PetscWarpAsmSetElements(*assembler, ncells, nel, nrows, nrows, e2d));
   PetscCall(PetscWarpAsmSetLocalElements(*assembler, nloc, l2d));

@@ -195,8 +195,8 @@ static PetscErrorCode FEAdjacency(DM dm, PetscBool *fe)
   first Jacobian (-snes_fd_color, MatDuplicate(), a PC). PETSc's own path serves: types PetscWarpAsm does not fill (not
   SeqAIJ-based; the matrix is then made twice), preallocation flags the user set (DMSetMatrixPreallocateOnly(),
   DMSetMatrixPreallocateSkip()), fields without the finite-element adjacency (DMSetAdjacency()), meshes PetscWarpAsm does
-  not support (its PETSC_ERR_SUP when it is made here, which is otherwise the first Jacobian's error), and DMs without a
-  hook (DMRefine() and DMCoarsen() copy the DM's operations).
+  not support (its PETSC_ERR_SUP when it is made here, which is otherwise the first Jacobian's error; any other error
+  is raised with its message), and DMs without a hook (DMRefine() and DMCoarsen() copy the DM's operations).
   The PetscWarpAsm made here reads the coordinates, the section and the -mat_warp_ options now, not at the first
   Jacobian.
 */
@@ -210,6 +210,22 @@ static PetscErrorCode DMCreateMatrix_PlexWarp(DM dm, Mat *J)
   PetscCall(HookQuery(dm, &h));
   fe = PETSC_FALSE;
   if (h && h->ownpattern && !dm->prealloc_skip && !dm->prealloc_only) PetscCall(FEAdjacency(dm, &fe));
+  if (fe) { /* the assembler first: PETSc's path, made once, when it cannot serve this DM */
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = DMPlexWarpHookGetAsm_Private(dm, h);
+    PetscCall(PetscPopErrorHandler());
+    if (ierr) {
+      const char *specific = NULL;
+      char        msg[512];
+
+      PetscCall(PetscErrorMessage(ierr, NULL, &specific));
+      PetscCall(PetscStrncpy(msg, specific ? specific : "", sizeof(msg)));
+      PetscCall(PetscWarpAsmDestroy(&h->wa)); /* possibly half made: the first Jacobian makes it again */
+      PetscCheck(ierr == PETSC_ERR_SUP, PetscObjectComm((PetscObject)dm), ierr, "%s", msg);
+      PetscCall(PetscInfo(dm, "PetscWarpAsm cannot serve this DM (%s): PETSc's preallocation\n", msg));
+      fe = PETSC_FALSE;
+    }
+  }
   if (!fe) {
     PetscCall(CreateMatrixPlex(dm, J));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -219,16 +235,6 @@ static PetscErrorCode DMCreateMatrix_PlexWarp(DM dm, Mat *J)
   dm->prealloc_skip = PETSC_FALSE; /* also after an error: DMClone() copies the flag */
   PetscCall(ierr);
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)*J, MATSEQAIJ, &seqaij));
-  if (seqaij) {
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr = DMPlexWarpHookGetAsm_Private(dm, h);
-    PetscCall(PetscPopErrorHandler());
-    if (ierr == PETSC_ERR_SUP) {
-      PetscCall(PetscWarpAsmDestroy(&h->wa)); /* the first Jacobian makes it again and reports the error */
-      seqaij = PETSC_FALSE;
-      PetscCall(PetscInfo(dm, "PetscWarpAsm does not support this mesh or discretisation: PETSc's preallocation\n"));
-    } else PetscCall(ierr);
-  }
   if (seqaij) {
     PetscCall(PetscWarpAsmSetPattern_Private(h->wa, *J));
     PetscCall(MatSetOption(*J, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE)); /* as DMPlexPreallocateOperator() */

@@ -1736,8 +1736,9 @@ static PetscErrorCode TimerEnd(PetscWarpAsm a, PetscBool device, PetscLogDouble 
    - Several ranks, or the coo strategy: the plan's MatSetPreallocationCOO() gives the pattern, so a matrix that is not
      assembled is fine when it has no entries, or when the coo plan preallocated it (and left it unassembled).
    - One rank: a SeqAIJ-based matrix without entries gets the elements' pattern (PetscWarpAsmSetPattern_Private()):
-     MatSetUp() ones (hash), DMCreateMatrix() after DMSetMatrixPreallocateSkip(), empty assembled ones. One the caller
-     preallocated itself and never assembled is an error rather than a silent change of its preallocation. */
+     MatSetUp() ones (hash), DMCreateMatrix() after DMSetMatrixPreallocateSkip() or DMSetMatrixPreallocateOnly(), empty
+     assembled ones, and also one the caller preallocated and left empty (its preallocation is replaced, as
+     MatSetPreallocationCOO() replaces it with coo or on several ranks). */
 static PetscErrorCode CheckMatrix(PetscWarpAsm a, Mat A, PetscMPIInt *size)
 {
   MPI_Comm comm;
@@ -1771,8 +1772,7 @@ static PetscErrorCode CheckMatrix(PetscWarpAsm a, Mat A, PetscMPIInt *size)
 
     PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &seqaij));
     if (seqaij) PetscCall(MatGetInfo(A, MAT_LOCAL, &info)); /* MatGetInfo_SeqAIJ(): O(1) */
-    if (seqaij && info.nz_used == 0) {
-      PetscCheck(A->assembled || A->hash_active || info.nz_allocated == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The matrix is preallocated but has no entries and was never assembled: assemble its pattern first, or create it with MatSetUp() (no preallocation: it then gets the elements' pattern), DMCreateMatrix() or PetscWarpAsmCreateMatrix()");
+    if (seqaij && info.nz_used == 0) {                      /* info is set when seqaij */
       PetscCall(PetscInfo(a, "The %s matrix has no entries: the elements' pattern\n", ((PetscObject)A)->type_name));
       PetscCall(PetscWarpAsmSetPattern_Private(a, A));
     }
