@@ -692,22 +692,11 @@ PetscErrorCode DMPlexWarpAsmCreate(DM dm, PetscWarpPhysics physics, PetscWarpAsm
 
 /* DMPlexWarpAsmCreate(), or with DMPLEXWARP_PHYSICS_ANY an assembler of a field of any number of components and no
    physics (the element kernels of user pointwise functions compute its element matrices) */
-PetscErrorCode DMPlexWarpAsmCreate_Private(DM dm, PetscWarpPhysics physics, PetscWarpAsm *assembler)
+/* The assembler from the extracted data (a separate function so that its errors, e.g. PETSC_ERR_SUP for elements
+   beyond the compiled limits, reach a caller that frees the data and ends the log event first) */
+static PetscErrorCode AsmFromData(DM dm, PetscWarpPhysics physics, PetscInt ncells, PetscInt nel, PetscInt nrows, const PetscInt e2d[], PetscInt nloc, const PetscInt l2d[], PetscInt dim, PetscInt nverts, const PetscReal X[], PetscInt ncv, const PetscInt cv[], PetscInt nb, PetscInt nc, PetscInt nq, const PetscReal w[], const PetscReal B[], const PetscReal D[], const PetscReal Dc[], PetscWarpAsm *assembler)
 {
-  PetscInt   ncells, nel, nrows, dim, nverts, ncv, nb, nc, nq, nloc;
-  PetscInt  *e2d, *cv, *l2d;
-  PetscReal *X, *w, *B, *D, *Dc;
-
   PetscFunctionBegin;
-  *assembler = NULL;
-  PetscCall(PetscWarpInitializePackage());
-  PetscCall(PetscLogEventBegin(PETSCWARPASM_Extract, dm, 0, 0, 0));
-  {
-    PetscErrorCode ierr = DMPlexWarpAsmGetData_Private(dm, physics, &ncells, &nel, &nrows, &e2d, &dim, &nverts, &X, &ncv, &cv, &nb, &nc, &nq, &w, &B, &D, &Dc, &nloc, &l2d);
-
-    if (ierr) PetscCall(PetscLogEventEnd(PETSCWARPASM_Extract, dm, 0, 0, 0)); /* an unsupported mesh (PETSC_ERR_SUP) is caught by the hooks' DMCreateMatrix() */
-    PetscCall(ierr);
-  }
   PetscCall(PetscWarpAsmCreate(PetscObjectComm((PetscObject)dm), assembler));
   PetscCall(PetscWarpAsmSetElements(*assembler, ncells, nel, nrows, nrows, e2d));
   PetscCall(PetscWarpAsmSetLocalElements(*assembler, nloc, l2d));
@@ -719,14 +708,36 @@ PetscErrorCode DMPlexWarpAsmCreate_Private(DM dm, PetscWarpPhysics physics, Pets
   }
   if (physics == PETSCWARP_PHYSICS_LAPLACE) PetscCall(PetscWarpAsmSetLaplace(*assembler, PETSCWARP_COEF_CONSTANT, 1.0, NULL));
   else if (physics == PETSCWARP_PHYSICS_ELASTICITY) PetscCall(PetscWarpAsmSetElasticity(*assembler, 1.0, 1.0));
-  PetscCall(PetscFree(e2d));
-  PetscCall(PetscFree(l2d));
-  PetscCall(PetscFree(cv));
-  PetscCall(PetscFree(X));
-  PetscCall(PetscFree(w));
-  PetscCall(PetscFree(B));
-  PetscCall(PetscFree(D));
-  PetscCall(PetscFree(Dc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DMPlexWarpAsmCreate_Private(DM dm, PetscWarpPhysics physics, PetscWarpAsm *assembler)
+{
+  PetscInt       ncells, nel, nrows, dim, nverts, ncv, nb, nc, nq, nloc;
+  PetscInt      *e2d, *cv, *l2d;
+  PetscReal     *X, *w, *B, *D, *Dc;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  *assembler = NULL;
+  PetscCall(PetscWarpInitializePackage());
+  /* errors (an unsupported mesh or element: PETSC_ERR_SUP, which the hooks' DMCreateMatrix() catches) end the log event
+     and free the data first */
+  PetscCall(PetscLogEventBegin(PETSCWARPASM_Extract, dm, 0, 0, 0));
+  ierr = DMPlexWarpAsmGetData_Private(dm, physics, &ncells, &nel, &nrows, &e2d, &dim, &nverts, &X, &ncv, &cv, &nb, &nc, &nq, &w, &B, &D, &Dc, &nloc, &l2d);
+  if (!ierr) {
+    ierr = AsmFromData(dm, physics, ncells, nel, nrows, e2d, nloc, l2d, dim, nverts, X, ncv, cv, nb, nc, nq, w, B, D, Dc, assembler);
+    PetscCall(PetscFree(e2d));
+    PetscCall(PetscFree(l2d));
+    PetscCall(PetscFree(cv));
+    PetscCall(PetscFree(X));
+    PetscCall(PetscFree(w));
+    PetscCall(PetscFree(B));
+    PetscCall(PetscFree(D));
+    PetscCall(PetscFree(Dc));
+    if (ierr) PetscCall(PetscWarpAsmDestroy(assembler));
+  }
   PetscCall(PetscLogEventEnd(PETSCWARPASM_Extract, dm, 0, 0, 0));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

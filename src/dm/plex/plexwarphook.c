@@ -210,7 +210,17 @@ static PetscErrorCode DMCreateMatrix_PlexWarp(DM dm, Mat *J)
   PetscCall(HookQuery(dm, &h));
   fe = PETSC_FALSE;
   if (h && h->ownpattern && !dm->prealloc_skip && !dm->prealloc_only) PetscCall(FEAdjacency(dm, &fe));
-  if (fe) { /* the assembler first: PETSc's path, made once, when it cannot serve this DM */
+  if (!fe) {
+    PetscCall(CreateMatrixPlex(dm, J));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  dm->prealloc_skip = PETSC_TRUE;
+  ierr              = CreateMatrixPlex(dm, J);
+  dm->prealloc_skip = PETSC_FALSE; /* also after an error: DMClone() copies the flag */
+  PetscCall(ierr);
+  /* the type (MatSetFromOptions() may change it): only the types PetscWarpAsm fills make the assembler here */
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)*J, MATSEQAIJ, &seqaij));
+  if (seqaij) {
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     ierr = DMPlexWarpHookGetAsm_Private(dm, h);
     PetscCall(PetscPopErrorHandler());
@@ -221,25 +231,17 @@ static PetscErrorCode DMCreateMatrix_PlexWarp(DM dm, Mat *J)
       PetscCall(PetscErrorMessage(ierr, NULL, &specific));
       PetscCall(PetscStrncpy(msg, specific ? specific : "", sizeof(msg)));
       PetscCall(PetscWarpAsmDestroy(&h->wa)); /* possibly half made: the first Jacobian makes it again */
+      PetscCall(MatDestroy(J));
       PetscCheck(ierr == PETSC_ERR_SUP, PetscObjectComm((PetscObject)dm), ierr, "%s", msg);
       PetscCall(PetscInfo(dm, "PetscWarpAsm cannot serve this DM (%s): PETSc's preallocation\n", msg));
-      fe = PETSC_FALSE;
+      seqaij = PETSC_FALSE;
     }
   }
-  if (!fe) {
-    PetscCall(CreateMatrixPlex(dm, J));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  dm->prealloc_skip = PETSC_TRUE;
-  ierr              = CreateMatrixPlex(dm, J);
-  dm->prealloc_skip = PETSC_FALSE; /* also after an error: DMClone() copies the flag */
-  PetscCall(ierr);
-  PetscCall(PetscObjectBaseTypeCompare((PetscObject)*J, MATSEQAIJ, &seqaij));
   if (seqaij) {
     PetscCall(PetscWarpAsmSetPattern_Private(h->wa, *J));
     PetscCall(MatSetOption(*J, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE)); /* as DMPlexPreallocateOperator() */
     PetscCall(PetscInfo(dm, "DMCreateMatrix(): the elements' pattern from PetscWarpAsm instead of PETSc's preallocation (-dm_plex_warp_preallocate 0: PETSc's)\n"));
-  } else {
+  } else { /* made again by PETSc, with its preallocation */
     PetscCall(MatDestroy(J));
     PetscCall(CreateMatrixPlex(dm, J));
   }
