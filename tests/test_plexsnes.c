@@ -63,7 +63,7 @@ int main(int argc, char **argv)
   PetscReal        coef[2];
   Vec              u0      = NULL;
   Mat              Mref    = NULL;
-  PetscBool        preonly = PETSC_FALSE;
+  PetscBool        preonly = PETSC_FALSE, ownpattern = PETSC_TRUE;
   PetscDS          ds;
   PetscErrorCode   ierr;
 
@@ -73,6 +73,8 @@ int main(int argc, char **argv)
   PetscCall(TestGetPhysics(physname, sizeof(physname), &phys));
   PetscCall(TestGetTypes(device, types, &nt));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-prealloc_only", &preonly, NULL));
+  PetscCall(PetscLogDefaultBegin()); /* the event counts below */
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-dm_plex_warp_preallocate", &ownpattern, NULL));
   /* every matrix type: PETSc's Newton solve (aij, DMPlexSetSNESLocalFEM) against the hook's */
   for (PetscInt t = -1; t < nt; t++) {
     PetscInt its, lits;
@@ -90,7 +92,16 @@ int main(int argc, char **argv)
 
       PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
       if (size == 1 && !preonly) {
+        PetscLogEvent      prealloc;
+        PetscEventPerfInfo before, after;
+
+        /* the hook's DMCreateMatrix() must not run PETSc's preallocation (a silent fallback would pass the rest) */
+        PetscCall(PetscLogEventGetId("DMPlexPrealloc", &prealloc));
+        PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, prealloc, &before));
         PetscCall(DMCreateMatrix(dm, &M));
+        PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, prealloc, &after));
+        if (t >= 0 && ownpattern) PetscCheck(after.count == before.count, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the hook's DMCreateMatrix() ran PETSc's preallocation (DMPlexPrealloc %d times)", types[t], after.count - before.count);
+        else PetscCheck(after.count > before.count, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PETSc's DMCreateMatrix() did not log DMPlexPrealloc (the check of the hook's would see nothing)");
         if (t < 0) Mref = M;
         else {
           PetscBool same, assembled;
