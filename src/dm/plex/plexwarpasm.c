@@ -690,8 +690,6 @@ PetscErrorCode DMPlexWarpAsmCreate(DM dm, PetscWarpPhysics physics, PetscWarpAsm
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* DMPlexWarpAsmCreate(), or with DMPLEXWARP_PHYSICS_ANY an assembler of a field of any number of components and no
-   physics (the element kernels of user pointwise functions compute its element matrices) */
 /* The assembler from the extracted data (a separate function so that its errors, e.g. PETSC_ERR_SUP for elements
    beyond the compiled limits, reach a caller that frees the data and ends the log event first) */
 static PetscErrorCode AsmFromData(DM dm, PetscWarpPhysics physics, PetscInt ncells, PetscInt nel, PetscInt nrows, const PetscInt e2d[], PetscInt nloc, const PetscInt l2d[], PetscInt dim, PetscInt nverts, const PetscReal X[], PetscInt ncv, const PetscInt cv[], PetscInt nb, PetscInt nc, PetscInt nq, const PetscReal w[], const PetscReal B[], const PetscReal D[], const PetscReal Dc[], PetscWarpAsm *assembler)
@@ -711,6 +709,8 @@ static PetscErrorCode AsmFromData(DM dm, PetscWarpPhysics physics, PetscInt ncel
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* DMPlexWarpAsmCreate(), or with DMPLEXWARP_PHYSICS_ANY an assembler of a field of any number of components and no
+   physics (the element kernels of user pointwise functions compute its element matrices) */
 PetscErrorCode DMPlexWarpAsmCreate_Private(DM dm, PetscWarpPhysics physics, PetscWarpAsm *assembler)
 {
   PetscInt       ncells, nel, nrows, dim, nverts, ncv, nb, nc, nq, nloc;

@@ -313,18 +313,13 @@ PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const ch
        failures were the test's racing random draws and host vectors with mpiaijcusparse Jacobians, both mended);
        -dm_plex_warp_mpi_device 0 keeps PETSc's Jacobians and residuals there */
     PetscMPIInt size;
-    PetscBool   dev, asmdev = PETSC_TRUE, mpidev = PETSC_TRUE;
+    PetscBool   dev, asmdev = PETSC_TRUE, mpidev = PETSC_TRUE, own = PETSC_TRUE;
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &size));
     PetscCall(PetscWarpDeviceAvailable(&dev));
     PetscCall(PetscOptionsGetBool(((PetscObject)dm)->options, ((PetscObject)dm)->prefix, "-mat_warp_assembly_device", &asmdev, NULL));
     PetscCall(PetscOptionsBool("-dm_plex_warp_mpi_device", "On several ranks, use the device paths (Jacobians through MatSetValuesCOO, residuals through DMLocalToGlobal); 0: PETSc's", "DMPlexWarpSetSNESLocalFEM", mpidev, &mpidev, NULL));
     h->mpioff = (PetscBool)(size > 1 && dev && asmdev && !mpidev);
-  }
-  {
-    PetscMPIInt size;
-    PetscBool   own = PETSC_TRUE;
-
-    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)dm), &size));
+    /* one rank: DMCreateMatrix() wrapped (DMCreateMatrix_PlexWarp()) */
     PetscCall(PetscOptionsBool("-dm_plex_warp_preallocate", "One rank: DMCreateMatrix() gives the elements' pattern (by PetscWarpAsm) instead of PETSc's preallocation", "DMPlexWarpSetSNESLocalFEM", own, &own, NULL));
     h->ownpattern = (PetscBool)(own && size == 1);
   }

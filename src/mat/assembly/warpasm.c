@@ -1768,13 +1768,16 @@ static PetscErrorCode CheckMatrix(PetscWarpAsm a, Mat A, PetscMPIInt *size)
   }
   if (*size == 1 && A->rmap->n > 0 && a->strategy != PETSCWARP_ASM_COO) {
     PetscBool seqaij;
-    MatInfo   info = {0};
 
     PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &seqaij));
-    if (seqaij) PetscCall(MatGetInfo(A, MAT_LOCAL, &info)); /* MatGetInfo_SeqAIJ(): O(1) */
-    if (seqaij && info.nz_used == 0) {                      /* info is set when seqaij */
-      PetscCall(PetscInfo(a, "The %s matrix has no entries: the elements' pattern\n", ((PetscObject)A)->type_name));
-      PetscCall(PetscWarpAsmSetPattern_Private(a, A));
+    if (seqaij) {
+      MatInfo info;
+
+      PetscCall(MatGetInfo(A, MAT_LOCAL, &info)); /* MatGetInfo_SeqAIJ(): O(1) */
+      if (info.nz_used == 0) {
+        PetscCall(PetscInfo(a, "The %s matrix has no entries: the elements' pattern\n", ((PetscObject)A)->type_name));
+        PetscCall(PetscWarpAsmSetPattern_Private(a, A));
+      }
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1913,8 +1916,7 @@ static PetscErrorCode Assemble(PetscWarpAsm a, const PetscScalar *Egiven, PetscM
   Notes:
   The matrix's values are neither read nor written, except that a matrix without entries first gets the elements'
   pattern with zero values (see `PetscWarpAsmAssembleMatrix()`). An ELL-WARP matrix builds its layout if its pattern
-  changed. The
-  plan's cost is in `PetscWarpAsmInfo.setup_time` (`PetscWarpAsmGetInfo()`), its phases in the log events
+  changed. The plan's cost is in `PetscWarpAsmInfo.setup_time` (`PetscWarpAsmGetInfo()`), its phases in the log events
   `WarpAsmPlanSlots`, `WarpAsmPlanColor`, `WarpAsmPlanRed`, `WarpAsmPlanPart`, `WarpAsmPlanBlocks` and
   `WarpAsmPlanUpload` (`-log_view`). Calling it is never needed: an assembly builds a missing or stale plan itself.
 
