@@ -31,12 +31,14 @@ def label(r):
 cases = list(dict.fromkeys(r[0] for r in rows))
 paths = list(dict.fromkeys(label(r) for r in rows))
 value = {(r[0], label(r)): (float(r[5]), float(r[7])) for r in rows}
+# the baseline of the speed-ups: aijcusparse, with whatever "+<ksp>" suffix the driver gave its paths (-cg_types)
+base = {r[0]: label(r) for r in rows if r[3].split("+")[0] == "aijcusparse"}
 fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(max(10, 0.9 * len(cases) + 4), 9))
 w = 0.8 / len(paths)
 for k, p in enumerate(paths):
     xs = [i + k * w for i in range(len(cases))]
     ax1.bar(xs, [value.get((c, p), (0, 0))[1] for c in cases], w, label=p)
-    ax2.bar(xs, [value[(c, "aijcusparse")][0] / value[(c, p)][0] if (c, p) in value and (c, "aijcusparse") in value else 0 for c in cases], w, label=p)
+    ax2.bar(xs, [value[(c, base[c])][0] / value[(c, p)][0] if (c, p) in value and c in base else 0 for c in cases], w, label=p)
 if copy:
     ax1.axhline(copy, color="k", ls="--", lw=1, label=f"device copy {copy:.0f} GB/s")
 for ax in (ax1, ax2):

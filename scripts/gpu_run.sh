@@ -881,6 +881,34 @@ for w in $what; do
            # DMPlex numbering: the gmsh meshes and the box suite, aijcusparse, sellcuda, ellwarp auto, CG with cgwarp.
            # Decides: ellwarp_auto >= 1.0x aijcusparse on every matrix, >= 1.2x on the box suite, >= 1.05x sellcuda there.
     timeout 560 $B/bench/bench_spmv -pattern_only -cases cube_tet_p1,cube_tet_p2,graded_tet_p1,graded_tet_p2,lshape_tet_p2,torus_tet_p2,shell_tet_p1,holed_tri_p1,holed_tri_p2,holed_quad_p1,q1lap,q2lap,q1elas,q2elas -ellwarp_paths ellwarp_auto -cpu_nmult 1 -cpu_cg 0 -kr 0 -cg_its 100 -cg_types cgwarp -csv "$OUTDIR/spmv_suite31.csv" 2>&1 | tee "$OUTDIR/suite31.log" | grep -E "copy|aijcusparse|sellcuda|ellwarp" | cut -c1-160 ;;
+  l2a) # issue 8, session of 2026-11-27 (fourteenth, ~5-6 min estimated): KSPCGWARP with a persisting L2 access policy
+       # window over its vectors (-ksp_cgwarp_l2 p|w|pw): the cgwarp GPU tests, test_cgwarp with the window and under
+       # memcheck, CG per iteration on the heat P1 matrix (1.94 M rows) with each choice, then heat P1 end to end with pw
+    (cd $B && ctest --output-on-failure -j 2 -L gpu -R "cgwarp|cgkernels" 2>&1 | tee "$OUTDIR/ctest_l2a.log" | grep -E "tests passed|Failed|\*\*\*" | tail -6)
+    for o in pw p w; do
+      echo "== test_cgwarp -ksp_cgwarp_l2 $o -info" | tee -a "$OUTDIR/l2a.log"
+      $B/tests/test_cgwarp -mat_ellwarp_backend cuda -mat_types ellwarp,aijcusparse -ksp_cgwarp_l2 $o -info :ksp > /tmp/l2a.log 2>&1
+      echo "rc $?, windows: $(grep -c 'persisting L2 window' /tmp/l2a.log)" | tee -a "$OUTDIR/l2a.log"
+      grep -E "cgwarp_l2|PETSC ERROR" /tmp/l2a.log | sed 's/^\[[0-9]*\] *//' | sort | uniq -c | head -6 | tee -a "$OUTDIR/l2a.log"
+    done
+    sanitize_each l2a.log "memcheck" "test_cgwarp -mat_ellwarp_backend cuda -mat_types ellwarp,aijcusparse -ksp_cgwarp_l2 pw"
+    timeout 240 $B/bench/bench_spmv -pattern_only -cases holed_tri_p1 -scale 2 -ellwarp_paths ellwarp_auto -cpu_nmult 1 -cpu_cg 0 -kr 0 -cg_its 400 -cg_types cgwarp,cgwarp:l2=pw,cgwarp:l2=p,cgwarp:l2=w,cgwarp,cgwarp:l2=pw -csv "$OUTDIR/spmv_l2a.csv" 2>&1 | tee "$OUTDIR/bench_l2a.log" | grep -E "copy|ellwarp|aijcusparse" | cut -c1-150
+    X="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5 -paths ellwarp -ksp_type cgwarp"
+    for o in "-ksp_cgwarp_l2 pw" "" "-ksp_cgwarp_l2 pw"; do
+      echo "== $o" | tee -a "$OUTDIR/l2a.log"
+      timeout 100 $B/tutorials/ex2 $X $o -csv "$OUTDIR/e2e_l2a.csv" 2>&1 | tail -1 | cut -c1-150 | tee -a "$OUTDIR/l2a.log"
+    done ;;
+  elasj) # issue 8, session of 2026-11-27 (fourteenth, ~5 min estimated): elasticity Q1 end to end with each side's
+         # solver: KSPCGWARP + Jacobi on the GPU (ellwarp, sharednz) and GAMG on the GPU (sharednz), against PETSc's CPU
+         # path on all host cores with GAMG (the tutorial's default) and with CG + Jacobi; boxes 40^3 and 64^3
+    for F in 40,40,40 64,64,64; do
+      E="$B/tutorials/ex3 -petscspace_degree 1 -dm_plex_box_faces $F -csv $OUTDIR/e2e_elasj.csv"
+      for c in "$E -paths ellwarp,sharednz -ksp_type cgwarp -pc_type jacobi" "$E -paths sharednz" \
+               "mpiexec -n $(nproc) --bind-to core $E -paths aij" "mpiexec -n $(nproc) --bind-to core $E -paths aij -ksp_type cg -pc_type jacobi"; do
+        echo "== $F: ${c#*ex3 }" | tee -a "$OUTDIR/elasj.log"
+        timeout 170 $c 2>&1 | tail -5 | cut -c1-170 | tee -a "$OUTDIR/elasj.log"
+      done
+    done ;;
   prealloc32) # FOR THE NEXT SESSION (written 2026-11-27, thirteenth, not yet run, ~6 min estimated): the DMPlex hooks'
               # DMCreateMatrix() wrapper (the elements' pattern, built on the device there, instead of PETSc's
               # preallocation) on a GPU: the assembly and hook GPU tests, then heat P1 at 1.95 M unknowns with and without it

@@ -132,6 +132,7 @@ PetscErrorCode PlexPathRun(const PlexPathProblem *prob, const char path[], Petsc
     PetscCall(KSPGetType(ksp, &kt));
     PetscCall(PCGetType(pc, &pt));
     PetscCall(PetscSNPrintf(r->solver, sizeof(r->solver), "%s + %s", kt, pt));
+    PetscCall(PetscStrncpy(r->pc, pt, sizeof(r->pc)));
   }
   PetscCall(VecAXPY(u, -1.0, du));
   PetscCall(PetscLogStagePop());
@@ -173,10 +174,16 @@ PetscErrorCode PlexPathRun(const PlexPathProblem *prob, const char path[], Petsc
 PetscErrorCode PlexPathReport(const PlexPathProblem *prob, PetscInt npaths, const PlexPathResult res[], PetscBool device, PetscBool check, PetscReal rtol)
 {
   PetscMPIInt size;
+  PetscBool   warp = PETSC_FALSE; /* a petscwarp path ran */
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s on %d rank(s), %" PetscInt_FMT " unknowns, %s; the Jacobian assembled %s; times in seconds\n", prob->name, size, res[0].rows, res[0].solver, device ? "on the GPU by the petscwarp paths" : "by the host twins of the kernels for the petscwarp paths (no GPU)"));
+  for (PetscInt p = 0; p < npaths; p++) {
+    PetscBool aij;
+    PetscCall(PetscStrcmp(res[p].name, "aij", &aij));
+    if (!aij) warp = PETSC_TRUE;
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s on %d rank(s), %" PetscInt_FMT " unknowns, %s; the Jacobian assembled %s; times in seconds\n", prob->name, size, res[0].rows, res[0].solver, !warp ? "by PETSc on the CPU (aij only)" : (device ? "on the GPU by the petscwarp paths" : "by the host twins of the kernels for the petscwarp paths (no GPU)")));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-9s %8s %9s %9s %10s %10s %8s %8s %9s %6s %10s  %s\n", "path", "set-up", "res first", "res again", "asm first", "asm again", "PC setup", "solve", "asm+solve", "its", "max|du|/|u|", "assembly by"));
   for (PetscInt p = 0; p < npaths; p++) {
     const PlexPathResult *r = &res[p];
@@ -198,7 +205,7 @@ PetscErrorCode PlexPathReport(const PlexPathProblem *prob, PetscInt npaths, cons
       PetscCall(PetscFOpen(PETSC_COMM_WORLD, csv, "a", &fp));
       for (PetscInt p = 0; p < npaths; p++) {
         const PlexPathResult *r = &res[p];
-        PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "\"%s\",%" PetscInt_FMT ",%d,%" PetscInt_FMT ",\"%s\",%s,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%" PetscInt_FMT ",%.3e,\"%s\"\n", prob->name, deg, size, r->rows, r->name, prob->pctype, (double)r->t_setup,
+        PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "\"%s\",%" PetscInt_FMT ",%d,%" PetscInt_FMT ",\"%s\",%s,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%" PetscInt_FMT ",%.3e,\"%s\"\n", prob->name, deg, size, r->rows, r->name, r->pc, (double)r->t_setup,
                                (double)r->t_res1, (double)r->t_asm1, (double)r->t_asm2, (double)r->t_pcsetup, (double)r->t_solve, r->its, (double)r->err, r->how));
       }
       PetscCall(PetscFClose(PETSC_COMM_WORLD, fp));

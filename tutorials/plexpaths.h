@@ -17,6 +17,7 @@ typedef struct {
   PetscInt  its, rows;
   char      how[96];
   char      solver[64]; /* "<KSP type> + <PC type>" as solved (-ksp_type, -pc_type) */
+  char      pc[32];     /* the PC type as solved (the CSV's pc column) */
 } PlexPathResult;
 
 /* -paths (default aij,ellwarp and, with a device, sharednz; the first is the reference), -rtol, -check, -require_device
