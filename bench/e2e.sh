@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The end-to-end benchmark (issue 8): the heat tutorial (P1, P2; CG + Jacobi and CG + GAMG) and the elasticity tutorial
-# (Q1, Q2; CG + GAMG), PETSc's CPU path on one core and on all host cores against the petscwarp paths (ellwarp,
-# sharednz) on one GPU, split into set-up, residual, assembly, preconditioner set-up and solve. One CSV, one PNG.
+# (Q1, Q2; CG + GAMG; Q1 also CG + Jacobi), PETSc's CPU path on one core and on all host cores against the petscwarp
+# paths (ellwarp, sharednz) on one GPU, split into set-up, residual, assembly, preconditioner set-up and solve; the
+# CG + Jacobi cases also with KSPCGWARP (the GPU paths' fused CG, one rank). One CSV, one PNG; plot_e2e.py also prints
+# each problem's time to solution with each side's fastest solver.
 #   bench/e2e.sh [build-dir] [out-dir]        (default gpu/build and $OUT or bench/results)
 # Every line of the CSV is a path of one run of a tutorial; the one-core CPU path is the aij path of the one-rank run.
 set -uo pipefail
@@ -11,7 +13,7 @@ NP=${NP:-$(nproc)}
 CSV=$OUTDIR/e2e.csv
 LOG=$OUTDIR/e2e.log
 mkdir -p "$OUTDIR"
-echo "problem,degree,ranks,unknowns,path,pc,setup,residual,asm_first,asm_again,pc_setup,solve,its,err,how" > "$CSV"
+echo "problem,degree,ranks,unknowns,path,pc,setup,residual,asm_first,asm_again,pc_setup,solve,its,err,how,ksp" > "$CSV"
 run() { # name, args...
   echo "== $*" | tee -a "$LOG"
   "$@" 2>&1 | tee -a "$LOG" | tail -8
@@ -22,9 +24,12 @@ for c in "$HEAT -petscspace_degree 1 -dm_refine ${HEAT_P1_REFINE:-4}" \
          "$HEAT -petscspace_degree 2 -dm_refine ${HEAT_P2_REFINE:-3}" \
          "$HEAT -petscspace_degree 1 -dm_refine ${HEAT_P1_REFINE:-4} -pc_type gamg" \
          "$ELAS -petscspace_degree 1 -dm_plex_box_faces ${ELAS_Q1:-50,50,50}" \
-         "$ELAS -petscspace_degree 2 -dm_plex_box_faces ${ELAS_Q2:-25,25,25}"; do
+         "$ELAS -petscspace_degree 2 -dm_plex_box_faces ${ELAS_Q2:-25,25,25}" \
+         "$ELAS -petscspace_degree 1 -dm_plex_box_faces ${ELAS_Q1:-50,50,50} -pc_type jacobi"; do
   case "$c" in *${ONLY:-}*) ;; *) continue ;; esac # ONLY=ex3: one tutorial
   run mpiexec -n 1 $c -csv "$CSV"
   run mpiexec -n "$NP" --bind-to core $c -paths aij -csv "$CSV"
+  case "$c" in *gamg*) continue ;; esac # KSPCGWARP fuses Jacobi only (it runs on one rank)
+  case "$c" in *ex3*jacobi* | *ex2*) run mpiexec -n 1 $c -paths ellwarp,sharednz -ksp_type cgwarp -csv "$CSV" ;; esac
 done
 if python3 -c "import matplotlib" 2>/dev/null; then python3 bench/plot_e2e.py "$CSV" "$OUTDIR/e2e.png" 2>&1 | tee -a "$LOG"; else echo "no matplotlib here: plot with python3 bench/plot_e2e.py $CSV e2e.png"; fi

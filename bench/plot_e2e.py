@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Plot bench/e2e.sh's CSV: per case (problem, degree, preconditioner), stacked bars of the time of PETSc's CPU path on
 one core and on all ranks and of each petscwarp path (residual, assembly again, preconditioner set-up, solve), with
-the speed-up of assembly + PC set-up + solve against the CPU path on all ranks written above each bar; prints the
-table it plots.
+the speed-up of assembly + PC set-up + solve against the CPU path on all ranks written above each bar (a petscwarp path
+solved with KSPCGWARP is labelled +cgwarp); prints the table it plots, then per problem and degree the time to solution
+(assembly + PC set-up + solve) of each side's fastest solver.
   usage: plot_e2e.py in.csv out.png"""
 import csv
 import sys
@@ -25,7 +26,7 @@ for ax, key in zip(axes[0], cases):
     sel = [r for r in rows if (r["problem"], r["degree"], r["pc"]) == key]
     bars = []
     for r in sel:
-        label = f"CPU {r['ranks']}" if r["path"] == "aij" else r["path"]
+        label = f"CPU {r['ranks']}" if r["path"] == "aij" else r["path"] + ("+cgwarp" if r.get("ksp") == "cgwarp" else "")
         bars.append((label, r))
     cpu_all = [r for lab, r in bars if r["path"] == "aij" and int(r["ranks"]) > 1]
     ref = None
@@ -48,6 +49,19 @@ for ax, key in zip(axes[0], cases):
     ax.set_title(f"{key[0]}, degree {key[1]}, CG+{key[2]}\n{int(sel[0]['unknowns'])} unknowns", fontsize=9)
     ax.set_ylabel("seconds")
 axes[0][0].legend(fontsize=8)
+
+
+def total(r):
+    return float(r["asm_again"]) + float(r["pc_setup"]) + float(r["solve"])
+
+
+for prob in dict.fromkeys((r["problem"], r["degree"]) for r in rows):
+    sel = [r for r in rows if (r["problem"], r["degree"]) == prob]
+    cpu = [r for r in sel if r["path"] == "aij" and int(r["ranks"]) > 1]
+    gpu = [r for r in sel if r["path"] != "aij"]
+    if cpu and gpu:
+        c, g = min(cpu, key=total), min(gpu, key=total)
+        print(f"{prob[0]} deg {prob[1]}: fastest CPU-all (CG+{c['pc']}) {total(c):.4f} s, fastest petscwarp ({g['path']}, {g.get('ksp') or 'cg'}+{g['pc']}) {total(g):.4f} s: {total(c) / total(g):.1f}x")
 fig.suptitle("PETSc CPU path (1 core, all ranks) against petscwarp on one GPU\nx: speed-up of assembly + PC set-up + solve over the CPU path on all ranks", fontsize=9)
 fig.tight_layout()
 fig.savefig(sys.argv[2], dpi=120)

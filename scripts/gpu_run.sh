@@ -909,6 +909,20 @@ for w in $what; do
         timeout 170 $c 2>&1 | tail -5 | cut -c1-170 | tee -a "$OUTDIR/elasj.log"
       done
     done ;;
+  perm33) # issue 8, session of 2026-11-27 (fourteenth, ~5-6 min): the V kernels' permutation loads streamed (__ldcs,
+          # PETSCWARP_STREAM_PERM 1) against __ldg (the library in gpu/alt: the same source with the macro 0): the product
+          # and cgwarp GPU tests, memcheck and initcheck on test_spmv, CG per iteration on the heat P1 matrix (1.94 M rows)
+          # with each library twice, alternating; then GAMG on sharednz at 811 k unknowns with PETSc's PtAP on the host
+    (cd $B && ctest --output-on-failure -L gpu -R 'spmv_cuda$|spmv_cuda_index16$|spmv_cuda_kcv1_index32|cgwarp_cuda$' 2>&1 | tee "$OUTDIR/ctest_perm33.log" | grep -E "tests passed|Failed|\*\*\*" | tail -4)
+    sanitize_each perm33.log "memcheck initcheck" "test_spmv -mat_ellwarp_backend cuda -kernels k1,k2,auto -threshold 1"
+    xz -d -k -f gpu/alt/libpetscwarp.so.0.1.xz; ln -sf libpetscwarp.so.0.1 gpu/alt/libpetscwarp.so.0
+    for lib in alt new alt new; do
+      L=$LD_LIBRARY_PATH; [ $lib = alt ] && L=$ROOT/gpu/alt:$LD_LIBRARY_PATH
+      echo "== holed_tri_p1 scale 2 $lib" | tee -a "$OUTDIR/perm33.log"
+      LD_LIBRARY_PATH=$L timeout 70 $B/bench/bench_spmv -pattern_only -cases holed_tri_p1 -scale 2 -cpu_nmult 1 -cpu_cg 0 -kr 0 -nmult 200 -cg_its 400 -cg_types cgwarp -ellwarp_paths ellwarp_auto 2>&1 | grep -E "aijcusparse|ellwarp|rror" | cut -c1-150 | tee -a "$OUTDIR/perm33.log"
+    done
+    echo "== ex3 64^3 sharednz GAMG -matptap_backend_cpu" | tee -a "$OUTDIR/perm33.log"
+    timeout 120 $B/tutorials/ex3 -petscspace_degree 1 -dm_plex_box_faces 64,64,64 -paths sharednz -matptap_backend_cpu 2>&1 | tail -3 | cut -c1-170 | tee -a "$OUTDIR/perm33.log" ;;
   prealloc32) # FOR THE NEXT SESSION (written 2026-11-27, thirteenth, not yet run, ~6 min estimated): the DMPlex hooks'
               # DMCreateMatrix() wrapper (the elements' pattern, built on the device there, instead of PETSc's
               # preallocation) on a GPU: the assembly and hook GPU tests, then heat P1 at 1.95 M unknowns with and without it

@@ -133,6 +133,7 @@ PetscErrorCode PlexPathRun(const PlexPathProblem *prob, const char path[], Petsc
     PetscCall(PCGetType(pc, &pt));
     PetscCall(PetscSNPrintf(r->solver, sizeof(r->solver), "%s + %s", kt, pt));
     PetscCall(PetscStrncpy(r->pc, pt, sizeof(r->pc)));
+    PetscCall(PetscStrncpy(r->ksp, kt, sizeof(r->ksp)));
   }
   PetscCall(VecAXPY(u, -1.0, du));
   PetscCall(PetscLogStagePop());
@@ -205,8 +206,8 @@ PetscErrorCode PlexPathReport(const PlexPathProblem *prob, PetscInt npaths, cons
       PetscCall(PetscFOpen(PETSC_COMM_WORLD, csv, "a", &fp));
       for (PetscInt p = 0; p < npaths; p++) {
         const PlexPathResult *r = &res[p];
-        PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "\"%s\",%" PetscInt_FMT ",%d,%" PetscInt_FMT ",\"%s\",%s,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%" PetscInt_FMT ",%.3e,\"%s\"\n", prob->name, deg, size, r->rows, r->name, r->pc, (double)r->t_setup,
-                               (double)r->t_res1, (double)r->t_asm1, (double)r->t_asm2, (double)r->t_pcsetup, (double)r->t_solve, r->its, (double)r->err, r->how));
+        PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "\"%s\",%" PetscInt_FMT ",%d,%" PetscInt_FMT ",\"%s\",%s,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%" PetscInt_FMT ",%.3e,\"%s\",%s\n", prob->name, deg, size, r->rows, r->name, r->pc, (double)r->t_setup,
+                               (double)r->t_res1, (double)r->t_asm1, (double)r->t_asm2, (double)r->t_pcsetup, (double)r->t_solve, r->its, (double)r->err, r->how, r->ksp));
       }
       PetscCall(PetscFClose(PETSC_COMM_WORLD, fp));
     }

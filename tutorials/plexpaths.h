@@ -18,6 +18,7 @@ typedef struct {
   char      how[96];
   char      solver[64]; /* "<KSP type> + <PC type>" as solved (-ksp_type, -pc_type) */
   char      pc[32];     /* the PC type as solved (the CSV's pc column) */
+  char      ksp[32];    /* the KSP type as solved (the CSV's ksp column) */
 } PlexPathResult;
 
 /* -paths (default aij,ellwarp and, with a device, sharednz; the first is the reference), -rtol, -check, -require_device
