@@ -20,7 +20,7 @@ for name in args:
                 copy = copy or (v if v > 0 else None)
             elif line.strip() and not line.startswith("#"):
                 r = next(csv.reader([line]))
-                if not keep or r[3] in keep[0]:
+                if not keep or r[3] in keep[0] or r[3].split("+")[0] in keep[0]:
                     rows.append(r)
 
 
@@ -33,6 +33,7 @@ paths = list(dict.fromkeys(label(r) for r in rows))
 value = {(r[0], label(r)): (float(r[5]), float(r[7])) for r in rows}
 # the baseline of the speed-ups: aijcusparse, with whatever "+<ksp>" suffix the driver gave its paths (-cg_types)
 base = {r[0]: label(r) for r in rows if r[3].split("+")[0] == "aijcusparse"}
+base.update({r[0]: label(r) for r in rows if r[3] == "aijcusparse"})  # the plain row where there is one
 fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(max(10, 0.9 * len(cases) + 4), 9))
 w = 0.8 / len(paths)
 for k, p in enumerate(paths):
