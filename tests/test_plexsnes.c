@@ -9,6 +9,7 @@ static char help[] = "DMPlexWarpSetSNESLocalFEM(): the Jacobian of SNES for a DM
 #include "testutil.h"
 #include <petscsnes.h>
 #include <petscds.h>
+#include <petsc/private/dmlabelimpl.h> /* the celltype label's readonly flag */
 
 static void g0_mass(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, PetscReal u_tShift, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar g0[])
 {
@@ -136,6 +137,11 @@ int main(int argc, char **argv)
       PetscCheck(its == its0 && lits == lits0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: iterations %" PetscInt_FMT "/%" PetscInt_FMT ", PETSc %" PetscInt_FMT "/%" PetscInt_FMT, types[t], its, lits, its0, lits0);
       PetscCheck(e < 1e-9, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: solution differs by %g", types[t], (double)e);
       PetscCheck(info.nassemblies >= 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the Jacobian was not assembled by PetscWarpAsm", types[t]);
+      { /* the hook's boundary projection marks the celltype label read-only while it runs: writable again after it */
+        DMLabel ct;
+        PetscCall(DMPlexGetCellTypeLabel(dm, &ct));
+        PetscCheck(!ct->readonly, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the celltype label was left read-only by the hook's boundary projection", types[t]);
+      }
       PetscCall(VecDestroy(&u));
     }
     PetscCall(DMDestroy(&dm));
