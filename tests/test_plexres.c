@@ -4,7 +4,8 @@ static char help[] = "Residuals by PetscWarpAsm (PetscWarpAsmComputeResidualLoca
                      "Dirichlet values (relative difference < 1e-12, local and global), SNES and backward Euler TS solves with the\n"
                      "same iteration counts and solutions as PETSc's path, and the refusals of residuals that are not recognised.\n"
                      "  -physics laplace|elasticity  -degrees 1,2  -types aij,ellwarp (matrix types of the hook; sharednz with a device)\n"
-                     "  -ts  also the TS hook;  -neumann  constant Neumann fluxes on the faces at x = 1;  mesh: -dm_plex_* options\n"
+                     "  -ts  also the TS hook;  -neumann  constant Neumann fluxes on the faces at x = 1;  -bc_field  the Dirichlet values\n"
+                     "  as a DM_BC_ESSENTIAL_FIELD condition;  mesh: -dm_plex_* options\n"
                      "Newton (TS: step) iteration counts must be equal, CG counts within one (the residual is summed in another order).\n"
                      "  -diagnose  per rank, where the global residuals differ and replays of the hook's path (Diagnose());\n"
                      "  -shared_draw  the random states drawn into one vector twice, copied in between (the race of CompareResiduals())\n";
@@ -24,6 +25,12 @@ static PetscErrorCode bc(PetscInt dim, PetscReal t, const PetscReal x[], PetscIn
 {
   for (PetscInt c = 0; c < Nc; c++) u[c] = 1.0 + x[0] - 0.5 * x[1] + 0.1 * c;
   return PETSC_SUCCESS;
+}
+
+/* -bc_field: bc() as a DM_BC_ESSENTIAL_FIELD condition (a pointwise function, projected with the state's DM) */
+static void bc_field(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar bcval[])
+{
+  for (PetscInt c = 0; c < uOff[1] - uOff[0]; c++) bcval[c] = 1.0 + x[0] - 0.5 * x[1] + 0.1 * c;
 }
 
 static void f0_const(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[])
@@ -84,6 +91,7 @@ static void bdf0(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[
 }
 
 static PetscBool neumann = PETSC_FALSE; /* -neumann: fluxes on the faces at x = 1 */
+static PetscBool bcfield = PETSC_FALSE; /* -bc_field: the Dirichlet values as a DM_BC_ESSENTIAL_FIELD condition */
 
 static void bdf0_a(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff[], const PetscInt uOff_x[], const PetscScalar u[], const PetscScalar u_t[], const PetscScalar u_x[], const PetscInt aOff[], const PetscInt aOff_x[], const PetscScalar a[], const PetscScalar a_t[], const PetscScalar a_x[], PetscReal t, const PetscReal x[], const PetscReal n[], PetscInt numConstants, const PetscScalar constants[], PetscScalar f0[])
 {
@@ -173,7 +181,8 @@ static PetscErrorCode CreateDM(PetscBool elas, PetscBool ts, PetscInt degree, co
   PetscCall(DMPlexMarkBoundaryFaces(*dm, 1, label));
   if (neumann) PetscCall(SplitBoundary(*dm, ds, &label));
   PetscCall(DMPlexLabelComplete(*dm, label));
-  PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "wall", label, 1, &id, 0, 0, NULL, (PetscVoidFn *)bc, NULL, NULL, NULL));
+  if (bcfield) PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL_FIELD, "wall", label, 1, &id, 0, 0, NULL, (PetscVoidFn *)bc_field, NULL, NULL, NULL));
+  else PetscCall(DMAddBoundary(*dm, DM_BC_ESSENTIAL, "wall", label, 1, &id, 0, 0, NULL, (PetscVoidFn *)bc, NULL, NULL, NULL));
   PetscCall(DMSetMatType(*dm, hook ? mattype : MATAIJ));
   if (hook) {
     if (ts) PetscCall(DMPlexWarpSetTSLocalFEM(*dm));
@@ -676,6 +685,7 @@ int main(int argc, char **argv)
   elas = (PetscBool)(phys == PLEX_PHYSICS_ELASTICITY);
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-ts", &ts, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-neumann", &neumann, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-bc_field", &bcfield, NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-degrees", degrees, &nd, &flg));
   if (!flg) nd = 2;
   PetscCall(TestGetTypes(device, types, &nt));

@@ -462,18 +462,24 @@ PetscErrorCode DMPlexWarpHookAssemble_Private(DM dm, DMPlexWarpHook *h, const Pe
 */
 static PetscErrorCode CellTypesSorted(DM dm, PetscBool on, PetscBool *was)
 {
+#if PETSC_VERSION_GE(3, 26, 0) && PETSC_VERSION_LT(3, 27, 0) /* the layout of PETSc's private DMLabel this relies on */
   DMLabel ct;
 
   PetscFunctionBegin;
   PetscCall(DMPlexGetCellTypeLabel(dm, &ct));
-  if (!ct) PetscFunctionReturn(PETSC_SUCCESS);
   if (on) {
     IS              vis;
     const PetscInt *v;
     PetscInt        nv;
+    DM              cdm;
+    DMField         cf;
 
     *was = ct->readonly;
     if (ct->readonly) PetscFunctionReturn(PETSC_SUCCESS);
+    /* the coordinate DM and field made now if they are not yet: the projection would clone the DM for them, and
+       DMLabelDuplicate() copies the read-only flag into the clone's labels for good */
+    PetscCall(DMGetCoordinateDM(dm, &cdm));
+    PetscCall(DMGetCoordinateField(dm, &cf));
     PetscCall(DMLabelGetValueIS(ct, &vis));
     PetscCall(ISGetLocalSize(vis, &nv));
     PetscCall(ISGetIndices(vis, &v));
@@ -483,6 +489,13 @@ static PetscErrorCode CellTypesSorted(DM dm, PetscBool on, PetscBool *was)
     ct->readonly = PETSC_TRUE;
   } else ct->readonly = *was;
   PetscFunctionReturn(PETSC_SUCCESS);
+#else /* another PETSc: its own sorting as it is */
+  PetscFunctionBegin;
+  (void)dm;
+  (void)on;
+  (void)was;
+  PetscFunctionReturn(PETSC_SUCCESS);
+#endif
 }
 
 static PetscErrorCode InsertBoundaryValues(DM dm, DMPlexWarpHook *h, PetscReal t, Vec locX, Vec locX_t)
@@ -523,10 +536,10 @@ PetscErrorCode DMPlexWarpHookBoundary_Private(DM dm, DMPlexWarpHook *h, PetscRea
   PetscFunctionBegin;
   if (h->cachebc && !h->bcprobed) {
     h->bcprobed = PETSC_TRUE;
+    /* the vectors keep the DM while PETSc projects into them (DM_BC_ESSENTIAL_FIELD conditions read the state's DM), then
+       drop it: the DM owns them, and a reference back would never be released */
     PetscCall(DMCreateLocalVector(dm, &h->bc));
-    PetscCall(VecDuplicate(h->bc, &h->bc_t));
-    PetscCall(VecSetDM(h->bc, NULL)); /* the DM owns them: no reference back to it */
-    PetscCall(VecSetDM(h->bc_t, NULL));
+    PetscCall(DMCreateLocalVector(dm, &h->bc_t));
     PetscCall(VecZeroEntries(h->bc));
     PetscCall(VecZeroEntries(h->bc_t));
     PetscCall(InsertBoundary(dm, h, t, h->bc, h->bc_t));
@@ -534,17 +547,19 @@ PetscErrorCode DMPlexWarpHookBoundary_Private(DM dm, DMPlexWarpHook *h, PetscRea
       Vec       b, bt;
       PetscBool e1, e2;
 
-      PetscCall(VecDuplicate(h->bc, &b));
-      PetscCall(VecDuplicate(h->bc, &bt));
+      PetscCall(DMGetLocalVector(dm, &b));
+      PetscCall(DMGetLocalVector(dm, &bt));
       PetscCall(VecZeroEntries(b));
       PetscCall(VecZeroEntries(bt));
       PetscCall(InsertBoundary(dm, h, t + 1.2345, b, bt));
       PetscCall(VecEqual(b, h->bc, &e1));
       PetscCall(VecEqual(bt, h->bc_t, &e2));
       h->bctimedep = (PetscBool) !(e1 && e2);
-      PetscCall(VecDestroy(&b));
-      PetscCall(VecDestroy(&bt));
+      PetscCall(DMRestoreLocalVector(dm, &b));
+      PetscCall(DMRestoreLocalVector(dm, &bt));
     }
+    PetscCall(VecSetDM(h->bc, NULL));
+    PetscCall(VecSetDM(h->bc_t, NULL));
     PetscCall(PetscInfo(dm, "Boundary values %s\n", h->bctimedep ? "depend on time: projected at every call" : "cached (projected once)"));
     { /* VECCUDA: the projection wrote the host arrays; copy them to the device once (a synchronous move, offload mask
          both), so that every VecCopy() below is device-to-device instead of an asynchronous copy from pinned host memory
