@@ -131,7 +131,6 @@ PetscErrorCode PlexPathRun(const PlexPathProblem *prob, const char path[], Petsc
     PCType  pt;
     PetscCall(KSPGetType(ksp, &kt));
     PetscCall(PCGetType(pc, &pt));
-    PetscCall(PetscSNPrintf(r->solver, sizeof(r->solver), "%s + %s", kt, pt));
     PetscCall(PetscStrncpy(r->pc, pt, sizeof(r->pc)));
     PetscCall(PetscStrncpy(r->ksp, kt, sizeof(r->ksp)));
   }
@@ -184,7 +183,7 @@ PetscErrorCode PlexPathReport(const PlexPathProblem *prob, PetscInt npaths, cons
     PetscCall(PetscStrcmp(res[p].name, "aij", &aij));
     if (!aij) warp = PETSC_TRUE;
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s on %d rank(s), %" PetscInt_FMT " unknowns, %s; the Jacobian assembled %s; times in seconds\n", prob->name, size, res[0].rows, res[0].solver, !warp ? "by PETSc on the CPU (aij only)" : (device ? "on the GPU by the petscwarp paths" : "by the host twins of the kernels for the petscwarp paths (no GPU)")));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s on %d rank(s), %" PetscInt_FMT " unknowns, %s + %s; the Jacobian assembled %s; times in seconds\n", prob->name, size, res[0].rows, res[0].ksp, res[0].pc, !warp ? "by PETSc on the CPU (aij only)" : (device ? "on the GPU by the petscwarp paths" : "by the host twins of the kernels for the petscwarp paths (no GPU)")));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-9s %8s %9s %9s %10s %10s %8s %8s %9s %6s %10s  %s\n", "path", "set-up", "res first", "res again", "asm first", "asm again", "PC setup", "solve", "asm+solve", "its", "max|du|/|u|", "assembly by"));
   for (PetscInt p = 0; p < npaths; p++) {
     const PlexPathResult *r = &res[p];

@@ -16,9 +16,8 @@ typedef struct {
   PetscReal t_setup, t_res1, t_res2, t_asm1, t_asm2, t_pcsetup, t_solve, err;
   PetscInt  its, rows;
   char      how[96];
-  char      solver[64]; /* "<KSP type> + <PC type>" as solved (-ksp_type, -pc_type) */
-  char      pc[32];     /* the PC type as solved (the CSV's pc column) */
-  char      ksp[32];    /* the KSP type as solved (the CSV's ksp column) */
+  char      pc[32];  /* the PC type as solved (the report's header, the CSV's pc column) */
+  char      ksp[32]; /* the KSP type as solved (the report's header, the CSV's ksp column) */
 } PlexPathResult;
 
 /* -paths (default aij,ellwarp and, with a device, sharednz; the first is the reference), -rtol, -check, -require_device

@@ -42,6 +42,7 @@ PETSC_INTERN PetscErrorCode DMPlexWarpSetBoundaryFluxes_Private(DM, PetscInt, co
 PETSC_INTERN PetscErrorCode DMPlexWarpRecognizeJacobian_Private(DM, PetscBool, PetscBool *, PetscWarpPhysics *, PetscReal[], PetscReal *, char[], size_t);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookCreate_Private(DM, PetscBool, const char[], DMPlexWarpHook **);
 PETSC_INTERN PetscErrorCode DMPlexWarpMatchVectors_Private(DM, Mat);
+PETSC_INTERN PetscErrorCode DMPlexWarpHookQuery_Private(DM, DMPlexWarpHook **); /* NULL when there is none */
 PETSC_INTERN PetscErrorCode DMPlexWarpHookGet_Private(DM, DMPlexWarpHook **);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookGetAsm_Private(DM, DMPlexWarpHook *);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookAssemble_Private(DM, DMPlexWarpHook *, const PetscReal *, PetscReal, Vec, Vec, Mat, Mat, PetscBool *);

@@ -289,6 +289,22 @@ PetscErrorCode DMPlexWarpFieldTabulations_Private(DM dm, PetscInt *nf, PetscInt 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Frees the arrays of DMPlexWarpAsmGetData_Private() (the element map, the local map, the cells' vertices, the
+   coordinates, the weights and the tabulations), each a separate allocation */
+static PetscErrorCode FreeData(PetscInt **e2d, PetscInt **l2d, PetscInt **cv, PetscReal **X, PetscReal **w, PetscReal **B, PetscReal **D, PetscReal **Dc)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(*e2d));
+  PetscCall(PetscFree(*l2d));
+  PetscCall(PetscFree(*cv));
+  PetscCall(PetscFree(*X));
+  PetscCall(PetscFree(*w));
+  PetscCall(PetscFree(*B));
+  PetscCall(PetscFree(*D));
+  PetscCall(PetscFree(*Dc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, PetscInt *ncells, PetscInt *nel, PetscInt *nrows, PetscInt **e2d, PetscInt *dim, PetscInt *nverts, PetscReal **X, PetscInt *ncv, PetscInt **cv, PetscInt *nb, PetscInt *nc, PetscInt *nq, PetscReal **w, PetscReal **B, PetscReal **D, PetscReal **Dc, PetscInt *nloc, PetscInt **l2d)
 {
   MPI_Comm           comm;
@@ -581,14 +597,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   PetscCall(PetscTabulationDestroy(&Tc));
   PetscCall(PetscFEDestroy(&cfe));
   if (fail) {
-    PetscCall(PetscFree(le2d));
-    PetscCall(PetscFree(ll2d));
-    PetscCall(PetscFree(lcv));
-    PetscCall(PetscFree(lX));
-    PetscCall(PetscFree(lw));
-    PetscCall(PetscFree(lB));
-    PetscCall(PetscFree(lD));
-    PetscCall(PetscFree(lDc));
+    PetscCall(FreeData(&le2d, &ll2d, &lcv, &lX, &lw, &lB, &lD, &lDc));
     SETERRQ(comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() does not support %s (point %" PetscInt_FMT ")", fail, bad);
   }
   *ncells = Ncells;
@@ -727,14 +736,7 @@ PetscErrorCode DMPlexWarpAsmCreate_Private(DM dm, PetscWarpPhysics physics, Pets
   ierr = DMPlexWarpAsmGetData_Private(dm, physics, &ncells, &nel, &nrows, &e2d, &dim, &nverts, &X, &ncv, &cv, &nb, &nc, &nq, &w, &B, &D, &Dc, &nloc, &l2d);
   if (!ierr) {
     ierr = AsmFromData(dm, physics, ncells, nel, nrows, e2d, nloc, l2d, dim, nverts, X, ncv, cv, nb, nc, nq, w, B, D, Dc, assembler);
-    PetscCall(PetscFree(e2d));
-    PetscCall(PetscFree(l2d));
-    PetscCall(PetscFree(cv));
-    PetscCall(PetscFree(X));
-    PetscCall(PetscFree(w));
-    PetscCall(PetscFree(B));
-    PetscCall(PetscFree(D));
-    PetscCall(PetscFree(Dc));
+    PetscCall(FreeData(&e2d, &l2d, &cv, &X, &w, &B, &D, &Dc));
     if (ierr) PetscCall(PetscWarpAsmDestroy(assembler));
   }
   PetscCall(PetscLogEventEnd(PETSCWARPASM_Extract, dm, 0, 0, 0));

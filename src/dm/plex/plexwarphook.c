@@ -156,8 +156,8 @@ static PetscErrorCode CheckOverlap(DM dm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The hook of a DM, or NULL */
-static PetscErrorCode HookQuery(DM dm, DMPlexWarpHook **h)
+/* The hook of a DM (SNES, TS or KSP), or NULL */
+PetscErrorCode DMPlexWarpHookQuery_Private(DM dm, DMPlexWarpHook **h)
 {
   PetscFunctionBegin;
   *h = NULL;
@@ -208,7 +208,7 @@ static PetscErrorCode DMCreateMatrix_PlexWarp(DM dm, Mat *J)
   PetscErrorCode  ierr;
 
   PetscFunctionBegin;
-  PetscCall(HookQuery(dm, &h));
+  PetscCall(DMPlexWarpHookQuery_Private(dm, &h));
   fe = PETSC_FALSE;
   if (h && h->ownpattern && !dm->prealloc_skip && !dm->prealloc_only) PetscCall(FEAdjacency(dm, &fe));
   if (!fe) {
@@ -355,7 +355,7 @@ PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const ch
 PetscErrorCode DMPlexWarpHookGet_Private(DM dm, DMPlexWarpHook **h)
 {
   PetscFunctionBegin;
-  PetscCall(HookQuery(dm, h));
+  PetscCall(DMPlexWarpHookQuery_Private(dm, h));
   PetscCheck(*h, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONGSTATE, "Call DMPlexWarpSetSNESLocalFEM(), DMPlexWarpSetTSLocalFEM() or DMPlexWarpSetKSPLocalFEM() first");
   PetscFunctionReturn(PETSC_SUCCESS);
 }

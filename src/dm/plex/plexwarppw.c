@@ -197,16 +197,14 @@ static PetscErrorCode Inherit(DM from, DM to)
 @*/
 PetscErrorCode DMPlexWarpSetPointwise(DM dm, const PetscWarpPointwise *pw)
 {
-  PointwiseReg *reg;
-  void         *hook[3] = {NULL, NULL, NULL};
+  PointwiseReg   *reg;
+  DMPlexWarpHook *hook;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
   PetscCall(PetscWarpInitializePackage());
-  PetscCall(PetscObjectContainerQuery((PetscObject)dm, "DMPlexWarpSNES", &hook[0]));
-  PetscCall(PetscObjectContainerQuery((PetscObject)dm, "DMPlexWarpTS", &hook[1]));
-  PetscCall(PetscObjectContainerQuery((PetscObject)dm, "DMPlexWarpKSP", &hook[2]));
-  PetscCheck(!hook[0] && !hook[1] && !hook[2], PetscObjectComm((PetscObject)dm), PETSC_ERR_ORDER, "Call DMPlexWarpSetPointwise() before DMPlexWarpSetSNESLocalFEM(), DMPlexWarpSetTSLocalFEM() or DMPlexWarpSetKSPLocalFEM()");
+  PetscCall(DMPlexWarpHookQuery_Private(dm, &hook));
+  PetscCheck(!hook, PetscObjectComm((PetscObject)dm), PETSC_ERR_ORDER, "Call DMPlexWarpSetPointwise() before DMPlexWarpSetSNESLocalFEM(), DMPlexWarpSetTSLocalFEM() or DMPlexWarpSetKSPLocalFEM()");
   if (pw) {
     PetscCheck(pw->version == PETSCWARP_POINTWISE_VERSION, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The PetscWarpPointwise %s was compiled against version %d of petscwarp/pointwise.cuh, this library has version %d: recompile it", pw->name ? pw->name : "(unnamed)", pw->version, PETSCWARP_POINTWISE_VERSION);
     PetscCheck(pw->jacobian_host && pw->residual_host, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The PetscWarpPointwise has no host launchers: make it with PETSCWARP_POINTWISE()");
