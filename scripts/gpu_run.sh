@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l check30 rcm30 rcm30b e2e30 dot30 gap30 lds30 heat_lds30 san31 suite31 e2e31 prealloc32 suite32a suite32b asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b ncu26h regs26 prof28 cg28b final28 rcm28 check28 jac28 (rcm30 and rcm30b of 2026-11-27 (twelfth) ran the renumbered-columns code since removed: results/xperm_columns_2026-11-27l.diff; dot30 the schedule-0 products with x'y since removed: results/multdot_schedule0_2026-11-27l.diff; prof28 and cg28b of 2026-11-27 (tenth) ran KSPCGWARP code since removed: alternating sweeps, batched loads; regs26 of 2026-11-26 (eighth) ran register-capped kernels kept only as results/rownz_regcap_2026-11-26h.diff; compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l check30 rcm30 rcm30b e2e30 check35 heat35 (check35 and heat35 of 2026-11-27 (fifteenth) ran the product's total of p'w and its dependent launch, since removed: results/multdot_total_pdl_2026-11-27o.diff) dot30 gap30 lds30 heat_lds30 san31 suite31 e2e31 prealloc32 suite32a suite32b asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b ncu26h regs26 prof28 cg28b final28 rcm28 check28 jac28 (rcm30 and rcm30b of 2026-11-27 (twelfth) ran the renumbered-columns code since removed: results/xperm_columns_2026-11-27l.diff; dot30 the schedule-0 products with x'y since removed: results/multdot_schedule0_2026-11-27l.diff; prof28 and cg28b of 2026-11-27 (tenth) ran KSPCGWARP code since removed: alternating sweeps, batched loads; regs26 of 2026-11-26 (eighth) ran register-capped kernels kept only as results/rownz_regcap_2026-11-26h.diff; compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -909,6 +909,30 @@ for w in $what; do
         timeout 170 $c 2>&1 | tail -5 | cut -c1-170 | tee -a "$OUTDIR/elasj.log"
       done
     done ;;
+  check35) # (ran code since removed: results/multdot_total_pdl_2026-11-27o.diff; on today's code the ctest and sanitizer
+           # lines still run, without the removed options) issue 8, session of 2026-11-27 (fifteenth, ~5 min): the hooks' GPU tests on the code of 22ba1b7/101dc47 (the
+           # label change's review fixes, DM_BC_ESSENTIAL_FIELD), the ELL-WARP/cgwarp GPU tests with the product's own
+           # total of p'w (PETSCWARP_ELL_DOT_TOTAL: one grid synchronisation less in the step) and its programmatic
+           # dependent launch; compute-sanitizer on the changed kernels
+    (cd $B && timeout 300 ctest --output-on-failure -j 3 -L gpu -R "plexsnes|plexres|tutorial_ex2|petsc_ex12|cgkernels|cgwarp|spmv_cuda|layout|coherence" 2>&1 | tee "$OUTDIR/ctest_check35.log" | grep -E "tests passed|Failed|\*\*\*" | tail -8)
+    sanitize_each check35.log "memcheck racecheck initcheck" "test_cgkernels"
+    sanitize_each check35.log "memcheck initcheck" "test_spmv -mat_ellwarp_backend cuda -kernels k1,k2,auto -threshold 1 -expect_mult_dot" \
+      "test_cgwarp -mat_ellwarp_backend cuda -cases random,nonmult32 -mat_types ellwarp -pcs jacobi"
+    sanitize_each check35.log "racecheck" "test_spmv -mat_ellwarp_backend cuda -kernels k1,auto -cases random,nonmult32 -expect_mult_dot" ;;
+  heat35) # (ran code since removed: results/multdot_total_pdl_2026-11-27o.diff; the -ksp_cgwarp_mult_total and
+          # -ksp_cgwarp_pdl options no longer exist) issue 8, session of 2026-11-27 (fifteenth, ~5 min): CG per iteration on the heat P1 matrix (1.94 M rows) with
+          # the product's total and dependent launch (default), without the dependent launch, without the total (the
+          # step's two grid synchronisations, as before), twice in one run; then the heat problem end to end at 1.95 M
+          # unknowns with each, and PETSc on 16 ranks
+    timeout 150 $B/bench/bench_spmv -pattern_only -cases holed_tri_p1 -scale 2 -cpu_nmult 1 -cpu_cg 0 -kr 0 -nmult 50 -cg_its 400 -ellwarp_paths ellwarp_auto \
+      -cg_types cgwarp,cgwarp:pdl=0,cgwarp:mult_total=0,cgwarp:mult_total=0:pdl=0,cgwarp,cgwarp:pdl=0,cgwarp:mult_total=0 -csv "$OUTDIR/spmv_heat35.csv" 2>&1 | grep -E "copy|ellwarp|aijcusparse|rror" | cut -c1-150 | tee -a "$OUTDIR/heat35.log"
+    X="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5"
+    for o in "" "-ksp_cgwarp_mult_total 0" "-ksp_cgwarp_pdl 0"; do
+      echo "== ellwarp cgwarp $o" | tee -a "$OUTDIR/heat35.log"
+      timeout 100 $B/tutorials/ex2 $X -paths ellwarp -ksp_type cgwarp $o -csv "$OUTDIR/e2e_heat35.csv" 2>&1 | tail -1 | cut -c1-150 | tee -a "$OUTDIR/heat35.log"
+    done
+    echo "== aij 16 ranks" | tee -a "$OUTDIR/heat35.log"
+    timeout 100 mpiexec -n 16 --bind-to core $B/tutorials/ex2 $X -paths aij -csv "$OUTDIR/e2e_heat35.csv" 2>&1 | tail -1 | cut -c1-150 | tee -a "$OUTDIR/heat35.log" ;;
   perm33) # issue 8, session of 2026-11-27 (fourteenth, ~5-6 min): the V kernels' permutation loads streamed (__ldcs,
           # PETSCWARP_STREAM_PERM 1) against __ldg (the library in gpu/alt: the same source with the macro 0): the product
           # and cgwarp GPU tests, memcheck and initcheck on test_spmv, CG per iteration on the heat P1 matrix (1.94 M rows)
