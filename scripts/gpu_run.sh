@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l check30 rcm30 rcm30b e2e30 check35 heat35 (check35 and heat35 of 2026-11-27 (fifteenth) ran the product's total of p'w and its dependent launch, since removed: results/multdot_total_pdl_2026-11-27o.diff) dot30 gap30 lds30 heat_lds30 san31 suite31 e2e31 prealloc32 suite32a suite32b asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b ncu26h regs26 prof28 cg28b final28 rcm28 check28 jac28 (rcm30 and rcm30b of 2026-11-27 (twelfth) ran the renumbered-columns code since removed: results/xperm_columns_2026-11-27l.diff; dot30 the schedule-0 products with x'y since removed: results/multdot_schedule0_2026-11-27l.diff; prof28 and cg28b of 2026-11-27 (tenth) ran KSPCGWARP code since removed: alternating sweeps, batched loads; regs26 of 2026-11-26 (eighth) ran register-capped kernels kept only as results/rownz_regcap_2026-11-26h.diff; compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l check30 rcm30 rcm30b e2e30 step35 check35 heat35 (check35 and heat35 of 2026-11-27 (fifteenth) ran the product's total of p'w and its dependent launch, since removed: results/multdot_total_pdl_2026-11-27o.diff; step35 libraries built from the step variants kept only as results/cgstep_occupancy_batch_2026-11-27o.diff) dot30 gap30 lds30 heat_lds30 san31 suite31 e2e31 prealloc32 suite32a suite32b asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b ncu26h regs26 prof28 cg28b final28 rcm28 check28 jac28 (rcm30 and rcm30b of 2026-11-27 (twelfth) ran the renumbered-columns code since removed: results/xperm_columns_2026-11-27l.diff; dot30 the schedule-0 products with x'y since removed: results/multdot_schedule0_2026-11-27l.diff; prof28 and cg28b of 2026-11-27 (tenth) ran KSPCGWARP code since removed: alternating sweeps, batched loads; regs26 of 2026-11-26 (eighth) ran register-capped kernels kept only as results/rownz_regcap_2026-11-26h.diff; compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -909,6 +909,26 @@ for w in $what; do
         timeout 170 $c 2>&1 | tail -5 | cut -c1-170 | tee -a "$OUTDIR/elasj.log"
       done
     done ;;
+  step35) # (its gpu/alt* libraries were built from code since removed: results/cgstep_occupancy_batch_2026-11-27o.diff)
+          # issue 8, session of 2026-11-27 (fifteenth, ~6 min): the step kernel's occupancy and loads, four libraries
+          # built from one source (src/kernels/cgwarp.cu's macros): A = gpu/build (PETSCWARP_STEP_MINBLOCKS 0, BATCH 0: the
+          # kernel as before), B = gpu/altB (MINBLOCKS 4: 32 registers, 4 blocks of 512 threads an SM, 12 z entries in
+          # shared memory), C = gpu/altC (BATCH 1: two entries of each vector loaded before the stores), D = gpu/altD
+          # (both). test_cgwarp with each (KSPCG against KSPCGWARP), then the heat problem at 1.95 M unknowns with each,
+          # twice, alternating; then PETSc on 16 ranks
+    for l in B C D; do xz -d -k -f gpu/alt$l/libpetscwarp.so.0.1.xz; ln -sf libpetscwarp.so.0.1 gpu/alt$l/libpetscwarp.so.0; done
+    for l in A B C D; do L=$LD_LIBRARY_PATH; [ $l != A ] && L=$ROOT/gpu/alt$l:$LD_LIBRARY_PATH
+      echo "== test_cgwarp $l" | tee -a "$OUTDIR/step35.log"
+      LD_LIBRARY_PATH=$L timeout 60 $B/tests/test_cgwarp -mat_ellwarp_backend cuda -mat_types ellwarp,aijcusparse -pcs jacobi,none > /tmp/step35.txt 2>&1
+      echo "rc $?, $(grep -c ' its aij ' /tmp/step35.txt) cases, $(grep -c 'PETSC ERROR' /tmp/step35.txt) errors" | tee -a "$OUTDIR/step35.log"
+    done
+    X="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5 -paths ellwarp -ksp_type cgwarp"
+    for l in A B C D A B C D; do L=$LD_LIBRARY_PATH; [ $l != A ] && L=$ROOT/gpu/alt$l:$LD_LIBRARY_PATH
+      echo "== ex2 heat P1 $l" | tee -a "$OUTDIR/step35.log"
+      LD_LIBRARY_PATH=$L timeout 60 $B/tutorials/ex2 $X -csv "$OUTDIR/e2e_step35.csv" 2>&1 | tail -1 | cut -c1-120 | tee -a "$OUTDIR/step35.log"
+    done
+    echo "== aij 16 ranks" | tee -a "$OUTDIR/step35.log"
+    timeout 100 mpiexec -n 16 --bind-to core $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5 -paths aij -csv "$OUTDIR/e2e_step35.csv" 2>&1 | tail -1 | cut -c1-120 | tee -a "$OUTDIR/step35.log" ;;
   check35) # (ran code since removed: results/multdot_total_pdl_2026-11-27o.diff; on today's code the ctest and sanitizer
            # lines still run, without the removed options) issue 8, session of 2026-11-27 (fifteenth, ~5 min): the hooks' GPU tests on the code of 22ba1b7/101dc47 (the
            # label change's review fixes, DM_BC_ESSENTIAL_FIELD), the ELL-WARP/cgwarp GPU tests with the product's own
