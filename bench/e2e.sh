@@ -24,7 +24,7 @@ for c in "$HEAT -petscspace_degree 1 -dm_refine ${HEAT_P1_REFINE:-4}" \
          "$HEAT -petscspace_degree 2 -dm_refine ${HEAT_P2_REFINE:-3}" \
          "$HEAT -petscspace_degree 1 -dm_refine ${HEAT_P1_REFINE:-4} -pc_type gamg" \
          "$ELAS -petscspace_degree 1 -dm_plex_box_faces ${ELAS_Q1:-50,50,50}" \
-         "$ELAS -petscspace_degree 2 -dm_plex_box_faces ${ELAS_Q2:-25,25,25}" \
+         "$ELAS -petscspace_degree 2 -dm_plex_box_faces ${ELAS_Q2:-20,20,20}" \
          "$ELAS -petscspace_degree 1 -dm_plex_box_faces ${ELAS_Q1:-50,50,50} -pc_type jacobi"; do
   case "$c" in *${ONLY:-}*) ;; *) continue ;; esac # ONLY=ex3: one tutorial
   run mpiexec -n 1 $c -csv "$CSV"

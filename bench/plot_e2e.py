@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Plot bench/e2e.sh's CSV: per case (problem, degree, preconditioner), stacked bars of the time of PETSc's CPU path on
+"""Plot bench/e2e.sh's CSV: per case (problem, degree, preconditioner, unknowns), stacked bars of the time of PETSc's CPU path on
 one core and on all ranks and of each petscwarp path (residual, assembly again, preconditioner set-up, solve), with
 the speed-up of assembly + PC set-up + solve against the CPU path on all ranks written above each bar (a petscwarp path
-solved with KSPCGWARP is labelled +cgwarp); prints the table it plots, then per problem and degree the time to solution
-(assembly + PC set-up + solve) of each side's fastest solver.
+solved with KSPCGWARP is labelled +cgwarp); prints the table it plots, then per problem, degree and size the time to
+solution (assembly + PC set-up + solve) of each side's fastest solver. CSVs of several runs may be concatenated: the
+unknowns keep cases of other sizes apart.
   usage: plot_e2e.py in.csv out.png"""
 import csv
 import sys
@@ -16,14 +17,14 @@ import matplotlib.pyplot as plt  # noqa: E402
 rows = list(csv.DictReader(open(sys.argv[1])))
 cases = []
 for r in rows:
-    key = (r["problem"], r["degree"], r["pc"])
+    key = (r["problem"], r["degree"], r["pc"], r["unknowns"])
     if key not in cases:
         cases.append(key)
 phases = [("residual", "#999999"), ("asm_again", "#d62728"), ("pc_setup", "#ff7f0e"), ("solve", "#1f77b4")]
 fig, axes = plt.subplots(1, len(cases), figsize=(4.2 * len(cases), 4.8), squeeze=False)
 print(f"{'case':34s} {'path':18s} {'unknowns':>9s} {'asm':>9s} {'pcsetup':>9s} {'solve':>9s} {'its':>5s} {'asm+pc+solve':>12s} {'x CPU-all':>9s}")
 for ax, key in zip(axes[0], cases):
-    sel = [r for r in rows if (r["problem"], r["degree"], r["pc"]) == key]
+    sel = [r for r in rows if (r["problem"], r["degree"], r["pc"], r["unknowns"]) == key]
     bars = []
     for r in sel:
         label = f"CPU {r['ranks']}" if r["path"] == "aij" else r["path"] + ("+cgwarp" if r.get("ksp") == "cgwarp" else "")
@@ -55,13 +56,13 @@ def total(r):
     return float(r["asm_again"]) + float(r["pc_setup"]) + float(r["solve"])
 
 
-for prob in dict.fromkeys((r["problem"], r["degree"]) for r in rows):
-    sel = [r for r in rows if (r["problem"], r["degree"]) == prob]
+for prob in dict.fromkeys((r["problem"], r["degree"], r["unknowns"]) for r in rows):
+    sel = [r for r in rows if (r["problem"], r["degree"], r["unknowns"]) == prob]
     cpu = [r for r in sel if r["path"] == "aij" and int(r["ranks"]) > 1]
     gpu = [r for r in sel if r["path"] != "aij"]
     if cpu and gpu:
         c, g = min(cpu, key=total), min(gpu, key=total)
-        print(f"{prob[0]} deg {prob[1]}: fastest CPU-all ({c.get('ksp') or 'cg'}+{c['pc']}) {total(c):.4f} s, fastest petscwarp ({g['path']}, {g.get('ksp') or 'cg'}+{g['pc']}) {total(g):.4f} s: {total(c) / total(g):.1f}x")
+        print(f"{prob[0]} deg {prob[1]}, {prob[2]} unknowns: fastest CPU-all ({c.get('ksp') or 'cg'}+{c['pc']}) {total(c):.4f} s, fastest petscwarp ({g['path']}, {g.get('ksp') or 'cg'}+{g['pc']}) {total(g):.4f} s: {total(c) / total(g):.1f}x")
 fig.suptitle("PETSc CPU path (1 core, all ranks) against petscwarp on one GPU\nx: speed-up of assembly + PC set-up + solve over the CPU path on all ranks", fontsize=9)
 fig.tight_layout()
 fig.savefig(sys.argv[2], dpi=120)
