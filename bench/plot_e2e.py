@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Plot bench/e2e.sh's CSV: per case (problem, degree, preconditioner, unknowns), stacked bars of the time of PETSc's CPU path on
-one core and on all ranks and of each petscwarp path (residual, assembly again, preconditioner set-up, solve), with
-the speed-up of assembly + PC set-up + solve against the CPU path on all ranks written above each bar (a petscwarp path
+"""Plot bench/e2e.sh's CSV: per case (problem, degree, preconditioner, unknowns), stacked bars of the time of PETSc's
+CPU path on one core and on all ranks and of each petscwarp path (residual, assembly again, preconditioner set-up,
+solve), with the speed-up of assembly + PC set-up + solve against the CPU path on all ranks written above each bar (a petscwarp path
 solved with KSPCGWARP is labelled +cgwarp); prints the table it plots, then per problem, degree and size the time to
 solution (assembly + PC set-up + solve) of each side's fastest solver. CSVs of several runs may be concatenated: the
 unknowns keep cases of other sizes apart.
