@@ -8,7 +8,7 @@
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
 #                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
-#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l check30 rcm30 rcm30b e2e30 step35 check35 heat35 (check35 and heat35 of 2026-11-27 (fifteenth) ran the product's total of p'w and its dependent launch, since removed: results/multdot_total_pdl_2026-11-27o.diff; step35 libraries built from the step variants kept only as results/cgstep_occupancy_batch_2026-11-27o.diff) dot30 gap30 lds30 heat_lds30 san31 suite31 e2e31 prealloc32 suite32a suite32b asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b ncu26h regs26 prof28 cg28b final28 rcm28 check28 jac28 (rcm30 and rcm30b of 2026-11-27 (twelfth) ran the renumbered-columns code since removed: results/xperm_columns_2026-11-27l.diff; dot30 the schedule-0 products with x'y since removed: results/multdot_schedule0_2026-11-27l.diff; prof28 and cg28b of 2026-11-27 (tenth) ran KSPCGWARP code since removed: alternating sweeps, batched loads; regs26 of 2026-11-26 (eighth) ran register-capped kernels kept only as results/rownz_regcap_2026-11-26h.diff; compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
+#                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l check30 rcm30 rcm30b e2e30 step35 check35 heat35 (check35 and heat35 of 2026-11-27 (fifteenth) ran the product's total of p'w and its dependent launch, since removed: results/multdot_total_pdl_2026-11-27o.diff; step35 libraries built from the step variants kept only as results/cgstep_occupancy_batch_2026-11-27o.diff) big36 big36b dot30 gap30 lds30 heat_lds30 san31 suite31 e2e31 prealloc32 suite32a suite32b asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b ncu26h regs26 prof28 cg28b final28 rcm28 check28 jac28 (rcm30 and rcm30b of 2026-11-27 (twelfth) ran the renumbered-columns code since removed: results/xperm_columns_2026-11-27l.diff; dot30 the schedule-0 products with x'y since removed: results/multdot_schedule0_2026-11-27l.diff; prof28 and cg28b of 2026-11-27 (tenth) ran KSPCGWARP code since removed: alternating sweeps, batched loads; regs26 of 2026-11-26 (eighth) ran register-capped kernels kept only as results/rownz_regcap_2026-11-26h.diff; compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
 #                                   (default:
 #                                   probe tests sanitize tutorial bench)
 set -uo pipefail
@@ -908,6 +908,30 @@ for w in $what; do
         echo "== $F: ${c#*ex3 }" | tee -a "$OUTDIR/elasj.log"
         timeout 170 $c 2>&1 | tail -5 | cut -c1-170 | tee -a "$OUTDIR/elasj.log"
       done
+    done ;;
+  big36) # issue 8, session of 2026-11-27 (sixteenth, ~6 min): the heat problem P1 at -dm_refine 6 (7.8 M unknowns, four
+         # times the e2e size; the issue's benchmark asks for sizes that fill the GPU), KSPCGWARP + Jacobi on one GPU
+         # against PETSc's CG + Jacobi and CG + GAMG on all host cores, then the same pair at -dm_refine 5 in the same
+         # call. One CSV (e2e_big36.csv: bench/e2e.sh's columns)
+    X="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1"
+    C=$OUTDIR/e2e_big36.csv
+    echo "problem,degree,ranks,unknowns,path,pc,setup,residual,asm_first,asm_again,pc_setup,solve,its,err,how,ksp" > "$C"
+    for r in 6 5; do
+      for c in "$B/tutorials/ex2 $X -dm_refine $r -paths ellwarp -ksp_type cgwarp" \
+               "mpiexec -n $(nproc) --bind-to core $B/tutorials/ex2 $X -dm_refine $r -paths aij" \
+               "mpiexec -n $(nproc) --bind-to core $B/tutorials/ex2 $X -dm_refine $r -paths aij -pc_type gamg"; do
+        echo "== refine $r: ${c#*ex2 }" | tee -a "$OUTDIR/big36.log"
+        timeout 280 $c -csv "$C" 2>&1 | tail -4 | cut -c1-170 | tee -a "$OUTDIR/big36.log"
+      done
+    done ;;
+  big36b) # issue 8, session of 2026-11-27 (sixteenth, ~6 min): big36's refine-6 pair again (the CPU time varies by
+          # ~20% from call to call), the GPU run with sharednz too. CSV e2e_big36b.csv
+    X="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 6"
+    C=$OUTDIR/e2e_big36b.csv
+    echo "problem,degree,ranks,unknowns,path,pc,setup,residual,asm_first,asm_again,pc_setup,solve,its,err,how,ksp" > "$C"
+    for c in "$B/tutorials/ex2 $X -paths ellwarp,sharednz -ksp_type cgwarp" "mpiexec -n $(nproc) --bind-to core $B/tutorials/ex2 $X -paths aij"; do
+      echo "== ${c#*ex2 }" | tee -a "$OUTDIR/big36b.log"
+      timeout 280 $c -csv "$C" 2>&1 | tail -5 | cut -c1-170 | tee -a "$OUTDIR/big36b.log"
     done ;;
   step35) # (its gpu/alt* libraries were built from code since removed: results/cgstep_occupancy_batch_2026-11-27o.diff)
           # issue 8, session of 2026-11-27 (fifteenth, ~6 min): the step kernel's occupancy and loads, four libraries
