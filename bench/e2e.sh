@@ -5,6 +5,8 @@
 # CG + Jacobi cases also with KSPCGWARP (the GPU paths' fused CG, one rank). One CSV, one PNG; plot_e2e.py also prints
 # each problem's time to solution with each side's fastest solver.
 #   bench/e2e.sh [build-dir] [out-dir]        (default gpu/build and $OUT or bench/results)
+# Environment: HEAT_P1_REFINE, HEAT_P2_REFINE, ELAS_Q1, ELAS_Q2 (sizes), HEAT_P1_BIG (below), ONLY (run the cases whose
+# command line contains this), NP (ranks of the CPU path on all cores).
 # Every line of the CSV is a path of one run of a tutorial; the one-core CPU path is the aij path of the one-rank run.
 set -uo pipefail
 B=${1:-gpu/build}
@@ -33,4 +35,16 @@ for c in "$HEAT -petscspace_degree 1 -dm_refine ${HEAT_P1_REFINE:-4}" \
   case "$t" in *gamg*) continue ;; esac # KSPCGWARP fuses Jacobi only (it runs on one rank)
   case "$t" in ex3*-pc_type\ jacobi* | ex2*) run mpiexec -n 1 $c -paths ellwarp,sharednz -ksp_type cgwarp -csv "$CSV" ;; esac
 done
+# HEAT_P1_BIG=<refinement>: heat P1 with CG + Jacobi at that size without the one-core CPU path (at -dm_refine 6, 7.8 M
+# unknowns, it would take about 30 minutes): the GPU paths with KSPCG and with KSPCGWARP, PETSc on all cores with
+# CG + Jacobi and with CG + GAMG
+if [ -n "${HEAT_P1_BIG:-}" ]; then
+  c="$HEAT -petscspace_degree 1 -dm_refine $HEAT_P1_BIG"
+  case "$c" in *${ONLY:-}*)
+    run mpiexec -n 1 $c -paths ellwarp,sharednz -csv "$CSV"
+    run mpiexec -n "$NP" --bind-to core $c -paths aij -csv "$CSV"
+    run mpiexec -n "$NP" --bind-to core $c -paths aij -pc_type gamg -csv "$CSV"
+    run mpiexec -n 1 $c -paths ellwarp,sharednz -ksp_type cgwarp -csv "$CSV" ;;
+  esac
+fi
 if python3 -c "import matplotlib" 2>/dev/null; then python3 bench/plot_e2e.py "$CSV" "$OUTDIR/e2e.png" 2>&1 | tee -a "$LOG"; else echo "no matplotlib here: plot with python3 bench/plot_e2e.py $CSV e2e.png"; fi
