@@ -68,6 +68,7 @@ static PetscErrorCode RunPath(Mat A, Vec b, Vec yref, Vec uref, Vec uout, PetscI
   PetscCall(KSPSetOperators(ksp, B, B));
   PetscCall(KSPSetCGJacobi(ksp, r->perm, &solver));
   PetscCall(KSPSetTolerances(solver, rtol, PETSC_CURRENT, PETSC_CURRENT, 10000));
+  PetscCall(KSPSetErrorIfNotConverged(solver, PETSC_TRUE)); /* the timings are of a solve only if it converged */
   PetscCall(KSPSetUp(ksp));
   M = B;
   if (r->perm) { /* the products the solver runs: the permuted matrix's, on permuted vectors */

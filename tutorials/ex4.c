@@ -202,6 +202,7 @@ static PetscErrorCode RunPath(const HeartParams *hp, const char *path, PetscInt 
   PetscCall(SNESSetDM(snes, h.dm));
   PetscCall(SNESSetJacobian(snes, J, J, NULL, NULL));
   PetscCall(SNESSetTolerances(snes, 1e-10, 1e-8, 0.0, 50, PETSC_CURRENT));
+  PetscCall(SNESSetErrorIfNotConverged(snes, PETSC_TRUE)); /* a failed step would make every later one meaningless */
   PetscCall(SNESGetLineSearch(snes, &ls));
   PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHNONE));
   PetscCall(SNESGetKSP(snes, &ksp));

@@ -126,6 +126,7 @@ PetscErrorCode PlexPathRun(const PlexPathProblem *prob, const char path[], Petsc
   PetscCall(KSPSolve(ksp, F, du));
   PetscCall(Toc(t0, &r->t_solve));
   PetscCall(KSPGetIterationNumber(ksp, &r->its));
+  PetscCall(KSPGetConvergedReason(ksp, &r->reason));
   {
     KSPType kt;
     PCType  pt;
@@ -157,6 +158,10 @@ PetscErrorCode PlexPathRun(const PlexPathProblem *prob, const char path[], Petsc
     PetscCall(DMPlexWarpGetResidualCount(dm, &nwarp, NULL));
     PetscCall(PetscSNPrintf(r->how, sizeof(r->how), "PetscWarpAsm %s on the %s, residual by %s", PetscWarpAsmStrategies[info.used], info.device ? "GPU" : "host", nwarp ? "PetscWarpAsm" : "PETSc"));
   } else PetscCall(PetscStrncpy(r->how, "PETSc, MatSetValues on the CPU; PETSc's residual", sizeof(r->how)));
+  if (r->reason < 0) { /* the CSV's free-text column carries it too: its times are not those of a solve */
+    PetscCall(PetscStrlcat(r->how, "; KSP ", sizeof(r->how)));
+    PetscCall(PetscStrlcat(r->how, KSPConvergedReasons[r->reason], sizeof(r->how)));
+  }
   PetscCall(DMViewFromOptions(dm, NULL, "-dm_view"));
   if (uout) {
     PetscCall(VecDuplicate(u, uout));
@@ -190,6 +195,9 @@ PetscErrorCode PlexPathReport(const PlexPathProblem *prob, PetscInt npaths, cons
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-9s %8.3f %9.4f %9.5f %10.4f %10.5f %8.4f %8.4f %9.4f %6" PetscInt_FMT " %10.2e  %s\n", r->name, (double)r->t_setup, (double)r->t_res1, (double)r->t_res2, (double)r->t_asm1, (double)r->t_asm2, (double)r->t_pcsetup,
                           (double)r->t_solve, (double)(r->t_asm2 + r->t_pcsetup + r->t_solve), r->its, (double)r->err, r->how));
   }
+  for (PetscInt p = 0; p < npaths; p++)
+    if (res[p].reason < 0)
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  WARNING: path %s: the solve did not converge (%s after %" PetscInt_FMT " iterations): its times are not those of a solve%s\n", res[p].name, KSPConvergedReasons[res[p].reason], res[p].its, res[p].reason == KSP_DIVERGED_ITS ? " (-ksp_max_it raises the limit)" : ""));
   for (PetscInt p = 1; p < npaths; p++)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s against %s: residual %.1fx faster (again), assembly %.1fx (again), PC set-up + solve %.1fx, assembly + PC set-up + solve %.1fx\n", res[p].name, res[0].name, (double)(res[0].t_res2 / res[p].t_res2),
                           (double)(res[0].t_asm2 / res[p].t_asm2), (double)((res[0].t_pcsetup + res[0].t_solve) / (res[p].t_pcsetup + res[p].t_solve)),
@@ -211,6 +219,9 @@ PetscErrorCode PlexPathReport(const PlexPathProblem *prob, PetscInt npaths, cons
       PetscCall(PetscFClose(PETSC_COMM_WORLD, fp));
     }
   }
+  if (check)
+    for (PetscInt p = 0; p < npaths; p++)
+      PetscCheck(res[p].reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "Path %s: the solve did not converge (%s after %" PetscInt_FMT " iterations)", res[p].name, KSPConvergedReasons[res[p].reason], res[p].its);
   if (check)
     for (PetscInt p = 1; p < npaths; p++) {
       PetscCheck(res[p].err <= 100 * rtol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "Path %s: solution differs from %s's by %g", res[p].name, res[0].name, (double)res[p].err);

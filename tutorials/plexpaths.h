@@ -12,12 +12,13 @@ typedef struct {
 } PlexPathProblem;
 
 typedef struct {
-  char      name[16];
-  PetscReal t_setup, t_res1, t_res2, t_asm1, t_asm2, t_pcsetup, t_solve, err;
-  PetscInt  its, rows;
-  char      how[96];
-  char      pc[32];  /* the PC type as solved (the report's header, the CSV's pc column) */
-  char      ksp[32]; /* the KSP type as solved (the report's header, the CSV's ksp column) */
+  char               name[16];
+  PetscReal          t_setup, t_res1, t_res2, t_asm1, t_asm2, t_pcsetup, t_solve, err;
+  PetscInt           its, rows;
+  KSPConvergedReason reason; /* of the solve: a path that did not converge is flagged in the report and the CSV */
+  char               how[128];
+  char               pc[32];  /* the PC type as solved (the report's header, the CSV's pc column) */
+  char               ksp[32]; /* the KSP type as solved (the report's header, the CSV's ksp column) */
 } PlexPathResult;
 
 /* -paths (default aij,ellwarp and, with a device, sharednz; the first is the reference), -rtol, -check, -require_device
@@ -26,5 +27,6 @@ PetscErrorCode PlexPathOptions(PetscBool device, PetscInt *npaths, char *paths[]
 /* One path: u0 = 0 (boundary values inserted by DMPlex), F = F(u0) and J twice (first; again, as in a Newton step: the
    log stages "<path> first" and "<path> step"), du = J^{-1} F, u = u0 - du */
 PetscErrorCode PlexPathRun(const PlexPathProblem *, const char path[], PetscBool device, PetscReal rtol, Vec uref, Vec *uout, PlexPathResult *);
-/* The table, the speed-ups against the first path (aij), and with check the agreement (error otherwise) */
+/* The table, the speed-ups against the first path (aij), a warning for each solve that did not converge, and with
+   check the agreement and convergence (error otherwise) */
 PetscErrorCode PlexPathReport(const PlexPathProblem *, PetscInt, const PlexPathResult[], PetscBool device, PetscBool check, PetscReal rtol);
