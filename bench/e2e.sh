@@ -37,7 +37,8 @@ for c in "$HEAT -petscspace_degree 1 -dm_refine ${HEAT_P1_REFINE:-4}" \
 done
 # HEAT_P1_BIG=<refinement>: heat P1 with CG + Jacobi at that size without the one-core CPU path (at -dm_refine 6, 7.8 M
 # unknowns, it would take about 30 minutes): the GPU paths with KSPCGWARP (with KSPCG the one-rank set-up, 80 s a path
-# there, would push the case past the device tool's 10 minutes), PETSc on all cores with CG + Jacobi and CG + GAMG
+# there, would push the case past the device tool's 10 minutes), PETSc on all cores with CG + Jacobi and CG + GAMG.
+# At -dm_refine 6 on the H100 machine it took 527 s: run it alone (ONLY="-dm_refine 6")
 if [ -n "${HEAT_P1_BIG:-}" ]; then
   c="$HEAT -petscspace_degree 1 -dm_refine $HEAT_P1_BIG"
   case "$c" in *${ONLY:-}*)

@@ -4,7 +4,8 @@ CPU path on one core and on all ranks and of each petscwarp path (residual, asse
 solve), with the speed-up of assembly + PC set-up + solve against the CPU path on all ranks written above each bar (a petscwarp path
 solved with KSPCGWARP is labelled +cgwarp); prints the table it plots, then per problem, degree and size the time to
 solution (assembly + PC set-up + solve) of each side's fastest solver. CSVs of several runs may be concatenated: the
-unknowns keep cases of other sizes apart.
+unknowns keep cases of other sizes apart. A solve that did not converge (the tutorials append "; KSP <reason>" to the
+how column) is labelled "(not converged)" and left out of the fastest-solver lines.
   usage: plot_e2e.py in.csv out.png"""
 import csv
 import sys
@@ -15,6 +16,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 rows = list(csv.DictReader(open(sys.argv[1])))
+
+
+def converged(r):
+    return "; KSP " not in (r.get("how") or "")
+
+
 cases = []
 for r in rows:
     key = (r["problem"], r["degree"], r["pc"], r["unknowns"])
@@ -28,6 +35,8 @@ for ax, key in zip(axes[0], cases):
     bars = []
     for r in sel:
         label = f"CPU {r['ranks']}" if r["path"] == "aij" else r["path"] + ("+cgwarp" if r.get("ksp") == "cgwarp" else "")
+        if not converged(r):
+            label += " (not converged)"
         bars.append((label, r))
     cpu_all = [r for lab, r in bars if r["path"] == "aij" and int(r["ranks"]) > 1]
     ref = None
@@ -57,7 +66,7 @@ def total(r):
 
 
 for prob in dict.fromkeys((r["problem"], r["degree"], r["unknowns"]) for r in rows):
-    sel = [r for r in rows if (r["problem"], r["degree"], r["unknowns"]) == prob]
+    sel = [r for r in rows if (r["problem"], r["degree"], r["unknowns"]) == prob and converged(r)]
     cpu = [r for r in sel if r["path"] == "aij" and int(r["ranks"]) > 1]
     gpu = [r for r in sel if r["path"] != "aij"]
     if cpu and gpu:

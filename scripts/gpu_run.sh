@@ -909,7 +909,7 @@ for w in $what; do
         timeout 170 $c 2>&1 | tail -5 | cut -c1-170 | tee -a "$OUTDIR/elasj.log"
       done
     done ;;
-  big36) # issue 8, session of 2026-11-27 (sixteenth, ~6 min): the heat problem P1 at -dm_refine 6 (7.8 M unknowns, four
+  big36) # issue 8, session of 2026-11-27 (sixteenth, 8 min): the heat problem P1 at -dm_refine 6 (7.8 M unknowns, four
          # times the e2e size; the issue's benchmark asks for sizes that fill the GPU), KSPCGWARP + Jacobi on one GPU
          # against PETSc's CG + Jacobi and CG + GAMG on all host cores, then the same pair at -dm_refine 5 in the same
          # call. One CSV (e2e_big36.csv: bench/e2e.sh's columns)
@@ -924,7 +924,7 @@ for w in $what; do
         timeout 280 $c -csv "$C" 2>&1 | tail -4 | cut -c1-170 | tee -a "$OUTDIR/big36.log"
       done
     done ;;
-  big36b) # issue 8, session of 2026-11-27 (sixteenth, ~6 min): big36's refine-6 pair again (the CPU time varies by
+  big36b) # issue 8, session of 2026-11-27 (sixteenth, 7 min): big36's refine-6 pair again (the CPU time varies by
           # ~20% from call to call), the GPU run with sharednz too. CSV e2e_big36b.csv
     X="-dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 6"
     C=$OUTDIR/e2e_big36b.csv
