@@ -2,11 +2,13 @@
 # The end-to-end benchmark (issue 8): the heat tutorial (P1, P2; CG + Jacobi and CG + GAMG) and the elasticity tutorial
 # (Q1, Q2; CG + GAMG; Q1 also CG + Jacobi), PETSc's CPU path on one core and on all host cores against the petscwarp
 # paths (ellwarp, sharednz) on one GPU, split into set-up, residual, assembly, preconditioner set-up and solve; the
-# CG + Jacobi cases also with KSPCGWARP (the GPU paths' fused CG, one rank). One CSV, one PNG; plot_e2e.py also prints
-# each problem's time to solution with each side's fastest solver.
+# CG + Jacobi cases also with KSPCGWARP (the GPU paths' fused CG, one rank); then the heart (tutorial 4, time per
+# step, its own CSV). One PNG of both; plot_e2e.py also prints each problem's time to solution with each side's
+# fastest solver.
 #   bench/e2e.sh [build-dir] [out-dir]        (default gpu/build and $OUT or bench/results)
-# Environment: HEAT_P1_REFINE, HEAT_P2_REFINE, ELAS_Q1, ELAS_Q2 (sizes), HEAT_P1_BIG (below), ONLY (run the cases whose
-# command line contains this), NP (ranks of the CPU path on all cores).
+# Environment: HEAT_P1_REFINE, HEAT_P2_REFINE, ELAS_Q1, ELAS_Q2, HEART_REFINE (sizes), HEART_STEPS, HEART_STEPS_CPU1,
+# HEAT_P1_BIG (below), ONLY (run only the cases whose command line contains this), NP (ranks of the CPU path on all
+# cores).
 # Every line of the CSV is a path of one run of a tutorial; the one-core CPU path is the aij path of the one-rank run.
 set -uo pipefail
 B=${1:-gpu/build}
@@ -15,7 +17,9 @@ NP=${NP:-$(nproc)}
 CSV=$OUTDIR/e2e.csv
 LOG=$OUTDIR/e2e.log
 mkdir -p "$OUTDIR"
+HCSV=$OUTDIR/e2e_heart.csv
 echo "problem,degree,ranks,unknowns,path,pc,setup,residual,asm_first,asm_again,pc_setup,solve,its,err,how,ksp" > "$CSV"
+rm -f "$HCSV"
 run() { # name, args...
   echo "== $*" | tee -a "$LOG"
   "$@" 2>&1 | tee -a "$LOG" | tail -8
@@ -47,4 +51,14 @@ if [ -n "${HEAT_P1_BIG:-}" ]; then
     run mpiexec -n 1 $c -paths ellwarp,sharednz -ksp_type cgwarp -csv "$CSV" ;;
   esac
 fi
-if python3 -c "import matplotlib" 2>/dev/null; then python3 bench/plot_e2e.py "$CSV" "$OUTDIR/e2e.png" 2>&1 | tee -a "$LOG"; else echo "no matplotlib here: plot with python3 bench/plot_e2e.py $CSV e2e.png"; fi
+# The heart (tutorial 4, the Aliev-Panfilov model on the ellipsoidal shell): ms per time step, its own CSV
+# (e2e_heart.csv). The GPU paths and PETSc on all cores run HEART_STEPS steps (default 10), PETSc on one core
+# HEART_STEPS_CPU1 (default 2: about 50 s a step at -dm_refine 2 on the H100 machine's host)
+H="$B/tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -dm_refine ${HEART_REFINE:-2}"
+case "$H" in *${ONLY:-}*)
+  echo "problem,unknowns,ranks,path,steps,newton,cg,asm,solve,total,err,where" > "$HCSV"
+  run mpiexec -n 1 $H -steps "${HEART_STEPS:-10}" -paths ellwarp,sharednz -csv "$HCSV"
+  run mpiexec -n "$NP" --bind-to core $H -steps "${HEART_STEPS:-10}" -paths aij -csv "$HCSV"
+  run mpiexec -n 1 $H -steps "${HEART_STEPS_CPU1:-2}" -paths aij -csv "$HCSV" ;;
+esac
+if python3 -c "import matplotlib" 2>/dev/null; then python3 bench/plot_e2e.py "$CSV" "$OUTDIR/e2e.png" $([ -s "$HCSV" ] && echo "$HCSV") 2>&1 | tee -a "$LOG"; else echo "no matplotlib here: plot with python3 bench/plot_e2e.py $CSV e2e.png [$HCSV]"; fi

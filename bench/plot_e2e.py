@@ -5,8 +5,10 @@ solve), with the speed-up of assembly + PC set-up + solve against the CPU path o
 solved with KSPCGWARP is labelled +cgwarp); prints the table it plots, then per problem, degree and size the time to
 solution (assembly + PC set-up + solve) of each side's fastest solver. CSVs of several runs may be concatenated: the
 unknowns keep cases of other sizes apart. A solve that did not converge (the tutorials append "; KSP <reason>" to the
-how column) is labelled "(not converged)" and left out of the fastest-solver lines.
-  usage: plot_e2e.py in.csv out.png"""
+how column) is labelled "(not converged)" and left out of the fastest-solver lines. With a third argument, the heart's
+CSV (tutorial 4: ms per time step split into assembly, solve and other, per size), one more panel per size with the
+speed-up per step against the CPU path on all ranks.
+  usage: plot_e2e.py in.csv out.png [heart.csv]"""
 import csv
 import sys
 
@@ -16,6 +18,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 rows = list(csv.DictReader(open(sys.argv[1])))
+hrows = list(csv.DictReader(open(sys.argv[3]))) if len(sys.argv) > 3 else []
+hsizes = list(dict.fromkeys(r["unknowns"] for r in hrows))
 
 
 def converged(r):
@@ -28,7 +32,10 @@ for r in rows:
     if key not in cases:
         cases.append(key)
 phases = [("residual", "#999999"), ("asm_again", "#d62728"), ("pc_setup", "#ff7f0e"), ("solve", "#1f77b4")]
-fig, axes = plt.subplots(1, len(cases), figsize=(4.2 * len(cases), 4.8), squeeze=False)
+npanels = len(cases) + len(hsizes)
+if not npanels:
+    sys.exit("plot_e2e.py: no rows to plot")
+fig, axes = plt.subplots(1, npanels, figsize=(4.2 * npanels, 4.8), squeeze=False)
 print(f"{'case':34s} {'path':18s} {'unknowns':>9s} {'asm':>9s} {'pcsetup':>9s} {'solve':>9s} {'its':>5s} {'asm+pc+solve':>12s} {'x CPU-all':>9s}")
 for ax, key in zip(axes[0], cases):
     sel = [r for r in rows if (r["problem"], r["degree"], r["pc"], r["unknowns"]) == key]
@@ -58,7 +65,30 @@ for ax, key in zip(axes[0], cases):
     ax.set_yscale("log")
     ax.set_title(f"{key[0]}, degree {key[1]}, CG+{key[2]}\n{int(sel[0]['unknowns'])} unknowns", fontsize=9)
     ax.set_ylabel("seconds")
-axes[0][0].legend(fontsize=8)
+if cases:
+    axes[0][0].legend(fontsize=8)
+if hsizes:
+    print(f"{'heart (ms per step)':34s} {'path':18s} {'unknowns':>9s} {'steps':>5s} {'Newton':>6s} {'CG':>6s} {'assembly':>9s} {'solve':>9s} {'other':>9s} {'total':>9s} {'x CPU-all':>9s}")
+for ax, size in zip(axes[0][len(cases):], hsizes):
+    sel = [r for r in hrows if r["unknowns"] == size]
+    cpu_all = [r for r in sel if r["path"] == "aij" and int(r["ranks"]) > 1]
+    ref = float(cpu_all[0]["total"]) if cpu_all else None
+    for i, r in enumerate(sel):
+        label = f"CPU {r['ranks']}" if r["path"] == "aij" else r["path"]
+        a, so, t = (1e3 * float(r[k]) for k in ("asm", "solve", "total"))
+        bottom = 0.0
+        for v, col, name in ((a, "#d62728", "assembly"), (so, "#1f77b4", "solve"), (t - a - so, "#999999", "other")):
+            ax.bar(i, v, bottom=bottom, color=col, label=name if i == 0 else None)
+            bottom += v
+        sp = ref / float(r["total"]) if ref else float("nan")
+        ax.text(i, bottom * 1.05, f"{sp:.1f}x", ha="center", fontsize=8)
+        print(f"{'heart':34s} {label:18s} {int(r['unknowns']):9d} {int(r['steps']):5d} {int(r['newton']):6d} {int(r['cg']):6d} {a:9.2f} {so:9.2f} {t - a - so:9.2f} {t:9.2f} {sp:9.1f}")
+    ax.set_xticks(range(len(sel)))
+    ax.set_xticklabels([f"CPU {r['ranks']}" if r["path"] == "aij" else r["path"] for r in sel], rotation=30, fontsize=8)
+    ax.set_yscale("log")
+    ax.set_title(f"heart (Aliev-Panfilov), ms per time step\n{int(size)} unknowns", fontsize=9)
+    ax.set_ylabel("ms per step")
+    ax.legend(fontsize=8)
 
 
 def total(r):
@@ -72,6 +102,6 @@ for prob in dict.fromkeys((r["problem"], r["degree"], r["unknowns"]) for r in ro
     if cpu and gpu:
         c, g = min(cpu, key=total), min(gpu, key=total)
         print(f"{prob[0]} deg {prob[1]}, {prob[2]} unknowns: fastest CPU-all ({c.get('ksp') or 'cg'}+{c['pc']}) {total(c):.4f} s, fastest petscwarp ({g['path']}, {g.get('ksp') or 'cg'}+{g['pc']}) {total(g):.4f} s: {total(c) / total(g):.1f}x")
-fig.suptitle("PETSc CPU path (1 core, all ranks) against petscwarp on one GPU\nx: speed-up of assembly + PC set-up + solve over the CPU path on all ranks", fontsize=9)
+fig.suptitle("PETSc CPU path (1 core, all ranks) against petscwarp on one GPU\nx: speed-up of assembly + PC set-up + solve (heart: of the time per step) over the CPU path on all ranks", fontsize=9)
 fig.tight_layout()
 fig.savefig(sys.argv[2], dpi=120)
