@@ -169,6 +169,49 @@ int main(int argc, char **argv)
     PetscCall(DMPlexWarpRecognizePhysics(dm, &found, &wp, coef, why, sizeof(why)));
     PetscCheck(!found, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a Jacobian with g0 was recognised");
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  recognition: kappa read from g3; state-dependent g3 and g0 refused (%s)\n", why));
+    PetscCall(DMDestroy(&dm));
+    /* a recognised PetscDS on a mesh with anchors (hanging-node constraints) through the hook: PETSc's preallocation
+       at DMCreateMatrix(), then a clear error at the first Jacobian, not PETSc's assembly or a wrong matrix */
+    {
+      PetscSection as;
+      IS           ais;
+      PetscInt     vStart, vEnd;
+      SNES         snes;
+      Mat          J;
+      Vec          x;
+      const char  *specific = NULL;
+      PetscBool    named;
+
+      PetscCall(PlexProblemCreate(PETSC_COMM_WORLD, NULL, phys, &dm));
+      PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
+      PetscCall(PetscSectionCreate(PETSC_COMM_SELF, &as));
+      PetscCall(PetscSectionSetChart(as, vStart, vStart + 1));
+      PetscCall(PetscSectionSetDof(as, vStart, 1));
+      PetscCall(PetscSectionSetUp(as));
+      PetscCall(ISCreateStride(PETSC_COMM_SELF, 1, vStart + 1, 1, &ais));
+      PetscCall(DMPlexSetAnchors(dm, as, ais));
+      PetscCall(PetscSectionDestroy(&as));
+      PetscCall(ISDestroy(&ais));
+      PetscCall(DMSetMatType(dm, MATELLWARP));
+      if (device) PetscCall(DMSetVecType(dm, VECCUDA));
+      PetscCall(DMPlexWarpSetSNESLocalFEM(dm));
+      PetscCall(DMCreateMatrix(dm, &J));
+      PetscCall(DMCreateGlobalVector(dm, &x));
+      PetscCall(VecSet(x, 0.0));
+      PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
+      PetscCall(SNESSetDM(snes, dm));
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = SNESComputeJacobian(snes, x, J, J);
+      PetscCall(PetscPopErrorHandler());
+      if (ierr) PetscCall(PetscErrorMessage(ierr, NULL, &specific));
+      PetscCall(PetscStrstr(specific ? specific : "", "anchors", (char **)&specific));
+      named = (PetscBool)(specific != NULL);
+      PetscCheck(ierr == PETSC_ERR_SUP && named, PETSC_COMM_SELF, PETSC_ERR_PLIB, "anchors through the hook: expected PETSC_ERR_SUP naming the anchors, got %d", (int)ierr);
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  anchors through the hook: refused at the first Jacobian\n"));
+      PetscCall(SNESDestroy(&snes));
+      PetscCall(VecDestroy(&x));
+      PetscCall(MatDestroy(&J));
+    }
   } else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  recognition: elasticity, lambda %g mu %g\n", (double)coef[0], (double)coef[1]));
   PetscCall(DMDestroy(&dm));
   for (PetscInt t = 0; t < nt; t++) PetscCall(PetscFree(types[t]));
