@@ -173,25 +173,14 @@ int main(int argc, char **argv)
     /* a recognised PetscDS on a mesh with anchors (hanging-node constraints) through the hook: PETSc's preallocation
        at DMCreateMatrix(), then a clear error at the first Jacobian, not PETSc's assembly or a wrong matrix */
     {
-      PetscSection as;
-      IS           ais;
-      PetscInt     vStart, vEnd;
-      SNES         snes;
-      Mat          J;
-      Vec          x;
-      const char  *specific = NULL;
-      PetscBool    named;
+      SNES        snes;
+      Mat         J;
+      Vec         x;
+      const char *specific = NULL;
+      PetscBool   named;
 
       PetscCall(PlexProblemCreate(PETSC_COMM_WORLD, NULL, phys, &dm));
-      PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
-      PetscCall(PetscSectionCreate(PETSC_COMM_SELF, &as));
-      PetscCall(PetscSectionSetChart(as, vStart, vStart + 1));
-      PetscCall(PetscSectionSetDof(as, vStart, 1));
-      PetscCall(PetscSectionSetUp(as));
-      PetscCall(ISCreateStride(PETSC_COMM_SELF, 1, vStart + 1, 1, &ais));
-      PetscCall(DMPlexSetAnchors(dm, as, ais));
-      PetscCall(PetscSectionDestroy(&as));
-      PetscCall(ISDestroy(&ais));
+      PetscCall(TestAnchorOneVertex(dm));
       PetscCall(DMSetMatType(dm, MATELLWARP));
       if (device) PetscCall(DMSetVecType(dm, VECCUDA));
       PetscCall(DMPlexWarpSetSNESLocalFEM(dm));

@@ -433,3 +433,23 @@ PetscErrorCode TestSamePattern(Mat A, Mat B, PetscBool *same)
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode TestAnchorOneVertex(DM dm)
+{
+  PetscSection as;
+  IS           ais;
+  PetscInt     vStart, vEnd;
+
+  PetscFunctionBegin;
+  PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
+  PetscCheck(vEnd - vStart >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Need two vertices, the mesh has %" PetscInt_FMT, vEnd - vStart);
+  PetscCall(PetscSectionCreate(PETSC_COMM_SELF, &as));
+  PetscCall(PetscSectionSetChart(as, vStart, vStart + 1));
+  PetscCall(PetscSectionSetDof(as, vStart, 1));
+  PetscCall(PetscSectionSetUp(as));
+  PetscCall(ISCreateStride(PETSC_COMM_SELF, 1, vStart + 1, 1, &ais));
+  PetscCall(DMPlexSetAnchors(dm, as, ais));
+  PetscCall(PetscSectionDestroy(&as));
+  PetscCall(ISDestroy(&ais));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

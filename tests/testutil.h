@@ -45,6 +45,9 @@ PetscErrorCode TestGetStrategies(char *[], PetscInt *);
    so that quadrilaterals and hexahedra touching them are not affine (nothing when amp is 0) */
 PetscErrorCode TestPerturbCoordinates(DM, PetscReal, PetscReal);
 
+/* One hanging-node constraint: the first vertex anchored to the second (DMPlexSetAnchors()) */
+PetscErrorCode TestAnchorOneVertex(DM);
+
 /* Run a call that must fail; record its error code */
 #define EXPECT_ERROR(call, what) \
   do { \
