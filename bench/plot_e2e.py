@@ -73,8 +73,8 @@ for ax, size in zip(axes[0][len(cases):], hsizes):
     sel = [r for r in hrows if r["unknowns"] == size]
     cpu_all = [r for r in sel if r["path"] == "aij" and int(r["ranks"]) > 1]
     ref = float(cpu_all[0]["total"]) if cpu_all else None
-    for i, r in enumerate(sel):
-        label = f"CPU {r['ranks']}" if r["path"] == "aij" else r["path"]
+    labels = [f"CPU {r['ranks']}" if r["path"] == "aij" else r["path"] for r in sel]
+    for i, (label, r) in enumerate(zip(labels, sel)):
         a, so, t = (1e3 * float(r[k]) for k in ("asm", "solve", "total"))
         bottom = 0.0
         for v, col, name in ((a, "#d62728", "assembly"), (so, "#1f77b4", "solve"), (t - a - so, "#999999", "other")):
@@ -84,7 +84,7 @@ for ax, size in zip(axes[0][len(cases):], hsizes):
         ax.text(i, bottom * 1.05, f"{sp:.1f}x", ha="center", fontsize=8)
         print(f"{'heart':34s} {label:18s} {int(r['unknowns']):9d} {int(r['steps']):5d} {int(r['newton']):6d} {int(r['cg']):6d} {a:9.2f} {so:9.2f} {t - a - so:9.2f} {t:9.2f} {sp:9.1f}")
     ax.set_xticks(range(len(sel)))
-    ax.set_xticklabels([f"CPU {r['ranks']}" if r["path"] == "aij" else r["path"] for r in sel], rotation=30, fontsize=8)
+    ax.set_xticklabels(labels, rotation=30, fontsize=8)
     ax.set_yscale("log")
     ax.set_title(f"heart (Aliev-Panfilov), ms per time step\n{int(size)} unknowns", fontsize=9)
     ax.set_ylabel("ms per step")

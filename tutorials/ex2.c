@@ -18,7 +18,8 @@ static char help[] = "petscwarp tutorial 2: the steady heat problem of Cecka, Le
                      "                     its iteration count by more than max(1, 0.5%): the sums of the assembly run in another\n"
                      "                     order than PETSc's (atomics: in any order), which moves CG by a few of thousands of steps\n"
                      "  -require_device    exit with the skip code 200 (and say so) when there is no CUDA device\n"
-                     "  -csv <file>        append one line per path (problem, degree, ranks, unknowns, path, pc, times, its, error, how, ksp)\n"
+                     "  -csv <file>        append one line per path (problem, degree, ranks, unknowns, path, pc, times, its, error, how, ksp; a header\n"
+                     "                     first when the file is new)\n"
                      "Mesh: -dm_plex_filename (default the shipped bench/meshes/holed_tri.msh), -dm_refine (default 4 with a GPU:\n"
                      "490 k unknowns at P1; 5 gives 1.96 M, the size of the paper's largest mesh; 3 without a GPU: 123 k),\n"
                      "element: -petscspace_degree (default 1); solver: -ksp_type, -pc_type (default cg, jacobi; e.g. -pc_type gamg)\n\n";

@@ -17,7 +17,8 @@ static char help[] = "petscwarp tutorial 3: linear elasticity on hexahedra (or a
                      "  -check               exit with an error if a path's solution differs from aij's by more than 100 rtol or\n"
                      "                       its iteration count by more than max(1, 0.5%)\n"
                      "  -require_device      exit with the skip code 200 (and say so) when there is no CUDA device\n"
-                     "  -csv <file>          append one line per path (problem, degree, ranks, unknowns, path, pc, times, its, error, how, ksp)\n"
+                     "  -csv <file>          append one line per path (problem, degree, ranks, unknowns, path, pc, times, its, error, how, ksp; a header\n"
+                     "                       first when the file is new)\n"
                      "Mesh: the box -dm_plex_box_faces (default 40,40,40 with a GPU: 206 k unknowns at Q1; 10,10,10 without), or\n"
                      "-dm_plex_filename; solver: -ksp_type, -pc_type, -pc_gamg_* (default cg, gamg)\n\n";
 

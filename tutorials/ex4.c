@@ -18,7 +18,8 @@ static char help[] = "petscwarp tutorial 4: the heart application of Wong, Kuhl 
                      "  -check             error unless every path has aij's Newton iterations at every step, CG iterations within\n"
                      "                     1 per step, and the final voltage within 1e-6 (relative, max norm)\n"
                      "  -require_device    exit with the skip code 200 (and say so) when there is no CUDA device\n"
-                     "  -csv <file>        append one line per path (unknowns, ranks, path, steps, its, times per step)\n"
+                     "  -csv <file>        append one line per path (unknowns, ranks, path, steps, its, times per step; a header first\n"
+                     "                     when the file is new)\n"
                      "  -surface <prefix>  write the epicardium (<prefix>_tri.csv: triangles; <prefix>_vert.csv: x, y, z and V at the\n"
                      "                     snapshot steps) of the last path, one rank; bench/heart_png.py makes the PNG\n"
                      "  -snapshots s1,...  steps of the snapshots (default 9,19,39,59: t = 1, 2, 4, 6 at dt 0.1)\n"
@@ -324,7 +325,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsHasName(NULL, NULL, "-csv", &set));
   if (set) {
     FILE *fp;
-    PetscCall(PetscFOpen(PETSC_COMM_WORLD, csv, "a", &fp));
+    PetscCall(CSVOpenAppend(PETSC_COMM_WORLD, csv, "problem,unknowns,ranks,path,steps,newton,cg,asm,solve,total,err,where", &fp));
     for (PetscInt p = 0; p < npaths; p++) {
       const Result *r = &res[p];
       PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "\"heart\",%" PetscInt_FMT ",%d,\"%s\",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.6e,%.3e,\"%s\"\n", r->rows, size, r->name, nsteps, r->newton, r->cg, (double)(r->t_asm / nsteps), (double)(r->t_solve / nsteps), (double)(r->t_total / nsteps),

@@ -210,7 +210,7 @@ PetscErrorCode PlexPathReport(const PlexPathProblem *prob, PetscInt npaths, cons
       FILE    *fp;
       PetscInt deg = 1;
       PetscCall(PetscOptionsGetInt(NULL, NULL, "-petscspace_degree", &deg, NULL));
-      PetscCall(PetscFOpen(PETSC_COMM_WORLD, csv, "a", &fp));
+      PetscCall(CSVOpenAppend(PETSC_COMM_WORLD, csv, "problem,degree,ranks,unknowns,path,pc,setup,residual,asm_first,asm_again,pc_setup,solve,its,err,how,ksp", &fp));
       for (PetscInt p = 0; p < npaths; p++) {
         const PlexPathResult *r = &res[p];
         PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "\"%s\",%" PetscInt_FMT ",%d,%" PetscInt_FMT ",\"%s\",%s,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%" PetscInt_FMT ",%.3e,\"%s\",%s\n", prob->name, deg, size, r->rows, r->name, r->pc, (double)r->t_setup,
@@ -219,13 +219,13 @@ PetscErrorCode PlexPathReport(const PlexPathProblem *prob, PetscInt npaths, cons
       PetscCall(PetscFClose(PETSC_COMM_WORLD, fp));
     }
   }
-  if (check)
+  if (check) {
     for (PetscInt p = 0; p < npaths; p++)
       PetscCheck(res[p].reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "Path %s: the solve did not converge (%s after %" PetscInt_FMT " iterations)", res[p].name, KSPConvergedReasons[res[p].reason], res[p].its);
-  if (check)
     for (PetscInt p = 1; p < npaths; p++) {
       PetscCheck(res[p].err <= 100 * rtol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "Path %s: solution differs from %s's by %g", res[p].name, res[0].name, (double)res[p].err);
       PetscCheck(PetscAbsInt(res[p].its - res[0].its) <= PetscMax(1, res[0].its / 200), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "Path %s: %" PetscInt_FMT " iterations, %s %" PetscInt_FMT, res[p].name, res[p].its, res[0].name, res[0].its);
     }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

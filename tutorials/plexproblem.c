@@ -173,3 +173,14 @@ PetscErrorCode DeviceSync(void)
   PetscCall(PetscDeviceContextSynchronize(dctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode CSVOpenAppend(MPI_Comm comm, const char file[], const char header[], FILE **fp)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFOpen(comm, file, "a", fp));
+  if (*fp) { /* rank 0 */
+    PetscCheck(!fseek(*fp, 0, SEEK_END), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot seek in %s", file);
+    if (ftell(*fp) == 0) PetscCall(PetscFPrintf(PETSC_COMM_SELF, *fp, "%s\n", header));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -25,3 +25,6 @@ PetscErrorCode VecRelativeDifferenceNorm(Vec, Vec, NormType, PetscReal *);
 PetscErrorCode KSPSetCGJacobi(KSP, PetscBool perm, KSP *);
 /* Wait for the device, if there is one (for wall-clock timings) */
 PetscErrorCode DeviceSync(void);
+/* Open a CSV file to append to (PetscFOpen(): *fp is NULL except on rank 0), writing the header line first when the
+   file is new or empty; close it with PetscFClose() */
+PetscErrorCode CSVOpenAppend(MPI_Comm, const char file[], const char header[], FILE **);
