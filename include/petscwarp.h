@@ -555,3 +555,7 @@ PETSC_EXTERN PetscErrorCode DMPlexWarpAutoGetStatus(DM, PetscBool *, char[], siz
 PETSC_EXTERN PetscErrorCode DMPlexWarpSetPointwise(DM, const PetscWarpPointwise *);
 PETSC_EXTERN PetscErrorCode DMPlexWarpGetPointwiseCount(DM, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode DMPlexWarpGetPointwiseDevice(DM, PetscBool *, PetscBool *);
+PETSC_EXTERN PetscErrorCode DMPlexWarpSetSNESLocalAlievPanfilov(DM, const PetscReal[], const PetscReal[], const PetscReal[]);
+PETSC_EXTERN PetscErrorCode DMPlexWarpAPSetStep(DM, PetscReal, PetscReal);
+PETSC_EXTERN PetscErrorCode DMPlexWarpAPAdvance(DM, Vec);
+PETSC_EXTERN PetscErrorCode DMPlexWarpAPSetPrevious(DM, Vec, const PetscReal[]);

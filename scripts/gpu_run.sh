@@ -582,6 +582,21 @@ for w in $what; do
   heart_big) # the heart at -dm_refine 3 (6.4 M tets, 1.1 M unknowns) on the GPU, 20 steps, against PETSc on 16 ranks (2 steps)
     $B/tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -dm_refine 3 -steps 20 -paths ellwarp,sharednz -csv "$OUTDIR/heart_big.csv" 2>&1 | tee "$OUTDIR/heart_big.log"
     mpiexec -n 16 --bind-to core $B/tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -dm_refine 3 -steps 2 -paths aij -csv "$OUTDIR/heart_big.csv" 2>&1 | tee -a "$OUTDIR/heart_big.log" ;;
+  hookap) # issue 8, seventeenth session (~6-8 min): (1) the whole GPU suite, with every unfreed allocation under
+           # -malloc_dump now failing a test (the FAIL pattern had matched a line PETSc 3.26 never prints) and the
+           # Aliev-Panfilov hook (DMPlexWarpSetSNESLocalAlievPanfilov: test_plexap 1 and 2 ranks, tutorial ex4);
+           # (2) memcheck (leaks too) and initcheck on the hook paths: test_plexap (ellwarp, sharednz), test_plexres (SNES
+           # and TS residuals, quadrilaterals and tetrahedral elasticity), test_plexsnes (Q2 Laplacian, sharednz and ellwarp)
+    (cd $B && ctest -j 4 -L gpu 2>&1 | tee "$OUTDIR/ctest_hookap.log" | grep -E "tests passed|Failed|\*\*\*Fail|Timeout|Not Run" | tail -20)
+    sanitize_each sanitize_hook.log "memcheck initcheck" \
+      "test_plexap -dm_plex_filename bench/meshes/shell_tet.msh -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -types ellwarp,sharednz -malloc_dump" \
+      "test_plexres -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 4,3 -ts -malloc_dump" \
+      "test_plexres -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_filename tests/meshes/cube_tet_small.msh -physics elasticity -malloc_dump" \
+      "test_plexsnes -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 6,5 -dm_plex_warp_check -petscspace_degree 2 -dm_vec_type cuda -types ellwarp,sharednz -malloc_dump"
+    grep -E "^==|^exit|SUMMARY" "$OUTDIR/sanitize_hook.log" ;;
+  heart_e2e) # issue 8 (~4-5 min): the heart in bench/e2e.sh (its GPU paths now through the hook): refinement 2
+             # (152,575 unknowns), 10 steps with the GPU paths and PETSc on all cores, 2 steps on one core; CSV and plot
+    HEART_REFINE=${HEART_REFINE:-2} NP=$(nproc) ONLY=ex4 bench/e2e.sh $B "$OUTDIR" 2>&1 | tail -30 ;;
   e2e) # the end-to-end benchmark: heat P1/P2 and elasticity Q1/Q2, PETSc's CPU path on 1 and all cores against the GPU
     NP=$(nproc) ONLY=${E2E_ONLY:-} bench/e2e.sh $B "$OUTDIR" ;;
   asm_mpi) # PetscWarpAsm on 2 ranks sharing the GPU (MPI COO), against PETSc's assembly

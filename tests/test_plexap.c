@@ -7,7 +7,10 @@ static char help[] = "The Aliev-Panfilov monodomain model by PetscWarpAsm (Petsc
                      "  2. one backward Euler step solved by Newton (CG + Jacobi to 1e-14) from the previous voltage: the same Newton\n"
                      "     and CG iteration counts, the same solution and recovery (1e-10), and quadratic convergence of both\n"
                      "     (log r_{k+1} / log r_k >= 1.8 for the residual norms relative to the first, while above 1e-13).\n"
-                     "  -types a,b  -dm_refine n  -heart_* (tutorials/heartproblem.c)\n";
+                     "  3. the hook's errors (DMPlexWarpSetSNESLocalAlievPanfilov): its functions without it (PETSC_ERR_ARG_WRONGSTATE),\n"
+                     "     a non-positive time step (PETSC_ERR_ARG_OUTOFRANGE), a vector field (PETSC_ERR_ARG_WRONG), and a matrix type\n"
+                     "     PetscWarpAsm does not fill (baij: PETSC_ERR_SUP at the first Jacobian, nothing leaked).\n"
+                     "  -types a,b  -dm_refine n  -heart_* (tutorials/heartproblem.c)  -seed s (default: from the clock)\n";
 
 #include "testutil.h"
 #include "../tutorials/heartproblem.h"
@@ -33,8 +36,7 @@ static PetscErrorCode PathCreate(const HeartParams *hp, const char *type, Path *
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(p, sizeof(*p)));
-  PetscCall(HeartCreate(PETSC_COMM_WORLD, hp, type ? PETSC_TRUE : PETSC_FALSE, PETSCWARP_SOURCE_DIR, &p->h));
-  if (type) PetscCall(DMSetMatType(p->h.dm, type));
+  PetscCall(HeartCreate(PETSC_COMM_WORLD, hp, type, PETSCWARP_SOURCE_DIR, &p->h));
   PetscCall(DMCreateMatrix(p->h.dm, &p->J));
   PetscCall(DMCreateGlobalVector(p->h.dm, &p->U));
   PetscCall(VecDuplicate(p->U, &p->F));
@@ -86,6 +88,70 @@ static PetscErrorCode CheckQuadratic(const char *name, const Path *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* call must fail with the error code code */
+#define EXPECT_CODE(call, code, what) \
+  do { \
+    PetscErrorCode ierr_; \
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
+    ierr_ = (call); \
+    PetscCall(PetscPopErrorHandler()); \
+    PetscCheck(ierr_ == (code), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: expected error %d, got %d", what, (int)(code), (int)ierr_); \
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-60s -> error %d (as expected)\n", what, (int)ierr_)); \
+  } while (0)
+
+/* The hook's errors, on the same mesh */
+static PetscErrorCode HookErrors(const HeartParams *hp)
+{
+  Heart h;
+  Vec   U;
+
+  PetscFunctionBegin;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "hook errors:\n"));
+  { /* PETSc's path: no hook */
+    PetscCall(HeartCreate(PETSC_COMM_WORLD, hp, NULL, PETSCWARP_SOURCE_DIR, &h));
+    PetscCall(DMCreateGlobalVector(h.dm, &U));
+    EXPECT_CODE(DMPlexWarpAPAdvance(h.dm, U), PETSC_ERR_ARG_WRONGSTATE, "DMPlexWarpAPAdvance() without the hook");
+    EXPECT_CODE(DMPlexWarpAPSetStep(h.dm, 0.1, 0.0), PETSC_ERR_ARG_WRONGSTATE, "DMPlexWarpAPSetStep() without the hook");
+    { /* a vector field on a clone of the mesh */
+      DM      dm;
+      PetscFE fe;
+      PetscCall(DMClone(h.dm, &dm));
+      PetscCall(PetscFECreateLagrange(PETSC_COMM_SELF, 3, 3, PETSC_TRUE, 1, PETSC_DETERMINE, &fe));
+      PetscCall(DMSetField(dm, 0, NULL, (PetscObject)fe));
+      PetscCall(DMCreateDS(dm));
+      EXPECT_CODE(DMPlexWarpSetSNESLocalAlievPanfilov(dm, hp->p, h.kcell, h.stim), PETSC_ERR_ARG_WRONG, "a field of 3 components");
+      PetscCall(PetscFEDestroy(&fe));
+      PetscCall(DMDestroy(&dm));
+    }
+    {
+      PetscReal p[PETSCWARP_AP_NPARAM];
+      PetscCall(PetscArraycpy(p, hp->p, PETSCWARP_AP_NPARAM));
+      p[PETSCWARP_AP_DT] = 0.0;
+      EXPECT_CODE(DMPlexWarpSetSNESLocalAlievPanfilov(h.dm, p, h.kcell, h.stim), PETSC_ERR_ARG_OUTOFRANGE, "time step 0 in the parameters");
+    }
+    PetscCall(VecDestroy(&U));
+    PetscCall(HeartDestroy(&h));
+  }
+  { /* the hook with BAIJ: installed, then refused at the first Jacobian; a non-positive step refused */
+    SNES snes;
+    Mat  J;
+    PetscCall(HeartCreate(PETSC_COMM_WORLD, hp, MATBAIJ, PETSCWARP_SOURCE_DIR, &h));
+    EXPECT_CODE(DMPlexWarpAPSetStep(h.dm, -1.0, 0.0), PETSC_ERR_ARG_OUTOFRANGE, "DMPlexWarpAPSetStep() with dt -1");
+    PetscCall(DMCreateMatrix(h.dm, &J));
+    PetscCall(DMCreateGlobalVector(h.dm, &U));
+    PetscCall(VecSet(U, 0.5));
+    PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
+    PetscCall(SNESSetDM(snes, h.dm));
+    EXPECT_CODE(SNESComputeJacobian(snes, U, J, J), PETSC_ERR_SUP, "the first Jacobian into a baij matrix");
+    PetscCall(DMPlexWarpAPSetPrevious(h.dm, U, NULL)); /* the hook still serves: a voltage without a recovery */
+    PetscCall(SNESDestroy(&snes));
+    PetscCall(MatDestroy(&J));
+    PetscCall(VecDestroy(&U));
+    PetscCall(HeartDestroy(&h));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscBool   skip, device;
@@ -106,9 +172,7 @@ int main(int argc, char **argv)
   PetscCall(PathCreate(&hp, NULL, &ref));
   ncells = ref.h.ncells;
   PetscCall(PetscMalloc3(ncells, &rn, ncells, &r0, ncells, &r1));
-  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
-  PetscCall(PetscRandomSetSeed(rnd, 20261124));
-  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(TestRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(VecDuplicate(ref.U, &Un));
   PetscCall(VecDuplicate(ref.U, &Ustate));
   PetscCall(VecSetRandom(Un, rnd));     /* previous voltage in [0, 1) */
@@ -178,6 +242,7 @@ int main(int argc, char **argv)
   PetscCall(MatDestroy(&Jref));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PathDestroy(&ref));
+  PetscCall(HookErrors(&hp));
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -8,8 +8,9 @@ static char help[] = "petscwarp tutorial 4: the heart application of Wong, Kuhl 
                      "  aij      PETSc's CPU path: pointwise f0, f1, g0, g3 of a PetscDS with the previous voltage, the previous\n"
                      "           recovery (piecewise constant: exact at the one point), fibres and stimulus as auxiliary fields,\n"
                      "           DMPlexSNESComputeResidualFEM/JacobianFEM into MATAIJ (any number of MPI ranks)\n"
-                     "  ellwarp  PetscWarpAsm: the model at the points, the residual and the consistent Jacobian on the GPU when there\n"
-                     "           is one (VECCUDA vectors), into MATELLWARP's layout (host twins without a GPU; one rank)\n"
+                     "  ellwarp  petscwarp's hook, DMPlexWarpSetSNESLocalAlievPanfilov(): the model at the points, the residual and\n"
+                     "           the consistent Jacobian on the GPU when there is one (VECCUDA vectors on one rank), into MATELLWARP's\n"
+                     "           layout (host twins without a GPU; any number of MPI ranks, each its own cells)\n"
                      "  sharednz the same into MATSHAREDNZ (cuSPARSE CSR; GPU only)\n"
                      "Prints per path the Newton and CG iterations and the time per step split into assembly (residuals and\n"
                      "Jacobians), solve (KSPSolve) and other (the rest of SNES, accepting the step), and the agreement with aij.\n"
@@ -189,13 +190,7 @@ static PetscErrorCode RunPath(const HeartParams *hp, const char *path, PetscInt 
   PetscFunctionBegin;
   PetscCall(PetscStrcmp(path, "aij", &isaij));
   PetscCall(PetscStrncpy(r->name, path, sizeof(r->name)));
-  PetscCall(HeartCreate(PETSC_COMM_WORLD, hp, (PetscBool)!isaij, PETSCWARP_SOURCE_DIR, &h));
-  if (!isaij) {
-    PetscMPIInt size;
-    PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-    PetscCheck(size == 1, PETSC_COMM_WORLD, PETSC_ERR_SUP, "The %s path runs on one MPI rank (PetscWarpAsm's Aliev-Panfilov model); run -paths aij on several", path);
-    PetscCall(DMSetMatType(h.dm, path));
-  }
+  PetscCall(HeartCreate(PETSC_COMM_WORLD, hp, isaij ? NULL : path, PETSCWARP_SOURCE_DIR, &h));
   PetscCall(DMCreateMatrix(h.dm, &J));
   PetscCall(DMCreateGlobalVector(h.dm, &U));
   PetscCall(VecGetSize(U, &r->rows));
@@ -304,7 +299,7 @@ int main(int argc, char **argv)
     PetscBool last = (PetscBool)(p == npaths - 1);
     if (surfset && last) {
       Heart h; /* the surface of the same mesh */
-      PetscCall(HeartCreate(PETSC_COMM_WORLD, &hp, PETSC_FALSE, PETSCWARP_SOURCE_DIR, &h));
+      PetscCall(HeartCreate(PETSC_COMM_WORLD, &hp, NULL, PETSCWARP_SOURCE_DIR, &h));
       PetscCall(SurfaceSetUp(h.dm, &surf));
       PetscCall(HeartDestroy(&h));
     }

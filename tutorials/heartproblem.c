@@ -81,7 +81,7 @@ static void g3_ap(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff
     for (PetscInt e = 0; e < dim; e++) g3[d * dim + e] = constants[HEART_DISO] * (d == e) + constants[HEART_DANI] * n[d] * n[e];
 }
 
-/* ---------------- SNES callbacks (timed: assembly = residuals + Jacobians) ---------------- */
+/* ---------------- the installed SNES local functions, timed (assembly = residuals + Jacobians) ---------------- */
 static PetscErrorCode ResidualLocal(DM dm, Vec X, Vec F, void *ctx)
 {
   Heart         *h = (Heart *)ctx;
@@ -90,8 +90,7 @@ static PetscErrorCode ResidualLocal(DM dm, Vec X, Vec F, void *ctx)
   PetscFunctionBegin;
   PetscCall(DeviceSync());
   PetscCall(PetscTime(&t0));
-  if (h->warp) PetscCall(PetscWarpAsmAPComputeResidualLocal(h->wa, X, h->Unloc, F));
-  else PetscCall(DMPlexSNESComputeResidualFEM(dm, X, F, NULL));
+  PetscCall(h->residual(dm, X, F, h->rctx));
   PetscCall(DeviceSync());
   PetscCall(PetscTime(&t1));
   h->t_asm += (PetscReal)(t1 - t0);
@@ -99,7 +98,8 @@ static PetscErrorCode ResidualLocal(DM dm, Vec X, Vec F, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode JacobianLocal(DM dm, Vec X, Mat J, Mat Jp, void *ctx)
+/* the SNES Jacobian (a global one: the hook makes the local state itself, PETSc's DMLocal wrapper does for PETSc's path) */
+static PetscErrorCode Jacobian(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
 {
   Heart         *h = (Heart *)ctx;
   PetscLogDouble t0, t1;
@@ -107,8 +107,7 @@ static PetscErrorCode JacobianLocal(DM dm, Vec X, Mat J, Mat Jp, void *ctx)
   PetscFunctionBegin;
   PetscCall(DeviceSync());
   PetscCall(PetscTime(&t0));
-  if (h->warp) PetscCall(PetscWarpAsmAPAssembleJacobian(h->wa, X, Jp));
-  else PetscCall(DMPlexSNESComputeJacobianFEM(dm, X, J, Jp, NULL));
+  PetscCall(h->jacobian(snes, X, J, Jp, h->jctx));
   PetscCall(DeviceSync());
   PetscCall(PetscTime(&t1));
   h->t_asm += (PetscReal)(t1 - t0);
@@ -201,7 +200,7 @@ static PetscErrorCode AuxCreate(Heart *h, PetscFE feu)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode HeartCreate(MPI_Comm comm, const HeartParams *par, PetscBool warp, const char srcdir[], Heart *h)
+PetscErrorCode HeartCreate(MPI_Comm comm, const HeartParams *par, const char mattype[], const char srcdir[], Heart *h)
 {
   PetscFE         fe;
   PetscDS         ds;
@@ -214,7 +213,7 @@ PetscErrorCode HeartCreate(MPI_Comm comm, const HeartParams *par, PetscBool warp
   PetscFunctionBegin;
   PetscCall(PetscMemzero(h, sizeof(*h)));
   h->par  = *par;
-  h->warp = warp;
+  h->warp = (PetscBool)(mattype != NULL);
   PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_filename", &set));
   if (!set) {
     PetscCall(PetscSNPrintf(mesh, sizeof(mesh), "%s/bench/meshes/shell_tet.msh", srcdir));
@@ -257,26 +256,20 @@ PetscErrorCode HeartCreate(MPI_Comm comm, const HeartParams *par, PetscBool warp
     PetscCall(PetscDSSetConstants(ds, HEART_NCON, c));
   }
   PetscCall(CellData(h));
-  if (warp) {
-    PetscBool dev;
-    PetscCall(PetscWarpDeviceAvailable(&dev));
-    PetscCall(DMSetMatType(h->dm, MATELLWARP)); /* the caller may set another petscwarp type */
-    if (dev) PetscCall(DMSetVecType(h->dm, VECCUDA));
-    PetscCall(DMPlexWarpAsmCreate(h->dm, PETSCWARP_PHYSICS_LAPLACE, &h->wa));
-    PetscCall(PetscWarpAsmSetLaplace(h->wa, PETSCWARP_COEF_TENSOR, 0.0, h->kcell));
-    PetscCall(PetscWarpAsmSetStrategy(h->wa, PETSCWARP_ASM_ATOMIC));
-    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)h->wa, ((PetscObject)h->dm)->prefix));
-    PetscCall(PetscWarpAsmSetFromOptions(h->wa));
-    PetscCall(PetscWarpAsmSetAlievPanfilov(h->wa, h->par.p, h->stim));
-    PetscCall(DMCreateLocalVector(h->dm, &h->Unloc));
-    PetscCall(VecZeroEntries(h->Unloc));
-  } else {
+  if (h->warp) { /* one call: petscwarp's device model (it sets VECCUDA vectors when the device assembles) */
+    PetscCall(DMSetMatType(h->dm, mattype));
+    PetscCall(DMPlexWarpSetSNESLocalAlievPanfilov(h->dm, h->par.p, h->kcell, h->stim));
+  } else { /* PETSc's pointwise form with the auxiliary fields */
     PetscCall(DMSetMatType(h->dm, MATAIJ));
     PetscCall(AuxCreate(h, fe));
+    PetscCall(DMPlexSetSNESLocalFEM(h->dm, PETSC_FALSE, NULL));
   }
   PetscCall(PetscFEDestroy(&fe));
+  /* the installed functions, wrapped by the timed ones: the local residual, the SNES Jacobian */
+  PetscCall(DMSNESGetFunctionLocal(h->dm, &h->residual, &h->rctx));
+  PetscCall(DMSNESGetJacobian(h->dm, &h->jacobian, &h->jctx));
   PetscCall(DMSNESSetFunctionLocal(h->dm, ResidualLocal, h));
-  PetscCall(DMSNESSetJacobianLocal(h->dm, JacobianLocal, h));
+  PetscCall(DMSNESSetJacobian(h->dm, Jacobian, h));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -285,8 +278,6 @@ PetscErrorCode HeartDestroy(Heart *h)
   PetscFunctionBegin;
   PetscCall(PetscFree3(h->fibre, h->stim, h->kcell));
   PetscCall(VecDestroy(&h->aux));
-  PetscCall(VecDestroy(&h->Unloc));
-  PetscCall(PetscWarpAsmDestroy(&h->wa));
   PetscCall(DMDestroy(&h->dmAux));
   PetscCall(DMDestroy(&h->dm));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -297,7 +288,7 @@ PetscErrorCode HeartSetStep(Heart *h, PetscInt n)
   PetscReal dt = h->par.p[PETSCWARP_AP_DT], amp = (n + 1) * dt <= h->par.stim_t + 1e-12 ? h->par.stim_amp : 0.0;
 
   PetscFunctionBegin;
-  if (h->warp) PetscCall(PetscWarpAsmAPSetStep(h->wa, dt, amp));
+  if (h->warp) PetscCall(DMPlexWarpAPSetStep(h->dm, dt, amp));
   else {
     PetscDS            ds;
     PetscInt           nc;
@@ -370,13 +361,14 @@ static PetscErrorCode Previous(Heart *h, Vec U, const PetscReal r[])
   Vec Uloc;
 
   PetscFunctionBegin;
+  if (h->warp) {
+    if (r) PetscCall(DMPlexWarpAPSetPrevious(h->dm, U, r));
+    else PetscCall(DMPlexWarpAPAdvance(h->dm, U));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(DMGetLocalVector(h->dm, &Uloc));
   PetscCall(DMGlobalToLocal(h->dm, U, INSERT_VALUES, Uloc));
-  if (h->warp) {
-    if (r) PetscCall(PetscWarpAsmAPSetRecovery(h->wa, r));
-    else PetscCall(PetscWarpAsmAPAdvance(h->wa, Uloc));
-    PetscCall(VecCopy(Uloc, h->Unloc));
-  } else PetscCall(AuxAdvance(h, Uloc, r));
+  PetscCall(AuxAdvance(h, Uloc, r));
   PetscCall(DMRestoreLocalVector(h->dm, &Uloc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -391,8 +383,11 @@ PetscErrorCode HeartAdvance(Heart *h, Vec U)
 PetscErrorCode HeartGetRecovery(Heart *h, PetscReal r[])
 {
   PetscFunctionBegin;
-  if (h->warp) PetscCall(PetscWarpAsmAPGetRecovery(h->wa, r));
-  else {
+  if (h->warp) {
+    PetscWarpAsm wa;
+    PetscCall(DMPlexWarpGetAsm(h->dm, &wa));
+    PetscCall(PetscWarpAsmAPGetRecovery(wa, r));
+  } else {
     PetscSection       s;
     PetscInt           cStart, cEnd;
     const PetscScalar *a;

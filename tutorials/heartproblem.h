@@ -5,8 +5,11 @@
    - PETSc: pointwise functions f0, f1, g0, g3 of a PetscDS (DMPlexSNESComputeResidualFEM/JacobianFEM), with the
      previous voltage (P1), the previous recovery (P0: its one value per cell is exact at the one quadrature point), the
      fibre (P0, 3 components) and the stimulus mask (P0) as auxiliary fields;
-   - petscwarp: PetscWarpAsm with the Laplace physics (a conductivity tensor per cell) and the Aliev-Panfilov model
-     (PetscWarpAsmSetAlievPanfilov()): the recovery at the quadrature points, on the device with VECCUDA vectors. */
+   - petscwarp: one call, DMPlexWarpSetSNESLocalAlievPanfilov() (the conductivity tensor and stimulus mask per cell),
+     and DMPlexWarpAPSetStep()/DMPlexWarpAPAdvance() in the time loop: the recovery at the quadrature points, on the device
+     with VECCUDA vectors.
+   Both paths time the functions they install (the PETSc path's DMPlexSetSNESLocalFEM(), petscwarp's hook): the local
+   residual, and the SNES Jacobian with its scatter of the state to a local vector. */
 #pragma once
 #include <petscwarp.h>
 #include <petscwarp/alievpanfilov.h>
@@ -20,24 +23,27 @@ typedef struct {
 } HeartParams;
 
 typedef struct {
-  HeartParams  par;
-  DM           dm, dmAux;
-  PetscBool    warp; /* petscwarp's path (else PETSc's) */
-  PetscInt     ncells, nq;
-  PetscReal   *fibre; /* [ncells*3] */
-  PetscReal   *stim;  /* [ncells] mask */
-  PetscReal   *kcell; /* [ncells*9] conductivity tensors */
-  Vec          aux;   /* PETSc: local auxiliary vector (Vn, rn, fibre, stim) */
-  PetscWarpAsm wa;    /* petscwarp */
-  Vec          Unloc; /* petscwarp: the previous step's local voltage */
-  PetscReal    t_asm; /* seconds in residuals and Jacobians */
-  PetscInt     nres, njac;
+  HeartParams par;
+  DM          dm, dmAux;
+  PetscBool   warp; /* petscwarp's path (else PETSc's) */
+  PetscInt    ncells, nq;
+  PetscReal  *fibre; /* [ncells*3] */
+  PetscReal  *stim;  /* [ncells] mask */
+  PetscReal  *kcell; /* [ncells*9] conductivity tensors */
+  Vec         aux;   /* PETSc: local auxiliary vector (Vn, rn, fibre, stim) */
+  /* the SNES local functions installed by DMPlexSetSNESLocalFEM() or DMPlexWarpSetSNESLocalAlievPanfilov(), timed */
+  PetscErrorCode (*residual)(DM, Vec, Vec, void *);
+  SNESJacobianFn *jacobian; /* the SNES Jacobian (PETSc's DMLocal wrapper, or the hook's) */
+  void           *rctx, *jctx;
+  PetscReal       t_asm; /* seconds in residuals and Jacobians */
+  PetscInt        nres, njac;
 } Heart;
 
 PetscErrorCode HeartParamsFromOptions(HeartParams *);
 /* The mesh (-dm_plex_filename, default the shipped shell; -dm_refine), the P1 field with one-point quadrature, the
-   PetscDS; warp: the PetscWarpAsm and its SNES callbacks, else the auxiliary fields and PETSc's */
-PetscErrorCode HeartCreate(MPI_Comm, const HeartParams *, PetscBool warp, const char srcdir[], Heart *);
+   PetscDS; mattype (ellwarp, sharednz, ...): that matrix type and petscwarp's hook, NULL: the auxiliary fields and PETSc's
+   DMPlexSetSNESLocalFEM() with AIJ */
+PetscErrorCode HeartCreate(MPI_Comm, const HeartParams *, const char mattype[], const char srcdir[], Heart *);
 PetscErrorCode HeartDestroy(Heart *);
 /* The time step and stimulus of step n (time (n+1) dt) */
 PetscErrorCode HeartSetStep(Heart *, PetscInt);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <petscwarp.h>
+#include <petscwarp/alievpanfilov.h>
 #include <petscdmplex.h>
 
 /* A constant Neumann flux g on the faces of a label value (a natural boundary's boundary f0) */
@@ -35,12 +36,18 @@ typedef struct {
   PetscWarpPointwise pw;         /* their element kernels */
   PetscBool          pwinfo[2];  /* -info said where the Jacobian / residual ran */
   PetscBool          ownpattern; /* DMCreateMatrix() gives the elements' pattern instead of PETSc's preallocation (-dm_plex_warp_preallocate) */
+  /* the Aliev-Panfilov model (DMPlexWarpSetSNESLocalAlievPanfilov()) */
+  PetscBool  ap;
+  PetscReal  app[PETSCWARP_AP_NPARAM]; /* its parameters, dt and the stimulus amplitude of the step */
+  PetscInt   apncells;                 /* the cells of apk and apstim (the DM's height-0 stratum) */
+  PetscReal *apk, *apstim;             /* copies of the conductivity tensors (dim*dim per cell) and of the stimulus mask (or NULL) */
+  Vec        apUn;                     /* the previous step's local voltage */
 } DMPlexWarpHook;
 
 PETSC_INTERN PetscErrorCode DMPlexWarpRecognizeBoundary_Private(DM, PetscBool *, PetscInt *, DMPlexWarpBdFlux **, char[], size_t);
 PETSC_INTERN PetscErrorCode DMPlexWarpSetBoundaryFluxes_Private(DM, PetscInt, const DMPlexWarpBdFlux[], PetscWarpAsm);
 PETSC_INTERN PetscErrorCode DMPlexWarpRecognizeJacobian_Private(DM, PetscBool, PetscBool *, PetscWarpPhysics *, PetscReal[], PetscReal *, char[], size_t);
-PETSC_INTERN PetscErrorCode DMPlexWarpHookCreate_Private(DM, PetscBool, const char[], DMPlexWarpHook **);
+PETSC_INTERN PetscErrorCode DMPlexWarpHookCreate_Private(DM, PetscBool, PetscBool, const char[], DMPlexWarpHook **);
 PETSC_INTERN PetscErrorCode DMPlexWarpMatchVectors_Private(DM, Mat);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookQuery_Private(DM, DMPlexWarpHook **); /* NULL when there is none */
 PETSC_INTERN PetscErrorCode DMPlexWarpHookGet_Private(DM, DMPlexWarpHook **);

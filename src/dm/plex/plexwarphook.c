@@ -20,6 +20,9 @@ static PetscErrorCode HookDestroy(PetscCtxRt ctx)
   PetscCall(VecDestroy(&h->bc));
   PetscCall(VecDestroy(&h->bc_t));
   PetscCall(PetscFree(h->flux));
+  PetscCall(PetscFree(h->apk));
+  PetscCall(PetscFree(h->apstim));
+  PetscCall(VecDestroy(&h->apUn));
   PetscCall(PetscFree(h));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -272,7 +275,9 @@ static PetscErrorCode WrapCreateMatrix(DM dm, DMPlexWarpHook *h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const char name[], DMPlexWarpHook **hook)
+/* The hook of dm under name: transient (TS) or not; ap: the Aliev-Panfilov model (DMPlexWarpSetSNESLocalAlievPanfilov(),
+   which sets the model's data after this call), else the PetscDS's pointwise functions recognised or registered */
+PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, PetscBool ap, const char name[], DMPlexWarpHook **hook)
 {
   DMPlexWarpHook *h;
   PetscBool       isplex, found, useres = PETSC_TRUE;
@@ -286,7 +291,11 @@ PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const ch
   PetscCall(PetscNew(&h));
   h->transient = transient;
   h->cachebc   = PETSC_TRUE;
-  {
+  h->ap        = ap;
+  if (ap) { /* the model's own residual and Jacobian, whatever the PetscDS says */
+    h->physics  = PETSCWARP_PHYSICS_LAPLACE;
+    h->residual = PETSC_TRUE;
+  } else {
     const PetscWarpPointwise *pw;
     PetscCall(DMPlexWarpPointwiseGet_Private(dm, &pw));
     if (pw) { /* user pointwise functions (DMPlexWarpSetPointwise()) instead of a built-in physics */
@@ -298,7 +307,7 @@ PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const ch
       h->residual  = PETSC_TRUE;
     }
   }
-  if (!h->pointwise) {
+  if (!h->pointwise && !h->ap) {
     PetscCall(DMPlexWarpRecognizeJacobian_Private(dm, transient, &found, &h->physics, h->coef, &h->mass, why, sizeof(why)));
     if (!found) {
       PetscCall(PetscFree(h));
@@ -325,6 +334,13 @@ PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const ch
     h->ownpattern = (PetscBool)(own && size == 1);
   }
   PetscOptionsEnd();
+  if (h->ap) { /* PETSc cannot compute this model without the user's auxiliary fields: the options that ask for it are ignored */
+    if (h->check || h->mpioff || !useres)
+      PetscCall(PetscInfo(dm, "The Aliev-Panfilov hook ignores -dm_plex_warp_check, -dm_plex_warp_residual 0 and -dm_plex_warp_mpi_device 0: PETSc's assembly of the model needs the program's own PetscDS with auxiliary fields\n"));
+    h->check  = PETSC_FALSE;
+    h->mpioff = PETSC_FALSE;
+    useres    = PETSC_TRUE;
+  }
   if (h->mpioff) {
     h->residual = PETSC_FALSE;
     PetscCall(PetscStrncpy(h->why, "several ranks with the device: -dm_plex_warp_mpi_device 0", sizeof(h->why)));
@@ -334,15 +350,17 @@ PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, const ch
     h->residual = PETSC_FALSE;
     PetscCall(PetscStrncpy(h->why, "-dm_plex_warp_residual 0", sizeof(h->why)));
   }
-  if (h->residual && !h->pointwise) { /* the Neumann fluxes (recognised with the residual) */
+  if (h->residual && !h->pointwise && !h->ap) { /* the Neumann fluxes (recognised with the residual) */
     PetscBool ok;
     PetscCall(DMPlexWarpRecognizeBoundary_Private(dm, &ok, &h->nflux, &h->flux, why, sizeof(why)));
     PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Boundary fluxes recognised, then not: %s", why);
   }
-  if (h->pointwise) PetscCall(PetscInfo(dm, "Jacobians by PetscWarpAsm: the pointwise kernels %s (device kernels %s)\n", h->pw.name, h->pw.jacobian_device ? "compiled" : "not compiled: host twins"));
+  if (h->ap) PetscCall(PetscInfo(dm, "Jacobians and residuals by PetscWarpAsm: the Aliev-Panfilov monodomain model\n"));
+  else if (h->pointwise) PetscCall(PetscInfo(dm, "Jacobians by PetscWarpAsm: the pointwise kernels %s (device kernels %s)\n", h->pw.name, h->pw.jacobian_device ? "compiled" : "not compiled: host twins"));
   else if (h->physics == PETSCWARP_PHYSICS_LAPLACE) PetscCall(PetscInfo(dm, "Jacobians by PetscWarpAsm: Laplacian, kappa %g, mass %g\n", (double)h->coef[0], (double)h->mass));
   else PetscCall(PetscInfo(dm, "Jacobians by PetscWarpAsm: isotropic elasticity, lambda %g, mu %g, mass %g\n", (double)h->coef[0], (double)h->coef[1], (double)h->mass));
-  if (h->residual && h->pointwise) PetscCall(PetscInfo(dm, "Residuals by PetscWarpAsm: the pointwise kernels %s\n", h->pw.name));
+  if (h->ap) { /* said above */
+  } else if (h->residual && h->pointwise) PetscCall(PetscInfo(dm, "Residuals by PetscWarpAsm: the pointwise kernels %s\n", h->pw.name));
   else if (h->residual) PetscCall(PetscInfo(dm, "Residuals by PetscWarpAsm: f0 = %s(%g, %g, %g), %" PetscInt_FMT " constant Neumann fluxes\n", transient ? "c u_t + " : "", (double)h->f[0], (double)h->f[1], (double)h->f[2], h->nflux));
   else PetscCall(PetscInfo(dm, "Residuals by PETSc: %s\n", h->why));
   PetscCall(DeviceVectors(dm));
@@ -377,6 +395,23 @@ PetscErrorCode DMPlexWarpHookGetAsm_Private(DM dm, DMPlexWarpHook *h)
         PetscCall(PetscInfo(dm, "Pointwise kernels: -mat_warp_assembly %s computes element matrices itself; the user's are reduced by globalnz\n", PetscWarpAsmStrategies[st]));
         PetscCall(PetscWarpAsmSetStrategy(h->wa, PETSCWARP_ASM_GLOBALNZ));
       }
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (h->ap) { /* the conductivity tensors, the model with the recovery at the quadrature points, the previous voltage */
+    PetscInt cStart, cEnd;
+    PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+    PetscCheck(cEnd - cStart == h->apncells, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The DM has %" PetscInt_FMT " cells, DMPlexWarpSetSNESLocalAlievPanfilov() was given data for %" PetscInt_FMT ": call it on the final mesh", cEnd - cStart, h->apncells);
+    PetscCall(DMPlexWarpAsmCreate(dm, PETSCWARP_PHYSICS_LAPLACE, &h->wa));
+    PetscCall(PetscWarpAsmSetLaplace(h->wa, PETSCWARP_COEF_TENSOR, 0.0, h->apk));
+    PetscCall(PetscWarpAsmSetStrategy(h->wa, PETSCWARP_ASM_ATOMIC)); /* a mass coefficient per quadrature point: the per-element kernels */
+    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)h->wa, ((PetscObject)dm)->prefix));
+    PetscCall(PetscWarpAsmSetFromOptions(h->wa));
+    PetscCall(PetscWarpAsmSetAlievPanfilov(h->wa, h->app, h->apstim));
+    if (!h->apUn) {
+      PetscCall(DMCreateLocalVector(dm, &h->apUn));
+      PetscCall(VecZeroEntries(h->apUn));
+      PetscCall(VecSetDM(h->apUn, NULL)); /* the DM holds the hook: no reference back */
     }
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -428,6 +463,18 @@ PetscErrorCode DMPlexWarpHookAssemble_Private(DM dm, DMPlexWarpHook *h, const Pe
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
+  if (h->ap) { /* at the local state; no shift (the mass term is the model's) */
+    PetscCheck(locX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The Aliev-Panfilov Jacobian needs the local state");
+    PetscCall(PetscWarpAsmAPAssembleJacobian(h->wa, locX, Jp));
+    if (J != Jp) {
+      if (mffd) {
+        PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+        PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+      } else PetscCall(PetscWarpAsmAPAssembleJacobian(h->wa, locX, J));
+    }
+    h->ndevice++;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (h->pointwise) {
     PetscCall(DMPlexWarpPointwiseJacobian_Private(dm, h, t, shift ? *shift : 0.0, locX, locX_t, J, Jp, mffd));
     if (J != Jp && mffd) {
@@ -595,7 +642,8 @@ PetscErrorCode DMPlexWarpHookResidual_Private(DM dm, DMPlexWarpHook *h, PetscRea
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
-  if (h->pointwise) PetscCall(DMPlexWarpPointwiseResidual_Private(dm, h, t, locX, h->transient ? locX_t : NULL, locF));
+  if (h->ap) PetscCall(PetscWarpAsmAPComputeResidualLocal(h->wa, locX, h->apUn, locF));
+  else if (h->pointwise) PetscCall(DMPlexWarpPointwiseResidual_Private(dm, h, t, locX, h->transient ? locX_t : NULL, locF));
   else PetscCall(PetscWarpAsmComputeResidualLocal(h->wa, locX, h->transient ? locX_t : NULL, h->mass, locF));
   h->nrwarp++;
   if (h->check && !h->rchecked) {

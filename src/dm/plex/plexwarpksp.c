@@ -119,7 +119,7 @@ PetscErrorCode DMPlexWarpSetKSPLocalFEM(DM dm)
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
-  PetscCall(DMPlexWarpHookCreate_Private(dm, PETSC_FALSE, HOOK_NAME, &h));
+  PetscCall(DMPlexWarpHookCreate_Private(dm, PETSC_FALSE, PETSC_FALSE, HOOK_NAME, &h));
   PetscCall(DMKSPSetComputeOperators(dm, ComputeOperators, h));
   PetscCall(DMKSPSetComputeRHS(dm, ComputeRHS, h));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -37,7 +37,9 @@ static PetscErrorCode LocalState(DM dm, DMPlexWarpHook *h, Vec X, Vec *Xloc)
 }
 
 /* A global Jacobian (not a local one): the Jacobian of a built-in physics does not depend on the state, so the local
-   state is made only when PETSc assembles, or for the pointwise functions of DMPlexWarpSetPointwise() */
+   state is made only when PETSc assembles, or for the pointwise functions of DMPlexWarpSetPointwise() and the
+   Aliev-Panfilov model (whose Jacobian PETSc cannot assemble: a matrix type PetscWarpAsm does not fill is an error, raised
+   after the local state is given back) */
 static PetscErrorCode JacobianGlobal(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
 {
   DMPlexWarpHook *h = (DMPlexWarpHook *)ctx;
@@ -47,9 +49,14 @@ static PetscErrorCode JacobianGlobal(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
 
   PetscFunctionBegin;
   PetscCall(SNESGetDM(snes, &dm));
-  if (h->pointwise) PetscCall(LocalState(dm, h, X, &Xloc));
+  if (h->pointwise || h->ap) PetscCall(LocalState(dm, h, X, &Xloc));
   /* t = 0 as DMPlexSNESComputeJacobianFEM() */
   PetscCall(DMPlexWarpHookAssemble_Private(dm, h, NULL, 0.0, Xloc, NULL, J, Jp, &done));
+  if (!done && h->ap) {
+    PetscCall(DMRestoreLocalVector(dm, &Xloc));
+    SETERRQ(PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "The Aliev-Panfilov Jacobian is assembled by PetscWarpAsm only, into AIJ types (aij, aijcusparse, sharednz, ellwarp), not %s%s%s: choose -dm_mat_type ellwarp, sharednz or aij",
+            ((PetscObject)Jp)->type_name, J != Jp ? " and " : "", J != Jp ? ((PetscObject)J)->type_name : "");
+  }
   if (!done) { /* PETSc's own assembly */
     if (!h->warned) PetscCall(PetscInfo(dm, "Jacobian of type %s: assembled by PETSc (DMPlexSNESComputeJacobianFEM); PetscWarpAsm fills AIJ types (MPIAIJ ones on several ranks)\n", ((PetscObject)Jp)->type_name));
     h->warned = PETSC_TRUE;
@@ -136,10 +143,208 @@ PetscErrorCode DMPlexWarpSetSNESLocalFEM(DM dm)
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
-  PetscCall(DMPlexWarpHookCreate_Private(dm, PETSC_FALSE, HOOK_NAME, &h));
+  PetscCall(DMPlexWarpHookCreate_Private(dm, PETSC_FALSE, PETSC_FALSE, HOOK_NAME, &h));
   PetscCall(DMPlexSetSNESLocalFEM(dm, PETSC_FALSE, NULL));
   PetscCall(DMSNESSetBoundaryLocal(dm, BoundaryLocal, h));
   PetscCall(DMSNESSetFunctionLocal(dm, ResidualLocal, h));
   PetscCall(DMSNESSetJacobian(dm, JacobianGlobal, h)); /* replaces the DMLocal wrapper of the Jacobian only */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The hook of DMPlexWarpSetSNESLocalAlievPanfilov() */
+static PetscErrorCode APGet(DM dm, DMPlexWarpHook **h)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
+  PetscCall(PetscObjectContainerQuery((PetscObject)dm, HOOK_NAME, h));
+  PetscCheck(*h && (*h)->ap, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONGSTATE, "Call DMPlexWarpSetSNESLocalAlievPanfilov() first");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  DMPlexWarpSetSNESLocalAlievPanfilov - Installs the residual and the Jacobian of a backward Euler step of the
+  Aliev-Panfilov monodomain model, computed and assembled by `PetscWarpAsm` (on the device, or by the host twins of the
+  kernels), as the `SNES` local functions of a `DMPLEX`
+
+  Logically Collective
+
+  Input Parameters:
++ dm    - a `DMPLEX` with one scalar `PetscFE` field (the voltage), its matrix type set (`-dm_mat_type ellwarp`,
+          `sharednz`, `aijcusparse` or `aij`)
+. p     - the model's parameters, `PETSCWARP_AP_NPARAM` values indexed by `PETSCWARP_AP_C`, ...
+          (petscwarp/alievpanfilov.h; the time step `PETSCWARP_AP_DT` and the stimulus amplitude `PETSCWARP_AP_STIM` too), or
+          `NULL` for `PetscWarpAPDefaults()`
+. kcell - the conductivity tensor of every cell of the DM's height-0 stratum, dim*dim values per cell in cell order
+          (fibre anisotropy: D = d_iso I + d_ani n n^T)
+- stim  - the stimulus mask, one value per cell (the current at a point of the cell is p[`PETSCWARP_AP_STIM`] * stim[cell]),
+          or `NULL` for none
+
+  Options Database Keys:
++ -dm_plex_warp_cache_boundary <bool> - as `DMPlexWarpSetSNESLocalFEM()`
+. -dm_plex_warp_preallocate <bool>    - as `DMPlexWarpSetSNESLocalFEM()`
+- -mat_warp_*                         - the options of the assembler (`PetscWarpAsmSetFromOptions()`), with the DM's
+                                        prefix; the strategy defaults to atomic
+
+  Level: intermediate
+
+  Notes:
+  Each `SNESSolve()` with the DM solves one backward Euler step R(V) = M (V - V_n)/dt + K V - F(V) = 0 for the nodal
+  voltages, the recovery variable being solved at each quadrature point for the current V (`PetscWarpAsmSetAlievPanfilov()`),
+  with the consistent Jacobian: Newton's method converges quadratically. The hook keeps the previous step's voltage and
+  recovery; in the time loop call `DMPlexWarpAPSetStep()` before a step's `SNESSolve()` and `DMPlexWarpAPAdvance()` with
+  the converged state after it. Both start at 0 (`DMPlexWarpAPSetPrevious()` sets others).
+
+  The residual and the Jacobian are replaced (`DMSNESSetFunctionLocal()`, `DMSNESSetJacobian()`); the boundary values
+  are those of the `PetscDS` (`DMSNESSetBoundaryLocal()`, projected once: the model's natural no-flux condition needs
+  none). The `PetscDS`'s pointwise functions are not used: the model is petscwarp's. As with
+  `DMPlexWarpSetSNESLocalFEM()`, the DM's vectors become `VECCUDA` when a device assembles into a device matrix type
+  (unless `-dm_vec_type` was given), `DMCreateMatrix()` gives the elements' pattern on one rank, and a Jacobian of a type
+  `PetscWarpAsm` cannot fill is an error (`PETSC_ERR_SUP`). `-dm_plex_warp_check` is ignored (PETSc's own assembly of the
+  model needs the program's auxiliary fields: tutorials/heartproblem.c compares the two forms).
+
+  The recovery at the quadrature points is that of `PetscWarpAsmAPGetRecovery()` on `DMPlexWarpGetAsm()`'s assembler.
+
+.seealso: `DMPlexWarpAPSetStep()`, `DMPlexWarpAPAdvance()`, `DMPlexWarpAPSetPrevious()`, `PetscWarpAsmSetAlievPanfilov()`,
+          `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpGetAsm()`
+@*/
+PetscErrorCode DMPlexWarpSetSNESLocalAlievPanfilov(DM dm, const PetscReal p[], const PetscReal kcell[], const PetscReal stim[])
+{
+  DMPlexWarpHook *h;
+  PetscInt        dim, nf, cStart, cEnd;
+  PetscObject     disc;
+  PetscClassId    id;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
+  PetscAssertPointer(kcell, 3);
+  PetscCall(DMGetDimension(dm, &dim));
+  PetscCall(DMGetNumFields(dm, &nf));
+  PetscCheck(nf == 1, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The Aliev-Panfilov model needs one field (the voltage), the DM has %" PetscInt_FMT, nf);
+  PetscCall(DMGetField(dm, 0, NULL, &disc));
+  PetscCall(PetscObjectGetClassId(disc, &id));
+  PetscCheck(id == PETSCFE_CLASSID, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The Aliev-Panfilov model needs a PetscFE field");
+  {
+    PetscInt nc;
+    PetscCall(PetscFEGetNumComponents((PetscFE)disc, &nc));
+    PetscCheck(nc == 1, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The Aliev-Panfilov model needs a scalar field, this one has %" PetscInt_FMT " components", nc);
+  }
+  PetscCheck(!p || p[PETSCWARP_AP_DT] > 0, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_OUTOFRANGE, "The time step p[PETSCWARP_AP_DT] must be positive, not %g", p ? (double)p[PETSCWARP_AP_DT] : 0.0);
+  PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+  PetscCall(DMPlexWarpHookCreate_Private(dm, PETSC_FALSE, PETSC_TRUE, HOOK_NAME, &h));
+  if (p) {
+    for (PetscInt k = 0; k < PETSCWARP_AP_NPARAM; k++) h->app[k] = p[k];
+  } else PetscWarpAPDefaults(h->app);
+  h->apncells = cEnd - cStart;
+  PetscCall(PetscMalloc1(h->apncells * dim * dim, &h->apk));
+  PetscCall(PetscArraycpy(h->apk, kcell, h->apncells * dim * dim));
+  if (stim) {
+    PetscCall(PetscMalloc1(h->apncells, &h->apstim));
+    PetscCall(PetscArraycpy(h->apstim, stim, h->apncells));
+  }
+  PetscCall(DMPlexSetSNESLocalFEM(dm, PETSC_FALSE, NULL));
+  PetscCall(DMSNESSetBoundaryLocal(dm, BoundaryLocal, h));
+  PetscCall(DMSNESSetFunctionLocal(dm, ResidualLocal, h));
+  PetscCall(DMSNESSetJacobian(dm, JacobianGlobal, h)); /* the local state made by the hook itself */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  DMPlexWarpAPSetStep - Sets the time step and the stimulus amplitude of the next Aliev-Panfilov step of
+  `DMPlexWarpSetSNESLocalAlievPanfilov()`
+
+  Logically Collective
+
+  Input Parameters:
++ dm   - the `DMPLEX`
+. dt   - the time step (positive)
+- stim - the stimulus amplitude (0: no stimulus)
+
+  Level: intermediate
+
+.seealso: `DMPlexWarpSetSNESLocalAlievPanfilov()`, `DMPlexWarpAPAdvance()`, `PetscWarpAsmAPSetStep()`
+@*/
+PetscErrorCode DMPlexWarpAPSetStep(DM dm, PetscReal dt, PetscReal stim)
+{
+  DMPlexWarpHook *h;
+
+  PetscFunctionBegin;
+  PetscCall(APGet(dm, &h));
+  PetscCheck(dt > 0, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_OUTOFRANGE, "The time step must be positive, not %g", (double)dt);
+  h->app[PETSCWARP_AP_DT]   = dt;
+  h->app[PETSCWARP_AP_STIM] = stim;
+  if (h->wa) PetscCall(PetscWarpAsmAPSetStep(h->wa, dt, stim));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The local vector of the global U with its boundary values, as SNES makes it */
+static PetscErrorCode APLocal(DM dm, DMPlexWarpHook *h, Vec U, Vec *Uloc)
+{
+  PetscFunctionBegin;
+  PetscCall(DMGetLocalVector(dm, Uloc));
+  PetscCall(DMPlexWarpHookBoundary_Private(dm, h, PETSC_MIN_REAL, *Uloc, NULL));
+  PetscCall(DMGlobalToLocalBegin(dm, U, INSERT_VALUES, *Uloc));
+  PetscCall(DMGlobalToLocalEnd(dm, U, INSERT_VALUES, *Uloc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  DMPlexWarpAPAdvance - Accepts a step of `DMPlexWarpSetSNESLocalAlievPanfilov()`: the converged voltage becomes the
+  previous one, and the recovery at every quadrature point that of this voltage
+
+  Collective
+
+  Input Parameters:
++ dm - the `DMPLEX`
+- U  - the converged global state of the step (the solution of `SNESSolve()`)
+
+  Level: intermediate
+
+.seealso: `DMPlexWarpSetSNESLocalAlievPanfilov()`, `DMPlexWarpAPSetStep()`, `DMPlexWarpAPSetPrevious()`, `PetscWarpAsmAPAdvance()`
+@*/
+PetscErrorCode DMPlexWarpAPAdvance(DM dm, Vec U)
+{
+  DMPlexWarpHook *h;
+  Vec             Uloc;
+
+  PetscFunctionBegin;
+  PetscCall(APGet(dm, &h));
+  PetscValidHeaderSpecific(U, VEC_CLASSID, 2);
+  PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
+  PetscCall(APLocal(dm, h, U, &Uloc));
+  PetscCall(PetscWarpAsmAPAdvance(h->wa, Uloc));
+  PetscCall(VecCopy(Uloc, h->apUn));
+  PetscCall(DMRestoreLocalVector(dm, &Uloc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  DMPlexWarpAPSetPrevious - Sets the previous step's voltage and, optionally, its recovery variable for
+  `DMPlexWarpSetSNESLocalAlievPanfilov()` (to start from a state other than 0, or to restart)
+
+  Collective
+
+  Input Parameters:
++ dm - the `DMPLEX`
+. Un - the previous voltage (a global vector of the DM)
+- r  - the previous recovery at the quadrature points, r[cell*nq + q] on the host (as `PetscWarpAsmAPGetRecovery()` gives
+       it), or `NULL` to keep the current one
+
+  Level: intermediate
+
+.seealso: `DMPlexWarpSetSNESLocalAlievPanfilov()`, `DMPlexWarpAPAdvance()`, `PetscWarpAsmAPSetRecovery()`, `PetscWarpAsmAPGetRecovery()`
+@*/
+PetscErrorCode DMPlexWarpAPSetPrevious(DM dm, Vec Un, const PetscReal r[])
+{
+  DMPlexWarpHook *h;
+  Vec             Uloc;
+
+  PetscFunctionBegin;
+  PetscCall(APGet(dm, &h));
+  PetscValidHeaderSpecific(Un, VEC_CLASSID, 2);
+  PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
+  if (r) PetscCall(PetscWarpAsmAPSetRecovery(h->wa, r));
+  PetscCall(APLocal(dm, h, Un, &Uloc));
+  PetscCall(VecCopy(Uloc, h->apUn));
+  PetscCall(DMRestoreLocalVector(dm, &Uloc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -122,7 +122,7 @@ PetscErrorCode DMPlexWarpSetTSLocalFEM(DM dm)
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
-  PetscCall(DMPlexWarpHookCreate_Private(dm, PETSC_TRUE, HOOK_NAME, &h));
+  PetscCall(DMPlexWarpHookCreate_Private(dm, PETSC_TRUE, PETSC_FALSE, HOOK_NAME, &h));
   PetscCall(DMTSSetBoundaryLocal(dm, BoundaryLocal, h));
   PetscCall(DMTSSetIFunctionLocal(dm, IFunctionLocal, h));
   PetscCall(DMTSSetIJacobian(dm, IJacobianGlobal, h));

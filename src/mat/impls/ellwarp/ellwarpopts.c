@@ -92,3 +92,10 @@ PetscErrorCode MatEllWarpConvertWith_Private(Mat A, MatReuse reuse, Mat *newmat,
   *newmat = B;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode MatWarpDestroyQList_Private(Mat A, PetscBool hadq)
+{
+  PetscFunctionBegin;
+  if (!hadq) PetscCall(PetscFunctionListDestroy(&((PetscObject)A)->qlist));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

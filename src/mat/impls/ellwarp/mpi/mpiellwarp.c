@@ -243,6 +243,7 @@ static PetscErrorCode MatDestroy_MPIAIJEllWarp(Mat A)
 {
   Mat_MPIAIJEllWarp *mw          = (Mat_MPIAIJEllWarp *)A->spptr;
   PetscErrorCode (*destroy)(Mat) = mw->destroy;
+  PetscBool hadq                 = (PetscBool)(((PetscObject)A)->qlist != NULL);
 
   PetscFunctionBegin;
   PetscCall(MatWarpStageUninstall_Private(A));
@@ -252,6 +253,7 @@ static PetscErrorCode MatDestroy_MPIAIJEllWarp(Mat A)
   PetscCall(PetscFree(A->spptr));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATMPIAIJ));
   PetscCall((*destroy)(A));
+  PetscCall(MatWarpDestroyQList_Private(A, hadq));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -254,12 +254,15 @@ static PetscErrorCode RevertInPlace(Mat B)
 
 static PetscErrorCode MatDestroy_SeqAIJEllWarp(Mat A)
 {
+  PetscBool hadq = (PetscBool)(((PetscObject)A)->qlist != NULL);
+
   PetscFunctionBegin;
   if (A->spptr) {
     ((Mat_SeqAIJEllWarp *)A->spptr)->layout_only = PETSC_FALSE; /* no values to keep */
     PetscCall(RevertInPlace(A));
   }
   PetscCall((*A->ops->destroy)(A));
+  PetscCall(MatWarpDestroyQList_Private(A, hadq));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
