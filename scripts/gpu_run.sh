@@ -594,6 +594,11 @@ for w in $what; do
       "test_plexres -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_filename tests/meshes/cube_tet_small.msh -physics elasticity -malloc_dump" \
       "test_plexsnes -mat_ellwarp_backend cuda -mat_warp_assembly_device 1 -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 6,5 -dm_plex_warp_check -petscspace_degree 2 -dm_vec_type cuda -types ellwarp,sharednz -malloc_dump"
     grep -E "^==|^exit|SUMMARY" "$OUTDIR/sanitize_hook.log" ;;
+  hookap2) # issue 8, seventeenth session, after hookap (~6 min): (1) the GPU tests the new leak pattern failed (ksp_gamg_cuda,
+            # ksp_gamg_p2_cuda, tutorial_ex3_cuda, tutorial_ex3_cgwarp_cuda: ellwarp's destroy inside MatHeaderMerge(),
+            # mended; asmplan_device_cuda: not known, its leak lines printed), with the hook's tests; (2) heart_e2e
+    (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'ksp_gamg|asmplan_device|tutorial_ex3|plexap|ex4' 2>&1 | tee "$OUTDIR/ctest_hookap2.log" | grep -E "tests passed|Failed|\] [0-9]+ bytes" | head -40)
+    HEART_REFINE=${HEART_REFINE:-2} NP=$(nproc) ONLY=ex4 bench/e2e.sh $B "$OUTDIR" 2>&1 | tail -30 ;;
   heart_e2e) # issue 8 (~4-5 min): the heart in bench/e2e.sh (its GPU paths now through the hook): refinement 2
              # (152,575 unknowns), 10 steps with the GPU paths and PETSc on all cores, 2 steps on one core; CSV and plot
     HEART_REFINE=${HEART_REFINE:-2} NP=$(nproc) ONLY=ex4 bench/e2e.sh $B "$OUTDIR" 2>&1 | tail -30 ;;
