@@ -599,6 +599,9 @@ for w in $what; do
             # mended; asmplan_device_cuda: not known, its leak lines printed), with the hook's tests; (2) heart_e2e
     (cd $B && ctest --output-on-failure -j 4 -L gpu -R 'ksp_gamg|asmplan_device|tutorial_ex3|plexap|ex4' 2>&1 | tee "$OUTDIR/ctest_hookap2.log" | grep -E "tests passed|Failed|\] [0-9]+ bytes" | head -40)
     HEART_REFINE=${HEART_REFINE:-2} NP=$(nproc) ONLY=ex4 bench/e2e.sh $B "$OUTDIR" 2>&1 | tail -30 ;;
+  final17) # issue 8, seventeenth session, last call (~4 min): the whole GPU suite after the leak pattern's fix, the
+            # asmplan test's mended leak, the hook's vector-type tests (plexsnes_vectype_*) and the Aliev-Panfilov hook
+    (cd $B && ctest -j 4 -L gpu --output-on-failure 2>&1 | tee "$OUTDIR/ctest_final17.log" | grep -E "tests passed|\(Failed\)|Timeout|\] [0-9]+ bytes" | head -30) ;;
   heart_e2e) # issue 8 (~4-5 min): the heart in bench/e2e.sh (its GPU paths now through the hook): refinement 2
              # (152,575 unknowns), 10 steps with the GPU paths and PETSc on all cores, 2 steps on one core; CSV and plot
     HEART_REFINE=${HEART_REFINE:-2} NP=$(nproc) ONLY=ex4 bench/e2e.sh $B "$OUTDIR" 2>&1 | tail -30 ;;

@@ -4,7 +4,9 @@ static char help[] = "DMPlexWarpSetSNESLocalFEM(): the Jacobian of SNES for a DM
                      "(kappa and Lame parameters read from g3) and the errors for a PetscDS that is not a built-in physics.\n"
                      "  -physics laplace|elasticity   -types a,b,...  matrix types (default aij,ellwarp; sharednz with a device)\n"
                      "  -prealloc_only                DMSetMatrixPreallocateOnly() on every DM: the matrices come unassembled and\n"
-                     "                                empty (PETSc's path), PetscWarpAsm gives them the elements' pattern\n";
+                     "                                empty (PETSc's path), PetscWarpAsm gives them the elements' pattern\n"
+                     "  -expect_vectype cuda|standard the DM's vector type the hook must leave (VECCUDA, or a host type: VECSTANDARD,\n"
+                     "                                VECSEQ, VECMPI) for every type of -types\n";
 
 #include "testutil.h"
 #include <petscsnes.h>
@@ -64,7 +66,8 @@ int main(int argc, char **argv)
   PetscReal        coef[2];
   Vec              u0      = NULL;
   Mat              Mref    = NULL;
-  PetscBool        preonly = PETSC_FALSE, ownpattern = PETSC_TRUE;
+  PetscBool        preonly = PETSC_FALSE, ownpattern = PETSC_TRUE, expvt;
+  char             expect[16];
   PetscDS          ds;
   PetscErrorCode   ierr;
 
@@ -76,6 +79,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-prealloc_only", &preonly, NULL));
   PetscCall(PetscLogDefaultBegin()); /* the event counts below */
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-dm_plex_warp_preallocate", &ownpattern, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-expect_vectype", expect, sizeof(expect), &expvt));
   /* every matrix type: PETSc's Newton solve (aij, DMPlexSetSNESLocalFEM) against the hook's */
   for (PetscInt t = -1; t < nt; t++) {
     PetscInt its, lits;
@@ -86,6 +90,15 @@ int main(int argc, char **argv)
     if (t >= 0) {
       PetscCall(DMSetMatType(dm, types[t]));
       PetscCall(DMPlexWarpSetSNESLocalFEM(dm));
+      if (expvt) { /* the hook's own choice of vector type (no -dm_vec_type) */
+        VecType   vt;
+        PetscBool cuda, want;
+        PetscCall(DMGetVecType(dm, &vt));
+        PetscCall(PetscStrcmpAny(vt ? vt : VECSTANDARD, &cuda, VECCUDA, VECSEQCUDA, VECMPICUDA, ""));
+        PetscCall(PetscStrcmp(expect, "cuda", &want));
+        PetscCheck(cuda == want, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the hook left vectors of type %s, expected %s", types[t], vt ? vt : VECSTANDARD, expect);
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: the hook's vectors are %s, as expected\n", types[t], vt ? vt : VECSTANDARD));
+      }
     } else PetscCall(DMSetMatType(dm, MATAIJ));
     { /* DMCreateMatrix(): on one rank the hook's (the elements' pattern, -dm_plex_warp_preallocate) against PETSc's */
       PetscMPIInt size;

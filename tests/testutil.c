@@ -185,13 +185,14 @@ int TestSkip(void)
 PetscErrorCode TestSkipWithoutDevice(PetscBool *skip)
 {
   char      backend[16] = "";
-  PetscBool avail, set, cuda;
+  PetscBool avail, set, cuda, require = PETSC_FALSE;
 
   PetscFunctionBegin;
   *skip = PETSC_FALSE;
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_ellwarp_backend", backend, sizeof(backend), &set));
   PetscCall(PetscStrcmp(backend, "cuda", &cuda));
-  if (!set || !cuda) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-test_require_device", &require, NULL)); /* a GPU test that uses the host backend */
+  if ((!set || !cuda) && !require) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscWarpDeviceAvailable(&avail));
   if (!avail) {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "SKIPPED: no CUDA device is present (or PETSc was built without CUDA); this GPU test did not run\n"));

@@ -14,7 +14,8 @@ PetscErrorCode TestBlockOption(PetscRandom, Mat *);
 /* PetscInitialize(), PetscWarpInitializePackage(), and *skip when a GPU test finds no device; then return TestSkip() */
 PetscErrorCode TestBegin(int *, char ***, const char[], PetscBool *);
 int            TestSkip(void);
-/* Exit with the skip code and a visible reason unless a CUDA device is present, when the options ask for the CUDA backend */
+/* Exit with the skip code and a visible reason unless a CUDA device is present, when the options ask for the CUDA backend
+   (or -test_require_device: a GPU test of a host backend on the GPU machine) */
 PetscErrorCode TestSkipWithoutDevice(PetscBool *);
 /* Random generator seeded from -seed or fresh from the clock; prints the seed */
 PetscErrorCode TestRandomCreate(MPI_Comm, PetscRandom *);
