@@ -20,6 +20,7 @@ static char help[] = "Assembly plans (src/mat/assembly/warpasmplan.c) against br
 #include <time.h>
 #include <string.h>
 #include <petscwarp/private/warpasmplan.h>
+#include "testutil.h" /* EXPECT_CODE() */
 #include "testutil.h"
 
 /* ------------------------------------------------ random numbers (splitmix64) ------------------------------------------------ */
@@ -782,17 +783,6 @@ static PetscErrorCode TestRetry(Rng *rng)
   PetscCall(MeshDestroy(&b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-/* Run a call that must fail with the given error code */
-#define EXPECT_CODE(call, code, what) \
-  do { \
-    PetscErrorCode ierr_; \
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
-    ierr_ = (call); \
-    PetscCall(PetscPopErrorHandler()); \
-    PetscCheck(ierr_ == (code), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: expected error %d, got %d", what, (int)(code), (int)ierr_); \
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-64s -> error %d (as expected)\n", what, (int)ierr_)); \
-  } while (0)
 
 static PetscErrorCode TestErrors(Rng *rng)
 {

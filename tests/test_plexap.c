@@ -88,17 +88,6 @@ static PetscErrorCode CheckQuadratic(const char *name, const Path *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* call must fail with the error code code */
-#define EXPECT_CODE(call, code, what) \
-  do { \
-    PetscErrorCode ierr_; \
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
-    ierr_ = (call); \
-    PetscCall(PetscPopErrorHandler()); \
-    PetscCheck(ierr_ == (code), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: expected error %d, got %d", what, (int)(code), (int)ierr_); \
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-60s -> error %d (as expected)\n", what, (int)ierr_)); \
-  } while (0)
-
 /* The hook's errors, on the same mesh */
 static PetscErrorCode HookErrors(const HeartParams *hp)
 {

@@ -59,3 +59,14 @@ PetscErrorCode TestAnchorOneVertex(DM);
     PetscCheck(ierr_ != PETSC_SUCCESS, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected an error: %s", what); \
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-52s -> error %d (as expected)\n", what, (int)ierr_)); \
   } while (0)
+
+/* Run a call that must fail with the error code code */
+#define EXPECT_CODE(call, code, what) \
+  do { \
+    PetscErrorCode ierr_; \
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
+    ierr_ = (call); \
+    PetscCall(PetscPopErrorHandler()); \
+    PetscCheck(ierr_ == (code), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: expected error %d, got %d", what, (int)(code), (int)ierr_); \
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-64s -> error %d (as expected)\n", what, (int)ierr_)); \
+  } while (0)

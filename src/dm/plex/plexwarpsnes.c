@@ -25,7 +25,8 @@ static PetscErrorCode ResidualLocal(DM dm, Vec Xloc, Vec Floc, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The local state with its boundary values, as SNESComputeJacobian_DMLocal() makes it (for PETSc's own assembly) */
+/* The local state with its boundary values, as SNESComputeJacobian_DMLocal() makes it (for PETSc's own assembly, the
+   pointwise functions and the Aliev-Panfilov model) */
 static PetscErrorCode LocalState(DM dm, DMPlexWarpHook *h, Vec X, Vec *Xloc)
 {
   PetscFunctionBegin;
@@ -276,14 +277,21 @@ PetscErrorCode DMPlexWarpAPSetStep(DM dm, PetscReal dt, PetscReal stim)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The local vector of the global U with its boundary values, as SNES makes it */
-static PetscErrorCode APLocal(DM dm, DMPlexWarpHook *h, Vec U, Vec *Uloc)
+/* The previous step's voltage becomes the global U; its recovery that of U (advance), r (given), or stays */
+static PetscErrorCode APPrevious(DM dm, Vec U, PetscBool advance, const PetscReal r[])
 {
+  DMPlexWarpHook *h;
+  Vec             Uloc;
+
   PetscFunctionBegin;
-  PetscCall(DMGetLocalVector(dm, Uloc));
-  PetscCall(DMPlexWarpHookBoundary_Private(dm, h, PETSC_MIN_REAL, *Uloc, NULL));
-  PetscCall(DMGlobalToLocalBegin(dm, U, INSERT_VALUES, *Uloc));
-  PetscCall(DMGlobalToLocalEnd(dm, U, INSERT_VALUES, *Uloc));
+  PetscCall(APGet(dm, &h));
+  PetscValidHeaderSpecific(U, VEC_CLASSID, 2);
+  PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
+  if (r) PetscCall(PetscWarpAsmAPSetRecovery(h->wa, r));
+  PetscCall(LocalState(dm, h, U, &Uloc));
+  if (advance) PetscCall(PetscWarpAsmAPAdvance(h->wa, Uloc));
+  PetscCall(VecCopy(Uloc, h->apUn));
+  PetscCall(DMRestoreLocalVector(dm, &Uloc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -303,17 +311,8 @@ static PetscErrorCode APLocal(DM dm, DMPlexWarpHook *h, Vec U, Vec *Uloc)
 @*/
 PetscErrorCode DMPlexWarpAPAdvance(DM dm, Vec U)
 {
-  DMPlexWarpHook *h;
-  Vec             Uloc;
-
   PetscFunctionBegin;
-  PetscCall(APGet(dm, &h));
-  PetscValidHeaderSpecific(U, VEC_CLASSID, 2);
-  PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
-  PetscCall(APLocal(dm, h, U, &Uloc));
-  PetscCall(PetscWarpAsmAPAdvance(h->wa, Uloc));
-  PetscCall(VecCopy(Uloc, h->apUn));
-  PetscCall(DMRestoreLocalVector(dm, &Uloc));
+  PetscCall(APPrevious(dm, U, PETSC_TRUE, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -335,16 +334,7 @@ PetscErrorCode DMPlexWarpAPAdvance(DM dm, Vec U)
 @*/
 PetscErrorCode DMPlexWarpAPSetPrevious(DM dm, Vec Un, const PetscReal r[])
 {
-  DMPlexWarpHook *h;
-  Vec             Uloc;
-
   PetscFunctionBegin;
-  PetscCall(APGet(dm, &h));
-  PetscValidHeaderSpecific(Un, VEC_CLASSID, 2);
-  PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
-  if (r) PetscCall(PetscWarpAsmAPSetRecovery(h->wa, r));
-  PetscCall(APLocal(dm, h, Un, &Uloc));
-  PetscCall(VecCopy(Uloc, h->apUn));
-  PetscCall(DMRestoreLocalVector(dm, &Uloc));
+  PetscCall(APPrevious(dm, Un, PETSC_FALSE, r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
