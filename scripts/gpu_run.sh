@@ -602,6 +602,9 @@ for w in $what; do
   final17) # issue 8, seventeenth session, last call (~4 min): the whole GPU suite after the leak pattern's fix, the
             # asmplan test's mended leak, the hook's vector-type tests (plexsnes_vectype_*) and the Aliev-Panfilov hook
     (cd $B && ctest -j 4 -L gpu --output-on-failure 2>&1 | tee "$OUTDIR/ctest_final17.log" | grep -E "tests passed|\(Failed\)|Timeout|\] [0-9]+ bytes" | head -30) ;;
+  heart3) # issue 8 (~5-6 min): the heart at -dm_refine 3 (1.2 M unknowns, 8x the e2e size): 5 steps with the GPU paths
+           # (through the hook) and PETSc on all 16 cores, no one-core run (about 7 min a step)
+    HEART_REFINE=3 HEART_STEPS=5 HEART_STEPS_CPU1=0 NP=$(nproc) ONLY=ex4 bench/e2e.sh $B "$OUTDIR" 2>&1 | tail -20 ;;
   heart_e2e) # issue 8 (~4-5 min): the heart in bench/e2e.sh (its GPU paths now through the hook): refinement 2
              # (152,575 unknowns), 10 steps with the GPU paths and PETSc on all cores, 2 steps on one core; CSV and plot
     HEART_REFINE=${HEART_REFINE:-2} NP=$(nproc) ONLY=ex4 bench/e2e.sh $B "$OUTDIR" 2>&1 | tail -30 ;;
