@@ -605,6 +605,9 @@ for w in $what; do
   heart3) # issue 8 (~5-6 min): the heart at -dm_refine 3 (1.2 M unknowns, 8x the e2e size): 5 steps with the GPU paths
            # (through the hook) and PETSc on all 16 cores, no one-core run (about 7 min a step)
     HEART_REFINE=3 HEART_STEPS=5 HEART_STEPS_CPU1=0 NP=$(nproc) ONLY=ex4 bench/e2e.sh $B "$OUTDIR" 2>&1 | tail -20 ;;
+  heart3log) # issue 8 (~2 min): where heart3's "other" (279 ms of the GPU's 570 ms per step at 1.14 M unknowns, 5 steps)
+              # goes: ellwarp alone with -log_view
+    mpiexec -n 1 $B/tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -dm_refine 3 -steps 5 -paths ellwarp -log_view ${LOGV_EXTRA:-} 2>&1 | tee "$OUTDIR/heart3_logview.txt" | grep -E "^  ellwarp|^(SNESSolve|SNESSetUp|KSPSetUp|KSPSolve|SNESFunctionEval|SNESJacobianEval|DMGlobalToLocal|DMLocalToGlobal|SFSetUp|SFPack|VecCopy|VecCUDACopyTo|VecCUDACopyFrom|WarpAsm|EllWarp|MatAssemblyEnd|PCSetUp|SNESLineSearch|VecNorm|MatCUSPARSCopyTo)" | cut -c1-110 ;;
   heart_e2e) # issue 8 (~4-5 min): the heart in bench/e2e.sh (its GPU paths now through the hook): refinement 2
              # (152,575 unknowns), 10 steps with the GPU paths and PETSc on all cores, 2 steps on one core; CSV and plot
     HEART_REFINE=${HEART_REFINE:-2} NP=$(nproc) ONLY=ex4 bench/e2e.sh $B "$OUTDIR" 2>&1 | tail -30 ;;

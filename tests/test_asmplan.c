@@ -21,7 +21,6 @@ static char help[] = "Assembly plans (src/mat/assembly/warpasmplan.c) against br
 #include <string.h>
 #include <petscwarp/private/warpasmplan.h>
 #include "testutil.h" /* EXPECT_CODE() */
-#include "testutil.h"
 
 /* ------------------------------------------------ random numbers (splitmix64) ------------------------------------------------ */
 typedef struct {

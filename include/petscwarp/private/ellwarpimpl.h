@@ -97,9 +97,9 @@ typedef struct {
 } Mat_MPIAIJEllWarp;
 
 PETSC_INTERN PetscErrorCode MatEllWarpOptionsRead_Private(PetscOptionItems, MatEllWarpOpts *);
-/* The end of a destroy that restores its parent's composed functions: MatHeaderMerge() and MatHeaderReplace() take the
-   object's function list away (qlist = NULL) before calling ops->destroy and put another in after it, so restoring a
-   function there makes a new list that nobody frees (measured: 16 bytes per in-place MatTranspose() of GAMG's MatCoarsen
+/* The end of a destroy that restores its parent's composed functions: MatHeaderMerge() takes the object's function list
+   away (qlist = NULL) before calling ops->destroy and copies the other header over it after, so restoring a function
+   there makes a new list that nobody frees (measured: 16 bytes per in-place MatTranspose() of GAMG's MatCoarsen
    on an ellwarp matrix, 2026-11-28). hadq: whether the object had a list when the destroy began; without one, the list
    made during the destroy is freed here (MatDestroy() would free it too, in PetscHeaderDestroy()) */
 PETSC_INTERN PetscErrorCode MatWarpDestroyQList_Private(Mat, PetscBool);

@@ -30,7 +30,8 @@ typedef struct {
   PetscBool          mpioff;          /* several ranks with the device assembling: PETSc's Jacobians and residuals (-dm_plex_warp_mpi_device) */
   Vec                bc, bc_t;        /* the cached local vectors of boundary values (state, time derivative) */
   PetscBool          bcprobed, bctimedep;
-  PetscInt           nflux; /* the recognised Neumann fluxes (residuals by PetscWarpAsm) */
+  PetscBool          bcchecked, hasbc; /* whether the PetscDS has essential conditions (else nothing is inserted) */
+  PetscInt           nflux;            /* the recognised Neumann fluxes (residuals by PetscWarpAsm) */
   DMPlexWarpBdFlux  *flux;
   PetscBool          pointwise;  /* user pointwise functions compute the Jacobian and residual (DMPlexWarpSetPointwise()) */
   PetscWarpPointwise pw;         /* their element kernels */

@@ -167,7 +167,7 @@ static PetscErrorCode APGet(DM dm, DMPlexWarpHook **h)
   Aliev-Panfilov monodomain model, computed and assembled by `PetscWarpAsm` (on the device, or by the host twins of the
   kernels), as the `SNES` local functions of a `DMPLEX`
 
-  Logically Collective
+  Collective
 
   Input Parameters:
 + dm    - a `DMPLEX` with one scalar `PetscFE` field (the voltage), its matrix type set (`-dm_mat_type ellwarp`,
@@ -175,8 +175,8 @@ static PetscErrorCode APGet(DM dm, DMPlexWarpHook **h)
 . p     - the model's parameters, `PETSCWARP_AP_NPARAM` values indexed by `PETSCWARP_AP_C`, ...
           (petscwarp/alievpanfilov.h; the time step `PETSCWARP_AP_DT` and the stimulus amplitude `PETSCWARP_AP_STIM` too), or
           `NULL` for `PetscWarpAPDefaults()`
-. kcell - the conductivity tensor of every cell of the DM's height-0 stratum, dim*dim values per cell in cell order
-          (fibre anisotropy: D = d_iso I + d_ani n n^T)
+. kcell - the conductivity tensor of every cell of the DM's height-0 stratum on this rank, dim*dim values per cell in
+          cell order, row-major and symmetric (fibre anisotropy: D = d_iso I + d_ani n n^T); `NULL` on a rank without cells
 - stim  - the stimulus mask, one value per cell (the current at a point of the cell is p[`PETSCWARP_AP_STIM`] * stim[cell]),
           or `NULL` for none
 
@@ -200,8 +200,10 @@ static PetscErrorCode APGet(DM dm, DMPlexWarpHook **h)
   none). The `PetscDS`'s pointwise functions are not used: the model is petscwarp's. As with
   `DMPlexWarpSetSNESLocalFEM()`, the DM's vectors become `VECCUDA` when a device assembles into a device matrix type
   (unless `-dm_vec_type` was given), `DMCreateMatrix()` gives the elements' pattern on one rank, and a Jacobian of a type
-  `PetscWarpAsm` cannot fill is an error (`PETSC_ERR_SUP`). `-dm_plex_warp_check` is ignored (PETSc's own assembly of the
-  model needs the program's auxiliary fields: tutorials/heartproblem.c compares the two forms).
+  `PetscWarpAsm` cannot fill is an error (`PETSC_ERR_SUP`). `-dm_plex_warp_check`, `-dm_plex_warp_residual 0` and
+  `-dm_plex_warp_mpi_device 0` are ignored (PETSc's own assembly of the model needs the program's auxiliary fields:
+  tutorials/heartproblem.c compares the two forms). On several MPI ranks each rank computes its own cells (a mesh
+  distributed without overlap). Calling it again replaces the hook: the previous voltage and recovery are 0 again.
 
   The recovery at the quadrature points is that of `PetscWarpAsmAPGetRecovery()` on `DMPlexWarpGetAsm()`'s assembler.
 
@@ -217,7 +219,11 @@ PetscErrorCode DMPlexWarpSetSNESLocalAlievPanfilov(DM dm, const PetscReal p[], c
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
-  PetscAssertPointer(kcell, 3);
+  {
+    PetscBool isplex;
+    PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMPLEX, &isplex));
+    PetscCheck(isplex, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The Aliev-Panfilov hook needs a DMPLEX, not %s", ((PetscObject)dm)->type_name);
+  }
   PetscCall(DMGetDimension(dm, &dim));
   PetscCall(DMGetNumFields(dm, &nf));
   PetscCheck(nf == 1, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The Aliev-Panfilov model needs one field (the voltage), the DM has %" PetscInt_FMT, nf);
@@ -231,13 +237,20 @@ PetscErrorCode DMPlexWarpSetSNESLocalAlievPanfilov(DM dm, const PetscReal p[], c
   }
   PetscCheck(!p || p[PETSCWARP_AP_DT] > 0, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_OUTOFRANGE, "The time step p[PETSCWARP_AP_DT] must be positive, not %g", p ? (double)p[PETSCWARP_AP_DT] : 0.0);
   PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+  if (cEnd > cStart) PetscAssertPointer(kcell, 3);
+  for (PetscInt c = 0; c < cEnd - cStart; c++) /* the element kernels compute symmetric element matrices */
+    for (PetscInt d = 0; d < dim; d++)
+      for (PetscInt e = d + 1; e < dim; e++) {
+        const PetscReal kde = kcell[(c * dim + d) * dim + e], ked = kcell[(c * dim + e) * dim + d];
+        PetscCheck(PetscAbsReal(kde - ked) <= 1e-12 * (PetscAbsReal(kde) + PetscAbsReal(ked)), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The conductivity of cell %" PetscInt_FMT " is not symmetric (K[%" PetscInt_FMT "][%" PetscInt_FMT "] = %g, K[%" PetscInt_FMT "][%" PetscInt_FMT "] = %g)", c, d, e, (double)kde, e, d, (double)ked);
+      }
   PetscCall(DMPlexWarpHookCreate_Private(dm, PETSC_FALSE, PETSC_TRUE, HOOK_NAME, &h));
   if (p) {
     for (PetscInt k = 0; k < PETSCWARP_AP_NPARAM; k++) h->app[k] = p[k];
   } else PetscWarpAPDefaults(h->app);
   h->apncells = cEnd - cStart;
   PetscCall(PetscMalloc1(h->apncells * dim * dim, &h->apk));
-  PetscCall(PetscArraycpy(h->apk, kcell, h->apncells * dim * dim));
+  if (h->apncells) PetscCall(PetscArraycpy(h->apk, kcell, h->apncells * dim * dim));
   if (stim) {
     PetscCall(PetscMalloc1(h->apncells, &h->apstim));
     PetscCall(PetscArraycpy(h->apstim, stim, h->apncells));
@@ -269,6 +282,9 @@ PetscErrorCode DMPlexWarpAPSetStep(DM dm, PetscReal dt, PetscReal stim)
   DMPlexWarpHook *h;
 
   PetscFunctionBegin;
+  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(dm, dt, 2);
+  PetscValidLogicalCollectiveReal(dm, stim, 3);
   PetscCall(APGet(dm, &h));
   PetscCheck(dt > 0, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_OUTOFRANGE, "The time step must be positive, not %g", (double)dt);
   h->app[PETSCWARP_AP_DT]   = dt;
@@ -312,6 +328,7 @@ static PetscErrorCode APPrevious(DM dm, Vec U, PetscBool advance, const PetscRea
 PetscErrorCode DMPlexWarpAPAdvance(DM dm, Vec U)
 {
   PetscFunctionBegin;
+  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
   PetscCall(APPrevious(dm, U, PETSC_TRUE, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -335,6 +352,7 @@ PetscErrorCode DMPlexWarpAPAdvance(DM dm, Vec U)
 PetscErrorCode DMPlexWarpAPSetPrevious(DM dm, Vec Un, const PetscReal r[])
 {
   PetscFunctionBegin;
+  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
   PetscCall(APPrevious(dm, Un, PETSC_FALSE, r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
