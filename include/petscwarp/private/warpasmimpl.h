@@ -31,6 +31,7 @@ typedef struct {
   PetscScalar *aijval;        /* the AIJ accessor's array to restore (internal) */
 } MatWarpTarget;
 
+PETSC_INTERN PetscErrorCode PetscWarpCheckSymmetricTensors_Private(MPI_Comm, PetscInt, PetscInt, const PetscReal[]); /* PetscWarpAsmSetLaplace()'s check of PETSCWARP_COEF_TENSOR */
 PETSC_INTERN PetscErrorCode MatWarpTargetBegin(Mat, PetscBool, MatWarpTarget *);
 PETSC_INTERN PetscErrorCode MatWarpTargetGetLayout(Mat, PetscBool, MatWarpTarget *); /* MatWarpTargetBegin() without the values */
 PETSC_INTERN PetscErrorCode MatWarpTargetEnd(Mat, MatWarpTarget *);

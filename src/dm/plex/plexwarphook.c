@@ -356,13 +356,14 @@ PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, PetscBoo
     PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Boundary fluxes recognised, then not: %s", why);
   }
   if (h->ap) PetscCall(PetscInfo(dm, "Jacobians and residuals by PetscWarpAsm: the Aliev-Panfilov monodomain model\n"));
-  else if (h->pointwise) PetscCall(PetscInfo(dm, "Jacobians by PetscWarpAsm: the pointwise kernels %s (device kernels %s)\n", h->pw.name, h->pw.jacobian_device ? "compiled" : "not compiled: host twins"));
-  else if (h->physics == PETSCWARP_PHYSICS_LAPLACE) PetscCall(PetscInfo(dm, "Jacobians by PetscWarpAsm: Laplacian, kappa %g, mass %g\n", (double)h->coef[0], (double)h->mass));
-  else PetscCall(PetscInfo(dm, "Jacobians by PetscWarpAsm: isotropic elasticity, lambda %g, mu %g, mass %g\n", (double)h->coef[0], (double)h->coef[1], (double)h->mass));
-  if (h->ap) { /* said above */
-  } else if (h->residual && h->pointwise) PetscCall(PetscInfo(dm, "Residuals by PetscWarpAsm: the pointwise kernels %s\n", h->pw.name));
-  else if (h->residual) PetscCall(PetscInfo(dm, "Residuals by PetscWarpAsm: f0 = %s(%g, %g, %g), %" PetscInt_FMT " constant Neumann fluxes\n", transient ? "c u_t + " : "", (double)h->f[0], (double)h->f[1], (double)h->f[2], h->nflux));
-  else PetscCall(PetscInfo(dm, "Residuals by PETSc: %s\n", h->why));
+  else {
+    if (h->pointwise) PetscCall(PetscInfo(dm, "Jacobians by PetscWarpAsm: the pointwise kernels %s (device kernels %s)\n", h->pw.name, h->pw.jacobian_device ? "compiled" : "not compiled: host twins"));
+    else if (h->physics == PETSCWARP_PHYSICS_LAPLACE) PetscCall(PetscInfo(dm, "Jacobians by PetscWarpAsm: Laplacian, kappa %g, mass %g\n", (double)h->coef[0], (double)h->mass));
+    else PetscCall(PetscInfo(dm, "Jacobians by PetscWarpAsm: isotropic elasticity, lambda %g, mu %g, mass %g\n", (double)h->coef[0], (double)h->coef[1], (double)h->mass));
+    if (h->residual && h->pointwise) PetscCall(PetscInfo(dm, "Residuals by PetscWarpAsm: the pointwise kernels %s\n", h->pw.name));
+    else if (h->residual) PetscCall(PetscInfo(dm, "Residuals by PetscWarpAsm: f0 = %s(%g, %g, %g), %" PetscInt_FMT " constant Neumann fluxes\n", transient ? "c u_t + " : "", (double)h->f[0], (double)h->f[1], (double)h->f[2], h->nflux));
+    else PetscCall(PetscInfo(dm, "Residuals by PETSc: %s\n", h->why));
+  }
   PetscCall(DeviceVectors(dm));
   PetscCall(PetscObjectContainerCompose((PetscObject)dm, name, h, HookDestroy)); /* replaces (and frees) an earlier one */
   if (h->ownpattern) PetscCall(WrapCreateMatrix(dm, h));
@@ -571,13 +572,6 @@ static PetscErrorCode InsertBoundary(DM dm, DMPlexWarpHook *h, PetscReal t, Vec 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  The boundary values of the local state (and of its time derivative) at time t, into locX (locX_t), as PETSc's
-  DMPlexSNESComputeBoundaryFEM() (DMPlexTSComputeBoundary()) puts them there. PETSc projects them at every call
-  (about 1 s at 120 k unknowns on one core); they are projected once into cached local vectors and copied (on the
-  device with VECCUDA), unless they depend on time: the first call (of a TS) projects them at t and at t + 1.2345 and
-  keeps projecting at every call when the two differ (-info says which).
-*/
 /* Whether any PetscDS of dm has an essential boundary condition (the only kind PETSc inserts into a PetscFE field's local
    vector, DMPlexInsertBoundaryValues_Plex()) */
 static PetscErrorCode HasEssential(DM dm, PetscBool *has)
@@ -603,6 +597,13 @@ static PetscErrorCode HasEssential(DM dm, PetscBool *has)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  The boundary values of the local state (and of its time derivative) at time t, into locX (locX_t), as PETSc's
+  DMPlexSNESComputeBoundaryFEM() (DMPlexTSComputeBoundary()) puts them there. PETSc projects them at every call
+  (about 1 s at 120 k unknowns on one core); they are projected once into cached local vectors and copied (on the
+  device with VECCUDA), unless they depend on time: the first call (of a TS) projects them at t and at t + 1.2345 and
+  keeps projecting at every call when the two differ (-info says which).
+*/
 PetscErrorCode DMPlexWarpHookBoundary_Private(DM dm, DMPlexWarpHook *h, PetscReal t, Vec locX, Vec locX_t)
 {
   PetscFunctionBegin;

@@ -5,6 +5,7 @@
   DMPlexSNESComputeResidualFEM()). Shared parts: plexwarphook.c.
 */
 #include <petscwarp/private/plexwarphook.h>
+#include <petscwarp/private/warpasmimpl.h> /* PetscWarpCheckSymmetricTensors_Private() */
 #include <petscsnes.h>
 
 #define HOOK_NAME "DMPlexWarpSNES"
@@ -238,12 +239,7 @@ PetscErrorCode DMPlexWarpSetSNESLocalAlievPanfilov(DM dm, const PetscReal p[], c
   PetscCheck(!p || p[PETSCWARP_AP_DT] > 0, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_OUTOFRANGE, "The time step p[PETSCWARP_AP_DT] must be positive, not %g", p ? (double)p[PETSCWARP_AP_DT] : 0.0);
   PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
   if (cEnd > cStart) PetscAssertPointer(kcell, 3);
-  for (PetscInt c = 0; c < cEnd - cStart; c++) /* the element kernels compute symmetric element matrices */
-    for (PetscInt d = 0; d < dim; d++)
-      for (PetscInt e = d + 1; e < dim; e++) {
-        const PetscReal kde = kcell[(c * dim + d) * dim + e], ked = kcell[(c * dim + e) * dim + d];
-        PetscCheck(PetscAbsReal(kde - ked) <= 1e-12 * (PetscAbsReal(kde) + PetscAbsReal(ked)), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The conductivity of cell %" PetscInt_FMT " is not symmetric (K[%" PetscInt_FMT "][%" PetscInt_FMT "] = %g, K[%" PetscInt_FMT "][%" PetscInt_FMT "] = %g)", c, d, e, (double)kde, e, d, (double)ked);
-      }
+  PetscCall(PetscWarpCheckSymmetricTensors_Private(PETSC_COMM_SELF, cEnd - cStart, dim, kcell)); /* now: the assembler is made later */
   PetscCall(DMPlexWarpHookCreate_Private(dm, PETSC_FALSE, PETSC_TRUE, HOOK_NAME, &h));
   if (p) {
     for (PetscInt k = 0; k < PETSCWARP_AP_NPARAM; k++) h->app[k] = p[k];

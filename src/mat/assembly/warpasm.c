@@ -790,6 +790,20 @@ PetscErrorCode PetscWarpAsmSetReferenceFields_Private(PetscWarpAsm wa, PetscInt 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ncells tensors of dim x dim (row-major) must be symmetric to 1e-12 (relative): the element kernels compute the upper
+   triangle of symmetric element matrices */
+PetscErrorCode PetscWarpCheckSymmetricTensors_Private(MPI_Comm comm, PetscInt ncells, PetscInt dim, const PetscReal k[])
+{
+  PetscFunctionBegin;
+  for (PetscInt c = 0; c < ncells; c++)
+    for (PetscInt d = 0; d < dim; d++)
+      for (PetscInt e = d + 1; e < dim; e++) {
+        const PetscReal *K = k + c * dim * dim, kde = K[d * dim + e], ked = K[e * dim + d];
+        PetscCheck(PetscAbsReal(kde - ked) <= 1e-12 * (PetscAbsReal(kde) + PetscAbsReal(ked)), comm, PETSC_ERR_ARG_WRONG, "The tensor of cell %" PetscInt_FMT " is not symmetric (K[%" PetscInt_FMT "][%" PetscInt_FMT "] = %g, K[%" PetscInt_FMT "][%" PetscInt_FMT "] = %g): the element matrices are computed as symmetric", c, d, e, (double)kde, e, d, (double)ked);
+      }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   PetscWarpAsmSetLaplace - Selects the physics int K grad u . grad v (+ shift u v)
 
@@ -817,13 +831,7 @@ PetscErrorCode PetscWarpAsmSetLaplace(PetscWarpAsm wa, PetscWarpCoefficient coef
   else if (coef == PETSCWARP_COEF_TENSOR) n = wa->ncells * wa->dim * wa->dim;
   else PetscCheck(coef == PETSCWARP_COEF_CONSTANT, PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_OUTOFRANGE, "Unknown coefficient kind %d", (int)coef);
   if (n) PetscAssertPointer(k, 4);
-  if (coef == PETSCWARP_COEF_TENSOR) /* the element kernels compute the upper triangle of symmetric element matrices */
-    for (PetscInt c = 0; c < wa->ncells; c++)
-      for (PetscInt d = 0; d < wa->dim; d++)
-        for (PetscInt e = d + 1; e < wa->dim; e++) {
-          const PetscReal *K = k + c * wa->dim * wa->dim, kde = K[d * wa->dim + e], ked = K[e * wa->dim + d];
-          PetscCheck(PetscAbsReal(kde - ked) <= 1e-12 * (PetscAbsReal(kde) + PetscAbsReal(ked)), PetscObjectComm((PetscObject)wa), PETSC_ERR_ARG_WRONG, "The tensor of cell %" PetscInt_FMT " is not symmetric (K[%" PetscInt_FMT "][%" PetscInt_FMT "] = %g, K[%" PetscInt_FMT "][%" PetscInt_FMT "] = %g): the element matrices are computed as symmetric", c, d, e, (double)kde, e, d, (double)ked);
-        }
+  if (coef == PETSCWARP_COEF_TENSOR) PetscCall(PetscWarpCheckSymmetricTensors_Private(PetscObjectComm((PetscObject)wa), wa->ncells, wa->dim, k));
   PetscCall(PetscFree(wa->kcell));
   PetscCall(PetscMalloc1(n, &wa->kcell));
   PetscCall(PetscArraycpy(wa->kcell, k, n));
