@@ -559,3 +559,5 @@ PETSC_EXTERN PetscErrorCode DMPlexWarpSetSNESLocalAlievPanfilov(DM, const PetscR
 PETSC_EXTERN PetscErrorCode DMPlexWarpAPSetStep(DM, PetscReal, PetscReal);
 PETSC_EXTERN PetscErrorCode DMPlexWarpAPAdvance(DM, Vec);
 PETSC_EXTERN PetscErrorCode DMPlexWarpAPSetPrevious(DM, Vec, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode DMPlexWarpSetTSLocalAlievPanfilov(DM, const PetscReal[], const PetscReal[], const PetscReal[]);
+PETSC_EXTERN PetscErrorCode DMPlexWarpAPSetStimulusFunction(DM, PetscErrorCode (*)(PetscReal, PetscReal *, void *), void *);

@@ -608,6 +608,15 @@ for w in $what; do
   heart3log) # issue 8 (~2 min): where heart3's "other" (279 ms of the GPU's 570 ms per step at 1.14 M unknowns, 5 steps)
               # goes: ellwarp alone with -log_view
     mpiexec -n 1 $B/tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -dm_refine 3 -steps 5 -paths ellwarp -log_view ${LOGV_EXTRA:-} 2>&1 | tee "$OUTDIR/heart3_logview.txt" | grep -E "^  ellwarp|^(SNESSolve|SNESSetUp|KSPSetUp|KSPSolve|SNESFunctionEval|SNESJacobianEval|DMGlobalToLocal|DMLocalToGlobal|SFSetUp|SFPack|VecCopy|VecCUDACopyTo|VecCUDACopyFrom|WarpAsm|EllWarp|MatAssemblyEnd|PCSetUp|SNESLineSearch|VecNorm|MatCUSPARSCopyTo)" | cut -c1-110 ;;
+  final18) # issue 8, eighteenth session (~4-5 min): the whole GPU suite after the TS form of the Aliev-Panfilov hook
+            # (DMPlexWarpSetTSLocalAlievPanfilov(): plexap_* part 4, tutorial_ex4_ts_cuda) and the boundary-projection skip
+    (cd $B && ctest -j 4 -L gpu --output-on-failure 2>&1 | tee "$OUTDIR/ctest_final18.log" | grep -E "tests passed|\(Failed\)|Timeout|\] [0-9]+ bytes" | head -30) ;;
+  ts18) # issue 8, eighteenth session (~3 min): the heart at -dm_refine 3 (1.14 M unknowns), 20 steps, ellwarp alone:
+         # (1) the SNES form under -log_trace, the gaps of more than 50 ms between events printed (is heart3's "other"
+         # a one-time cost spread over 5 steps?); (2) the TS form (-use_ts: one TSSolve(), no calls in the time loop)
+    mpiexec -n 1 $B/tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -dm_refine 3 -steps 20 -paths ellwarp -log_trace /tmp/heart_trace 2>&1 | grep -E "^  (path|ellwarp)"
+    awk '/SNESSolve/ { on = 1 } { t = $2 + 0; if (on && t - prev > 0.05) printf "gap %.3f s before: %s   (after: %s)\n", t - prev, $0, prevl; prev = t; prevl = $0 }' /tmp/heart_trace.0 | cut -c1-200 | head -40
+    mpiexec -n 1 $B/tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -dm_refine 3 -steps 20 -paths ellwarp -use_ts 2>&1 | grep -E "^  (path|ellwarp)" ;;
   heart_e2e) # issue 8 (~4-5 min): the heart in bench/e2e.sh (its GPU paths now through the hook): refinement 2
              # (152,575 unknowns), 10 steps with the GPU paths and PETSc on all cores, 2 steps on one core; CSV and plot
     HEART_REFINE=${HEART_REFINE:-2} NP=$(nproc) ONLY=ex4 bench/e2e.sh $B "$OUTDIR" 2>&1 | tail -30 ;;

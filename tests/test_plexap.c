@@ -13,11 +13,17 @@ static char help[] = "The Aliev-Panfilov monodomain model through the DMPlex hoo
                      "     a non-positive time step (PETSC_ERR_ARG_OUTOFRANGE), a vector field and a conductivity that is not symmetric\n"
                      "     (PETSC_ERR_ARG_WRONG), and a matrix type\n"
                      "     PetscWarpAsm does not fill (baij: PETSC_ERR_SUP at the first Jacobian, nothing leaked).\n"
+                     "  4. the TS form (DMPlexWarpSetTSLocalAlievPanfilov, TSBEULER, no calls in the time loop) against the SNES form's\n"
+                     "     time loop, for each type: -ts_steps n (default 4) steps from the random previous state, the stimulus\n"
+                     "     switched off after the second (its function of time); the same Newton iteration total, CG's within one\n"
+                     "     per step, the same solution and recovery (1e-10); its errors: not backward Euler (TSCN), a shift other\n"
+                     "     than 1/dt (PETSC_ERR_SUP), the SNES form's step calls on it and its stimulus function on the SNES form\n"
+                     "     (PETSC_ERR_ARG_WRONGSTATE).\n"
                      "  -types a,b  -dm_refine n  -heart_* (tutorials/heartproblem.c)  -seed s (default: from the clock)\n";
 
 #include "testutil.h"
 #include "../tutorials/heartproblem.h"
-#include <petscsnes.h>
+#include <petscts.h>
 
 #ifndef PETSCWARP_SOURCE_DIR
   #define PETSCWARP_SOURCE_DIR "."
@@ -32,11 +38,27 @@ typedef struct {
   PetscInt  hits[32], nhist, its, lits;
 } Path;
 
+/* The solver settings of PathCreate() on a SNES */
+static PetscErrorCode SolverSettings(SNES snes)
+{
+  KSP            ksp;
+  PC             pc;
+  SNESLineSearch ls;
+
+  PetscFunctionBegin;
+  PetscCall(SNESSetTolerances(snes, 1e-30, 1e-13, 0.0, 20, PETSC_CURRENT));
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(KSPSetType(ksp, KSPCG));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(KSPSetTolerances(ksp, 1e-14, 1e-50, PETSC_CURRENT, 10000));
+  PetscCall(SNESGetLineSearch(snes, &ls));
+  PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHNONE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PathCreate(const HeartParams *hp, const char *type, Path *p)
 {
-  KSP ksp;
-  PC  pc;
-
   PetscFunctionBegin;
   PetscCall(PetscMemzero(p, sizeof(*p)));
   PetscCall(HeartCreate(PETSC_COMM_WORLD, hp, type, PETSCWARP_SOURCE_DIR, &p->h));
@@ -46,17 +68,7 @@ static PetscErrorCode PathCreate(const HeartParams *hp, const char *type, Path *
   PetscCall(SNESCreate(PETSC_COMM_WORLD, &p->snes));
   PetscCall(SNESSetDM(p->snes, p->h.dm));
   PetscCall(SNESSetJacobian(p->snes, p->J, p->J, NULL, NULL));
-  PetscCall(SNESSetTolerances(p->snes, 1e-30, 1e-13, 0.0, 20, PETSC_CURRENT));
-  PetscCall(SNESGetKSP(p->snes, &ksp));
-  PetscCall(KSPSetType(ksp, KSPCG));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCJACOBI));
-  PetscCall(KSPSetTolerances(ksp, 1e-14, 1e-50, PETSC_CURRENT, 10000));
-  {
-    SNESLineSearch ls;
-    PetscCall(SNESGetLineSearch(p->snes, &ls));
-    PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHNONE));
-  }
+  PetscCall(SolverSettings(p->snes));
   PetscCall(SNESSetConvergenceHistory(p->snes, p->hist, p->hits, 32, PETSC_TRUE));
   PetscCall(SNESSetFromOptions(p->snes));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -152,11 +164,101 @@ static PetscErrorCode HookErrors(const HeartParams *hp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* 4. The TS form against the SNES form's time loop from the previous state (Un, rn), nsteps steps */
+static PetscErrorCode TSForm(const HeartParams *hp0, const char *type, Vec Un, const PetscReal rn[], PetscInt nsteps)
+{
+  HeartParams hp = *hp0;
+  Path        w;
+  Heart       h;
+  TS          ts;
+  SNES        snes;
+  Mat         J;
+  Vec         U;
+  PetscInt    its = 0, lits = 0, tits, tlits, ncells;
+  PetscReal  *r0, *r1, eU, er = 0, rmax = 0;
+
+  PetscFunctionBegin;
+  hp.stim_t = 2.5 * hp.p[PETSCWARP_AP_DT]; /* on for the first two steps */
+  /* the SNES form: HeartSetStep(), SNESSolve(), HeartAdvance() per step */
+  PetscCall(PathCreate(&hp, type, &w));
+  ncells = w.h.ncells;
+  PetscCall(PetscMalloc2(ncells, &r0, ncells, &r1));
+  PetscCall(HeartSetPrevious(&w.h, rn, Un));
+  PetscCall(VecCopy(Un, w.U));
+  for (PetscInt n = 0; n < nsteps; n++) {
+    PetscInt k, l;
+    PetscCall(HeartSetStep(&w.h, n));
+    PetscCall(SNESSolve(w.snes, NULL, w.U));
+    PetscCall(SNESGetIterationNumber(w.snes, &k));
+    PetscCall(SNESGetLinearSolveIterations(w.snes, &l));
+    its += k;
+    lits += l;
+    PetscCall(HeartAdvance(&w.h, w.U));
+  }
+  PetscCall(HeartGetRecovery(&w.h, r0));
+  /* the TS form: TSSolve() of nsteps backward Euler steps */
+  PetscCall(HeartCreateTS(PETSC_COMM_WORLD, &hp, type, PETSCWARP_SOURCE_DIR, &h));
+  PetscCall(DMCreateMatrix(h.dm, &J));
+  PetscCall(DMCreateGlobalVector(h.dm, &U));
+  PetscCall(VecCopy(Un, U));
+  PetscCall(DMPlexWarpAPSetPrevious(h.dm, U, rn));
+  PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
+  PetscCall(TSSetDM(ts, h.dm));
+  PetscCall(TSSetType(ts, TSBEULER));
+  PetscCall(TSSetIJacobian(ts, J, J, NULL, NULL));
+  PetscCall(TSSetTimeStep(ts, hp.p[PETSCWARP_AP_DT]));
+  PetscCall(TSSetMaxSteps(ts, nsteps));
+  PetscCall(TSSetMaxTime(ts, 1e30));
+  PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SolverSettings(snes));
+  PetscCall(TSSolve(ts, U));
+  PetscCall(TSGetSNESIterations(ts, &tits));
+  PetscCall(TSGetKSPIterations(ts, &tlits));
+  PetscCall(HeartGetRecovery(&h, r1)); /* the final state's: the hook's monitor accepted it */
+  PetscCall(VecRelativeDifferenceNorm(U, w.U, NORM_INFINITY, &eU));
+  for (PetscInt c = 0; c < ncells; c++) {
+    er   = PetscMax(er, PetscAbsReal(r1[c] - r0[c]));
+    rmax = PetscMax(rmax, PetscAbsReal(r0[c]));
+  }
+  {
+    PetscReal m[2] = {er, rmax};
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, m, 2, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+    er = m[1] > 0 ? m[0] / m[1] : m[0];
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, TS form: %" PetscInt_FMT " steps, %" PetscInt_FMT " Newton, %" PetscInt_FMT " CG iterations (SNES form %" PetscInt_FMT ", %" PetscInt_FMT "); solution differs by %.2e, recovery by %.2e\n", type, nsteps, tits, tlits, its, lits, (double)eU, (double)er));
+  PetscCheck(tits == its && PetscAbsInt(tlits - lits) <= nsteps, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the TS form's iteration counts differ from the SNES form's", type);
+  PetscCheck(eU <= 1e-10 && er <= 1e-10, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the TS form's state differs from the SNES form's", type);
+  { /* its errors */
+    Vec       F, Ut;
+    PetscReal dt = hp.p[PETSCWARP_AP_DT], t;
+    PetscCall(VecDuplicate(U, &F));
+    PetscCall(VecDuplicate(U, &Ut));
+    PetscCall(VecZeroEntries(Ut));
+    PetscCall(TSGetTime(ts, &t));
+    EXPECT_CODE(TSComputeIJacobian(ts, t + dt, U, Ut, 2.0 / dt, J, J, PETSC_FALSE), PETSC_ERR_SUP, "TS form: a Jacobian with shift 2/dt");
+    EXPECT_CODE(DMPlexWarpAPSetStep(h.dm, dt, 0.0), PETSC_ERR_ARG_WRONGSTATE, "TS form: DMPlexWarpAPSetStep()");
+    EXPECT_CODE(DMPlexWarpAPAdvance(h.dm, U), PETSC_ERR_ARG_WRONGSTATE, "TS form: DMPlexWarpAPAdvance()");
+    EXPECT_CODE(DMPlexWarpAPSetStimulusFunction(w.h.dm, NULL, NULL), PETSC_ERR_ARG_WRONGSTATE, "SNES form: DMPlexWarpAPSetStimulusFunction()");
+    PetscCall(TSSetType(ts, TSCN));
+    EXPECT_CODE(TSComputeIFunction(ts, t + dt, U, Ut, F, PETSC_FALSE), PETSC_ERR_SUP, "TS form: Crank-Nicolson (TSCN)");
+    PetscCall(VecDestroy(&F));
+    PetscCall(VecDestroy(&Ut));
+  }
+  PetscCall(TSDestroy(&ts));
+  PetscCall(MatDestroy(&J));
+  PetscCall(VecDestroy(&U));
+  PetscCall(HeartDestroy(&h));
+  PetscCall(PetscFree2(r0, r1));
+  PetscCall(PathDestroy(&w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscBool   skip, device;
   char       *types[8];
-  PetscInt    nt = 8, ncells, n;
+  PetscInt    nt = 8, ncells, n, nsteps = 4;
   PetscRandom rnd;
   HeartParams hp;
   Path        ref;
@@ -169,6 +271,7 @@ int main(int argc, char **argv)
   PetscCall(PetscWarpDeviceAvailable(&device));
   PetscCall(TestGetTypes(device, types, &nt));
   PetscCall(HeartParamsFromOptions(&hp));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-ts_steps", &nsteps, NULL));
   PetscCall(PathCreate(&hp, NULL, &ref));
   ncells = ref.h.ncells;
   PetscCall(PetscMalloc3(ncells, &rn, ncells, &r0, ncells, &r1));
@@ -235,6 +338,7 @@ int main(int argc, char **argv)
     PetscCheck(eU <= 1e-10 && er <= 1e-10, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: step differs from PETSc's", types[t]);
     PetscCall(CheckQuadratic(types[t], &w));
     PetscCall(PathDestroy(&w));
+    PetscCall(TSForm(&hp, types[t], Un, rn, nsteps));
     PetscCall(PetscFree(types[t]));
   }
   PetscCall(PetscFree3(rn, r0, r1));

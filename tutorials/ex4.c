@@ -16,6 +16,9 @@ static char help[] = "petscwarp tutorial 4: the heart application of Wong, Kuhl 
                      "Jacobians), solve (KSPSolve) and other (the rest of SNES, accepting the step), and the agreement with aij.\n"
                      "  -paths a,b,...     paths (default aij,ellwarp, and sharednz with a GPU); the others are compared with the first\n"
                      "  -steps <n>         time steps (default 20)\n"
+                     "  -use_ts            the petscwarp paths through a TS (TSBEULER): DMPlexWarpSetTSLocalAlievPanfilov() and one\n"
+                     "                     TSSolve(), no calls in the time loop (the stimulus as a function of time); aij keeps its\n"
+                     "                     SNES time loop\n"
                      "  -check             error unless every path has aij's Newton iterations at every step, CG iterations within\n"
                      "                     1 per step, and the final voltage within 1e-6 (relative, max norm)\n"
                      "  -require_device    exit with the skip code 200 (and say so) when there is no CUDA device\n"
@@ -174,29 +177,46 @@ static PetscErrorCode SurfaceWrite(DM dm, PetscReal dt, Surface *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RunPath(const HeartParams *hp, const char *path, PetscInt nsteps, Surface *surf, Vec uref, Vec *uout, Result *r)
+/* The TS form's record of each accepted step: its Newton and CG iterations, and the snapshots */
+typedef struct {
+  Result  *r;
+  Surface *surf;
+  PetscInt ksnap;
+} StepRecord;
+
+static PetscErrorCode PostStep(TS ts)
 {
-  Heart          h;
-  SNES           snes;
-  KSP            ksp;
-  PC             pc;
-  Mat            J;
-  Vec            U;
-  PetscBool      isaij;
-  PetscLogDouble t0, t1;
-  SNESLineSearch ls;
-  PetscInt       ksnap = 0;
+  StepRecord *rec;
+  SNES        snes;
+  DM          dm;
+  Vec         U;
+  PetscInt    n, its, lits;
 
   PetscFunctionBegin;
-  PetscCall(PetscStrcmp(path, "aij", &isaij));
-  PetscCall(PetscStrncpy(r->name, path, sizeof(r->name)));
-  PetscCall(HeartCreate(PETSC_COMM_WORLD, hp, isaij ? NULL : path, PETSCWARP_SOURCE_DIR, &h));
-  PetscCall(DMCreateMatrix(h.dm, &J));
-  PetscCall(DMCreateGlobalVector(h.dm, &U));
-  PetscCall(VecGetSize(U, &r->rows));
-  PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
-  PetscCall(SNESSetDM(snes, h.dm));
-  PetscCall(SNESSetJacobian(snes, J, J, NULL, NULL));
+  PetscCall(TSGetApplicationContext(ts, &rec));
+  PetscCall(TSGetStepNumber(ts, &n));
+  n--; /* the step just taken */
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SNESGetIterationNumber(snes, &its));
+  PetscCall(SNESGetLinearSolveIterations(snes, &lits));
+  rec->r->nits[n] = its;
+  rec->r->lits[n] = lits;
+  rec->r->newton += its;
+  rec->r->cg += lits;
+  PetscCall(TSGetDM(ts, &dm));
+  PetscCall(TSGetSolution(ts, &U));
+  if (rec->surf && rec->ksnap < rec->surf->nsnap && rec->surf->snap[rec->ksnap] == n) PetscCall(SurfaceRecord(dm, U, rec->ksnap++, rec->surf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The solver of every path: Newton without line search, CG + Jacobi, KSPSolve timed */
+static PetscErrorCode SolverSettings(SNES snes, Result *r)
+{
+  KSP            ksp;
+  PC             pc;
+  SNESLineSearch ls;
+
+  PetscFunctionBegin;
   PetscCall(SNESSetTolerances(snes, 1e-10, 1e-8, 0.0, 50, PETSC_CURRENT));
   PetscCall(SNESSetErrorIfNotConverged(snes, PETSC_TRUE)); /* a failed step would make every later one meaningless */
   PetscCall(SNESGetLineSearch(snes, &ls));
@@ -208,10 +228,62 @@ static PetscErrorCode RunPath(const HeartParams *hp, const char *path, PetscInt 
   PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_CURRENT, PETSC_CURRENT, 10000));
   PetscCall(KSPSetPreSolve(ksp, PreSolve, r));
   PetscCall(KSPSetPostSolve(ksp, PostSolve, r));
-  PetscCall(SNESSetFromOptions(snes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RunPath(const HeartParams *hp, const char *path, PetscInt nsteps, PetscBool usets, Surface *surf, Vec uref, Vec *uout, Result *r)
+{
+  Heart          h;
+  SNES           snes = NULL;
+  TS             ts   = NULL;
+  Mat            J;
+  Vec            U;
+  PetscBool      isaij;
+  PetscLogDouble t0, t1;
+  PetscInt       ksnap = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmp(path, "aij", &isaij));
+  usets = (PetscBool)(usets && !isaij);
+  PetscCall(PetscStrncpy(r->name, path, sizeof(r->name)));
+  if (usets) PetscCall(PetscStrlcat(r->name, " TS", sizeof(r->name)));
+  if (usets) PetscCall(HeartCreateTS(PETSC_COMM_WORLD, hp, path, PETSCWARP_SOURCE_DIR, &h));
+  else PetscCall(HeartCreate(PETSC_COMM_WORLD, hp, isaij ? NULL : path, PETSCWARP_SOURCE_DIR, &h));
+  PetscCall(DMCreateMatrix(h.dm, &J));
+  PetscCall(DMCreateGlobalVector(h.dm, &U));
+  PetscCall(VecGetSize(U, &r->rows));
   PetscCall(VecSet(U, 0.0));
   PetscCall(PetscCalloc2(nsteps, &r->nits, nsteps, &r->lits));
-  for (PetscInt n = 0; n < nsteps; n++) {
+  if (usets) { /* one TSSolve(): the hook accepts the steps itself */
+    StepRecord rec = {r, surf, 0};
+    PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
+    PetscCall(TSSetDM(ts, h.dm));
+    PetscCall(TSSetType(ts, TSBEULER));
+    PetscCall(TSSetIJacobian(ts, J, J, NULL, NULL));
+    PetscCall(TSSetTimeStep(ts, hp->p[PETSCWARP_AP_DT]));
+    PetscCall(TSSetMaxSteps(ts, nsteps));
+    PetscCall(TSSetMaxTime(ts, 1e30));
+    PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+    PetscCall(TSSetApplicationContext(ts, &rec));
+    PetscCall(TSSetPostStep(ts, PostStep));
+    PetscCall(TSGetSNES(ts, &snes));
+    PetscCall(SolverSettings(snes, r));
+    PetscCall(TSSetFromOptions(ts));
+    PetscCall(DeviceSync());
+    PetscCall(PetscTime(&t0));
+    PetscCall(TSSolve(ts, U));
+    PetscCall(DeviceSync());
+    PetscCall(PetscTime(&t1));
+    r->t_total += (PetscReal)(t1 - t0);
+    snes = NULL; /* the TS's */
+  } else {
+    PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
+    PetscCall(SNESSetDM(snes, h.dm));
+    PetscCall(SNESSetJacobian(snes, J, J, NULL, NULL));
+    PetscCall(SolverSettings(snes, r));
+    PetscCall(SNESSetFromOptions(snes));
+  }
+  for (PetscInt n = 0; n < nsteps && !usets; n++) {
     PetscInt its, lits;
     PetscCall(HeartSetStep(&h, n));
     PetscCall(DeviceSync());
@@ -244,6 +316,7 @@ static PetscErrorCode RunPath(const HeartParams *hp, const char *path, PetscInt 
   PetscCall(VecDestroy(&U));
   PetscCall(MatDestroy(&J));
   PetscCall(SNESDestroy(&snes));
+  PetscCall(TSDestroy(&ts));
   PetscCall(HeartDestroy(&h));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -252,7 +325,7 @@ int main(int argc, char **argv)
 {
   char       *paths[8], csv[PETSC_MAX_PATH_LEN];
   PetscInt    npaths = 8, nsteps = 20;
-  PetscBool   set, device, check = PETSC_FALSE, require = PETSC_FALSE, surfset;
+  PetscBool   set, device, check = PETSC_FALSE, require = PETSC_FALSE, surfset, usets = PETSC_FALSE;
   HeartParams hp;
   Result      res[8];
   Vec         uref = NULL;
@@ -268,6 +341,7 @@ int main(int argc, char **argv)
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Tutorial 4: the heart", NULL);
   PetscCall(PetscOptionsBool("-require_device", "skip (exit 200) without a CUDA device", NULL, require, &require, NULL));
   PetscCall(PetscOptionsInt("-steps", "time steps", NULL, nsteps, &nsteps, NULL));
+  PetscCall(PetscOptionsBool("-use_ts", "the petscwarp paths through a TS (DMPlexWarpSetTSLocalAlievPanfilov)", NULL, usets, &usets, NULL));
   PetscCall(PetscOptionsBool("-check", "compare the paths with aij (iterations, voltage)", NULL, check, &check, NULL));
   PetscCall(PetscOptionsStringArray("-paths", "paths: aij first, then ellwarp, sharednz", NULL, paths, &npaths, &set));
   PetscCall(PetscOptionsString("-csv", "append one line per path to this file", NULL, csv, csv, sizeof(csv), NULL));
@@ -303,15 +377,15 @@ int main(int argc, char **argv)
       PetscCall(SurfaceSetUp(h.dm, &surf));
       PetscCall(HeartDestroy(&h));
     }
-    PetscCall(RunPath(&hp, paths[p], nsteps, surfset && last ? &surf : NULL, p ? uref : NULL, p ? NULL : &uref, &res[p]));
+    PetscCall(RunPath(&hp, paths[p], nsteps, usets, surfset && last ? &surf : NULL, p ? uref : NULL, p ? NULL : &uref, &res[p]));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Aliev-Panfilov heart (shell, P1, one point per cell) on %d rank(s): %" PetscInt_FMT " unknowns, %" PetscInt_FMT " steps of dt %g, Newton + CG/Jacobi; the petscwarp paths %s; ms per step\n", size, res[0].rows, nsteps,
                         (double)hp.p[PETSCWARP_AP_DT], device ? "on the GPU" : "by the host twins (no GPU)"));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-9s %7s %7s %10s %10s %10s %10s %11s\n", "path", "Newton", "CG", "assembly", "solve", "other", "total", "max|dV|/|V|"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-11s %7s %7s %10s %10s %10s %10s %11s\n", "path", "Newton", "CG", "assembly", "solve", "other", "total", "max|dV|/|V|"));
   for (PetscInt p = 0; p < npaths; p++) {
     const Result *r = &res[p];
     PetscReal     s = 1e3 / nsteps;
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-9s %7" PetscInt_FMT " %7" PetscInt_FMT " %10.3f %10.3f %10.3f %10.3f %11.2e\n", r->name, r->newton, r->cg, (double)(s * r->t_asm), (double)(s * r->t_solve), (double)(s * (r->t_total - r->t_asm - r->t_solve)), (double)(s * r->t_total),
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-11s %7" PetscInt_FMT " %7" PetscInt_FMT " %10.3f %10.3f %10.3f %10.3f %11.2e\n", r->name, r->newton, r->cg, (double)(s * r->t_asm), (double)(s * r->t_solve), (double)(s * (r->t_total - r->t_asm - r->t_solve)), (double)(s * r->t_total),
                           (double)r->err));
   }
   for (PetscInt p = 1; p < npaths; p++)

@@ -115,6 +115,49 @@ static PetscErrorCode Jacobian(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the TS form (HeartCreateTS()): the hook's global implicit function and Jacobian, timed the same way */
+static PetscErrorCode IFunction(TS ts, PetscReal t, Vec X, Vec X_t, Vec F, void *ctx)
+{
+  Heart         *h = (Heart *)ctx;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(DeviceSync());
+  PetscCall(PetscTime(&t0));
+  PetscCall(h->ifunction(ts, t, X, X_t, F, h->rctx));
+  PetscCall(DeviceSync());
+  PetscCall(PetscTime(&t1));
+  h->t_asm += (PetscReal)(t1 - t0);
+  h->nres++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode IJacobian(TS ts, PetscReal t, Vec X, Vec X_t, PetscReal shift, Mat J, Mat Jp, void *ctx)
+{
+  Heart         *h = (Heart *)ctx;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(DeviceSync());
+  PetscCall(PetscTime(&t0));
+  PetscCall(h->ijacobian(ts, t, X, X_t, shift, J, Jp, h->jctx));
+  PetscCall(DeviceSync());
+  PetscCall(PetscTime(&t1));
+  h->t_asm += (PetscReal)(t1 - t0);
+  h->njac++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The stimulus amplitude at time t: on until stim_t, as HeartSetStep() for the step ending at t */
+static PetscErrorCode Stimulus(PetscReal t, PetscReal *amp, void *ctx)
+{
+  Heart *h = (Heart *)ctx;
+
+  PetscFunctionBeginUser;
+  *amp = t <= h->par.stim_t + 1e-12 ? h->par.stim_amp : 0.0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Transmural depth of a point of the shell: s in [0, 1] (endocardium semi-axes 7, 7, 17 mm, epicardium 10, 10, 20) */
 static PetscReal Transmural(const PetscReal x[])
 {
@@ -200,7 +243,7 @@ static PetscErrorCode AuxCreate(Heart *h, PetscFE feu)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode HeartCreate(MPI_Comm comm, const HeartParams *par, const char mattype[], const char srcdir[], Heart *h)
+static PetscErrorCode Create(MPI_Comm comm, const HeartParams *par, const char mattype[], const char srcdir[], PetscBool ts, Heart *h)
 {
   PetscFE         fe;
   PetscDS         ds;
@@ -214,6 +257,8 @@ PetscErrorCode HeartCreate(MPI_Comm comm, const HeartParams *par, const char mat
   PetscCall(PetscMemzero(h, sizeof(*h)));
   h->par  = *par;
   h->warp = (PetscBool)(mattype != NULL);
+  h->ts   = ts;
+  PetscCheck(!ts || h->warp, comm, PETSC_ERR_ARG_WRONG, "The TS form of the heart problem is petscwarp's: give a matrix type");
   PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_filename", &set));
   if (!set) {
     PetscCall(PetscSNPrintf(mesh, sizeof(mesh), "%s/bench/meshes/shell_tet.msh", srcdir));
@@ -258,18 +303,43 @@ PetscErrorCode HeartCreate(MPI_Comm comm, const HeartParams *par, const char mat
   PetscCall(CellData(h));
   if (h->warp) { /* one call: petscwarp's device model (it sets VECCUDA vectors when the device assembles) */
     PetscCall(DMSetMatType(h->dm, mattype));
-    PetscCall(DMPlexWarpSetSNESLocalAlievPanfilov(h->dm, h->par.p, h->kcell, h->stim));
+    if (ts) {
+      PetscCall(DMPlexWarpSetTSLocalAlievPanfilov(h->dm, h->par.p, h->kcell, h->stim));
+      PetscCall(DMPlexWarpAPSetStimulusFunction(h->dm, Stimulus, h));
+    } else PetscCall(DMPlexWarpSetSNESLocalAlievPanfilov(h->dm, h->par.p, h->kcell, h->stim));
   } else { /* PETSc's pointwise form with the auxiliary fields */
     PetscCall(DMSetMatType(h->dm, MATAIJ));
     PetscCall(AuxCreate(h, fe));
     PetscCall(DMPlexSetSNESLocalFEM(h->dm, PETSC_FALSE, NULL));
   }
   PetscCall(PetscFEDestroy(&fe));
-  /* the installed functions, wrapped by the timed ones: the local residual, the SNES Jacobian */
-  PetscCall(DMSNESGetFunctionLocal(h->dm, &h->residual, &h->rctx));
-  PetscCall(DMSNESGetJacobian(h->dm, &h->jacobian, &h->jctx));
-  PetscCall(DMSNESSetFunctionLocal(h->dm, ResidualLocal, h));
-  PetscCall(DMSNESSetJacobian(h->dm, Jacobian, h));
+  /* the installed functions, wrapped by the timed ones: the local residual and the SNES Jacobian, or the TS's implicit
+     function and Jacobian */
+  if (ts) {
+    PetscCall(DMTSGetIFunction(h->dm, &h->ifunction, &h->rctx));
+    PetscCall(DMTSGetIJacobian(h->dm, &h->ijacobian, &h->jctx));
+    PetscCall(DMTSSetIFunction(h->dm, IFunction, h));
+    PetscCall(DMTSSetIJacobian(h->dm, IJacobian, h));
+  } else {
+    PetscCall(DMSNESGetFunctionLocal(h->dm, &h->residual, &h->rctx));
+    PetscCall(DMSNESGetJacobian(h->dm, &h->jacobian, &h->jctx));
+    PetscCall(DMSNESSetFunctionLocal(h->dm, ResidualLocal, h));
+    PetscCall(DMSNESSetJacobian(h->dm, Jacobian, h));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HeartCreate(MPI_Comm comm, const HeartParams *par, const char mattype[], const char srcdir[], Heart *h)
+{
+  PetscFunctionBegin;
+  PetscCall(Create(comm, par, mattype, srcdir, PETSC_FALSE, h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HeartCreateTS(MPI_Comm comm, const HeartParams *par, const char mattype[], const char srcdir[], Heart *h)
+{
+  PetscFunctionBegin;
+  PetscCall(Create(comm, par, mattype, srcdir, PETSC_TRUE, h));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

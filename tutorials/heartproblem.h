@@ -13,7 +13,7 @@
 #pragma once
 #include <petscwarp.h>
 #include <petscwarp/alievpanfilov.h>
-#include <petscsnes.h>
+#include <petscts.h>
 
 typedef struct {
   PetscReal p[PETSCWARP_AP_NPARAM];   /* model parameters and dt */
@@ -34,6 +34,9 @@ typedef struct {
   /* the SNES local functions installed by DMPlexSetSNESLocalFEM() or DMPlexWarpSetSNESLocalAlievPanfilov(), timed */
   PetscErrorCode (*residual)(DM, Vec, Vec, void *);
   SNESJacobianFn *jacobian; /* the SNES Jacobian (PETSc's DMLocal wrapper, or the hook's) */
+  PetscBool       ts;       /* the TS form (HeartCreateTS()): the hook's implicit function and Jacobian instead */
+  TSIFunctionFn  *ifunction;
+  TSIJacobianFn  *ijacobian;
   void           *rctx, *jctx;
   PetscReal       t_asm; /* seconds in residuals and Jacobians */
   PetscInt        nres, njac;
@@ -44,6 +47,10 @@ PetscErrorCode HeartParamsFromOptions(HeartParams *);
    PetscDS; mattype (ellwarp, sharednz, ...): that matrix type and petscwarp's hook, NULL: the auxiliary fields and PETSc's
    DMPlexSetSNESLocalFEM() with AIJ */
 PetscErrorCode HeartCreate(MPI_Comm, const HeartParams *, const char mattype[], const char srcdir[], Heart *);
+/* The same problem through a TS (petscwarp only, mattype not NULL): DMPlexWarpSetTSLocalAlievPanfilov() with the
+   stimulus of HeartSetStep() as a function of time; use a TSBEULER with time step p[PETSCWARP_AP_DT], no calls in the time
+   loop (HeartGetRecovery() and HeartSetPrevious() serve both forms) */
+PetscErrorCode HeartCreateTS(MPI_Comm, const HeartParams *, const char mattype[], const char srcdir[], Heart *);
 PetscErrorCode HeartDestroy(Heart *);
 /* The time step and stimulus of step n (time (n+1) dt) */
 PetscErrorCode HeartSetStep(Heart *, PetscInt);

@@ -12,8 +12,9 @@ typedef struct {
   PetscReal g[3];
 } DMPlexWarpBdFlux;
 
-/* The state of a hook, composed with the DM (DMPlexWarpSetSNESLocalFEM(): "DMPlexWarpSNES"; DMPlexWarpSetTSLocalFEM():
-   "DMPlexWarpTS"; DMPlexWarpSetKSPLocalFEM(): "DMPlexWarpKSP") */
+/* The state of a hook, composed with the DM (DMPlexWarpSetSNESLocalFEM(), DMPlexWarpSetSNESLocalAlievPanfilov():
+   "DMPlexWarpSNES"; DMPlexWarpSetTSLocalFEM(), DMPlexWarpSetTSLocalAlievPanfilov(): "DMPlexWarpTS";
+   DMPlexWarpSetKSPLocalFEM(): "DMPlexWarpKSP") */
 typedef struct {
   PetscWarpAsm       wa;
   PetscBool          transient; /* TS: g0 = mass u_tShift, f0 = mass u_t + f */
@@ -43,6 +44,12 @@ typedef struct {
   PetscInt   apncells;                 /* the cells of apk and apstim (the DM's height-0 stratum) */
   PetscReal *apk, *apstim;             /* copies of the conductivity tensors (dim*dim per cell) and of the stimulus mask (or NULL) */
   Vec        apUn;                     /* the previous step's local voltage */
+  /* its TS form (transient, DMPlexWarpSetTSLocalAlievPanfilov()): the steps accepted by the hook itself */
+  PetscBool apstarted;                                        /* a step has begun since the set-up (or DMPlexWarpAPSetPrevious()) */
+  PetscReal apt0;                                             /* the TS time at the start of the current step (a new one: the previous step was accepted) */
+  PetscErrorCode (*apstimfn)(PetscReal, PetscReal *, void *); /* the stimulus amplitude at a time, or NULL (constant) */
+  void     *apstimctx;
+  PetscReal apstimlast; /* the amplitude the assembler has */
 } DMPlexWarpHook;
 
 PETSC_INTERN PetscErrorCode DMPlexWarpRecognizeBoundary_Private(DM, PetscBool *, PetscInt *, DMPlexWarpBdFlux **, char[], size_t);
@@ -65,3 +72,8 @@ PETSC_INTERN PetscErrorCode DMPlexWarpHookBoundary_Private(DM, DMPlexWarpHook *,
 PETSC_INTERN PetscErrorCode DMPlexWarpHookResidual_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookCheckJacobian_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, PetscReal, Mat);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookCheckResidual_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, Vec);
+/* the Aliev-Panfilov hooks (plexwarpap.c) */
+PETSC_INTERN PetscErrorCode DMPlexWarpHookCreateAP_Private(DM, PetscBool, const char[], const PetscReal[], const PetscReal[], const PetscReal[], DMPlexWarpHook **);
+PETSC_INTERN PetscErrorCode DMPlexWarpHookGetAP_Private(DM, DMPlexWarpHook **);
+PETSC_INTERN PetscErrorCode DMPlexWarpHookAPPrevious_Private(DM, DMPlexWarpHook *, Vec, PetscBool, const PetscReal[]);
+PETSC_INTERN PetscErrorCode DMPlexWarpHookAPJacobian_Private(DM, DMPlexWarpHook *, Vec, Mat, Mat);

@@ -275,7 +275,7 @@ static PetscErrorCode WrapCreateMatrix(DM dm, DMPlexWarpHook *h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The hook of dm under name: transient (TS) or not; ap: the Aliev-Panfilov model (DMPlexWarpSetSNESLocalAlievPanfilov(),
+/* The hook of dm under name: transient (TS) or not; ap: the Aliev-Panfilov model (DMPlexWarpHookCreateAP_Private(),
    which sets the model's data after this call), else the PetscDS's pointwise functions recognised or registered */
 PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, PetscBool ap, const char name[], DMPlexWarpHook **hook)
 {
@@ -402,7 +402,7 @@ PetscErrorCode DMPlexWarpHookGetAsm_Private(DM dm, DMPlexWarpHook *h)
   if (h->ap) { /* the conductivity tensors, the model with the recovery at the quadrature points, the previous voltage */
     PetscInt cStart, cEnd;
     PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
-    PetscCheck(cEnd - cStart == h->apncells, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The DM has %" PetscInt_FMT " cells, DMPlexWarpSetSNESLocalAlievPanfilov() was given data for %" PetscInt_FMT ": call it on the final mesh", cEnd - cStart, h->apncells);
+    PetscCheck(cEnd - cStart == h->apncells, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The DM has %" PetscInt_FMT " cells, the Aliev-Panfilov hook was given data for %" PetscInt_FMT ": install it on the final mesh", cEnd - cStart, h->apncells);
     PetscCall(DMPlexWarpAsmCreate(dm, PETSCWARP_PHYSICS_LAPLACE, &h->wa));
     PetscCall(PetscWarpAsmSetLaplace(h->wa, PETSCWARP_COEF_TENSOR, 0.0, h->apk));
     PetscCall(PetscWarpAsmSetStrategy(h->wa, PETSCWARP_ASM_ATOMIC)); /* a mass coefficient per quadrature point: the per-element kernels */

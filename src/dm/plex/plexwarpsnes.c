@@ -5,7 +5,6 @@
   DMPlexSNESComputeResidualFEM()). Shared parts: plexwarphook.c.
 */
 #include <petscwarp/private/plexwarphook.h>
-#include <petscwarp/private/warpasmimpl.h> /* PetscWarpCheckSymmetricTensors_Private() */
 #include <petscsnes.h>
 
 #define HOOK_NAME "DMPlexWarpSNES"
@@ -26,8 +25,8 @@ static PetscErrorCode ResidualLocal(DM dm, Vec Xloc, Vec Floc, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The local state with its boundary values, as SNESComputeJacobian_DMLocal() makes it (for PETSc's own assembly, the
-   pointwise functions and the Aliev-Panfilov model) */
+/* The local state with its boundary values, as SNESComputeJacobian_DMLocal() makes it (for PETSc's own assembly and
+   the pointwise functions) */
 static PetscErrorCode LocalState(DM dm, DMPlexWarpHook *h, Vec X, Vec *Xloc)
 {
   PetscFunctionBegin;
@@ -39,9 +38,8 @@ static PetscErrorCode LocalState(DM dm, DMPlexWarpHook *h, Vec X, Vec *Xloc)
 }
 
 /* A global Jacobian (not a local one): the Jacobian of a built-in physics does not depend on the state, so the local
-   state is made only when PETSc assembles, or for the pointwise functions of DMPlexWarpSetPointwise() and the
-   Aliev-Panfilov model (whose Jacobian PETSc cannot assemble: a matrix type PetscWarpAsm does not fill is an error, raised
-   after the local state is given back) */
+   state is made only when PETSc assembles, or for the pointwise functions of DMPlexWarpSetPointwise(); the Aliev-Panfilov
+   model has its own (DMPlexWarpHookAPJacobian_Private()) */
 static PetscErrorCode JacobianGlobal(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
 {
   DMPlexWarpHook *h = (DMPlexWarpHook *)ctx;
@@ -51,14 +49,13 @@ static PetscErrorCode JacobianGlobal(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
 
   PetscFunctionBegin;
   PetscCall(SNESGetDM(snes, &dm));
-  if (h->pointwise || h->ap) PetscCall(LocalState(dm, h, X, &Xloc));
+  if (h->ap) {
+    PetscCall(DMPlexWarpHookAPJacobian_Private(dm, h, X, J, Jp));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (h->pointwise) PetscCall(LocalState(dm, h, X, &Xloc));
   /* t = 0 as DMPlexSNESComputeJacobianFEM() */
   PetscCall(DMPlexWarpHookAssemble_Private(dm, h, NULL, 0.0, Xloc, NULL, J, Jp, &done));
-  if (!done && h->ap) {
-    PetscCall(DMRestoreLocalVector(dm, &Xloc));
-    SETERRQ(PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "The Aliev-Panfilov Jacobian is assembled by PetscWarpAsm only, into AIJ types (aij, aijcusparse, sharednz, ellwarp), not %s%s%s: choose -dm_mat_type ellwarp, sharednz or aij",
-            ((PetscObject)Jp)->type_name, J != Jp ? " and " : "", J != Jp ? ((PetscObject)J)->type_name : "");
-  }
   if (!done) { /* PETSc's own assembly */
     if (!h->warned) PetscCall(PetscInfo(dm, "Jacobian of type %s: assembled by PETSc (DMPlexSNESComputeJacobianFEM); PetscWarpAsm fills AIJ types (MPIAIJ ones on several ranks)\n", ((PetscObject)Jp)->type_name));
     h->warned = PETSC_TRUE;
@@ -153,16 +150,6 @@ PetscErrorCode DMPlexWarpSetSNESLocalFEM(DM dm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The hook of DMPlexWarpSetSNESLocalAlievPanfilov() */
-static PetscErrorCode APGet(DM dm, DMPlexWarpHook **h)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
-  PetscCall(PetscObjectContainerQuery((PetscObject)dm, HOOK_NAME, h));
-  PetscCheck(*h && (*h)->ap, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONGSTATE, "Call DMPlexWarpSetSNESLocalAlievPanfilov() first");
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /*@
   DMPlexWarpSetSNESLocalAlievPanfilov - Installs the residual and the Jacobian of a backward Euler step of the
   Aliev-Panfilov monodomain model, computed and assembled by `PetscWarpAsm` (on the device, or by the host twins of the
@@ -209,146 +196,18 @@ static PetscErrorCode APGet(DM dm, DMPlexWarpHook **h)
   The recovery at the quadrature points is that of `PetscWarpAsmAPGetRecovery()` on `DMPlexWarpGetAsm()`'s assembler.
 
 .seealso: `DMPlexWarpAPSetStep()`, `DMPlexWarpAPAdvance()`, `DMPlexWarpAPSetPrevious()`, `PetscWarpAsmSetAlievPanfilov()`,
-          `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpGetAsm()`
+          `DMPlexWarpSetTSLocalAlievPanfilov()` (the same model through a `TS`), `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpGetAsm()`
 @*/
 PetscErrorCode DMPlexWarpSetSNESLocalAlievPanfilov(DM dm, const PetscReal p[], const PetscReal kcell[], const PetscReal stim[])
 {
   DMPlexWarpHook *h;
-  PetscInt        dim, nf, cStart, cEnd;
-  PetscObject     disc;
-  PetscClassId    id;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
-  {
-    PetscBool isplex;
-    PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMPLEX, &isplex));
-    PetscCheck(isplex, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The Aliev-Panfilov hook needs a DMPLEX, not %s", ((PetscObject)dm)->type_name);
-  }
-  PetscCall(DMGetDimension(dm, &dim));
-  PetscCall(DMGetNumFields(dm, &nf));
-  PetscCheck(nf == 1, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The Aliev-Panfilov model needs one field (the voltage), the DM has %" PetscInt_FMT, nf);
-  PetscCall(DMGetField(dm, 0, NULL, &disc));
-  PetscCall(PetscObjectGetClassId(disc, &id));
-  PetscCheck(id == PETSCFE_CLASSID, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The Aliev-Panfilov model needs a PetscFE field");
-  {
-    PetscInt nc;
-    PetscCall(PetscFEGetNumComponents((PetscFE)disc, &nc));
-    PetscCheck(nc == 1, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The Aliev-Panfilov model needs a scalar field, this one has %" PetscInt_FMT " components", nc);
-  }
-  PetscCheck(!p || p[PETSCWARP_AP_DT] > 0, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_OUTOFRANGE, "The time step p[PETSCWARP_AP_DT] must be positive, not %g", p ? (double)p[PETSCWARP_AP_DT] : 0.0);
-  PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
-  if (cEnd > cStart) PetscAssertPointer(kcell, 3);
-  PetscCall(PetscWarpCheckSymmetricTensors_Private(PETSC_COMM_SELF, cEnd - cStart, dim, kcell)); /* now: the assembler is made later */
-  PetscCall(DMPlexWarpHookCreate_Private(dm, PETSC_FALSE, PETSC_TRUE, HOOK_NAME, &h));
-  if (p) {
-    for (PetscInt k = 0; k < PETSCWARP_AP_NPARAM; k++) h->app[k] = p[k];
-  } else PetscWarpAPDefaults(h->app);
-  h->apncells = cEnd - cStart;
-  PetscCall(PetscMalloc1(h->apncells * dim * dim, &h->apk));
-  if (h->apncells) PetscCall(PetscArraycpy(h->apk, kcell, h->apncells * dim * dim));
-  if (stim) {
-    PetscCall(PetscMalloc1(h->apncells, &h->apstim));
-    PetscCall(PetscArraycpy(h->apstim, stim, h->apncells));
-  }
+  PetscCall(DMPlexWarpHookCreateAP_Private(dm, PETSC_FALSE, HOOK_NAME, p, kcell, stim, &h));
   PetscCall(DMPlexSetSNESLocalFEM(dm, PETSC_FALSE, NULL));
   PetscCall(DMSNESSetBoundaryLocal(dm, BoundaryLocal, h));
   PetscCall(DMSNESSetFunctionLocal(dm, ResidualLocal, h));
   PetscCall(DMSNESSetJacobian(dm, JacobianGlobal, h)); /* the local state made by the hook itself */
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  DMPlexWarpAPSetStep - Sets the time step and the stimulus amplitude of the next Aliev-Panfilov step of
-  `DMPlexWarpSetSNESLocalAlievPanfilov()`
-
-  Logically Collective
-
-  Input Parameters:
-+ dm   - the `DMPLEX`
-. dt   - the time step (positive)
-- stim - the stimulus amplitude (0: no stimulus)
-
-  Level: intermediate
-
-.seealso: `DMPlexWarpSetSNESLocalAlievPanfilov()`, `DMPlexWarpAPAdvance()`, `PetscWarpAsmAPSetStep()`
-@*/
-PetscErrorCode DMPlexWarpAPSetStep(DM dm, PetscReal dt, PetscReal stim)
-{
-  DMPlexWarpHook *h;
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
-  PetscValidLogicalCollectiveReal(dm, dt, 2);
-  PetscValidLogicalCollectiveReal(dm, stim, 3);
-  PetscCall(APGet(dm, &h));
-  PetscCheck(dt > 0, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_OUTOFRANGE, "The time step must be positive, not %g", (double)dt);
-  h->app[PETSCWARP_AP_DT]   = dt;
-  h->app[PETSCWARP_AP_STIM] = stim;
-  if (h->wa) PetscCall(PetscWarpAsmAPSetStep(h->wa, dt, stim));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The previous step's voltage becomes the global U; its recovery that of U (advance), r (given), or stays */
-static PetscErrorCode APPrevious(DM dm, Vec U, PetscBool advance, const PetscReal r[])
-{
-  DMPlexWarpHook *h;
-  Vec             Uloc;
-
-  PetscFunctionBegin;
-  PetscCall(APGet(dm, &h));
-  PetscValidHeaderSpecific(U, VEC_CLASSID, 2);
-  PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
-  if (r) PetscCall(PetscWarpAsmAPSetRecovery(h->wa, r));
-  PetscCall(LocalState(dm, h, U, &Uloc));
-  if (advance) PetscCall(PetscWarpAsmAPAdvance(h->wa, Uloc));
-  PetscCall(VecCopy(Uloc, h->apUn));
-  PetscCall(DMRestoreLocalVector(dm, &Uloc));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  DMPlexWarpAPAdvance - Accepts a step of `DMPlexWarpSetSNESLocalAlievPanfilov()`: the converged voltage becomes the
-  previous one, and the recovery at every quadrature point that of this voltage
-
-  Collective
-
-  Input Parameters:
-+ dm - the `DMPLEX`
-- U  - the converged global state of the step (the solution of `SNESSolve()`)
-
-  Level: intermediate
-
-.seealso: `DMPlexWarpSetSNESLocalAlievPanfilov()`, `DMPlexWarpAPSetStep()`, `DMPlexWarpAPSetPrevious()`, `PetscWarpAsmAPAdvance()`
-@*/
-PetscErrorCode DMPlexWarpAPAdvance(DM dm, Vec U)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
-  PetscCall(APPrevious(dm, U, PETSC_TRUE, NULL));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  DMPlexWarpAPSetPrevious - Sets the previous step's voltage and, optionally, its recovery variable for
-  `DMPlexWarpSetSNESLocalAlievPanfilov()` (to start from a state other than 0, or to restart)
-
-  Collective
-
-  Input Parameters:
-+ dm - the `DMPLEX`
-. Un - the previous voltage (a global vector of the DM)
-- r  - the previous recovery at the quadrature points, r[cell*nq + q] on the host (as `PetscWarpAsmAPGetRecovery()` gives
-       it), or `NULL` to keep the current one
-
-  Level: intermediate
-
-.seealso: `DMPlexWarpSetSNESLocalAlievPanfilov()`, `DMPlexWarpAPAdvance()`, `PetscWarpAsmAPSetRecovery()`, `PetscWarpAsmAPGetRecovery()`
-@*/
-PetscErrorCode DMPlexWarpAPSetPrevious(DM dm, Vec Un, const PetscReal r[])
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
-  PetscCall(APPrevious(dm, Un, PETSC_FALSE, r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -5,6 +5,7 @@
 */
 #include <petscwarp/private/plexwarphook.h>
 #include <petscts.h>
+#include <petsc/private/tsimpl.h> /* ts->monitor[]: whether the hook's monitor is there */
 
 #define HOOK_NAME "DMPlexWarpTS"
 
@@ -126,5 +127,185 @@ PetscErrorCode DMPlexWarpSetTSLocalFEM(DM dm)
   PetscCall(DMTSSetBoundaryLocal(dm, BoundaryLocal, h));
   PetscCall(DMTSSetIFunctionLocal(dm, IFunctionLocal, h));
   PetscCall(DMTSSetIJacobian(dm, IJacobianGlobal, h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------- the Aliev-Panfilov model through a TS (DMPlexWarpSetTSLocalAlievPanfilov()) ---------------- */
+
+/* The state U at the TS time `time`: when that is not the current step's start, the step was accepted with state U
+   (the first step of all, or after DMPlexWarpAPSetPrevious(), only takes U as the previous voltage): the recovery is
+   advanced to U with the step size the assembler has (the accepted step's), and U becomes the previous voltage */
+static PetscErrorCode APAccept(DM dm, DMPlexWarpHook *h, Vec U, PetscReal time)
+{
+  PetscFunctionBegin;
+  if (h->apstarted && time == h->apt0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMPlexWarpHookAPPrevious_Private(dm, h, U, h->apstarted, NULL));
+  if (h->apstarted) PetscCall(PetscInfo(dm, "Aliev-Panfilov: the step from t = %g to %g accepted, the recovery advanced with dt %g\n", (double)h->apt0, (double)time, (double)h->app[PETSCWARP_AP_DT]));
+  h->apstarted = PETSC_TRUE;
+  h->apt0      = time;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A TS monitor: TSSolve() calls it with every accepted state (before each step and after the last), so that the
+   recovery is that of the TS's solution when TSSolve() returns; not with an interpolated one (step -1) */
+static PetscErrorCode APMonitor(TS ts, PetscInt step, PetscReal time, Vec U, void *ctx)
+{
+  DM              dm;
+  DMPlexWarpHook *h;
+
+  PetscFunctionBegin;
+  (void)ctx; /* the hook is the DM's (the DM outlives the monitor's TS, not a replaced hook) */
+  if (step < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(TSGetDM(ts, &dm));
+  PetscCall(PetscObjectContainerQuery((PetscObject)dm, HOOK_NAME, &h));
+  if (!h || !h->ap || !h->apstarted) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(APAccept(dm, h, U, time));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Before every implicit function or Jacobian: the method must be backward Euler (the recovery's local solve is one);
+  the step's start state is accepted (APAccept(): normally done already by the monitor, which is added to the TS here
+  the first time); then this stage's step size and stimulus amplitude
+*/
+static PetscErrorCode APStage(TS ts, DM dm, DMPlexWarpHook *h, PetscReal t, PetscReal *dt)
+{
+  PetscBool theta, monitored = PETSC_FALSE;
+  PetscReal ptime, amp;
+  Vec       U;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)ts, &theta, TSBEULER, TSTHETA, ""));
+  if (theta) {
+    PetscReal th;
+    PetscCall(TSThetaGetTheta(ts, &th));
+    theta = (PetscBool)(th == 1.0);
+  }
+  PetscCheck(theta, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "The TS form of the Aliev-Panfilov hook needs backward Euler (TSBEULER, or TSTHETA with theta 1): its recovery variable is advanced by backward Euler; this TS is %s",
+             ((PetscObject)ts)->type_name);
+  PetscCall(TSGetTime(ts, &ptime));
+  PetscCall(TSGetTimeStep(ts, dt));
+  PetscCheck(*dt > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "The Aliev-Panfilov hook needs a positive time step, not %g", (double)*dt);
+  PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
+  PetscCall(TSGetSolution(ts, &U));
+  PetscCall(APAccept(dm, h, U, ptime));
+  for (PetscInt i = 0; i < ts->numbermonitors; i++) monitored = (PetscBool)(monitored || ts->monitor[i] == APMonitor);
+  if (!monitored) PetscCall(TSMonitorSet(ts, APMonitor, NULL, NULL));
+  amp = h->app[PETSCWARP_AP_STIM];
+  if (h->apstimfn) PetscCall((*h->apstimfn)(t, &amp, h->apstimctx));
+  if (*dt != h->app[PETSCWARP_AP_DT] || amp != h->apstimlast) {
+    h->app[PETSCWARP_AP_DT] = *dt;
+    h->apstimlast           = amp;
+    PetscCall(PetscWarpAsmAPSetStep(h->wa, *dt, amp));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* DMTSSetIFunction(): F = M V_t + K V - f(V, r(V)) - I_stim, V_t = (V - V_n)/dt (the previous voltage kept by the hook) */
+static PetscErrorCode APIFunction(TS ts, PetscReal t, Vec X, Vec X_t, Vec F, void *ctx)
+{
+  DMPlexWarpHook *h = (DMPlexWarpHook *)ctx;
+  DM              dm;
+  Vec             locX, locF;
+  PetscReal       dt;
+
+  PetscFunctionBegin;
+  (void)X_t; /* backward Euler's (X - X_n)/dt, which the hook forms itself */
+  PetscCall(TSGetDM(ts, &dm));
+  PetscCall(APStage(ts, dm, h, t, &dt));
+  PetscCall(DMGetLocalVector(dm, &locX));
+  PetscCall(DMGetLocalVector(dm, &locF));
+  PetscCall(DMPlexWarpHookBoundary_Private(dm, h, t, locX, NULL));
+  PetscCall(DMGlobalToLocalBegin(dm, X, INSERT_VALUES, locX));
+  PetscCall(DMGlobalToLocalEnd(dm, X, INSERT_VALUES, locX));
+  PetscCall(VecZeroEntries(locF));
+  PetscCall(DMPlexWarpHookResidual_Private(dm, h, t, locX, NULL, locF));
+  PetscCall(VecZeroEntries(F));
+  PetscCall(DMLocalToGlobalBegin(dm, locF, ADD_VALUES, F));
+  PetscCall(DMLocalToGlobalEnd(dm, locF, ADD_VALUES, F));
+  PetscCall(DMRestoreLocalVector(dm, &locF));
+  PetscCall(DMRestoreLocalVector(dm, &locX));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* DMTSSetIJacobian(): shift M + K - df/dV (consistent), backward Euler's shift being 1/dt */
+static PetscErrorCode APIJacobian(TS ts, PetscReal t, Vec X, Vec X_t, PetscReal shift, Mat J, Mat Jp, void *ctx)
+{
+  DMPlexWarpHook *h = (DMPlexWarpHook *)ctx;
+  DM              dm;
+  PetscReal       dt;
+
+  PetscFunctionBegin;
+  (void)X_t;
+  PetscCall(TSGetDM(ts, &dm));
+  PetscCall(APStage(ts, dm, h, t, &dt));
+  PetscCheck(PetscAbsReal(shift * dt - 1) <= 1e-12, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "The Aliev-Panfilov hook's Jacobian is backward Euler's, with shift 1/dt = %g, not %g", (double)(1 / dt), (double)shift);
+  PetscCall(DMPlexWarpHookAPJacobian_Private(dm, h, X, J, Jp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  DMPlexWarpSetTSLocalAlievPanfilov - Installs the implicit function and the implicit Jacobian of the Aliev-Panfilov
+  monodomain model, computed and assembled by `PetscWarpAsm` (on the device, or by the host twins of the kernels), as
+  the `TS` functions of a `DMPLEX`: a backward Euler `TS` (`TSBEULER`) then solves the model without calls in the time
+  loop
+
+  Collective
+
+  Input Parameters:
++ dm    - a `DMPLEX` with one scalar `PetscFE` field (the voltage), its matrix type set (`-dm_mat_type ellwarp`,
+          `sharednz`, `aijcusparse` or `aij`)
+. p     - the model's parameters, `PETSCWARP_AP_NPARAM` values (as `DMPlexWarpSetSNESLocalAlievPanfilov()`; the time step
+          comes from the `TS`, p[`PETSCWARP_AP_STIM`] is the stimulus amplitude unless `DMPlexWarpAPSetStimulusFunction()`
+          gives one), or `NULL` for `PetscWarpAPDefaults()`
+. kcell - the conductivity tensor of every cell of the DM's height-0 stratum on this rank, dim*dim values per cell in
+          cell order, row-major and symmetric; `NULL` on a rank without cells
+- stim  - the stimulus mask, one value per cell (the current at a point of the cell is the amplitude times stim[cell]),
+          or `NULL` for none
+
+  Options Database Keys:
++ -dm_plex_warp_cache_boundary <bool> - as `DMPlexWarpSetTSLocalFEM()`
+. -dm_plex_warp_preallocate <bool>    - as `DMPlexWarpSetTSLocalFEM()`
+- -mat_warp_*                         - the options of the assembler (`PetscWarpAsmSetFromOptions()`), with the DM's
+                                        prefix; the strategy defaults to atomic
+
+  Level: intermediate
+
+  Notes:
+  The implicit function is F(t, V, V_t) = M V_t + K V - f(V, r(V)) - I_stim(t) with the recovery r(V) solved at each
+  quadrature point by backward Euler from the previous step's; its Jacobian is the consistent one, shift M + K - df/dV.
+  The recovery's backward Euler step needs the `TS`'s step size and its accepted states, which a local `DMTS` function
+  does not see: the functions installed are global ones (`DMTSSetIFunction()`, `DMTSSetIJacobian()`) that read the step
+  size (`TSGetTimeStep()`) and the start of the step (`TSGetTime()`), and the first of them adds a monitor to the `TS`
+  (`TSMonitorSet()`), which `TSSolve()` calls with every accepted state. At an accepted state (a time other than the
+  current step's start) the recovery is advanced to that state with the accepted step's size, and the state becomes the
+  previous voltage; the recovery is then that of the `TS`'s solution when `TSSolve()` returns (`DMPlexWarpGetAsm()`,
+  `PetscWarpAsmAPGetRecovery()`). Without the monitor (`TSMonitorCancel()`) the next step's first function does the
+  same, so that only the recovery after `TSSolve()` lags one step. Rejected steps (a failed `SNESSolve()`, a smaller
+  step retried) keep the recovery. So:
++ the method must be backward Euler, `TSBEULER` or `TSTHETA` with theta 1 (an error otherwise, at the first function);
+. adaptive step sizes are fine;
+- to restart a `TS` from a new state (`TSSetTime()`, `TSSetSolution()`), call `DMPlexWarpAPSetPrevious()` first: the
+  next step then starts from the `TS`'s solution without advancing the recovery.
+
+  The stimulus amplitude at the stage time (the end of the step) is p[`PETSCWARP_AP_STIM`], or that of
+  `DMPlexWarpAPSetStimulusFunction()`. `DMPlexWarpAPSetStep()` and `DMPlexWarpAPAdvance()` are the SNES form's and are
+  errors here. Each step takes the same Newton iterations as `DMPlexWarpSetSNESLocalAlievPanfilov()` with its time loop
+  (tests/test_plexap.c compares them). Vectors, matrix types, several ranks, boundary values and the options ignored are
+  as in `DMPlexWarpSetSNESLocalAlievPanfilov()`. Calling it again replaces the hook.
+
+.seealso: `DMPlexWarpSetSNESLocalAlievPanfilov()`, `DMPlexWarpAPSetStimulusFunction()`, `DMPlexWarpAPSetPrevious()`,
+          `DMPlexWarpSetTSLocalFEM()`, `PetscWarpAsmSetAlievPanfilov()`, `TSBEULER`
+@*/
+PetscErrorCode DMPlexWarpSetTSLocalAlievPanfilov(DM dm, const PetscReal p[], const PetscReal kcell[], const PetscReal stim[])
+{
+  DMPlexWarpHook *h;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
+  PetscCall(DMPlexWarpHookCreateAP_Private(dm, PETSC_TRUE, HOOK_NAME, p, kcell, stim, &h));
+  h->apstimlast = h->app[PETSCWARP_AP_STIM];
+  PetscCall(DMTSSetIFunction(dm, APIFunction, h));
+  PetscCall(DMTSSetIJacobian(dm, APIJacobian, h));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
