@@ -69,6 +69,7 @@ PETSC_INTERN PetscErrorCode DMPlexWarpPointwiseSetBoundary_Private(DM, PetscWarp
 PETSC_INTERN PetscErrorCode DMPlexWarpPointwiseJacobian_Private(DM, DMPlexWarpHook *, PetscReal, PetscReal, Vec, Vec, Mat, Mat, PetscBool);
 PETSC_INTERN PetscErrorCode DMPlexWarpPointwiseResidual_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookBoundary_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec);
+PETSC_INTERN PetscErrorCode DMPlexWarpHookLocalState_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec *);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookResidual_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookCheckJacobian_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, PetscReal, Mat);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookCheckResidual_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, Vec);

@@ -58,17 +58,6 @@ PetscErrorCode DMPlexWarpHookGetAP_Private(DM dm, DMPlexWarpHook **h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The local state of the global X with its boundary values */
-static PetscErrorCode LocalState(DM dm, DMPlexWarpHook *h, PetscReal t, Vec X, Vec *Xloc)
-{
-  PetscFunctionBegin;
-  PetscCall(DMGetLocalVector(dm, Xloc));
-  PetscCall(DMPlexWarpHookBoundary_Private(dm, h, t, *Xloc, NULL));
-  PetscCall(DMGlobalToLocalBegin(dm, X, INSERT_VALUES, *Xloc));
-  PetscCall(DMGlobalToLocalEnd(dm, X, INSERT_VALUES, *Xloc));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The previous step's voltage becomes the global U; its recovery that of U (advance: with the assembler's time step,
    the accepted step's), r (given), or stays */
 PetscErrorCode DMPlexWarpHookAPPrevious_Private(DM dm, DMPlexWarpHook *h, Vec U, PetscBool advance, const PetscReal r[])
@@ -78,7 +67,7 @@ PetscErrorCode DMPlexWarpHookAPPrevious_Private(DM dm, DMPlexWarpHook *h, Vec U,
   PetscFunctionBegin;
   PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
   if (r) PetscCall(PetscWarpAsmAPSetRecovery(h->wa, r));
-  PetscCall(LocalState(dm, h, PETSC_MIN_REAL, U, &Uloc));
+  PetscCall(DMPlexWarpHookLocalState_Private(dm, h, PETSC_MIN_REAL, U, &Uloc));
   if (advance) PetscCall(PetscWarpAsmAPAdvance(h->wa, Uloc));
   PetscCall(VecCopy(Uloc, h->apUn));
   PetscCall(DMRestoreLocalVector(dm, &Uloc));
@@ -94,7 +83,7 @@ PetscErrorCode DMPlexWarpHookAPJacobian_Private(DM dm, DMPlexWarpHook *h, Vec X,
   PetscBool done;
 
   PetscFunctionBegin;
-  PetscCall(LocalState(dm, h, PETSC_MIN_REAL, X, &Xloc));
+  PetscCall(DMPlexWarpHookLocalState_Private(dm, h, PETSC_MIN_REAL, X, &Xloc));
   PetscCall(DMPlexWarpHookAssemble_Private(dm, h, NULL, 0.0, Xloc, NULL, J, Jp, &done));
   PetscCall(DMRestoreLocalVector(dm, &Xloc));
   PetscCheck(done, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "The Aliev-Panfilov Jacobian is assembled by PetscWarpAsm only, into AIJ types (aij, aijcusparse, sharednz, ellwarp), not %s%s%s: choose -dm_mat_type ellwarp, sharednz or aij",

@@ -660,6 +660,18 @@ PetscErrorCode DMPlexWarpHookBoundary_Private(DM dm, DMPlexWarpHook *h, PetscRea
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The local state of the global X with its boundary values at t, as SNESComputeJacobian_DMLocal() makes it (for the
+   SNES hook's PETSc assembly and pointwise functions, and for the Aliev-Panfilov hooks) */
+PetscErrorCode DMPlexWarpHookLocalState_Private(DM dm, DMPlexWarpHook *h, PetscReal t, Vec X, Vec *Xloc)
+{
+  PetscFunctionBegin;
+  PetscCall(DMGetLocalVector(dm, Xloc));
+  PetscCall(DMPlexWarpHookBoundary_Private(dm, h, t, *Xloc, NULL));
+  PetscCall(DMGlobalToLocalBegin(dm, X, INSERT_VALUES, *Xloc));
+  PetscCall(DMGlobalToLocalEnd(dm, X, INSERT_VALUES, *Xloc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   locF += the residual (SNES) or implicit function (TS) at the local state locX (and locX_t), boundary values included:
   by PetscWarpAsm when the PetscDS's residual was recognised, else by PETSc (counted; -dm_plex_warp_check compares the

@@ -25,18 +25,6 @@ static PetscErrorCode ResidualLocal(DM dm, Vec Xloc, Vec Floc, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The local state with its boundary values, as SNESComputeJacobian_DMLocal() makes it (for PETSc's own assembly and
-   the pointwise functions) */
-static PetscErrorCode LocalState(DM dm, DMPlexWarpHook *h, Vec X, Vec *Xloc)
-{
-  PetscFunctionBegin;
-  PetscCall(DMGetLocalVector(dm, Xloc));
-  PetscCall(DMPlexWarpHookBoundary_Private(dm, h, PETSC_MIN_REAL, *Xloc, NULL));
-  PetscCall(DMGlobalToLocalBegin(dm, X, INSERT_VALUES, *Xloc));
-  PetscCall(DMGlobalToLocalEnd(dm, X, INSERT_VALUES, *Xloc));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* A global Jacobian (not a local one): the Jacobian of a built-in physics does not depend on the state, so the local
    state is made only when PETSc assembles, or for the pointwise functions of DMPlexWarpSetPointwise(); the Aliev-Panfilov
    model has its own (DMPlexWarpHookAPJacobian_Private()) */
@@ -53,16 +41,16 @@ static PetscErrorCode JacobianGlobal(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
     PetscCall(DMPlexWarpHookAPJacobian_Private(dm, h, X, J, Jp));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (h->pointwise) PetscCall(LocalState(dm, h, X, &Xloc));
+  if (h->pointwise) PetscCall(DMPlexWarpHookLocalState_Private(dm, h, PETSC_MIN_REAL, X, &Xloc));
   /* t = 0 as DMPlexSNESComputeJacobianFEM() */
   PetscCall(DMPlexWarpHookAssemble_Private(dm, h, NULL, 0.0, Xloc, NULL, J, Jp, &done));
   if (!done) { /* PETSc's own assembly */
     if (!h->warned) PetscCall(PetscInfo(dm, "Jacobian of type %s: assembled by PETSc (DMPlexSNESComputeJacobianFEM); PetscWarpAsm fills AIJ types (MPIAIJ ones on several ranks)\n", ((PetscObject)Jp)->type_name));
     h->warned = PETSC_TRUE;
-    if (!Xloc) PetscCall(LocalState(dm, h, X, &Xloc));
+    if (!Xloc) PetscCall(DMPlexWarpHookLocalState_Private(dm, h, PETSC_MIN_REAL, X, &Xloc));
     PetscCall(DMPlexSNESComputeJacobianFEM(dm, Xloc, J, Jp, NULL));
   } else if (h->check && !h->checked) {
-    if (!Xloc) PetscCall(LocalState(dm, h, X, &Xloc));
+    if (!Xloc) PetscCall(DMPlexWarpHookLocalState_Private(dm, h, PETSC_MIN_REAL, X, &Xloc));
     PetscCall(DMPlexWarpHookCheckJacobian_Private(dm, h, 0.0, Xloc, NULL, 0.0, Jp));
     h->checked = PETSC_TRUE;
   }

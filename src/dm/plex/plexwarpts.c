@@ -213,11 +213,8 @@ static PetscErrorCode APIFunction(TS ts, PetscReal t, Vec X, Vec X_t, Vec F, voi
   (void)X_t; /* backward Euler's (X - X_n)/dt, which the hook forms itself */
   PetscCall(TSGetDM(ts, &dm));
   PetscCall(APStage(ts, dm, h, t, &dt));
-  PetscCall(DMGetLocalVector(dm, &locX));
+  PetscCall(DMPlexWarpHookLocalState_Private(dm, h, t, X, &locX));
   PetscCall(DMGetLocalVector(dm, &locF));
-  PetscCall(DMPlexWarpHookBoundary_Private(dm, h, t, locX, NULL));
-  PetscCall(DMGlobalToLocalBegin(dm, X, INSERT_VALUES, locX));
-  PetscCall(DMGlobalToLocalEnd(dm, X, INSERT_VALUES, locX));
   PetscCall(VecZeroEntries(locF));
   PetscCall(DMPlexWarpHookResidual_Private(dm, h, t, locX, NULL, locF));
   PetscCall(VecZeroEntries(F));
