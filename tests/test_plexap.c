@@ -14,10 +14,14 @@ static char help[] = "The Aliev-Panfilov monodomain model through the DMPlex hoo
                      "     (PETSC_ERR_ARG_WRONG), and a matrix type\n"
                      "     PetscWarpAsm does not fill (baij: PETSC_ERR_SUP at the first Jacobian, nothing leaked).\n"
                      "  4. the TS form (DMPlexWarpSetTSLocalAlievPanfilov, TSBEULER, no calls in the time loop) against the SNES form's\n"
-                     "     time loop, for each type: -ts_steps n (default 4) steps from the random previous state, the stimulus\n"
-                     "     switched off after the second (its function of time); the same Newton iteration total, CG's within one\n"
-                     "     per step, the same solution and recovery (1e-10); its errors: not backward Euler (TSCN), a shift other\n"
-                     "     than 1/dt (PETSC_ERR_SUP), the SNES form's step calls on it and its stimulus function on the SNES form\n"
+                     "     time loop, for each type: -ts_steps n (default 4) steps from the random previous state in two TSSolve()\n"
+                     "     calls, step 1's stage rejected once and retried at half the step (TSAdaptSetCheckStage), step 3 at the\n"
+                     "     full step again, the SNES loop taking the same steps, the stimulus switched off after the second: the\n"
+                     "     same Newton iteration total\n"
+                     "     (besides the rejected stage's), CG's within one per step, the same solution and recovery (1e-10); the TS\n"
+                     "     restarted at t = 0 after DMPlexWarpAPSetPrevious (1e-12 from its first run); its errors: not backward\n"
+                     "     Euler (TSCN), a shift other than 1/dt (PETSC_ERR_SUP), the SNES form's step calls on it, its stimulus\n"
+                     "     function on the SNES form, both forms on one DM, TSSetTime(0) without DMPlexWarpAPSetPrevious\n"
                      "     (PETSC_ERR_ARG_WRONGSTATE).\n"
                      "  -types a,b  -dm_refine n  -heart_* (tutorials/heartproblem.c)  -seed s (default: from the clock)\n";
 
@@ -164,30 +168,94 @@ static PetscErrorCode HookErrors(const HeartParams *hp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* 4. The TS form against the SNES form's time loop from the previous state (Un, rn), nsteps steps */
+/* TSAdaptSetCheckStage(): the stage of step 1 rejected once, with its Newton and CG iterations (the retry, and the
+   steps after it, take half the step: TSAdaptSetScaleSolveFailed(0.5)) */
+typedef struct {
+  PetscBool done;
+  PetscInt  its, lits;
+  PetscReal dt; /* the first step */
+} Reject;
+
+static PetscErrorCode RejectOnce(TSAdapt adapt, TS ts, PetscReal t, Vec X, PetscBool *accept)
+{
+  Reject  *rj;
+  PetscInt n;
+  SNES     snes;
+
+  PetscFunctionBeginUser;
+  PetscCall(TSGetApplicationContext(ts, &rj));
+  PetscCall(TSGetStepNumber(ts, &n));
+  if (n == 1 && !rj->done) {
+    *accept  = PETSC_FALSE;
+    rj->done = PETSC_TRUE;
+    PetscCall(TSGetSNES(ts, &snes));
+    PetscCall(SNESGetIterationNumber(snes, &rj->its));
+    PetscCall(SNESGetLinearSolveIterations(snes, &rj->lits));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* TSSetPostStep(): after step 2 the step goes back to dt (the accepted step's size is not the next one's) */
+static PetscErrorCode StepBack(TS ts)
+{
+  Reject  *rj;
+  PetscInt n;
+
+  PetscFunctionBeginUser;
+  PetscCall(TSGetApplicationContext(ts, &rj));
+  PetscCall(TSGetStepNumber(ts, &n));
+  if (n == 3) PetscCall(TSSetTimeStep(ts, rj->dt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The relative max difference of two recoveries (every rank's cells) */
+static PetscErrorCode RecoveryDifference(PetscInt ncells, const PetscReal r[], const PetscReal ref[], PetscReal *e)
+{
+  PetscReal m[2] = {0, 0};
+
+  PetscFunctionBegin;
+  for (PetscInt c = 0; c < ncells; c++) {
+    m[0] = PetscMax(m[0], PetscAbsReal(r[c] - ref[c]));
+    m[1] = PetscMax(m[1], PetscAbsReal(ref[c]));
+  }
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, m, 2, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  *e = m[1] > 0 ? m[0] / m[1] : m[0];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  4. The TS form against the SNES form's time loop from the previous state (Un, rn), nsteps steps: the TS in two
+  TSSolve() calls, step 1's stage rejected once (retried, with step 2, at dt/2; step 3 and later at dt again), the
+  SNES loop with the same steps (dt, dt/2, dt/2, dt, ...) and stimulus; then the TS restarted at t = 0 (refused without DMPlexWarpAPSetPrevious(),
+  the same run again after it)
+*/
 static PetscErrorCode TSForm(const HeartParams *hp0, const char *type, Vec Un, const PetscReal rn[], PetscInt nsteps)
 {
   HeartParams hp = *hp0;
   Path        w;
   Heart       h;
   TS          ts;
+  TSAdapt     adapt;
   SNES        snes;
   Mat         J;
-  Vec         U;
+  Vec         U, U1;
+  Reject      rj  = {PETSC_FALSE, 0, 0, hp0->p[PETSCWARP_AP_DT]};
   PetscInt    its = 0, lits = 0, tits, tlits, ncells;
-  PetscReal  *r0, *r1, eU, er = 0, rmax = 0;
+  PetscReal  *r0, *r1, *r2, eU, er, t = 0, dt = hp0->p[PETSCWARP_AP_DT];
 
   PetscFunctionBegin;
-  hp.stim_t = 2.5 * hp.p[PETSCWARP_AP_DT]; /* on for the first two steps */
-  /* the SNES form: HeartSetStep(), SNESSolve(), HeartAdvance() per step */
+  hp.stim_t = 1.75 * dt; /* steps dt, dt/2, dt/2, dt, ...: the stimulus on for the first two */
+  /* the SNES form: DMPlexWarpAPSetStep(), SNESSolve(), HeartAdvance() per step */
   PetscCall(PathCreate(&hp, type, &w));
   ncells = w.h.ncells;
-  PetscCall(PetscMalloc2(ncells, &r0, ncells, &r1));
+  PetscCall(PetscMalloc3(ncells, &r0, ncells, &r1, ncells, &r2));
   PetscCall(HeartSetPrevious(&w.h, rn, Un));
   PetscCall(VecCopy(Un, w.U));
   for (PetscInt n = 0; n < nsteps; n++) {
-    PetscInt k, l;
-    PetscCall(HeartSetStep(&w.h, n));
+    PetscReal dtn = n == 1 || n == 2 ? dt / 2 : dt; /* as the TS: step 1 rejected and retried at dt/2, step 3 back to dt */
+    PetscInt  k, l;
+    t += dtn;
+    PetscCall(DMPlexWarpAPSetStep(w.h.dm, dtn, t <= hp.stim_t + 1e-12 ? hp.stim_amp : 0.0));
     PetscCall(SNESSolve(w.snes, NULL, w.U));
     PetscCall(SNESGetIterationNumber(w.snes, &k));
     PetscCall(SNESGetLinearSolveIterations(w.snes, &l));
@@ -196,60 +264,89 @@ static PetscErrorCode TSForm(const HeartParams *hp0, const char *type, Vec Un, c
     PetscCall(HeartAdvance(&w.h, w.U));
   }
   PetscCall(HeartGetRecovery(&w.h, r0));
-  /* the TS form: TSSolve() of nsteps backward Euler steps */
+  /* the TS form */
   PetscCall(HeartCreateTS(PETSC_COMM_WORLD, &hp, type, PETSCWARP_SOURCE_DIR, &h));
   PetscCall(DMCreateMatrix(h.dm, &J));
   PetscCall(DMCreateGlobalVector(h.dm, &U));
+  PetscCall(VecDuplicate(U, &U1));
   PetscCall(VecCopy(Un, U));
   PetscCall(DMPlexWarpAPSetPrevious(h.dm, U, rn));
   PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
   PetscCall(TSSetDM(ts, h.dm));
   PetscCall(TSSetType(ts, TSBEULER));
   PetscCall(TSSetIJacobian(ts, J, J, NULL, NULL));
-  PetscCall(TSSetTimeStep(ts, hp.p[PETSCWARP_AP_DT]));
-  PetscCall(TSSetMaxSteps(ts, nsteps));
+  PetscCall(TSSetTimeStep(ts, dt));
+  PetscCall(TSSetMaxSteps(ts, nsteps / 2)); /* two TSSolve() calls, the second continuing the first */
   PetscCall(TSSetMaxTime(ts, 1e30));
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
+  PetscCall(TSSetApplicationContext(ts, &rj));
+  PetscCall(TSSetPostStep(ts, StepBack));
+  PetscCall(TSGetAdapt(ts, &adapt));
+  PetscCall(TSAdaptSetType(adapt, TSADAPTNONE));
+  PetscCall(TSAdaptSetScaleSolveFailed(adapt, 0.5));
+  PetscCall(TSAdaptSetCheckStage(adapt, RejectOnce));
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SolverSettings(snes));
+  PetscCall(TSSolve(ts, U));
+  PetscCall(TSSetMaxSteps(ts, nsteps));
   PetscCall(TSSolve(ts, U));
   PetscCall(TSGetSNESIterations(ts, &tits));
   PetscCall(TSGetKSPIterations(ts, &tlits));
   PetscCall(HeartGetRecovery(&h, r1)); /* the final state's: the hook's monitor accepted it */
   PetscCall(VecRelativeDifferenceNorm(U, w.U, NORM_INFINITY, &eU));
-  for (PetscInt c = 0; c < ncells; c++) {
-    er   = PetscMax(er, PetscAbsReal(r1[c] - r0[c]));
-    rmax = PetscMax(rmax, PetscAbsReal(r0[c]));
-  }
-  {
-    PetscReal m[2] = {er, rmax};
-    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, m, 2, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
-    er = m[1] > 0 ? m[0] / m[1] : m[0];
-  }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, TS form: %" PetscInt_FMT " steps, %" PetscInt_FMT " Newton, %" PetscInt_FMT " CG iterations (SNES form %" PetscInt_FMT ", %" PetscInt_FMT "); solution differs by %.2e, recovery by %.2e\n", type, nsteps, tits, tlits, its, lits, (double)eU, (double)er));
-  PetscCheck(tits == its && PetscAbsInt(tlits - lits) <= nsteps, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the TS form's iteration counts differ from the SNES form's", type);
+  PetscCall(RecoveryDifference(ncells, r1, r0, &er));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, TS form: %" PetscInt_FMT " steps (a stage rejected: %s), %" PetscInt_FMT " Newton, %" PetscInt_FMT " CG iterations besides the rejected stage's (SNES form %" PetscInt_FMT ", %" PetscInt_FMT "); solution differs by %.2e, recovery by %.2e\n", type, nsteps, rj.done ? "yes" : "no", tits - rj.its, tlits - rj.lits, its, lits, (double)eU, (double)er));
+  PetscCheck(rj.done && tits - rj.its == its && PetscAbsInt(tlits - rj.lits - lits) <= nsteps, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the TS form's iteration counts differ from the SNES form's", type);
   PetscCheck(eU <= 1e-10 && er <= 1e-10, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the TS form's state differs from the SNES form's", type);
   { /* its errors */
-    Vec       F, Ut;
-    PetscReal dt = hp.p[PETSCWARP_AP_DT], t;
+    Vec F, Ut;
     PetscCall(VecDuplicate(U, &F));
     PetscCall(VecDuplicate(U, &Ut));
     PetscCall(VecZeroEntries(Ut));
     PetscCall(TSGetTime(ts, &t));
+    PetscCall(TSGetTimeStep(ts, &dt));
     EXPECT_CODE(TSComputeIJacobian(ts, t + dt, U, Ut, 2.0 / dt, J, J, PETSC_FALSE), PETSC_ERR_SUP, "TS form: a Jacobian with shift 2/dt");
     EXPECT_CODE(DMPlexWarpAPSetStep(h.dm, dt, 0.0), PETSC_ERR_ARG_WRONGSTATE, "TS form: DMPlexWarpAPSetStep()");
     EXPECT_CODE(DMPlexWarpAPAdvance(h.dm, U), PETSC_ERR_ARG_WRONGSTATE, "TS form: DMPlexWarpAPAdvance()");
     EXPECT_CODE(DMPlexWarpAPSetStimulusFunction(w.h.dm, NULL, NULL), PETSC_ERR_ARG_WRONGSTATE, "SNES form: DMPlexWarpAPSetStimulusFunction()");
+    EXPECT_CODE(DMPlexWarpSetTSLocalAlievPanfilov(w.h.dm, hp.p, w.h.kcell, w.h.stim), PETSC_ERR_ARG_WRONGSTATE, "the TS form on a DM with the SNES form");
+    PetscCall(TSSetTime(ts, 0.0));
+    EXPECT_CODE(TSComputeIFunction(ts, dt, U, Ut, F, PETSC_FALSE), PETSC_ERR_ARG_WRONGSTATE, "TS form: TSSetTime(0) without DMPlexWarpAPSetPrevious()");
     PetscCall(TSSetType(ts, TSCN));
     EXPECT_CODE(TSComputeIFunction(ts, t + dt, U, Ut, F, PETSC_FALSE), PETSC_ERR_SUP, "TS form: Crank-Nicolson (TSCN)");
+    PetscCall(TSSetType(ts, TSBEULER));
     PetscCall(VecDestroy(&F));
     PetscCall(VecDestroy(&Ut));
+  }
+  { /* the restart: the same run again from t = 0, one TSSolve() */
+    PetscReal e2;
+    PetscCall(VecCopy(U, U1));
+    PetscCall(TSSetTime(ts, 0.0));
+    PetscCall(TSSetStepNumber(ts, 0));
+    PetscCall(TSSetTimeStep(ts, hp0->p[PETSCWARP_AP_DT]));
+    PetscCall(TSSetMaxSteps(ts, nsteps));
+    PetscCall(TSGetAdapt(ts, &adapt));
+    PetscCall(TSAdaptSetType(adapt, TSADAPTNONE));
+    PetscCall(TSAdaptSetScaleSolveFailed(adapt, 0.5));
+    PetscCall(TSAdaptSetCheckStage(adapt, RejectOnce));
+    PetscCall(TSGetSNES(ts, &snes));
+    PetscCall(SolverSettings(snes));
+    rj.done = PETSC_FALSE;
+    PetscCall(VecCopy(Un, U));
+    PetscCall(DMPlexWarpAPSetPrevious(h.dm, U, rn));
+    PetscCall(TSSolve(ts, U));
+    PetscCall(HeartGetRecovery(&h, r2));
+    PetscCall(VecRelativeDifferenceNorm(U, U1, NORM_INFINITY, &eU));
+    PetscCall(RecoveryDifference(ncells, r2, r1, &e2));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, TS form restarted at t = 0: solution differs from the first run by %.2e, recovery by %.2e\n", type, (double)eU, (double)e2));
+    PetscCheck(rj.done && eU <= 1e-12 && e2 <= 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: the restarted TS form differs from its first run", type);
   }
   PetscCall(TSDestroy(&ts));
   PetscCall(MatDestroy(&J));
   PetscCall(VecDestroy(&U));
+  PetscCall(VecDestroy(&U1));
   PetscCall(HeartDestroy(&h));
-  PetscCall(PetscFree2(r0, r1));
+  PetscCall(PetscFree3(r0, r1, r2));
   PetscCall(PathDestroy(&w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

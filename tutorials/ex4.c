@@ -183,7 +183,7 @@ static PetscErrorCode SurfaceWrite(DM dm, PetscReal dt, Surface *s)
 typedef struct {
   Result  *r;
   Surface *surf;
-  PetscInt ksnap;
+  PetscInt ksnap, nsteps;
 } StepRecord;
 
 static PetscErrorCode PostStep(TS ts)
@@ -198,6 +198,7 @@ static PetscErrorCode PostStep(TS ts)
   PetscCall(TSGetApplicationContext(ts, &rec));
   PetscCall(TSGetStepNumber(ts, &n));
   n--; /* the step just taken */
+  PetscCheck(n >= 0 && n < rec->nsteps, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Step %" PetscInt_FMT " of %" PetscInt_FMT, n, rec->nsteps);
   PetscCall(TSGetSNES(ts, &snes));
   PetscCall(SNESGetIterationNumber(snes, &its));
   PetscCall(SNESGetLinearSolveIterations(snes, &lits));
@@ -243,6 +244,7 @@ static PetscErrorCode RunPath(const HeartParams *hp, const char *path, PetscInt 
   PetscBool      isaij;
   PetscLogDouble t0, t1;
   PetscInt       ksnap = 0;
+  StepRecord     rec   = {r, surf, 0, nsteps};
 
   PetscFunctionBegin;
   PetscCall(PetscStrcmp(path, "aij", &isaij));
@@ -271,13 +273,11 @@ static PetscErrorCode RunPath(const HeartParams *hp, const char *path, PetscInt 
     r->t_setup = (PetscReal)(t1 - t0);
   }
   if (usets) { /* one TSSolve(): the hook accepts the steps itself */
-    StepRecord rec = {r, surf, 0};
     PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
     PetscCall(TSSetDM(ts, h.dm));
     PetscCall(TSSetType(ts, TSBEULER));
     PetscCall(TSSetIJacobian(ts, J, J, NULL, NULL));
     PetscCall(TSSetTimeStep(ts, hp->p[PETSCWARP_AP_DT]));
-    PetscCall(TSSetMaxSteps(ts, nsteps));
     PetscCall(TSSetMaxTime(ts, 1e30));
     PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
     PetscCall(TSSetApplicationContext(ts, &rec));
@@ -285,6 +285,7 @@ static PetscErrorCode RunPath(const HeartParams *hp, const char *path, PetscInt 
     PetscCall(TSGetSNES(ts, &snes));
     PetscCall(SolverSettings(snes, r));
     PetscCall(TSSetFromOptions(ts));
+    PetscCall(TSSetMaxSteps(ts, nsteps)); /* after the options: -steps, as the SNES loop's */
     PetscCall(DeviceSync());
     PetscCall(PetscTime(&t0));
     PetscCall(TSSolve(ts, U));

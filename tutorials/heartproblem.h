@@ -7,7 +7,7 @@
      fibre (P0, 3 components) and the stimulus mask (P0) as auxiliary fields;
    - petscwarp: one call, DMPlexWarpSetSNESLocalAlievPanfilov() (the conductivity tensor and stimulus mask per cell),
      and DMPlexWarpAPSetStep()/DMPlexWarpAPAdvance() in the time loop: the recovery at the quadrature points, on the device
-     with VECCUDA vectors.
+     with VECCUDA vectors; or through a TS (HeartCreateTS(): DMPlexWarpSetTSLocalAlievPanfilov(), no calls in the loop).
    Both paths time the functions they install (the PETSc path's DMPlexSetSNESLocalFEM(), petscwarp's hook): the local
    residual, and the SNES Jacobian with its scatter of the state to a local vector. */
 #pragma once

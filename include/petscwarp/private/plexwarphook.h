@@ -48,8 +48,10 @@ typedef struct {
   PetscBool apstarted;                                        /* a step has begun since the set-up (or DMPlexWarpAPSetPrevious()) */
   PetscReal apt0;                                             /* the TS time at the start of the current step (a new one: the previous step was accepted) */
   PetscErrorCode (*apstimfn)(PetscReal, PetscReal *, void *); /* the stimulus amplitude at a time, or NULL (constant) */
-  void     *apstimctx;
-  PetscReal apstimlast; /* the amplitude the assembler has */
+  void            *apstimctx;
+  PetscReal        apstimlast; /* the amplitude the assembler has */
+  PetscObjectId    apUid;      /* the TS solution the previous voltage was read from, and its state then (a new state */
+  PetscObjectState apUstate;   /* at the same time: read again, the recovery kept) */
 } DMPlexWarpHook;
 
 PETSC_INTERN PetscErrorCode DMPlexWarpRecognizeBoundary_Private(DM, PetscBool *, PetscInt *, DMPlexWarpBdFlux **, char[], size_t);
@@ -76,5 +78,5 @@ PETSC_INTERN PetscErrorCode DMPlexWarpHookCheckResidual_Private(DM, DMPlexWarpHo
 /* the Aliev-Panfilov hooks (plexwarpap.c) */
 PETSC_INTERN PetscErrorCode DMPlexWarpHookCreateAP_Private(DM, PetscBool, const char[], const PetscReal[], const PetscReal[], const PetscReal[], DMPlexWarpHook **);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookGetAP_Private(DM, DMPlexWarpHook **);
-PETSC_INTERN PetscErrorCode DMPlexWarpHookAPPrevious_Private(DM, DMPlexWarpHook *, Vec, PetscBool, const PetscReal[]);
-PETSC_INTERN PetscErrorCode DMPlexWarpHookAPJacobian_Private(DM, DMPlexWarpHook *, Vec, Mat, Mat);
+PETSC_INTERN PetscErrorCode DMPlexWarpHookAPPrevious_Private(DM, DMPlexWarpHook *, PetscReal, Vec, PetscBool, const PetscReal[]);
+PETSC_INTERN PetscErrorCode DMPlexWarpHookAPJacobian_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Mat, Mat);

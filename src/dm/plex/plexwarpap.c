@@ -29,7 +29,12 @@ PetscErrorCode DMPlexWarpHookCreateAP_Private(DM dm, PetscBool transient, const 
     PetscCall(PetscFEGetNumComponents((PetscFE)disc, &nc));
     PetscCheck(nc == 1, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONG, "The Aliev-Panfilov model needs a scalar field, this one has %" PetscInt_FMT " components", nc);
   }
-  PetscCheck(!p || p[PETSCWARP_AP_DT] > 0, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_OUTOFRANGE, "The time step p[PETSCWARP_AP_DT] must be positive, not %g", p ? (double)p[PETSCWARP_AP_DT] : 0.0);
+  PetscCheck(transient || !p || p[PETSCWARP_AP_DT] > 0, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_OUTOFRANGE, "The time step p[PETSCWARP_AP_DT] must be positive, not %g", p ? (double)p[PETSCWARP_AP_DT] : 0.0); /* the TS form's comes from the TS */
+  { /* one form per DM: DMPlexWarpGetAsm() and the time-loop calls find the hook by name */
+    DMPlexWarpHook *o;
+    PetscCall(PetscObjectContainerQuery((PetscObject)dm, transient ? "DMPlexWarpSNES" : "DMPlexWarpTS", &o));
+    PetscCheck(!o || !o->ap, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONGSTATE, "This DM has the %s form of the Aliev-Panfilov hook: install the %s form on another DM (DMClone())", transient ? "SNES" : "TS", transient ? "TS" : "SNES");
+  }
   PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
   if (cEnd > cStart) PetscAssertPointer(kcell, 3);
   PetscCall(PetscWarpCheckSymmetricTensors_Private(PETSC_COMM_SELF, cEnd - cStart, dim, kcell)); /* now: the assembler is made later */
@@ -58,32 +63,32 @@ PetscErrorCode DMPlexWarpHookGetAP_Private(DM dm, DMPlexWarpHook **h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The previous step's voltage becomes the global U; its recovery that of U (advance: with the assembler's time step,
-   the accepted step's), r (given), or stays */
-PetscErrorCode DMPlexWarpHookAPPrevious_Private(DM dm, DMPlexWarpHook *h, Vec U, PetscBool advance, const PetscReal r[])
+/* The previous step's voltage becomes the global U (its boundary values at time t: PETSC_MIN_REAL for the SNES form);
+   its recovery that of U (advance: with the assembler's time step, the accepted step's), r (given), or stays */
+PetscErrorCode DMPlexWarpHookAPPrevious_Private(DM dm, DMPlexWarpHook *h, PetscReal t, Vec U, PetscBool advance, const PetscReal r[])
 {
   Vec Uloc;
 
   PetscFunctionBegin;
   PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
   if (r) PetscCall(PetscWarpAsmAPSetRecovery(h->wa, r));
-  PetscCall(DMPlexWarpHookLocalState_Private(dm, h, PETSC_MIN_REAL, U, &Uloc));
+  PetscCall(DMPlexWarpHookLocalState_Private(dm, h, t, U, &Uloc));
   if (advance) PetscCall(PetscWarpAsmAPAdvance(h->wa, Uloc));
   PetscCall(VecCopy(Uloc, h->apUn));
   PetscCall(DMRestoreLocalVector(dm, &Uloc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The consistent Jacobian at the global state X into J and Jp, by PetscWarpAsm only (PETSc cannot assemble the model
-   without the program's auxiliary fields): a matrix type it does not fill is an error, raised after the local state is
-   given back */
-PetscErrorCode DMPlexWarpHookAPJacobian_Private(DM dm, DMPlexWarpHook *h, Vec X, Mat J, Mat Jp)
+/* The consistent Jacobian at the global state X (boundary values at time t) into J and Jp, by PetscWarpAsm only (PETSc
+   cannot assemble the model without the program's auxiliary fields): a matrix type it does not fill is an error, raised
+   after the local state is given back */
+PetscErrorCode DMPlexWarpHookAPJacobian_Private(DM dm, DMPlexWarpHook *h, PetscReal t, Vec X, Mat J, Mat Jp)
 {
   Vec       Xloc;
   PetscBool done;
 
   PetscFunctionBegin;
-  PetscCall(DMPlexWarpHookLocalState_Private(dm, h, PETSC_MIN_REAL, X, &Xloc));
+  PetscCall(DMPlexWarpHookLocalState_Private(dm, h, t, X, &Xloc));
   PetscCall(DMPlexWarpHookAssemble_Private(dm, h, NULL, 0.0, Xloc, NULL, J, Jp, &done));
   PetscCall(DMRestoreLocalVector(dm, &Xloc));
   PetscCheck(done, PetscObjectComm((PetscObject)dm), PETSC_ERR_SUP, "The Aliev-Panfilov Jacobian is assembled by PetscWarpAsm only, into AIJ types (aij, aijcusparse, sharednz, ellwarp), not %s%s%s: choose -dm_mat_type ellwarp, sharednz or aij",
@@ -153,7 +158,7 @@ PetscErrorCode DMPlexWarpAPAdvance(DM dm, Vec U)
   PetscValidHeaderSpecific(U, VEC_CLASSID, 2);
   PetscCall(DMPlexWarpHookGetAP_Private(dm, &h));
   PetscCheck(!h->transient, PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONGSTATE, "The TS form of the Aliev-Panfilov hook accepts its steps itself (at the first implicit function of the next step)");
-  PetscCall(DMPlexWarpHookAPPrevious_Private(dm, h, U, PETSC_TRUE, NULL));
+  PetscCall(DMPlexWarpHookAPPrevious_Private(dm, h, PETSC_MIN_REAL, U, PETSC_TRUE, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -172,8 +177,9 @@ PetscErrorCode DMPlexWarpAPAdvance(DM dm, Vec U)
   Level: intermediate
 
   Note:
-  In the `TS` form (`DMPlexWarpSetTSLocalAlievPanfilov()`) the next step starts from the `TS`'s solution with this
-  recovery, without advancing it: call this before `TSSolve()` when the `TS` restarts from a new initial state.
+  In the `TS` form (`DMPlexWarpSetTSLocalAlievPanfilov()`) the next step starts from the `TS`'s solution (which replaces
+  Un) with this recovery, without advancing it, at whatever time the `TS` has: call this before `TSSolve()` when the
+  `TS` restarts from a new state or time (`TSSetTime()`, `TSSetSolution()`).
 
 .seealso: `DMPlexWarpSetSNESLocalAlievPanfilov()`, `DMPlexWarpSetTSLocalAlievPanfilov()`, `DMPlexWarpAPAdvance()`,
           `PetscWarpAsmAPSetRecovery()`, `PetscWarpAsmAPGetRecovery()`
@@ -185,8 +191,9 @@ PetscErrorCode DMPlexWarpAPSetPrevious(DM dm, Vec Un, const PetscReal r[])
   PetscFunctionBegin;
   PetscValidHeaderSpecific(dm, DM_CLASSID, 1);
   PetscValidHeaderSpecific(Un, VEC_CLASSID, 2);
+  PetscCheckSameComm(dm, 1, Un, 2);
   PetscCall(DMPlexWarpHookGetAP_Private(dm, &h));
-  PetscCall(DMPlexWarpHookAPPrevious_Private(dm, h, Un, PETSC_FALSE, r));
+  PetscCall(DMPlexWarpHookAPPrevious_Private(dm, h, h->transient ? h->apt0 : PETSC_MIN_REAL, Un, PETSC_FALSE, r));
   h->apstarted = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

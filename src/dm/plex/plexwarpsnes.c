@@ -38,7 +38,7 @@ static PetscErrorCode JacobianGlobal(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
   PetscFunctionBegin;
   PetscCall(SNESGetDM(snes, &dm));
   if (h->ap) {
-    PetscCall(DMPlexWarpHookAPJacobian_Private(dm, h, X, J, Jp));
+    PetscCall(DMPlexWarpHookAPJacobian_Private(dm, h, PETSC_MIN_REAL, X, J, Jp));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (h->pointwise) PetscCall(DMPlexWarpHookLocalState_Private(dm, h, PETSC_MIN_REAL, X, &Xloc));

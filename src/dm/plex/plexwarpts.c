@@ -1,11 +1,10 @@
 /*
-  The DMPlex hook of TS: implicit Jacobians u_tShift c M + K assembled by PetscWarpAsm (the mass term through its shift)
+  The DMPlex hooks of TS (the Aliev-Panfilov one at the end): implicit Jacobians u_tShift c M + K assembled by PetscWarpAsm (the mass term through its shift)
   and implicit functions c M u_t + K u + F computed by it, for a PetscDS whose g0 = c u_tShift, g3 a built-in physics,
   f0 = c u_t + a constant and f1 the physics' flux. Shared parts: plexwarphook.c.
 */
 #include <petscwarp/private/plexwarphook.h>
 #include <petscts.h>
-#include <petsc/private/tsimpl.h> /* ts->monitor[]: whether the hook's monitor is there */
 
 #define HOOK_NAME "DMPlexWarpTS"
 
@@ -114,7 +113,7 @@ static PetscErrorCode IJacobianGlobal(TS ts, PetscReal t, Vec X, Vec X_t, PetscR
   As `DMPlexWarpSetSNESLocalFEM()`, the DM's vectors become `VECCUDA` when a device assembles into a device matrix type
   (and always for `sharednz` and `aijcusparse`), unless `-dm_vec_type` was given. Use an implicit method (`TSBEULER`, `TSTHETA`, `TSBDF`, ...) with the `TS`'s DM set to dm.
 
-.seealso: `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetPointwise()`, `PETSCWARP_POINTWISE()`, `DMTSSetIFunctionLocal()`,
+.seealso: `DMPlexWarpSetSNESLocalFEM()`, `DMPlexWarpSetTSLocalAlievPanfilov()`, `DMPlexWarpSetPointwise()`, `PETSCWARP_POINTWISE()`, `DMTSSetIFunctionLocal()`,
           `DMPlexTSComputeIFunctionFEM()`, `DMPlexWarpRecognizeResidual()`, `PetscWarpAsmSetShift()`, `DMPlexWarpGetAsm()`, `DMPlexWarpGetResidualCount()`
 @*/
 PetscErrorCode DMPlexWarpSetTSLocalFEM(DM dm)
@@ -132,17 +131,38 @@ PetscErrorCode DMPlexWarpSetTSLocalFEM(DM dm)
 
 /* ---------------- the Aliev-Panfilov model through a TS (DMPlexWarpSetTSLocalAlievPanfilov()) ---------------- */
 
-/* The state U at the TS time `time`: when that is not the current step's start, the step was accepted with state U
-   (the first step of all, or after DMPlexWarpAPSetPrevious(), only takes U as the previous voltage): the recovery is
-   advanced to U with the step size the assembler has (the accepted step's), and U becomes the previous voltage */
+/*
+  The TS's state U at its time `time` (a step's start, or an accepted state given to the monitor):
+  - the first call (after the set-up or DMPlexWarpAPSetPrevious()): U becomes the previous voltage, the recovery stays;
+  - the current step's start again: nothing, unless U was changed since it was read (a new object or state, e.g.
+    TSSetSolution(), a rejected step copying the start back): U is read again, the recovery stays;
+  - a later time, one step (the last stage's size, which the assembler still has) after the current start: that step
+    was accepted with state U: the recovery is advanced to U with that size, and U becomes the previous voltage;
+  - any other time (TSSetTime(), another TS on the DM) is an error: DMPlexWarpAPSetPrevious() restarts.
+*/
 static PetscErrorCode APAccept(DM dm, DMPlexWarpHook *h, Vec U, PetscReal time)
 {
+  PetscObjectId    id;
+  PetscObjectState state;
+  PetscBool        advance = h->apstarted;
+
   PetscFunctionBegin;
-  if (h->apstarted && time == h->apt0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(DMPlexWarpHookAPPrevious_Private(dm, h, U, h->apstarted, NULL));
-  if (h->apstarted) PetscCall(PetscInfo(dm, "Aliev-Panfilov: the step from t = %g to %g accepted, the recovery advanced with dt %g\n", (double)h->apt0, (double)time, (double)h->app[PETSCWARP_AP_DT]));
+  PetscCall(PetscObjectGetId((PetscObject)U, &id));
+  PetscCall(PetscObjectStateGet((PetscObject)U, &state));
+  if (h->apstarted && time == h->apt0) {
+    if (id == h->apUid && state == h->apUstate) PetscFunctionReturn(PETSC_SUCCESS);
+    advance = PETSC_FALSE;
+  } else if (h->apstarted) {
+    const PetscReal dt = h->app[PETSCWARP_AP_DT];
+    PetscCheck(time > h->apt0 && PetscIsCloseAtTol(time - h->apt0, dt, 1e-10 * dt, 0), PetscObjectComm((PetscObject)dm), PETSC_ERR_ARG_WRONGSTATE, "The Aliev-Panfilov hook's TS moved from t = %g to %g, not by its last step %g: after TSSetTime(), or with another TS, call DMPlexWarpAPSetPrevious() first",
+               (double)h->apt0, (double)time, (double)dt);
+  }
+  PetscCall(DMPlexWarpHookAPPrevious_Private(dm, h, time, U, advance, NULL));
+  if (advance) PetscCall(PetscInfo(dm, "Aliev-Panfilov: the step from t = %g to %g accepted, the recovery advanced with dt %g\n", (double)h->apt0, (double)time, (double)h->app[PETSCWARP_AP_DT]));
   h->apstarted = PETSC_TRUE;
   h->apt0      = time;
+  h->apUid     = id;
+  h->apUstate  = state;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -165,12 +185,12 @@ static PetscErrorCode APMonitor(TS ts, PetscInt step, PetscReal time, Vec U, voi
 
 /*
   Before every implicit function or Jacobian: the method must be backward Euler (the recovery's local solve is one);
-  the step's start state is accepted (APAccept(): normally done already by the monitor, which is added to the TS here
-  the first time); then this stage's step size and stimulus amplitude
+  the step's start state is accepted (APAccept(): normally done already by the monitor, which is added to the TS here,
+  TSMonitorSet() skipping it when it is there); then this stage's step size and stimulus amplitude
 */
 static PetscErrorCode APStage(TS ts, DM dm, DMPlexWarpHook *h, PetscReal t, PetscReal *dt)
 {
-  PetscBool theta, monitored = PETSC_FALSE;
+  PetscBool theta;
   PetscReal ptime, amp;
   Vec       U;
 
@@ -188,9 +208,9 @@ static PetscErrorCode APStage(TS ts, DM dm, DMPlexWarpHook *h, PetscReal t, Pets
   PetscCheck(*dt > 0, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_OUTOFRANGE, "The Aliev-Panfilov hook needs a positive time step, not %g", (double)*dt);
   PetscCall(DMPlexWarpHookGetAsm_Private(dm, h));
   PetscCall(TSGetSolution(ts, &U));
+  PetscCheck(U, PetscObjectComm((PetscObject)ts), PETSC_ERR_ARG_WRONGSTATE, "The Aliev-Panfilov hook needs the TS's solution (TSSetSolution(), TSSolve()): the state the step starts from");
   PetscCall(APAccept(dm, h, U, ptime));
-  for (PetscInt i = 0; i < ts->numbermonitors; i++) monitored = (PetscBool)(monitored || ts->monitor[i] == APMonitor);
-  if (!monitored) PetscCall(TSMonitorSet(ts, APMonitor, NULL, NULL));
+  PetscCall(TSMonitorSet(ts, APMonitor, NULL, NULL));
   amp = h->app[PETSCWARP_AP_STIM];
   if (h->apstimfn) PetscCall((*h->apstimfn)(t, &amp, h->apstimctx));
   if (*dt != h->app[PETSCWARP_AP_DT] || amp != h->apstimlast) {
@@ -237,7 +257,7 @@ static PetscErrorCode APIJacobian(TS ts, PetscReal t, Vec X, Vec X_t, PetscReal 
   PetscCall(TSGetDM(ts, &dm));
   PetscCall(APStage(ts, dm, h, t, &dt));
   PetscCheck(PetscAbsReal(shift * dt - 1) <= 1e-12, PetscObjectComm((PetscObject)ts), PETSC_ERR_SUP, "The Aliev-Panfilov hook's Jacobian is backward Euler's, with shift 1/dt = %g, not %g", (double)(1 / dt), (double)shift);
-  PetscCall(DMPlexWarpHookAPJacobian_Private(dm, h, X, J, Jp));
+  PetscCall(DMPlexWarpHookAPJacobian_Private(dm, h, t, X, J, Jp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -273,20 +293,24 @@ static PetscErrorCode APIJacobian(TS ts, PetscReal t, Vec X, Vec X_t, PetscReal 
   quadrature point by backward Euler from the previous step's; its Jacobian is the consistent one, shift M + K - df/dV.
   The recovery's backward Euler step needs the `TS`'s step size and its accepted states, which a local `DMTS` function
   does not see: the functions installed are global ones (`DMTSSetIFunction()`, `DMTSSetIJacobian()`) that read the step
-  size (`TSGetTimeStep()`) and the start of the step (`TSGetTime()`), and the first of them adds a monitor to the `TS`
-  (`TSMonitorSet()`), which `TSSolve()` calls with every accepted state. At an accepted state (a time other than the
-  current step's start) the recovery is advanced to that state with the accepted step's size, and the state becomes the
-  previous voltage; the recovery is then that of the `TS`'s solution when `TSSolve()` returns (`DMPlexWarpGetAsm()`,
-  `PetscWarpAsmAPGetRecovery()`). Without the monitor (`TSMonitorCancel()`) the next step's first function does the
-  same, so that only the recovery after `TSSolve()` lags one step. Rejected steps (a failed `SNESSolve()`, a smaller
-  step retried) keep the recovery. So:
-+ the method must be backward Euler, `TSBEULER` or `TSTHETA` with theta 1 (an error otherwise, at the first function);
+  size (`TSGetTimeStep()`), the start of the step (`TSGetTime()`) and its state (`TSGetSolution()`), and add a monitor
+  to the `TS` (`TSMonitorSet()`; again after a `TSMonitorCancel()`), which `TSSolve()` calls with every accepted state.
+  At an accepted state (one step after the current start) the recovery is advanced to that state with the accepted
+  step's size, and the state becomes the previous voltage, so that when `TSSolve()` returns the recovery is that of
+  `TSGetSolution()` at `TSGetTime()` (`DMPlexWarpGetAsm()`, `PetscWarpAsmAPGetRecovery()`; not that of an interpolated
+  final state). A program that calls `TSStep()` itself (no monitors) gets the same at each step's first function, so
+  that only the recovery after its loop lags one step. Rejected steps (a failed `SNESSolve()`, a smaller step retried)
+  keep the recovery; a start state changed at the same time (`TSSetSolution()`) is read again. So:
++ the method must be backward Euler, `TSBEULER` or `TSTHETA` with theta 1 (an error otherwise, at the first function),
+  and the Jacobian's shift 1/dt; no adjoint (`TSAdjointSolve()`);
 . adaptive step sizes are fine;
-- to restart a `TS` from a new state (`TSSetTime()`, `TSSetSolution()`), call `DMPlexWarpAPSetPrevious()` first: the
-  next step then starts from the `TS`'s solution without advancing the recovery.
+- to restart a `TS` from another time or state (`TSSetTime()`, `TSSetSolution()`), or to use the DM with another `TS`,
+  call `DMPlexWarpAPSetPrevious()` first: the next step then starts from the `TS`'s solution without advancing the
+  recovery (a time that is not one step later is an error otherwise, `PETSC_ERR_ARG_WRONGSTATE`).
 
   The stimulus amplitude at the stage time (the end of the step) is p[`PETSCWARP_AP_STIM`], or that of
-  `DMPlexWarpAPSetStimulusFunction()`. `DMPlexWarpAPSetStep()` and `DMPlexWarpAPAdvance()` are the SNES form's and are
+  `DMPlexWarpAPSetStimulusFunction()`; p[`PETSCWARP_AP_DT`] is not used. One form per DM: a DM with the SNES form
+  refuses this one (`PETSC_ERR_ARG_WRONGSTATE`). `DMPlexWarpAPSetStep()` and `DMPlexWarpAPAdvance()` are the SNES form's and are
   errors here. Each step takes the same Newton iterations as `DMPlexWarpSetSNESLocalAlievPanfilov()` with its time loop
   (tests/test_plexap.c compares them). Vectors, matrix types, several ranks, boundary values and the options ignored are
   as in `DMPlexWarpSetSNESLocalAlievPanfilov()`. Calling it again replaces the hook.
