@@ -208,6 +208,22 @@ static PetscErrorCode StepBack(TS ts)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The TS's adaptor (none; a rejected stage halves the step, RejectOnce()) and solver (PathCreate()'s) */
+static PetscErrorCode TSSettings(TS ts)
+{
+  TSAdapt adapt;
+  SNES    snes;
+
+  PetscFunctionBegin;
+  PetscCall(TSGetAdapt(ts, &adapt));
+  PetscCall(TSAdaptSetType(adapt, TSADAPTNONE));
+  PetscCall(TSAdaptSetScaleSolveFailed(adapt, 0.5));
+  PetscCall(TSAdaptSetCheckStage(adapt, RejectOnce));
+  PetscCall(TSGetSNES(ts, &snes));
+  PetscCall(SolverSettings(snes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The relative max difference of two recoveries (every rank's cells) */
 static PetscErrorCode RecoveryDifference(PetscInt ncells, const PetscReal r[], const PetscReal ref[], PetscReal *e)
 {
@@ -235,8 +251,6 @@ static PetscErrorCode TSForm(const HeartParams *hp0, const char *type, Vec Un, c
   Path        w;
   Heart       h;
   TS          ts;
-  TSAdapt     adapt;
-  SNES        snes;
   Mat         J;
   Vec         U, U1;
   Reject      rj  = {PETSC_FALSE, 0, 0, hp0->p[PETSCWARP_AP_DT]};
@@ -281,12 +295,7 @@ static PetscErrorCode TSForm(const HeartParams *hp0, const char *type, Vec Un, c
   PetscCall(TSSetExactFinalTime(ts, TS_EXACTFINALTIME_MATCHSTEP));
   PetscCall(TSSetApplicationContext(ts, &rj));
   PetscCall(TSSetPostStep(ts, StepBack));
-  PetscCall(TSGetAdapt(ts, &adapt));
-  PetscCall(TSAdaptSetType(adapt, TSADAPTNONE));
-  PetscCall(TSAdaptSetScaleSolveFailed(adapt, 0.5));
-  PetscCall(TSAdaptSetCheckStage(adapt, RejectOnce));
-  PetscCall(TSGetSNES(ts, &snes));
-  PetscCall(SolverSettings(snes));
+  PetscCall(TSSettings(ts));
   PetscCall(TSSolve(ts, U));
   PetscCall(TSSetMaxSteps(ts, nsteps));
   PetscCall(TSSolve(ts, U));
@@ -325,12 +334,7 @@ static PetscErrorCode TSForm(const HeartParams *hp0, const char *type, Vec Un, c
     PetscCall(TSSetStepNumber(ts, 0));
     PetscCall(TSSetTimeStep(ts, hp0->p[PETSCWARP_AP_DT]));
     PetscCall(TSSetMaxSteps(ts, nsteps));
-    PetscCall(TSGetAdapt(ts, &adapt));
-    PetscCall(TSAdaptSetType(adapt, TSADAPTNONE));
-    PetscCall(TSAdaptSetScaleSolveFailed(adapt, 0.5));
-    PetscCall(TSAdaptSetCheckStage(adapt, RejectOnce));
-    PetscCall(TSGetSNES(ts, &snes));
-    PetscCall(SolverSettings(snes));
+    PetscCall(TSSettings(ts)); /* again: TSSetType() above reset the TS */
     rj.done = PETSC_FALSE;
     PetscCall(VecCopy(Un, U));
     PetscCall(DMPlexWarpAPSetPrevious(h.dm, U, rn));
