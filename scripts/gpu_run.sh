@@ -614,7 +614,7 @@ for w in $what; do
   final18b) # issue 8, eighteenth session, last call (~4-5 min): the whole GPU suite after the TS form's review fixes
              # (test_plexap part 4 with a rejected stage, a growing step, two TSSolve() calls and a restart)
     (cd $B && ctest -j 4 -L gpu --output-on-failure 2>&1 | tee "$OUTDIR/ctest_final18b.log" | grep -E "tests passed|\(Failed\)|Timeout|\] [0-9]+ bytes" | head -30)
-    grep -h -E "TS form" "$OUTDIR/ctest_final18b.log" | head -12 ;;
+    (cd $B && ctest -V -R '^plexap_cuda$' 2>&1 | grep -E "TS form|tests passed" | cut -c1-250) ;;
   ts18) # issue 8, eighteenth session (~3 min): the heart at -dm_refine 3 (1.14 M unknowns), 20 steps, ellwarp alone:
          # (1) the SNES form under -log_trace, the gaps of more than 50 ms between events printed (is heart3's "other"
          # a one-time cost spread over 5 steps?); (2) the TS form (-use_ts: one TSSolve(), no calls in the time loop)
