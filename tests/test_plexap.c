@@ -269,7 +269,7 @@ static PetscErrorCode TSForm(const HeartParams *hp0, const char *type, Vec Un, c
     PetscReal dtn = n == 1 || n == 2 ? dt / 2 : dt; /* as the TS: step 1 rejected and retried at dt/2, step 3 back to dt */
     PetscInt  k, l;
     t += dtn;
-    PetscCall(DMPlexWarpAPSetStep(w.h.dm, dtn, t <= hp.stim_t + 1e-12 ? hp.stim_amp : 0.0));
+    PetscCall(DMPlexWarpAPSetStep(w.h.dm, dtn, HeartStimulus(&hp, t)));
     PetscCall(SNESSolve(w.snes, NULL, w.U));
     PetscCall(SNESGetIterationNumber(w.snes, &k));
     PetscCall(SNESGetLinearSolveIterations(w.snes, &l));

@@ -148,13 +148,16 @@ static PetscErrorCode IJacobian(TS ts, PetscReal t, Vec X, Vec X_t, PetscReal sh
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The stimulus amplitude at time t: on until stim_t, as HeartSetStep() for the step ending at t */
+PetscReal HeartStimulus(const HeartParams *par, PetscReal t)
+{
+  return t <= par->stim_t + 1e-12 ? par->stim_amp : 0.0;
+}
+
+/* DMPlexWarpAPSetStimulusFunction(): the amplitude at time t, as HeartSetStep() for the step ending at t */
 static PetscErrorCode Stimulus(PetscReal t, PetscReal *amp, void *ctx)
 {
-  Heart *h = (Heart *)ctx;
-
   PetscFunctionBeginUser;
-  *amp = t <= h->par.stim_t + 1e-12 ? h->par.stim_amp : 0.0;
+  *amp = HeartStimulus(&((Heart *)ctx)->par, t);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -257,7 +260,6 @@ static PetscErrorCode Create(MPI_Comm comm, const HeartParams *par, const char m
   PetscCall(PetscMemzero(h, sizeof(*h)));
   h->par  = *par;
   h->warp = (PetscBool)(mattype != NULL);
-  h->ts   = ts;
   PetscCheck(!ts || h->warp, comm, PETSC_ERR_ARG_WRONG, "The TS form of the heart problem is petscwarp's: give a matrix type");
   PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_filename", &set));
   if (!set) {
@@ -355,7 +357,7 @@ PetscErrorCode HeartDestroy(Heart *h)
 
 PetscErrorCode HeartSetStep(Heart *h, PetscInt n)
 {
-  PetscReal dt = h->par.p[PETSCWARP_AP_DT], amp = (n + 1) * dt <= h->par.stim_t + 1e-12 ? h->par.stim_amp : 0.0;
+  PetscReal dt = h->par.p[PETSCWARP_AP_DT], amp = HeartStimulus(&h->par, (n + 1) * dt);
 
   PetscFunctionBegin;
   if (h->warp) PetscCall(DMPlexWarpAPSetStep(h->dm, dt, amp));

@@ -33,9 +33,8 @@ typedef struct {
   Vec         aux;   /* PETSc: local auxiliary vector (Vn, rn, fibre, stim) */
   /* the SNES local functions installed by DMPlexSetSNESLocalFEM() or DMPlexWarpSetSNESLocalAlievPanfilov(), timed */
   PetscErrorCode (*residual)(DM, Vec, Vec, void *);
-  SNESJacobianFn *jacobian; /* the SNES Jacobian (PETSc's DMLocal wrapper, or the hook's) */
-  PetscBool       ts;       /* the TS form (HeartCreateTS()): the hook's implicit function and Jacobian instead */
-  TSIFunctionFn  *ifunction;
+  SNESJacobianFn *jacobian;  /* the SNES Jacobian (PETSc's DMLocal wrapper, or the hook's) */
+  TSIFunctionFn  *ifunction; /* the TS form (HeartCreateTS()): the hook's implicit function and Jacobian instead */
   TSIJacobianFn  *ijacobian;
   void           *rctx, *jctx;
   PetscReal       t_asm; /* seconds in residuals and Jacobians */
@@ -52,6 +51,8 @@ PetscErrorCode HeartCreate(MPI_Comm, const HeartParams *, const char mattype[], 
    loop (HeartGetRecovery() and HeartSetPrevious() serve both forms) */
 PetscErrorCode HeartCreateTS(MPI_Comm, const HeartParams *, const char mattype[], const char srcdir[], Heart *);
 PetscErrorCode HeartDestroy(Heart *);
+/* The stimulus amplitude of a step ending at time t: stim_amp until stim_t, then 0 */
+PetscReal HeartStimulus(const HeartParams *, PetscReal);
 /* The time step and stimulus of step n (time (n+1) dt) */
 PetscErrorCode HeartSetStep(Heart *, PetscInt);
 /* Accept the converged global state U: the previous voltage and recovery become U's */

@@ -73,6 +73,7 @@ PETSC_INTERN PetscErrorCode DMPlexWarpPointwiseResidual_Private(DM, DMPlexWarpHo
 PETSC_INTERN PetscErrorCode DMPlexWarpHookBoundary_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookLocalState_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec *);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookResidual_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode DMPlexWarpHookResidualGlobal_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookCheckJacobian_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, PetscReal, Mat);
 PETSC_INTERN PetscErrorCode DMPlexWarpHookCheckResidual_Private(DM, DMPlexWarpHook *, PetscReal, Vec, Vec, Vec);
 /* the Aliev-Panfilov hooks (plexwarpap.c) */

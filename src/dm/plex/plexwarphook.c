@@ -698,6 +698,23 @@ PetscErrorCode DMPlexWarpHookResidual_Private(DM dm, DMPlexWarpHook *h, PetscRea
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* F = the residual (as DMPlexWarpHookResidual_Private()) at the local state locX, summed into the global F over the
+   ranks (a global function's: the TS form of the Aliev-Panfilov hook, the KSP hook's right-hand side) */
+PetscErrorCode DMPlexWarpHookResidualGlobal_Private(DM dm, DMPlexWarpHook *h, PetscReal t, Vec locX, Vec F)
+{
+  Vec locF;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetLocalVector(dm, &locF));
+  PetscCall(VecZeroEntries(locF));
+  PetscCall(DMPlexWarpHookResidual_Private(dm, h, t, locX, NULL, locF));
+  PetscCall(VecZeroEntries(F));
+  PetscCall(DMLocalToGlobalBegin(dm, locF, ADD_VALUES, F));
+  PetscCall(DMLocalToGlobalEnd(dm, locF, ADD_VALUES, F));
+  PetscCall(DMRestoreLocalVector(dm, &locF));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* -dm_plex_warp_check: the device Jacobian against PETSc's at the same state */
 PetscErrorCode DMPlexWarpHookCheckJacobian_Private(DM dm, DMPlexWarpHook *h, PetscReal t, Vec locX, Vec locX_t, PetscReal shift, Mat A)
 {

@@ -53,20 +53,14 @@ static PetscErrorCode ComputeRHS(KSP ksp, Vec b, void *ctx)
 {
   DMPlexWarpHook *h = (DMPlexWarpHook *)ctx;
   DM              dm;
-  Vec             Xloc, Floc;
+  Vec             Xloc;
 
   PetscFunctionBegin;
   PetscCall(KSPGetDM(ksp, &dm));
   PetscCall(ZeroState(dm, h, &Xloc));
-  PetscCall(DMGetLocalVector(dm, &Floc));
-  PetscCall(VecZeroEntries(Floc));
-  PetscCall(DMPlexWarpHookResidual_Private(dm, h, PETSC_MIN_REAL, Xloc, NULL, Floc));
-  PetscCall(VecZeroEntries(b));
-  PetscCall(DMLocalToGlobalBegin(dm, Floc, ADD_VALUES, b));
-  PetscCall(DMLocalToGlobalEnd(dm, Floc, ADD_VALUES, b));
+  PetscCall(DMPlexWarpHookResidualGlobal_Private(dm, h, PETSC_MIN_REAL, Xloc, b));
   PetscCall(VecScale(b, -1.0));
   PetscCall(DMRestoreLocalVector(dm, &Xloc));
-  PetscCall(DMRestoreLocalVector(dm, &Floc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

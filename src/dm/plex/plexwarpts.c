@@ -226,7 +226,7 @@ static PetscErrorCode APIFunction(TS ts, PetscReal t, Vec X, Vec X_t, Vec F, voi
 {
   DMPlexWarpHook *h = (DMPlexWarpHook *)ctx;
   DM              dm;
-  Vec             locX, locF;
+  Vec             locX;
   PetscReal       dt;
 
   PetscFunctionBegin;
@@ -234,13 +234,7 @@ static PetscErrorCode APIFunction(TS ts, PetscReal t, Vec X, Vec X_t, Vec F, voi
   PetscCall(TSGetDM(ts, &dm));
   PetscCall(APStage(ts, dm, h, t, &dt));
   PetscCall(DMPlexWarpHookLocalState_Private(dm, h, t, X, &locX));
-  PetscCall(DMGetLocalVector(dm, &locF));
-  PetscCall(VecZeroEntries(locF));
-  PetscCall(DMPlexWarpHookResidual_Private(dm, h, t, locX, NULL, locF));
-  PetscCall(VecZeroEntries(F));
-  PetscCall(DMLocalToGlobalBegin(dm, locF, ADD_VALUES, F));
-  PetscCall(DMLocalToGlobalEnd(dm, locF, ADD_VALUES, F));
-  PetscCall(DMRestoreLocalVector(dm, &locF));
+  PetscCall(DMPlexWarpHookResidualGlobal_Private(dm, h, t, locX, F));
   PetscCall(DMRestoreLocalVector(dm, &locX));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
