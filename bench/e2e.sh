@@ -10,6 +10,8 @@
 # HEAT_P1_BIG (below), ONLY (run only the cases whose command line contains this), NP (ranks of the CPU path on all
 # cores).
 # Every line of the CSV is a path of one run of a tutorial; the one-core CPU path is the aij path of the one-rank run.
+# One-rank runs are not bound to a core (OpenMPI binds one or two ranks to a core each): the petscwarp paths' set-up
+# extracts the element-to-dof map on threads (-dm_plex_warp_threads); PETSc's path runs one thread either way.
 set -uo pipefail
 B=${1:-gpu/build}
 OUTDIR=${2:-${OUT:-bench/results}}
@@ -33,11 +35,11 @@ for c in "$HEAT -petscspace_degree 1 -dm_refine ${HEAT_P1_REFINE:-4}" \
          "$ELAS -petscspace_degree 2 -dm_plex_box_faces ${ELAS_Q2:-20,20,20}" \
          "$ELAS -petscspace_degree 1 -dm_plex_box_faces ${ELAS_Q1:-50,50,50} -pc_type jacobi"; do
   case "$c" in *${ONLY:-}*) ;; *) continue ;; esac # ONLY=ex3: one tutorial
-  run mpiexec -n 1 $c -csv "$CSV"
+  run mpiexec -n 1 --bind-to none $c -csv "$CSV"
   run mpiexec -n "$NP" --bind-to core $c -paths aij -csv "$CSV"
   t=${c#"$B"/tutorials/} # the case without the build directory (whose name must not match the patterns)
   case "$t" in *gamg*) continue ;; esac # KSPCGWARP fuses Jacobi only (it runs on one rank)
-  case "$t" in ex3*-pc_type\ jacobi* | ex2*) run mpiexec -n 1 $c -paths ellwarp,sharednz -ksp_type cgwarp -csv "$CSV" ;; esac
+  case "$t" in ex3*-pc_type\ jacobi* | ex2*) run mpiexec -n 1 --bind-to none $c -paths ellwarp,sharednz -ksp_type cgwarp -csv "$CSV" ;; esac
 done
 # HEAT_P1_BIG=<refinement>: heat P1 with CG + Jacobi at that size without the one-core CPU path (at -dm_refine 6, 7.8 M
 # unknowns, it would take about 30 minutes): the GPU paths with KSPCGWARP (with KSPCG the one-rank set-up, 80 s a path
@@ -48,7 +50,7 @@ if [ -n "${HEAT_P1_BIG:-}" ]; then
   case "$c" in *${ONLY:-}*)
     run mpiexec -n "$NP" --bind-to core $c -paths aij -csv "$CSV"
     run mpiexec -n "$NP" --bind-to core $c -paths aij -pc_type gamg -csv "$CSV"
-    run mpiexec -n 1 $c -paths ellwarp,sharednz -ksp_type cgwarp -csv "$CSV" ;;
+    run mpiexec -n 1 --bind-to none $c -paths ellwarp,sharednz -ksp_type cgwarp -csv "$CSV" ;;
   esac
 fi
 # The heart (tutorial 4, the Aliev-Panfilov model on the ellipsoidal shell): ms per time step, its own CSV
@@ -56,8 +58,8 @@ fi
 # HEART_STEPS_CPU1 (default 2: about 50 s a step at -dm_refine 2 on the H100 machine's host; 0 leaves it out)
 H="$B/tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -dm_refine ${HEART_REFINE:-2}"
 case "$H" in *${ONLY:-}*)
-  run mpiexec -n 1 $H -steps "${HEART_STEPS:-10}" -paths ellwarp,sharednz -csv "$HCSV"
+  run mpiexec -n 1 --bind-to none $H -steps "${HEART_STEPS:-10}" -paths ellwarp,sharednz -csv "$HCSV"
   run mpiexec -n "$NP" --bind-to core $H -steps "${HEART_STEPS:-10}" -paths aij -csv "$HCSV"
-  if [ "${HEART_STEPS_CPU1:-2}" != 0 ]; then run mpiexec -n 1 $H -steps "${HEART_STEPS_CPU1:-2}" -paths aij -csv "$HCSV"; fi ;;
+  if [ "${HEART_STEPS_CPU1:-2}" != 0 ]; then run mpiexec -n 1 --bind-to none $H -steps "${HEART_STEPS_CPU1:-2}" -paths aij -csv "$HCSV"; fi ;;
 esac
 if python3 -c "import matplotlib" 2>/dev/null; then python3 bench/plot_e2e.py "$CSV" "$OUTDIR/e2e.png" $([ -s "$HCSV" ] && echo "$HCSV") 2>&1 | tee -a "$LOG"; else echo "no matplotlib here: plot with python3 bench/plot_e2e.py $CSV e2e.png [$HCSV]"; fi

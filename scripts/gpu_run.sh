@@ -17,6 +17,8 @@ OUTDIR=${OUT:-$ROOT/gpu-out}
 mkdir -p "$OUTDIR"
 for f in gpu/lib/*.xz $(find gpu/build -name '*.xz'); do [ -e "$f" ] && xz -d -k -f "$f"; done # scripts/pack_gpu.sh compressed the largest libraries and programs
 export LD_LIBRARY_PATH=$ROOT/gpu/lib:$ROOT/gpu/build:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+# OpenMP's runtime (libpetscwarp's set-up threads): the machine's own, else the one packed from here
+ldconfig -p | grep -q 'libgomp.so.1 ' || export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$ROOT/gpu/lib/fallback
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export PETSC_OPTIONS="-use_gpu_aware_mpi 0"
 # the CTest files name the build directory of the machine that built them

@@ -13,6 +13,9 @@ strip --strip-unneeded gpu/lib/libpetsc.so.*
 for l in $(ldd "$PETSC_DIR"/lib/libpetsc.so.*[0-9] | awk '/=>/ {print $3}' | grep -E 'liblapack|libblas|libmetis|libgfortran|libquadmath|libGKlib'); do
   cp -L "$l" gpu/lib/
 done
+# OpenMP's runtime, used only where the GPU machine lacks one (scripts/gpu_run.sh)
+mkdir -p gpu/lib/fallback
+for l in $(ldd "$BUILD"/libpetscwarp.so | awk '/libgomp/ {print $3}'); do cp -L "$l" gpu/lib/fallback/; done
 # the build tree, without objects: programs, libraries, CTest files
 (cd "$BUILD" && find . \( -name '*.so*' -o -name 'CTestTestfile.cmake' -o -perm -u+x \) -type f ! -path '*/CMakeFiles/*' -print0 | tar --null -T - -cf -) | tar -C gpu/build -xf -
 (cd "$BUILD" && find . -name '*.so*' -type l ! -path '*/CMakeFiles/*' -print0 | tar --null -T - -cf -) | tar -C gpu/build -xf -

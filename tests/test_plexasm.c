@@ -342,27 +342,60 @@ static PetscErrorCode CaseCreate(const Case *cs, DM *dm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The extraction from the cone arrays and sections against PETSc's per-cell DMPlexGetClosureIndices() and
-   DMPlexGetTransitiveClosure() (-dm_plex_warp_asm_reference_closures): entries of e2d, l2d and cv that differ */
-static PetscErrorCode CompareReferenceClosures(DM dm, PetscWarpPhysics ph, PetscInt *ndiff)
+/* Allocations of the sizes of e2d and l2d (n, two) and of cv (m), filled with -7 and freed: the heap's next blocks of
+   those sizes are likely these */
+static PetscErrorCode PoisonFree(PetscInt n, PetscInt k, PetscInt m)
 {
-  Data      d[2];
-  PetscInt  nloc[2], *l2d[2];
-  PetscBool had;
+  PetscInt *a[3] = {NULL, NULL, NULL};
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-dm_plex_warp_asm_reference_closures", &had));
-  for (PetscInt k = 0; k < 2; k++) {
+  for (PetscInt j = 0; j <= k; j++) {
+    const PetscInt len = j < k ? n : m;
+
+    PetscCall(PetscMalloc1(len, &a[j]));
+    for (PetscInt i = 0; i < len; i++) a[j][i] = -7;
+  }
+  for (PetscInt j = k; j >= 0; j--) PetscCall(PetscFree(a[j]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The extraction from the cone arrays and sections, on one thread and on three (-dm_plex_warp_threads: the cells split
+   into three ranges), against PETSc's per-cell DMPlexGetClosureIndices() and DMPlexGetTransitiveClosure()
+   (-dm_plex_warp_asm_reference_closures): entries of e2d, l2d and cv that differ */
+static PetscErrorCode CompareReferenceClosures(DM dm, PetscWarpPhysics ph, PetscInt *ndiff)
+{
+  Data        d[3];
+  PetscInt    nloc[3], *l2d[3];
+  PetscBool   had;
+  const char *pre;
+  char        opt[2][PETSC_MAX_OPTION_NAME];
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)dm, &pre));
+  PetscCall(PetscSNPrintf(opt[0], sizeof(opt[0]), "-%sdm_plex_warp_asm_reference_closures", pre ? pre : ""));
+  PetscCall(PetscSNPrintf(opt[1], sizeof(opt[1]), "-%sdm_plex_warp_threads", pre ? pre : ""));
+  PetscCall(PetscOptionsHasName(NULL, NULL, opt[0], &had));
+  *ndiff = 0;
+  for (PetscInt k = 0; k < 3; k++) { /* the reference, then one thread, then three */
     Data *a = &d[k];
 
-    if (k && !had) PetscCall(PetscOptionsSetValue(NULL, "-dm_plex_warp_asm_reference_closures", "1"));
+    if (k == 0 && !had) PetscCall(PetscOptionsSetValue(NULL, opt[0], "1"));
+    if (k > 0) { /* the arrays of the reference freed poisoned first, so that an entry left unwritten is seen */
+      PetscCall(PetscOptionsSetValue(NULL, opt[1], k == 1 ? "1" : "3"));
+      PetscCall(PoisonFree(d[0].ncells * d[0].nel, 2, d[0].ncells * d[0].ncv));
+    }
     PetscCall(DMPlexWarpAsmGetData_Private(dm, ph, &a->ncells, &a->nel, &a->nrows, &a->e2d, &a->dim, &a->nverts, &a->X, &a->ncv, &a->cv, &a->nb, &a->nc, &a->nq, &a->w, &a->B, &a->D, &a->Dc, &nloc[k], &l2d[k]));
-    if (k && !had) PetscCall(PetscOptionsClearValue(NULL, "-dm_plex_warp_asm_reference_closures"));
+    if (k == 0 && !had) PetscCall(PetscOptionsClearValue(NULL, opt[0]));
+    if (k > 0) PetscCall(PetscOptionsClearValue(NULL, opt[1]));
+    if (k > 0) {
+      Data *r = &d[0];
+
+      if (a->ncells != r->ncells || a->nel != r->nel || a->ncv != r->ncv || a->nrows != r->nrows || nloc[k] != nloc[0]) *ndiff += 1;
+      for (PetscInt i = 0; !*ndiff && i < r->ncells * r->nel; ++i) *ndiff += (a->e2d[i] != r->e2d[i]) + (l2d[k][i] != l2d[0][i]);
+      for (PetscInt i = 0; !*ndiff && i < r->ncells * r->ncv; ++i) *ndiff += a->cv[i] != r->cv[i];
+    }
   }
-  *ndiff = (d[0].ncells != d[1].ncells || d[0].nel != d[1].nel || d[0].ncv != d[1].ncv || d[0].nrows != d[1].nrows || nloc[0] != nloc[1]) ? 1 : 0;
-  for (PetscInt i = 0; !*ndiff && i < d[0].ncells * d[0].nel; ++i) *ndiff += (d[0].e2d[i] != d[1].e2d[i]) + (l2d[0][i] != l2d[1][i]);
-  for (PetscInt i = 0; !*ndiff && i < d[0].ncells * d[0].ncv; ++i) *ndiff += d[0].cv[i] != d[1].cv[i];
-  for (PetscInt k = 0; k < 2; k++) {
+  for (PetscInt k = 0; k < 3; k++) {
     PetscCall(DataFree(&d[k]));
     PetscCall(PetscFree(l2d[k]));
   }

@@ -15,7 +15,9 @@ static char help[] = "petscwarp tutorial 4: the heart application of Wong, Kuhl 
                      "Prints per path the Newton and CG iterations and the time per step split into assembly (residuals and\n"
                      "Jacobians), solve (KSPSolve) and other (the rest of SNES, accepting the step), and the agreement with aij;\n"
                      "the DM's own lazy set-up (the star forest of DMGlobalToLocal(), the first local vectors), which the first\n"
-                     "residual would pay, is done before the time loop and printed apart (DM setup, seconds).\n"
+                     "residual would pay, is done before the time loop and printed apart (DM setup, seconds), and so is\n"
+                     "DMCreateMatrix() (matrix, seconds: PETSc's preallocation for aij; the hook's element-to-dof map, on\n"
+                     "-dm_plex_warp_threads threads, and the elements' pattern for the others).\n"
                      "  -paths a,b,...     paths (default aij,ellwarp, and sharednz with a GPU); the others are compared with the first\n"
                      "  -steps <n>         time steps (default 20)\n"
                      "  -use_ts            the petscwarp paths through a TS (TSBEULER): DMPlexWarpSetTSLocalAlievPanfilov() and one\n"
@@ -46,7 +48,7 @@ static char help[] = "petscwarp tutorial 4: the heart application of Wong, Kuhl 
 typedef struct {
   char           name[16];
   PetscInt       rows, newton, cg, *nits, *lits;
-  PetscReal      t_asm, t_solve, t_total, err, t_setup;
+  PetscReal      t_asm, t_solve, t_total, err, t_setup, t_mat;
   PetscLogDouble tk;
 } Result;
 
@@ -253,7 +255,12 @@ static PetscErrorCode RunPath(const HeartParams *hp, const char *path, PetscInt 
   if (usets) PetscCall(PetscStrlcat(r->name, " TS", sizeof(r->name)));
   if (usets) PetscCall(HeartCreateTS(PETSC_COMM_WORLD, hp, path, PETSCWARP_SOURCE_DIR, &h));
   else PetscCall(HeartCreate(PETSC_COMM_WORLD, hp, isaij ? NULL : path, PETSCWARP_SOURCE_DIR, &h));
+  PetscCall(DeviceSync()); /* the matrix: PETSc's preallocation, or the hook's element-to-dof map and pattern */
+  PetscCall(PetscTime(&t0));
   PetscCall(DMCreateMatrix(h.dm, &J));
+  PetscCall(DeviceSync());
+  PetscCall(PetscTime(&t1));
+  r->t_mat = (PetscReal)(t1 - t0);
   PetscCall(DMCreateGlobalVector(h.dm, &U));
   PetscCall(VecGetSize(U, &r->rows));
   PetscCall(VecSet(U, 0.0));
@@ -320,9 +327,9 @@ static PetscErrorCode RunPath(const HeartParams *hp, const char *path, PetscInt 
   }
   r->t_asm = h.t_asm;
   { /* the slowest rank's times */
-    PetscReal t[4] = {r->t_asm, r->t_solve, r->t_total, r->t_setup}, tm[4];
-    PetscCallMPI(MPIU_Allreduce(t, tm, 4, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
-    r->t_asm = tm[0], r->t_solve = tm[1], r->t_total = tm[2], r->t_setup = tm[3];
+    PetscReal t[5] = {r->t_asm, r->t_solve, r->t_total, r->t_setup, r->t_mat}, tm[5];
+    PetscCallMPI(MPIU_Allreduce(t, tm, 5, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+    r->t_asm = tm[0], r->t_solve = tm[1], r->t_total = tm[2], r->t_setup = tm[3], r->t_mat = tm[4];
   }
   if (surf) PetscCall(SurfaceWrite(h.dm, hp->p[PETSCWARP_AP_DT], surf));
   if (uref) PetscCall(VecRelativeDifferenceNorm(U, uref, NORM_INFINITY, &r->err));
@@ -398,12 +405,12 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Aliev-Panfilov heart (shell, P1, one point per cell) on %d rank(s): %" PetscInt_FMT " unknowns, %" PetscInt_FMT " steps of dt %g, Newton + CG/Jacobi; the petscwarp paths %s; ms per step\n", size, res[0].rows, nsteps,
                         (double)hp.p[PETSCWARP_AP_DT], device ? "on the GPU" : "by the host twins (no GPU)"));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-11s %7s %7s %10s %10s %10s %10s %11s %10s\n", "path", "Newton", "CG", "assembly", "solve", "other", "total", "max|dV|/|V|", "DM setup"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-11s %7s %7s %10s %10s %10s %10s %11s %10s %10s\n", "path", "Newton", "CG", "assembly", "solve", "other", "total", "max|dV|/|V|", "matrix", "DM setup"));
   for (PetscInt p = 0; p < npaths; p++) {
     const Result *r = &res[p];
     PetscReal     s = 1e3 / nsteps;
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-11s %7" PetscInt_FMT " %7" PetscInt_FMT " %10.3f %10.3f %10.3f %10.3f %11.2e %8.3f s\n", r->name, r->newton, r->cg, (double)(s * r->t_asm), (double)(s * r->t_solve), (double)(s * (r->t_total - r->t_asm - r->t_solve)), (double)(s * r->t_total),
-                          (double)r->err, (double)r->t_setup));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-11s %7" PetscInt_FMT " %7" PetscInt_FMT " %10.3f %10.3f %10.3f %10.3f %11.2e %8.3f s %8.3f s\n", r->name, r->newton, r->cg, (double)(s * r->t_asm), (double)(s * r->t_solve), (double)(s * (r->t_total - r->t_asm - r->t_solve)), (double)(s * r->t_total),
+                          (double)r->err, (double)r->t_mat, (double)r->t_setup));
   }
   for (PetscInt p = 1; p < npaths; p++)
     PetscCall(
@@ -411,11 +418,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsHasName(NULL, NULL, "-csv", &set));
   if (set) {
     FILE *fp;
-    PetscCall(CSVOpenAppend(PETSC_COMM_WORLD, csv, "problem,unknowns,ranks,path,steps,newton,cg,asm,solve,total,err,where", &fp));
+    PetscCall(CSVOpenAppend(PETSC_COMM_WORLD, csv, "problem,unknowns,ranks,path,steps,newton,cg,asm,solve,total,err,where,matrix_setup,dm_setup", &fp));
     for (PetscInt p = 0; p < npaths; p++) {
       const Result *r = &res[p];
-      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "\"heart\",%" PetscInt_FMT ",%d,\"%s\",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.6e,%.3e,\"%s\"\n", r->rows, size, r->name, nsteps, r->newton, r->cg, (double)(r->t_asm / nsteps), (double)(r->t_solve / nsteps), (double)(r->t_total / nsteps),
-                             (double)r->err, device ? "gpu" : "host"));
+      PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "\"heart\",%" PetscInt_FMT ",%d,\"%s\",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.6e,%.3e,\"%s\",%.6e,%.6e\n", r->rows, size, r->name, nsteps, r->newton, r->cg, (double)(r->t_asm / nsteps), (double)(r->t_solve / nsteps), (double)(r->t_total / nsteps),
+                             (double)r->err, device ? "gpu" : "host", (double)r->t_mat, (double)r->t_setup));
     }
     PetscCall(PetscFClose(PETSC_COMM_WORLD, fp));
   }

@@ -6,6 +6,9 @@
 #include <petscdmplextransform.h>
 #include <petsc/private/sectionimpl.h> /* PetscSection's arrays and closure permutation */
 #include <petsc/private/dmpleximpl.h>  /* DMPlex's cone arrays and cell types */
+#if defined(_OPENMP)
+  #include <omp.h>
+#endif
 
 /* Checks that the vector tabulation T (Nb = nb*nc functions of nc components) is the interlaced copy of one scalar
    basis, function b = a*nc + c being phi_a in component c and zero in the others, and, when B or D are given, extracts
@@ -72,14 +75,13 @@ static inline DMPolytopeType PlexCellType(const DM_Plex *mesh, PetscInt p)
   The closure of cell c exactly as DMPlexGetTransitiveClosure() returns it on an interpolated mesh (pairs point,
   orientation): the same breadth-first search over the cones arranged by orientation (DMPolytopeTypeGetArrangement(),
   DMPolytopeTypeComposeOrientation()), without the work arrays and checks of a call per cell. cl[] and fifo[] hold
-  2*max and 3*max entries.
+  2*max and 3*max entries. A plain function (no PETSc call, no error stack): the extraction's threads call it; it
+  returns NULL or what is wrong
 */
-static PetscErrorCode PlexWarpCellClosure(DM dm, PetscInt c, PetscInt max, PetscInt cl[], PetscInt fifo[], PetscInt *ncl)
+static const char *PlexWarpCellClosure(const DM_Plex *mesh, PetscInt c, PetscInt max, PetscInt cl[], PetscInt fifo[], PetscInt *ncl)
 {
-  const DM_Plex *mesh = (const DM_Plex *)dm->data;
-  PetscInt       n = 0, head = 0, tail = 0;
+  PetscInt n = 0, head = 0, tail = 0;
 
-  PetscFunctionBeginHot;
   cl[n++]      = c;
   cl[n++]      = 0;
   fifo[tail++] = c;
@@ -103,7 +105,7 @@ static PetscErrorCode PlexWarpCellClosure(DM dm, PetscInt c, PetscInt max, Petsc
       for (k = 0; k < n; k += 2)
         if (cl[k] == cp) break;
       if (k < n) continue;
-      PetscCheck(n / 2 < max, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The closure of cell %" PetscInt_FMT " has more than %" PetscInt_FMT " points", c, max);
+      if (n / 2 >= max) return "a closure with more points than DMPlexGetTransitiveClosure()'s bound";
       pt      = PlexCellType(mesh, cp);
       cl[n++] = cp;
       cl[n++] = DMPolytopeTypeComposeOrientation(pt, io, ornt[ip]);
@@ -114,21 +116,21 @@ static PetscErrorCode PlexWarpCellClosure(DM dm, PetscInt c, PetscInt max, Petsc
     }
   }
   *ncl = n / 2;
-  PetscFunctionReturn(PETSC_SUCCESS);
+  return NULL;
 }
 
 /*
   The closure indices of one cell from its compressed closure (the points of the section's chart, with the point
   permutations perms[p] or NULL), as DMPlexGetClosureIndices() computes them for one field without a closure
   permutation: global rows (gsec given) with a negative index for a constrained dof, or, with gsec NULL, local offsets
-  (constrained dofs included). n: the number of indices (those below cap are written).
+  (constrained dofs included). n: the number of indices (those below cap are written). A plain function, as
+  PlexWarpCellClosure()
 */
-static PetscErrorCode PlexWarpCellIndices(PetscSection sec, PetscSection gsec, PetscInt np, const PetscInt pts[], const PetscInt **perms, PetscInt cap, PetscInt idx[], PetscInt *n)
+static void PlexWarpCellIndices(PetscSection sec, PetscSection gsec, PetscInt np, const PetscInt pts[], const PetscInt **perms, PetscInt cap, PetscInt idx[], PetscInt *n)
 {
   const PetscSection fsec = sec->field[0];
   PetscInt           foff = 0;
 
-  PetscFunctionBeginHot;
   for (PetscInt p = 0; p < np; ++p) {
     const PetscInt  pnt  = pts[2 * p];
     const PetscInt *perm = perms ? perms[p] : NULL;
@@ -152,7 +154,6 @@ static PetscErrorCode PlexWarpCellIndices(PetscSection sec, PetscSection gsec, P
     foff += fdof;
   }
   *n = foff;
-  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Whether PlexWarpCellClosure() and PlexWarpCellIndices() compute what DMPlexGetTransitiveClosure() and
@@ -305,6 +306,133 @@ static PetscErrorCode FreeData(PetscInt **e2d, PetscInt **l2d, PetscInt **cv, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* What the extraction of one cell reads (the mesh, its sections) and writes (its rows of e2d, l2d, cv) */
+typedef struct {
+  const DM_Plex *mesh;
+  PetscSection   section, gsection, cs;
+  PetscInt       sStart, sEnd, csStart, csEnd, vStart, vEnd, dim, Nel, Ncv, Nglobal, Nloc, maxcl;
+  PetscInt      *e2d, *l2d, *cv;
+} PlexWarpCells;
+
+/* The cell's vertices in the order of its closure cl (ncl points), restricted to the coordinate section: the order of
+   DMPlexGetCellCoordinates(). A plain function, as those below: NULL or what is wrong */
+static const char *PlexWarpCellVertices(const PlexWarpCells *x, PetscInt cell, PetscInt ncl, const PetscInt cl[])
+{
+  PetscInt k = 0;
+
+  for (PetscInt p = 0; p < ncl; ++p) {
+    const PetscInt pt = cl[2 * p];
+    PetscInt       dof;
+
+    if (pt < x->csStart || pt >= x->csEnd) continue;
+    dof = SecDof(x->cs, pt);
+    if (!dof) continue;
+    if (pt < x->vStart || pt >= x->vEnd || dof != x->dim || k >= x->Ncv) return "coordinates on points other than the cell's vertices (P1/Q1 coordinates only)";
+    x->cv[cell * x->Ncv + k++] = pt - x->vStart;
+  }
+  return k == x->Ncv ? NULL : "a cell whose coordinate closure does not hold all its vertices";
+}
+
+/* The closure of cell c (w[0, 2*maxcl)) and its restriction to the section's chart, as DMPlexGetCompressedClosure()
+   makes it (w[5*maxcl, 7*maxcl)); w[2*maxcl, 5*maxcl) is the search's queue */
+static const char *PlexWarpCellFastClosure(const PlexWarpCells *x, PetscInt c, PetscInt w[], PetscInt *ncl, PetscInt *np)
+{
+  const PetscInt *cl   = w;
+  PetscInt       *spts = w + 5 * x->maxcl;
+  const char     *fail = PlexWarpCellClosure(x->mesh, c, x->maxcl, w, w + 2 * x->maxcl, ncl);
+
+  *np = 0;
+  if (fail) return fail;
+  for (PetscInt p = 0; p < *ncl; ++p)
+    if (cl[2 * p] >= x->sStart && cl[2 * p] < x->sEnd) {
+      spts[2 * *np]     = cl[2 * p];
+      spts[2 * *np + 1] = cl[2 * p + 1];
+      ++*np;
+    }
+  return NULL;
+}
+
+/* The global rows (e2d) and local indices (l2d) of the cell from its compressed closure and the point permutations
+   perms (or NULL), then its vertices (cv) */
+static const char *PlexWarpCellFastRest(const PlexWarpCells *x, PetscInt cell, PetscInt ncl, PetscInt np, const PetscInt w[], const PetscInt **perms)
+{
+  const PetscInt *spts = w + 5 * x->maxcl;
+  PetscInt       *e    = x->e2d + cell * x->Nel, n;
+
+  PlexWarpCellIndices(x->section, x->gsection, np, spts, perms, x->Nel, e, &n);
+  if (n != x->Nel) return "a closure whose number of dofs differs from the element's nb*nc";
+  for (PetscInt i = 0; i < x->Nel; ++i)
+    if (e[i] >= x->Nglobal) return "a closure index beyond the rows of the global section";
+  if (x->l2d) {
+    PetscInt *l = x->l2d + cell * x->Nel;
+
+    PlexWarpCellIndices(x->section, NULL, np, spts, perms, x->Nel, l, &n);
+    if (n != x->Nel) return "a local closure whose number of dofs differs from the element's nb*nc";
+    for (PetscInt i = 0; i < x->Nel; ++i)
+      if (l[i] >= x->Nloc) return "a local closure index beyond the local section";
+  }
+  return PlexWarpCellVertices(x, cell, ncl, w);
+}
+
+/* Cells [cStart, cEnd) on nt threads, each with its work array w + t*7*maxcl; a field without point symmetries. Each
+   thread takes one contiguous range of cells in increasing order (static schedule) and stops at its first failure:
+   bad[t] (or -1) and fail[t]; the smallest bad[t] is then the cell that one thread finds first */
+static void PlexWarpCellsThreaded(const PlexWarpCells *x, PetscInt cStart, PetscInt cEnd, int nt, PetscInt w[], PetscInt bad[], const char *fail[])
+{
+#if defined(_OPENMP)
+  #pragma omp parallel num_threads(nt)
+  {
+    const int t  = omp_get_thread_num();
+    PetscInt *wt = w + (size_t)t * 7 * x->maxcl;
+
+    bad[t]  = -1;
+    fail[t] = NULL;
+  #pragma omp for schedule(static)
+    for (PetscInt c = cStart; c < cEnd; ++c) {
+      PetscInt ncl, np;
+
+      if (fail[t]) continue;
+      fail[t] = PlexWarpCellFastClosure(x, c, wt, &ncl, &np);
+      if (!fail[t]) fail[t] = PlexWarpCellFastRest(x, c - cStart, ncl, np, wt, NULL);
+      if (fail[t]) bad[t] = c;
+    }
+  }
+#else
+  (void)x, (void)cStart, (void)cEnd, (void)nt, (void)w, (void)bad, (void)fail;
+#endif
+}
+
+/* The extraction's threads: -dm_plex_warp_threads, by default the processors this rank may run on (its CPU affinity:
+   an MPI launcher that binds each rank to one core gives one) shared among the ranks of its node, at most
+   OMP_NUM_THREADS; one without OpenMP */
+static PetscErrorCode PlexWarpThreads(DM dm, PetscInt *nt)
+{
+  PetscInt def = 1;
+
+  PetscFunctionBegin;
+#if defined(_OPENMP)
+  {
+    PetscShmComm shm;
+    MPI_Comm     node;
+    PetscMPIInt  nloc;
+
+    PetscCall(PetscShmCommGet(PetscObjectComm((PetscObject)dm), &shm));
+    PetscCall(PetscShmCommGetMpiShmComm(shm, &node));
+    PetscCallMPI(MPI_Comm_size(node, &nloc));
+    def = PetscMax(1, PetscMin(omp_get_max_threads(), omp_get_num_procs() / nloc));
+  }
+#endif
+  *nt = def;
+  PetscObjectOptionsBegin((PetscObject)dm);
+  PetscCall(PetscOptionsBoundedInt("-dm_plex_warp_threads", "Threads that extract the element-to-dof map from the mesh (default: the processors this rank may run on, shared with its node's other ranks)", "DMPlexWarpAsmCreate", def, nt, NULL, 1));
+  PetscOptionsEnd();
+#if !defined(_OPENMP)
+  if (*nt > 1) PetscCall(PetscInfo(dm, "petscwarp was built without OpenMP: -dm_plex_warp_threads %" PetscInt_FMT " ignored, one thread\n", *nt));
+  *nt = 1;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, PetscInt *ncells, PetscInt *nel, PetscInt *nrows, PetscInt **e2d, PetscInt *dim, PetscInt *nverts, PetscReal **X, PetscInt *ncv, PetscInt **cv, PetscInt *nb, PetscInt *nc, PetscInt *nq, PetscReal **w, PetscReal **B, PetscReal **D, PetscReal **Dc, PetscInt *nloc, PetscInt **l2d)
 {
   MPI_Comm           comm;
@@ -325,8 +453,9 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   IS                 ais;
   Vec                coords;
   const PetscScalar *ca;
-  PetscInt          *le2d, *ll2d = NULL, *lcv, *spts = NULL, *clbuf = NULL, *fifo = NULL, maxcl = 0, csStart, csEnd, sStart, sEnd, Nloc;
+  PetscInt          *le2d, *ll2d = NULL, *lcv, *spts = NULL, maxcl = 0, csStart, csEnd, sStart, sEnd, Nloc, nthreads;
   PetscBool          fast = PETSC_FALSE, symOther = PETSC_FALSE;
+  PlexWarpCells      x;
   PetscReal         *lX, *lw, *lB, *lD, *lDc;
   const char        *fail = NULL;
 
@@ -453,6 +582,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   PetscCall(DMPlexGetDepthStratum(dm, 0, &vStart, &vEnd));
   Nv  = vEnd - vStart;
   Nel = totDim;
+  PetscCall(PlexWarpThreads(dm, &nthreads));
 
   /* everything that can be checked cheaply was; from here on a failure frees what was allocated before it errors */
   PetscCall(PetscMalloc1((size_t)Ncells * Nel, &le2d));
@@ -488,89 +618,85 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   PetscCall(PetscSectionGetChart(cs, &csStart, &csEnd));
   PetscCall(PetscSectionGetChart(section, &sStart, &sEnd));
   PetscCall(PlexWarpFastClosures(dm, section, gsection, &fast));
+  x = (PlexWarpCells){(const DM_Plex *)dm->data, section, gsection, cs, sStart, sEnd, csStart, csEnd, vStart, vEnd, d, Nel, Ncv, Nglobal, Nloc, 0, le2d, ll2d, lcv};
   if (fast) { /* the closures from the cones, the indices from the sections (PlexWarpCellClosure(), PlexWarpCellIndices()) */
-    PetscInt maxCone, maxSupp, depth;
+    PetscInt     maxCone, maxSupp, depth, nt = sym ? 1 : nthreads, *tbad;
+    PetscInt     work[7 * 64], *wbuf = work;
+    const char **tfail;
 
     PetscCall(DMPlexGetMaxSizes(dm, &maxCone, &maxSupp));
     PetscCall(DMPlexGetDepth(dm, &depth));
-    maxcl = maxCone > 1 ? (PetscPowInt(maxCone, depth + 1) - 1) / (maxCone - 1) : depth + 1; /* DMPlexGetTransitiveClosure()'s bound */
-    PetscCall(PetscMalloc3(2 * maxcl, &clbuf, 3 * maxcl, &fifo, 2 * maxcl, &spts));
+    x.maxcl = maxCone > 1 ? (PetscPowInt(maxCone, depth + 1) - 1) / (maxCone - 1) : depth + 1; /* DMPlexGetTransitiveClosure()'s bound */
+    PetscCall(PetscMalloc2(nt, &tbad, nt, &tfail));
+    if (7 * x.maxcl * nt > (PetscInt)PETSC_STATIC_ARRAY_LENGTH(work)) PetscCall(PetscMalloc1(7 * x.maxcl * nt, &wbuf));
+    if (nt > 1) PlexWarpCellsThreaded(&x, cStart, cEnd, (int)nt, wbuf, tbad, tfail);
+    else { /* one thread, with the point symmetries of the field (PetscSectionGetFieldPointSyms() is not thread safe) */ tbad[0] = -1;
+      tfail[0]                                                                                                                   = NULL;
+      for (PetscInt c = cStart; c < cEnd && !tfail[0]; ++c) {
+        const PetscInt    **perms = NULL;
+        const PetscScalar **flips = NULL;
+        PetscInt            ncl, np;
+
+        tfail[0] = PlexWarpCellFastClosure(&x, c, wbuf, &ncl, &np);
+        if (!tfail[0] && sym) PetscCall(PetscSectionGetFieldPointSyms(section, 0, np, wbuf + 5 * x.maxcl, &perms, &flips));
+        if (!tfail[0]) tfail[0] = PlexWarpCellFastRest(&x, c - cStart, ncl, np, wbuf, perms);
+        /* sign flips would change the values of the element matrix, which the device kernels do not */
+        for (PetscInt p = 0; flips && p < np && !tfail[0]; ++p)
+          if (flips[p]) tfail[0] = "point symmetries that flip the signs of dofs";
+        if (sym) PetscCall(PetscSectionRestoreFieldPointSyms(section, 0, np, wbuf + 5 * x.maxcl, &perms, &flips));
+        if (tfail[0]) tbad[0] = c;
+      }
+    }
+    for (PetscInt t = 0; t < nt; ++t) /* the first failing cell, as one thread finds it */
+      if (tfail[t] && (!fail || tbad[t] < bad)) {
+        fail = tfail[t];
+        bad  = tbad[t];
+      }
+    if (wbuf != work) PetscCall(PetscFree(wbuf));
+    PetscCall(PetscFree2(tbad, tfail));
+    PetscCall(PetscInfo(dm, "Element-to-dof map of %" PetscInt_FMT " cells from the cone arrays with %" PetscInt_FMT " thread(s)%s\n", Ncells, nt, sym && nthreads > 1 ? " (point symmetries: one)" : ""));
   }
-  for (PetscInt c = cStart; c < cEnd && !fail; ++c) {
+  for (PetscInt c = cStart; c < cEnd && !fail && !fast; ++c) { /* PETSc's calls per cell */
     const PetscInt      cell = c - cStart;
-    PetscInt            n, ncl, np = 0, k = 0, *idx = NULL, *cl = NULL;
+    PetscInt            n, ncl, np = 0, *idx = NULL, *cl = NULL;
     const PetscInt    **perms = NULL;
     const PetscScalar **flips = NULL;
 
-    if (fast) {
-      PetscCall(PlexWarpCellClosure(dm, c, maxcl, clbuf, fifo, &ncl));
-      cl = clbuf;
-      for (PetscInt p = 0; p < ncl; ++p) /* restricted to the section's chart, as DMPlexGetCompressedClosure() does */
+    PetscCall(DMPlexGetClosureIndices(dm, section, gsection, c, useClPerm, &n, &idx, NULL, NULL));
+    if (n == Nel) {
+      for (PetscInt i = 0; i < Nel; ++i) {
+        le2d[cell * Nel + i] = idx[i];
+        if (idx[i] >= Nglobal) fail = "a closure index beyond the rows of the global section";
+      }
+    } else fail = "a closure whose number of dofs differs from the element's nb*nc";
+    PetscCall(DMPlexRestoreClosureIndices(dm, section, gsection, c, useClPerm, &n, &idx, NULL, NULL));
+    if (ll2d && !fail) { /* the local indices, in the order of DMPlexVecGetClosure() (the closure permutation always):
+                            constrained dofs come as -(idx+1) */
+      PetscCall(DMPlexGetClosureIndices(dm, section, section, c, PETSC_TRUE, &n, &idx, NULL, NULL));
+      if (n == Nel) {
+        for (PetscInt i = 0; i < Nel; ++i) {
+          ll2d[cell * Nel + i] = idx[i] < 0 ? -(idx[i] + 1) : idx[i];
+          if (ll2d[cell * Nel + i] >= Nloc) fail = "a local closure index beyond the local section";
+        }
+      } else fail = "a local closure whose number of dofs differs from the element's nb*nc";
+      PetscCall(DMPlexRestoreClosureIndices(dm, section, section, c, PETSC_TRUE, &n, &idx, NULL, NULL));
+    }
+    PetscCall(DMPlexGetTransitiveClosure(dm, c, PETSC_TRUE, &ncl, &cl));
+    if (sym || symOther) {
+      if (ncl > maxcl) {
+        PetscCall(PetscFree(spts));
+        maxcl = ncl;
+        PetscCall(PetscMalloc1(2 * maxcl, &spts));
+      }
+      for (PetscInt p = 0; p < ncl; ++p)
         if (cl[2 * p] >= sStart && cl[2 * p] < sEnd) {
           spts[2 * np]     = cl[2 * p];
           spts[2 * np + 1] = cl[2 * p + 1];
           ++np;
         }
       if (sym) PetscCall(PetscSectionGetFieldPointSyms(section, 0, np, spts, &perms, &flips));
-      PetscCall(PlexWarpCellIndices(section, gsection, np, spts, perms, Nel, le2d + cell * Nel, &n));
-      if (n != Nel) fail = "a closure whose number of dofs differs from the element's nb*nc";
-      for (PetscInt i = 0; i < Nel && !fail; ++i)
-        if (le2d[cell * Nel + i] >= Nglobal) fail = "a closure index beyond the rows of the global section";
-      if (ll2d && !fail) {
-        PetscCall(PlexWarpCellIndices(section, NULL, np, spts, perms, Nel, ll2d + cell * Nel, &n));
-        if (n != Nel) fail = "a local closure whose number of dofs differs from the element's nb*nc";
-        for (PetscInt i = 0; i < Nel && !fail; ++i)
-          if (ll2d[cell * Nel + i] >= Nloc) fail = "a local closure index beyond the local section";
-      }
-    } else {
-      PetscCall(DMPlexGetClosureIndices(dm, section, gsection, c, useClPerm, &n, &idx, NULL, NULL));
-      if (n == Nel) {
-        for (PetscInt i = 0; i < Nel; ++i) {
-          le2d[cell * Nel + i] = idx[i];
-          if (idx[i] >= Nglobal) fail = "a closure index beyond the rows of the global section";
-        }
-      } else fail = "a closure whose number of dofs differs from the element's nb*nc";
-      PetscCall(DMPlexRestoreClosureIndices(dm, section, gsection, c, useClPerm, &n, &idx, NULL, NULL));
-      if (ll2d && !fail) { /* the local indices, in the order of DMPlexVecGetClosure() (the closure permutation always):
-                              constrained dofs come as -(idx+1) */
-        PetscCall(DMPlexGetClosureIndices(dm, section, section, c, PETSC_TRUE, &n, &idx, NULL, NULL));
-        if (n == Nel) {
-          for (PetscInt i = 0; i < Nel; ++i) {
-            ll2d[cell * Nel + i] = idx[i] < 0 ? -(idx[i] + 1) : idx[i];
-            if (ll2d[cell * Nel + i] >= Nloc) fail = "a local closure index beyond the local section";
-          }
-        } else fail = "a local closure whose number of dofs differs from the element's nb*nc";
-        PetscCall(DMPlexRestoreClosureIndices(dm, section, section, c, PETSC_TRUE, &n, &idx, NULL, NULL));
-      }
-      PetscCall(DMPlexGetTransitiveClosure(dm, c, PETSC_TRUE, &ncl, &cl));
-      if (sym || symOther) {
-        if (ncl > maxcl) {
-          PetscCall(PetscFree(spts));
-          maxcl = ncl;
-          PetscCall(PetscMalloc1(2 * maxcl, &spts));
-        }
-        for (PetscInt p = 0; p < ncl; ++p)
-          if (cl[2 * p] >= sStart && cl[2 * p] < sEnd) {
-            spts[2 * np]     = cl[2 * p];
-            spts[2 * np + 1] = cl[2 * p + 1];
-            ++np;
-          }
-        if (sym) PetscCall(PetscSectionGetFieldPointSyms(section, 0, np, spts, &perms, &flips));
-      }
     }
-    for (PetscInt p = 0; p < ncl && !fail; ++p) {
-      const PetscInt pt = cl[2 * p];
-      PetscInt       dof;
-
-      if (pt < csStart || pt >= csEnd) continue;
-      if (fast) dof = SecDof(cs, pt);
-      else PetscCall(PetscSectionGetDof(cs, pt, &dof));
-      if (!dof) continue;
-      if (pt < vStart || pt >= vEnd || dof != d || k >= Ncv) fail = "coordinates on points other than the cell's vertices (P1/Q1 coordinates only)";
-      else lcv[cell * Ncv + k++] = pt - vStart;
-    }
-    if (!fail && k != Ncv) fail = "a cell whose coordinate closure does not hold all its vertices";
-    /* sign flips would change the values of the element matrix, which the device kernels do not */
+    if (!fail) fail = PlexWarpCellVertices(&x, cell, ncl, cl);
     for (PetscInt p = 0; flips && p < np && !fail; ++p)
       if (flips[p]) fail = "point symmetries that flip the signs of dofs";
     if (sym) PetscCall(PetscSectionRestoreFieldPointSyms(section, 0, np, spts, &perms, &flips));
@@ -582,11 +708,10 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
         if (fflips[p]) fail = "point symmetries that flip the signs of dofs";
       PetscCall(PetscSectionRestoreFieldPointSyms(section, f, np, spts, &fperms, &fflips));
     }
-    if (!fast) PetscCall(DMPlexRestoreTransitiveClosure(dm, c, PETSC_TRUE, &ncl, &cl));
+    PetscCall(DMPlexRestoreTransitiveClosure(dm, c, PETSC_TRUE, &ncl, &cl));
     if (fail) bad = c;
   }
-  if (fast) PetscCall(PetscFree3(clbuf, fifo, spts));
-  else PetscCall(PetscFree(spts));
+  PetscCall(PetscFree(spts));
 
   /* reference data at the field's quadrature points */
   if (!fail) {
