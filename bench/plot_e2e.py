@@ -7,7 +7,8 @@ solution (assembly + PC set-up + solve) of each side's fastest solver. CSVs of s
 unknowns keep cases of other sizes apart. A solve that did not converge (the tutorials append "; KSP <reason>" to the
 how column) is labelled "(not converged)" and left out of the fastest-solver lines. With a third argument, the heart's
 CSV (tutorial 4: ms per time step split into assembly, solve and other, per size), one more panel per size with the
-speed-up per step against the CPU path on all ranks.
+speed-up per step against the CPU path on all ranks. The tables end with the set-up's parts where the CSV has them:
+the mesh (the DM and its discretisation) and DMCreateMatrix(), in seconds.
   usage: plot_e2e.py in.csv out.png [heart.csv]"""
 import csv
 import sys
@@ -36,7 +37,14 @@ npanels = len(cases) + len(hsizes)
 if not npanels:
     sys.exit("plot_e2e.py: no rows to plot")
 fig, axes = plt.subplots(1, npanels, figsize=(4.2 * npanels, 4.8), squeeze=False)
-print(f"{'case':34s} {'path':18s} {'unknowns':>9s} {'asm':>9s} {'pcsetup':>9s} {'solve':>9s} {'its':>5s} {'asm+pc+solve':>12s} {'x CPU-all':>9s}")
+print(f"{'case':34s} {'path':18s} {'unknowns':>9s} {'asm':>9s} {'pcsetup':>9s} {'solve':>9s} {'its':>5s} {'asm+pc+solve':>12s} {'x CPU-all':>9s} {'mesh s':>8s} {'matrix s':>8s}")
+
+
+def opt(r, k):  # a column that older CSVs lack (mesh_setup, matrix_setup: the set-up's parts)
+    v = r.get(k)
+    return f"{float(v):8.3f}" if v not in (None, "") else f"{'-':>8s}"
+
+
 for ax, key in zip(axes[0], cases):
     sel = [r for r in rows if (r["problem"], r["degree"], r["pc"], r["unknowns"]) == key]
     bars = []
@@ -59,7 +67,7 @@ for ax, key in zip(axes[0], cases):
         tot = float(r["asm_again"]) + float(r["pc_setup"]) + float(r["solve"])
         sp = ref / tot if ref else float("nan")
         ax.text(i, bottom * 1.05, f"{sp:.1f}x", ha="center", fontsize=8)
-        print(f"{key[0] + ' deg ' + key[1] + ' ' + key[2]:34s} {label:18s} {int(r['unknowns']):9d} {float(r['asm_again']):9.4f} {float(r['pc_setup']):9.4f} {float(r['solve']):9.4f} {int(r['its']):5d} {tot:12.4f} {sp:9.1f}")
+        print(f"{key[0] + ' deg ' + key[1] + ' ' + key[2]:34s} {label:18s} {int(r['unknowns']):9d} {float(r['asm_again']):9.4f} {float(r['pc_setup']):9.4f} {float(r['solve']):9.4f} {int(r['its']):5d} {tot:12.4f} {sp:9.1f} {opt(r, 'mesh_setup')} {opt(r, 'matrix_setup')}")
     ax.set_xticks(range(len(bars)))
     ax.set_xticklabels([b[0] for b in bars], rotation=30, fontsize=8)
     ax.set_yscale("log")
@@ -68,7 +76,7 @@ for ax, key in zip(axes[0], cases):
 if cases:
     axes[0][0].legend(fontsize=8)
 if hsizes:
-    print(f"{'heart (ms per step)':34s} {'path':18s} {'unknowns':>9s} {'steps':>5s} {'Newton':>6s} {'CG':>6s} {'assembly':>9s} {'solve':>9s} {'other':>9s} {'total':>9s} {'x CPU-all':>9s}")
+    print(f"{'heart (ms per step)':34s} {'path':18s} {'unknowns':>9s} {'steps':>5s} {'Newton':>6s} {'CG':>6s} {'assembly':>9s} {'solve':>9s} {'other':>9s} {'total':>9s} {'x CPU-all':>9s} {'matrix s':>8s}")
 for ax, size in zip(axes[0][len(cases):], hsizes):
     sel = [r for r in hrows if r["unknowns"] == size]
     cpu_all = [r for r in sel if r["path"] == "aij" and int(r["ranks"]) > 1]
@@ -82,7 +90,7 @@ for ax, size in zip(axes[0][len(cases):], hsizes):
             bottom += v
         sp = ref / float(r["total"]) if ref else float("nan")
         ax.text(i, bottom * 1.05, f"{sp:.1f}x", ha="center", fontsize=8)
-        print(f"{'heart':34s} {label:18s} {int(r['unknowns']):9d} {int(r['steps']):5d} {int(r['newton']):6d} {int(r['cg']):6d} {a:9.2f} {so:9.2f} {t - a - so:9.2f} {t:9.2f} {sp:9.1f}")
+        print(f"{'heart':34s} {label:18s} {int(r['unknowns']):9d} {int(r['steps']):5d} {int(r['newton']):6d} {int(r['cg']):6d} {a:9.2f} {so:9.2f} {t - a - so:9.2f} {t:9.2f} {sp:9.1f} {opt(r, 'matrix_setup')}")
     ax.set_xticks(range(len(sel)))
     ax.set_xticklabels(labels, rotation=30, fontsize=8)
     ax.set_yscale("log")

@@ -613,6 +613,27 @@ for w in $what; do
   final18) # issue 8, eighteenth session (~4-5 min): the whole GPU suite after the TS form of the Aliev-Panfilov hook
             # (DMPlexWarpSetTSLocalAlievPanfilov(): plexap_* part 4, tutorial_ex4_ts_cuda) and the boundary-projection skip
     (cd $B && ctest -j 4 -L gpu --output-on-failure 2>&1 | tee "$OUTDIR/ctest_final18.log" | grep -E "tests passed|\(Failed\)|Timeout|\] [0-9]+ bytes" | head -30) ;;
+  setup19) # issue 8, nineteenth session (~5 min): time to the first product, DMCreateMatrix() with the element-to-dof map
+            # extracted on threads (-dm_plex_warp_threads 16 against 1), the heart at -dm_refine 3 (1.14 M unknowns, 2 steps)
+            # against PETSc on 16 ranks, and the heat problem P1 at -dm_refine 5 (1.95 M unknowns) on 16 threads
+    nproc; ldconfig -p | grep -c 'libgomp.so.1 '
+    H="$B/tutorials/ex4 -dm_plex_filename bench/meshes/shell_tet.msh -dm_refine 3 -steps 2"
+    for t in 16 1; do
+      echo "== ellwarp, -dm_plex_warp_threads $t"
+      mpiexec -n 1 --bind-to none $H -paths ellwarp -dm_plex_warp_threads $t -log_view -info :dm 2>&1 | tee "$OUTDIR/heart3_setup_t$t.txt" | grep -E "^  ellwarp|^  path|thread|^(DMCreateMat|WarpAsmExtract|WarpAsmPattern|WarpAsmPlan|WarpAsmPlanSlots|DMPlexTrApply) " | cut -c1-130
+    done
+    echo "== aij, 16 ranks"
+    mpiexec -n 16 --bind-to core $H -paths aij -log_view 2>&1 | tee "$OUTDIR/heart3_setup_aij16.txt" | grep -E "^  aij|^  path|^(DMCreateMat|DMPlexPrealloc|DMPlexTrApply) " | cut -c1-130
+    echo "== heat P1 -dm_refine 5, ellwarp and sharednz (cgwarp), 16 threads"
+    mpiexec -n 1 --bind-to none $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5 -paths ellwarp,sharednz -ksp_type cgwarp -log_view 2>&1 | tee "$OUTDIR/heat5_setup.txt" | grep -E "^  (path|ellwarp|sharednz)|^(DMCreateMat|WarpAsmExtract|WarpAsmPattern|WarpAsmPlan|DMPlexTrApply|DMPlexCreateGmsh|DMCreateLocalSection) " | cut -c1-130 ;;
+  suite19) # issue 8, nineteenth session (~5 min): the whole GPU suite after the threaded extraction (test_plexasm's
+            # one- and three-thread comparisons run on the host; the CUDA tests use the extraction with 16 threads)
+    (cd $B && ctest -j 4 -L gpu --output-on-failure 2>&1 | tee "$OUTDIR/ctest_suite19.log" | grep -E "tests passed|\(Failed\)|Timeout|\] [0-9]+ bytes" | head -30) ;;
+  setup19b) # issue 8, nineteenth session (~5 min): the set-up split (mesh, DMCreateMatrix()) of the heat problem P1 at
+             # -dm_refine 5 and of elasticity Q1 50^3, the GPU paths on one rank (16 threads) against PETSc on 16 ranks
+    HEAT_P1_REFINE=5 ONLY="-petscspace_degree 1 -dm_refine 5" bench/e2e.sh $B "$OUTDIR" 2>&1 | grep -vE "^heart" | tail -22
+    mv "$OUTDIR/e2e.csv" "$OUTDIR/e2e_setup19_heat.csv"; mv "$OUTDIR/e2e.log" "$OUTDIR/e2e_setup19_heat.log"
+    ELAS_Q1=50,50,50 ONLY="ex3 -petscspace_degree 1 -dm_plex_box_faces 50,50,50" bench/e2e.sh $B "$OUTDIR" 2>&1 | tail -16 ;;
   final18b) # issue 8, eighteenth session, last call (~4-5 min): the whole GPU suite after the TS form's review fixes
              # (test_plexap part 4 with a rejected stage, a growing step, two TSSolve() calls and a restart)
     (cd $B && ctest -j 4 -L gpu --output-on-failure 2>&1 | tee "$OUTDIR/ctest_final18b.log" | grep -E "tests passed|\(Failed\)|Timeout|\] [0-9]+ bytes" | head -30)

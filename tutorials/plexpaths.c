@@ -85,9 +85,15 @@ PetscErrorCode PlexPathRun(const PlexPathProblem *prob, const char path[], Petsc
   PetscCall(PetscStrncpy(r->name, path, sizeof(r->name)));
   PetscCall(Tic(&t0));
   PetscCall(CreatePath(prob, path, device, &dm));
+  PetscCall(Toc(t0, &r->t_mesh));
   PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
   PetscCall(SNESSetDM(snes, dm));
-  PetscCall(DMCreateMatrix(dm, &J));
+  {
+    PetscLogDouble t1 = 0;
+    PetscCall(Tic(&t1));
+    PetscCall(DMCreateMatrix(dm, &J));
+    PetscCall(Toc(t1, &r->t_mat));
+  }
   PetscCall(DMCreateGlobalVector(dm, &u));
   PetscCall(VecDuplicate(u, &F));
   PetscCall(VecDuplicate(u, &du));
@@ -189,11 +195,11 @@ PetscErrorCode PlexPathReport(const PlexPathProblem *prob, PetscInt npaths, cons
     if (!aij) warp = PETSC_TRUE;
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s on %d rank(s), %" PetscInt_FMT " unknowns, %s + %s; the Jacobian assembled %s; times in seconds\n", prob->name, size, res[0].rows, res[0].ksp, res[0].pc, !warp ? "by PETSc on the CPU (aij only)" : (device ? "on the GPU by the petscwarp paths" : "by the host twins of the kernels for the petscwarp paths (no GPU)")));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-9s %8s %9s %9s %10s %10s %8s %8s %9s %6s %10s  %s\n", "path", "set-up", "res first", "res again", "asm first", "asm again", "PC setup", "solve", "asm+solve", "its", "max|du|/|u|", "assembly by"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-9s %8s %7s %7s %9s %9s %10s %10s %8s %8s %9s %6s %10s  %s\n", "path", "set-up", "(mesh", "matrix)", "res first", "res again", "asm first", "asm again", "PC setup", "solve", "asm+solve", "its", "max|du|/|u|", "assembly by"));
   for (PetscInt p = 0; p < npaths; p++) {
     const PlexPathResult *r = &res[p];
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-9s %8.3f %9.4f %9.5f %10.4f %10.5f %8.4f %8.4f %9.4f %6" PetscInt_FMT " %10.2e  %s\n", r->name, (double)r->t_setup, (double)r->t_res1, (double)r->t_res2, (double)r->t_asm1, (double)r->t_asm2, (double)r->t_pcsetup,
-                          (double)r->t_solve, (double)(r->t_asm2 + r->t_pcsetup + r->t_solve), r->its, (double)r->err, r->how));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-9s %8.3f %7.3f %7.3f %9.4f %9.5f %10.4f %10.5f %8.4f %8.4f %9.4f %6" PetscInt_FMT " %10.2e  %s\n", r->name, (double)r->t_setup, (double)r->t_mesh, (double)r->t_mat, (double)r->t_res1, (double)r->t_res2,
+                          (double)r->t_asm1, (double)r->t_asm2, (double)r->t_pcsetup, (double)r->t_solve, (double)(r->t_asm2 + r->t_pcsetup + r->t_solve), r->its, (double)r->err, r->how));
   }
   for (PetscInt p = 0; p < npaths; p++)
     if (res[p].reason < 0)
@@ -210,11 +216,11 @@ PetscErrorCode PlexPathReport(const PlexPathProblem *prob, PetscInt npaths, cons
       FILE    *fp;
       PetscInt deg = 1;
       PetscCall(PetscOptionsGetInt(NULL, NULL, "-petscspace_degree", &deg, NULL));
-      PetscCall(CSVOpenAppend(PETSC_COMM_WORLD, csv, "problem,degree,ranks,unknowns,path,pc,setup,residual,asm_first,asm_again,pc_setup,solve,its,err,how,ksp", &fp));
+      PetscCall(CSVOpenAppend(PETSC_COMM_WORLD, csv, "problem,degree,ranks,unknowns,path,pc,setup,residual,asm_first,asm_again,pc_setup,solve,its,err,how,ksp,mesh_setup,matrix_setup", &fp));
       for (PetscInt p = 0; p < npaths; p++) {
         const PlexPathResult *r = &res[p];
-        PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "\"%s\",%" PetscInt_FMT ",%d,%" PetscInt_FMT ",\"%s\",%s,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%" PetscInt_FMT ",%.3e,\"%s\",%s\n", prob->name, deg, size, r->rows, r->name, r->pc, (double)r->t_setup,
-                               (double)r->t_res1, (double)r->t_asm1, (double)r->t_asm2, (double)r->t_pcsetup, (double)r->t_solve, r->its, (double)r->err, r->how, r->ksp));
+        PetscCall(PetscFPrintf(PETSC_COMM_WORLD, fp, "\"%s\",%" PetscInt_FMT ",%d,%" PetscInt_FMT ",\"%s\",%s,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%" PetscInt_FMT ",%.3e,\"%s\",%s,%.6e,%.6e\n", prob->name, deg, size, r->rows, r->name, r->pc, (double)r->t_setup,
+                               (double)r->t_res1, (double)r->t_asm1, (double)r->t_asm2, (double)r->t_pcsetup, (double)r->t_solve, r->its, (double)r->err, r->how, r->ksp, (double)r->t_mesh, (double)r->t_mat));
       }
       PetscCall(PetscFClose(PETSC_COMM_WORLD, fp));
     }

@@ -13,7 +13,7 @@ typedef struct {
 
 typedef struct {
   char               name[16];
-  PetscReal          t_setup, t_res1, t_res2, t_asm1, t_asm2, t_pcsetup, t_solve, err;
+  PetscReal          t_setup, t_mesh, t_mat, t_res1, t_res2, t_asm1, t_asm2, t_pcsetup, t_solve, err; /* t_setup includes t_mesh (the DM) and t_mat (DMCreateMatrix()) */
   PetscInt           its, rows;
   KSPConvergedReason reason; /* of the solve: a path that did not converge is flagged in the report and the CSV */
   char               how[128];
