@@ -630,10 +630,14 @@ for w in $what; do
             # one- and three-thread comparisons run on the host; the CUDA tests use the extraction with 16 threads)
     (cd $B && ctest -j 4 -L gpu --output-on-failure 2>&1 | tee "$OUTDIR/ctest_suite19.log" | grep -E "tests passed|\(Failed\)|Timeout|\] [0-9]+ bytes" | head -30) ;;
   setup19b) # issue 8, nineteenth session (~5 min): the set-up split (mesh, DMCreateMatrix()) of the heat problem P1 at
-             # -dm_refine 5 and of elasticity Q1 50^3, the GPU paths on one rank (16 threads) against PETSc on 16 ranks
-    HEAT_P1_REFINE=5 ONLY="-petscspace_degree 1 -dm_refine 5" bench/e2e.sh $B "$OUTDIR" 2>&1 | grep -vE "^heart" | tail -22
-    mv "$OUTDIR/e2e.csv" "$OUTDIR/e2e_setup19_heat.csv"; mv "$OUTDIR/e2e.log" "$OUTDIR/e2e_setup19_heat.log"
-    ELAS_Q1=50,50,50 ONLY="ex3 -petscspace_degree 1 -dm_plex_box_faces 50,50,50" bench/e2e.sh $B "$OUTDIR" 2>&1 | tail -16 ;;
+             # -dm_refine 5 (bench/e2e.sh's HEAT_P1_BIG: no one-core path) and of elasticity Q1 50^3 (CG + GAMG), the GPU
+             # paths on one rank (16 threads) against PETSc on 16 ranks
+    HEAT_P1_BIG=5 ONLY="-dm_refine 5" bench/e2e.sh $B "$OUTDIR" 2>&1 | grep -E "^==|^  (path|aij|ellwarp|sharednz) |^heat" | cut -c1-150
+    mv "$OUTDIR/e2e.csv" "$OUTDIR/e2e_setup19_heat.csv"; mv "$OUTDIR/e2e.log" "$OUTDIR/e2e_setup19_heat.log"; mv "$OUTDIR/e2e.png" "$OUTDIR/e2e_setup19_heat.png" 2>/dev/null
+    E="$B/tutorials/ex3 -petscspace_degree 1 -dm_plex_box_faces 50,50,50"
+    rm -f "$OUTDIR/e2e_setup19_elas.csv"
+    mpiexec -n 1 --bind-to none $E -paths ellwarp,sharednz -csv "$OUTDIR/e2e_setup19_elas.csv" 2>&1 | grep -E "^  (path|ellwarp|sharednz) " | cut -c1-150
+    mpiexec -n 16 --bind-to core $E -paths aij -csv "$OUTDIR/e2e_setup19_elas.csv" 2>&1 | grep -E "^  (path|aij) " | cut -c1-150 ;;
   final18b) # issue 8, eighteenth session, last call (~4-5 min): the whole GPU suite after the TS form's review fixes
              # (test_plexap part 4 with a rejected stage, a growing step, two TSSolve() calls and a restart)
     (cd $B && ctest -j 4 -L gpu --output-on-failure 2>&1 | tee "$OUTDIR/ctest_final18b.log" | grep -E "tests passed|\(Failed\)|Timeout|\] [0-9]+ bytes" | head -30)
