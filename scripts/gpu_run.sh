@@ -638,6 +638,17 @@ for w in $what; do
     rm -f "$OUTDIR/e2e_setup19_elas.csv"
     mpiexec -n 1 --bind-to none $E -paths ellwarp,sharednz -csv "$OUTDIR/e2e_setup19_elas.csv" 2>&1 | grep -E "^  (path|ellwarp|sharednz) " | cut -c1-150
     mpiexec -n 16 --bind-to core $E -paths aij -csv "$OUTDIR/e2e_setup19_elas.csv" 2>&1 | grep -E "^  (path|aij) " | cut -c1-150 ;;
+  dll19) # issue 8, nineteenth session (~1 min): PETSc's tutorials with -dll_append on the GPU after the -z nodelete fix
+          # (petsc_ex12_auto_cuda crashed at exit in libgomp in suite19)
+    (cd $B && ctest -j 4 -L gpu -R "petsc_ex" --output-on-failure 2>&1 | tee "$OUTDIR/ctest_dll19.log" | grep -E "tests passed|\(Failed\)|Timeout" | head -10) ;;
+  hang19) # issue 8, nineteenth session (~3 min): petsc_ex56_sharednz_auto_mpi3_cuda did not finish in dll19 (ex46 5x
+           # slower beside it): the -dll_append tests again under a 90 s limit each, then #428 four times alone with the
+           # default threads and four times with OMP_NUM_THREADS=1, each under 40 s
+    (cd $B && ctest -j 4 -L gpu -R "petsc_ex(12|56)" --timeout 90 2>&1 | tee "$OUTDIR/ctest_hang19.log" | grep -E "tests passed|\(Failed\)|Timeout|Test +#" | cut -c1-100 | head -20)
+    for env in "" "OMP_NUM_THREADS=1"; do for i in 1 2 3 4; do
+      s=$(date +%s.%N); (cd $B && env $env ctest -R "^petsc_ex56_sharednz_auto_mpi3_cuda$" --timeout 40 2>&1 | grep -E "tests passed|Timeout|Failed" | head -1 | tr '\n' ' ')
+      echo " [${env:-default threads}] $(echo "$(date +%s.%N) - $s" | bc) s"
+    done; done 2>&1 | tee -a "$OUTDIR/ctest_hang19.log" ;;
   final18b) # issue 8, eighteenth session, last call (~4-5 min): the whole GPU suite after the TS form's review fixes
              # (test_plexap part 4 with a rejected stage, a growing step, two TSSolve() calls and a restart)
     (cd $B && ctest -j 4 -L gpu --output-on-failure 2>&1 | tee "$OUTDIR/ctest_final18b.log" | grep -E "tests passed|\(Failed\)|Timeout|\] [0-9]+ bytes" | head -30)

@@ -397,6 +397,9 @@ static void PlexWarpCellsThreaded(const PlexWarpCells *x, PetscInt cStart, Petsc
       if (fail[t]) bad[t] = c;
     }
   }
+  /* the runtime's idle threads ended (and joined) now: a library loaded by -dll_append is dlclosed by PetscFinalize(),
+     which would unload OpenMP's runtime under them (they crashed at exit, PETSc's snes ex12 with -dll_append) */
+  (void)omp_pause_resource_all(omp_pause_hard);
 #else
   (void)x, (void)cStart, (void)cEnd, (void)nt, (void)w, (void)bad, (void)fail;
 #endif
