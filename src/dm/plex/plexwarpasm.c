@@ -809,8 +809,17 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   coordinates of higher degree, hanging-node constraints (`DMPlexGetAnchors()`), a basis transform, point symmetries
   that flip the signs of dofs, a wrong number of components, or an element dof count other than nb*nc.
 
-  It makes one pass over the cells with `DMPlexGetClosureIndices()`; it is meant to be called once per mesh and dof
-  layout.
+  It makes one pass over the cells, meant to be done once per mesh and dof layout: on an interpolated mesh with one
+  field and no closure permutation or transform, from DMPlex's cone arrays and the sections directly (what
+  `DMPlexGetTransitiveClosure()` and `DMPlexGetClosureIndices()` compute, without a call per cell), on several threads
+  when petscwarp was built with OpenMP (the cells split in contiguous ranges; one thread for fields whose point
+  symmetries permute dofs, P3 and higher); otherwise with `DMPlexGetClosureIndices()` per cell.
+
+  Options Database Key:
+. -dm_plex_warp_threads <n> - threads of the pass over the cells (default: the processors this MPI rank may run on, its
+                              CPU affinity, shared with the other ranks of its node, at most `OMP_NUM_THREADS`). An MPI
+                              launcher that binds each rank to one core (OpenMPI does for one or two ranks) leaves one:
+                              `mpiexec --bind-to none` (or a binding to several cores) lets the threads spread
 
 .seealso: `PetscWarpAsm`, `PetscWarpAsmCreate()`, `PetscWarpAsmSetElements()`, `PetscWarpAsmSetMesh()`,
           `PetscWarpAsmSetReference()`, `PetscWarpAsmSetLaplace()`, `PetscWarpAsmSetElasticity()`,
