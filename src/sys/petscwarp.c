@@ -4,6 +4,7 @@
 #include <petscwarp/private/warpstage.h>
 #include <petscwarp/private/cgwarpimpl.h>
 PETSC_INTERN PetscErrorCode DMPlexWarpAutoRegister_Private(void);
+PETSC_INTERN PetscErrorCode PetscWarpThreadsFinalize_Private(void);
 
 const char *const MatEllWarpBackends[] = {"host", "cuda", "MatEllWarpBackend", "MAT_ELLWARP_BACKEND_", NULL};
 const char *const MatEllWarpKernels[]  = {"auto", "k1", "k2", "MatEllWarpKernel", "MAT_ELLWARP_KERNEL_", NULL};
@@ -31,6 +32,7 @@ static PetscBool PetscWarpPackageInitialized = PETSC_FALSE;
 PetscErrorCode PetscWarpFinalizePackage(void)
 {
   PetscFunctionBegin;
+  PetscCall(PetscWarpThreadsFinalize_Private()); /* before PetscFinalize() dlcloses a -dll_append library */
   PetscWarpPackageInitialized = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

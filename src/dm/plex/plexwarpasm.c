@@ -78,6 +78,8 @@ static inline DMPolytopeType PlexCellType(const DM_Plex *mesh, PetscInt p)
   2*max and 3*max entries. A plain function (no PETSc call, no error stack): the extraction's threads call it; it
   returns NULL or what is wrong
 */
+static const char PlexWarpClosureOverflow[] = "a closure with more points than DMPlexGetTransitiveClosure()'s bound (an internal error)";
+
 static const char *PlexWarpCellClosure(const DM_Plex *mesh, PetscInt c, PetscInt max, PetscInt cl[], PetscInt fifo[], PetscInt *ncl)
 {
   PetscInt n = 0, head = 0, tail = 0;
@@ -105,7 +107,7 @@ static const char *PlexWarpCellClosure(const DM_Plex *mesh, PetscInt c, PetscInt
       for (k = 0; k < n; k += 2)
         if (cl[k] == cp) break;
       if (k < n) continue;
-      if (n / 2 >= max) return "a closure with more points than DMPlexGetTransitiveClosure()'s bound";
+      if (n / 2 >= max) return PlexWarpClosureOverflow;
       pt      = PlexCellType(mesh, cp);
       cl[n++] = cp;
       cl[n++] = DMPolytopeTypeComposeOrientation(pt, io, ornt[ip]);
@@ -374,40 +376,56 @@ static const char *PlexWarpCellFastRest(const PlexWarpCells *x, PetscInt cell, P
   return PlexWarpCellVertices(x, cell, ncl, w);
 }
 
-/* Cells [cStart, cEnd) on nt threads, each with its work array w + t*7*maxcl; a field without point symmetries. Each
-   thread takes one contiguous range of cells in increasing order (static schedule) and stops at its first failure:
-   bad[t] (or -1) and fail[t]; the smallest bad[t] is then the cell that one thread finds first */
+/* Cells [cStart, cEnd) on at most nt threads (OpenMP may give fewer: OMP_THREAD_LIMIT, OMP_DYNAMIC, a call from inside
+   a parallel region), each with its work array w + t*7*maxcl; a field without point symmetries. Each thread takes one
+   contiguous range of cells in increasing order (static schedule) and stops at its first failure: bad[t] (or -1) and
+   fail[t] (or NULL), set for every t < nt; the smallest bad[t] is then the cell that one thread finds first */
 static void PlexWarpCellsThreaded(const PlexWarpCells *x, PetscInt cStart, PetscInt cEnd, int nt, PetscInt w[], PetscInt bad[], const char *fail[])
 {
+  for (int t = 0; t < nt; ++t) {
+    bad[t]  = -1;
+    fail[t] = NULL;
+  }
 #if defined(_OPENMP)
   #pragma omp parallel num_threads(nt)
   {
-    const int t  = omp_get_thread_num();
-    PetscInt *wt = w + (size_t)t * 7 * x->maxcl;
+    const int   t  = omp_get_thread_num();
+    PetscInt   *wt = w + (size_t)t * 7 * x->maxcl, b = -1;
+    const char *f = NULL;
 
-    bad[t]  = -1;
-    fail[t] = NULL;
   #pragma omp for schedule(static)
     for (PetscInt c = cStart; c < cEnd; ++c) {
       PetscInt ncl, np;
 
-      if (fail[t]) continue;
-      fail[t] = PlexWarpCellFastClosure(x, c, wt, &ncl, &np);
-      if (!fail[t]) fail[t] = PlexWarpCellFastRest(x, c - cStart, ncl, np, wt, NULL);
-      if (fail[t]) bad[t] = c;
+      if (f) continue;
+      f = PlexWarpCellFastClosure(x, c, wt, &ncl, &np);
+      if (!f) f = PlexWarpCellFastRest(x, c - cStart, ncl, np, wt, NULL);
+      if (f) b = c;
     }
+    bad[t]  = b; /* once, not per cell: the threads' entries share cache lines */
+    fail[t] = f;
   }
-  /* the runtime's idle threads ended (and joined) now: a library loaded by -dll_append is dlclosed by PetscFinalize(),
-     which would unload OpenMP's runtime under them (they crashed at exit, PETSc's snes ex12 with -dll_append) */
-  (void)omp_pause_resource_all(omp_pause_hard);
 #else
-  (void)x, (void)cStart, (void)cEnd, (void)nt, (void)w, (void)bad, (void)fail;
+  (void)x, (void)cStart, (void)cEnd, (void)w;
 #endif
 }
 
+/* Ends OpenMP's idle threads (omp_pause_resource_all(), which libgomp implements by joining them); called by
+   PetscWarpFinalizePackage(), that is by PetscFinalize() before it dlcloses the libraries of -dll_append, which would
+   unload OpenMP's runtime under its threads (they crashed at exit: PETSc's snes ex12 with -dll_append). A no-op inside
+   a parallel region or without OpenMP */
+PetscErrorCode PetscWarpThreadsFinalize_Private(void)
+{
+  PetscFunctionBegin;
+#if defined(_OPENMP)
+  if (!omp_in_parallel()) (void)omp_pause_resource_all(omp_pause_hard);
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The extraction's threads: -dm_plex_warp_threads, by default the processors this rank may run on (its CPU affinity:
-   an MPI launcher that binds each rank to one core gives one) shared among the ranks of its node, at most
-   OMP_NUM_THREADS; one without OpenMP */
+   an MPI launcher that binds each rank to one core gives one) shared among the ranks of the DM's communicator on its
+   node, at most OMP_NUM_THREADS; one without OpenMP */
 static PetscErrorCode PlexWarpThreads(DM dm, PetscInt *nt)
 {
   PetscInt def = 1;
@@ -415,19 +433,21 @@ static PetscErrorCode PlexWarpThreads(DM dm, PetscInt *nt)
   PetscFunctionBegin;
 #if defined(_OPENMP)
   {
+    PetscMPIInt nloc = 1;
+  #if defined(PETSC_HAVE_MPI_PROCESS_SHARED_MEMORY) /* else PetscShmCommGet() is PETSC_ERR_SUP: count this rank alone */
     PetscShmComm shm;
     MPI_Comm     node;
-    PetscMPIInt  nloc;
 
     PetscCall(PetscShmCommGet(PetscObjectComm((PetscObject)dm), &shm));
     PetscCall(PetscShmCommGetMpiShmComm(shm, &node));
     PetscCallMPI(MPI_Comm_size(node, &nloc));
+  #endif
     def = PetscMax(1, PetscMin(omp_get_max_threads(), omp_get_num_procs() / nloc));
   }
 #endif
   *nt = def;
   PetscObjectOptionsBegin((PetscObject)dm);
-  PetscCall(PetscOptionsBoundedInt("-dm_plex_warp_threads", "Threads that extract the element-to-dof map from the mesh (default: the processors this rank may run on, shared with its node's other ranks)", "DMPlexWarpAsmCreate", def, nt, NULL, 1));
+  PetscCall(PetscOptionsRangeInt("-dm_plex_warp_threads", "Threads that extract the element-to-dof map from the mesh (default: the processors this rank may run on, shared with its node's other ranks)", "DMPlexWarpAsmCreate", def, nt, NULL, 1, 4096));
   PetscOptionsEnd();
 #if !defined(_OPENMP)
   if (*nt > 1) PetscCall(PetscInfo(dm, "petscwarp was built without OpenMP: -dm_plex_warp_threads %" PetscInt_FMT " ignored, one thread\n", *nt));
@@ -622,7 +642,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   PetscCall(PetscSectionGetChart(section, &sStart, &sEnd));
   PetscCall(PlexWarpFastClosures(dm, section, gsection, &fast));
   x = (PlexWarpCells){(const DM_Plex *)dm->data, section, gsection, cs, sStart, sEnd, csStart, csEnd, vStart, vEnd, d, Nel, Ncv, Nglobal, Nloc, 0, le2d, ll2d, lcv};
-  if (fast) { /* the closures from the cones, the indices from the sections (PlexWarpCellClosure(), PlexWarpCellIndices()) */
+  if (fast && !fail) { /* the closures from the cones, the indices from the sections (PlexWarpCellClosure(), PlexWarpCellIndices()) */
     PetscInt     maxCone, maxSupp, depth, nt = sym ? 1 : nthreads, *tbad;
     PetscInt     work[7 * 64], *wbuf = work;
     const char **tfail;
@@ -632,21 +652,28 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
     x.maxcl = maxCone > 1 ? (PetscPowInt(maxCone, depth + 1) - 1) / (maxCone - 1) : depth + 1; /* DMPlexGetTransitiveClosure()'s bound */
     PetscCall(PetscMalloc2(nt, &tbad, nt, &tfail));
     if (7 * x.maxcl * nt > (PetscInt)PETSC_STATIC_ARRAY_LENGTH(work)) PetscCall(PetscMalloc1(7 * x.maxcl * nt, &wbuf));
+    /* several threads, or one with the point symmetries of the field (PetscSectionGetFieldPointSyms() is not thread
+       safe) */
     if (nt > 1) PlexWarpCellsThreaded(&x, cStart, cEnd, (int)nt, wbuf, tbad, tfail);
-    else { /* one thread, with the point symmetries of the field (PetscSectionGetFieldPointSyms() is not thread safe) */ tbad[0] = -1;
-      tfail[0]                                                                                                                   = NULL;
+    else {
+      tbad[0]  = -1;
+      tfail[0] = NULL;
       for (PetscInt c = cStart; c < cEnd && !tfail[0]; ++c) {
         const PetscInt    **perms = NULL;
         const PetscScalar **flips = NULL;
         PetscInt            ncl, np;
+        PetscBool           got = PETSC_FALSE;
 
         tfail[0] = PlexWarpCellFastClosure(&x, c, wbuf, &ncl, &np);
-        if (!tfail[0] && sym) PetscCall(PetscSectionGetFieldPointSyms(section, 0, np, wbuf + 5 * x.maxcl, &perms, &flips));
+        if (!tfail[0] && sym) {
+          PetscCall(PetscSectionGetFieldPointSyms(section, 0, np, wbuf + 5 * x.maxcl, &perms, &flips));
+          got = PETSC_TRUE;
+        }
         if (!tfail[0]) tfail[0] = PlexWarpCellFastRest(&x, c - cStart, ncl, np, wbuf, perms);
         /* sign flips would change the values of the element matrix, which the device kernels do not */
         for (PetscInt p = 0; flips && p < np && !tfail[0]; ++p)
           if (flips[p]) tfail[0] = "point symmetries that flip the signs of dofs";
-        if (sym) PetscCall(PetscSectionRestoreFieldPointSyms(section, 0, np, wbuf + 5 * x.maxcl, &perms, &flips));
+        if (got) PetscCall(PetscSectionRestoreFieldPointSyms(section, 0, np, wbuf + 5 * x.maxcl, &perms, &flips));
         if (tfail[0]) tbad[0] = c;
       }
     }
@@ -726,7 +753,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
   PetscCall(PetscFEDestroy(&cfe));
   if (fail) {
     PetscCall(FreeData(&le2d, &ll2d, &lcv, &lX, &lw, &lB, &lD, &lDc));
-    SETERRQ(comm, PETSC_ERR_SUP, "DMPlexWarpAsmCreate() does not support %s (point %" PetscInt_FMT ")", fail, bad);
+    SETERRQ(comm, fail == PlexWarpClosureOverflow ? PETSC_ERR_PLIB : PETSC_ERR_SUP, "DMPlexWarpAsmCreate() does not support %s (point %" PetscInt_FMT ")", fail, bad);
   }
   *ncells = Ncells;
   *nel    = Nel;
