@@ -446,7 +446,8 @@ static PetscErrorCode PlexWarpThreads(DM dm, PetscInt *nt)
   }
 #endif
   *nt = def;
-  PetscObjectOptionsBegin((PetscObject)dm);
+  /* not PetscObjectOptionsBegin(): after DMSetFromOptions() the DM's options count as printed, -help would omit these */
+  PetscOptionsBegin(PetscObjectComm((PetscObject)dm), ((PetscObject)dm)->prefix, "DMPlex petscwarp element-to-dof map options", "DM");
   PetscCall(PetscOptionsRangeInt("-dm_plex_warp_threads", "Threads that extract the element-to-dof map from the mesh (default: the processors this rank may run on, shared with its node's other ranks)", "DMPlexWarpAsmCreate", def, nt, NULL, 1, 4096));
   PetscOptionsEnd();
 #if !defined(_OPENMP)

@@ -93,7 +93,8 @@ static PetscErrorCode AutoHook(Mat A, PetscBool *taken)
   if (jac != DMPlexSNESComputeJacobianFEM) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscNew(&st));
   PetscCall(PetscObjectContainerCompose((PetscObject)dm, AUTO_NAME, st, AutoDestroy));
-  PetscObjectOptionsBegin((PetscObject)dm);
+  /* not PetscObjectOptionsBegin(): after DMSetFromOptions() the DM's options count as printed, -help would omit these */
+  PetscOptionsBegin(PetscObjectComm((PetscObject)dm), ((PetscObject)dm)->prefix, "DMPlex petscwarp automatic switch options", "DM");
   PetscCall(PetscOptionsBool("-dm_plex_warp_auto", "Switch a recognised DMSNES FEM Jacobian into an ellwarp/sharednz matrix to DMPlexWarpSetSNESLocalFEM()", "DMPlexWarpAutoGetStatus", on, &on, NULL));
   PetscOptionsEnd();
   if (!on) {

@@ -315,7 +315,8 @@ PetscErrorCode DMPlexWarpHookCreate_Private(DM dm, PetscBool transient, PetscBoo
     }
     PetscCall(DMPlexWarpRecognizeResidual(dm, h->physics, h->coef, h->mass, &h->residual, h->f, h->why, sizeof(h->why)));
   }
-  PetscObjectOptionsBegin((PetscObject)dm);
+  /* not PetscObjectOptionsBegin(): after DMSetFromOptions() the DM's options count as printed, -help would omit these */
+  PetscOptionsBegin(PetscObjectComm((PetscObject)dm), ((PetscObject)dm)->prefix, "DMPlex petscwarp hook options", "DM");
   PetscCall(PetscOptionsBool("-dm_plex_warp_check", "Compare the first device Jacobian and residual with PETSc's", "DMPlexWarpSetSNESLocalFEM", h->check, &h->check, NULL));
   PetscCall(PetscOptionsBool("-dm_plex_warp_residual", "Compute the residual with PetscWarpAsm when the PetscDS's residual is recognised", "DMPlexWarpSetSNESLocalFEM", useres, &useres, NULL));
   PetscCall(PetscOptionsBool("-dm_plex_warp_cache_boundary", "Project the (time-independent) boundary values once and copy them at every residual", "DMPlexWarpSetSNESLocalFEM", h->cachebc, &h->cachebc, NULL));
