@@ -648,7 +648,7 @@ for w in $what; do
     # (the GPU machine has no bc; ctest's --timeout does not end the MPI ranks of a hung test: timeout -k does)
     for env in "" "OMP_NUM_THREADS=1"; do for i in 1 2 3 4; do
       s=$SECONDS; (cd $B && env $env timeout -k 5 40 ctest -R "^petsc_ex56_sharednz_auto_mpi3_cuda$" 2>&1 | grep -E "tests passed|Timeout|Failed" | head -1 | tr '\n' ' ')
-      echo " [${env:-default threads}] rc ${PIPESTATUS[0]} $((SECONDS - s)) s"; pkill -9 -f petsc_tutorials/ex56 2>/dev/null
+      echo " [${env:-default threads}] $((SECONDS - s)) s"; pkill -9 -f petsc_tutorials/ex56 2>/dev/null
     done; done 2>&1 | tee -a "$OUTDIR/ctest_hang19.log" ;;
   final18b) # issue 8, eighteenth session, last call (~4-5 min): the whole GPU suite after the TS form's review fixes
              # (test_plexap part 4 with a rejected stage, a growing step, two TSSolve() calls and a restart)
