@@ -335,23 +335,29 @@ static const char *PlexWarpCellVertices(const PlexWarpCells *x, PetscInt cell, P
   return k == x->Ncv ? NULL : "a cell whose coordinate closure does not hold all its vertices";
 }
 
+/* The points of closure cl (ncl points, pairs point, orientation) in the section's chart [sStart, sEnd), as
+   DMPlexGetCompressedClosure() keeps them, into spts; returns their number */
+static PetscInt PlexWarpRestrictToChart(PetscInt ncl, const PetscInt cl[], PetscInt sStart, PetscInt sEnd, PetscInt spts[])
+{
+  PetscInt np = 0;
+
+  for (PetscInt p = 0; p < ncl; ++p)
+    if (cl[2 * p] >= sStart && cl[2 * p] < sEnd) {
+      spts[2 * np]     = cl[2 * p];
+      spts[2 * np + 1] = cl[2 * p + 1];
+      ++np;
+    }
+  return np;
+}
+
 /* The closure of cell c (w[0, 2*maxcl)) and its restriction to the section's chart, as DMPlexGetCompressedClosure()
    makes it (w[5*maxcl, 7*maxcl)); w[2*maxcl, 5*maxcl) is the search's queue */
 static const char *PlexWarpCellFastClosure(const PlexWarpCells *x, PetscInt c, PetscInt w[], PetscInt *ncl, PetscInt *np)
 {
-  const PetscInt *cl   = w;
-  PetscInt       *spts = w + 5 * x->maxcl;
-  const char     *fail = PlexWarpCellClosure(x->mesh, c, x->maxcl, w, w + 2 * x->maxcl, ncl);
+  const char *fail = PlexWarpCellClosure(x->mesh, c, x->maxcl, w, w + 2 * x->maxcl, ncl);
 
-  *np = 0;
-  if (fail) return fail;
-  for (PetscInt p = 0; p < *ncl; ++p)
-    if (cl[2 * p] >= x->sStart && cl[2 * p] < x->sEnd) {
-      spts[2 * *np]     = cl[2 * p];
-      spts[2 * *np + 1] = cl[2 * p + 1];
-      ++*np;
-    }
-  return NULL;
+  *np = fail ? 0 : PlexWarpRestrictToChart(*ncl, w, x->sStart, x->sEnd, w + 5 * x->maxcl);
+  return fail;
 }
 
 /* The global rows (e2d) and local indices (l2d) of the cell from its compressed closure and the point permutations
@@ -719,12 +725,7 @@ PetscErrorCode DMPlexWarpAsmGetData_Private(DM dm, PetscWarpPhysics physics, Pet
         maxcl = ncl;
         PetscCall(PetscMalloc1(2 * maxcl, &spts));
       }
-      for (PetscInt p = 0; p < ncl; ++p)
-        if (cl[2 * p] >= sStart && cl[2 * p] < sEnd) {
-          spts[2 * np]     = cl[2 * p];
-          spts[2 * np + 1] = cl[2 * p + 1];
-          ++np;
-        }
+      np = PlexWarpRestrictToChart(ncl, cl, sStart, sEnd, spts);
       if (sym) PetscCall(PetscSectionGetFieldPointSyms(section, 0, np, spts, &perms, &flips));
     }
     if (!fail) fail = PlexWarpCellVertices(&x, cell, ncl, cl);
