@@ -58,20 +58,16 @@ static PetscErrorCode PreSolve(KSP ksp, Vec b, Vec x, void *ctx)
   Result *r = (Result *)ctx;
 
   PetscFunctionBegin;
-  PetscCall(DeviceSync());
-  PetscCall(PetscTime(&r->tk));
+  PetscCall(DeviceTic(&r->tk));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PostSolve(KSP ksp, Vec b, Vec x, void *ctx)
 {
-  Result        *r = (Result *)ctx;
-  PetscLogDouble t1;
+  Result *r = (Result *)ctx;
 
   PetscFunctionBegin;
-  PetscCall(DeviceSync());
-  PetscCall(PetscTime(&t1));
-  r->t_solve += (PetscReal)(t1 - r->tk);
+  PetscCall(DeviceTocAdd(r->tk, &r->t_solve));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -244,7 +240,7 @@ static PetscErrorCode RunPath(const HeartParams *hp, const char *path, PetscInt 
   Mat            J;
   Vec            U;
   PetscBool      isaij;
-  PetscLogDouble t0, t1;
+  PetscLogDouble t0;
   PetscInt       ksnap = 0;
   StepRecord     rec   = {r, surf, 0, nsteps};
 
@@ -255,12 +251,9 @@ static PetscErrorCode RunPath(const HeartParams *hp, const char *path, PetscInt 
   if (usets) PetscCall(PetscStrlcat(r->name, " TS", sizeof(r->name)));
   if (usets) PetscCall(HeartCreateTS(PETSC_COMM_WORLD, hp, path, PETSCWARP_SOURCE_DIR, &h));
   else PetscCall(HeartCreate(PETSC_COMM_WORLD, hp, isaij ? NULL : path, PETSCWARP_SOURCE_DIR, &h));
-  PetscCall(DeviceSync()); /* the matrix: PETSc's preallocation, or the hook's element-to-dof map and pattern */
-  PetscCall(PetscTime(&t0));
+  PetscCall(DeviceTic(&t0)); /* the matrix: PETSc's preallocation, or the hook's element-to-dof map and pattern */
   PetscCall(DMCreateMatrix(h.dm, &J));
-  PetscCall(DeviceSync());
-  PetscCall(PetscTime(&t1));
-  r->t_mat = (PetscReal)(t1 - t0);
+  PetscCall(DeviceTocAdd(t0, &r->t_mat));
   PetscCall(DMCreateGlobalVector(h.dm, &U));
   PetscCall(VecGetSize(U, &r->rows));
   PetscCall(VecSet(U, 0.0));
@@ -270,14 +263,11 @@ static PetscErrorCode RunPath(const HeartParams *hp, const char *path, PetscInt 
        rank of the H100 machine, -log_trace: loops over the ~28 M points of the chart); timed apart, not per step */
     PetscSF sf;
     Vec     l[3];
-    PetscCall(DeviceSync());
-    PetscCall(PetscTime(&t0));
+    PetscCall(DeviceTic(&t0));
     PetscCall(DMGetSectionSF(h.dm, &sf));
     for (int k = 0; k < 3; k++) PetscCall(DMGetLocalVector(h.dm, &l[k]));
     for (int k = 0; k < 3; k++) PetscCall(DMRestoreLocalVector(h.dm, &l[k]));
-    PetscCall(DeviceSync());
-    PetscCall(PetscTime(&t1));
-    r->t_setup = (PetscReal)(t1 - t0);
+    PetscCall(DeviceTocAdd(t0, &r->t_setup));
   }
   if (usets) { /* one TSSolve(): the hook accepts the steps itself */
     PetscCall(TSCreate(PETSC_COMM_WORLD, &ts));
@@ -293,12 +283,9 @@ static PetscErrorCode RunPath(const HeartParams *hp, const char *path, PetscInt 
     PetscCall(SolverSettings(snes, r));
     PetscCall(TSSetFromOptions(ts));
     PetscCall(TSSetMaxSteps(ts, nsteps)); /* after the options: -steps, as the SNES loop's */
-    PetscCall(DeviceSync());
-    PetscCall(PetscTime(&t0));
+    PetscCall(DeviceTic(&t0));
     PetscCall(TSSolve(ts, U));
-    PetscCall(DeviceSync());
-    PetscCall(PetscTime(&t1));
-    r->t_total += (PetscReal)(t1 - t0);
+    PetscCall(DeviceTocAdd(t0, &r->t_total));
     snes = NULL; /* the TS's */
   } else {
     PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
@@ -310,13 +297,10 @@ static PetscErrorCode RunPath(const HeartParams *hp, const char *path, PetscInt 
   for (PetscInt n = 0; n < nsteps && !usets; n++) {
     PetscInt its, lits;
     PetscCall(HeartSetStep(&h, n));
-    PetscCall(DeviceSync());
-    PetscCall(PetscTime(&t0));
+    PetscCall(DeviceTic(&t0));
     PetscCall(SNESSolve(snes, NULL, U));
     PetscCall(HeartAdvance(&h, U));
-    PetscCall(DeviceSync());
-    PetscCall(PetscTime(&t1));
-    r->t_total += (PetscReal)(t1 - t0);
+    PetscCall(DeviceTocAdd(t0, &r->t_total));
     PetscCall(SNESGetIterationNumber(snes, &its));
     PetscCall(SNESGetLinearSolveIterations(snes, &lits));
     r->nits[n] = its;

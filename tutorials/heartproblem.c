@@ -85,15 +85,12 @@ static void g3_ap(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uOff
 static PetscErrorCode ResidualLocal(DM dm, Vec X, Vec F, void *ctx)
 {
   Heart         *h = (Heart *)ctx;
-  PetscLogDouble t0, t1;
+  PetscLogDouble t0;
 
   PetscFunctionBegin;
-  PetscCall(DeviceSync());
-  PetscCall(PetscTime(&t0));
+  PetscCall(DeviceTic(&t0));
   PetscCall(h->residual(dm, X, F, h->rctx));
-  PetscCall(DeviceSync());
-  PetscCall(PetscTime(&t1));
-  h->t_asm += (PetscReal)(t1 - t0);
+  PetscCall(DeviceTocAdd(t0, &h->t_asm));
   h->nres++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -102,15 +99,12 @@ static PetscErrorCode ResidualLocal(DM dm, Vec X, Vec F, void *ctx)
 static PetscErrorCode Jacobian(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
 {
   Heart         *h = (Heart *)ctx;
-  PetscLogDouble t0, t1;
+  PetscLogDouble t0;
 
   PetscFunctionBegin;
-  PetscCall(DeviceSync());
-  PetscCall(PetscTime(&t0));
+  PetscCall(DeviceTic(&t0));
   PetscCall(h->jacobian(snes, X, J, Jp, h->jctx));
-  PetscCall(DeviceSync());
-  PetscCall(PetscTime(&t1));
-  h->t_asm += (PetscReal)(t1 - t0);
+  PetscCall(DeviceTocAdd(t0, &h->t_asm));
   h->njac++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -119,15 +113,12 @@ static PetscErrorCode Jacobian(SNES snes, Vec X, Mat J, Mat Jp, void *ctx)
 static PetscErrorCode IFunction(TS ts, PetscReal t, Vec X, Vec X_t, Vec F, void *ctx)
 {
   Heart         *h = (Heart *)ctx;
-  PetscLogDouble t0, t1;
+  PetscLogDouble t0;
 
   PetscFunctionBegin;
-  PetscCall(DeviceSync());
-  PetscCall(PetscTime(&t0));
+  PetscCall(DeviceTic(&t0));
   PetscCall(h->ifunction(ts, t, X, X_t, F, h->rctx));
-  PetscCall(DeviceSync());
-  PetscCall(PetscTime(&t1));
-  h->t_asm += (PetscReal)(t1 - t0);
+  PetscCall(DeviceTocAdd(t0, &h->t_asm));
   h->nres++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -135,15 +126,12 @@ static PetscErrorCode IFunction(TS ts, PetscReal t, Vec X, Vec X_t, Vec F, void 
 static PetscErrorCode IJacobian(TS ts, PetscReal t, Vec X, Vec X_t, PetscReal shift, Mat J, Mat Jp, void *ctx)
 {
   Heart         *h = (Heart *)ctx;
-  PetscLogDouble t0, t1;
+  PetscLogDouble t0;
 
   PetscFunctionBegin;
-  PetscCall(DeviceSync());
-  PetscCall(PetscTime(&t0));
+  PetscCall(DeviceTic(&t0));
   PetscCall(h->ijacobian(ts, t, X, X_t, shift, J, Jp, h->jctx));
-  PetscCall(DeviceSync());
-  PetscCall(PetscTime(&t1));
-  h->t_asm += (PetscReal)(t1 - t0);
+  PetscCall(DeviceTocAdd(t0, &h->t_asm));
   h->njac++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

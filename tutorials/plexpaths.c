@@ -48,25 +48,6 @@ static PetscErrorCode CreatePath(const PlexPathProblem *prob, const char *path, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Tic(PetscLogDouble *t0)
-{
-  PetscFunctionBegin;
-  PetscCall(DeviceSync());
-  PetscCall(PetscTime(t0));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode Toc(PetscLogDouble t0, PetscReal *t)
-{
-  PetscLogDouble t1;
-
-  PetscFunctionBegin;
-  PetscCall(DeviceSync());
-  PetscCall(PetscTime(&t1));
-  *t = (PetscReal)(t1 - t0);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode PlexPathRun(const PlexPathProblem *prob, const char path[], PetscBool device, PetscReal rtol, Vec uref, Vec *uout, PlexPathResult *r)
 {
   DM             dm;
@@ -83,16 +64,16 @@ PetscErrorCode PlexPathRun(const PlexPathProblem *prob, const char path[], Petsc
   PetscFunctionBegin;
   PetscCall(PetscMemzero(r, sizeof(*r)));
   PetscCall(PetscStrncpy(r->name, path, sizeof(r->name)));
-  PetscCall(Tic(&t0));
+  PetscCall(DeviceTic(&t0));
   PetscCall(CreatePath(prob, path, device, &dm));
-  PetscCall(Toc(t0, &r->t_mesh));
+  PetscCall(DeviceTocAdd(t0, &r->t_mesh));
   PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
   PetscCall(SNESSetDM(snes, dm));
   {
-    PetscLogDouble t1 = 0;
-    PetscCall(Tic(&t1));
+    PetscLogDouble t1;
+    PetscCall(DeviceTic(&t1));
     PetscCall(DMCreateMatrix(dm, &J));
-    PetscCall(Toc(t1, &r->t_mat));
+    PetscCall(DeviceTocAdd(t1, &r->t_mat));
   }
   PetscCall(DMCreateGlobalVector(dm, &u));
   PetscCall(VecDuplicate(u, &F));
@@ -104,7 +85,7 @@ PetscErrorCode PlexPathRun(const PlexPathProblem *prob, const char path[], Petsc
   PetscCall(KSPSetTolerances(ksp, rtol, PETSC_CURRENT, PETSC_CURRENT, 10000));
   PetscCall(SNESSetFromOptions(snes));
   PetscCall(VecSet(u, 0.0));
-  PetscCall(Toc(t0, &r->t_setup));
+  PetscCall(DeviceTocAdd(t0, &r->t_setup));
   PetscCall(VecGetSize(u, &r->rows));
 
   /* residual and Jacobian twice: first (boundary values projected, plans built), then again as in a Newton step; the
@@ -116,21 +97,21 @@ PetscErrorCode PlexPathRun(const PlexPathProblem *prob, const char path[], Petsc
   PetscCall(PetscLogStageRegister(sname, &stage[1]));
   for (PetscInt k = 0; k < 2; k++) {
     PetscCall(PetscLogStagePush(stage[k]));
-    PetscCall(Tic(&t0));
+    PetscCall(DeviceTic(&t0));
     PetscCall(SNESComputeFunction(snes, u, F));
-    PetscCall(Toc(t0, k == 0 ? &r->t_res1 : &r->t_res2));
-    PetscCall(Tic(&t0));
+    PetscCall(DeviceTocAdd(t0, k == 0 ? &r->t_res1 : &r->t_res2));
+    PetscCall(DeviceTic(&t0));
     PetscCall(SNESComputeJacobian(snes, u, J, J));
-    PetscCall(Toc(t0, k == 0 ? &r->t_asm1 : &r->t_asm2));
+    PetscCall(DeviceTocAdd(t0, k == 0 ? &r->t_asm1 : &r->t_asm2));
     if (k == 0) PetscCall(PetscLogStagePop());
   }
   PetscCall(KSPSetOperators(ksp, J, J));
-  PetscCall(Tic(&t0));
+  PetscCall(DeviceTic(&t0));
   PetscCall(KSPSetUp(ksp));
-  PetscCall(Toc(t0, &r->t_pcsetup));
-  PetscCall(Tic(&t0));
+  PetscCall(DeviceTocAdd(t0, &r->t_pcsetup));
+  PetscCall(DeviceTic(&t0));
   PetscCall(KSPSolve(ksp, F, du));
-  PetscCall(Toc(t0, &r->t_solve));
+  PetscCall(DeviceTocAdd(t0, &r->t_solve));
   PetscCall(KSPGetIterationNumber(ksp, &r->its));
   PetscCall(KSPGetConvergedReason(ksp, &r->reason));
   {

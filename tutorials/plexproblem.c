@@ -1,4 +1,5 @@
 #include "plexproblem.h"
+#include <petsctime.h>
 #include <petscwarp.h>
 #include <petscds.h>
 #include <petscdevice.h>
@@ -171,6 +172,25 @@ PetscErrorCode DeviceSync(void)
   if (!dev) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
   PetscCall(PetscDeviceContextSynchronize(dctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DeviceTic(PetscLogDouble *t0)
+{
+  PetscFunctionBegin;
+  PetscCall(DeviceSync());
+  PetscCall(PetscTime(t0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DeviceTocAdd(PetscLogDouble t0, PetscReal *t)
+{
+  PetscLogDouble t1;
+
+  PetscFunctionBegin;
+  PetscCall(DeviceSync());
+  PetscCall(PetscTime(&t1));
+  *t += (PetscReal)(t1 - t0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

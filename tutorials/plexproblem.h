@@ -25,6 +25,10 @@ PetscErrorCode VecRelativeDifferenceNorm(Vec, Vec, NormType, PetscReal *);
 PetscErrorCode KSPSetCGJacobi(KSP, PetscBool perm, KSP *);
 /* Wait for the device, if there is one (for wall-clock timings) */
 PetscErrorCode DeviceSync(void);
+/* A wall-clock interval that includes the device's work: DeviceTic() waits for the device and reads the clock into
+   *t0; DeviceTocAdd() waits again and adds the seconds since t0 to *t */
+PetscErrorCode DeviceTic(PetscLogDouble *t0);
+PetscErrorCode DeviceTocAdd(PetscLogDouble t0, PetscReal *t);
 /* Open a CSV file to append to (PetscFOpen(): *fp is NULL except on rank 0), writing the header line first when the
    file is new or empty; close it with PetscFClose() */
 PetscErrorCode CSVOpenAppend(MPI_Comm, const char file[], const char header[], FILE **);
