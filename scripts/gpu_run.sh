@@ -613,6 +613,58 @@ for w in $what; do
   final18) # issue 8, eighteenth session (~4-5 min): the whole GPU suite after the TS form of the Aliev-Panfilov hook
             # (DMPlexWarpSetTSLocalAlievPanfilov(): plexap_* part 4, tutorial_ex4_ts_cuda) and the boundary-projection skip
     (cd $B && ctest -j 4 -L gpu --output-on-failure 2>&1 | tee "$OUTDIR/ctest_final18.log" | grep -E "tests passed|\(Failed\)|Timeout|\] [0-9]+ bytes" | head -30) ;;
+  final20) # issue 8, twentieth session (~6-7 min): the whole GPU suite with the device products of ellwarp chosen by the
+            # vectors (twins on device vectors, host products on host ones; the guard against host vectors after
+            # automatic device products), then CG + GAMG with the defaults: elasticity Q1 50^3 and heat P1 -dm_refine 5
+    (cd $B && ctest -j 4 -L gpu --output-on-failure 2>&1 | tee "$OUTDIR/ctest_final20.log" | grep -E "tests passed|\(Failed\)|Timeout|\] [0-9]+ bytes" | head -30)
+    (cd $B && ctest -V -R "ksp_gamg.*cuda|product_cuda_auto" 2>&1 | grep -E "coarse operator|iterations|as expected" | cut -c1-150)
+    rm -f "$OUTDIR/gamg20.csv"
+    mpiexec -n 1 --bind-to none $B/tutorials/ex3 -petscspace_degree 1 -dm_plex_box_faces 50,50,50 -paths ellwarp,sharednz -csv "$OUTDIR/gamg20.csv" 2>&1 | grep -E "^  (path|ellwarp|sharednz) " | cut -c1-150
+    mpiexec -n 1 --bind-to none $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5 -pc_type gamg -paths ellwarp,sharednz -csv "$OUTDIR/gamg20.csv" 2>&1 | grep -E "^  (path|ellwarp|sharednz) " | cut -c1-150 ;;
+  vec20) # issue 8, twentieth session (~1 min): prol20 found the smoothed prolongators equal; the twins' coarse
+          # hierarchy is aijcusparse, whose MatMult() reads device arrays without a type check in an optimised PETSc,
+          # and test_ksp gave the solvers host vectors (VECSTANDARD DM): the same runs with -dm_vec_type cuda
+    K="$B/tests/test_ksp -mat_ellwarp_backend cuda -dm_plex_simplex 0 -ksp_type cg -pc_type gamg"
+    for prob in "-dm_plex_dim 2 -dm_plex_box_faces 12,12 -physics elasticity" "-dm_plex_dim 2 -dm_plex_box_faces 12,12 -petscspace_degree 2" "-dm_plex_dim 3 -dm_plex_box_faces 8,8,8 -physics elasticity"; do
+      for v in "-mat_ellwarp_product_device -dm_vec_type cuda" "-mat_ellwarp_product_device" "-compare_type aijcusparse -dm_vec_type cuda" "-mat_ellwarp_product_device 0 -dm_vec_type cuda"; do
+        echo "== $prob $v"; $K $prob $v 2>&1 | grep -E "iterations|PETSC ERROR: [A-Za-z]" | head -2 | cut -c1-160
+      done
+    done ;;
+  prol20) # issue 8, twentieth session (~30 s): twin20 found GAMG on the twins equal to AIJ without the prolongator's
+           # smoothing (-pc_gamg_agg_nsmooths 0) and different with it: GAMG's smoothed prolongator printed for AIJ and for
+           # ellwarp with the twins (2D elasticity, 242 rows), to be compared entry by entry
+    $B/tests/test_ksp -mat_ellwarp_backend cuda -dm_plex_simplex 0 -ksp_type cg -pc_type gamg -dm_plex_dim 2 -dm_plex_box_faces 12,12 -physics elasticity -mat_ellwarp_product_device -pc_gamg_agg_view_prolongation > "$OUTDIR/prol20.txt" 2>&1
+    tail -2 "$OUTDIR/prol20.txt" | cut -c1-150; wc -l "$OUTDIR/prol20.txt"
+    $B/tests/test_ksp -mat_ellwarp_backend cuda -dm_plex_simplex 0 -ksp_type cg -pc_type gamg -dm_plex_dim 2 -dm_plex_box_faces 12,12 -physics elasticity -mat_ellwarp_product_device -info :mat > "$OUTDIR/prol20_info.txt" 2>&1 ;;
+  twin20) # issue 8, twentieth session (~2 min): why GAMG on ellwarp with the aijcusparse product twins ran other iteration
+           # counts than AIJ (16 against 11; 2026-11-23) although every product agreed: test_ksp (aij against ellwarp with
+           # the twins, and against PETSc's aijcusparse) with one GAMG stage changed at a time; -info :pc of the set-ups
+    K="$B/tests/test_ksp -mat_ellwarp_backend cuda -dm_plex_simplex 0 -ksp_type cg -pc_type gamg"
+    for prob in "-dm_plex_dim 2 -dm_plex_box_faces 12,12 -physics elasticity" "-dm_plex_dim 2 -dm_plex_box_faces 12,12 -petscspace_degree 2" "-dm_plex_dim 3 -dm_plex_box_faces 8,8,8 -physics elasticity"; do
+      for v in "-mat_ellwarp_product_device 0" "-mat_ellwarp_product_device" "-mat_ellwarp_product_device -pc_gamg_agg_nsmooths 0" \
+               "-mat_ellwarp_product_device -pc_gamg_use_sa_esteig 0" "-mat_ellwarp_product_device -mg_coarse_pc_type jacobi -mg_coarse_ksp_type richardson -mg_coarse_ksp_max_it 20" \
+               "-compare_type aijcusparse" "-compare_type aijcusparse -pc_gamg_agg_nsmooths 0"; do
+        echo "== $prob $v"; $K $prob $v 2>&1 | grep -E "iterations|PETSC ERROR: [A-Za-z]" | head -2 | cut -c1-160
+      done
+      n=$(echo "$prob" | tr -dc 'a-z0-9' | cut -c1-40)
+      for v in "-mat_ellwarp_product_device" "-compare_type aijcusparse"; do
+        $K $prob $v -info :pc,ksp 2>&1 | grep -vE "PetscMalloc|Petsc[A-Z][a-z]+Create|DMPlex" > "$OUTDIR/twin20_${n}_${v##*[ _]}.txt"
+      done
+    done
+    echo "== elasticity Q1 50^3, CG + GAMG, ellwarp with the twins"
+    mpiexec -n 1 --bind-to none $B/tutorials/ex3 -petscspace_degree 1 -dm_plex_box_faces 50,50,50 -paths ellwarp -mat_ellwarp_product_device 2>&1 | grep -E "^  (path|ellwarp) " | cut -c1-130 ;;
+  gamg20) # issue 8, twentieth session (~2 min): why GAMG's set-up on ellwarp takes 8.3-8.7 s at elasticity Q1 50^3 where
+           # sharednz takes 1.2-1.7 s (2.33 s on the twins, 2026-11-23 evening): each path alone with -log_view (GPU times)
+           # and -info :mat (the twins' lines), elasticity Q1 50^3 and heat P1 -dm_refine 4 with CG + GAMG
+    E="$B/tutorials/ex3 -petscspace_degree 1 -dm_plex_box_faces 50,50,50"
+    T="$B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 4 -pc_type gamg"
+    for p in ellwarp sharednz; do for c in "elas:$E" "heat:$T"; do
+      n=${c%%:*}; echo "== $n $p"
+      mpiexec -n 1 --bind-to none ${c#*:} -paths $p -log_view -log_view_gpu_time -info :mat > "$OUTDIR/gamg20_${n}_$p.txt" 2>&1
+      grep -E "^  (path|$p) " "$OUTDIR/gamg20_${n}_$p.txt" | cut -c1-130
+      grep -E "^(PCSetUp|PCGAMGCreateL|MatPtAPSymbolic|MatPtAPNumeric|MatMatMultSym|MatMatMultNum|MatConvert|MatCreateGraph|MatTranspose|EllWarpBuild|EllWarpRefresh|MatCUSPARSCopyTo|MatCUSPARSCopyFr|KSPSolve) " "$OUTDIR/gamg20_${n}_$p.txt" | cut -c1-100
+      grep -c "twin" "$OUTDIR/gamg20_${n}_$p.txt"; grep -E "twin|no twin" "$OUTDIR/gamg20_${n}_$p.txt" | sed 's/^\[0\] //' | cut -c1-110 | sort | uniq -c | sort -rn | head -8
+    done; done ;;
   setup19) # issue 8, nineteenth session (~5 min): time to the first product, DMCreateMatrix() with the element-to-dof map
             # extracted on threads (-dm_plex_warp_threads 16 against 1), the heart at -dm_refine 3 (1.14 M unknowns, 2 steps)
             # against PETSc on 16 ranks, and the heat problem P1 at -dm_refine 5 (1.95 M unknowns) on 16 threads

@@ -3,13 +3,15 @@ static char help[] = "KSP and SNES on a DMPlex problem with -dm_mat_type aij and
                      "  -physics <laplace,elasticity>\n"
                      "  -ellwarpperm   the ellwarp solve runs -ksp_type preonly -pc_type ellwarpperm with the given KSP and PC inside\n"
                      "                 (the system solved in the ELL-WARP sorted numbering): iteration counts must still agree\n"
-                     "  -compare_type t  the matrix type compared with aij (default ellwarp; e.g. aijcusparse for PETSc's own GPU path)\n";
+                     "  -compare_type t  the matrix type compared with aij (default ellwarp; e.g. aijcusparse for PETSc's own GPU path)\n"
+                     "  -expect_coarse_type t  the type the compared solve's multigrid coarse operator must have (PCMG, PCGAMG: where\n"
+                     "                 the Galerkin products ran; seqaijcusparse for the ellwarp device twins)\n";
 
 #include "testutil.h"
 #include "../tutorials/plexproblem.h"
 
 /* SNES (ksponly) solve with the DM's matrix of the given type; returns the solution and iteration counts */
-static PetscErrorCode Solve(DM dm, MatType type, PetscBool perm, Vec u, PetscInt *its, PetscInt *lits)
+static PetscErrorCode Solve(DM dm, MatType type, PetscBool perm, const char expect[], Vec u, PetscInt *its, PetscInt *lits)
 {
   SNES snes;
   KSP  ksp, inner = NULL;
@@ -49,6 +51,19 @@ static PetscErrorCode Solve(DM dm, MatType type, PetscBool perm, Vec u, PetscInt
   PetscCall(SNESSolve(snes, NULL, u));
   PetscCall(SNESGetIterationNumber(snes, its));
   PetscCall(KSPGetIterationNumber(inner ? inner : ksp, lits));
+  if (expect && expect[0]) { /* the coarse operator of the multigrid: the type of the Galerkin products' results */
+    PC        pc;
+    KSP       coarse;
+    Mat       Ac;
+    PetscBool same;
+
+    PetscCall(KSPGetPC(inner ? inner : ksp, &pc));
+    PetscCall(PCMGGetCoarseSolve(pc, &coarse));
+    PetscCall(KSPGetOperators(coarse, &Ac, NULL));
+    PetscCall(PetscObjectTypeCompare((PetscObject)Ac, expect, &same));
+    PetscCall(PetscPrintf(PetscObjectComm((PetscObject)dm), "%s: the coarse operator is %s\n", type, ((PetscObject)Ac)->type_name));
+    PetscCheck(same, PetscObjectComm((PetscObject)dm), PETSC_ERR_PLIB, "the coarse operator is %s, not %s", ((PetscObject)Ac)->type_name, expect);
+  }
   if (inner) { /* new values, same pattern: the preconditioner gathers them into its permuted matrix */
     Vec       b, x, r;
     PetscReal nr, nb;
@@ -80,9 +95,9 @@ int main(int argc, char **argv)
   Vec         ua, ub;
   PetscInt    physics = 0, its[2], lits[2];
   PetscReal   err;
-  PetscBool   skip, perm = PETSC_FALSE;
+  PetscBool   skip, perm = PETSC_FALSE, cusparse;
   const char *phys[]     = {"laplace", "elasticity"};
-  char        pctype[64] = "", ksptype[64] = "", ctype[64] = MATELLWARP;
+  char        pctype[64] = "", ksptype[64] = "", ctype[64] = MATELLWARP, expect[64] = "";
 
   PetscFunctionBeginUser;
   PetscCall(TestBegin(&argc, &argv, help, &skip));
@@ -92,11 +107,16 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-ksp_type", ksptype, sizeof(ksptype), NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-ellwarpperm", &perm, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-compare_type", ctype, sizeof(ctype), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-expect_coarse_type", expect, sizeof(expect), NULL));
   PetscCall(PlexProblemCreate(PETSC_COMM_WORLD, NULL, (PlexPhysics)physics, &dm));
   PetscCall(DMCreateGlobalVector(dm, &ua));
-  PetscCall(VecDuplicate(ua, &ub));
-  PetscCall(Solve(dm, MATAIJ, PETSC_FALSE, ua, &its[0], &lits[0]));
-  PetscCall(Solve(dm, ctype, perm, ub, &its[1], &lits[1]));
+  PetscCall(Solve(dm, MATAIJ, PETSC_FALSE, NULL, ua, &its[0], &lits[0]));
+  /* PETSc's device matrix types take the DM's vectors on the device (an aijcusparse MatMult() of host vectors reads
+     their device arrays) */
+  PetscCall(PetscStrendswith(ctype, "cusparse", &cusparse));
+  if (cusparse) PetscCall(DMSetVecType(dm, VECCUDA));
+  PetscCall(DMCreateGlobalVector(dm, &ub));
+  PetscCall(Solve(dm, ctype, perm, expect, ub, &its[1], &lits[1]));
   PetscCall(VecRelativeDifference(ub, ua, &err));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s, ksp %s, pc %s%s: aij %" PetscInt_FMT " iterations, %s %" PetscInt_FMT " iterations, solutions differ by %.2e\n", phys[physics], ksptype, pctype, perm ? " (inside ellwarpperm for ellwarp)" : "", lits[0], ctype, lits[1], (double)err));
   PetscCheck(lits[0] == lits[1] && its[0] == its[1], PETSC_COMM_WORLD, PETSC_ERR_PLIB, "iteration counts differ");

@@ -5,7 +5,9 @@ static char help[] = "Matrix products with MATSEQAIJELLWARP operands against MAT
                      "  -n <n>               the 2D grid of the 5-point Laplacian (n x n unknowns, default 24)\n"
                      "  -expect_type <type>  the type the products of two ellwarp matrices must have (seqaijellwarp: SeqAIJ's host\n"
                      "                       products; seqaij: the host twin; seqaijcusparse: the device twin)\n"
-                     "  -its_tol <k>         iteration counts of PCMG may differ from AIJ's by k (default 0)\n";
+                     "  -its_tol <k>         iteration counts of PCMG may differ from AIJ's by k (default 0)\n"
+                     "  -expect_guard        the products ran on the device by the automatic rule (-mat_ellwarp_product_device unset):\n"
+                     "                       MatMult() with host vectors must then be refused\n";
 
 #include "testutil.h"
 #include <petscksp.h>
@@ -229,10 +231,10 @@ static PetscErrorCode SolveMG(Mat A, Mat P, Vec b, Vec x, PetscInt *its)
 int main(int argc, char **argv)
 {
   Mat       aA, aP, aR, eA, eP, eR, cA, C[PROD_API_PTAP + 1] = {NULL}, Cc[PROD_API_PTAP + 1] = {NULL};
-  Vec       b, xa, xe;
+  Vec       b, be, xa, xe;
   PetscInt  n = 24, its[2], itstol = 0;
   PetscReal err;
-  PetscBool skip;
+  PetscBool skip, guard = PETSC_FALSE;
   char      expect[64] = "";
 
   PetscFunctionBeginUser;
@@ -241,6 +243,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-its_tol", &itstol, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-expect_type", expect, sizeof(expect), NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_guard", &guard, NULL));
   PetscCheck(n > 1 && n % 2 == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-n must be even");
   PetscCall(Laplacian(n, &aA));
   PetscCall(Prolongation(n, &aP));
@@ -280,20 +283,24 @@ int main(int argc, char **argv)
   PetscCall(MatViewFromOptions(cA, NULL, "-view_coo"));
   PetscCall(MatViewFromOptions(eA, NULL, "-view_a"));
 
-  /* PCMG with the Galerkin coarse operator: the same iterations and solution */
-  PetscCall(VecDuplicate(xa, &xe));
+  /* PCMG with the Galerkin coarse operator: the same iterations and solution; the ellwarp solve on the vectors of its
+     matrix (device vectors with the CUDA backend, which the device products' aijcusparse results need) */
+  PetscCall(MatCreateVecs(cA, &xe, &be));
+  PetscCall(VecCopy(b, be));
   PetscCall(SolveMG(aA, aP, b, xa, &its[0]));
-  PetscCall(SolveMG(cA, eP, b, xe, &its[1]));
+  PetscCall(SolveMG(cA, eP, be, xe, &its[1]));
   PetscCall(VecRelativeDifference(xe, xa, &err));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  PCMG Galerkin: aij %" PetscInt_FMT " iterations, ellwarp %" PetscInt_FMT " iterations, solutions differ by %.2e\n", its[0], its[1], (double)err));
   PetscCheck(PetscAbsInt(its[0] - its[1]) <= itstol, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCMG: iteration counts differ");
   PetscCheck(err < 1e-8, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCMG: solutions differ by %g", (double)err);
+  if (guard) EXPECT_CODE(MatMult(cA, xa, b), PETSC_ERR_ARG_WRONG, "MatMult() with host vectors after automatic device products");
 
   for (Prod p = PROD_AB; p <= PROD_API_PTAP; p++) {
     PetscCall(MatDestroy(&C[p]));
     PetscCall(MatDestroy(&Cc[p]));
   }
   PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&be));
   PetscCall(VecDestroy(&xa));
   PetscCall(VecDestroy(&xe));
   PetscCall(MatDestroy(&cA));

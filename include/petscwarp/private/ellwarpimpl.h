@@ -75,7 +75,11 @@ typedef struct {
   /* matrix products (ellwarpproduct.c): they run on a CSR twin of the matrix (MATSEQAIJCUSPARSE with the CUDA backend),
      built once per nonzero pattern (its row pointer and columns are the host AIJ arrays), its values refreshed from the
      layout (device gather) or the host values when the matrix's state changed */
-  PetscBool        product_device;    /* -mat_ellwarp_product_device: products on the device twin (CUDA backend) */
+  PetscBool3       product_device;    /* -mat_ellwarp_product_device: products on the device twin (CUDA backend); unknown: when
+                                         the matrix's vectors are device vectors (ellwarpproduct.c, VectorsOnDevice()) */
+  PetscBool        product_vecguard;  /* the automatic rule put products on the device twin: MatMult() and friends refuse host
+                                         vectors (the aijcusparse results, e.g. GAMG's coarse levels, would read them as device
+                                         arrays) */
   PetscBool        product_host_twin; /* -mat_ellwarp_product_host_twin: products on a MATSEQAIJ twin (host backend; tests) */
   PetscBool        product_check;     /* -mat_ellwarp_product_check: every twin product and value refresh checked against SeqAIJ on the host */
   PetscBool        mpi_block;         /* a block of a MATMPIAIJELLWARP: MPIAIJ's products read its host arrays, no twin */
@@ -140,6 +144,7 @@ PETSC_INTERN PetscErrorCode MatEllWarpComposeProduct_Private(Mat, PetscBool);
 PETSC_INTERN PetscErrorCode MatEllWarpProductOptions_Private(Mat, PetscOptionItems);
 PETSC_INTERN PetscErrorCode MatEllWarpProductReset_Private(Mat);
 PETSC_INTERN PetscErrorCode MatEllWarpProductView_Private(Mat, PetscViewer);
+PETSC_INTERN PetscErrorCode MatEllWarpProductCheckVecs_Private(Mat, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatEllWarpGetTwin_Private(Mat, Mat *);
 
 /* COO assembly (src/mat/impls/ellwarp/seq/ellwarpcoo.c) */

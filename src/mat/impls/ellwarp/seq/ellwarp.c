@@ -9,6 +9,7 @@
 static PetscErrorCode MatMult_SeqAIJEllWarp(Mat A, Vec x, Vec y)
 {
   PetscFunctionBegin;
+  if (((Mat_SeqAIJEllWarp *)A->spptr)->product_vecguard) PetscCall(MatEllWarpProductCheckVecs_Private(A, x, y));
   PetscCall(MatEllWarpApply_Private(A, PETSC_FALSE, x, NULL, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -29,6 +30,7 @@ static PetscErrorCode MatWarpMultDot_SeqAIJEllWarp(Mat A, Vec x, Vec y, PetscInt
 static PetscErrorCode MatMultAdd_SeqAIJEllWarp(Mat A, Vec x, Vec z, Vec y)
 {
   PetscFunctionBegin;
+  if (((Mat_SeqAIJEllWarp *)A->spptr)->product_vecguard) PetscCall(MatEllWarpProductCheckVecs_Private(A, x, y));
   PetscCall(MatEllWarpApply_Private(A, PETSC_FALSE, x, z, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -36,6 +38,7 @@ static PetscErrorCode MatMultAdd_SeqAIJEllWarp(Mat A, Vec x, Vec z, Vec y)
 static PetscErrorCode MatMultTranspose_SeqAIJEllWarp(Mat A, Vec x, Vec y)
 {
   PetscFunctionBegin;
+  if (((Mat_SeqAIJEllWarp *)A->spptr)->product_vecguard) PetscCall(MatEllWarpProductCheckVecs_Private(A, x, y));
   PetscCall(MatEllWarpApply_Private(A, PETSC_TRUE, x, NULL, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -43,6 +46,7 @@ static PetscErrorCode MatMultTranspose_SeqAIJEllWarp(Mat A, Vec x, Vec y)
 static PetscErrorCode MatMultTransposeAdd_SeqAIJEllWarp(Mat A, Vec x, Vec z, Vec y)
 {
   PetscFunctionBegin;
+  if (((Mat_SeqAIJEllWarp *)A->spptr)->product_vecguard) PetscCall(MatEllWarpProductCheckVecs_Private(A, x, y));
   PetscCall(MatEllWarpApply_Private(A, PETSC_TRUE, x, z, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -352,8 +356,8 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   PetscCall(PetscNew(&ew));
   B->spptr = ew;
   PetscCall(MatEllWarpOptsDefault_Private(&opt));
-  ew->opt                      = opt;         /* installed (and checked) below, once the type is in place */
-  ew->product_device           = PETSC_FALSE; /* opt-in: on the H100 (2026-11-23, bench/results/diag_h100_2026-11-23.log) GAMG with the device twins ran 16 and 19 iterations where AIJ ran 11 and 16 (every product equal to SeqAIJ's to 1e-16; the coarse operators are then aijcusparse); with host products AIJ's counts */
+  ew->opt            = opt;                 /* installed (and checked) below, once the type is in place */
+  ew->product_device = PETSC_BOOL3_UNKNOWN; /* the device twin when the matrix's vectors are device vectors: GAMG with the twins ran AIJ's iteration counts on device vectors and other counts on host ones (H100, 2026-11-28; ellwarpproduct.c, TwinType()) */
   ew->parent.mult              = B->ops->mult;
   ew->parent.multadd           = B->ops->multadd;
   ew->parent.multtranspose     = B->ops->multtranspose;
@@ -410,7 +414,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat A, MatType type, MatReuse reu
 . -mat_ellwarp_threshold <t>      - K2 threshold (entries per lane)
 . -mat_ellwarp_block_size <bs>    - threads per CUDA block
 . -mat_ellwarp_stage <bool>       - staged reassembly of a repeated `MatSetValues()` sequence (`MatWarpSetStage()`)
-. -mat_ellwarp_product_device <bool> - matrix products on the device through an aijcusparse twin (CUDA backend; default false)
+. -mat_ellwarp_product_device <bool> - matrix products on the device through an aijcusparse twin (CUDA backend; default: when the matrix's vectors are device vectors)
 . -mat_ellwarp_product_check <bool> - check every product on a twin (and every refresh of its values) against `MATSEQAIJ`'s on host copies (slow; tests)
 - -mat_ellwarp_product_host_twin <bool> - matrix products of the host backend on a `MATSEQAIJ` twin (for tests; default false)
 
@@ -423,14 +427,17 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat A, MatType type, MatReuse reu
   and the first host read pulls them back once.
 
   Matrix products (`MatMatMult()`, `MatTransposeMatMult()`, `MatMatTransposeMult()`, `MatPtAP()`, `MatRARt()`, `MatProductCreate()`;
-  `PCGAMG` and `PCMG`'s Galerkin set-ups) with the CUDA backend and `-mat_ellwarp_product_device` run in cuSPARSE on a `MATSEQAIJCUSPARSE` twin of the matrix: built once
+  `PCGAMG` and `PCMG`'s Galerkin set-ups) with the CUDA backend run in cuSPARSE on a `MATSEQAIJCUSPARSE` twin of the matrix when its
+  vectors are device vectors (those of its `DM`, `DMGetVecType()`, where `DMCreateMatrix()` made it, else those of `MatCreateVecs()`) or
+  with `-mat_ellwarp_product_device`: the twin is built once
   per nonzero pattern (it shares the host row pointer and columns of the matrix), its values refreshed, when the matrix changed, by a
   device gather from the ELL-WARP layout (or one upload of the host values when the layout is not current); the other operand takes
   part as its own twin (`MATSEQAIJELLWARP`) or as it is (`MATSEQAIJCUSPARSE`), and the result is a `MATSEQAIJCUSPARSE` matrix, so that
-  `PCGAMG`'s prolongators and coarse operators are aijcusparse; `MatPtAP()` and `MatRARt()` run as two products on the twins (off by
-  default: on the H100 GAMG then ran other iteration counts than with AIJ, 16 against 11 on Q1 elasticity, although every
-  product agreed with SeqAIJ's). With the host backend, without `-mat_ellwarp_product_device`, or with
-  operands of other types, the products are `MATSEQAIJ`'s on the host (the result of the type of the first operand). `MatView()` with
+  `PCGAMG`'s prolongators and coarse operators are aijcusparse; `MatPtAP()` and `MatRARt()` run as two products on the twins.
+  Those aijcusparse results need device vectors, as PETSc's own `MATSEQAIJCUSPARSE` does (given host vectors they read whatever
+  the device arrays hold: on the H100 GAMG then ran 16 iterations where AIJ ran 11): where the twins were chosen because
+  the vectors were device vectors, a host vector given to the matrix's `MatMult()` is an error that names the remedies. With
+  the host backend, with host vectors, with `-mat_ellwarp_product_device 0`, or with operands of other types, the products are `MATSEQAIJ`'s on the host (the result of the type of the first operand). `MatView()` with
   `PETSC_VIEWER_ASCII_INFO` reports where the products run and the twin's memory; -info names the path of every product; the log events
   `EllWarpTwin` and `EllWarpTwinVal` time the twin's builds and value refreshes.
 

@@ -28,32 +28,62 @@
 
   With the host backend products stay SeqAIJ's (on the matrices themselves, the result of type ellwarp), unless
   -mat_ellwarp_product_host_twin, which runs them on a MATSEQAIJ twin in the same way (the host twin of the mechanism,
-  for tests). -mat_ellwarp_product_device 0 turns the device twin off. Blocks of MATMPIAIJELLWARP never use a twin:
+  for tests). With the CUDA backend the device twins are used where the matrix's vectors are device vectors (TwinType());
+  -mat_ellwarp_product_device sets it either way. Blocks of MATMPIAIJELLWARP never use a twin:
   MPIAIJ's products read their host arrays.
 */
 #include <petscwarp/private/ellwarpimpl.h>
+#include <petscdm.h> /* MatGetDM(), DMGetVecType() */
 #if PetscDefined(HAVE_CUDA)
   #include <petscdevice_cuda.h>
 #endif
 
-/* The type of the twin the products of A run on; NULL: SeqAIJ's products on A itself, for the reason *why */
-static MatType TwinType(Mat A, const char **why)
+/* Whether the vectors that solvers give A are device vectors: not where the DMPlex hook made A's MatCreateVecs() give
+   host vectors (opt.hostvecs: the DM's vectors are host ones), else the vector type of A's DM where A has one
+   (DMCreateMatrix()), else that of MatCreateVecs() */
+static PetscErrorCode VectorsOnDevice(Mat A, PetscBool *dev)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  DM                 dm;
+  VecType            vt;
+
+  PetscFunctionBegin;
+  *dev = PETSC_FALSE;
+  if (ew->opt.hostvecs) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetDM(A, &dm));
+  if (dm) PetscCall(DMGetVecType(dm, &vt));
+  else vt = A->defaultvectype;
+  if (vt) PetscCall(PetscStrcmpAny(vt, dev, VECCUDA, VECSEQCUDA, VECMPICUDA, ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The type of the twin the products of A run on; NULL: SeqAIJ's products on A itself, for the reason *why.
+   -mat_ellwarp_product_device unset: the device twin when A's vectors are device vectors. The products' results are
+   then MATSEQAIJCUSPARSE (GAMG's coarse operators and smoothed prolongators), whose MatMult() reads its vectors' device
+   arrays without a type check in an optimised PETSc: given host vectors they compute with whatever those arrays hold
+   (H100, 2026-11-28: GAMG 16 iterations where AIJ took 11, on host vectors; 11 on device vectors) */
+static PetscErrorCode TwinType(Mat A, MatType *type, const char **why)
 {
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
 
-  *why = NULL;
+  PetscFunctionBegin;
+  *type = NULL;
+  *why  = NULL;
   if (ew->mpi_block) *why = "a block of an MPI matrix";
   else if (A->boundtocpu) *why = "bound to the CPU";
 #if PetscDefined(HAVE_CUDA)
   else if (ew->opt.backend == MAT_ELLWARP_BACKEND_CUDA) {
-    if (ew->product_device) return MATSEQAIJCUSPARSE;
-    *why = "-mat_ellwarp_product_device 0";
+    PetscBool dev = PETSC_FALSE;
+
+    if (ew->product_device == PETSC_BOOL3_UNKNOWN) PetscCall(VectorsOnDevice(A, &dev));
+    if (ew->product_device == PETSC_BOOL3_TRUE || dev) *type = MATSEQAIJCUSPARSE;
+    else *why = ew->product_device == PETSC_BOOL3_FALSE ? "-mat_ellwarp_product_device 0" : "the matrix's vectors are host vectors, which the device products' aijcusparse results cannot take; -mat_ellwarp_product_device forces them";
   }
 #endif
   else if (ew->product_host_twin)
-    return MATSEQAIJ;
+    *type = MATSEQAIJ;
   else *why = "host backend";
-  return NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Build the twin: A's row pointer and columns, values of its own (zero until refreshed) */
@@ -166,15 +196,22 @@ PetscErrorCode MatEllWarpGetTwin_Private(Mat A, Mat *twin)
 {
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
   const char        *why;
-  MatType            type = TwinType(A, &why);
+  MatType            type;
   PetscObjectState   state;
   PetscBool          same = PETSC_FALSE;
 
   PetscFunctionBegin;
+  PetscCall(TwinType(A, &type, &why));
   PetscCheck(type, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No product twin: %s", why);
   if (ew->twin) PetscCall(PetscObjectTypeCompare((PetscObject)ew->twin, type, &same));
   if (ew->twin && (!same || ew->twin_nzstate != A->nonzerostate || ew->twin->rmap->n != A->rmap->n || ew->twin->cmap->n != A->cmap->n)) PetscCall(MatDestroy(&ew->twin));
   if (!ew->twin) PetscCall(TwinBuild(A, type));
+  if (ew->product_device == PETSC_BOOL3_UNKNOWN) { /* the automatic rule chose the device */
+    PetscBool aij;
+
+    PetscCall(PetscStrcmp(type, MATSEQAIJ, &aij));
+    if (!aij) ew->product_vecguard = PETSC_TRUE;
+  }
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
   if (ew->twin_state != state) PetscCall(TwinValues(A));
   *twin = ew->twin;
@@ -204,7 +241,7 @@ static PetscErrorCode OperandKind(Mat X, MatType *kind, const char **why)
   *why  = "operand types";
   PetscCall(PetscObjectTypeCompare((PetscObject)X, MATSEQAIJELLWARP, &is));
   if (is) {
-    *kind = TwinType(X, why);
+    PetscCall(TwinType(X, kind, why));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 #if PetscDefined(HAVE_CUDA)
@@ -615,6 +652,24 @@ static PetscErrorCode MatProductSetFromOptions_SeqAIJEllWarp(Mat C)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* With the device products chosen by the automatic rule (A's vectors were device vectors), a host vector given to A's
+   MatMult() and friends means that the solver's vectors are host ones, which the products' aijcusparse results (e.g.
+   PCGAMG's coarse operators and prolongators) would read as device arrays: refused with the remedies */
+PetscErrorCode MatEllWarpProductCheckVecs_Private(Mat A, Vec x, Vec y)
+{
+  Vec       v[2] = {x, y};
+  PetscBool dev;
+
+  PetscFunctionBegin;
+  for (int i = 0; i < 2; i++) {
+    if (!v[i]) continue;
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)v[i], &dev, VECSEQCUDA, VECMPICUDA, ""));
+    PetscCheck(dev, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "A host vector (type %s) given to a %s matrix whose products (MatPtAP(), MatMatMult(); PCGAMG's set-up) ran on the device because its vectors were device vectors: their %s results (e.g. PCGAMG's coarse operators) read device arrays and cannot take host vectors. Give the solver device vectors (MatCreateVecs(), -dm_vec_type cuda) or keep the products on the host (-mat_ellwarp_product_device 0)",
+               ((PetscObject)v[i])->type_name, ((PetscObject)A)->type_name, MATSEQAIJCUSPARSE);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Install (on) or remove the products: the operation for products of two ellwarp matrices, the composed one that
    MatProductSetFromOptions() queries for any other pair with an ellwarp operand */
 PetscErrorCode MatEllWarpComposeProduct_Private(Mat A, PetscBool on)
@@ -633,7 +688,7 @@ PetscErrorCode MatEllWarpProductOptions_Private(Mat A, PetscOptionItems PetscOpt
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsBool("-mat_ellwarp_product_device", "Matrix products (MatMatMult, MatPtAP, ...; PCGAMG's set-up) on the device through an aijcusparse twin (CUDA backend)", "MATSEQAIJELLWARP", ew->product_device, &ew->product_device, NULL));
+  PetscCall(PetscOptionsBool3("-mat_ellwarp_product_device", "Matrix products (MatMatMult, MatPtAP, ...; PCGAMG's set-up) on the device through an aijcusparse twin (CUDA backend; default: when the matrix's vectors are device vectors)", "MATSEQAIJELLWARP", PetscBool3ToBool(ew->product_device), &ew->product_device, NULL));
   PetscCall(PetscOptionsBool("-mat_ellwarp_product_check", "Check every product on twins (and every refresh of a twin's values) against SeqAIJ's on host copies (slow; for tests and diagnosis)", "MATSEQAIJELLWARP", ew->product_check, &ew->product_check, NULL));
   PetscCall(PetscOptionsBool("-mat_ellwarp_product_host_twin", "Matrix products of the host backend on a MATSEQAIJ twin (tests the twin mechanism without a GPU)", "MATSEQAIJELLWARP", ew->product_host_twin, &ew->product_host_twin, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -651,9 +706,10 @@ PetscErrorCode MatEllWarpProductView_Private(Mat A, PetscViewer viewer)
 {
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
   const char        *why;
-  MatType            type = TwinType(A, &why);
+  MatType            type;
 
   PetscFunctionBegin;
+  PetscCall(TwinType(A, &type, &why));
   if (!type) PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP products: SeqAIJ's, on the host (%s)\n", why));
   else {
     PetscLogDouble nnz = 0, m = (PetscLogDouble)A->rmap->n, dev, host;
