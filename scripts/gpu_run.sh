@@ -613,6 +613,21 @@ for w in $what; do
   final18) # issue 8, eighteenth session (~4-5 min): the whole GPU suite after the TS form of the Aliev-Panfilov hook
             # (DMPlexWarpSetTSLocalAlievPanfilov(): plexap_* part 4, tutorial_ex4_ts_cuda) and the boundary-projection skip
     (cd $B && ctest -j 4 -L gpu --output-on-failure 2>&1 | tee "$OUTDIR/ctest_final18.log" | grep -E "tests passed|\(Failed\)|Timeout|\] [0-9]+ bytes" | head -30) ;;
+  graph20) # issue 8, twentieth session (~3 min): MatCreateGraph() of ellwarp on its product twin (heatlog20: GAMG's graph
+            # on ellwarp 1.38 s against sharednz's 0.53 s at heat P1 1.95 M): the GPU tests with GAMG or products, then
+            # CG + GAMG at heat P1 -dm_refine 5 and elasticity Q1 50^3, ellwarp and sharednz
+    (cd $B && ctest -j 4 -L gpu -R "gamg|product|petsc_ex(12|56)|tutorial_ex3" --output-on-failure 2>&1 | tee "$OUTDIR/ctest_graph20.log" | grep -E "tests passed|\(Failed\)|Timeout" | head -20)
+    (cd $B && ctest -V -R "ksp_gamg.*cuda" 2>&1 | grep -E "iterations" | cut -c1-150)
+    rm -f "$OUTDIR/graph20.csv"
+    mpiexec -n 1 --bind-to none $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5 -pc_type gamg -paths ellwarp,sharednz -csv "$OUTDIR/graph20.csv" -log_view -log_view_gpu_time > "$OUTDIR/graph20_heat.txt" 2>&1
+    grep -E "^  (path|ellwarp|sharednz) |^(MatCreateGraph|PCSetUp|MatAXPY) " "$OUTDIR/graph20_heat.txt" | cut -c1-130
+    mpiexec -n 1 --bind-to none $B/tutorials/ex3 -petscspace_degree 1 -dm_plex_box_faces 50,50,50 -paths ellwarp,sharednz -csv "$OUTDIR/graph20.csv" 2>&1 | grep -E "^  (path|ellwarp|sharednz) " | cut -c1-130 ;;
+  heatlog20) # issue 8, twentieth session (~2 min): where GAMG's PC set-up on ellwarp (twins) spends the 1.8 s it takes more
+             # than sharednz's at heat P1 -dm_refine 5 (4.50 s against 2.71 s in final20): each path alone with -log_view
+    for p in ellwarp sharednz; do
+      mpiexec -n 1 --bind-to none $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5 -pc_type gamg -paths $p -log_view -log_view_gpu_time > "$OUTDIR/heatlog20_$p.txt" 2>&1
+      grep -E "^  (path|$p) " "$OUTDIR/heatlog20_$p.txt" | cut -c1-130
+    done ;;
   final20) # issue 8, twentieth session (~6-7 min): the whole GPU suite with the device products of ellwarp chosen by the
             # vectors (twins on device vectors, host products on host ones; the guard against host vectors after
             # automatic device products), then CG + GAMG with the defaults: elasticity Q1 50^3 and heat P1 -dm_refine 5
