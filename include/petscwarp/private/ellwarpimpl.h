@@ -27,6 +27,7 @@ typedef struct {
   PetscErrorCode (*setpreallocationcoo)(Mat, PetscCount, PetscInt[], PetscInt[]); /* composed methods of MATSEQAIJ */
   PetscErrorCode (*setvaluescoo)(Mat, const PetscScalar[], InsertMode);
   PetscErrorCode (*createsubmatrices)(Mat, PetscInt, const IS[], const IS[], MatReuse, Mat *[]);
+  PetscErrorCode (*creategraph)(Mat, PetscBool, PetscBool, PetscReal, PetscInt, PetscInt[], Mat *);
 } MatEllWarpParentOps;
 
 /* What the user asked for (options or setters); shared by the seq and MPI types */
@@ -145,6 +146,7 @@ PETSC_INTERN PetscErrorCode MatEllWarpProductOptions_Private(Mat, PetscOptionIte
 PETSC_INTERN PetscErrorCode MatEllWarpProductReset_Private(Mat);
 PETSC_INTERN PetscErrorCode MatEllWarpProductView_Private(Mat, PetscViewer);
 PETSC_INTERN PetscErrorCode MatEllWarpProductCheckVecs_Private(Mat, Vec, Vec);
+PETSC_INTERN PetscErrorCode MatCreateGraph_SeqAIJEllWarp(Mat, PetscBool, PetscBool, PetscReal, PetscInt, PetscInt[], Mat *);
 PETSC_INTERN PetscErrorCode MatEllWarpGetTwin_Private(Mat, Mat *);
 
 /* COO assembly (src/mat/impls/ellwarp/seq/ellwarpcoo.c) */

@@ -249,6 +249,7 @@ static PetscErrorCode RevertInPlace(Mat B)
   B->ops->view              = ew->parent.view;
   B->ops->setfromoptions    = ew->parent.setfromoptions;
   B->ops->bindtocpu         = ew->parent.bindtocpu;
+  B->ops->creategraph       = ew->parent.creategraph;
   PetscCall(PetscFree(B->spptr));
   PetscCall(ComposeAll(B, PETSC_FALSE));
   PetscCall(MatSetVecType(B, VECSTANDARD));
@@ -369,12 +370,14 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   ew->parent.view              = B->ops->view;
   ew->parent.setfromoptions    = B->ops->setfromoptions;
   ew->parent.bindtocpu         = B->ops->bindtocpu;
+  ew->parent.creategraph       = B->ops->creategraph;
   B->ops->destroy              = MatDestroy_SeqAIJEllWarp;
   B->ops->duplicate            = MatDuplicate_SeqAIJEllWarp;
   B->ops->createsubmatrices    = MatCreateSubMatrices_SeqAIJEllWarp;
   B->ops->view                 = MatView_SeqAIJEllWarp;
   B->ops->setfromoptions       = MatSetFromOptions_SeqAIJEllWarp;
   B->ops->bindtocpu            = MatBindToCPU_SeqAIJEllWarp;
+  B->ops->creategraph          = MatCreateGraph_SeqAIJEllWarp;
   B->boundtocpu                = PETSC_FALSE; /* PETSc creates matrices bound to the CPU; GPU types unbind them in their conversion */
   PetscCall(MatBindToCPU_SeqAIJEllWarp(B, PETSC_FALSE));
   PetscCall(ComposeAll(B, PETSC_TRUE));
