@@ -544,6 +544,7 @@ typedef struct {
 
 #include <petscdm.h>
 PETSC_EXTERN PetscErrorCode DMPlexWarpAsmCreate(DM, PetscWarpPhysics, PetscWarpAsm *);
+PETSC_EXTERN PetscErrorCode DMPlexWarpCreateRigidBody(DM, PetscInt, MatNullSpace *);
 PETSC_EXTERN PetscErrorCode DMPlexWarpRecognizePhysics(DM, PetscBool *, PetscWarpPhysics *, PetscReal[], char[], size_t);
 PETSC_EXTERN PetscErrorCode DMPlexWarpRecognizeResidual(DM, PetscWarpPhysics, const PetscReal[], PetscReal, PetscBool *, PetscReal[], char[], size_t);
 PETSC_EXTERN PetscErrorCode DMPlexWarpSetSNESLocalFEM(DM);

@@ -613,6 +613,15 @@ for w in $what; do
   final18) # issue 8, eighteenth session (~4-5 min): the whole GPU suite after the TS form of the Aliev-Panfilov hook
             # (DMPlexWarpSetTSLocalAlievPanfilov(): plexap_* part 4, tutorial_ex4_ts_cuda) and the boundary-projection skip
     (cd $B && ctest -j 4 -L gpu --output-on-failure 2>&1 | tee "$OUTDIR/ctest_final18.log" | grep -E "tests passed|\(Failed\)|Timeout|\] [0-9]+ bytes" | head -30) ;;
+  rigid20) # issue 8, twentieth session (~1.5 min): the near null space of tutorial 3 by DMPlexWarpCreateRigidBody() (from
+            # the vertex coordinates for Q1) instead of DMPlexCreateRigidBody() (6 DMProjectFunction()s inside
+            # DMCreateMatrix()): its GPU test, then elasticity Q1 50^3 with CG + GAMG, the GPU paths on one rank and PETSc
+            # on 16 ranks (set-up split into mesh and matrix)
+    (cd $B && ctest -L gpu -R "rigid" --output-on-failure 2>&1 | grep -E "tests passed|\(Failed\)" ; ctest -V -R rigid_q1_3d_cuda 2>&1 | grep unknowns | cut -c1-160)
+    E="$B/tutorials/ex3 -petscspace_degree 1 -dm_plex_box_faces 50,50,50"
+    rm -f "$OUTDIR/rigid20.csv"
+    mpiexec -n 1 --bind-to none $E -paths ellwarp,sharednz -csv "$OUTDIR/rigid20.csv" 2>&1 | grep -E "^  (path|ellwarp|sharednz) " | cut -c1-150
+    mpiexec -n 16 --bind-to core $E -paths aij -csv "$OUTDIR/rigid20.csv" 2>&1 | grep -E "^  (path|aij) " | cut -c1-150 ;;
   graph20) # issue 8, twentieth session (~3 min): MatCreateGraph() of ellwarp on its product twin (heatlog20: GAMG's graph
             # on ellwarp 1.38 s against sharednz's 0.53 s at heat P1 1.95 M): the GPU tests with GAMG or products, then
             # CG + GAMG at heat P1 -dm_refine 5 and elasticity Q1 50^3, ellwarp and sharednz

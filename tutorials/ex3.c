@@ -2,7 +2,8 @@ static char help[] = "petscwarp tutorial 3: linear elasticity on hexahedra (or a
                      "snes/tutorials/ex56: -div sigma(u) = b, sigma = lambda div(u) I + mu (grad u + grad u^T), b = (0, .., -1)\n"
                      "(gravity), u = 0 on one face (Face Sets value -fixed_face: the left face x = 0 of a box by default), free\n"
                      "elsewhere; Q1 or Q2 (-petscspace_degree), one Newton step (the problem is linear) with CG and GAMG, the\n"
-                     "rigid-body modes as GAMG's near null space (DMPlexCreateRigidBody()). Each path sets the problem up the\n"
+                     "rigid-body modes as GAMG's near null space (DMPlexWarpCreateRigidBody(): DMPlexCreateRigidBody()'s modes,\n"
+                     "from the vertex coordinates for Q1; on every path). Each path sets the problem up the\n"
                      "same way and differs only in the Jacobian's matrix type and who assembles it:\n"
                      "  aij      PETSc's CPU path: DMPlexSetSNESLocalFEM(), MATAIJ, DMPlexSNESComputeJacobianFEM()\n"
                      "  ellwarp  DMPlexWarpSetSNESLocalFEM(): the Jacobian computed and reduced by PetscWarpAsm into MATELLWARP's\n"
@@ -65,7 +66,7 @@ static void g3_elas(PetscInt dim, PetscInt Nf, PetscInt NfAux, const PetscInt uO
 static PetscErrorCode RigidBody(DM dm, PetscInt origField, PetscInt field, MatNullSpace *nullspace)
 {
   PetscFunctionBegin;
-  PetscCall(DMPlexCreateRigidBody(dm, origField, nullspace));
+  PetscCall(DMPlexWarpCreateRigidBody(dm, origField, nullspace)); /* DMPlexCreateRigidBody()'s modes; Q1: from the coordinates */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
