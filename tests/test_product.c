@@ -7,10 +7,13 @@ static char help[] = "Matrix products with MATSEQAIJELLWARP operands against MAT
                      "                       products; seqaij: the host twin; seqaijcusparse: the device twin)\n"
                      "  -its_tol <k>         iteration counts of PCMG may differ from AIJ's by k (default 0)\n"
                      "  -expect_guard        the products ran on the device by the automatic rule (-mat_ellwarp_product_device unset):\n"
-                     "                       MatMult() with host vectors must then be refused\n";
+                     "                       MatMult() with host vectors must then be refused\n"
+                     "  -shell_dm_vec_type <type>  attach a DMSHELL with this vector type to the Laplacians (MatSetDM()), as\n"
+                     "                       DMCreateMatrix() attaches its DM: the automatic rule reads the vectors' type there\n";
 
 #include "testutil.h"
 #include <petscksp.h>
+#include <petscdmshell.h>
 
 static PetscReal tol = 1e-13;
 
@@ -235,7 +238,8 @@ int main(int argc, char **argv)
   PetscInt  n = 24, its[2], itstol = 0;
   PetscReal err;
   PetscBool skip, guard = PETSC_FALSE;
-  char      expect[64] = "";
+  char      expect[64] = "", dmvec[64] = "";
+  DM        shell = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(TestBegin(&argc, &argv, help, &skip));
@@ -248,7 +252,13 @@ int main(int argc, char **argv)
   PetscCall(Laplacian(n, &aA));
   PetscCall(Prolongation(n, &aP));
   PetscCall(MatTranspose(aP, MAT_INITIAL_MATRIX, &aR));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-shell_dm_vec_type", dmvec, sizeof(dmvec), NULL));
+  if (dmvec[0]) {
+    PetscCall(DMShellCreate(PETSC_COMM_SELF, &shell));
+    PetscCall(DMSetVecType(shell, dmvec));
+  }
   PetscCall(MatConvert(aA, MATELLWARP, MAT_INITIAL_MATRIX, &eA));
+  if (shell) PetscCall(MatSetDM(eA, shell));
   PetscCall(MatConvert(aP, MATELLWARP, MAT_INITIAL_MATRIX, &eP));
   PetscCall(MatConvert(aR, MATELLWARP, MAT_INITIAL_MATRIX, &eR));
 
@@ -271,6 +281,7 @@ int main(int argc, char **argv)
 
   /* values assembled into the layout (MatSetValuesCOO): current there only; the twin gathers them from the layout */
   PetscCall(EllWarpByCOO(aA, &cA));
+  if (shell) PetscCall(MatSetDM(cA, shell));
   PetscCall(AllProducts("COO values", cA, eP, eR, aA, aP, aR, Cc, expect));
   PetscCall(MatScale(aA, 2.0)); /* and again, new values into the layout, the products reused */
   {
@@ -310,6 +321,7 @@ int main(int argc, char **argv)
   PetscCall(MatDestroy(&aA));
   PetscCall(MatDestroy(&aP));
   PetscCall(MatDestroy(&aR));
+  PetscCall(DMDestroy(&shell));
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -145,7 +145,7 @@ PETSC_INTERN PetscErrorCode MatEllWarpComposeProduct_Private(Mat, PetscBool);
 PETSC_INTERN PetscErrorCode MatEllWarpProductOptions_Private(Mat, PetscOptionItems);
 PETSC_INTERN PetscErrorCode MatEllWarpProductReset_Private(Mat);
 PETSC_INTERN PetscErrorCode MatEllWarpProductView_Private(Mat, PetscViewer);
-PETSC_INTERN PetscErrorCode MatEllWarpProductCheckVecs_Private(Mat, Vec, Vec);
+PETSC_INTERN PetscErrorCode MatEllWarpProductCheckVecs_Private(Mat, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatCreateGraph_SeqAIJEllWarp(Mat, PetscBool, PetscBool, PetscReal, PetscInt, PetscInt[], Mat *);
 PETSC_INTERN PetscErrorCode MatEllWarpGetTwin_Private(Mat, Mat *);
 

@@ -9,7 +9,7 @@
 static PetscErrorCode MatMult_SeqAIJEllWarp(Mat A, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  if (((Mat_SeqAIJEllWarp *)A->spptr)->product_vecguard) PetscCall(MatEllWarpProductCheckVecs_Private(A, x, y));
+  if (((Mat_SeqAIJEllWarp *)A->spptr)->product_vecguard) PetscCall(MatEllWarpProductCheckVecs_Private(A, x, y, NULL));
   PetscCall(MatEllWarpApply_Private(A, PETSC_FALSE, x, NULL, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -21,6 +21,7 @@ static PetscErrorCode MatWarpMultDot_SeqAIJEllWarp(Mat A, Vec x, Vec y, PetscInt
   PetscFunctionBegin;
   *nparts = 0;
   if (A->ops->mult != MatMult_SeqAIJEllWarp || x == y) PetscFunctionReturn(PETSC_SUCCESS);
+  if (((Mat_SeqAIJEllWarp *)A->spptr)->product_vecguard) PetscCall(MatEllWarpProductCheckVecs_Private(A, x, y, NULL));
   PetscCall(VecLockReadPush(x));
   PetscCall(MatEllWarpMultDot_Private(A, x, y, cap, parts, nparts));
   PetscCall(VecLockReadPop(x));
@@ -30,7 +31,7 @@ static PetscErrorCode MatWarpMultDot_SeqAIJEllWarp(Mat A, Vec x, Vec y, PetscInt
 static PetscErrorCode MatMultAdd_SeqAIJEllWarp(Mat A, Vec x, Vec z, Vec y)
 {
   PetscFunctionBegin;
-  if (((Mat_SeqAIJEllWarp *)A->spptr)->product_vecguard) PetscCall(MatEllWarpProductCheckVecs_Private(A, x, y));
+  if (((Mat_SeqAIJEllWarp *)A->spptr)->product_vecguard) PetscCall(MatEllWarpProductCheckVecs_Private(A, x, y, z));
   PetscCall(MatEllWarpApply_Private(A, PETSC_FALSE, x, z, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -38,7 +39,7 @@ static PetscErrorCode MatMultAdd_SeqAIJEllWarp(Mat A, Vec x, Vec z, Vec y)
 static PetscErrorCode MatMultTranspose_SeqAIJEllWarp(Mat A, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  if (((Mat_SeqAIJEllWarp *)A->spptr)->product_vecguard) PetscCall(MatEllWarpProductCheckVecs_Private(A, x, y));
+  if (((Mat_SeqAIJEllWarp *)A->spptr)->product_vecguard) PetscCall(MatEllWarpProductCheckVecs_Private(A, x, y, NULL));
   PetscCall(MatEllWarpApply_Private(A, PETSC_TRUE, x, NULL, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -46,7 +47,7 @@ static PetscErrorCode MatMultTranspose_SeqAIJEllWarp(Mat A, Vec x, Vec y)
 static PetscErrorCode MatMultTransposeAdd_SeqAIJEllWarp(Mat A, Vec x, Vec z, Vec y)
 {
   PetscFunctionBegin;
-  if (((Mat_SeqAIJEllWarp *)A->spptr)->product_vecguard) PetscCall(MatEllWarpProductCheckVecs_Private(A, x, y));
+  if (((Mat_SeqAIJEllWarp *)A->spptr)->product_vecguard) PetscCall(MatEllWarpProductCheckVecs_Private(A, x, y, z));
   PetscCall(MatEllWarpApply_Private(A, PETSC_TRUE, x, z, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -218,7 +219,15 @@ static PetscErrorCode MatCreateSubMatrices_SeqAIJEllWarp(Mat A, PetscInt n, cons
   PetscCall((*ew->parent.createsubmatrices)(A, n, isrow, iscol, scall, B));
   for (PetscInt i = 0; scall == MAT_INITIAL_MATRIX && i < n; i++) {
     PetscCall(PetscObjectTypeCompare((PetscObject)(*B)[i], MATSEQAIJELLWARP, &same));
-    if (same) PetscCall(MatEllWarpSetOpts_SeqAIJEllWarp((*B)[i], &ew->opt));
+    if (same) {
+      Mat_SeqAIJEllWarp *bw;
+
+      PetscCall(MatEllWarpSetOpts_SeqAIJEllWarp((*B)[i], &ew->opt));
+      bw                    = (Mat_SeqAIJEllWarp *)(*B)[i]->spptr; /* where its products run, as A's (MatDuplicate()) */
+      bw->product_device    = ew->product_device;
+      bw->product_host_twin = ew->product_host_twin;
+      bw->product_check     = ew->product_check;
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -417,7 +426,7 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat A, MatType type, MatReuse reu
 . -mat_ellwarp_threshold <t>      - K2 threshold (entries per lane)
 . -mat_ellwarp_block_size <bs>    - threads per CUDA block
 . -mat_ellwarp_stage <bool>       - staged reassembly of a repeated `MatSetValues()` sequence (`MatWarpSetStage()`)
-. -mat_ellwarp_product_device <bool> - matrix products on the device through an aijcusparse twin (CUDA backend; default: when the matrix's vectors are device vectors)
+. -mat_ellwarp_product_device <bool> - matrix products on the device through an aijcusparse twin (CUDA backend; default: when an operand's DM has device vectors)
 . -mat_ellwarp_product_check <bool> - check every product on a twin (and every refresh of its values) against `MATSEQAIJ`'s on host copies (slow; tests)
 - -mat_ellwarp_product_host_twin <bool> - matrix products of the host backend on a `MATSEQAIJ` twin (for tests; default false)
 
@@ -430,8 +439,10 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJEllWarp(Mat A, MatType type, MatReuse reu
   and the first host read pulls them back once.
 
   Matrix products (`MatMatMult()`, `MatTransposeMatMult()`, `MatMatTransposeMult()`, `MatPtAP()`, `MatRARt()`, `MatProductCreate()`;
-  `PCGAMG` and `PCMG`'s Galerkin set-ups) with the CUDA backend run in cuSPARSE on a `MATSEQAIJCUSPARSE` twin of the matrix when its
-  vectors are device vectors (those of its `DM`, `DMGetVecType()`, where `DMCreateMatrix()` made it, else those of `MatCreateVecs()`) or
+  `PCGAMG` and `PCMG`'s Galerkin set-ups) with the CUDA backend run in cuSPARSE on a `MATSEQAIJCUSPARSE` twin of the matrix when the
+  solver's vectors are known to be device vectors -- an operand's `DM` (`DMCreateMatrix()` attaches it) has a device vector type
+  (`DMGetVecType()`) and no operand says otherwise (an operand without a `DM`, such as `PCGAMG`'s prolongator, follows the others;
+  with no `DM` at all the products stay on the host, since `MatCreateVecs()` does not say what vectors a user makes) -- or
   with `-mat_ellwarp_product_device`: the twin is built once
   per nonzero pattern (it shares the host row pointer and columns of the matrix), its values refreshed, when the matrix changed, by a
   device gather from the ELL-WARP layout (or one upload of the host values when the layout is not current); the other operand takes

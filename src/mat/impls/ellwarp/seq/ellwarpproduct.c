@@ -28,8 +28,8 @@
 
   With the host backend products stay SeqAIJ's (on the matrices themselves, the result of type ellwarp), unless
   -mat_ellwarp_product_host_twin, which runs them on a MATSEQAIJ twin in the same way (the host twin of the mechanism,
-  for tests). With the CUDA backend the device twins are used where the matrix's vectors are device vectors (TwinType());
-  -mat_ellwarp_product_device sets it either way. Blocks of MATMPIAIJELLWARP never use a twin:
+  for tests). With the CUDA backend the device twins are used where an operand's DM has device vectors and none says
+  otherwise (TwinType(), ProductTwinType()); -mat_ellwarp_product_device sets it either way. Blocks of MATMPIAIJELLWARP never use a twin:
   MPIAIJ's products read their host arrays.
 */
 #include <petscwarp/private/ellwarpimpl.h>
@@ -38,46 +38,58 @@
   #include <petscdevice_cuda.h>
 #endif
 
+#if PetscDefined(HAVE_CUDA)
 /* Whether the vectors that solvers give A are device vectors: not where the DMPlex hook made A's MatCreateVecs() give
    host vectors (opt.hostvecs: the DM's vectors are host ones), else the vector type of A's DM where A has one
-   (DMCreateMatrix()), else that of MatCreateVecs() */
-static PetscErrorCode VectorsOnDevice(Mat A, PetscBool *dev)
+   (DMCreateMatrix()), else that of MatCreateVecs() -- which says nothing of the vectors a user makes himself:
+   *known is then false (a weak answer, ProductTwinType()) */
+static PetscErrorCode VectorsOnDevice(Mat A, PetscBool *dev, PetscBool *known)
 {
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
   DM                 dm;
   VecType            vt;
 
   PetscFunctionBegin;
-  *dev = PETSC_FALSE;
+  *dev   = PETSC_FALSE;
+  *known = PETSC_TRUE;
   if (ew->opt.hostvecs) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGetDM(A, &dm));
   if (dm) PetscCall(DMGetVecType(dm, &vt));
-  else vt = A->defaultvectype;
+  else {
+    vt     = A->defaultvectype;
+    *known = PETSC_FALSE;
+  }
   if (vt) PetscCall(PetscStrcmpAny(vt, dev, VECCUDA, VECSEQCUDA, VECMPICUDA, ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+#endif
 
 /* The type of the twin the products of A run on; NULL: SeqAIJ's products on A itself, for the reason *why.
-   -mat_ellwarp_product_device unset: the device twin when A's vectors are device vectors. The products' results are
-   then MATSEQAIJCUSPARSE (GAMG's coarse operators and smoothed prolongators), whose MatMult() reads its vectors' device
-   arrays without a type check in an optimised PETSc: given host vectors they compute with whatever those arrays hold
-   (H100, 2026-11-28: GAMG 16 iterations where AIJ took 11, on host vectors; 11 on device vectors) */
-static PetscErrorCode TwinType(Mat A, MatType *type, const char **why)
+   -mat_ellwarp_product_device unset: the device twin when A's vectors are device vectors; *weak when that comes from
+   MatCreateVecs() alone (A has no DM): a product then runs on the device only where another operand's vectors are
+   known to be device vectors (ProductTwinType(); GAMG's prolongator, which has no DM, follows the operator's). The
+   products' results are then MATSEQAIJCUSPARSE (GAMG's coarse operators and smoothed prolongators), whose MatMult()
+   reads its vectors' device arrays without a type check in an optimised PETSc: given host vectors they compute with
+   whatever those arrays hold (H100, 2026-11-28: GAMG 16 iterations where AIJ took 11, on host vectors; 11 on device
+   vectors) */
+static PetscErrorCode TwinType(Mat A, MatType *type, const char **why, PetscBool *weak)
 {
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
 
   PetscFunctionBegin;
   *type = NULL;
   *why  = NULL;
+  *weak = PETSC_FALSE;
   if (ew->mpi_block) *why = "a block of an MPI matrix";
   else if (A->boundtocpu) *why = "bound to the CPU";
 #if PetscDefined(HAVE_CUDA)
   else if (ew->opt.backend == MAT_ELLWARP_BACKEND_CUDA) {
-    PetscBool dev = PETSC_FALSE;
+    PetscBool dev = PETSC_FALSE, known = PETSC_TRUE;
 
-    if (ew->product_device == PETSC_BOOL3_UNKNOWN) PetscCall(VectorsOnDevice(A, &dev));
+    if (ew->product_device == PETSC_BOOL3_UNKNOWN) PetscCall(VectorsOnDevice(A, &dev, &known));
     if (ew->product_device == PETSC_BOOL3_TRUE || dev) *type = MATSEQAIJCUSPARSE;
     else *why = ew->product_device == PETSC_BOOL3_FALSE ? "-mat_ellwarp_product_device 0" : "the matrix's vectors are host vectors, which the device products' aijcusparse results cannot take; -mat_ellwarp_product_device forces them";
+    *weak = (PetscBool)(*type && !known);
   }
 #endif
   else if (ew->product_host_twin)
@@ -198,10 +210,10 @@ PetscErrorCode MatEllWarpGetTwin_Private(Mat A, Mat *twin)
   const char        *why;
   MatType            type;
   PetscObjectState   state;
-  PetscBool          same = PETSC_FALSE;
+  PetscBool          same = PETSC_FALSE, weak;
 
   PetscFunctionBegin;
-  PetscCall(TwinType(A, &type, &why));
+  PetscCall(TwinType(A, &type, &why, &weak));
   PetscCheck(type, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No product twin: %s", why);
   if (ew->twin) PetscCall(PetscObjectTypeCompare((PetscObject)ew->twin, type, &same));
   if (ew->twin && (!same || ew->twin_nzstate != A->nonzerostate || ew->twin->rmap->n != A->rmap->n || ew->twin->cmap->n != A->cmap->n)) PetscCall(MatDestroy(&ew->twin));
@@ -232,16 +244,17 @@ static PetscErrorCode Operand(Mat X, Mat *T)
 
 /* The twin type an operand asks for: its twin's for MATSEQAIJELLWARP, MATSEQAIJCUSPARSE (not bound to the CPU) and
    MATSEQAIJ take part as they are; NULL for any other */
-static PetscErrorCode OperandKind(Mat X, MatType *kind, const char **why)
+static PetscErrorCode OperandKind(Mat X, MatType *kind, const char **why, PetscBool *weak)
 {
   PetscBool is;
 
   PetscFunctionBegin;
   *kind = NULL;
   *why  = "operand types";
+  *weak = PETSC_FALSE;
   PetscCall(PetscObjectTypeCompare((PetscObject)X, MATSEQAIJELLWARP, &is));
   if (is) {
-    PetscCall(TwinType(X, kind, why));
+    PetscCall(TwinType(X, kind, why, weak));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 #if PetscDefined(HAVE_CUDA)
@@ -591,16 +604,18 @@ static PetscErrorCode ProductTwinType(Mat C, MatType *type, const char **why)
   Mat_Product *product = C->product;
   MatType      ka, kb;
   const char  *wa, *wb;
-  PetscBool    same;
+  PetscBool    same, weaka, weakb;
 
   PetscFunctionBegin;
   *type = NULL;
   *why  = "product type";
   if (product->type != MATPRODUCT_AB && product->type != MATPRODUCT_AtB && product->type != MATPRODUCT_ABt && product->type != MATPRODUCT_PtAP && product->type != MATPRODUCT_RARt) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(OperandKind(product->A, &ka, &wa));
-  PetscCall(OperandKind(product->B, &kb, &wb));
+  PetscCall(OperandKind(product->A, &ka, &wa, &weaka));
+  PetscCall(OperandKind(product->B, &kb, &wb, &weakb));
   *why = !ka ? wa : wb;
   if (!ka || !kb) PetscFunctionReturn(PETSC_SUCCESS);
+  *why = "no operand has a DM of device vectors (-mat_ellwarp_product_device forces the device twins)";
+  if (weaka && weakb) PetscFunctionReturn(PETSC_SUCCESS); /* MatCreateVecs() alone does not tell the solver's vectors */
   PetscCall(PetscStrcmp(ka, kb, &same));
   *why = "operands of different kinds";
   if (same) *type = ka;
@@ -652,7 +667,8 @@ static PetscErrorCode MatProductSetFromOptions_SeqAIJEllWarp(Mat C)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* MatCreateGraph() (PCGAMG's strength graph) on the twin where the products run on one: with the device twin the
+/* MatCreateGraph() (PCGAMG's strength graph) on the twin where the products run on one (not on the weak answer of a
+   matrix without a DM, TwinType()): with the device twin the
    graph's operations (duplicate, transpose, sum, diagonal scaling) then run on the aijcusparse twin as on PETSc's own
    aijcusparse, instead of SeqAIJ's host code on a copy of the matrix pulled from the layout (H100, heat P1 at 1.95 M
    unknowns: 1.38 s against sharednz's 0.53 s, with a row-by-row MatAXPY() of the transpose), and the graph is
@@ -661,10 +677,11 @@ PetscErrorCode MatCreateGraph_SeqAIJEllWarp(Mat A, PetscBool sym, PetscBool scal
 {
   MatType     type;
   const char *why;
+  PetscBool   weak;
 
   PetscFunctionBegin;
-  PetscCall(TwinType(A, &type, &why));
-  if (type) {
+  PetscCall(TwinType(A, &type, &why, &weak));
+  if (type && !weak) {
     Mat T;
 
     PetscCall(MatEllWarpGetTwin_Private(A, &T));
@@ -683,13 +700,13 @@ PetscErrorCode MatCreateGraph_SeqAIJEllWarp(Mat A, PetscBool sym, PetscBool scal
 /* With the device products chosen by the automatic rule (A's vectors were device vectors), a host vector given to A's
    MatMult() and friends means that the solver's vectors are host ones, which the products' aijcusparse results (e.g.
    PCGAMG's coarse operators and prolongators) would read as device arrays: refused with the remedies */
-PetscErrorCode MatEllWarpProductCheckVecs_Private(Mat A, Vec x, Vec y)
+PetscErrorCode MatEllWarpProductCheckVecs_Private(Mat A, Vec x, Vec y, Vec z)
 {
-  Vec       v[2] = {x, y};
+  Vec       v[3] = {x, y, z};
   PetscBool dev;
 
   PetscFunctionBegin;
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < 3; i++) {
     if (!v[i]) continue;
     PetscCall(PetscObjectTypeCompareAny((PetscObject)v[i], &dev, VECSEQCUDA, VECMPICUDA, ""));
     PetscCheck(dev, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "A host vector (type %s) given to a %s matrix whose products (MatPtAP(), MatMatMult(); PCGAMG's set-up) ran on the device because its vectors were device vectors: their %s results (e.g. PCGAMG's coarse operators) read device arrays and cannot take host vectors. Give the solver device vectors (MatCreateVecs(), -dm_vec_type cuda) or keep the products on the host (-mat_ellwarp_product_device 0)",
@@ -716,7 +733,7 @@ PetscErrorCode MatEllWarpProductOptions_Private(Mat A, PetscOptionItems PetscOpt
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsBool3("-mat_ellwarp_product_device", "Matrix products (MatMatMult, MatPtAP, ...; PCGAMG's set-up) on the device through an aijcusparse twin (CUDA backend; default: when the matrix's vectors are device vectors)", "MATSEQAIJELLWARP", PetscBool3ToBool(ew->product_device), &ew->product_device, NULL));
+  PetscCall(PetscOptionsBool3("-mat_ellwarp_product_device", "Matrix products (MatMatMult, MatPtAP, ...; PCGAMG's set-up) on the device through an aijcusparse twin (CUDA backend; default: when an operand's DM has device vectors)", "MATSEQAIJELLWARP", PetscBool3ToBool(ew->product_device), &ew->product_device, NULL));
   PetscCall(PetscOptionsBool("-mat_ellwarp_product_check", "Check every product on twins (and every refresh of a twin's values) against SeqAIJ's on host copies (slow; for tests and diagnosis)", "MATSEQAIJELLWARP", ew->product_check, &ew->product_check, NULL));
   PetscCall(PetscOptionsBool("-mat_ellwarp_product_host_twin", "Matrix products of the host backend on a MATSEQAIJ twin (tests the twin mechanism without a GPU)", "MATSEQAIJELLWARP", ew->product_host_twin, &ew->product_host_twin, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -735,10 +752,13 @@ PetscErrorCode MatEllWarpProductView_Private(Mat A, PetscViewer viewer)
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
   const char        *why;
   MatType            type;
+  PetscBool          weak;
 
   PetscFunctionBegin;
-  PetscCall(TwinType(A, &type, &why));
+  PetscCall(TwinType(A, &type, &why, &weak));
   if (!type) PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP products: SeqAIJ's, on the host (%s)\n", why));
+  else if (weak && !ew->twin)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "ELL-WARP products: on a %s twin where another operand has a DM of device vectors, else SeqAIJ's on the host (the matrix has no DM; -mat_ellwarp_product_device forces the twin)\n", type));
   else {
     PetscLogDouble nnz = 0, m = (PetscLogDouble)A->rmap->n, dev, host;
     PetscBool      device;
