@@ -1061,6 +1061,7 @@ static void CheckRowNZ(const Config *C, Problem *P, const double *ref, int cuda)
         printf("  rownz P1 closed form (geo 2, coefficient %d): %.2e from the element matrices\n", ph->coef, rd);
       }
       p1s = v2.p1sigma, p1r = v2.p1detr;
+      (void)p1s, (void)p1r; /* read by the CUDA checks only */
     }
 #if defined(PETSCWARP_TEST_CUDA)
     if (cuda && PetscWarpAsmRowNZTileBytes(&P->fe, ph->kind, R.v.maxslots)) {

@@ -387,7 +387,9 @@ static PetscErrorCode ToEllWarpInPlace(Mat B)
   B->ops->setfromoptions       = MatSetFromOptions_SeqAIJEllWarp;
   B->ops->bindtocpu            = MatBindToCPU_SeqAIJEllWarp;
   B->ops->creategraph          = MatCreateGraph_SeqAIJEllWarp;
-  B->boundtocpu                = PETSC_FALSE; /* PETSc creates matrices bound to the CPU; GPU types unbind them in their conversion */
+#if PetscDefined(HAVE_DEVICE)  /* a PETSc without devices has no binding */
+  B->boundtocpu = PETSC_FALSE; /* PETSc creates matrices bound to the CPU; GPU types unbind them in their conversion */
+#endif
   PetscCall(MatBindToCPU_SeqAIJEllWarp(B, PETSC_FALSE));
   PetscCall(ComposeAll(B, PETSC_TRUE));
   PetscCall(MatEllWarpSetValueHooks_Private(B, PETSC_TRUE));

@@ -75,13 +75,15 @@ static PetscErrorCode VectorsOnDevice(Mat A, PetscBool *dev, PetscBool *known)
 static PetscErrorCode TwinType(Mat A, MatType *type, const char **why, PetscBool *weak)
 {
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+  PetscBool          bound;
 
   PetscFunctionBegin;
   *type = NULL;
   *why  = NULL;
   *weak = PETSC_FALSE;
+  PetscCall(MatBoundToCPU(A, &bound)); /* false in a PETSc without devices */
   if (ew->mpi_block) *why = "a block of an MPI matrix";
-  else if (A->boundtocpu) *why = "bound to the CPU";
+  else if (bound) *why = "bound to the CPU";
 #if PetscDefined(HAVE_CUDA)
   else if (ew->opt.backend == MAT_ELLWARP_BACKEND_CUDA) {
     PetscBool dev = PETSC_FALSE, known = PETSC_TRUE;
