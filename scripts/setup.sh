@@ -63,11 +63,15 @@ else
   if [ -n "$NVCC" ]; then "$PREFIX/venv/bin/pip" install -q nvidia-nvml-dev || fail "pip install nvidia-nvml-dev"; fi
   export MPICC=mpicc MPICXX=mpicxx PETSC_CONFIGURE_OPTIONS="$OPTS"
   export MAKEFLAGS="-j$(nproc)"
-  "$PREFIX/venv/bin/pip" install -v --no-build-isolation --no-binary petsc "petsc==$PETSC_VERSION" >"$PREFIX/build.log" 2>&1 \
+  # --no-cache-dir: pip would otherwise take the wheel it built from the same sdist before, whatever the
+  # PETSC_CONFIGURE_OPTIONS (a CPU-only request got the CUDA build of an earlier run)
+  "$PREFIX/venv/bin/pip" install -v --no-cache-dir --no-build-isolation --no-binary petsc "petsc==$PETSC_VERSION" >"$PREFIX/build.log" 2>&1 \
     || { tail -40 "$PREFIX/build.log" >&2; fail "pip install petsc==$PETSC_VERSION (log: $PREFIX/build.log)"; }
   pyver=$("$PREFIX/venv/bin/python" -c 'import sys;print("python%d.%d"%sys.version_info[:2])')
   ln -sfn "$pyver" "$PREFIX/venv/lib/python3"
   [ -f "$PETSC_DIR/lib/pkgconfig/PETSc.pc" ] || fail "PETSc.pc not found under $PETSC_DIR"
+  if grep -q "define PETSC_HAVE_CUDA 1" "$PETSC_DIR/include/petscconf.h"; then got=1; else got=0; fi
+  [ "$got" = "$([ -n "$NVCC" ] && echo 1 || echo 0)" ] || fail "the PETSc installed has CUDA=$got, not what was configured (a prebuilt wheel?): see $PREFIX/build.log"
   touch "$PREFIX/.complete"
 fi
 # From the same sdist (pip download, served from PyPI or pip's cache), next to the installed PETSc:
