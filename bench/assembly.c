@@ -192,12 +192,12 @@ static PetscErrorCode Report(const CaseInfo *ci, Row *r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Device-to-device copy bandwidth, bytes read + written, median of 20 copies of 1 GiB */
+#if PetscDefined(HAVE_CUDA)
+/* Device-to-device copy bandwidth, bytes read + written, median of 20 copies of 1 GiB (called with CUDA only) */
 static PetscErrorCode CopyBandwidth(PetscReal *gbs)
 {
   PetscFunctionBegin;
   *gbs = 0;
-#if PetscDefined(HAVE_CUDA)
   {
     size_t    bytes = (size_t)1 << 30;
     void     *a, *b;
@@ -218,9 +218,9 @@ static PetscErrorCode CopyBandwidth(PetscReal *gbs)
     PetscCallCUDA(cudaFree(a));
     PetscCallCUDA(cudaFree(b));
   }
-#endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+#endif
 
 static PetscErrorCode DeviceDescription(PetscBool dev, char *buf, size_t len)
 {

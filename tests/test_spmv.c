@@ -143,10 +143,12 @@ static PetscErrorCode RunCase(const char *cs, const char *k, PetscInt threshold,
         PetscCheck(PetscAbsScalar(sum - dot) <= 1e-12 * (nx * ny + PETSC_SMALL), PETSC_COMM_SELF, PETSC_ERR_PLIB, "case %s: x'y of the product %g, VecDot() %g", cs, (double)PetscRealPart(sum), (double)PetscRealPart(dot));
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s x'y with the product: %" PetscInt_FMT " partial sums, agrees with VecDot()\n", cs, k, np));
         nmultdot++;
+#if PetscDefined(HAVE_DEVICE)                   /* a PETSc without devices binds nothing */
         PetscCall(MatBindToCPU(B, PETSC_TRUE)); /* MatMult() is then the parent's: the product with x'y must not run */
         PetscCall((*f)(B, xb, yb, -need, NULL, &np));
         PetscCheck(np == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "case %s: the product with x'y ran on a matrix bound to the CPU", cs);
         PetscCall(MatBindToCPU(B, PETSC_FALSE));
+#endif
         PetscCall(VecDestroy(&parts));
       } else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-10s %-4s x'y with the product: not for this layout (%" PetscInt_FMT ")\n", cs, k, need));
     }

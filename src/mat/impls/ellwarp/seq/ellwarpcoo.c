@@ -48,6 +48,7 @@ static PetscErrorCode COODestroy(PetscCtxRt ctx)
 static PetscErrorCode GetMaps(EllWarpCOO *coo, PetscBool device, PetscWarpCOO **C)
 {
   PetscFunctionBegin;
+  *C = NULL; /* gcc -O3 without CUDA: maybe-uninitialized in the callers otherwise */
 #if PetscDefined(HAVE_CUDA)
   if (device && !coo->ondevice) {
     PetscCallCUDA((cudaError_t)PetscWarpCOOMapsToDeviceCUDA(&coo->h, &coo->d));
@@ -231,7 +232,7 @@ static PetscErrorCode MatSetValuesCOO_SeqAIJEllWarp(Mat A, const PetscScalar v[]
 {
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
   EllWarpCOO        *coo;
-  PetscWarpCOO      *C;
+  PetscWarpCOO      *C    = NULL;
   const int         *slot = NULL;
   PetscMemType       mt   = PETSC_MEMTYPE_HOST;
   int                add  = imode != INSERT_VALUES; /* as MatSetValuesCOO_SeqAIJ() */
@@ -331,7 +332,7 @@ static PetscErrorCode AIJCOODestroy(PetscCtxRt ctx)
 PetscErrorCode MatEllWarpCOOToAIJ_Private(Mat B)
 {
   EllWarpCOO          *coo;
-  PetscWarpCOO        *C;
+  PetscWarpCOO        *C = NULL;
   MatCOOStruct_SeqAIJ *a;
 
   PetscFunctionBegin;

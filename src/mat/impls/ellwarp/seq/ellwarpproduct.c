@@ -74,14 +74,16 @@ static PetscErrorCode VectorsOnDevice(Mat A, PetscBool *dev, PetscBool *known)
    vectors) */
 static PetscErrorCode TwinType(Mat A, MatType *type, const char **why, PetscBool *weak)
 {
-  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
-  PetscBool          bound;
+  Mat_SeqAIJEllWarp *ew    = (Mat_SeqAIJEllWarp *)A->spptr;
+  PetscBool          bound = PETSC_FALSE;
 
   PetscFunctionBegin;
   *type = NULL;
   *why  = NULL;
   *weak = PETSC_FALSE;
-  PetscCall(MatBoundToCPU(A, &bound)); /* false in a PETSc without devices */
+#if PetscDefined(HAVE_DEVICE) /* a PETSc without devices binds nothing (its MatBoundToCPU() says true) */
+  bound = A->boundtocpu;
+#endif
   if (ew->mpi_block) *why = "a block of an MPI matrix";
   else if (bound) *why = "bound to the CPU";
 #if PetscDefined(HAVE_CUDA)
