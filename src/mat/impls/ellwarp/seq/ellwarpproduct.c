@@ -713,7 +713,7 @@ PetscErrorCode MatEllWarpProductCheckVecs_Private(Mat A, Vec x, Vec y, Vec z)
   for (int i = 0; i < 3; i++) {
     if (!v[i]) continue;
     PetscCall(PetscObjectTypeCompareAny((PetscObject)v[i], &dev, VECSEQCUDA, VECMPICUDA, ""));
-    PetscCheck(dev, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "A host vector (type %s) given to a %s matrix whose products (MatPtAP(), MatMatMult(); PCGAMG's set-up) ran on the device because its vectors were device vectors: their %s results (e.g. PCGAMG's coarse operators) read device arrays and cannot take host vectors. Give the solver device vectors (MatCreateVecs(), -dm_vec_type cuda) or keep the products on the host (-mat_ellwarp_product_device 0)",
+    PetscCheck(dev, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "A host vector (type %s) given to a %s matrix whose products (MatPtAP(), MatMatMult(); PCGAMG's set-up) ran on the device because a DM (its own or another operand's) has device vectors: their %s results (e.g. PCGAMG's coarse operators) read device arrays and cannot take host vectors. Give the solver device vectors (MatCreateVecs(), -dm_vec_type cuda) or keep the products on the host (-mat_ellwarp_product_device 0)",
                ((PetscObject)v[i])->type_name, ((PetscObject)A)->type_name, MATSEQAIJCUSPARSE);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
