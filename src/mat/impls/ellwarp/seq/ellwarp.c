@@ -9,7 +9,6 @@
 static PetscErrorCode MatMult_SeqAIJEllWarp(Mat A, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  if (((Mat_SeqAIJEllWarp *)A->spptr)->product_vecguard) PetscCall(MatEllWarpProductCheckVecs_Private(A, x, y, NULL));
   PetscCall(MatEllWarpApply_Private(A, PETSC_FALSE, x, NULL, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -21,7 +20,6 @@ static PetscErrorCode MatWarpMultDot_SeqAIJEllWarp(Mat A, Vec x, Vec y, PetscInt
   PetscFunctionBegin;
   *nparts = 0;
   if (A->ops->mult != MatMult_SeqAIJEllWarp || x == y) PetscFunctionReturn(PETSC_SUCCESS);
-  if (((Mat_SeqAIJEllWarp *)A->spptr)->product_vecguard) PetscCall(MatEllWarpProductCheckVecs_Private(A, x, y, NULL));
   PetscCall(VecLockReadPush(x));
   PetscCall(MatEllWarpMultDot_Private(A, x, y, cap, parts, nparts));
   PetscCall(VecLockReadPop(x));
@@ -31,7 +29,6 @@ static PetscErrorCode MatWarpMultDot_SeqAIJEllWarp(Mat A, Vec x, Vec y, PetscInt
 static PetscErrorCode MatMultAdd_SeqAIJEllWarp(Mat A, Vec x, Vec z, Vec y)
 {
   PetscFunctionBegin;
-  if (((Mat_SeqAIJEllWarp *)A->spptr)->product_vecguard) PetscCall(MatEllWarpProductCheckVecs_Private(A, x, y, z));
   PetscCall(MatEllWarpApply_Private(A, PETSC_FALSE, x, z, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -39,7 +36,6 @@ static PetscErrorCode MatMultAdd_SeqAIJEllWarp(Mat A, Vec x, Vec z, Vec y)
 static PetscErrorCode MatMultTranspose_SeqAIJEllWarp(Mat A, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  if (((Mat_SeqAIJEllWarp *)A->spptr)->product_vecguard) PetscCall(MatEllWarpProductCheckVecs_Private(A, x, y, NULL));
   PetscCall(MatEllWarpApply_Private(A, PETSC_TRUE, x, NULL, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -47,7 +43,6 @@ static PetscErrorCode MatMultTranspose_SeqAIJEllWarp(Mat A, Vec x, Vec y)
 static PetscErrorCode MatMultTransposeAdd_SeqAIJEllWarp(Mat A, Vec x, Vec z, Vec y)
 {
   PetscFunctionBegin;
-  if (((Mat_SeqAIJEllWarp *)A->spptr)->product_vecguard) PetscCall(MatEllWarpProductCheckVecs_Private(A, x, y, z));
   PetscCall(MatEllWarpApply_Private(A, PETSC_TRUE, x, z, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -191,25 +186,35 @@ static PetscErrorCode MatView_SeqAIJEllWarp(Mat A, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatDuplicate_SeqAIJEllWarp(Mat A, MatDuplicateOption op, Mat *B)
+/* B (of type MATSEQAIJELLWARP, made from A) gets A's options and where A's products run */
+static PetscErrorCode CopySettings(Mat A, Mat B)
 {
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr, *bw;
 
   PetscFunctionBegin;
-  PetscCall((*ew->parent.duplicate)(A, op, B)); /* creates *B with A's type name, then copies the AIJ data */
-  PetscCall(MatEllWarpSetOpts_SeqAIJEllWarp(*B, &ew->opt));
-  bw                    = (Mat_SeqAIJEllWarp *)(*B)->spptr;
+  PetscCall(MatEllWarpSetOpts_SeqAIJEllWarp(B, &ew->opt));
+  bw                    = (Mat_SeqAIJEllWarp *)B->spptr;
   bw->product_device    = ew->product_device;
   bw->product_host_twin = ew->product_host_twin;
   bw->product_check     = ew->product_check;
-  bw->mpi_block         = ew->mpi_block;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDuplicate_SeqAIJEllWarp(Mat A, MatDuplicateOption op, Mat *B)
+{
+  Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
+
+  PetscFunctionBegin;
+  PetscCall((*ew->parent.duplicate)(A, op, B)); /* creates *B with A's type name, then copies the AIJ data */
+  PetscCall(CopySettings(A, *B));
+  ((Mat_SeqAIJEllWarp *)(*B)->spptr)->mpi_block = ew->mpi_block;
   PetscCall(MatEllWarpDuplicateCOO_Private(A, *B));
   PetscCall(MatWarpStageCopySettings_Private(A, *B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Submatrices (MatCreateSubMatrix() of one rank goes through here: fieldsplit's blocks, ...) get A's options, so that
-   their vectors are of the same type as A's */
+   their vectors are of the same type as A's, and run their products where A's run */
 static PetscErrorCode MatCreateSubMatrices_SeqAIJEllWarp(Mat A, PetscInt n, const IS isrow[], const IS iscol[], MatReuse scall, Mat *B[])
 {
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
@@ -219,15 +224,7 @@ static PetscErrorCode MatCreateSubMatrices_SeqAIJEllWarp(Mat A, PetscInt n, cons
   PetscCall((*ew->parent.createsubmatrices)(A, n, isrow, iscol, scall, B));
   for (PetscInt i = 0; scall == MAT_INITIAL_MATRIX && i < n; i++) {
     PetscCall(PetscObjectTypeCompare((PetscObject)(*B)[i], MATSEQAIJELLWARP, &same));
-    if (same) {
-      Mat_SeqAIJEllWarp *bw;
-
-      PetscCall(MatEllWarpSetOpts_SeqAIJEllWarp((*B)[i], &ew->opt));
-      bw                    = (Mat_SeqAIJEllWarp *)(*B)[i]->spptr; /* where its products run, as A's (MatDuplicate()) */
-      bw->product_device    = ew->product_device;
-      bw->product_host_twin = ew->product_host_twin;
-      bw->product_check     = ew->product_check;
-    }
+    if (same) PetscCall(CopySettings(A, (*B)[i]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -618,6 +618,7 @@ PetscErrorCode MatEllWarpApply_Private(Mat A, PetscBool trans, Vec x, Vec z, Vec
   Mat_SeqAIJEllWarp *ew = (Mat_SeqAIJEllWarp *)A->spptr;
 
   PetscFunctionBegin;
+  if (ew->product_vecguard) PetscCall(MatEllWarpProductCheckVecs_Private(A, x, y, z)); /* device products: device vectors only */
   PetscCall(MatEllWarpSetUp_Private(A));
   PetscCall(PetscLogEventBegin(trans ? MATELLWARP_MultT : MATELLWARP_Mult, A, x, y, 0));
   if (ew->built_backend == MAT_ELLWARP_BACKEND_HOST) PetscCall(ApplyHost(A, trans, x, z, y));
@@ -647,6 +648,7 @@ PetscErrorCode MatEllWarpMultDot_Private(Mat A, Vec x, Vec y, PetscInt cap, Pets
 #endif
 
   PetscFunctionBegin;
+  if (ew->product_vecguard) PetscCall(MatEllWarpProductCheckVecs_Private(A, x, y, NULL)); /* device products: device vectors only */
   *nparts = 0;
   if (A->rmap->n != A->cmap->n || !n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatEllWarpSetUp_Private(A));
