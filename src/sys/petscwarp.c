@@ -3,6 +3,7 @@
 #include <petscwarp/private/warpasmimpl.h>
 #include <petscwarp/private/warpstage.h>
 #include <petscwarp/private/cgwarpimpl.h>
+#include <petscwarp/private/plexwarpasm.h>
 PETSC_INTERN PetscErrorCode DMPlexWarpAutoRegister_Private(void);
 PETSC_INTERN PetscErrorCode PetscWarpThreadsFinalize_Private(void);
 
@@ -13,6 +14,7 @@ const char *const MatEllWarpIndices[]  = {"auto", "32", "16", "block", "block16"
 PetscLogEvent MATELLWARP_Build, MATELLWARP_Refresh, MATELLWARP_Mult, MATELLWARP_MultT, MATELLWARP_ToHost;
 PetscLogEvent MATELLWARP_COOPre, MATELLWARP_COOVal;
 PetscLogEvent MATELLWARP_TwinBuild, MATELLWARP_TwinValues;
+PetscLogEvent DMPLEXWARP_RigidBody;
 PetscLogEvent PETSCWARPASM_Plan, PETSCWARPASM_Assemble, PETSCWARPASM_Elem, PETSCWARPASM_Reduce, PETSCWARPASM_Vector, PETSCWARPASM_COOPrealloc, PETSCWARPASM_Residual, PETSCWARPASM_APPoints, PETSCWARPASM_BdResidual, PETSCWARPASM_PWJacobian, PETSCWARPASM_PWResidual;
 PetscLogEvent               PETSCWARPASM_Extract, PETSCWARPASM_Pattern, PETSCWARPASM_PlanSlots, PETSCWARPASM_PlanColor, PETSCWARPASM_PlanRed, PETSCWARPASM_PlanPart, PETSCWARPASM_PlanBlocks, PETSCWARPASM_PlanUpload, PETSCWARPASM_PlanRowNZ;
 PetscClassId                PETSCWARPASM_CLASSID;
@@ -89,6 +91,7 @@ PetscErrorCode PetscWarpInitializePackage(void)
   PetscCall(PetscLogEventRegister("WarpAsmPWResidual", PETSCWARPASM_CLASSID, &PETSCWARPASM_PWResidual));
   /* the phases of the set-up (bench_assembly -setup_only prints them) */
   PetscCall(PetscLogEventRegister("WarpAsmExtract", PETSCWARPASM_CLASSID, &PETSCWARPASM_Extract));
+  PetscCall(PetscLogEventRegister("WarpRigidBody", DM_CLASSID, &DMPLEXWARP_RigidBody)); /* DMPlexWarpCreateRigidBody() */
   PetscCall(PetscLogEventRegister("WarpAsmPattern", PETSCWARPASM_CLASSID, &PETSCWARPASM_Pattern));
   PetscCall(PetscLogEventRegister("WarpAsmPlanSlots", PETSCWARPASM_CLASSID, &PETSCWARPASM_PlanSlots));
   PetscCall(PetscLogEventRegister("WarpAsmPlanColor", PETSCWARPASM_CLASSID, &PETSCWARPASM_PlanColor));

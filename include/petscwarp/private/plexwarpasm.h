@@ -26,6 +26,7 @@ PETSC_EXTERN PetscErrorCode DMPlexWarpAsmGetData_Private(DM, PetscWarpPhysics, P
 /* The "physics" of an assembler for user pointwise functions: a field of any number of components, no built-in physics
    (DMPlexWarpAsmCreate_Private(), DMPlexWarpAsmGetData_Private()) */
 #define DMPLEXWARP_PHYSICS_ANY ((PetscWarpPhysics)-1)
+PETSC_INTERN PetscLogEvent  DMPLEXWARP_RigidBody; /* DMPlexWarpCreateRigidBody() */
 PETSC_INTERN PetscErrorCode DMPlexWarpAsmCreate_Private(DM, PetscWarpPhysics, PetscWarpAsm *);
 /* The fields' tabulations for the pointwise kernels of several fields: fnb, fnc, fB, fD (PetscFree2(fB[f], fD[f])) */
 PETSC_INTERN PetscErrorCode DMPlexWarpFieldTabulations_Private(DM, PetscInt *, PetscInt[], PetscInt[], PetscReal *[], PetscReal *[]);

@@ -6,8 +6,7 @@
   DMCreateMatrix() of Q1 elasticity at 40^3 cells (the near null space constructor runs inside DMCreateMatrix()), more
   than the matrix itself, and the one-GPU user pays it before the first product.
 */
-#include <petscwarp.h>
-#include <petscdmplex.h>
+#include <petscwarp/private/plexwarpasm.h> /* DMPLEXWARP_RigidBody */
 #include <petscfe.h>
 
 /* Whether the field's dofs are its components' values at the vertices: a PetscFE of Lagrange type (or the sum of
@@ -106,7 +105,7 @@ static PetscErrorCode VertexLagrange(DM dm, PetscInt field, PetscInt cdim, Petsc
   `DMLocalToGlobal()` (constrained dofs drop out as in `DMProjectFunction()`), and orthonormalized as
   `DMPlexCreateRigidBody()` does, so that the null space is the same to rounding. Any other field (higher degree, a
   basis transform, cell-wise coordinates, components other than the coordinates) is handed to
-  `DMPlexCreateRigidBody()`; `-info` says which path ran and why.
+  `DMPlexCreateRigidBody()`; `-info` says which path ran and why, the log event `WarpRigidBody` times it.
 
   A near null space constructor for `DMSetNearNullSpaceConstructor()` calls it as
 .vb
@@ -140,12 +139,15 @@ PetscErrorCode DMPlexWarpCreateRigidBody(DM dm, PetscInt field, MatNullSpace *sp
   PetscCall(DMGetNumFields(dm, &Nf));
   PetscCheck(!Nf || (field >= 0 && field < Nf), comm, PETSC_ERR_ARG_OUTOFRANGE, "Field %" PetscInt_FMT " is not in [0, %" PetscInt_FMT ")", field, Nf);
   PetscCheck(cdim <= 3, comm, PETSC_ERR_SUP, "Coordinate dimension %" PetscInt_FMT " > 3", cdim);
+  PetscCall(PetscWarpInitializePackage()); /* the log event */
+  PetscCall(PetscLogEventBegin(DMPLEXWARP_RigidBody, dm, 0, 0, 0));
   ok  = PETSC_FALSE;
   why = !Nf ? "no fields" : "dimension 1";
   if (Nf && dim > 1) PetscCall(VertexLagrange(dm, field, cdim, &ok, &why));
   if (!ok) {
     PetscCall(PetscInfo(dm, "Rigid-body modes by DMPlexCreateRigidBody() (%s)\n", why));
     PetscCall(DMPlexCreateRigidBody(dm, field, sp));
+    PetscCall(PetscLogEventEnd(DMPLEXWARP_RigidBody, dm, 0, 0, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscInfo(dm, "Rigid-body modes from the vertex coordinates (field %" PetscInt_FMT ": Lagrange, dofs on the vertices)\n", field));
@@ -212,5 +214,6 @@ PetscErrorCode DMPlexWarpCreateRigidBody(DM dm, PetscInt field, MatNullSpace *sp
   }
   PetscCall(MatNullSpaceCreate(comm, PETSC_FALSE, mmin, mode, sp));
   for (PetscInt i = 0; i < mmin; ++i) PetscCall(VecDestroy(&mode[i]));
+  PetscCall(PetscLogEventEnd(DMPLEXWARP_RigidBody, dm, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
