@@ -38,6 +38,8 @@ for c in "$HEAT -petscspace_degree 1 -dm_refine ${HEAT_P1_REFINE:-4}" \
   run mpiexec -n 1 --bind-to none $c -csv "$CSV"
   run mpiexec -n "$NP" --bind-to core $c -paths aij -csv "$CSV"
   t=${c#"$B"/tutorials/} # the case without the build directory (whose name must not match the patterns)
+  # PCGAMG type warp (set up on the device; scalar problems): the GPU paths again with it
+  case "$t" in ex2*gamg*) run mpiexec -n 1 --bind-to none $c -paths ellwarp,sharednz -paths_gamg_type warp -csv "$CSV" ;; esac
   case "$t" in *gamg*) continue ;; esac # KSPCGWARP fuses Jacobi only (it runs on one rank)
   case "$t" in ex3*-pc_type\ jacobi* | ex2*) run mpiexec -n 1 --bind-to none $c -paths ellwarp,sharednz -ksp_type cgwarp -csv "$CSV" ;; esac
 done
@@ -50,7 +52,8 @@ if [ -n "${HEAT_P1_BIG:-}" ]; then
   case "$c" in *${ONLY:-}*)
     run mpiexec -n "$NP" --bind-to core $c -paths aij -csv "$CSV"
     run mpiexec -n "$NP" --bind-to core $c -paths aij -pc_type gamg -csv "$CSV"
-    run mpiexec -n 1 --bind-to none $c -paths ellwarp,sharednz -ksp_type cgwarp -csv "$CSV" ;;
+    run mpiexec -n 1 --bind-to none $c -paths ellwarp,sharednz -ksp_type cgwarp -csv "$CSV"
+    [ -n "${HEAT_P1_BIG_GAMG:-}" ] && run mpiexec -n 1 --bind-to none $c -paths ellwarp,sharednz -pc_type gamg -paths_gamg_type warp -csv "$CSV" ;;
   esac
 fi
 # The heart (tutorial 4, the Aliev-Panfilov model on the ellipsoidal shell): ms per time step, its own CSV

@@ -27,9 +27,13 @@ def converged(r):
     return "; KSP " not in (r.get("how") or "")
 
 
+def pcbase(r):  # "gamg/warp" and "gamg/agg" (the PCGAMG type, -paths_gamg_type) are one case: PETSc's GAMG against ours
+    return (r["pc"] or "").split("/")[0]
+
+
 cases = []
 for r in rows:
-    key = (r["problem"], r["degree"], r["pc"], r["unknowns"])
+    key = (r["problem"], r["degree"], pcbase(r), r["unknowns"])
     if key not in cases:
         cases.append(key)
 phases = [("residual", "#999999"), ("asm_again", "#d62728"), ("pc_setup", "#ff7f0e"), ("solve", "#1f77b4")]
@@ -46,10 +50,10 @@ def opt(r, k):  # a column that older CSVs lack (mesh_setup, matrix_setup: the s
 
 
 for ax, key in zip(axes[0], cases):
-    sel = [r for r in rows if (r["problem"], r["degree"], r["pc"], r["unknowns"]) == key]
+    sel = [r for r in rows if (r["problem"], r["degree"], pcbase(r), r["unknowns"]) == key]
     bars = []
     for r in sel:
-        label = f"CPU {r['ranks']}" if r["path"] == "aij" else r["path"] + ("+cgwarp" if r.get("ksp") == "cgwarp" else "")
+        label = f"CPU {r['ranks']}" if r["path"] == "aij" else r["path"] + ("+cgwarp" if r.get("ksp") == "cgwarp" else "") + ("+" + r["pc"].split("/")[1] if "/" in (r["pc"] or "") and not r["pc"].endswith("/agg") else "")
         if not converged(r):
             label += " (not converged)"
         bars.append((label, r))

@@ -163,6 +163,8 @@ PETSC_EXTERN PetscErrorCode MatEllWarpGetRowPermutation(Mat, IS *);
 PETSC_EXTERN PetscErrorCode PCEllWarpPermGetKSP(PC, KSP *);
 
 /* KSPCGWARP: see its man page in src/ksp/ksp/impls/cgwarp/cgwarp.c */
+#define PCGAMGWARP "warp" /* PCGAMGType: smoothed aggregation set up on the device (PCGAMGSetType(), -pc_gamg_type warp) */
+
 #define KSPCGWARP "cgwarp"
 PETSC_EXTERN PetscErrorCode KSPCGWarpSetCheckEvery(KSP, PetscInt);
 PETSC_EXTERN PetscErrorCode KSPCGWarpGetCheckEvery(KSP, PetscInt *);

@@ -6,7 +6,7 @@
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm cgwarp
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
-#                                   ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
+#                                   gamgopt21 gamgwarp21 dbg21 ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
 #                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l check30 rcm30 rcm30b e2e30 step35 check35 heat35 (check35 and heat35 of 2026-11-27 (fifteenth) ran the product's total of p'w and its dependent launch, since removed: results/multdot_total_pdl_2026-11-27o.diff; step35 libraries built from the step variants kept only as results/cgstep_occupancy_batch_2026-11-27o.diff) big36 big36b dot30 gap30 lds30 heat_lds30 san31 suite31 e2e31 prealloc32 suite32a suite32b asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b ncu26h regs26 prof28 cg28b final28 rcm28 check28 jac28 (rcm30 and rcm30b of 2026-11-27 (twelfth) ran the renumbered-columns code since removed: results/xperm_columns_2026-11-27l.diff; dot30 the schedule-0 products with x'y since removed: results/multdot_schedule0_2026-11-27l.diff; prof28 and cg28b of 2026-11-27 (tenth) ran KSPCGWARP code since removed: alternating sweeps, batched loads; regs26 of 2026-11-26 (eighth) ran register-capped kernels kept only as results/rownz_regcap_2026-11-26h.diff; compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
 #                                   (default:
@@ -645,6 +645,36 @@ for w in $what; do
     rm -f "$OUTDIR/gamg20.csv"
     mpiexec -n 1 --bind-to none $B/tutorials/ex3 -petscspace_degree 1 -dm_plex_box_faces 50,50,50 -paths ellwarp,sharednz -csv "$OUTDIR/gamg20.csv" 2>&1 | grep -E "^  (path|ellwarp|sharednz) " | cut -c1-150
     mpiexec -n 1 --bind-to none $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5 -pc_type gamg -paths ellwarp,sharednz -csv "$OUTDIR/gamg20.csv" 2>&1 | grep -E "^  (path|ellwarp|sharednz) " | cut -c1-150 ;;
+  gamgwarp21) # issue 8, twenty-first session (~4 min): PCGAMG type warp (smoothed aggregation set up by CUDA kernels):
+              # its GPU tests, its kernels under compute-sanitizer, then CG + GAMG at heat P1 -dm_refine 5 with
+              # -pc_gamg_type warp on the GPU paths (one rank) and PETSc's CPU path (agg) on 16 ranks
+    (cd $B && ctest -L gpu -R "gamgwarp|gamgkernels" --output-on-failure 2>&1 | tee "$OUTDIR/ctest_gamgwarp21.log" | grep -E "tests passed|\(Failed\)|Timeout|PETSC ERROR|check failed|iterations" | head -20)
+    (cd $B && ctest -V -R "gamgwarp.*cuda|gamgkernels_cuda" 2>&1 | grep -E "iterations|aggregates|coarse operator" | cut -c1-150)
+    (cd $B && ctest -V -R "ksp_gamg_p2_cuda_auto" 2>&1 | grep -E "iterations" | cut -c1-150)
+    compute-sanitizer --tool memcheck --error-exitcode 9 $B/tests/test_gamgkernels > "$OUTDIR/sanitizer_gamgwarp21.log" 2>&1; echo "compute-sanitizer memcheck test_gamgkernels: rc $?"; grep -E "ERROR SUMMARY" "$OUTDIR/sanitizer_gamgwarp21.log"
+    compute-sanitizer --tool memcheck --error-exitcode 9 $B/tests/test_ksp -mat_ellwarp_backend cuda -dm_vec_type cuda -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 12,12 -ksp_type cg -pc_type gamg -pc_gamg_type warp > "$OUTDIR/sanitizer_gamgwarp21_ksp.log" 2>&1; echo "compute-sanitizer memcheck test_ksp gamg warp: rc $?"; grep -E "ERROR SUMMARY|iterations" "$OUTDIR/sanitizer_gamgwarp21_ksp.log"
+    E="$B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5 -pc_type gamg"
+    rm -f "$OUTDIR/gamgwarp21.csv"
+    mpiexec -n 1 --bind-to none $E -pc_gamg_type warp -paths ellwarp,sharednz -csv "$OUTDIR/gamgwarp21.csv" -log_view -info :pc > "$OUTDIR/gamgwarp21_gpu.txt" 2>&1
+    grep -E "^  (path|ellwarp|sharednz) |^(GAMGWarp|PCSetUp |MatPtAP|PCGAMG Gal l00|KSPSolve|MatCUSPARSCopyTo) |PETSC ERROR" "$OUTDIR/gamgwarp21_gpu.txt" | cut -c1-130 | head -30
+    grep -E "GAMGWarp|warp: level|eigen" "$OUTDIR/gamgwarp21_gpu.txt" | head -16 | cut -c1-200
+    grep -q "PETSC ERROR" "$OUTDIR/gamgwarp21_gpu.txt" && $E -pc_gamg_type warp -pc_gamg_warp_check -paths sharednz -info :pc 2>&1 | grep -E "warp_check|warp: level|PETSC ERROR: [A-Za-z]|^  sharednz" | head -20 | cut -c1-200
+    mpiexec -n 16 --bind-to core $E -paths aij -csv "$OUTDIR/gamgwarp21.csv" 2>&1 | grep -E "^  (path|aij) " | cut -c1-150 ;;
+  dbg21) # issue 8, twenty-first session (~30 s): gamgwarp21 found GAMG type warp at 16 iterations with ellwarp (device twin,
+          # two levels) but 141 with aijcusparse, while -pc_gamg_warp_check found the device's aggregates and prolongator
+          # equal to the host twin's: which part of PETSc's hierarchy on aijcusparse differs
+    K="$B/tests/test_ksp -test_require_device -compare_type aijcusparse -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 12,12 -petscspace_degree 2 -ksp_type cg -pc_type gamg"
+    for v in "-pc_gamg_type agg" "-pc_gamg_type warp" "-pc_gamg_type warp -matptap_backend_cpu" "-pc_gamg_type warp -pc_gamg_agg_nsmooths 0" "-pc_gamg_type warp -mg_coarse_pc_type svd" "-pc_gamg_type warp -pc_gamg_warp_dbg_host_prol"; do
+      echo "== $v"; $K $v -ksp_view 2>&1 | grep -E "iterations|rows=|total: nonzeros|PETSC ERROR: [A-Za-z]" | sort | uniq -c | head -12 | cut -c1-160
+    done ;;
+  gamgopt21) # issue 8, twenty-first session (~1.5 min): where PCGAMG's set-up on the GPU paths goes at heat P1 -dm_refine 5
+             # (2.80 s of sharednz's 2.82 s; the graph's square 0.83 s, MatTranspose 0.31 s, MatCreateGraph 0.53 s): the
+             # same runs without aggressive coarsening (no squared graph), the GPU paths on one rank and PETSc on 16 ranks
+    E="$B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5 -pc_type gamg -pc_gamg_aggressive_coarsening 0"
+    rm -f "$OUTDIR/gamgopt21.csv"
+    mpiexec -n 1 --bind-to none $E -paths ellwarp,sharednz -csv "$OUTDIR/gamgopt21.csv" -log_view > "$OUTDIR/gamgopt21_gpu.txt" 2>&1
+    grep -E "^  (path|ellwarp|sharednz) |^(MatCreateGraph|PCSetUp |MatCoarsen|MatTranspose|MatMatMultSym|MatPtAP|PCGAMG Opt l00|KSPSolve) " "$OUTDIR/gamgopt21_gpu.txt" | cut -c1-130
+    mpiexec -n 16 --bind-to core $E -paths aij -csv "$OUTDIR/gamgopt21.csv" 2>&1 | grep -E "^  (path|aij) " | cut -c1-150 ;;
   vec20) # issue 8, twentieth session (~1 min): prol20 found the smoothed prolongators equal; the twins' coarse
           # hierarchy is aijcusparse, whose MatMult() reads device arrays without a type check in an optimised PETSc,
           # and test_ksp gave the solvers host vectors (VECSTANDARD DM): the same runs with -dm_vec_type cuda

@@ -13,6 +13,7 @@ static char help[] = "petscwarp tutorial 2: the steady heat problem of Cecka, Le
                      "preconditioner's set-up, solve,\n"
                      "iterations and the agreement of the solutions with the aij path.\n"
                      "  -paths a,b,...     paths to run (default aij,ellwarp, and sharednz with a GPU); the first is the reference\n"
+                     "  -paths_gamg_type t PCGAMG type of the paths other than aij with -pc_type gamg (e.g. warp: set up on the device)\n"
                      "  -rtol <r>          CG relative tolerance (default 1e-10)\n"
                      "  -check             exit with an error if a path's solution differs from aij's by more than 100 rtol or\n"
                      "                     its iteration count by more than max(1, 0.5%): the sums of the assembly run in another\n"

@@ -14,6 +14,7 @@ static char help[] = "petscwarp tutorial 3: linear elasticity on hexahedra (or a
                      "  -lambda <l> -mu <m>  Lame parameters (default 1, 1)\n"
                      "  -fixed_face <id>     the Face Sets value of the clamped face (default: 6, the box's x = 0 face in 3D; 4 in 2D)\n"
                      "  -paths a,b,...       paths to run (default aij,ellwarp, and sharednz with a GPU); the first is the reference\n"
+                     "  -paths_gamg_type t   PCGAMG type of the paths other than aij with -pc_type gamg (e.g. warp: set up on the device)\n"
                      "  -rtol <r>            CG relative tolerance (default 1e-8)\n"
                      "  -check               exit with an error if a path's solution differs from aij's by more than 100 rtol or\n"
                      "                       its iteration count by more than max(1, 0.5%)\n"

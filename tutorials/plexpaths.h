@@ -22,7 +22,7 @@ typedef struct {
 } PlexPathResult;
 
 /* -paths (default aij,ellwarp and, with a device, sharednz; the first is the reference), -rtol, -check, -require_device
-   (returns *skip) */
+   (returns *skip); PlexPathRun() reads -paths_gamg_type (the PCGAMG type of the paths other than aij, e.g. warp) */
 PetscErrorCode PlexPathOptions(PetscBool device, PetscInt *npaths, char *paths[], PetscReal *rtol, PetscBool *check, PetscBool *skip);
 /* One path: u0 = 0 (boundary values inserted by DMPlex), F = F(u0) and J twice (first; again, as in a Newton step: the
    log stages "<path> first" and "<path> step"), du = J^{-1} F, u = u0 - du */

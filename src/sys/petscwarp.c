@@ -20,6 +20,8 @@ PetscLogEvent               PETSCWARPASM_Extract, PETSCWARPASM_Pattern, PETSCWAR
 PetscClassId                PETSCWARPASM_CLASSID;
 PETSC_INTERN PetscErrorCode MatCreate_SharedNZ(Mat);
 PetscLogEvent               PCELLWARPPERM_SetUp, PCELLWARPPERM_Scatter;
+PetscLogEvent               PCGAMGWARP_Aggregate, PCGAMGWARP_Prolongator, PCGAMGWARP_Galerkin;
+PETSC_INTERN PetscErrorCode PCCreateGAMG_Warp(PC);
 PETSC_INTERN PetscErrorCode PCCreate_EllWarpPerm(PC);
 
 static PetscBool PetscWarpPackageInitialized = PETSC_FALSE;
@@ -41,7 +43,7 @@ PetscErrorCode PetscWarpFinalizePackage(void)
 
 /*@C
   PetscWarpInitializePackage - Registers the petscwarp matrix types (`MATELLWARP`, `MATSHAREDNZ`), preconditioner
-  (`PCELLWARPPERM`), Krylov method (`KSPCGWARP`), the `PetscWarpAsm` class and log events
+  (`PCELLWARPPERM`), `PCGAMG` type (`PCGAMGWARP`), Krylov method (`KSPCGWARP`), the `PetscWarpAsm` class and log events
 
   Not Collective
 
@@ -103,6 +105,10 @@ PetscErrorCode PetscWarpInitializePackage(void)
   PetscCall(PCInitializePackage());
   PetscCall(PCRegister(PCELLWARPPERM, PCCreate_EllWarpPerm));
   PetscCall(PetscLogEventRegister("EllWarpPermSetUp", PC_CLASSID, &PCELLWARPPERM_SetUp));
+  PetscCall(PCGAMGRegister(PCGAMGWARP, PCCreateGAMG_Warp));
+  PetscCall(PetscLogEventRegister("GAMGWarpAgg", PC_CLASSID, &PCGAMGWARP_Aggregate));
+  PetscCall(PetscLogEventRegister("GAMGWarpProl", PC_CLASSID, &PCGAMGWARP_Prolongator));
+  PetscCall(PetscLogEventRegister("GAMGWarpRAP", PC_CLASSID, &PCGAMGWARP_Galerkin));
   PetscCall(PetscLogEventRegister("EllWarpPermScatter", PC_CLASSID, &PCELLWARPPERM_Scatter));
   PetscCall(KSPInitializePackage());
   PetscCall(KSPRegister(KSPCGWARP, KSPCreate_CGWarp));

@@ -120,6 +120,7 @@ PETSC_INTERN PetscInt       MatEllWarpBlockSize_Private(Mat); /* threads per blo
 PETSC_INTERN PetscErrorCode MatEllWarpSetUp_Private(Mat);
 PETSC_INTERN PetscErrorCode MatEllWarpReset_Private(Mat);
 PETSC_INTERN PetscErrorCode MatEllWarpChoose_Private(PetscInt, const int[], PetscInt, MatEllWarpKernel, PetscInt, MatEllWarpKernel *, PetscInt *);
+PETSC_INTERN PetscErrorCode MatEllWarpGetDeviceTwin_Private(Mat, Mat *, const char **);
 PETSC_INTERN PetscErrorCode MatEllWarpApply_Private(Mat, PetscBool, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatEllWarpGetDiagonal_Private(Mat, Vec);
 PETSC_INTERN PetscErrorCode MatEllWarpMultDot_Private(Mat, Vec, Vec, PetscInt, PetscScalar[], PetscInt *);

@@ -234,6 +234,25 @@ PetscErrorCode MatEllWarpGetTwin_Private(Mat A, Mat *twin)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* For PCGAMG type warp: A's aijcusparse twin (its CSR on the device, current values) when A's products run on the device
+   by a decision that does not depend on the other operand (a DM of device vectors, or -mat_ellwarp_product_device);
+   else NULL and why. A device prolongator built from the twin makes PCGAMG's coarse operators device matrices, which
+   need device vectors: hence not on a weak (DM-less) decision */
+PetscErrorCode MatEllWarpGetDeviceTwin_Private(Mat A, Mat *twin, const char **why)
+{
+  MatType   type;
+  PetscBool weak, dev = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  *twin = NULL;
+  PetscCall(TwinType(A, &type, why, &weak));
+  if (type) PetscCall(PetscStrcmp(type, MATSEQAIJCUSPARSE, &dev));
+  if (dev && weak) *why = "no DM says where the vectors are (the products' rule then waits for the other operand)";
+  else if (!dev && type) *why = "its products run on the host";
+  if (dev && !weak) PetscCall(MatEllWarpGetTwin_Private(A, twin));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* What a product's operand runs as: the twin of a MATSEQAIJELLWARP, any other matrix itself */
 static PetscErrorCode Operand(Mat X, Mat *T)
 {

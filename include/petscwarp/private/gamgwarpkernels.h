@@ -1,0 +1,120 @@
+/*
+  PCGAMG type "warp" (src/ksp/pc/impls/gamgwarp/gamgwarp.c): the set-up of smoothed aggregation for a scalar operator
+  on the device, in the kernels of src/kernels/gamgwarp.cu, with a host twin in C (src/kernels/gamgwarp_host.c: the
+  reference, and the backend without a GPU). No PETSc objects here: CSR arrays (32-bit indices), sizes and a stream.
+
+  1. Strength: an off-diagonal a_ij is strong if |a_ij| > theta sqrt(|a_ii a_jj|) (theta < 0: every stored one).
+  2. Roots: a maximal distance-2 independent set of the strength graph by the randomised algorithm of Bell, Dalton and
+     Olson (SIAM J. Sci. Comput. 34(4), 2012): each node carries the key (state, hash(i), i), states OUT < UNDECIDED <
+     IN; two max-propagations over the strong edges give each node the largest key within distance 2; an undecided
+     node whose own key is that largest becomes IN (a root), one that sees an IN key becomes OUT. Rounds repeat until
+     no node is undecided. The hash is fixed, so the host and the device choose the same roots.
+  3. Aggregates: a root with the nodes strongly connected to it (the largest-key root among several), then a node
+     left over joins the aggregate of its largest-key strong neighbour that joined in the first pass; a node left
+     after that (possible only on an unsymmetric pattern) is an aggregate of its own. Aggregates are numbered in the
+     order of their roots.
+  4. Tentative prolongator: P0(i, agg(i)) = b_i / |b|_agg(i)| with b the near-null vector (the constant by default);
+     the coarse near-null vector is bc(a) = |b|_a| (the QR of a one-column block).
+  5. Smoothed prolongator: P = (I - alpha D^-1 A) P0 (alpha = 1.4 / emax(D^-1 A), PCGAMGAGG's choice); alpha = 0
+     gives P0. Row i of P: the entries (agg(j), -alpha a_ij p0_j / a_ii) for the stored a_ij, and (agg(i), p0_i),
+     summed by column. The device sorts keys (row, column) and reduces them; the host sorts each row. Summation order
+     differs (the sums agree to rounding).
+*/
+#pragma once
+
+#include <stddef.h>
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+#if defined(__CUDACC__)
+  #define PETSCWARP_AMG_HD __host__ __device__
+#else
+  #define PETSCWARP_AMG_HD
+#endif
+
+enum {
+  PETSCWARP_AMG_OUT       = 0,
+  PETSCWARP_AMG_UNDECIDED = 1,
+  PETSCWARP_AMG_IN        = 2
+};
+
+/* errors of the kernels (the return value; positive values are CUDA errors) */
+enum {
+  PETSCWARP_AMG_OK        = 0,
+  PETSCWARP_AMG_ERR_MEM   = -1, /* out of (host or device) memory */
+  PETSCWARP_AMG_ERR_DIAG  = -2, /* a zero or missing diagonal entry (row in *bad) */
+  PETSCWARP_AMG_ERR_INDEX = -3, /* a column index out of range (row in *bad) */
+  PETSCWARP_AMG_ERR_ROUND = -4  /* the root selection did not finish in n + 1 rounds */
+};
+
+/* A node's 30-bit hash: a fixed integer mix of its index */
+static inline PETSCWARP_AMG_HD unsigned PetscWarpAMGHash(unsigned x)
+{
+  x = ((x >> 16) ^ x) * 0x45d9f3bu;
+  x = ((x >> 16) ^ x) * 0x45d9f3bu;
+  x = (x >> 16) ^ x;
+  return x & 0x3fffffffu;
+}
+
+/* The key of node i in state s: state in the top two bits, then the hash, then the index (unique, totally ordered) */
+static inline PETSCWARP_AMG_HD unsigned long long PetscWarpAMGKey(int s, int i)
+{
+  return ((unsigned long long)s << 62) | ((unsigned long long)PetscWarpAMGHash((unsigned)i) << 32) | (unsigned long long)(unsigned)i;
+}
+
+static inline PETSCWARP_AMG_HD int PetscWarpAMGKeyState(unsigned long long k)
+{
+  return (int)(k >> 62);
+}
+
+static inline PETSCWARP_AMG_HD double PetscWarpAMGAbs(double a)
+{
+  return a < 0 ? -a : a;
+}
+
+/* Whether the stored entry a_ij (j != i) is a strong connection */
+static inline PETSCWARP_AMG_HD int PetscWarpAMGStrong(double aij, double dii, double djj, double theta)
+{
+  if (theta < 0) return 1;
+  double s = PetscWarpAMGAbs(dii * djj);
+  return PetscWarpAMGAbs(aij) * PetscWarpAMGAbs(aij) > theta * theta * s && aij != 0;
+}
+
+/* What the set-up of one level reports */
+typedef struct {
+  int       nagg;      /* aggregates (coarse unknowns) */
+  int       rounds;    /* rounds of the root selection */
+  int       nleft;     /* nodes that formed an aggregate of their own in the last pass */
+  int       nisolated; /* nodes without a strong connection (aggregates of one) */
+  long long nstrong;   /* strong connections */
+  int       bad;       /* the row of an error */
+} PetscWarpAMGInfo;
+
+/* The prolongator, CSR with 32-bit indices, in host memory owned by the kernels layer (PetscWarpAMGFree*()) */
+typedef struct {
+  int       m, n; /* rows (fine), columns (aggregates) */
+  long long nnz;
+  int      *i, *j;
+  double   *v;
+  double   *bc; /* the coarse near-null vector (n entries) */
+} PetscWarpAMGProl;
+
+/* Aggregates of the strength graph of A (n rows, CSR ai/aj/aa, 32-bit indices): agg[i] in [0, info->nagg). The
+   arrays are host arrays (Host) or device arrays (CUDA: agg is a device array of n ints that the caller allocates) */
+int PetscWarpAMGAggregateHost(int n, const int *ai, const int *aj, const double *aa, double theta, int *agg, PetscWarpAMGInfo *info);
+/* P = (I - alpha D^-1 A) P0 from the aggregates and the near-null vector b (n entries; NULL: the constant), returned in
+   host memory (P->i, P->j, P->v, P->bc) */
+int  PetscWarpAMGProlongatorHost(int n, const int *ai, const int *aj, const double *aa, const int *agg, int nagg, const double *b, double alpha, PetscWarpAMGProl *P, PetscWarpAMGInfo *info);
+void PetscWarpAMGProlFree(PetscWarpAMGProl *P);
+
+/* ---------------- CUDA (src/kernels/gamgwarp.cu); 0 = success ---------------- */
+/* The same on the device: ai, aj, aa, agg and b device arrays; the prolongator comes back to host memory (P, freed by
+   PetscWarpAMGProlFree()); stream: a cudaStream_t */
+int PetscWarpAMGAggregateCUDA(int n, const int *ai, const int *aj, const double *aa, double theta, int *agg, PetscWarpAMGInfo *info, void *stream);
+int PetscWarpAMGProlongatorCUDA(int n, const int *ai, const int *aj, const double *aa, const int *agg, int nagg, const double *b, double alpha, PetscWarpAMGProl *P, PetscWarpAMGInfo *info, void *stream);
+
+#if defined(__cplusplus)
+}
+#endif

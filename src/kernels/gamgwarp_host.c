@@ -1,0 +1,191 @@
+/* PCGAMG type "warp": host twin of the CUDA kernels of src/kernels/gamgwarp.cu (the reference, and the backend without a
+   GPU). The algorithm: include/petscwarp/private/gamgwarpkernels.h. */
+#include <petscwarp/private/gamgwarpkernels.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The diagonal of A; PETSCWARP_AMG_ERR_INDEX for a column out of range (row in *bad) */
+static int Diagonal(int n, const int *ai, const int *aj, const double *aa, double *d, int *bad)
+{
+  for (int i = 0; i < n; i++) {
+    d[i] = 0;
+    for (int k = ai[i]; k < ai[i + 1]; k++) {
+      if (aj[k] < 0 || aj[k] >= n) {
+        *bad = i;
+        return PETSCWARP_AMG_ERR_INDEX;
+      }
+      if (aj[k] == i) d[i] += aa[k];
+    }
+  }
+  return PETSCWARP_AMG_OK;
+}
+
+int PetscWarpAMGAggregateHost(int n, const int *ai, const int *aj, const double *aa, double theta, int *agg, PetscWarpAMGInfo *info)
+{
+  long long           nnz = n > 0 ? ai[n] : 0;
+  double             *d   = (double *)malloc(sizeof(double) * (n > 0 ? n : 1));
+  unsigned char      *st = (unsigned char *)malloc(n > 0 ? n : 1), *sg = (unsigned char *)malloc(nnz > 0 ? nnz : 1);
+  unsigned long long *m1 = (unsigned long long *)malloc(sizeof(unsigned long long) * (n > 0 ? n : 1)), *m2 = (unsigned long long *)malloc(sizeof(unsigned long long) * (n > 0 ? n : 1));
+  int                *r1 = (int *)malloc(sizeof(int) * (n > 0 ? n : 1)), *r2 = (int *)malloc(sizeof(int) * (n > 0 ? n : 1));
+  int                 err = PETSCWARP_AMG_OK, und = n;
+
+  memset(info, 0, sizeof(*info));
+  info->bad = -1;
+  if (!d || !st || !sg || !m1 || !m2 || !r1 || !r2) {
+    err = PETSCWARP_AMG_ERR_MEM;
+    goto done;
+  }
+  if ((err = Diagonal(n, ai, aj, aa, d, &info->bad))) goto done;
+  for (int i = 0; i < n; i++) { /* the strength graph */
+    int ns = 0;
+    for (int k = ai[i]; k < ai[i + 1]; k++) {
+      sg[k] = (unsigned char)(aj[k] != i && PetscWarpAMGStrong(aa[k], d[i], d[aj[k]], theta));
+      ns += sg[k];
+    }
+    info->nstrong += ns;
+    if (!ns) info->nisolated++;
+    st[i] = PETSCWARP_AMG_UNDECIDED;
+  }
+  while (und > 0) { /* the roots: a maximal distance-2 independent set */
+    if (info->rounds > n) {
+      err = PETSCWARP_AMG_ERR_ROUND;
+      goto done;
+    }
+    for (int i = 0; i < n; i++) {
+      unsigned long long m = PetscWarpAMGKey(st[i], i);
+      for (int k = ai[i]; k < ai[i + 1]; k++)
+        if (sg[k]) {
+          unsigned long long q = PetscWarpAMGKey(st[aj[k]], aj[k]);
+          if (q > m) m = q;
+        }
+      m1[i] = m;
+    }
+    for (int i = 0; i < n; i++) {
+      unsigned long long m = m1[i];
+      for (int k = ai[i]; k < ai[i + 1]; k++)
+        if (sg[k] && m1[aj[k]] > m) m = m1[aj[k]];
+      m2[i] = m;
+    }
+    und = 0;
+    for (int i = 0; i < n; i++) {
+      if (st[i] != PETSCWARP_AMG_UNDECIDED) continue;
+      if (m2[i] == PetscWarpAMGKey(PETSCWARP_AMG_UNDECIDED, i)) st[i] = PETSCWARP_AMG_IN;
+      else if (PetscWarpAMGKeyState(m2[i]) == PETSCWARP_AMG_IN) st[i] = PETSCWARP_AMG_OUT;
+      else und++;
+    }
+    info->rounds++;
+  }
+  for (int i = 0; i < n; i++) { /* first pass: the strongly connected root of largest key */
+    unsigned long long best = 0;
+    r1[i]                   = st[i] == PETSCWARP_AMG_IN ? i : -1;
+    if (st[i] == PETSCWARP_AMG_IN) continue;
+    for (int k = ai[i]; k < ai[i + 1]; k++)
+      if (sg[k] && st[aj[k]] == PETSCWARP_AMG_IN) {
+        unsigned long long q = PetscWarpAMGKey(0, aj[k]);
+        if (r1[i] < 0 || q > best) best = q, r1[i] = aj[k];
+      }
+  }
+  for (int i = 0; i < n; i++) { /* second pass: through the strong neighbour of largest key that joined in the first */
+    unsigned long long best = 0;
+    r2[i]                   = r1[i];
+    if (r1[i] >= 0) continue;
+    for (int k = ai[i]; k < ai[i + 1]; k++)
+      if (sg[k] && r1[aj[k]] >= 0) {
+        unsigned long long q = PetscWarpAMGKey(0, aj[k]);
+        if (r2[i] < 0 || q > best) best = q, r2[i] = r1[aj[k]];
+      }
+    if (r2[i] < 0) { /* an aggregate of its own */
+      r2[i] = i;
+      info->nleft++;
+    }
+  }
+  for (int i = 0; i < n; i++) /* numbering in the order of the roots */
+    if (r2[i] == i) r1[i] = info->nagg++;
+  for (int i = 0; i < n; i++) agg[i] = r1[r2[i]];
+done:
+  free(d);
+  free(st);
+  free(sg);
+  free(m1);
+  free(m2);
+  free(r1);
+  free(r2);
+  return err;
+}
+
+void PetscWarpAMGProlFree(PetscWarpAMGProl *P)
+{
+  free(P->i);
+  free(P->j);
+  free(P->v);
+  free(P->bc);
+  memset(P, 0, sizeof(*P));
+}
+
+int PetscWarpAMGProlongatorHost(int n, const int *ai, const int *aj, const double *aa, const int *agg, int nagg, const double *b, double alpha, PetscWarpAMGProl *P, PetscWarpAMGInfo *info)
+{
+  long long nnz = n > 0 ? ai[n] : 0, cap = alpha != 0 ? nnz + n : n, p = 0;
+  int       maxlen = 0, err = PETSCWARP_AMG_OK;
+  double   *d = (double *)malloc(sizeof(double) * (n > 0 ? n : 1)), *p0 = (double *)malloc(sizeof(double) * (n > 0 ? n : 1));
+  int      *bc_j;
+  double   *bc_v;
+
+  memset(P, 0, sizeof(*P));
+  info->bad = -1;
+  for (int i = 0; i < n; i++)
+    if (ai[i + 1] - ai[i] > maxlen) maxlen = ai[i + 1] - ai[i];
+  P->m  = n;
+  P->n  = nagg;
+  P->i  = (int *)malloc(sizeof(int) * (n + 1));
+  P->j  = (int *)malloc(sizeof(int) * (cap > 0 ? cap : 1));
+  P->v  = (double *)malloc(sizeof(double) * (cap > 0 ? cap : 1));
+  P->bc = (double *)calloc(nagg > 0 ? nagg : 1, sizeof(double));
+  bc_j  = (int *)malloc(sizeof(int) * (maxlen + 1));
+  bc_v  = (double *)malloc(sizeof(double) * (maxlen + 1));
+  if (!d || !p0 || !P->i || !P->j || !P->v || !P->bc || !bc_j || !bc_v) {
+    err = PETSCWARP_AMG_ERR_MEM;
+    goto done;
+  }
+  if ((err = Diagonal(n, ai, aj, aa, d, &info->bad))) goto done;
+  for (int i = 0; i < n; i++) {
+    double bi = b ? b[i] : 1.0;
+    P->bc[agg[i]] += bi * bi;
+  }
+  for (int a = 0; a < nagg; a++) P->bc[a] = sqrt(P->bc[a]);
+  for (int i = 0; i < n; i++) p0[i] = P->bc[agg[i]] > 0 ? (b ? b[i] : 1.0) / P->bc[agg[i]] : 0.0;
+  P->i[0] = 0;
+  for (int i = 0; i < n; i++) {
+    int    len = 0;
+    double s   = 0;
+    if (alpha != 0) {
+      if (d[i] == 0) {
+        info->bad = i;
+        err       = PETSCWARP_AMG_ERR_DIAG;
+        goto done;
+      }
+      s = -alpha / d[i];
+      for (int k = ai[i]; k < ai[i + 1]; k++) bc_j[len] = agg[aj[k]], bc_v[len++] = s * aa[k] * p0[aj[k]];
+    }
+    bc_j[len] = agg[i], bc_v[len++] = p0[i];
+    for (int q = 1; q < len; q++) { /* stable insertion sort by column */
+      int    c = bc_j[q], r = q;
+      double v = bc_v[q];
+      while (r > 0 && bc_j[r - 1] > c) bc_j[r] = bc_j[r - 1], bc_v[r] = bc_v[r - 1], r--;
+      bc_j[r] = c, bc_v[r] = v;
+    }
+    for (int q = 0; q < len; q++) {
+      if (q > 0 && bc_j[q] == bc_j[q - 1]) P->v[p - 1] += bc_v[q];
+      else P->j[p] = bc_j[q], P->v[p++] = bc_v[q];
+    }
+    P->i[i + 1] = (int)p;
+  }
+  P->nnz = p;
+done:
+  free(d);
+  free(p0);
+  free(bc_j);
+  free(bc_v);
+  if (err) PetscWarpAMGProlFree(P);
+  return err;
+}

@@ -1,0 +1,359 @@
+/* The kernels of PCGAMG type warp (kernel layer, no PETSc) on random matrices, fresh each run: 2D Laplacians with random
+   coefficients, anisotropic ones (a threshold drops the weak direction), random symmetric graphs with rows without a
+   neighbour and one dense row, an unsymmetric pattern, 1 x 1 and 0 x 0. With -host: the host twin against the
+   definitions (every aggregate lies within distance 2 of one of its nodes through its own nodes; P is sorted and unique
+   by row; P bc = b - alpha D^-1 A b, which holds for the smoothed aggregation prolongator whatever the aggregates;
+   errors for a zero diagonal and a column out of range). Otherwise, with a device: the CUDA kernels against the host
+   twin (the same aggregates, statistics and pattern of P; its values and bc to round-off). */
+#include <petscwarp/private/gamgwarpkernels.h>
+#if defined(PETSCWARP_TEST_CUDA)
+  #include <cuda_runtime_api.h>
+#endif
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "kernelcall.h"
+
+#define CHECK(c, ...) \
+  do { \
+    if (!(c)) { \
+      fprintf(stderr, "%s:%d: case %s: check failed: %s: ", __FILE__, __LINE__, name, #c); \
+      fprintf(stderr, __VA_ARGS__); \
+      fprintf(stderr, "\n"); \
+      exit(1); \
+    } \
+  } while (0)
+
+typedef struct {
+  int     n;
+  int    *i, *j;
+  double *a;
+} CSR;
+
+static double Rand(void)
+{
+  return (double)rand() / RAND_MAX;
+}
+
+/* Build from a dense-free list of (row, col, val) with rows in order: helpers append entries row by row */
+typedef struct {
+  CSR  A;
+  long cap, nnz;
+} Builder;
+
+static void BInit(Builder *b, int n)
+{
+  b->A.n    = n;
+  b->A.i    = calloc(n + 1, sizeof(int));
+  b->cap    = 16;
+  b->nnz    = 0;
+  b->A.j    = malloc(sizeof(int) * b->cap);
+  b->A.a    = malloc(sizeof(double) * b->cap);
+  b->A.i[0] = 0;
+}
+
+static void BAdd(Builder *b, int j, double v)
+{
+  if (b->nnz == b->cap) {
+    b->cap *= 2;
+    b->A.j = realloc(b->A.j, sizeof(int) * b->cap);
+    b->A.a = realloc(b->A.a, sizeof(double) * b->cap);
+  }
+  b->A.j[b->nnz]   = j;
+  b->A.a[b->nnz++] = v;
+}
+
+static void BEndRow(Builder *b, int i)
+{
+  b->A.i[i + 1] = (int)b->nnz;
+}
+
+static void Free(CSR *A)
+{
+  free(A->i);
+  free(A->j);
+  free(A->a);
+}
+
+/* 5-point Laplacian on nx x ny with random positive coefficients per edge; cx scales the x edges (anisotropy) */
+static CSR Laplace2D(int nx, int ny, double cx)
+{
+  Builder b;
+  int     n  = nx * ny;
+  double *wx = malloc(sizeof(double) * n), *wy = malloc(sizeof(double) * n); /* edge (i, i+1) and (i, i+nx) */
+  for (int k = 0; k < n; k++) wx[k] = cx * (0.5 + Rand()), wy[k] = 0.5 + Rand();
+  BInit(&b, n);
+  for (int y = 0; y < ny; y++)
+    for (int x = 0; x < nx; x++) {
+      int    i = y * nx + x;
+      double d = 0.01;
+      if (y > 0) BAdd(&b, i - nx, -wy[i - nx]), d += wy[i - nx];
+      if (x > 0) BAdd(&b, i - 1, -wx[i - 1]), d += wx[i - 1];
+      long dpos = b.nnz;
+      BAdd(&b, i, 0);
+      if (x < nx - 1) BAdd(&b, i + 1, -wx[i]), d += wx[i];
+      if (y < ny - 1) BAdd(&b, i + nx, -wy[i]), d += wy[i];
+      b.A.a[dpos] = d;
+      BEndRow(&b, i);
+    }
+  free(wx);
+  free(wy);
+  return b.A;
+}
+
+/* A random symmetric graph Laplacian: deg random neighbours per node (symmetrised), niso rows with the diagonal only,
+   node 0 connected to every other non-isolated node (a dense row) when dense */
+static CSR RandomGraph(int n, int deg, int niso, int dense, int unsym)
+{
+  char   *adj = calloc((size_t)n * n, 1);
+  double *w   = malloc(sizeof(double) * (size_t)n * n);
+  Builder b;
+  for (int i = niso; i < n; i++)
+    for (int k = 0; k < deg; k++) {
+      int j = niso + rand() % (n - niso);
+      if (j == i) continue;
+      double v               = 0.5 + Rand();
+      adj[(size_t)i * n + j] = 1, w[(size_t)i * n + j] = v;
+      if (!unsym) adj[(size_t)j * n + i] = 1, w[(size_t)j * n + i] = v;
+    }
+  if (dense && n > niso + 1)
+    for (int j = niso + 1; j < n; j++) adj[(size_t)niso * n + j] = adj[(size_t)j * n + niso] = 1, w[(size_t)niso * n + j] = w[(size_t)j * n + niso] = 0.5 + Rand();
+  BInit(&b, n);
+  for (int i = 0; i < n; i++) {
+    double d = 1.0 + Rand();
+    long   dpos;
+    for (int j = 0; j < n; j++)
+      if (adj[(size_t)i * n + j]) d += w[(size_t)i * n + j];
+    for (int j = 0; j < n; j++) {
+      if (j == i) {
+        dpos = b.nnz;
+        BAdd(&b, i, d);
+      } else if (adj[(size_t)i * n + j]) BAdd(&b, j, -w[(size_t)i * n + j]);
+    }
+    (void)dpos;
+    BEndRow(&b, i);
+  }
+  free(adj);
+  free(w);
+  return b.A;
+}
+
+static int Strong(const CSR *A, const double *d, int i, int k, double theta)
+{
+  return A->j[k] != i && PetscWarpAMGStrong(A->a[k], d[i], d[A->j[k]], theta);
+}
+
+/* Every aggregate non-empty and within distance 2 of one of its nodes through its own nodes (strong edges) */
+static void CheckAggregates(const char *name, const CSR *A, double theta, const int *agg, const PetscWarpAMGInfo *info)
+{
+  int     n = A->n, *cnt = calloc(info->nagg + 1, sizeof(int)), *mark = malloc(sizeof(int) * (n + 1));
+  double *d = calloc(n + 1, sizeof(double));
+  for (int i = 0; i < n; i++)
+    for (int k = A->i[i]; k < A->i[i + 1]; k++)
+      if (A->j[k] == i) d[i] += A->a[k];
+  CHECK(info->nagg >= (n > 0) && info->nagg <= n, "%d aggregates for %d rows", info->nagg, n);
+  for (int i = 0; i < n; i++) {
+    CHECK(agg[i] >= 0 && agg[i] < info->nagg, "agg[%d] = %d of %d", i, agg[i], info->nagg);
+    cnt[agg[i]]++;
+  }
+  for (int a = 0; a < info->nagg; a++) CHECK(cnt[a] > 0, "aggregate %d is empty", a);
+  /* each aggregate: some member reaches all members within 2 strong steps through members */
+  int *members = malloc(sizeof(int) * (n + 1)), *start = calloc(info->nagg + 1, sizeof(int));
+  for (int a = 0; a < info->nagg; a++) start[a + 1] = start[a] + cnt[a];
+  for (int a = 0; a < info->nagg; a++) cnt[a] = 0;
+  for (int i = 0; i < n; i++) members[start[agg[i]] + cnt[agg[i]]++] = i;
+  (void)mark;
+  for (int a = 0; a < info->nagg; a++) {
+    int ok = 0, sz = start[a + 1] - start[a];
+    for (int c = start[a]; c < start[a + 1] && !ok && c < start[a] + 64; c++) { /* candidates: the first 64 members */
+      int r = members[c];
+      ok    = 1;
+      for (int m = start[a]; m < start[a + 1] && ok; m++) { /* member i reaches r in at most 2 strong steps (its row's edges, the algorithm's direction) through members */
+        int i = members[m], hit = i == r;
+        for (int k = A->i[i]; k < A->i[i + 1] && !hit; k++) {
+          int j = A->j[k];
+          if (!Strong(A, d, i, k, theta) || agg[j] != a) continue;
+          if (j == r) hit = 1;
+          for (int q = A->i[j]; q < A->i[j + 1] && !hit; q++) hit = A->j[q] == r && Strong(A, d, j, q, theta);
+        }
+        ok = hit;
+      }
+    }
+    CHECK(ok, "aggregate %d (%d nodes) is not within distance 2 of one of its first 64 nodes", a, sz);
+  }
+  free(cnt);
+  free(mark);
+  free(d);
+  free(members);
+  free(start);
+}
+
+/* P sorted and unique per row, columns in range; P bc = b - alpha D^-1 A b */
+static void CheckProlongator(const char *name, const CSR *A, const int *agg, int nagg, const double *b, double alpha, const PetscWarpAMGProl *P)
+{
+  int n = A->n;
+  CHECK(P->m == n && P->n == nagg && P->i[0] == 0 && P->i[n] == P->nnz, "sizes %d x %d, %lld nonzeros", P->m, P->n, P->nnz);
+  for (int i = 0; i < n; i++) {
+    double d = 0, ab = 0, y = 0, bi = b ? b[i] : 1.0, scale = fabs(bi);
+    for (int q = P->i[i]; q < P->i[i + 1]; q++) {
+      CHECK(P->j[q] >= 0 && P->j[q] < nagg, "row %d column %d of %d", i, P->j[q], nagg);
+      if (q > P->i[i]) CHECK(P->j[q] > P->j[q - 1], "row %d not sorted and unique", i);
+      y += P->v[q] * P->bc[P->j[q]];
+    }
+    int found = 0;
+    for (int q = P->i[i]; q < P->i[i + 1]; q++) found |= P->j[q] == agg[i];
+    CHECK(found, "row %d lacks its aggregate's column %d", i, agg[i]);
+    for (int k = A->i[i]; k < A->i[i + 1]; k++) {
+      double bj = b ? b[A->j[k]] : 1.0;
+      if (A->j[k] == i) d += A->a[k];
+      ab += A->a[k] * bj;
+      scale += fabs(alpha * A->a[k] * bj);
+    }
+    double expect = alpha != 0 ? bi - alpha / d * ab : bi;
+    scale         = alpha != 0 ? scale / fabs(d) + fabs(bi) : fabs(bi);
+    CHECK(fabs(y - expect) <= 1e-12 * (scale > 0 ? scale : 1), "row %d: (P bc)_i = %.17g, b_i - alpha (D^-1 A b)_i = %.17g", i, y, expect);
+  }
+}
+
+#if defined(PETSCWARP_TEST_CUDA)
+static void *Up(const void *h, size_t bytes)
+{
+  void *d = NULL;
+  KERNEL_CALL((int)cudaMalloc(&d, bytes > 0 ? bytes : 1));
+  if (bytes) KERNEL_CALL((int)cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice));
+  return d;
+}
+
+/* The CUDA kernels against the host twin's results */
+static void CompareCUDA(const char *name, const CSR *A, double theta, const double *b, double alpha, const int *hagg, const PetscWarpAMGInfo *hinfo, const PetscWarpAMGProl *hP)
+{
+  int              n = A->n, *dai = Up(A->i, sizeof(int) * (n + 1)), *daj = Up(A->j, sizeof(int) * A->i[n]), *dagg, *agg = malloc(sizeof(int) * (n + 1));
+  double          *daa = Up(A->a, sizeof(double) * A->i[n]), *db = b ? Up(b, sizeof(double) * n) : NULL;
+  PetscWarpAMGInfo info;
+  PetscWarpAMGProl P;
+
+  KERNEL_CALL((int)cudaMalloc((void **)&dagg, sizeof(int) * (n + 1)));
+  KERNEL_CALL(PetscWarpAMGAggregateCUDA(n, dai, daj, daa, theta, dagg, &info, NULL));
+  if (n) KERNEL_CALL((int)cudaMemcpy(agg, dagg, sizeof(int) * n, cudaMemcpyDeviceToHost));
+  CHECK(info.nagg == hinfo->nagg && info.rounds == hinfo->rounds && info.nleft == hinfo->nleft && info.nisolated == hinfo->nisolated && info.nstrong == hinfo->nstrong, "device: %d aggregates, %d rounds, %d left, %d isolated, %lld strong; host: %d, %d, %d, %d, %lld",
+        info.nagg, info.rounds, info.nleft, info.nisolated, info.nstrong, hinfo->nagg, hinfo->rounds, hinfo->nleft, hinfo->nisolated, hinfo->nstrong);
+  CHECK(!memcmp(agg, hagg, sizeof(int) * n), "the device's aggregates differ from the host's");
+  KERNEL_CALL(PetscWarpAMGProlongatorCUDA(n, dai, daj, daa, dagg, info.nagg, db, alpha, &P, &info, NULL));
+  CHECK(P.nnz == hP->nnz && !memcmp(P.i, hP->i, sizeof(int) * (n + 1)) && !memcmp(P.j, hP->j, sizeof(int) * P.nnz), "the device's prolongator pattern differs (%lld against %lld nonzeros)", P.nnz, hP->nnz);
+  for (long long q = 0; q < P.nnz; q++) CHECK(fabs(P.v[q] - hP->v[q]) <= 1e-13 * (fabs(hP->v[q]) + 1e-300) + 1e-15, "P value %lld: device %.17g, host %.17g", q, P.v[q], hP->v[q]);
+  for (int a = 0; a < P.n; a++) CHECK(fabs(P.bc[a] - hP->bc[a]) <= 1e-13 * fabs(hP->bc[a]), "bc[%d]: device %.17g, host %.17g", a, P.bc[a], hP->bc[a]);
+  PetscWarpAMGProlFree(&P);
+  cudaFree(dai);
+  cudaFree(daj);
+  cudaFree(daa);
+  cudaFree(dagg);
+  if (db) cudaFree(db);
+  free(agg);
+}
+#endif
+
+static void RunCase(const char *name, CSR *A, double theta, int withb, int hostonly)
+{
+  int              n = A->n, *agg = malloc(sizeof(int) * (n + 1));
+  double          *b = NULL;
+  PetscWarpAMGInfo info;
+  if (withb) {
+    b = malloc(sizeof(double) * (n + 1));
+    for (int i = 0; i < n; i++) b[i] = 0.5 + Rand();
+  }
+  KERNEL_CALL(PetscWarpAMGAggregateHost(n, A->i, A->j, A->a, theta, agg, &info));
+  CheckAggregates(name, A, theta, agg, &info);
+  for (int s = 0; s < 2; s++) {
+    double           alpha = s ? 1.4 / (1.5 + Rand()) : 0.0;
+    PetscWarpAMGProl P;
+    PetscWarpAMGInfo pinfo = info;
+    KERNEL_CALL(PetscWarpAMGProlongatorHost(n, A->i, A->j, A->a, agg, info.nagg, b, alpha, &P, &pinfo));
+    CheckProlongator(name, A, agg, info.nagg, b, alpha, &P);
+#if defined(PETSCWARP_TEST_CUDA)
+    if (!hostonly) CompareCUDA(name, A, theta, b, alpha, agg, &info, &P);
+#endif
+    (void)hostonly;
+    PetscWarpAMGProlFree(&P);
+  }
+  printf("%-28s n %7d: %6d aggregates, %2d rounds, %d isolated, %d left over\n", name, n, info.nagg, info.rounds, info.nisolated, info.nleft);
+  free(agg);
+  free(b);
+}
+
+/* A zero diagonal (smoothing) and a column out of range: errors with the row */
+static void Errors(int hostonly)
+{
+  const char      *name  = "errors";
+  int              ai[4] = {0, 2, 4, 5}, aj[5] = {0, 1, 0, 1, 1}, bj[5] = {0, 1, 0, 7, 2}, agg[3];
+  double           aa[5] = {2, -1, -1, 2, 0};
+  PetscWarpAMGInfo info;
+  PetscWarpAMGProl P;
+  int              e;
+
+  /* row 2 has only a zero off-diagonal... make it a zero diagonal: column 2 with value 0 */
+  aj[4] = 2;
+  KERNEL_CALL(PetscWarpAMGAggregateHost(3, ai, aj, aa, 0.0, agg, &info));
+  e = PetscWarpAMGProlongatorHost(3, ai, aj, aa, agg, info.nagg, NULL, 0.5, &P, &info);
+  CHECK(e == PETSCWARP_AMG_ERR_DIAG && info.bad == 2, "zero diagonal: error %d, row %d", e, info.bad);
+  e = PetscWarpAMGAggregateHost(3, ai, bj, aa, 0.0, agg, &info);
+  CHECK(e == PETSCWARP_AMG_ERR_INDEX && info.bad == 1, "column out of range: error %d, row %d", e, info.bad);
+#if defined(PETSCWARP_TEST_CUDA)
+  if (!hostonly) {
+    int    *dai = Up(ai, sizeof(ai)), *daj = Up(aj, sizeof(aj)), *dbj = Up(bj, sizeof(bj)), *dagg;
+    double *daa = Up(aa, sizeof(aa));
+    KERNEL_CALL((int)cudaMalloc((void **)&dagg, sizeof(int) * 3));
+    KERNEL_CALL(PetscWarpAMGAggregateCUDA(3, dai, daj, daa, 0.0, dagg, &info, NULL));
+    e = PetscWarpAMGProlongatorCUDA(3, dai, daj, daa, dagg, info.nagg, NULL, 0.5, &P, &info, NULL);
+    CHECK(e == PETSCWARP_AMG_ERR_DIAG && info.bad == 2, "device, zero diagonal: error %d, row %d", e, info.bad);
+    e = PetscWarpAMGAggregateCUDA(3, dai, dbj, daa, 0.0, dagg, &info, NULL);
+    CHECK(e == PETSCWARP_AMG_ERR_INDEX && info.bad == 1, "device, column out of range: error %d, row %d", e, info.bad);
+    cudaFree(dai);
+    cudaFree(daj);
+    cudaFree(dbj);
+    cudaFree(daa);
+    cudaFree(dagg);
+  }
+#endif
+  (void)hostonly;
+  printf("%-28s zero diagonal and column out of range reported with their rows\n", name);
+}
+
+int main(int argc, char **argv)
+{
+  int      hostonly = argc > 1 && !strcmp(argv[1], "-host");
+  unsigned seed     = argc > 1 + hostonly ? (unsigned)atoi(argv[1 + hostonly]) : (unsigned)time(NULL);
+  CSR      A;
+
+  if (KernelTestSkip(hostonly)) return 200;
+  printf("seed %u (rerun with: test_gamgkernels%s %u)\n", seed, hostonly ? " -host" : "", seed);
+  srand(seed);
+  A = Laplace2D(20 + rand() % 30, 20 + rand() % 30, 1.0);
+  RunCase("laplace2d", &A, 0.0, 0, hostonly);
+  RunCase("laplace2d_nullvec", &A, 0.0, 1, hostonly);
+  Free(&A);
+  A = Laplace2D(30 + rand() % 10, 30 + rand() % 10, 0.01);
+  RunCase("anisotropic_theta0.25", &A, 0.25, 0, hostonly);
+  RunCase("anisotropic_all", &A, -1.0, 0, hostonly);
+  Free(&A);
+  if (!hostonly) { /* a large one: the grids of many blocks */
+    A = Laplace2D(700 + rand() % 100, 700 + rand() % 100, 1.0);
+    RunCase("laplace2d_large", &A, 0.0, 0, hostonly);
+    Free(&A);
+  }
+  A = RandomGraph(300 + rand() % 200, 3, 7, 1, 0);
+  RunCase("graph_isolated_dense", &A, 0.0, 1, hostonly);
+  Free(&A);
+  A = RandomGraph(200 + rand() % 100, 4, 0, 0, 1);
+  RunCase("graph_unsymmetric", &A, 0.0, 0, hostonly);
+  Free(&A);
+  A = RandomGraph(1, 0, 0, 0, 0);
+  RunCase("one_by_one", &A, 0.0, 0, hostonly);
+  Free(&A);
+  A = RandomGraph(0, 0, 0, 0, 0);
+  RunCase("empty", &A, 0.0, 0, hostonly);
+  Free(&A);
+  Errors(hostonly);
+  return 0;
+}
