@@ -6,7 +6,7 @@
 #   scripts/gpu_run.sh [what ...]   what: probe tests sanitize sanitize9 tutorial bench bench9 bench9_gmsh bench9_gmsh_rcm cgwarp
 #                                   bench_gmsh bench_kr bench_check bench_build bench_big profile tests_asm sanitize_asm
 #                                   bench_asm coo hook hook2 nocode e2e asm_mpi profile_asm heart heart_big mpihook gamg twin setup_asm ell16
-#                                   gamgopt21 gamgwarp21 dbg21 ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
+#                                   gamgopt21 gamgwarp21 dbg21 final21 bench21 ell16_gmsh evening morning mpires night affine rownz rownz_bench rownz2 gmsh_auto kc last
 #                                   pointwise pointwise2 pointwise_bd diag initbt ncu_tet ncu_rownz rownz3 final4 fused fused2 fused3 final5 hang56 hang56b hang56c p1low p1tet
 #                                   setup_p1tet devplan devplan2 devplan3 devplan4 p1tet3 final26 hang56d hang56e shdev pat2 hang56h hang56i hang56j hang56k hang56l check30 rcm30 rcm30b e2e30 step35 check35 heat35 (check35 and heat35 of 2026-11-27 (fifteenth) ran the product's total of p'w and its dependent launch, since removed: results/multdot_total_pdl_2026-11-27o.diff; step35 libraries built from the step variants kept only as results/cgstep_occupancy_batch_2026-11-27o.diff) big36 big36b dot30 gap30 lds30 heat_lds30 san31 suite31 e2e31 prealloc32 suite32a suite32b asmdup mpistage ex46mpi stagebench elask1 final26c bdall shadow shadow2 final26d final26e final26f refactor26 fields26 ex5fields fieldsbd fieldsbd2 flip26 fieldsmpi simplify26 h200box oldnew tetsearch blocksize bs26 final26g simplify26f gather26 ncu26 ivert26 pipe26 pipe26b geo26 geo26b ncu26h regs26 prof28 cg28b final28 rcm28 check28 jac28 (rcm30 and rcm30b of 2026-11-27 (twelfth) ran the renumbered-columns code since removed: results/xperm_columns_2026-11-27l.diff; dot30 the schedule-0 products with x'y since removed: results/multdot_schedule0_2026-11-27l.diff; prof28 and cg28b of 2026-11-27 (tenth) ran KSPCGWARP code since removed: alternating sweeps, batched loads; regs26 of 2026-11-26 (eighth) ran register-capped kernels kept only as results/rownz_regcap_2026-11-26h.diff; compact, compact2 of 2026-11-24 ran rownz code since removed, hang56f, hang56g and hang56k of 2026-11-26 code since removed; stage26 and patch26 of 2026-11-26 (seventh) ran rownz code kept only on the branch rownz-stage-patches: RESULTS.md)
 #                                   (default:
@@ -662,11 +662,32 @@ for w in $what; do
     mpiexec -n 16 --bind-to core $E -paths aij -csv "$OUTDIR/gamgwarp21.csv" 2>&1 | grep -E "^  (path|aij) " | cut -c1-150 ;;
   dbg21) # issue 8, twenty-first session (~30 s): gamgwarp21 found GAMG type warp at 16 iterations with ellwarp (device twin,
           # two levels) but 141 with aijcusparse, while -pc_gamg_warp_check found the device's aggregates and prolongator
-          # equal to the host twin's: which part of PETSc's hierarchy on aijcusparse differs
+          # equal to the host twin's: which part of PETSc's hierarchy on aijcusparse differs (its sixth variant, the
+          # prolongator made by MatSeqAIJSetPreallocationCSR() under -pc_gamg_warp_dbg_host_prol, ran code since removed:
+          # it changed nothing; PETSc's own agg took 137 iterations there)
     K="$B/tests/test_ksp -test_require_device -compare_type aijcusparse -dm_plex_dim 2 -dm_plex_simplex 0 -dm_plex_box_faces 12,12 -petscspace_degree 2 -ksp_type cg -pc_type gamg"
-    for v in "-pc_gamg_type agg" "-pc_gamg_type warp" "-pc_gamg_type warp -matptap_backend_cpu" "-pc_gamg_type warp -pc_gamg_agg_nsmooths 0" "-pc_gamg_type warp -mg_coarse_pc_type svd" "-pc_gamg_type warp -pc_gamg_warp_dbg_host_prol"; do
+    for v in "-pc_gamg_type agg" "-pc_gamg_type warp" "-pc_gamg_type warp -matptap_backend_cpu" "-pc_gamg_type warp -pc_gamg_agg_nsmooths 0" "-pc_gamg_type warp -mg_coarse_pc_type svd"; do
       echo "== $v"; $K $v -ksp_view 2>&1 | grep -E "iterations|rows=|total: nonzeros|PETSC ERROR: [A-Za-z]" | sort | uniq -c | head -12 | cut -c1-160
     done ;;
+  final21) # issue 8, twenty-first session (~5 min): the whole GPU suite with PCGAMG type warp, then where warp's set-up
+            # goes at heat P1 -dm_refine 5 (sharednz alone, -log_view -log_view_gpu_time)
+    (cd $B && ctest -j 4 -L gpu --output-on-failure 2>&1 | tee "$OUTDIR/ctest_final21.log" | grep -E "tests passed|\(Failed\)|Timeout|\] [0-9]+ bytes" | head -30)
+    mpiexec -n 1 --bind-to none $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5 -pc_type gamg -paths_gamg_type warp -paths sharednz -log_view -log_view_gpu_time > "$OUTDIR/warplog21.txt" 2>&1
+    grep -E "^  (path|sharednz) |^(GAMGWarp|PCSetUp |KSPSetUp|KSPSolve|MatMatMult|MatTrnMatMult|MatAssemblyEnd|MatConvert|MatCUSPARS|KSPChebyEig|PCApply|MatMult ) |PETSC ERROR" "$OUTDIR/warplog21.txt" | cut -c1-175 ;;
+  bench21) # issue 8, twenty-first session (~6 min): PCGAMG type warp's tests once more (sub-events added), then CG + GAMG
+            # with -paths_gamg_type warp on the GPU paths (one rank) against PETSc's agg on 16 ranks: heat P1 -dm_refine 5
+            # (1.95 M, with -log_view), heat P2 -dm_refine 4, heat P1 -dm_refine 6 (7.8 M)
+    (cd $B && ctest -L gpu -R "gamgwarp|gamgkernels|tutorial_ex2" --output-on-failure 2>&1 | tee "$OUTDIR/ctest_bench21.log" | grep -E "tests passed|\(Failed\)|Timeout" | head -10)
+    H="$B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -pc_type gamg"
+    rm -f "$OUTDIR/bench21.csv"
+    mpiexec -n 1 --bind-to none $H -petscspace_degree 1 -dm_refine 5 -paths_gamg_type warp -paths ellwarp,sharednz -csv "$OUTDIR/bench21.csv" -log_view > "$OUTDIR/bench21_p1.txt" 2>&1
+    grep -E "^  (path|ellwarp|sharednz) |^  [a-z]+: cg|PETSC ERROR" "$OUTDIR/bench21_p1.txt" | cut -c1-150
+    awk '/Event Stage 4/{f=1} f && /^(GAMGWarp|PCSetUp |KSPSetUp|KSPSolve|MatMatMultSym|MatTrnMatMultSym|MatAssemblyEnd|MatCUSPARSCopyTo) /' "$OUTDIR/bench21_p1.txt" | cut -c1-110 | head -14
+    mpiexec -n 16 --bind-to core $H -petscspace_degree 1 -dm_refine 5 -paths aij -csv "$OUTDIR/bench21.csv" 2>&1 | grep -E "^  (path|aij) " | cut -c1-150
+    mpiexec -n 1 --bind-to none $H -petscspace_degree 2 -dm_refine 4 -paths_gamg_type warp -paths sharednz,ellwarp -csv "$OUTDIR/bench21.csv" 2>&1 | grep -E "^  (path|ellwarp|sharednz) |unknowns|PETSC ERROR" | cut -c1-150
+    mpiexec -n 16 --bind-to core $H -petscspace_degree 2 -dm_refine 4 -paths aij -csv "$OUTDIR/bench21.csv" 2>&1 | grep -E "^  (path|aij) " | cut -c1-150
+    mpiexec -n 16 --bind-to core $H -petscspace_degree 1 -dm_refine 6 -paths aij -csv "$OUTDIR/bench21.csv" 2>&1 | grep -E "^  (path|aij) |unknowns" | cut -c1-150
+    mpiexec -n 1 --bind-to none $H -petscspace_degree 1 -dm_refine 6 -paths_gamg_type warp -paths sharednz,ellwarp -csv "$OUTDIR/bench21.csv" 2>&1 | grep -E "^  (path|ellwarp|sharednz) |PETSC ERROR" | cut -c1-150 ;;
   gamgopt21) # issue 8, twenty-first session (~1.5 min): where PCGAMG's set-up on the GPU paths goes at heat P1 -dm_refine 5
              # (2.80 s of sharednz's 2.82 s; the graph's square 0.83 s, MatTranspose 0.31 s, MatCreateGraph 0.53 s): the
              # same runs without aggressive coarsening (no squared graph), the GPU paths on one rank and PETSc on 16 ranks

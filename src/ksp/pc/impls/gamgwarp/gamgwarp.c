@@ -22,7 +22,7 @@
   #include <petscdevice_cuda.h>
 #endif
 
-PETSC_INTERN PetscLogEvent PCGAMGWARP_Aggregate, PCGAMGWARP_Prolongator, PCGAMGWARP_Galerkin;
+PETSC_INTERN PetscLogEvent PCGAMGWARP_Aggregate, PCGAMGWARP_Prolongator, PCGAMGWARP_Galerkin, PCGAMGWARP_EigEst, PCGAMGWARP_ProlMat;
 
 typedef struct {
   PetscInt         nsmooths;
@@ -364,7 +364,9 @@ static PetscErrorCode PCGAMGProlongator_Warp(PC pc, Mat A, PetscCoarsenData *agg
   }
   PetscCall(PetscLogEventBegin(PCGAMGWARP_Prolongator, pc, A, 0, 0));
   if (w->nsmooths > 0) {
+    PetscCall(PetscLogEventBegin(PCGAMGWARP_EigEst, pc, A, 0, 0));
     PetscCall(EstimateEmax(pc, A, &emax, &emin));
+    PetscCall(PetscLogEventEnd(PCGAMGWARP_EigEst, pc, A, 0, 0));
     PetscCheck(emax > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_CONV_FAILED, "PCGAMG type %s: estimated largest eigenvalue of D^-1 A is %g on level %" PetscInt_FMT, PCGAMGWARP, (double)emax, level);
     alpha = 1.4 / emax;
   }
@@ -425,6 +427,7 @@ static PetscErrorCode PCGAMGProlongator_Warp(PC pc, Mat A, PetscCoarsenData *agg
   PetscCall(KernelCheck(pc, err, info, "prolongator"));
   w->nnzp[level] = (PetscLogDouble)P->nnz;
   /* the prolongator: AIJ on the host arrays (which it keeps), the operator's device type when the level ran there */
+  PetscCall(PetscLogEventBegin(PCGAMGWARP_ProlMat, pc, A, 0, 0));
   PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, P->m, P->n, P->i, P->j, P->v, &Prol));
   PetscCall(PetscObjectContainerCompose((PetscObject)Prol, "PCGAMGWarpProlArrays", P, FreeProlArrays));
   PetscCall(MatSetBlockSizes(Prol, 1, 1));
@@ -438,6 +441,7 @@ static PetscErrorCode PCGAMGProlongator_Warp(PC pc, Mat A, PetscCoarsenData *agg
     PetscCheck(Prol->offloadmask == PETSC_OFFLOAD_BOTH, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Prolongator values not on the device (offload mask %d)", (int)Prol->offloadmask);
   }
 #endif
+  PetscCall(PetscLogEventEnd(PCGAMGWARP_ProlMat, pc, A, 0, 0));
   /* the coarse near-null vector */
   PetscCall(PetscFree(pc_gamg->data));
   PetscCall(PetscMalloc1(P->n, &pc_gamg->data));
@@ -563,8 +567,9 @@ static PetscErrorCode PCDestroy_GAMGWarp(PC pc)
 
   The aggregates differ from `PCGAMGAGG`'s, so the iteration counts differ from it.
 
-  Log events: `GAMGWarpAgg` (strength graph and aggregates), `GAMGWarpProl` (eigenvalue estimate and prolongator),
-  `GAMGWarpRAP` (the coarse operator as D = A P, then P^T D).
+  Log events: `GAMGWarpAgg` (strength graph and aggregates), `GAMGWarpProl` (the prolongator, including `GAMGWarpEig`,
+  the estimate of emax, and `GAMGWarpProlMat`, the matrix made from the kernels' arrays and uploaded), `GAMGWarpRAP`
+  (the coarse operator as D = A P, then P^T D).
 
 .seealso: `PCGAMG`, `PCGAMGAGG`, `PCGAMGSetType()`, `PCGAMGSetNSmooths()`, `PCGAMGSetThreshold()`, `MATELLWARP`, `MATSHAREDNZ`
 M*/
