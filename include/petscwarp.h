@@ -162,9 +162,11 @@ PETSC_EXTERN PetscErrorCode MatEllWarpGetRowPermutation(Mat, IS *);
 #define PCELLWARPPERM "ellwarpperm"
 PETSC_EXTERN PetscErrorCode PCEllWarpPermGetKSP(PC, KSP *);
 
-/* KSPCGWARP: see its man page in src/ksp/ksp/impls/cgwarp/cgwarp.c */
-#define PCGAMGWARP "warp" /* PCGAMGType: smoothed aggregation set up on the device (PCGAMGSetType(), -pc_gamg_type warp) */
+/* PCGAMGWARP: a PCGAMGType, smoothed aggregation set up on the device (PCGAMGSetType(), -pc_gamg_type warp); see its
+   man page in src/ksp/pc/impls/gamgwarp/gamgwarp.c */
+#define PCGAMGWARP "warp"
 
+/* KSPCGWARP: see its man page in src/ksp/ksp/impls/cgwarp/cgwarp.c */
 #define KSPCGWARP "cgwarp"
 PETSC_EXTERN PetscErrorCode KSPCGWarpSetCheckEvery(KSP, PetscInt);
 PETSC_EXTERN PetscErrorCode KSPCGWarpGetCheckEvery(KSP, PetscInt *);

@@ -4,7 +4,8 @@
    definitions (every aggregate lies within distance 2 of one of its nodes through its own nodes; P is sorted and unique
    by row; P bc = b - alpha D^-1 A b, which holds for the smoothed aggregation prolongator whatever the aggregates;
    errors for a zero diagonal and a column out of range). Otherwise, with a device: the CUDA kernels against the host
-   twin (the same aggregates, statistics and pattern of P; its values and bc to round-off). */
+   twin (the same aggregates, statistics and pattern of P; its values and bc to round-off). A near-null vector that
+   vanishes on whole aggregates gives unit columns there (no empty column). */
 #include <petscwarp/private/gamgwarpkernels.h>
 #if defined(PETSCWARP_TEST_CUDA)
   #include <cuda_runtime_api.h>
@@ -215,6 +216,13 @@ static void CheckProlongator(const char *name, const CSR *A, const int *agg, int
     scale         = alpha != 0 ? scale / fabs(d) + fabs(bi) : fabs(bi);
     CHECK(fabs(y - expect) <= 1e-12 * (scale > 0 ? scale : 1), "row %d: (P bc)_i = %.17g, b_i - alpha (D^-1 A b)_i = %.17g", i, y, expect);
   }
+  { /* no empty column (an aggregate where b vanishes gets a unit column, bc = 0) */
+    double *colmax = calloc(nagg + 1, sizeof(double));
+    for (long long q = 0; q < P->nnz; q++)
+      if (fabs(P->v[q]) > colmax[P->j[q]]) colmax[P->j[q]] = fabs(P->v[q]);
+    for (int a = 0; a < nagg; a++) CHECK(colmax[a] > 0, "column %d of P is empty (bc %g)", a, P->bc[a]);
+    free(colmax);
+  }
 }
 
 #if defined(PETSCWARP_TEST_CUDA)
@@ -259,9 +267,9 @@ static void RunCase(const char *name, CSR *A, double theta, int withb, int hosto
   int              n = A->n, *agg = malloc(sizeof(int) * (n + 1));
   double          *b = NULL;
   PetscWarpAMGInfo info;
-  if (withb) {
+  if (withb) { /* 1: positive; 2: zero on the first third (whole aggregates), mixed signs elsewhere */
     b = malloc(sizeof(double) * (n + 1));
-    for (int i = 0; i < n; i++) b[i] = 0.5 + Rand();
+    for (int i = 0; i < n; i++) b[i] = withb == 1 ? 0.5 + Rand() : (i < n / 3 ? 0.0 : Rand() - 0.5);
   }
   KERNEL_CALL(PetscWarpAMGAggregateHost(n, A->i, A->j, A->a, theta, agg, &info));
   CheckAggregates(name, A, theta, agg, &info);
@@ -299,6 +307,9 @@ static void Errors(int hostonly)
   CHECK(e == PETSCWARP_AMG_ERR_DIAG && info.bad == 2, "zero diagonal: error %d, row %d", e, info.bad);
   e = PetscWarpAMGAggregateHost(3, ai, bj, aa, 0.0, agg, &info);
   CHECK(e == PETSCWARP_AMG_ERR_INDEX && info.bad == 1, "column out of range: error %d, row %d", e, info.bad);
+  agg[0] = agg[1] = agg[2] = 0;
+  e                        = PetscWarpAMGProlongatorHost(3, ai, bj, aa, agg, 1, NULL, 0.5, &P, &info);
+  CHECK(e == PETSCWARP_AMG_ERR_INDEX && info.bad == 1, "prolongator, column out of range: error %d, row %d", e, info.bad);
 #if defined(PETSCWARP_TEST_CUDA)
   if (!hostonly) {
     int    *dai = Up(ai, sizeof(ai)), *daj = Up(aj, sizeof(aj)), *dbj = Up(bj, sizeof(bj)), *dagg;
@@ -309,6 +320,9 @@ static void Errors(int hostonly)
     CHECK(e == PETSCWARP_AMG_ERR_DIAG && info.bad == 2, "device, zero diagonal: error %d, row %d", e, info.bad);
     e = PetscWarpAMGAggregateCUDA(3, dai, dbj, daa, 0.0, dagg, &info, NULL);
     CHECK(e == PETSCWARP_AMG_ERR_INDEX && info.bad == 1, "device, column out of range: error %d, row %d", e, info.bad);
+    KERNEL_CALL((int)cudaMemset(dagg, 0, sizeof(int) * 3));
+    e = PetscWarpAMGProlongatorCUDA(3, dai, dbj, daa, dagg, 1, NULL, 0.5, &P, &info, NULL);
+    CHECK(e == PETSCWARP_AMG_ERR_INDEX && info.bad == 1, "device prolongator, column out of range: error %d, row %d", e, info.bad);
     cudaFree(dai);
     cudaFree(daj);
     cudaFree(dbj);
@@ -317,7 +331,7 @@ static void Errors(int hostonly)
   }
 #endif
   (void)hostonly;
-  printf("%-28s zero diagonal and column out of range reported with their rows\n", name);
+  printf("%-28s zero diagonal and column out of range (aggregation, prolongator) reported with their rows\n", name);
 }
 
 int main(int argc, char **argv)
@@ -332,6 +346,7 @@ int main(int argc, char **argv)
   A = Laplace2D(20 + rand() % 30, 20 + rand() % 30, 1.0);
   RunCase("laplace2d", &A, 0.0, 0, hostonly);
   RunCase("laplace2d_nullvec", &A, 0.0, 1, hostonly);
+  RunCase("laplace2d_nullvec_zero", &A, 0.0, 2, hostonly);
   Free(&A);
   A = Laplace2D(30 + rand() % 10, 30 + rand() % 10, 0.01);
   RunCase("anisotropic_theta0.25", &A, 0.25, 0, hostonly);

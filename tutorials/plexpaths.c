@@ -92,7 +92,10 @@ PetscErrorCode PlexPathRun(const PlexPathProblem *prob, const char path[], Petsc
     PetscCall(PetscOptionsGetEList(NULL, NULL, "-paths_gamg_type", gtypes, 4, &g, &set));
     PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCGAMG, &isgamg));
     PetscCall(PetscStrcmp(path, "aij", &isaijpath));
-    if (set && isgamg && !isaijpath) PetscCall(PCGAMGSetType(pc, gtypes[g]));
+    if (set && isgamg && !isaijpath) {
+      PetscCall(PCGAMGSetType(pc, gtypes[g]));
+      PetscCall(PCSetFromOptions(pc)); /* the new type's own options (-pc_gamg_warp_check, ...) */
+    }
   }
   PetscCall(VecSet(u, 0.0));
   PetscCall(DeviceTocAdd(t0, &r->t_setup));

@@ -138,12 +138,13 @@ __global__ void Number(int n, const int *__restrict__ r2, const int *__restrict_
   if (i < n) agg[i] = num[r2[i]];
 }
 
-__global__ void Norms(int n, const int *__restrict__ agg, const double *__restrict__ b, double *__restrict__ bc)
+__global__ void Norms(int n, const int *__restrict__ agg, const double *__restrict__ b, double *__restrict__ bc, int *__restrict__ size)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   double bi = b ? b[i] : 1.0;
   atomicAdd(&bc[agg[i]], bi * bi);
+  atomicAdd(&size[agg[i]], 1);
 }
 
 __global__ void Sqrt(int m, double *__restrict__ bc)
@@ -154,12 +155,12 @@ __global__ void Sqrt(int m, double *__restrict__ bc)
 
 /* The entries of P before the reduction: row i's at [ai[i] + i, ai[i + 1] + i] (its products, then its P0 entry), or
    at i alone (alpha = 0); *bad = the lowest row with a zero diagonal */
-__global__ void Entries(int n, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ aa, const int *__restrict__ agg, const double *__restrict__ b, const double *__restrict__ bc, const double *__restrict__ d, double alpha, unsigned long long *__restrict__ key, double *__restrict__ val, int *__restrict__ bad)
+__global__ void Entries(int n, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ aa, const int *__restrict__ agg, const double *__restrict__ b, const double *__restrict__ bc, const int *__restrict__ size, const double *__restrict__ d, double alpha, unsigned long long *__restrict__ key, double *__restrict__ val, int *__restrict__ bad)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  double    ci = bc[agg[i]], p0 = ci > 0 ? (b ? b[i] : 1.0) / ci : 0.0;
-  long long o = i;
+  double    p0 = PetscWarpAMGP0(b ? b[i] : 1.0, bc[agg[i]], size[agg[i]]);
+  long long o  = i;
   if (alpha != 0) {
     if (d[i] == 0) {
       atomicMin(bad, i);
@@ -169,9 +170,9 @@ __global__ void Entries(int n, const int *__restrict__ ai, const int *__restrict
     o        = (long long)ai[i] + i;
     for (int k = ai[i]; k < ai[i + 1]; k++, o++) {
       int    j  = aj[k];
-      double cj = bc[agg[j]], pj = cj > 0 ? (b ? b[j] : 1.0) / cj : 0.0;
-      key[o] = ((unsigned long long)i << 32) | (unsigned)agg[j];
-      val[o] = s * aa[k] * pj;
+      double pj = PetscWarpAMGP0(b ? b[j] : 1.0, bc[agg[j]], size[agg[j]]);
+      key[o]    = ((unsigned long long)i << 32) | (unsigned)agg[j];
+      val[o]    = s * aa[k] * pj;
     }
   }
   key[o] = ((unsigned long long)i << 32) | (unsigned)agg[i];
@@ -295,7 +296,7 @@ extern "C" int PetscWarpAMGProlongatorCUDA(int n, const int *ai, const int *aj, 
   long long           nnz = 0, ne, np = 0;
   double             *d = NULL, *bc = NULL, *val = NULL, *uval = NULL;
   unsigned long long *key = NULL, *ukey = NULL;
-  int                *cnt = NULL, *col = NULL, *bad = NULL, err = 0, hbad = n;
+  int                *cnt = NULL, *col = NULL, *bad = NULL, *size = NULL, err = 0, hbad[2] = {n, n};
 
   memset(P, 0, sizeof(*P));
   info->bad = -1;
@@ -307,7 +308,7 @@ extern "C" int PetscWarpAMGProlongatorCUDA(int n, const int *ai, const int *aj, 
     nnz = t;
   }
   ne = alpha != 0 ? nnz + n : n;
-  if ((err = Alloc(&d, n)) || (err = Alloc(&bc, nagg)) || (err = Alloc(&val, ne)) || (err = Alloc(&uval, ne)) || (err = Alloc(&key, ne)) || (err = Alloc(&ukey, ne)) || (err = Alloc(&cnt, n + 1)) || (err = Alloc(&col, ne)) || (err = Alloc(&bad, 1))) {
+  if ((err = Alloc(&d, n)) || (err = Alloc(&bc, nagg)) || (err = Alloc(&val, ne)) || (err = Alloc(&uval, ne)) || (err = Alloc(&key, ne)) || (err = Alloc(&ukey, ne)) || (err = Alloc(&cnt, n + 1)) || (err = Alloc(&col, ne)) || (err = Alloc(&bad, 2)) || (err = Alloc(&size, nagg))) {
     err = err == (int)cudaErrorMemoryAllocation ? PETSCWARP_AMG_ERR_MEM : err;
     goto done;
   }
@@ -317,16 +318,23 @@ extern "C" int PetscWarpAMGProlongatorCUDA(int n, const int *ai, const int *aj, 
     err = PETSCWARP_AMG_ERR_MEM;
     goto done;
   }
-  if ((err = (int)cudaMemcpyAsync(bad, &hbad, sizeof(int), cudaMemcpyHostToDevice, st)) || (err = (int)cudaMemsetAsync(bc, 0, sizeof(double) * (nagg > 0 ? nagg : 1), st)) || (err = (int)cudaMemsetAsync(cnt, 0, sizeof(int) * (n + 1), st))) goto done;
+  if ((err = (int)cudaMemcpyAsync(bad, hbad, sizeof(hbad), cudaMemcpyHostToDevice, st)) || (err = (int)cudaMemsetAsync(bc, 0, sizeof(double) * (nagg > 0 ? nagg : 1), st)) || (err = (int)cudaMemsetAsync(size, 0, sizeof(int) * (nagg > 0 ? nagg : 1), st)) || (err = (int)cudaMemsetAsync(cnt, 0, sizeof(int) * (n + 1), st)))
+    goto done;
   if (n > 0) {
-    Diagonal<<<Blocks(n), AMG_THREADS, 0, st>>>(n, ai, aj, aa, d, bad);
-    Norms<<<Blocks(n), AMG_THREADS, 0, st>>>(n, agg, b, bc);
+    Diagonal<<<Blocks(n), AMG_THREADS, 0, st>>>(n, ai, aj, aa, d, bad); /* columns checked before any kernel indexes by them */
+    if ((err = (int)cudaMemcpyAsync(hbad, bad, sizeof(int), cudaMemcpyDeviceToHost, st)) || (err = Check(cudaStreamSynchronize(st)))) goto done;
+    if (hbad[0] < n) {
+      info->bad = hbad[0];
+      err       = PETSCWARP_AMG_ERR_INDEX;
+      goto done;
+    }
+    Norms<<<Blocks(n), AMG_THREADS, 0, st>>>(n, agg, b, bc, size);
     Sqrt<<<Blocks(nagg), AMG_THREADS, 0, st>>>(nagg, bc);
-    Entries<<<Blocks(n), AMG_THREADS, 0, st>>>(n, ai, aj, aa, agg, b, bc, d, alpha, key, val, bad);
-    if ((err = (int)cudaMemcpyAsync(&hbad, bad, sizeof(int), cudaMemcpyDeviceToHost, st)) || (err = Check(cudaStreamSynchronize(st)))) goto done;
-    if (hbad < n) {
-      info->bad = hbad;
-      err       = alpha != 0 ? PETSCWARP_AMG_ERR_DIAG : PETSCWARP_AMG_ERR_INDEX;
+    Entries<<<Blocks(n), AMG_THREADS, 0, st>>>(n, ai, aj, aa, agg, b, bc, size, d, alpha, key, val, bad + 1);
+    if ((err = (int)cudaMemcpyAsync(hbad + 1, bad + 1, sizeof(int), cudaMemcpyDeviceToHost, st)) || (err = Check(cudaStreamSynchronize(st)))) goto done;
+    if (hbad[1] < n) {
+      info->bad = hbad[1];
+      err       = PETSCWARP_AMG_ERR_DIAG;
       goto done;
     }
     if (alpha != 0) { /* sort by (row, column), stable, then sum equal keys */
@@ -359,6 +367,7 @@ done:
   cudaFree(cnt);
   cudaFree(col);
   cudaFree(bad);
+  cudaFree(size);
   if (err) PetscWarpAMGProlFree(P);
   return err;
 }

@@ -128,6 +128,7 @@ int PetscWarpAMGProlongatorHost(int n, const int *ai, const int *aj, const doubl
   long long nnz = n > 0 ? ai[n] : 0, cap = alpha != 0 ? nnz + n : n, p = 0;
   int       maxlen = 0, err = PETSCWARP_AMG_OK;
   double   *d = (double *)malloc(sizeof(double) * (n > 0 ? n : 1)), *p0 = (double *)malloc(sizeof(double) * (n > 0 ? n : 1));
+  int      *size = (int *)calloc(nagg > 0 ? nagg : 1, sizeof(int)); /* aggregate sizes */
   int      *bc_j;
   double   *bc_v;
 
@@ -143,7 +144,7 @@ int PetscWarpAMGProlongatorHost(int n, const int *ai, const int *aj, const doubl
   P->bc = (double *)calloc(nagg > 0 ? nagg : 1, sizeof(double));
   bc_j  = (int *)malloc(sizeof(int) * (maxlen + 1));
   bc_v  = (double *)malloc(sizeof(double) * (maxlen + 1));
-  if (!d || !p0 || !P->i || !P->j || !P->v || !P->bc || !bc_j || !bc_v) {
+  if (!d || !p0 || !size || !P->i || !P->j || !P->v || !P->bc || !bc_j || !bc_v) {
     err = PETSCWARP_AMG_ERR_MEM;
     goto done;
   }
@@ -151,9 +152,10 @@ int PetscWarpAMGProlongatorHost(int n, const int *ai, const int *aj, const doubl
   for (int i = 0; i < n; i++) {
     double bi = b ? b[i] : 1.0;
     P->bc[agg[i]] += bi * bi;
+    size[agg[i]]++;
   }
   for (int a = 0; a < nagg; a++) P->bc[a] = sqrt(P->bc[a]);
-  for (int i = 0; i < n; i++) p0[i] = P->bc[agg[i]] > 0 ? (b ? b[i] : 1.0) / P->bc[agg[i]] : 0.0;
+  for (int i = 0; i < n; i++) p0[i] = PetscWarpAMGP0(b ? b[i] : 1.0, P->bc[agg[i]], size[agg[i]]);
   P->i[0] = 0;
   for (int i = 0; i < n; i++) {
     int    len = 0;
@@ -184,6 +186,7 @@ int PetscWarpAMGProlongatorHost(int n, const int *ai, const int *aj, const doubl
 done:
   free(d);
   free(p0);
+  free(size);
   free(bc_j);
   free(bc_v);
   if (err) PetscWarpAMGProlFree(P);

@@ -9,12 +9,16 @@
      IN; two max-propagations over the strong edges give each node the largest key within distance 2; an undecided
      node whose own key is that largest becomes IN (a root), one that sees an IN key becomes OUT. Rounds repeat until
      no node is undecided. The hash is fixed, so the host and the device choose the same roots.
+     The strength graph is not symmetrised (each row's own entries decide): on an unsymmetric pattern two roots may
+     be neighbours.
   3. Aggregates: a root with the nodes strongly connected to it (the largest-key root among several), then a node
      left over joins the aggregate of its largest-key strong neighbour that joined in the first pass; a node left
      after that (possible only on an unsymmetric pattern) is an aggregate of its own. Aggregates are numbered in the
      order of their roots.
   4. Tentative prolongator: P0(i, agg(i)) = b_i / |b|_agg(i)| with b the near-null vector (the constant by default);
-     the coarse near-null vector is bc(a) = |b|_a| (the QR of a one-column block).
+     the coarse near-null vector is bc(a) = |b|_a| (the QR of a one-column block). Where b is zero on a whole
+     aggregate, P0 = 1 / sqrt(size) there and bc = 0 (as a QR would give a unit column), so that P0 bc = b still holds
+     and the coarse operator keeps a nonzero diagonal.
   5. Smoothed prolongator: P = (I - alpha D^-1 A) P0 (alpha = 1.4 / emax(D^-1 A), PCGAMGAGG's choice); alpha = 0
      gives P0. Row i of P: the entries (agg(j), -alpha a_ij p0_j / a_ii) for the stored a_ij, and (agg(i), p0_i),
      summed by column. The device sorts keys (row, column) and reduces them; the host sorts each row. Summation order
@@ -22,6 +26,7 @@
 */
 #pragma once
 
+#include <math.h>
 #include <stddef.h>
 
 #if defined(__cplusplus)
@@ -80,6 +85,12 @@ static inline PETSCWARP_AMG_HD int PetscWarpAMGStrong(double aij, double dii, do
   if (theta < 0) return 1;
   double s = PetscWarpAMGAbs(dii * djj);
   return PetscWarpAMGAbs(aij) * PetscWarpAMGAbs(aij) > theta * theta * s && aij != 0;
+}
+
+/* The tentative prolongator's entry of a node with near-null value bi in an aggregate of norm bc and size nodes */
+static inline PETSCWARP_AMG_HD double PetscWarpAMGP0(double bi, double bc, int size)
+{
+  return bc > 0 ? bi / bc : 1.0 / sqrt((double)size);
 }
 
 /* What the set-up of one level reports */

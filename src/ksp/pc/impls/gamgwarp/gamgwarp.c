@@ -5,8 +5,8 @@
   (bench/RESULTS.md, 2026-11-28). This type computes the same kind of hierarchy (smoothed aggregation, one smoothing
   step of the prolongator with PCGAMGAGG's damping 1.4 / emax(D^-1 A)) with kernels on the device
   (src/kernels/gamgwarp.cu; the algorithm in include/petscwarp/private/gamgwarpkernels.h) and hands PCGAMG the
-  prolongator; PCGAMG then forms the coarse operators (MatPtAP(), cuSPARSE), the smoothers and the coarse solver as for
-  PCGAMGAGG. The aggregates are not PCGAMGAGG's, so iteration counts differ from it.
+  prolongator; the coarse operators are D = A P, then P^T D (cuSPARSE on the device), and PCGAMG forms the smoothers and
+  the coarse solver as for PCGAMGAGG. The aggregates are not PCGAMGAGG's, so iteration counts differ from it.
 
   Scope: one MPI rank, scalar operators (block size 1) with one near-null vector (the constant, or a
   MatSetNearNullSpace() of one vector), AIJ storage with 32-bit indices: MATSEQAIJ (host kernels), MATSEQAIJCUSPARSE
@@ -166,16 +166,13 @@ static PetscErrorCode FreeAggregates(PC_GAMG_Warp *w)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The near-null vector: the constant, or the single vector of the operator's near null space */
-static PetscErrorCode PCSetData_GAMGWarp(PC pc, Mat A)
+/* What this type supports, checked at every set-up (a later set-up may skip createdefaultdata: cached data) */
+static PetscErrorCode CheckSupported(PC pc, Mat A)
 {
-  PC_MG       *mg      = (PC_MG *)pc->data;
-  PC_GAMG     *pc_gamg = (PC_GAMG *)mg->innerctx;
-  MatNullSpace mnull;
-  PetscInt     bs, n, nvec = 0;
-  PetscBool    has_const = PETSC_TRUE;
-  PetscMPIInt  size;
-  const Vec   *vecs = NULL;
+  PC_MG      *mg      = (PC_MG *)pc->data;
+  PC_GAMG    *pc_gamg = (PC_GAMG *)mg->innerctx;
+  PetscInt    bs;
+  PetscMPIInt size;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
@@ -186,6 +183,21 @@ static PetscErrorCode PCSetData_GAMGWarp(PC pc, Mat A)
   PetscCheck(bs == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCGAMG type %s supports scalar operators (block size 1), not block size %" PetscInt_FMT "; use -pc_gamg_type agg", PCGAMGWARP, bs);
   PetscCheck(!pc_gamg->use_aggs_in_asm && !pc_gamg->asm_hem_aggs, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCGAMG type %s does not give its aggregates to PCASM (-pc_gamg_asm_use_agg, -pc_gamg_asm_hem_aggs)", PCGAMGWARP);
   PetscCheck(!pc_gamg->injection_index_size, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCGAMG type %s has no injection prolongation (-pc_gamg_injection_index)", PCGAMGWARP);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The near-null vector: the constant, or the single vector of the operator's near null space */
+static PetscErrorCode PCSetData_GAMGWarp(PC pc, Mat A)
+{
+  PC_MG       *mg      = (PC_MG *)pc->data;
+  PC_GAMG     *pc_gamg = (PC_GAMG *)mg->innerctx;
+  MatNullSpace mnull;
+  PetscInt     n, nvec = 0;
+  PetscBool    has_const = PETSC_TRUE;
+  const Vec   *vecs      = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(CheckSupported(pc, A));
   PetscCall(MatGetNearNullSpace(A, &mnull));
   if (mnull) {
     PetscCall(MatNullSpaceGetVecs(mnull, &has_const, &nvec, &vecs));
@@ -231,6 +243,10 @@ static PetscErrorCode PCGAMGCoarsen_Warp(PC pc, Mat *G, PetscCoarsenData **agg_l
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PCGAMGWARP_Aggregate, pc, *G, 0, 0));
+  if (level == 0) {
+    PetscCall(CheckSupported(pc, *G));
+    w->nlevels = 0; /* a new hierarchy (PCView lists its levels) */
+  }
   PetscCall(FreeAggregates(w));
   PetscCall(LevelCSRGet(pc, *G, &C));
   w->dev[level] = C.dev;
@@ -252,15 +268,19 @@ static PetscErrorCode PCGAMGCoarsen_Warp(PC pc, Mat *G, PetscCoarsenData **agg_l
       PetscCall(DownloadCSR(&C, &hi, &hj, &ha));
       PetscCall(PetscMalloc2(PetscMax(C.n, 1), &hagg, PetscMax(C.n, 1), &dagg));
       PetscCallCUDA(cudaMemcpy(dagg, w->agg, sizeof(int) * C.n, cudaMemcpyDeviceToHost));
+      PetscInt badrow = -1, dv = 0, hv = 0;
+
       herr = PetscWarpAMGAggregateHost((int)C.n, hi, hj, ha, (double)theta, hagg, &hinfo);
+      for (PetscInt r = 0; r < C.n && !herr && badrow < 0; r++)
+        if (hagg[r] != dagg[r]) badrow = r, dv = dagg[r], hv = hagg[r];
+      PetscCall(PetscFree2(hagg, dagg)); /* freed before any error below */
+      PetscCall(PetscFree2(hj, ha));
+      PetscCall(PetscFree(hi));
       PetscCall(KernelCheck(pc, herr, &hinfo, "aggregation (host twin)"));
       PetscCheck(hinfo.nagg == info->nagg && hinfo.rounds == info->rounds && hinfo.nstrong == info->nstrong, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-pc_gamg_warp_check: level %" PetscInt_FMT ": the device found %d aggregates in %d rounds (%lld strong connections), the host twin %d in %d (%lld)", level,
                  info->nagg, info->rounds, info->nstrong, hinfo.nagg, hinfo.rounds, hinfo.nstrong);
-      for (PetscInt r = 0; r < C.n; r++) PetscCheck(hagg[r] == dagg[r], PETSC_COMM_SELF, PETSC_ERR_PLIB, "-pc_gamg_warp_check: level %" PetscInt_FMT ": row %" PetscInt_FMT " in aggregate %d on the device, %d on the host", level, r, dagg[r], hagg[r]);
+      PetscCheck(badrow < 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-pc_gamg_warp_check: level %" PetscInt_FMT ": row %" PetscInt_FMT " in aggregate %" PetscInt_FMT " on the device, %" PetscInt_FMT " on the host", level, badrow, dv, hv);
       PetscCall(PetscInfo(pc, "-pc_gamg_warp_check: level %" PetscInt_FMT ": the device's aggregates are the host twin's\n", level));
-      PetscCall(PetscFree2(hagg, dagg));
-      PetscCall(PetscFree2(hj, ha));
-      PetscCall(PetscFree(hi));
     }
   } else
 #endif
@@ -372,7 +392,6 @@ static PetscErrorCode PCGAMGProlongator_Warp(PC pc, Mat A, PetscCoarsenData *agg
   }
   mg->min_eigen_DinvA[level] = pc_gamg->use_sa_esteig && w->nsmooths > 0 ? emin : 0;
   mg->max_eigen_DinvA[level] = pc_gamg->use_sa_esteig && w->nsmooths > 0 ? emax : 0;
-  PetscCall(PetscNew(&P));
   PetscCall(LevelCSRGet(pc, A, &C));
   PetscCheck(C.dev == w->agg_dev, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Aggregates on the %s for an operator on the %s", w->agg_dev ? "device" : "host", C.dev ? "device" : "host");
 #if PetscDefined(HAVE_CUDA)
@@ -382,6 +401,7 @@ static PetscErrorCode PCGAMGProlongator_Warp(PC pc, Mat A, PetscCoarsenData *agg
 
     PetscCall(PetscGetCurrentCUDAStream(&st));
     PetscCallCUDA(cudaMalloc((void **)&db, sizeof(double) * C.n));
+    PetscCall(PetscNew(&P)); /* after the allocations that may fail: nothing to free on their errors */
     PetscCallCUDA(cudaMemcpyAsync(db, pc_gamg->data, sizeof(double) * C.n, cudaMemcpyHostToDevice, st));
     PetscCall(PetscLogCpuToGpu(sizeof(double) * (PetscLogDouble)C.n));
     PetscCall(PetscLogGpuTimeBegin());
@@ -398,20 +418,24 @@ static PetscErrorCode PCGAMGProlongator_Warp(PC pc, Mat A, PetscCoarsenData *agg
       PetscCall(PetscMalloc1(PetscMax(C.n, 1), &hagg));
       PetscCallCUDA(cudaMemcpy(hagg, w->agg, sizeof(int) * C.n, cudaMemcpyDeviceToHost));
       herr = PetscWarpAMGProlongatorHost((int)C.n, hi, hj, ha, hagg, (int)w->nagg, pc_gamg->data, (double)alpha, &H, &hinfo);
-      PetscCall(KernelCheck(pc, herr, &hinfo, "prolongator (host twin)"));
-      PetscCheck(H.nnz == P->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-pc_gamg_warp_check: level %" PetscInt_FMT ": prolongator of %lld nonzeros on the device, %lld on the host", level, P->nnz, H.nnz);
-      for (PetscInt r = 0; r <= C.n; r++) PetscCheck(H.i[r] == P->i[r], PETSC_COMM_SELF, PETSC_ERR_PLIB, "-pc_gamg_warp_check: level %" PetscInt_FMT ": prolongator row pointer %" PetscInt_FMT " differs", level, r);
-      for (long long q = 0; q < H.nnz; q++) {
-        PetscCheck(H.j[q] == P->j[q], PETSC_COMM_SELF, PETSC_ERR_PLIB, "-pc_gamg_warp_check: level %" PetscInt_FMT ": prolongator column %lld differs", level, q);
-        dmax = PetscMax(dmax, PetscAbsReal(H.v[q] - P->v[q]));
-        vmax = PetscMax(vmax, PetscAbsReal(H.v[q]));
-      }
-      PetscCheck(dmax <= 1e-12 * vmax, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-pc_gamg_warp_check: level %" PetscInt_FMT ": prolongator values differ by %g (largest %g)", level, dmax, vmax);
-      PetscCall(PetscInfo(pc, "-pc_gamg_warp_check: level %" PetscInt_FMT ": the device's prolongator is the host twin's (values within %g of %g)\n", level, dmax, vmax));
-      PetscWarpAMGProlFree(&H);
       PetscCall(PetscFree(hagg));
       PetscCall(PetscFree2(hj, ha));
       PetscCall(PetscFree(hi));
+      if (!herr) {
+        PetscBool same = (PetscBool)(H.nnz == P->nnz);
+
+        for (PetscInt r = 0; same && r <= C.n; r++) same = (PetscBool)(H.i[r] == P->i[r]);
+        for (long long q = 0; same && q < H.nnz; q++) {
+          same = (PetscBool)(H.j[q] == P->j[q]);
+          dmax = PetscMax(dmax, PetscAbsReal(H.v[q] - P->v[q]));
+          vmax = PetscMax(vmax, PetscAbsReal(H.v[q]));
+        }
+        PetscWarpAMGProlFree(&H); /* freed before any error below */
+        PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-pc_gamg_warp_check: level %" PetscInt_FMT ": the device's prolongator pattern differs from the host twin's", level);
+        PetscCheck(dmax <= 1e-12 * vmax, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-pc_gamg_warp_check: level %" PetscInt_FMT ": prolongator values differ by %g (largest %g)", level, dmax, vmax);
+        PetscCall(PetscInfo(pc, "-pc_gamg_warp_check: level %" PetscInt_FMT ": the device's prolongator is the host twin's (values within %g of %g)\n", level, dmax, vmax));
+      }
+      PetscCall(KernelCheck(pc, herr, &hinfo, "prolongator (host twin)"));
     }
     if (!err) PetscCall(PetscLogGpuToCpu((sizeof(int) + sizeof(double)) * (PetscLogDouble)P->nnz + sizeof(int) * (C.n + 1.0) + sizeof(double) * (PetscLogDouble)w->nagg));
     if (!err && alpha != 0) { /* s a_ij p0_j for each stored a_ij */
@@ -421,7 +445,10 @@ static PetscErrorCode PCGAMGProlongator_Warp(PC pc, Mat A, PetscCoarsenData *agg
     }
   } else
 #endif
+  {
+    PetscCall(PetscNew(&P));
     err = PetscWarpAMGProlongatorHost((int)C.n, C.i, C.j, C.a, w->agg, (int)w->nagg, pc_gamg->data, (double)alpha, P, info);
+  }
   PetscCall(LevelCSRRestore(&C));
   if (err) PetscCall(PetscFree(P));
   PetscCall(KernelCheck(pc, err, info, "prolongator"));
@@ -473,6 +500,8 @@ static PetscErrorCode PCGAMGCreateLevel_Warp(PC pc, Mat A, PetscInt cr_bs, Mat *
     PetscCall(MatTransposeMatMult(*P, D, MAT_INITIAL_MATRIX, PETSC_DETERMINE, Ac));
     PetscCall(MatDestroy(&D));
   } else PetscCall(MatPtAP(A, *P, MAT_INITIAL_MATRIX, 2.0, Ac)); /* the host: PCGAMG's own product */
+  PetscCall(MatProductClear(*Ac));                               /* frees D's reference and the SpGEMM buffers: the coarse operator is kept, not redone */
+  PetscCall(MatPropagateSymmetryOptions(A, *Ac));                /* as MatPtAP() does: P^T A P is symmetric (SPD) with A */
   PetscCall(MatSetBlockSizes(*Ac, 1, 1));
   *nactive = 1;
   if (perm) *perm = NULL;
@@ -504,6 +533,8 @@ static PetscErrorCode PCSetFromOptions_GAMGWarp(PC pc, PetscOptionItems PetscOpt
   PetscOptionsHeadBegin(PetscOptionsObject, "GAMG-warp options (smoothed aggregation set up on the device)");
   PetscCall(PetscOptionsInt("-pc_gamg_agg_nsmooths", "Smoothing steps of the prolongator (0 or 1)", "PCGAMGSetNSmooths", n, &n, &flg));
   if (flg) PetscCall(PCGAMGSetNSmooths_Warp(pc, n));
+  if (pc_gamg->reuse_prol) PetscCall(PetscInfo(pc, "%s: the interpolation is not reused (-pc_gamg_reuse_interpolation ignored): every set-up rebuilds the hierarchy\n", PCGAMGWARP));
+  pc_gamg->reuse_prol = PETSC_FALSE;
   PetscCall(PetscOptionsBool("-pc_gamg_warp_check", "Check the device's aggregates and prolongators against the host twin's (slow: a debugging aid)", "PCGAMGWARP", w->check, &w->check, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -557,8 +588,14 @@ static PetscErrorCode PCDestroy_GAMGWarp(PC pc)
   Olson (2012), aggregates each root with its strongly connected neighbours (leftover nodes join through a neighbour),
   forms the tentative prolongator from the near-null vector (the constant, or the one vector of
   `MatSetNearNullSpace()`) and smooths it once with Jacobi, damped by 1.4 / emax(D^-1 A) as `PCGAMGAGG` does. The
-  prolongator is then `MATSEQAIJCUSPARSE` and `PCGAMG` forms the coarse operators with `MatPtAP()` on the device, the
-  smoothers (Chebyshev/Jacobi, with the eigenvalue estimate cached as in `PCGAMGAGG`) and the coarse solver as usual.
+  prolongator is then `MATSEQAIJCUSPARSE`; the coarse operators are computed as D = A P, then P^T D (cuSPARSE), and
+  `PCGAMG` sets up the smoothers (Chebyshev/Jacobi, with the eigenvalue estimate cached as in `PCGAMGAGG`) and the coarse
+  solver as usual.
+
+  Every set-up rebuilds the hierarchy (`-pc_gamg_reuse_interpolation` is ignored: PCGAMG's reuse path redoes the coarse
+  operators with `MatPtAP()`, whose aijcusparse form gave an unusable level-2 operator with these prolongators on an
+  H200). `PCGAMGAGG`'s own options (aggressive coarsening, `-pc_gamg_prolongator_filter`, ...) do not apply. The strength
+  graph is not symmetrised: on an unsymmetric pattern two roots may be neighbours.
 
   The operator must be `MATSEQAIJCUSPARSE` (or `MATSHAREDNZ`), or `MATSEQAIJELLWARP` whose products run on the device
   (a DM with device vectors, `-mat_ellwarp_product_device`); `MATSEQAIJ` and the others are set up on the host by the
@@ -581,8 +618,9 @@ PETSC_INTERN PetscErrorCode PCCreateGAMG_Warp(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&w));
-  w->nsmooths     = 1;
-  pc_gamg->subctx = w;
+  w->nsmooths         = 1;
+  pc_gamg->subctx     = w;
+  pc_gamg->reuse_prol = PETSC_FALSE; /* PCGAMG's reuse path redoes the coarse operators with MatPtAP(): see PCGAMGCreateLevel_Warp() */
 
   pc_gamg->ops->setfromoptions    = PCSetFromOptions_GAMGWarp;
   pc_gamg->ops->destroy           = PCDestroy_GAMGWarp;
