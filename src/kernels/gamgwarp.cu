@@ -26,17 +26,7 @@ int Blocks(long long n)
 __global__ void Diagonal(int n, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ aa, double *__restrict__ d, int *__restrict__ bad)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  double s = 0;
-  for (int k = ai[i]; k < ai[i + 1]; k++) {
-    int j = aj[k];
-    if (j < 0 || j >= n) {
-      atomicMin(bad, i);
-      return;
-    }
-    if (j == i) s += aa[k];
-  }
-  d[i] = s;
+  if (i < n && PetscWarpAMGRowDiagonal(i, n, ai, aj, aa, &d[i])) atomicMin(bad, i);
 }
 
 /* The strength mask; counts of strong connections and of rows without one; every node undecided */
@@ -44,89 +34,45 @@ __global__ void Strength(int n, const int *__restrict__ ai, const int *__restric
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  int ns = 0;
-  for (int k = ai[i]; k < ai[i + 1]; k++) {
-    int j = aj[k];
-    sg[k] = (unsigned char)(j != i && PetscWarpAMGStrong(aa[k], d[i], d[j], theta));
-    ns += sg[k];
-  }
-  st[i] = PETSCWARP_AMG_UNDECIDED;
+  int ns = PetscWarpAMGRowStrength(i, ai, aj, aa, d, theta, sg);
+  st[i]  = PETSCWARP_AMG_UNDECIDED;
   if (ns) atomicAdd(nstrong, (unsigned long long)ns);
   else atomicAdd(nisolated, 1);
 }
 
-/* m1[i]: the largest key of i and its strong neighbours */
-__global__ void Propagate1(int n, const int *__restrict__ ai, const int *__restrict__ aj, const unsigned char *__restrict__ sg, const unsigned char *__restrict__ st, unsigned long long *__restrict__ m1)
+/* m1[i]: the largest key of i and its strong neighbours (m = NULL); m2[i]: the largest m1 of them (within distance 2) */
+__global__ void Propagate(int n, const int *__restrict__ ai, const int *__restrict__ aj, const unsigned char *__restrict__ sg, const unsigned char *__restrict__ st, const unsigned long long *__restrict__ m, unsigned long long *__restrict__ out)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  unsigned long long m = PetscWarpAMGKey(st[i], i);
-  for (int k = ai[i]; k < ai[i + 1]; k++)
-    if (sg[k]) {
-      unsigned long long q = PetscWarpAMGKey(st[aj[k]], aj[k]);
-      if (q > m) m = q;
-    }
-  m1[i] = m;
-}
-
-/* m2[i]: the largest m1 of i and its strong neighbours (the largest key within distance 2); then i's decision */
-__global__ void Propagate2(int n, const int *__restrict__ ai, const int *__restrict__ aj, const unsigned char *__restrict__ sg, const unsigned long long *__restrict__ m1, unsigned long long *__restrict__ m2)
-{
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  unsigned long long m = m1[i];
-  for (int k = ai[i]; k < ai[i + 1]; k++)
-    if (sg[k] && m1[aj[k]] > m) m = m1[aj[k]];
-  m2[i] = m;
+  if (i < n) out[i] = PetscWarpAMGRowMax(i, ai, aj, sg, st, m);
 }
 
 __global__ void Decide(int n, const unsigned long long *__restrict__ m2, unsigned char *__restrict__ st, int *__restrict__ und)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x, left = 0;
   if (i < n && st[i] == PETSCWARP_AMG_UNDECIDED) {
-    if (m2[i] == PetscWarpAMGKey(PETSCWARP_AMG_UNDECIDED, i)) st[i] = PETSCWARP_AMG_IN;
-    else if (PetscWarpAMGKeyState(m2[i]) == PETSCWARP_AMG_IN) st[i] = PETSCWARP_AMG_OUT;
-    else left = 1;
+    st[i] = (unsigned char)PetscWarpAMGDecide(i, m2[i]);
+    left  = st[i] == PETSCWARP_AMG_UNDECIDED;
   }
   left = __syncthreads_count(left);
   if (threadIdx.x == 0 && left) atomicAdd(und, left);
 }
 
-/* First pass: a root is its own; another node takes its strongly connected root of largest key (-1: none) */
 __global__ void Pass1(int n, const int *__restrict__ ai, const int *__restrict__ aj, const unsigned char *__restrict__ sg, const unsigned char *__restrict__ st, int *__restrict__ r1)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  int r = st[i] == PETSCWARP_AMG_IN ? i : -1;
-  if (r < 0) {
-    unsigned long long best = 0;
-    for (int k = ai[i]; k < ai[i + 1]; k++)
-      if (sg[k] && st[aj[k]] == PETSCWARP_AMG_IN) {
-        unsigned long long q = PetscWarpAMGKey(0, aj[k]);
-        if (r < 0 || q > best) best = q, r = aj[k];
-      }
-  }
-  r1[i] = r;
+  if (i < n) r1[i] = PetscWarpAMGRowPass1(i, ai, aj, sg, st);
 }
 
-/* Second pass: the root of the strong neighbour of largest key that joined in the first pass; else its own aggregate.
-   flag[i] = 1 for the node that names its aggregate */
+/* Second pass; a node left is an aggregate of its own. flag[i] = 1 for the node that names its aggregate */
 __global__ void Pass2(int n, const int *__restrict__ ai, const int *__restrict__ aj, const unsigned char *__restrict__ sg, const int *__restrict__ r1, int *__restrict__ r2, int *__restrict__ flag, int *__restrict__ nleft)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  int r = r1[i];
+  int r = PetscWarpAMGRowPass2(i, ai, aj, sg, r1);
   if (r < 0) {
-    unsigned long long best = 0;
-    for (int k = ai[i]; k < ai[i + 1]; k++)
-      if (sg[k] && r1[aj[k]] >= 0) {
-        unsigned long long q = PetscWarpAMGKey(0, aj[k]);
-        if (r < 0 || q > best) best = q, r = r1[aj[k]];
-      }
-    if (r < 0) {
-      r = i;
-      atomicAdd(nleft, 1);
-    }
+    r = i;
+    atomicAdd(nleft, 1);
   }
   r2[i]   = r;
   flag[i] = r == i;
@@ -256,8 +202,8 @@ extern "C" int PetscWarpAMGAggregateCUDA(int n, const int *ai, const int *aj, co
         goto done;
       }
       if ((err = (int)cudaMemsetAsync(ic + 1, 0, sizeof(int), st))) goto done;
-      Propagate1<<<Blocks(n), AMG_THREADS, 0, st>>>(n, ai, aj, sg, state, m1);
-      Propagate2<<<Blocks(n), AMG_THREADS, 0, st>>>(n, ai, aj, sg, m1, m2);
+      Propagate<<<Blocks(n), AMG_THREADS, 0, st>>>(n, ai, aj, sg, state, NULL, m1);
+      Propagate<<<Blocks(n), AMG_THREADS, 0, st>>>(n, ai, aj, sg, state, m1, m2);
       Decide<<<Blocks(n), AMG_THREADS, 0, st>>>(n, m2, state, ic + 1);
       if ((err = (int)cudaMemcpyAsync(&und, ic + 1, sizeof(int), cudaMemcpyDeviceToHost, st)) || (err = Check(cudaStreamSynchronize(st)))) goto done;
       info->rounds++;

@@ -8,16 +8,11 @@
 /* The diagonal of A; PETSCWARP_AMG_ERR_INDEX for a column out of range (row in *bad) */
 static int Diagonal(int n, const int *ai, const int *aj, const double *aa, double *d, int *bad)
 {
-  for (int i = 0; i < n; i++) {
-    d[i] = 0;
-    for (int k = ai[i]; k < ai[i + 1]; k++) {
-      if (aj[k] < 0 || aj[k] >= n) {
-        *bad = i;
-        return PETSCWARP_AMG_ERR_INDEX;
-      }
-      if (aj[k] == i) d[i] += aa[k];
+  for (int i = 0; i < n; i++)
+    if (PetscWarpAMGRowDiagonal(i, n, ai, aj, aa, &d[i])) {
+      *bad = i;
+      return PETSCWARP_AMG_ERR_INDEX;
     }
-  }
   return PETSCWARP_AMG_OK;
 }
 
@@ -38,11 +33,7 @@ int PetscWarpAMGAggregateHost(int n, const int *ai, const int *aj, const double 
   }
   if ((err = Diagonal(n, ai, aj, aa, d, &info->bad))) goto done;
   for (int i = 0; i < n; i++) { /* the strength graph */
-    int ns = 0;
-    for (int k = ai[i]; k < ai[i + 1]; k++) {
-      sg[k] = (unsigned char)(aj[k] != i && PetscWarpAMGStrong(aa[k], d[i], d[aj[k]], theta));
-      ns += sg[k];
-    }
+    int ns = PetscWarpAMGRowStrength(i, ai, aj, aa, d, theta, sg);
     info->nstrong += ns;
     if (!ns) info->nisolated++;
     st[i] = PETSCWARP_AMG_UNDECIDED;
@@ -52,50 +43,20 @@ int PetscWarpAMGAggregateHost(int n, const int *ai, const int *aj, const double 
       err = PETSCWARP_AMG_ERR_ROUND;
       goto done;
     }
-    for (int i = 0; i < n; i++) {
-      unsigned long long m = PetscWarpAMGKey(st[i], i);
-      for (int k = ai[i]; k < ai[i + 1]; k++)
-        if (sg[k]) {
-          unsigned long long q = PetscWarpAMGKey(st[aj[k]], aj[k]);
-          if (q > m) m = q;
-        }
-      m1[i] = m;
-    }
-    for (int i = 0; i < n; i++) {
-      unsigned long long m = m1[i];
-      for (int k = ai[i]; k < ai[i + 1]; k++)
-        if (sg[k] && m1[aj[k]] > m) m = m1[aj[k]];
-      m2[i] = m;
-    }
+    for (int i = 0; i < n; i++) m1[i] = PetscWarpAMGRowMax(i, ai, aj, sg, st, NULL);
+    for (int i = 0; i < n; i++) m2[i] = PetscWarpAMGRowMax(i, ai, aj, sg, st, m1);
     und = 0;
-    for (int i = 0; i < n; i++) {
-      if (st[i] != PETSCWARP_AMG_UNDECIDED) continue;
-      if (m2[i] == PetscWarpAMGKey(PETSCWARP_AMG_UNDECIDED, i)) st[i] = PETSCWARP_AMG_IN;
-      else if (PetscWarpAMGKeyState(m2[i]) == PETSCWARP_AMG_IN) st[i] = PETSCWARP_AMG_OUT;
-      else und++;
-    }
+    for (int i = 0; i < n; i++)
+      if (st[i] == PETSCWARP_AMG_UNDECIDED) {
+        st[i] = (unsigned char)PetscWarpAMGDecide(i, m2[i]);
+        und += st[i] == PETSCWARP_AMG_UNDECIDED;
+      }
     info->rounds++;
   }
-  for (int i = 0; i < n; i++) { /* first pass: the strongly connected root of largest key */
-    unsigned long long best = 0;
-    r1[i]                   = st[i] == PETSCWARP_AMG_IN ? i : -1;
-    if (st[i] == PETSCWARP_AMG_IN) continue;
-    for (int k = ai[i]; k < ai[i + 1]; k++)
-      if (sg[k] && st[aj[k]] == PETSCWARP_AMG_IN) {
-        unsigned long long q = PetscWarpAMGKey(0, aj[k]);
-        if (r1[i] < 0 || q > best) best = q, r1[i] = aj[k];
-      }
-  }
-  for (int i = 0; i < n; i++) { /* second pass: through the strong neighbour of largest key that joined in the first */
-    unsigned long long best = 0;
-    r2[i]                   = r1[i];
-    if (r1[i] >= 0) continue;
-    for (int k = ai[i]; k < ai[i + 1]; k++)
-      if (sg[k] && r1[aj[k]] >= 0) {
-        unsigned long long q = PetscWarpAMGKey(0, aj[k]);
-        if (r2[i] < 0 || q > best) best = q, r2[i] = r1[aj[k]];
-      }
-    if (r2[i] < 0) { /* an aggregate of its own */
+  for (int i = 0; i < n; i++) r1[i] = PetscWarpAMGRowPass1(i, ai, aj, sg, st); /* first pass */
+  for (int i = 0; i < n; i++) {                                                /* second pass; a node left is an aggregate of its own */
+    r2[i] = PetscWarpAMGRowPass2(i, ai, aj, sg, r1);
+    if (r2[i] < 0) {
       r2[i] = i;
       info->nleft++;
     }

@@ -87,6 +87,79 @@ static inline PETSCWARP_AMG_HD int PetscWarpAMGStrong(double aij, double dii, do
   return PetscWarpAMGAbs(aij) * PetscWarpAMGAbs(aij) > theta * theta * s && aij != 0;
 }
 
+/* ---- one row's work, shared by the host twin and the CUDA kernels (same results by construction) ---- */
+
+/* Row i's diagonal (the sum of its diagonal entries); -1 if a column is out of range, else 0 */
+static inline PETSCWARP_AMG_HD int PetscWarpAMGRowDiagonal(int i, int n, const int *ai, const int *aj, const double *aa, double *d)
+{
+  double s = 0;
+  for (int k = ai[i]; k < ai[i + 1]; k++) {
+    if (aj[k] < 0 || aj[k] >= n) return -1;
+    if (aj[k] == i) s += aa[k];
+  }
+  *d = s;
+  return 0;
+}
+
+/* Row i's strength mask; returns its strong connections */
+static inline PETSCWARP_AMG_HD int PetscWarpAMGRowStrength(int i, const int *ai, const int *aj, const double *aa, const double *d, double theta, unsigned char *sg)
+{
+  int ns = 0;
+  for (int k = ai[i]; k < ai[i + 1]; k++) {
+    sg[k] = (unsigned char)(aj[k] != i && PetscWarpAMGStrong(aa[k], d[i], d[aj[k]], theta));
+    ns += sg[k];
+  }
+  return ns;
+}
+
+/* The largest key of i and its strong neighbours: from their states (m = NULL), or the largest of their m[] */
+static inline PETSCWARP_AMG_HD unsigned long long PetscWarpAMGRowMax(int i, const int *ai, const int *aj, const unsigned char *sg, const unsigned char *st, const unsigned long long *m)
+{
+  unsigned long long best = m ? m[i] : PetscWarpAMGKey(st[i], i);
+  for (int k = ai[i]; k < ai[i + 1]; k++)
+    if (sg[k]) {
+      unsigned long long q = m ? m[aj[k]] : PetscWarpAMGKey(st[aj[k]], aj[k]);
+      if (q > best) best = q;
+    }
+  return best;
+}
+
+/* An undecided node's new state from the largest key within distance 2 */
+static inline PETSCWARP_AMG_HD int PetscWarpAMGDecide(int i, unsigned long long m2)
+{
+  if (m2 == PetscWarpAMGKey(PETSCWARP_AMG_UNDECIDED, i)) return PETSCWARP_AMG_IN;
+  if (PetscWarpAMGKeyState(m2) == PETSCWARP_AMG_IN) return PETSCWARP_AMG_OUT;
+  return PETSCWARP_AMG_UNDECIDED;
+}
+
+/* First pass: a root is its own; another node takes its strongly connected root of largest key (-1: none) */
+static inline PETSCWARP_AMG_HD int PetscWarpAMGRowPass1(int i, const int *ai, const int *aj, const unsigned char *sg, const unsigned char *st)
+{
+  unsigned long long best = 0;
+  int                r    = st[i] == PETSCWARP_AMG_IN ? i : -1;
+  if (r >= 0) return r;
+  for (int k = ai[i]; k < ai[i + 1]; k++)
+    if (sg[k] && st[aj[k]] == PETSCWARP_AMG_IN) {
+      unsigned long long q = PetscWarpAMGKey(0, aj[k]);
+      if (r < 0 || q > best) best = q, r = aj[k];
+    }
+  return r;
+}
+
+/* Second pass: the root of the strong neighbour of largest key that joined in the first pass (-1: none) */
+static inline PETSCWARP_AMG_HD int PetscWarpAMGRowPass2(int i, const int *ai, const int *aj, const unsigned char *sg, const int *r1)
+{
+  unsigned long long best = 0;
+  int                r    = r1[i];
+  if (r >= 0) return r;
+  for (int k = ai[i]; k < ai[i + 1]; k++)
+    if (sg[k] && r1[aj[k]] >= 0) {
+      unsigned long long q = PetscWarpAMGKey(0, aj[k]);
+      if (r < 0 || q > best) best = q, r = r1[aj[k]];
+    }
+  return r;
+}
+
 /* The tentative prolongator's entry of a node with near-null value bi in an aggregate of norm bc and size nodes */
 static inline PETSCWARP_AMG_HD double PetscWarpAMGP0(double bi, double bc, int size)
 {
