@@ -688,11 +688,12 @@ for w in $what; do
     mpiexec -n 16 --bind-to core $H -petscspace_degree 2 -dm_refine 4 -paths aij -csv "$OUTDIR/bench21.csv" 2>&1 | grep -E "^  (path|aij) " | cut -c1-150
     mpiexec -n 16 --bind-to core $H -petscspace_degree 1 -dm_refine 6 -paths aij -csv "$OUTDIR/bench21.csv" 2>&1 | grep -E "^  (path|aij) |unknowns" | cut -c1-150
     mpiexec -n 1 --bind-to none $H -petscspace_degree 1 -dm_refine 6 -paths_gamg_type warp -paths sharednz,ellwarp -csv "$OUTDIR/bench21.csv" 2>&1 | grep -E "^  (path|ellwarp|sharednz) |PETSC ERROR" | cut -c1-150 ;;
-  verify22) # issue 8, for the next session's first call (~3 min): the review fixes of PCGAMG type warp (not run on a GPU in
+  verify22) # issue 8, for the next session's first call (~6 min): the review fixes of PCGAMG type warp (not run on a GPU in
              # the twenty-first session): zero-norm aggregates, the prolongator's column check before use, reuse off,
-             # symmetry flags and MatProductClear() on the coarse operators; its GPU tests, compute-sanitizer on the
-             # kernel test and on a two-set-up solve, then heat P1 -dm_refine 5 CG + GAMG warp
-    (cd $B && ctest -L gpu -R "gamgwarp|gamgkernels|tutorial_ex2_gamg" --output-on-failure 2>&1 | tee "$OUTDIR/ctest_verify22.log" | grep -E "tests passed|\(Failed\)|Timeout" | head -10)
+             # symmetry flags and MatProductClear() on the coarse operators, the shared row functions; and elemgeometry.h's
+             # J zeroed in full: the whole GPU suite, compute-sanitizer on the kernel test and on a two-set-up solve, then
+             # heat P1 -dm_refine 5 CG + GAMG warp
+    (cd $B && ctest -j 4 -L gpu --output-on-failure 2>&1 | tee "$OUTDIR/ctest_verify22.log" | grep -E "tests passed|\(Failed\)|Timeout|\] [0-9]+ bytes" | head -20)
     compute-sanitizer --tool memcheck --error-exitcode 9 $B/tests/test_gamgkernels > "$OUTDIR/sanitizer_verify22.log" 2>&1; echo "compute-sanitizer test_gamgkernels: rc $?"; grep "ERROR SUMMARY" "$OUTDIR/sanitizer_verify22.log"
     compute-sanitizer --tool memcheck --error-exitcode 9 $B/tests/test_gamgwarp -test_require_device -n 60 -mtype aijcusparse -pc_gamg_warp_check > "$OUTDIR/sanitizer_verify22_pc.log" 2>&1; echo "compute-sanitizer test_gamgwarp: rc $?"; grep -E "ERROR SUMMARY|iterations" "$OUTDIR/sanitizer_verify22_pc.log"
     mpiexec -n 1 --bind-to none $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5 -pc_type gamg -paths_gamg_type warp -paths ellwarp,sharednz 2>&1 | grep -E "^  (path|ellwarp|sharednz) |PETSC ERROR" | cut -c1-150 ;;

@@ -49,7 +49,7 @@ static inline PETSCWARP_HD double PetscWarpJacobianInverse(int dim, const double
 static inline PETSCWARP_HD double PetscWarpGeometry(int dim, int ncv, const double *Xc, const double *Dcq, double *Jinv)
 {
   double J[9];
-  for (int m = 0; m < dim * dim; m++) J[m] = 0.0;
+  for (int m = 0; m < 9; m++) J[m] = 0.0; /* all nine: a host compiler cannot see that dim bounds the reads */
   for (int k = 0; k < ncv; k++)
     for (int d = 0; d < dim; d++)
       for (int e = 0; e < dim; e++) J[d * dim + e] += Xc[k * dim + d] * Dcq[k * dim + e];
