@@ -690,13 +690,17 @@ for w in $what; do
     mpiexec -n 1 --bind-to none $H -petscspace_degree 1 -dm_refine 6 -paths_gamg_type warp -paths sharednz,ellwarp -csv "$OUTDIR/bench21.csv" 2>&1 | grep -E "^  (path|ellwarp|sharednz) |PETSC ERROR" | cut -c1-150 ;;
   verify22) # issue 8, for the next session's first call (~6 min): the review fixes of PCGAMG type warp (not run on a GPU in
              # the twenty-first session): zero-norm aggregates, the prolongator's column check before use, reuse off,
-             # symmetry flags and MatProductClear() on the coarse operators, the shared row functions; and elemgeometry.h's
-             # J zeroed in full: the whole GPU suite, compute-sanitizer on the kernel test and on a two-set-up solve, then
-             # heat P1 -dm_refine 5 CG + GAMG warp
+             # symmetry flags and MatProductClear() on the coarse operators, the shared row functions, block operators
+             # (node graph, QR of each aggregate's block); and elemgeometry.h's J zeroed in full: the whole GPU suite,
+             # compute-sanitizer on the kernel test and on a two-set-up solve, then heat P1 -dm_refine 5 and elasticity Q1
+             # 50^3 with CG + GAMG warp (~7 min)
     (cd $B && ctest -j 4 -L gpu --output-on-failure 2>&1 | tee "$OUTDIR/ctest_verify22.log" | grep -E "tests passed|\(Failed\)|Timeout|\] [0-9]+ bytes" | head -20)
     compute-sanitizer --tool memcheck --error-exitcode 9 $B/tests/test_gamgkernels > "$OUTDIR/sanitizer_verify22.log" 2>&1; echo "compute-sanitizer test_gamgkernels: rc $?"; grep "ERROR SUMMARY" "$OUTDIR/sanitizer_verify22.log"
     compute-sanitizer --tool memcheck --error-exitcode 9 $B/tests/test_gamgwarp -test_require_device -n 60 -mtype aijcusparse -pc_gamg_warp_check > "$OUTDIR/sanitizer_verify22_pc.log" 2>&1; echo "compute-sanitizer test_gamgwarp: rc $?"; grep -E "ERROR SUMMARY|iterations" "$OUTDIR/sanitizer_verify22_pc.log"
-    mpiexec -n 1 --bind-to none $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5 -pc_type gamg -paths_gamg_type warp -paths ellwarp,sharednz 2>&1 | grep -E "^  (path|ellwarp|sharednz) |PETSC ERROR" | cut -c1-150 ;;
+    mpiexec -n 1 --bind-to none $B/tutorials/ex2 -dm_plex_filename bench/meshes/holed_tri.msh -petscspace_degree 1 -dm_refine 5 -pc_type gamg -paths_gamg_type warp -paths ellwarp,sharednz 2>&1 | grep -E "^  (path|ellwarp|sharednz) |PETSC ERROR" | cut -c1-150
+    # block operators (twenty-first session, host-checked only): elasticity Q1 50^3, warp on the GPU paths, PETSc's agg on 16 ranks
+    mpiexec -n 1 --bind-to none $B/tutorials/ex3 -petscspace_degree 1 -dm_plex_box_faces 50,50,50 -paths_gamg_type warp -paths ellwarp,sharednz -info :pc 2>&1 | grep -E "^  (path|ellwarp|sharednz) |PETSC ERROR|warp: level 0 prol" | cut -c1-150
+    mpiexec -n 16 --bind-to core $B/tutorials/ex3 -petscspace_degree 1 -dm_plex_box_faces 50,50,50 -paths aij 2>&1 | grep -E "^  (path|aij) " | cut -c1-150 ;;
   gamgopt21) # issue 8, twenty-first session (~1.5 min): where PCGAMG's set-up on the GPU paths goes at heat P1 -dm_refine 5
              # (2.80 s of sharednz's 2.82 s; the graph's square 0.83 s, MatTranspose 0.31 s, MatCreateGraph 0.53 s): the
              # same runs without aggressive coarsening (no squared graph), the GPU paths on one rank and PETSc on 16 ranks

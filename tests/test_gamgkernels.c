@@ -5,7 +5,9 @@
    by row; P bc = b - alpha D^-1 A b, which holds for the smoothed aggregation prolongator whatever the aggregates;
    errors for a zero diagonal and a column out of range). Otherwise, with a device: the CUDA kernels against the host
    twin (the same aggregates, statistics and pattern of P; its values and bc to round-off). A near-null vector that
-   vanishes on whole aggregates gives unit columns there (no empty column). */
+   vanishes on whole aggregates gives unit columns there (no empty column). Block operators (bs 1-3 dofs per node, 2-6
+   near-null vectors): the node graph against its definition, the tentative prolongator's P R = B and orthonormal
+   columns, the device's against the host's. */
 #include <petscwarp/private/gamgwarpkernels.h>
 #if defined(PETSCWARP_TEST_CUDA)
   #include <cuda_runtime_api.h>
@@ -290,6 +292,110 @@ static void RunCase(const char *name, CSR *A, double theta, int withb, int hosto
   free(b);
 }
 
+/* A block operator: the scalar graph A expanded by bs with random bs x bs blocks (the diagonal blocks dominant) */
+static CSR Expand(const CSR *A, int bs)
+{
+  Builder b;
+  int     n = A->n * bs;
+  BInit(&b, n);
+  for (int i = 0; i < A->n; i++)
+    for (int r = 0; r < bs; r++) {
+      for (int k = A->i[i]; k < A->i[i + 1]; k++)
+        for (int c = 0; c < bs; c++) BAdd(&b, A->j[k] * bs + c, A->j[k] == i ? (r == c ? 10.0 + Rand() : 0.1 * Rand()) : A->a[k] * (0.5 + Rand()));
+      BEndRow(&b, i * bs + r);
+    }
+  return b.A;
+}
+
+/* The node graph against its definition; the tentative prolongator: nv entries per row in the aggregate's columns,
+   P R = B on every aggregate, orthonormal columns where the aggregate has at least nv rows; the device against both */
+static void RunBlocks(const char *name, const CSR *A, int bs, int nv, int hostonly)
+{
+  int              n = A->n, N = n / bs, *ni, *nj, *agg = malloc(sizeof(int) * (N + 1)), *cnt;
+  double          *nw, *B = malloc(sizeof(double) * ((size_t)n * nv + 1));
+  PetscWarpAMGInfo info;
+  PetscWarpAMGProl P;
+
+  for (long long q = 0; q < (long long)n * nv; q++) B[q] = Rand() - 0.5;
+  KERNEL_CALL(PetscWarpAMGNodeGraphHost(n, bs, A->i, A->j, A->a, &ni, &nj, &nw, &info));
+  for (int nd = 0; nd < N; nd++) { /* brute force: the block norms of node row nd */
+    double *acc  = calloc(N, sizeof(double));
+    char   *hit  = calloc(N, 1);
+    int     cntj = 0;
+    for (int r = 0; r < bs; r++)
+      for (int k = A->i[nd * bs + r]; k < A->i[nd * bs + r + 1]; k++) acc[A->j[k] / bs] += A->a[k] * A->a[k], hit[A->j[k] / bs] = 1;
+    for (int J = 0; J < N; J++)
+      if (hit[J]) {
+        CHECK(ni[nd] + cntj < ni[nd + 1] && nj[ni[nd] + cntj] == J, "node %d: block column %d missing or out of order", nd, J);
+        CHECK(fabs(nw[ni[nd] + cntj] - sqrt(acc[J])) <= 1e-14 * sqrt(acc[J]), "node %d block %d: norm %g, expected %g", nd, J, nw[ni[nd] + cntj], sqrt(acc[J]));
+        cntj++;
+      }
+    CHECK(ni[nd] + cntj == ni[nd + 1], "node %d: %d block columns, expected %d", nd, ni[nd + 1] - ni[nd], cntj);
+    free(acc);
+    free(hit);
+  }
+  KERNEL_CALL(PetscWarpAMGAggregateBlocksHost(n, bs, A->i, A->j, A->a, 0.0, agg, &info));
+  KERNEL_CALL(PetscWarpAMGTentativeHost(N, bs, nv, agg, info.nagg, B, &P));
+  cnt = calloc(info.nagg + 1, sizeof(int));
+  for (int nd = 0; nd < N; nd++) cnt[agg[nd]]++;
+  CHECK(P.m == n && P.n == info.nagg * nv && P.nnz == (long long)n * nv, "P %d x %d, %lld nonzeros", P.m, P.n, P.nnz);
+  for (int i = 0; i < n; i++) {
+    int a = agg[i / bs];
+    CHECK(P.i[i] == i * nv, "row %d pointer %d", i, P.i[i]);
+    for (int c = 0; c < nv; c++) {
+      double y = 0, scale = 0;
+      CHECK(P.j[(long long)i * nv + c] == a * nv + c, "row %d column %d: %d, expected %d", i, c, P.j[(long long)i * nv + c], a * nv + c);
+      for (int r = 0; r < nv; r++) { /* (P R)_ic with R the aggregate's block of bc (column c, rows a nv + r) */
+        double pr = P.v[(long long)i * nv + r] * P.bc[(long long)c * info.nagg * nv + a * nv + r];
+        y += pr, scale += fabs(pr);
+      }
+      CHECK(fabs(y - B[(long long)c * n + i]) <= 1e-12 * (scale + fabs(B[(long long)c * n + i])), "row %d: (P R) %.17g, B %.17g", i, y, B[(long long)c * n + i]);
+    }
+  }
+  for (int a = 0; a < info.nagg; a++) { /* Q^T Q = I on aggregates of at least nv rows */
+    if (cnt[a] * bs < nv) continue;
+    for (int c = 0; c < nv; c++)
+      for (int e = 0; e < nv; e++) {
+        double dot = 0;
+        for (int i = 0; i < n; i++)
+          if (agg[i / bs] == a) dot += P.v[(long long)i * nv + c] * P.v[(long long)i * nv + e];
+        CHECK(fabs(dot - (c == e)) <= 1e-12, "aggregate %d: column %d . column %d = %g", a, c, e, dot);
+      }
+  }
+#if defined(PETSCWARP_TEST_CUDA)
+  if (!hostonly) {
+    int             *dai = Up(A->i, sizeof(int) * (n + 1)), *daj = Up(A->j, sizeof(int) * A->i[n]), *dni, *dnj, *dagg, *hni = malloc(sizeof(int) * (N + 1)), *hnj, *hagg = malloc(sizeof(int) * (N + 1));
+    double          *daa = Up(A->a, sizeof(double) * A->i[n]), *dnw, *hnw, *dB = Up(B, sizeof(double) * n * nv);
+    PetscWarpAMGInfo dinfo;
+    PetscWarpAMGProl D;
+    KERNEL_CALL(PetscWarpAMGNodeGraphCUDA(n, bs, dai, daj, daa, &dni, &dnj, &dnw, &dinfo, NULL));
+    KERNEL_CALL((int)cudaMemcpy(hni, dni, sizeof(int) * (N + 1), cudaMemcpyDeviceToHost));
+    CHECK(!memcmp(hni, ni, sizeof(int) * (N + 1)), "device node graph row pointer differs");
+    hnj = malloc(sizeof(int) * (ni[N] + 1));
+    hnw = malloc(sizeof(double) * (ni[N] + 1));
+    KERNEL_CALL((int)cudaMemcpy(hnj, dnj, sizeof(int) * ni[N], cudaMemcpyDeviceToHost));
+    KERNEL_CALL((int)cudaMemcpy(hnw, dnw, sizeof(double) * ni[N], cudaMemcpyDeviceToHost));
+    CHECK(!memcmp(hnj, nj, sizeof(int) * ni[N]), "device node graph columns differ");
+    for (int q = 0; q < ni[N]; q++) CHECK(fabs(hnw[q] - nw[q]) <= 1e-14 * nw[q], "device block norm %d: %g, host %g", q, hnw[q], nw[q]);
+    KERNEL_CALL((int)cudaMalloc((void **)&dagg, sizeof(int) * (N + 1)));
+    KERNEL_CALL(PetscWarpAMGAggregateBlocksCUDA(n, bs, dai, daj, daa, 0.0, dagg, &dinfo, NULL));
+    KERNEL_CALL((int)cudaMemcpy(hagg, dagg, sizeof(int) * N, cudaMemcpyDeviceToHost));
+    CHECK(dinfo.nagg == info.nagg && !memcmp(hagg, agg, sizeof(int) * N), "device block aggregates differ");
+    KERNEL_CALL(PetscWarpAMGTentativeCUDA(N, bs, nv, dagg, info.nagg, dB, &D, NULL));
+    CHECK(D.nnz == P.nnz && !memcmp(D.j, P.j, sizeof(int) * P.nnz), "device tentative pattern differs");
+    for (long long q = 0; q < P.nnz; q++) CHECK(fabs(D.v[q] - P.v[q]) <= 1e-12, "device tentative value %lld: %.17g, host %.17g", q, D.v[q], P.v[q]);
+    for (long long q = 0; q < (long long)info.nagg * nv * nv; q++) CHECK(fabs(D.bc[q] - P.bc[q]) <= 1e-12 * (fabs(P.bc[q]) + 1), "device R %lld: %.17g, host %.17g", q, D.bc[q], P.bc[q]);
+    PetscWarpAMGProlFree(&D);
+    cudaFree(dai), cudaFree(daj), cudaFree(daa), cudaFree(dni), cudaFree(dnj), cudaFree(dnw), cudaFree(dagg), cudaFree(dB);
+    free(hni), free(hnj), free(hnw), free(hagg);
+  }
+#endif
+  (void)hostonly;
+  printf("%-28s n %7d, bs %d, nv %d: %6d aggregates (node graph %d nodes, %d block entries)\n", name, n, bs, nv, info.nagg, N, ni[N]);
+  PetscWarpAMGProlFree(&P);
+  free(ni), free(nj), free(nw), free(agg), free(B), free(cnt);
+}
+
 /* A zero diagonal (smoothing) and a column out of range: errors with the row */
 static void Errors(int hostonly)
 {
@@ -368,6 +474,18 @@ int main(int argc, char **argv)
   Free(&A);
   A = RandomGraph(0, 0, 0, 0, 0);
   RunCase("empty", &A, 0.0, 0, hostonly);
+  Free(&A);
+  A = Laplace2D(12 + rand() % 8, 12 + rand() % 8, 1.0);
+  {
+    CSR Ab = Expand(&A, 3);
+    RunBlocks("blocks_bs3_nv6", &Ab, 3, 6, hostonly); /* elasticity's shape: 3D rigid-body modes on 3 dofs per node */
+    RunBlocks("blocks_bs3_nv3", &Ab, 3, 3, hostonly);
+    Free(&Ab);
+    Ab = Expand(&A, 2);
+    RunBlocks("blocks_bs2_nv3", &Ab, 2, 3, hostonly);
+    Free(&Ab);
+    RunBlocks("blocks_bs1_nv2", &A, 1, 2, hostonly);
+  }
   Free(&A);
   Errors(hostonly);
   return 0;

@@ -3,7 +3,8 @@ static const char help[] = "PCGAMG type warp through PETSc: repeated set-ups, ne
                            "  -mtype <t>     matrix type (default aij; aijcusparse with device vectors on a GPU)\n"
                            "  -case <c>      setups (default: two solves, values changed in between, same iterations; the\n"
                            "                 same with a near null space of one vector, the constant; PCView names the type),\n"
-                           "                 nsmooths2, nullspace2 (errors expected: the test fails unless they come)\n";
+                           "                 nullspace <k>: a near null space of the constant and k - 1 random vectors (solved;\n"
+                           "                 k = 17 is refused), nsmooths2 (refused)\n";
 
 /* A 2D 5-point Laplacian with random positive edge weights (fresh each run), a small shift, the given type */
 #include <petscwarp.h>
@@ -80,6 +81,7 @@ int main(int argc, char **argv)
   KSP         ksp;
   PetscRandom rnd;
   PetscBool   skip, nsm2, nul2;
+  PetscInt    nvec = 2;
 
   PetscFunctionBeginUser;
   PetscCall(TestBegin(&argc, &argv, help, &skip));
@@ -88,7 +90,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mtype", mtype, sizeof(mtype), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-case", cs, sizeof(cs), NULL));
   PetscCall(PetscStrcmp(cs, "nsmooths2", &nsm2));
-  PetscCall(PetscStrcmp(cs, "nullspace2", &nul2));
+  PetscCall(PetscStrcmp(cs, "nullspace", &nul2));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-nvec", &nvec, NULL));
   PetscCall(TestRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(Laplacian(m, mtype, rnd, &A));
   PetscCall(MatCreateVecs(A, &x, &b));
@@ -99,19 +102,19 @@ int main(int argc, char **argv)
     PetscCall(KSPGetPC(ksp, &pc));
     PetscCall(PCGAMGSetNSmooths(pc, 2));
     PetscCall(KSPDestroy(&ksp));
-  } else if (nul2) { /* a near null space of two vectors: refused at the set-up */
+  } else if (nul2) { /* the constant and nvec - 1 random vectors: the block path with bs 1 (at most 16 vectors) */
     MatNullSpace ns;
-    Vec          v[1];
-    PetscCall(VecDuplicate(x, &v[0]));
-    PetscCall(VecSetRandom(v[0], rnd));
-    PetscCall(VecNormalize(v[0], NULL));
-    PetscCall(MatNullSpaceCreate(PETSC_COMM_WORLD, PETSC_TRUE, 1, v, &ns));
+    Vec         *v;
+    PetscCall(VecDuplicateVecs(x, nvec - 1, &v));
+    for (PetscInt k = 0; k < nvec - 1; k++) PetscCall(VecSetRandom(v[k], rnd));
+    PetscCall(MatNullSpaceCreate(PETSC_COMM_WORLD, PETSC_TRUE, nvec - 1, v, &ns));
     PetscCall(MatSetNearNullSpace(A, ns));
     PetscCall(MatNullSpaceDestroy(&ns));
-    PetscCall(VecDestroy(&v[0]));
+    PetscCall(VecDestroyVecs(nvec - 1, &v));
     PetscCall(CreateKSP(A, &ksp));
     PetscCall(Solve(ksp, A, b, x, &its[0]));
     PetscCall(KSPDestroy(&ksp));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s %" PetscInt_FMT "^2: GMRES + GAMG warp with a near null space of %" PetscInt_FMT " vectors, %" PetscInt_FMT " iterations\n", mtype, m, nvec, its[0]));
   } else {
     PetscViewer  sv;
     char         buf[1024];

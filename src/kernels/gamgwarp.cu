@@ -133,6 +133,49 @@ __global__ void RowCounts(long long nnz, const unsigned long long *__restrict__ 
   col[q] = (int)(key[q] & 0xffffffffULL);
 }
 
+/* Block operators: each node's count of block columns (cnt[nd + 1]), then its columns and block norms */
+__global__ void NodeCount(int N, int bs, int n, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ aa, int *__restrict__ cnt, int *__restrict__ bad)
+{
+  int nd = blockIdx.x * blockDim.x + threadIdx.x;
+  if (nd >= N) return;
+  int c = PetscWarpAMGNodeRow(nd, bs, n, ai, aj, aa, NULL, NULL);
+  if (c < 0) atomicMin(bad, nd * bs);
+  cnt[nd + 1] = c < 0 ? 0 : c;
+}
+
+__global__ void NodeFill(int N, int bs, int n, const int *__restrict__ ai, const int *__restrict__ aj, const double *__restrict__ aa, const int *__restrict__ ni, int *__restrict__ nj, double *__restrict__ nw)
+{
+  int nd = blockIdx.x * blockDim.x + threadIdx.x;
+  if (nd < N) (void)PetscWarpAMGNodeRow(nd, bs, n, ai, aj, aa, nj + ni[nd], nw + ni[nd]);
+}
+
+/* The members of the aggregates: keys (aggregate, node), sorted; the aggregate sizes */
+__global__ void MemberKeys(int N, const int *__restrict__ agg, unsigned long long *__restrict__ key, int *__restrict__ size)
+{
+  int nd = blockIdx.x * blockDim.x + threadIdx.x;
+  if (nd >= N) return;
+  key[nd] = ((unsigned long long)(unsigned)agg[nd] << 32) | (unsigned)nd;
+  atomicAdd(&size[agg[nd] + 1], 1);
+}
+
+/* One thread per aggregate: its block of B, the QR, its rows of P (nv entries each) and its R in bc */
+__global__ void Tentative(int nagg, int bs, int nv, int n, const int *__restrict__ off, const unsigned long long *__restrict__ mem, const double *__restrict__ B, double *__restrict__ scratch, int *__restrict__ pj, double *__restrict__ pv, double *__restrict__ bc)
+{
+  int a = blockIdx.x * blockDim.x + threadIdx.x;
+  if (a >= nagg) return;
+  int     sz = off[a + 1] - off[a], M = sz * bs, ld = M + nv;
+  double *A = scratch + (long long)(2 * nv + 1) * bs * off[a] + (long long)a * (2 * nv * nv + 2 * nv), *work = A + (long long)ld * nv, *tau = work + ld, *R = tau + nv, *Q = R + nv * nv;
+  for (int c = 0; c < nv; c++)
+    for (int m = 0; m < ld; m++) A[c * ld + m] = m < M ? B[(long long)c * n + (long long)(mem[off[a] + m / bs] & 0xffffffffULL) * bs + m % bs] : 0.0;
+  PetscWarpAMGBlockQR(M, nv, A, tau, work, Q, R);
+  for (int m = 0; m < M; m++) {
+    long long row = (long long)(mem[off[a] + m / bs] & 0xffffffffULL) * bs + m % bs;
+    for (int c = 0; c < nv; c++) pj[row * nv + c] = a * nv + c, pv[row * nv + c] = Q[m * nv + c];
+  }
+  for (int c = 0; c < nv; c++)
+    for (int r = 0; r < nv; r++) bc[(long long)c * nagg * nv + a * nv + r] = R[c * nv + r];
+}
+
 /* thrust reports failures by exceptions, which must not leave these C functions */
 #define AMG_THRUST(stmt) \
   do { \
@@ -315,5 +358,108 @@ done:
   cudaFree(bad);
   cudaFree(size);
   if (err) PetscWarpAMGProlFree(P);
+  return err;
+}
+
+extern "C" int PetscWarpAMGNodeGraphCUDA(int n, int bs, const int *ai, const int *aj, const double *aa, int **ni, int **nj, double **nw, PetscWarpAMGInfo *info, void *stream)
+{
+  cudaStream_t st = (cudaStream_t)stream;
+  int          N = bs > 0 ? n / bs : 0, err = 0, *bad = NULL, hbad = n, nz = 0;
+
+  memset(info, 0, sizeof(*info));
+  info->bad = -1;
+  *ni = *nj = NULL;
+  *nw       = NULL;
+  if ((err = Alloc(ni, N + 1)) || (err = Alloc(&bad, 1))) {
+    err = err == (int)cudaErrorMemoryAllocation ? PETSCWARP_AMG_ERR_MEM : err;
+    goto done;
+  }
+  if ((err = (int)cudaMemsetAsync(*ni, 0, sizeof(int) * (N + 1), st)) || (err = (int)cudaMemcpyAsync(bad, &hbad, sizeof(int), cudaMemcpyHostToDevice, st))) goto done;
+  if (N > 0) {
+    NodeCount<<<Blocks(N), AMG_THREADS, 0, st>>>(N, bs, n, ai, aj, aa, *ni, bad);
+    AMG_THRUST(thrust::inclusive_scan(thrust::cuda::par.on(st), thrust::device_pointer_cast(*ni + 1), thrust::device_pointer_cast(*ni + N + 1), thrust::device_pointer_cast(*ni + 1)));
+    if ((err = (int)cudaMemcpyAsync(&hbad, bad, sizeof(int), cudaMemcpyDeviceToHost, st)) || (err = (int)cudaMemcpyAsync(&nz, *ni + N, sizeof(int), cudaMemcpyDeviceToHost, st)) || (err = Check(cudaStreamSynchronize(st)))) goto done;
+    if (hbad < n) {
+      info->bad = hbad;
+      err       = PETSCWARP_AMG_ERR_INDEX;
+      goto done;
+    }
+  }
+  if ((err = Alloc(nj, nz)) || (err = Alloc(nw, nz))) {
+    err = err == (int)cudaErrorMemoryAllocation ? PETSCWARP_AMG_ERR_MEM : err;
+    goto done;
+  }
+  if (N > 0) {
+    NodeFill<<<Blocks(N), AMG_THREADS, 0, st>>>(N, bs, n, ai, aj, aa, *ni, *nj, *nw);
+    err = Check(cudaStreamSynchronize(st));
+  }
+done:
+  cudaFree(bad);
+  if (err) {
+    cudaFree(*ni);
+    cudaFree(*nj);
+    cudaFree(*nw);
+    *ni = *nj = NULL;
+    *nw       = NULL;
+  }
+  return err;
+}
+
+extern "C" int PetscWarpAMGTentativeCUDA(int N, int bs, int nv, const int *agg, int nagg, const double *B, PetscWarpAMGProl *P, void *stream)
+{
+  cudaStream_t        st = (cudaStream_t)stream;
+  int                 n = N * bs, err = 0, *off = NULL, *pj = NULL;
+  long long           nnz = (long long)n * nv, nscr = (long long)(2 * nv + 1) * n + (long long)nagg * (2 * nv * nv + 2 * nv);
+  unsigned long long *key = NULL;
+  double             *scr = NULL, *pv = NULL, *bc = NULL;
+
+  memset(P, 0, sizeof(*P));
+  P->m   = n;
+  P->n   = nagg * nv;
+  P->nnz = nnz;
+  if ((err = Alloc(&off, nagg + 1)) || (err = Alloc(&key, N)) || (err = Alloc(&scr, nscr)) || (err = Alloc(&pj, nnz)) || (err = Alloc(&pv, nnz)) || (err = Alloc(&bc, (long long)nagg * nv * nv))) {
+    err = err == (int)cudaErrorMemoryAllocation ? PETSCWARP_AMG_ERR_MEM : err;
+    goto done;
+  }
+  P->i  = (int *)malloc(sizeof(int) * (n + 1));
+  P->j  = (int *)malloc(sizeof(int) * (nnz > 0 ? nnz : 1));
+  P->v  = (double *)malloc(sizeof(double) * (nnz > 0 ? nnz : 1));
+  P->bc = (double *)malloc(sizeof(double) * ((long long)nagg * nv * nv + 1));
+  if (!P->i || !P->j || !P->v || !P->bc) {
+    err = PETSCWARP_AMG_ERR_MEM;
+    goto done;
+  }
+  for (int i = 0; i <= n; i++) P->i[i] = i * nv;
+  if ((err = (int)cudaMemsetAsync(off, 0, sizeof(int) * (nagg + 1), st))) goto done;
+  if (N > 0) {
+    MemberKeys<<<Blocks(N), AMG_THREADS, 0, st>>>(N, agg, key, off);
+    AMG_THRUST(thrust::sort(thrust::cuda::par.on(st), thrust::device_pointer_cast(key), thrust::device_pointer_cast(key + N)));
+    AMG_THRUST(thrust::inclusive_scan(thrust::cuda::par.on(st), thrust::device_pointer_cast(off + 1), thrust::device_pointer_cast(off + nagg + 1), thrust::device_pointer_cast(off + 1)));
+    Tentative<<<(nagg + 63) / 64, 64, 0, st>>>(nagg, bs, nv, n, off, key, B, scr, pj, pv, bc);
+    if ((err = (int)cudaMemcpyAsync(P->j, pj, sizeof(int) * nnz, cudaMemcpyDeviceToHost, st)) || (err = (int)cudaMemcpyAsync(P->v, pv, sizeof(double) * nnz, cudaMemcpyDeviceToHost, st)) || (err = (int)cudaMemcpyAsync(P->bc, bc, sizeof(double) * nagg * nv * nv, cudaMemcpyDeviceToHost, st)) || (err = Check(cudaStreamSynchronize(st))))
+      goto done;
+  }
+done:
+  cudaFree(off);
+  cudaFree(key);
+  cudaFree(scr);
+  cudaFree(pj);
+  cudaFree(pv);
+  cudaFree(bc);
+  if (err) PetscWarpAMGProlFree(P);
+  return err;
+}
+
+extern "C" int PetscWarpAMGAggregateBlocksCUDA(int n, int bs, const int *ai, const int *aj, const double *aa, double theta, int *agg, PetscWarpAMGInfo *info, void *stream)
+{
+  int    *ni, *nj, err;
+  double *nw;
+
+  if (bs == 1) return PetscWarpAMGAggregateCUDA(n, ai, aj, aa, theta, agg, info, stream);
+  if ((err = PetscWarpAMGNodeGraphCUDA(n, bs, ai, aj, aa, &ni, &nj, &nw, info, stream))) return err;
+  err = PetscWarpAMGAggregateCUDA(n / bs, ni, nj, nw, theta, agg, info, stream);
+  cudaFree(ni);
+  cudaFree(nj);
+  cudaFree(nw);
   return err;
 }

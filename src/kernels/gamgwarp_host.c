@@ -153,3 +153,108 @@ done:
   if (err) PetscWarpAMGProlFree(P);
   return err;
 }
+
+int PetscWarpAMGNodeGraphHost(int n, int bs, const int *ai, const int *aj, const double *aa, int **ni, int **nj, double **nw, PetscWarpAMGInfo *info)
+{
+  int       N  = bs > 0 ? n / bs : 0;
+  long long nz = 0;
+
+  memset(info, 0, sizeof(*info));
+  info->bad = -1;
+  *nj       = NULL;
+  *nw       = NULL;
+  *ni       = (int *)malloc(sizeof(int) * (N + 1));
+  if (!*ni) return PETSCWARP_AMG_ERR_MEM;
+  (*ni)[0] = 0;
+  for (int nd = 0; nd < N; nd++) {
+    int c = PetscWarpAMGNodeRow(nd, bs, n, ai, aj, aa, NULL, NULL);
+    if (c < 0) {
+      info->bad = nd * bs;
+      free(*ni);
+      *ni = NULL;
+      return PETSCWARP_AMG_ERR_INDEX;
+    }
+    nz += c;
+    (*ni)[nd + 1] = (int)nz;
+  }
+  *nj = (int *)malloc(sizeof(int) * (nz > 0 ? nz : 1));
+  *nw = (double *)malloc(sizeof(double) * (nz > 0 ? nz : 1));
+  if (!*nj || !*nw) {
+    free(*ni), free(*nj), free(*nw);
+    *ni = *nj = NULL, *nw = NULL;
+    return PETSCWARP_AMG_ERR_MEM;
+  }
+  for (int nd = 0; nd < N; nd++) (void)PetscWarpAMGNodeRow(nd, bs, n, ai, aj, aa, *nj + (*ni)[nd], *nw + (*ni)[nd]);
+  return PETSCWARP_AMG_OK;
+}
+
+int PetscWarpAMGTentativeHost(int N, int bs, int nv, const int *agg, int nagg, const double *B, PetscWarpAMGProl *P)
+{
+  int     n = N * bs, *off = (int *)calloc(nagg + 1, sizeof(int)), *mem = (int *)malloc(sizeof(int) * (N > 0 ? N : 1)), *fill = (int *)calloc(nagg + 1, sizeof(int)), maxsz = 0;
+  double *A = NULL, *tau = (double *)malloc(sizeof(double) * nv), *R = (double *)malloc(sizeof(double) * nv * nv), *work = NULL, *Q = NULL;
+  int     err = PETSCWARP_AMG_OK;
+
+  memset(P, 0, sizeof(*P));
+  P->m   = n;
+  P->n   = nagg * nv;
+  P->nnz = (long long)n * nv;
+  P->i   = (int *)malloc(sizeof(int) * (n + 1));
+  P->j   = (int *)malloc(sizeof(int) * (P->nnz > 0 ? P->nnz : 1));
+  P->v   = (double *)malloc(sizeof(double) * (P->nnz > 0 ? P->nnz : 1));
+  P->bc  = (double *)calloc((size_t)nagg * nv * nv + 1, sizeof(double));
+  if (!off || !mem || !fill || !tau || !R || !P->i || !P->j || !P->v || !P->bc) {
+    err = PETSCWARP_AMG_ERR_MEM;
+    goto done;
+  }
+  for (int nd = 0; nd < N; nd++) off[agg[nd] + 1]++; /* members of each aggregate, in node order */
+  for (int a = 0; a < nagg; a++) {
+    if (off[a + 1] > maxsz) maxsz = off[a + 1];
+    off[a + 1] += off[a];
+  }
+  for (int nd = 0; nd < N; nd++) mem[off[agg[nd]] + fill[agg[nd]]++] = nd;
+  A    = (double *)malloc(sizeof(double) * (maxsz * bs + nv) * nv);
+  work = (double *)malloc(sizeof(double) * (maxsz * bs + nv));
+  Q    = (double *)malloc(sizeof(double) * (maxsz * bs > 0 ? maxsz * bs : 1) * nv);
+  if (!A || !work || !Q) {
+    err = PETSCWARP_AMG_ERR_MEM;
+    goto done;
+  }
+  for (int i = 0; i <= n; i++) P->i[i] = i * nv;
+  for (int a = 0; a < nagg; a++) {
+    int sz = off[a + 1] - off[a], M = sz * bs, ld = M + nv;
+    for (int c = 0; c < nv; c++)
+      for (int m = 0; m < ld; m++) A[c * ld + m] = m < M ? B[(long long)c * n + (long long)mem[off[a] + m / bs] * bs + m % bs] : 0.0;
+    PetscWarpAMGBlockQR(M, nv, A, tau, work, Q, R);
+    for (int m = 0; m < M; m++) {
+      int row = mem[off[a] + m / bs] * bs + m % bs;
+      for (int c = 0; c < nv; c++) P->j[(long long)row * nv + c] = a * nv + c, P->v[(long long)row * nv + c] = Q[m * nv + c];
+    }
+    for (int c = 0; c < nv; c++)
+      for (int r = 0; r < nv; r++) P->bc[(long long)c * nagg * nv + a * nv + r] = R[c * nv + r]; /* rows a nv .. of column c */
+  }
+done:
+  free(off);
+  free(mem);
+  free(fill);
+  free(A);
+  free(tau);
+  free(R);
+  free(work);
+  free(Q);
+  if (err) PetscWarpAMGProlFree(P);
+  return err;
+}
+
+int PetscWarpAMGAggregateBlocksHost(int n, int bs, const int *ai, const int *aj, const double *aa, double theta, int *agg, PetscWarpAMGInfo *info)
+{
+  int    *ni, *nj, err;
+  double *nw;
+
+  if (bs == 1) return PetscWarpAMGAggregateHost(n, ai, aj, aa, theta, agg, info);
+  if ((err = PetscWarpAMGNodeGraphHost(n, bs, ai, aj, aa, &ni, &nj, &nw, info))) return err;
+  err = PetscWarpAMGAggregateHost(n / bs, ni, nj, nw, theta, agg, info);
+  free(ni);
+  free(nj);
+  free(nw);
+  return err;
+}

@@ -20,7 +20,7 @@ PetscLogEvent               PETSCWARPASM_Extract, PETSCWARPASM_Pattern, PETSCWAR
 PetscClassId                PETSCWARPASM_CLASSID;
 PETSC_INTERN PetscErrorCode MatCreate_SharedNZ(Mat);
 PetscLogEvent               PCELLWARPPERM_SetUp, PCELLWARPPERM_Scatter;
-PetscLogEvent               PCGAMGWARP_Aggregate, PCGAMGWARP_Prolongator, PCGAMGWARP_Galerkin, PCGAMGWARP_EigEst, PCGAMGWARP_ProlMat;
+PetscLogEvent               PCGAMGWARP_Aggregate, PCGAMGWARP_Prolongator, PCGAMGWARP_Galerkin, PCGAMGWARP_EigEst, PCGAMGWARP_ProlMat, PCGAMGWARP_Smooth;
 PETSC_INTERN PetscErrorCode PCCreateGAMG_Warp(PC);
 PETSC_INTERN PetscErrorCode PCCreate_EllWarpPerm(PC);
 
@@ -111,6 +111,7 @@ PetscErrorCode PetscWarpInitializePackage(void)
   PetscCall(PetscLogEventRegister("GAMGWarpRAP", PC_CLASSID, &PCGAMGWARP_Galerkin));
   PetscCall(PetscLogEventRegister("GAMGWarpEig", PC_CLASSID, &PCGAMGWARP_EigEst));
   PetscCall(PetscLogEventRegister("GAMGWarpProlMat", PC_CLASSID, &PCGAMGWARP_ProlMat));
+  PetscCall(PetscLogEventRegister("GAMGWarpSmooth", PC_CLASSID, &PCGAMGWARP_Smooth));
   PetscCall(PetscLogEventRegister("EllWarpPermScatter", PC_CLASSID, &PCELLWARPPERM_Scatter));
   PetscCall(KSPInitializePackage());
   PetscCall(KSPRegister(KSPCGWARP, KSPCreate_CGWarp));

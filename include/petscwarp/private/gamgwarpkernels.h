@@ -166,6 +166,76 @@ static inline PETSCWARP_AMG_HD double PetscWarpAMGP0(double bi, double bc, int s
   return bc > 0 ? bi / bc : 1.0 / sqrt((double)size);
 }
 
+/* ---- block operators: bs rows per node, nv near-null vectors (elasticity: bs 3, nv 6) ---- */
+#define PETSCWARP_AMG_MAXBS 16 /* the largest block size of a level (the coarse levels have bs = nv) */
+
+/* Node nd's block row: the distinct nodes J among the columns of its rows nd bs .. nd bs + bs - 1 (each row sorted by
+   column), in order, with w = the Frobenius norm of the block (nd, J); cols = w = NULL: the count only. Returns the
+   count, or -1 for a column out of range */
+static inline PETSCWARP_AMG_HD int PetscWarpAMGNodeRow(int nd, int bs, int n, const int *ai, const int *aj, const double *aa, int *cols, double *w)
+{
+  int p[PETSCWARP_AMG_MAXBS], e[PETSCWARP_AMG_MAXBS], cnt = 0;
+  for (int r = 0; r < bs; r++) p[r] = ai[nd * bs + r], e[r] = ai[nd * bs + r + 1];
+  for (;;) {
+    int    J = -1;
+    double s = 0;
+    for (int r = 0; r < bs; r++)
+      if (p[r] < e[r]) {
+        int c = aj[p[r]];
+        if (c < 0 || c >= n) return -1;
+        if (J < 0 || c / bs < J) J = c / bs;
+      }
+    if (J < 0) break;
+    for (int r = 0; r < bs; r++)
+      for (; p[r] < e[r] && aj[p[r]] / bs == J; p[r]++) s += aa[p[r]] * aa[p[r]];
+    if (cols) cols[cnt] = J, w[cnt] = sqrt(s);
+    cnt++;
+  }
+  return cnt;
+}
+
+/* Householder QR (LAPACK's dgeqr2/dorg2r arithmetic) of one aggregate's M x nv block, column-major in A with leading
+   dimension ld = M + nv (rows M .. ld - 1 zero: an aggregate smaller than nv rows is padded as PCGAMGAGG pads it).
+   Writes R (upper triangular, column-major: R[c nv + r]) and the first M rows of Q (row-major: Q[m nv + c]); tau
+   (nv) and work (ld) are scratch. A is overwritten. */
+static inline PETSCWARP_AMG_HD void PetscWarpAMGBlockQR(int M, int nv, double *A, double *tau, double *work, double *Q, double *R)
+{
+  int ld = M + nv;
+  for (int j = 0; j < nv; j++) {
+    double alpha = A[j * ld + j], xn = 0;
+    for (int i = j + 1; i < ld; i++) xn += A[j * ld + i] * A[j * ld + i];
+    tau[j] = 0;
+    if (xn == 0) continue;
+    double beta = sqrt(alpha * alpha + xn);
+    if (alpha > 0) beta = -beta;
+    tau[j]    = (beta - alpha) / beta;
+    double sc = 1.0 / (alpha - beta);
+    for (int i = j + 1; i < ld; i++) A[j * ld + i] *= sc;
+    A[j * ld + j] = beta;
+    for (int k = j + 1; k < nv; k++) { /* H_j = I - tau v v^T on column k, v = (1, A[j + 1 :, j]) */
+      double t = A[k * ld + j];
+      for (int i = j + 1; i < ld; i++) t += A[j * ld + i] * A[k * ld + i];
+      t *= tau[j];
+      A[k * ld + j] -= t;
+      for (int i = j + 1; i < ld; i++) A[k * ld + i] -= t * A[j * ld + i];
+    }
+  }
+  for (int c = 0; c < nv; c++)
+    for (int r = 0; r < nv; r++) R[c * nv + r] = r <= c ? A[c * ld + r] : 0.0;
+  for (int c = 0; c < nv; c++) { /* Q e_c = H_0 H_1 ... H_{nv-1} e_c */
+    for (int i = 0; i < ld; i++) work[i] = i == c ? 1.0 : 0.0;
+    for (int j = nv - 1; j >= 0; j--) {
+      if (tau[j] == 0) continue;
+      double t = work[j];
+      for (int i = j + 1; i < ld; i++) t += A[j * ld + i] * work[i];
+      t *= tau[j];
+      work[j] -= t;
+      for (int i = j + 1; i < ld; i++) work[i] -= t * A[j * ld + i];
+    }
+    for (int m = 0; m < M; m++) Q[m * nv + c] = work[m];
+  }
+}
+
 /* What the set-up of one level reports */
 typedef struct {
   int       nagg;      /* aggregates (coarse unknowns) */
@@ -193,11 +263,25 @@ int PetscWarpAMGAggregateHost(int n, const int *ai, const int *aj, const double 
 int  PetscWarpAMGProlongatorHost(int n, const int *ai, const int *aj, const double *aa, const int *agg, int nagg, const double *b, double alpha, PetscWarpAMGProl *P, PetscWarpAMGInfo *info);
 void PetscWarpAMGProlFree(PetscWarpAMGProl *P);
 
+/* Block operators. The node graph of A (n rows, bs per node): ni (N + 1), nj, nw (block Frobenius norms), allocated
+   here (free(); the CUDA version: device memory, cudaFree()); the aggregation then runs on it as on a scalar operator */
+int PetscWarpAMGNodeGraphHost(int n, int bs, const int *ai, const int *aj, const double *aa, int **ni, int **nj, double **nw, PetscWarpAMGInfo *info);
+/* The tentative prolongator of block aggregates: B (n x nv, column-major, stride n = N bs) the near-null vectors, agg
+   the nodes' aggregates; P (host memory): n x nagg nv with nv entries per row, its Q rows; P->bc the coarse near-null
+   vectors (nagg nv x nv, column-major, stride nagg nv: each aggregate's R) */
+int PetscWarpAMGTentativeHost(int N, int bs, int nv, const int *agg, int nagg, const double *B, PetscWarpAMGProl *P);
+/* The aggregates of a level of block size bs: of A itself (bs 1), else of its node graph (agg: n / bs entries) */
+int PetscWarpAMGAggregateBlocksHost(int n, int bs, const int *ai, const int *aj, const double *aa, double theta, int *agg, PetscWarpAMGInfo *info);
+
 /* ---------------- CUDA (src/kernels/gamgwarp.cu); 0 = success ---------------- */
 /* The same on the device: ai, aj, aa, agg and b device arrays; the prolongator comes back to host memory (P, freed by
    PetscWarpAMGProlFree()); stream: a cudaStream_t */
 int PetscWarpAMGAggregateCUDA(int n, const int *ai, const int *aj, const double *aa, double theta, int *agg, PetscWarpAMGInfo *info, void *stream);
 int PetscWarpAMGProlongatorCUDA(int n, const int *ai, const int *aj, const double *aa, const int *agg, int nagg, const double *b, double alpha, PetscWarpAMGProl *P, PetscWarpAMGInfo *info, void *stream);
+
+int PetscWarpAMGNodeGraphCUDA(int n, int bs, const int *ai, const int *aj, const double *aa, int **ni, int **nj, double **nw, PetscWarpAMGInfo *info, void *stream);
+int PetscWarpAMGTentativeCUDA(int N, int bs, int nv, const int *agg, int nagg, const double *B, PetscWarpAMGProl *P, void *stream);
+int PetscWarpAMGAggregateBlocksCUDA(int n, int bs, const int *ai, const int *aj, const double *aa, double theta, int *agg, PetscWarpAMGInfo *info, void *stream);
 
 #if defined(__cplusplus)
 }

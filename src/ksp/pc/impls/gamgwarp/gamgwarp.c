@@ -8,8 +8,13 @@
   prolongator; the coarse operators are D = A P, then P^T D (cuSPARSE on the device), and PCGAMG forms the smoothers and
   the coarse solver as for PCGAMGAGG. The aggregates are not PCGAMGAGG's, so iteration counts differ from it.
 
-  Scope: one MPI rank, scalar operators (block size 1) with one near-null vector (the constant, or a
-  MatSetNearNullSpace() of one vector), AIJ storage with 32-bit indices: MATSEQAIJ (host kernels), MATSEQAIJCUSPARSE
+  Block operators (block size bs > 1, e.g. elasticity, or several near-null vectors): the aggregation runs on the node
+  graph (the Frobenius norms of the bs x bs blocks), the tentative prolongator is the QR of each aggregate's block of
+  near-null vectors (Householder, as PCGAMGAGG's LAPACK QR), and the smoothing uses PETSc's products (A P0 on the
+  device for device matrices), as PCGAMGAGG does.
+
+  Scope: one MPI rank, block sizes up to 16 and up to 16 near-null vectors (MatSetNearNullSpace(), else the constant of
+  each component), AIJ storage with 32-bit indices: MATSEQAIJ (host kernels), MATSEQAIJCUSPARSE
   and MATSHAREDNZ (device), MATSEQAIJELLWARP (device when its products run on the device, on its aijcusparse twin).
 */
 #include <petscwarp.h>
@@ -22,7 +27,7 @@
   #include <petscdevice_cuda.h>
 #endif
 
-PETSC_INTERN PetscLogEvent PCGAMGWARP_Aggregate, PCGAMGWARP_Prolongator, PCGAMGWARP_Galerkin, PCGAMGWARP_EigEst, PCGAMGWARP_ProlMat;
+PETSC_INTERN PetscLogEvent PCGAMGWARP_Aggregate, PCGAMGWARP_Prolongator, PCGAMGWARP_Galerkin, PCGAMGWARP_EigEst, PCGAMGWARP_ProlMat, PCGAMGWARP_Smooth;
 
 typedef struct {
   PetscInt         nsmooths;
@@ -33,6 +38,7 @@ typedef struct {
   PetscInt         nlevels; /* levels set up (for PCView) */
   PetscWarpAMGInfo info[PETSC_MG_MAXLEVELS];
   PetscBool        dev[PETSC_MG_MAXLEVELS];
+  PetscInt         bs[PETSC_MG_MAXLEVELS], nv[PETSC_MG_MAXLEVELS];
   PetscLogDouble   nnzp[PETSC_MG_MAXLEVELS];
 } PC_GAMG_Warp;
 
@@ -180,7 +186,8 @@ static PetscErrorCode CheckSupported(PC pc, Mat A)
   PetscCheck(!PetscDefined(USE_64BIT_INDICES), PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCGAMG type %s needs a PETSc with 32-bit indices", PCGAMGWARP);
   PetscCheck(!PetscDefined(USE_COMPLEX) && !PetscDefined(USE_REAL_SINGLE), PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCGAMG type %s needs real double-precision scalars", PCGAMGWARP);
   PetscCall(MatGetBlockSize(A, &bs));
-  PetscCheck(bs == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCGAMG type %s supports scalar operators (block size 1), not block size %" PetscInt_FMT "; use -pc_gamg_type agg", PCGAMGWARP, bs);
+  PetscCheck(bs >= 1 && bs <= PETSCWARP_AMG_MAXBS && A->rmap->n % bs == 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCGAMG type %s supports block sizes 1 to %d dividing the rows, not %" PetscInt_FMT " for %" PetscInt_FMT " rows; use -pc_gamg_type agg", PCGAMGWARP, PETSCWARP_AMG_MAXBS, bs,
+             A->rmap->n);
   PetscCheck(!pc_gamg->use_aggs_in_asm && !pc_gamg->asm_hem_aggs, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCGAMG type %s does not give its aggregates to PCASM (-pc_gamg_asm_use_agg, -pc_gamg_asm_hem_aggs)", PCGAMGWARP);
   PetscCheck(!pc_gamg->injection_index_size, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCGAMG type %s has no injection prolongation (-pc_gamg_injection_index)", PCGAMGWARP);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -192,31 +199,39 @@ static PetscErrorCode PCSetData_GAMGWarp(PC pc, Mat A)
   PC_MG       *mg      = (PC_MG *)pc->data;
   PC_GAMG     *pc_gamg = (PC_GAMG *)mg->innerctx;
   MatNullSpace mnull;
-  PetscInt     n, nvec = 0;
+  PetscInt     n, bs, nv, nvec = 0;
   PetscBool    has_const = PETSC_TRUE;
   const Vec   *vecs      = NULL;
 
   PetscFunctionBegin;
   PetscCall(CheckSupported(pc, A));
-  PetscCall(MatGetNearNullSpace(A, &mnull));
-  if (mnull) {
-    PetscCall(MatNullSpaceGetVecs(mnull, &has_const, &nvec, &vecs));
-    PetscCheck((has_const ? 1 : 0) + nvec == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCGAMG type %s supports a near null space of one vector, not %" PetscInt_FMT "; use -pc_gamg_type agg", PCGAMGWARP, (has_const ? 1 : 0) + nvec);
-  }
+  PetscCall(MatGetBlockSize(A, &bs));
   PetscCall(MatGetLocalSize(A, &n, NULL));
+  PetscCall(MatGetNearNullSpace(A, &mnull));
+  if (mnull) PetscCall(MatNullSpaceGetVecs(mnull, &has_const, &nvec, &vecs));
+  nv = mnull ? (has_const ? 1 : 0) + nvec : bs; /* without a near null space: the constant of each component */
+  PetscCheck(nv >= 1 && nv <= PETSCWARP_AMG_MAXBS, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCGAMG type %s supports 1 to %d near-null vectors, not %" PetscInt_FMT "; use -pc_gamg_type agg", PCGAMGWARP, PETSCWARP_AMG_MAXBS, nv);
   PetscCall(PetscFree(pc_gamg->data));
-  PetscCall(PetscMalloc1(PetscMax(n, 1), &pc_gamg->data));
-  if (nvec) {
-    const PetscScalar *v;
-
-    PetscCall(VecGetArrayRead(vecs[0], &v));
-    for (PetscInt i = 0; i < n; i++) pc_gamg->data[i] = PetscRealPart(v[i]);
-    PetscCall(VecRestoreArrayRead(vecs[0], &v));
-  } else
-    for (PetscInt i = 0; i < n; i++) pc_gamg->data[i] = 1.0;
-  pc_gamg->data_sz        = n;
-  pc_gamg->data_cell_rows = 1;
-  pc_gamg->data_cell_cols = 1;
+  PetscCall(PetscMalloc1(PetscMax(n * nv, 1), &pc_gamg->data)); /* column-major, stride n (PCGAMGAGG's layout) */
+  if (!mnull)
+    for (PetscInt c = 0; c < nv; c++)
+      for (PetscInt i = 0; i < n; i++) pc_gamg->data[c * n + i] = (i % bs == c) ? 1.0 : 0.0;
+  else {
+    PetscInt c = 0;
+    if (has_const) {
+      for (PetscInt i = 0; i < n; i++) pc_gamg->data[i] = 1.0;
+      c = 1;
+    }
+    for (PetscInt k = 0; k < nvec; k++, c++) {
+      const PetscScalar *v;
+      PetscCall(VecGetArrayRead(vecs[k], &v));
+      for (PetscInt i = 0; i < n; i++) pc_gamg->data[c * n + i] = PetscRealPart(v[i]);
+      PetscCall(VecRestoreArrayRead(vecs[k], &v));
+    }
+  }
+  pc_gamg->data_sz        = n * nv;
+  pc_gamg->data_cell_rows = bs;
+  pc_gamg->data_cell_cols = nv;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -239,6 +254,7 @@ static PetscErrorCode PCGAMGCoarsen_Warp(PC pc, Mat *G, PetscCoarsenData **agg_l
   PetscReal         theta   = pc_gamg->threshold[level];
   PetscWarpAMGInfo *info    = &w->info[level];
   LevelCSR          C;
+  PetscInt          bs, N;
   int               err;
 
   PetscFunctionBegin;
@@ -248,17 +264,21 @@ static PetscErrorCode PCGAMGCoarsen_Warp(PC pc, Mat *G, PetscCoarsenData **agg_l
     w->nlevels = 0; /* a new hierarchy (PCView lists its levels) */
   }
   PetscCall(FreeAggregates(w));
+  PetscCall(MatGetBlockSize(*G, &bs));
+  PetscCheck(bs >= 1 && bs <= PETSCWARP_AMG_MAXBS && (*G)->rmap->n % bs == 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCGAMG type %s: level %" PetscInt_FMT " has block size %" PetscInt_FMT " for %" PetscInt_FMT " rows", PCGAMGWARP, level, bs, (*G)->rmap->n);
   PetscCall(LevelCSRGet(pc, *G, &C));
+  N             = C.n / bs; /* nodes: the aggregation runs on the node graph (block norms) when bs > 1 */
   w->dev[level] = C.dev;
   w->agg_dev    = C.dev;
+  w->bs[level]  = bs;
 #if PetscDefined(HAVE_CUDA)
   if (C.dev) {
     cudaStream_t st;
 
     PetscCall(PetscGetCurrentCUDAStream(&st));
-    PetscCallCUDA(cudaMalloc((void **)&w->agg, sizeof(int) * PetscMax(C.n, 1)));
+    PetscCallCUDA(cudaMalloc((void **)&w->agg, sizeof(int) * PetscMax(N, 1)));
     PetscCall(PetscLogGpuTimeBegin());
-    err = PetscWarpAMGAggregateCUDA((int)C.n, C.i, C.j, C.a, (double)theta, w->agg, info, st);
+    err = PetscWarpAMGAggregateBlocksCUDA((int)C.n, (int)bs, C.i, C.j, C.a, (double)theta, w->agg, info, st);
     PetscCall(PetscLogGpuTimeEnd());
     if (!err && w->check) { /* the host twin on a copy of the operator: the same aggregates */
       int             *hi, *hj, *hagg, *dagg, herr;
@@ -266,12 +286,12 @@ static PetscErrorCode PCGAMGCoarsen_Warp(PC pc, Mat *G, PetscCoarsenData **agg_l
       PetscWarpAMGInfo hinfo;
 
       PetscCall(DownloadCSR(&C, &hi, &hj, &ha));
-      PetscCall(PetscMalloc2(PetscMax(C.n, 1), &hagg, PetscMax(C.n, 1), &dagg));
-      PetscCallCUDA(cudaMemcpy(dagg, w->agg, sizeof(int) * C.n, cudaMemcpyDeviceToHost));
+      PetscCall(PetscMalloc2(PetscMax(N, 1), &hagg, PetscMax(N, 1), &dagg));
+      PetscCallCUDA(cudaMemcpy(dagg, w->agg, sizeof(int) * N, cudaMemcpyDeviceToHost));
       PetscInt badrow = -1, dv = 0, hv = 0;
 
-      herr = PetscWarpAMGAggregateHost((int)C.n, hi, hj, ha, (double)theta, hagg, &hinfo);
-      for (PetscInt r = 0; r < C.n && !herr && badrow < 0; r++)
+      herr = PetscWarpAMGAggregateBlocksHost((int)C.n, (int)bs, hi, hj, ha, (double)theta, hagg, &hinfo);
+      for (PetscInt r = 0; r < N && !herr && badrow < 0; r++)
         if (hagg[r] != dagg[r]) badrow = r, dv = dagg[r], hv = hagg[r];
       PetscCall(PetscFree2(hagg, dagg)); /* freed before any error below */
       PetscCall(PetscFree2(hj, ha));
@@ -285,15 +305,15 @@ static PetscErrorCode PCGAMGCoarsen_Warp(PC pc, Mat *G, PetscCoarsenData **agg_l
   } else
 #endif
   {
-    PetscCall(PetscMalloc1(PetscMax(C.n, 1), &w->agg));
-    err = PetscWarpAMGAggregateHost((int)C.n, C.i, C.j, C.a, (double)theta, w->agg, info);
+    PetscCall(PetscMalloc1(PetscMax(N, 1), &w->agg));
+    err = PetscWarpAMGAggregateBlocksHost((int)C.n, (int)bs, C.i, C.j, C.a, (double)theta, w->agg, info);
   }
   PetscCall(LevelCSRRestore(&C));
   PetscCall(KernelCheck(pc, err, info, "aggregation"));
   w->nagg    = info->nagg;
   w->nlevels = PetscMax(w->nlevels, level + 1);
-  PetscCall(PetscInfo(pc, "%s: level %" PetscInt_FMT " on the %s: %" PetscInt_FMT " rows, %lld strong connections (threshold %g), %d rows without one, %d rounds of root selection, %d aggregates (%d formed by a leftover node)\n",
-                      ((PetscObject)pc)->prefix ? ((PetscObject)pc)->prefix : "", level, C.dev ? "device" : "host", C.n, info->nstrong, (double)theta, info->nisolated, info->rounds, info->nagg, info->nleft));
+  PetscCall(PetscInfo(pc, "%s: level %" PetscInt_FMT " on the %s: %" PetscInt_FMT " nodes, %lld strong connections (threshold %g), %d rows without one, %d rounds of root selection, %d aggregates (%d formed by a leftover node)\n",
+                      ((PetscObject)pc)->prefix ? ((PetscObject)pc)->prefix : "", level, C.dev ? "device" : "host", N, info->nstrong, (double)theta, info->nisolated, info->rounds, info->nagg, info->nleft));
   PetscCall(PetscCDCreate(0, agg_lists));
   PetscCall(PetscLogEventEnd(PCGAMGWARP_Aggregate, pc, *G, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -370,14 +390,19 @@ static PetscErrorCode PCGAMGProlongator_Warp(PC pc, Mat A, PetscCoarsenData *agg
   PetscReal         emax = 0, emin = 0, alpha = 0;
   LevelCSR          C;
   Mat               Prol;
+  PetscInt          bs = w->bs[level], nv = pc_gamg->data_cell_cols, N;
+  PetscBool         block;
   int               err;
 
   PetscFunctionBegin;
   (void)agg_lists;
   *Pout = NULL;
   PetscCheck(w->agg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No aggregates");
-  PetscCheck(pc_gamg->data && pc_gamg->data_sz == A->rmap->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Near-null vector of %" PetscInt_FMT " entries for %" PetscInt_FMT " rows", pc_gamg->data_sz, A->rmap->n);
-  if (w->nagg == 0 || w->nagg >= A->rmap->n) { /* nothing to coarsen: PCGAMG stops here */
+  PetscCheck(pc_gamg->data && nv >= 1 && pc_gamg->data_sz == A->rmap->n * nv, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Near-null vectors of %" PetscInt_FMT " entries (%" PetscInt_FMT " columns) for %" PetscInt_FMT " rows", pc_gamg->data_sz, nv, A->rmap->n);
+  N            = A->rmap->n / bs;
+  block        = (PetscBool)(bs > 1 || nv > 1); /* QR of blocks, then PETSc's products for the smoothing */
+  w->nv[level] = nv;
+  if (w->nagg == 0 || w->nagg * nv >= A->rmap->n) { /* nothing to coarsen: PCGAMG stops here */
     PetscCall(PetscInfo(pc, "%s: level %" PetscInt_FMT ": %" PetscInt_FMT " aggregates for %" PetscInt_FMT " rows, no coarser level\n", PCGAMGWARP, level, w->nagg, A->rmap->n));
     PetscCall(FreeAggregates(w));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -400,12 +425,13 @@ static PetscErrorCode PCGAMGProlongator_Warp(PC pc, Mat A, PetscCoarsenData *agg
     double      *db;
 
     PetscCall(PetscGetCurrentCUDAStream(&st));
-    PetscCallCUDA(cudaMalloc((void **)&db, sizeof(double) * C.n));
+    PetscCallCUDA(cudaMalloc((void **)&db, sizeof(double) * C.n * nv));
     PetscCall(PetscNew(&P)); /* after the allocations that may fail: nothing to free on their errors */
-    PetscCallCUDA(cudaMemcpyAsync(db, pc_gamg->data, sizeof(double) * C.n, cudaMemcpyHostToDevice, st));
-    PetscCall(PetscLogCpuToGpu(sizeof(double) * (PetscLogDouble)C.n));
+    PetscCallCUDA(cudaMemcpyAsync(db, pc_gamg->data, sizeof(double) * C.n * nv, cudaMemcpyHostToDevice, st));
+    PetscCall(PetscLogCpuToGpu(sizeof(double) * (PetscLogDouble)C.n * nv));
     PetscCall(PetscLogGpuTimeBegin());
-    err = PetscWarpAMGProlongatorCUDA((int)C.n, C.i, C.j, C.a, w->agg, (int)w->nagg, db, (double)alpha, P, info, st);
+    if (block) err = PetscWarpAMGTentativeCUDA((int)N, (int)bs, (int)nv, w->agg, (int)w->nagg, db, P, st);
+    else err = PetscWarpAMGProlongatorCUDA((int)C.n, C.i, C.j, C.a, w->agg, (int)w->nagg, db, (double)alpha, P, info, st);
     PetscCall(PetscLogGpuTimeEnd());
     PetscCallCUDA(cudaFree(db));
     if (!err && w->check) { /* the host twin on copies of the operator and the aggregates: the same prolongator */
@@ -415,9 +441,11 @@ static PetscErrorCode PCGAMGProlongator_Warp(PC pc, Mat A, PetscCoarsenData *agg
       PetscWarpAMGInfo hinfo;
 
       PetscCall(DownloadCSR(&C, &hi, &hj, &ha));
-      PetscCall(PetscMalloc1(PetscMax(C.n, 1), &hagg));
-      PetscCallCUDA(cudaMemcpy(hagg, w->agg, sizeof(int) * C.n, cudaMemcpyDeviceToHost));
-      herr = PetscWarpAMGProlongatorHost((int)C.n, hi, hj, ha, hagg, (int)w->nagg, pc_gamg->data, (double)alpha, &H, &hinfo);
+      PetscCall(PetscMalloc1(PetscMax(N, 1), &hagg));
+      PetscCallCUDA(cudaMemcpy(hagg, w->agg, sizeof(int) * N, cudaMemcpyDeviceToHost));
+      hinfo.bad = -1;
+      if (block) herr = PetscWarpAMGTentativeHost((int)N, (int)bs, (int)nv, hagg, (int)w->nagg, pc_gamg->data, &H);
+      else herr = PetscWarpAMGProlongatorHost((int)C.n, hi, hj, ha, hagg, (int)w->nagg, pc_gamg->data, (double)alpha, &H, &hinfo);
       PetscCall(PetscFree(hagg));
       PetscCall(PetscFree2(hj, ha));
       PetscCall(PetscFree(hi));
@@ -437,8 +465,8 @@ static PetscErrorCode PCGAMGProlongator_Warp(PC pc, Mat A, PetscCoarsenData *agg
       }
       PetscCall(KernelCheck(pc, herr, &hinfo, "prolongator (host twin)"));
     }
-    if (!err) PetscCall(PetscLogGpuToCpu((sizeof(int) + sizeof(double)) * (PetscLogDouble)P->nnz + sizeof(int) * (C.n + 1.0) + sizeof(double) * (PetscLogDouble)w->nagg));
-    if (!err && alpha != 0) { /* s a_ij p0_j for each stored a_ij */
+    if (!err) PetscCall(PetscLogGpuToCpu((sizeof(int) + sizeof(double)) * (PetscLogDouble)P->nnz + sizeof(int) * (C.n + 1.0) + sizeof(double) * (PetscLogDouble)w->nagg * nv * nv));
+    if (!err && alpha != 0 && !block) { /* s a_ij p0_j for each stored a_ij */
       MatInfo ainfo;
       PetscCall(MatGetInfo(C.M, MAT_LOCAL, &ainfo));
       PetscCall(PetscLogGpuFlops(2.0 * ainfo.nz_used));
@@ -447,17 +475,17 @@ static PetscErrorCode PCGAMGProlongator_Warp(PC pc, Mat A, PetscCoarsenData *agg
 #endif
   {
     PetscCall(PetscNew(&P));
-    err = PetscWarpAMGProlongatorHost((int)C.n, C.i, C.j, C.a, w->agg, (int)w->nagg, pc_gamg->data, (double)alpha, P, info);
+    if (block) err = PetscWarpAMGTentativeHost((int)N, (int)bs, (int)nv, w->agg, (int)w->nagg, pc_gamg->data, P);
+    else err = PetscWarpAMGProlongatorHost((int)C.n, C.i, C.j, C.a, w->agg, (int)w->nagg, pc_gamg->data, (double)alpha, P, info);
   }
   PetscCall(LevelCSRRestore(&C));
   if (err) PetscCall(PetscFree(P));
   PetscCall(KernelCheck(pc, err, info, "prolongator"));
-  w->nnzp[level] = (PetscLogDouble)P->nnz;
   /* the prolongator: AIJ on the host arrays (which it keeps), the operator's device type when the level ran there */
   PetscCall(PetscLogEventBegin(PCGAMGWARP_ProlMat, pc, A, 0, 0));
   PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, P->m, P->n, P->i, P->j, P->v, &Prol));
   PetscCall(PetscObjectContainerCompose((PetscObject)Prol, "PCGAMGWarpProlArrays", P, FreeProlArrays));
-  PetscCall(MatSetBlockSizes(Prol, 1, 1));
+  PetscCall(MatSetBlockSizes(Prol, bs, nv));
 #if PetscDefined(HAVE_CUDA)
   if (C.dev) { /* uploaded now: a converted matrix has no values on the device (offload mask unallocated) */
     const PetscScalar *dv;
@@ -469,12 +497,38 @@ static PetscErrorCode PCGAMGProlongator_Warp(PC pc, Mat A, PetscCoarsenData *agg
   }
 #endif
   PetscCall(PetscLogEventEnd(PCGAMGWARP_ProlMat, pc, A, 0, 0));
-  /* the coarse near-null vector */
+  /* the coarse near-null vectors (nv columns of P->n entries, column-major); the coarse level has block size nv */
   PetscCall(PetscFree(pc_gamg->data));
-  PetscCall(PetscMalloc1(P->n, &pc_gamg->data));
-  for (PetscInt a = 0; a < P->n; a++) pc_gamg->data[a] = P->bc[a];
-  pc_gamg->data_sz = P->n;
-  PetscCall(PetscInfo(pc, "%s: level %" PetscInt_FMT " prolongator %d x %d, %lld nonzeros, damping %g (emax %g)\n", PCGAMGWARP, level, P->m, P->n, P->nnz, (double)alpha, (double)emax));
+  PetscCall(PetscMalloc1((PetscInt)P->n * nv, &pc_gamg->data));
+  for (PetscInt a = 0; a < (PetscInt)P->n * nv; a++) pc_gamg->data[a] = P->bc[a];
+  pc_gamg->data_sz        = (PetscInt)P->n * nv;
+  pc_gamg->data_cell_rows = nv;
+  pc_gamg->data_cell_cols = nv;
+  if (block && alpha != 0) { /* P = (I - alpha D^-1 A) P0 with PETSc's products (PCGAMGAGG's smoothing; on the device for device matrices) */
+    Mat T;
+    Vec diag;
+
+    PetscCall(PetscLogEventBegin(PCGAMGWARP_Smooth, pc, A, 0, 0));
+    PetscCall(MatCreateVecs(A, &diag, NULL));
+    PetscCall(MatGetDiagonal(A, diag));
+    PetscCall(VecReciprocal(diag));
+    PetscCall(MatMatMult(A, Prol, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &T));
+    PetscCall(MatProductClear(T));
+    PetscCall(MatDiagonalScale(T, diag, NULL));
+    PetscCall(MatAYPX(T, -alpha, Prol, SUBSET_NONZERO_PATTERN));
+    PetscCall(MatSetBlockSizes(T, bs, nv));
+    PetscCall(VecDestroy(&diag));
+    PetscCall(MatDestroy(&Prol)); /* frees P's arrays */
+    Prol = T;
+    PetscCall(PetscLogEventEnd(PCGAMGWARP_Smooth, pc, A, 0, 0));
+  }
+  {
+    MatInfo pinfo;
+    PetscCall(MatGetInfo(Prol, MAT_LOCAL, &pinfo));
+    w->nnzp[level] = pinfo.nz_used;
+    PetscCall(PetscInfo(pc, "%s: level %" PetscInt_FMT " prolongator %" PetscInt_FMT " x %" PetscInt_FMT " (block sizes %" PetscInt_FMT ", %" PetscInt_FMT "), %.0f nonzeros, damping %g (emax %g)\n", PCGAMGWARP, level, Prol->rmap->n, Prol->cmap->n, bs, nv,
+                        pinfo.nz_used, (double)alpha, (double)emax));
+  }
   PetscCall(FreeAggregates(w));
   *Pout = Prol;
   PetscCall(PetscLogEventEnd(PCGAMGWARP_Prolongator, pc, A, 0, 0));
@@ -491,7 +545,6 @@ static PetscErrorCode PCGAMGCreateLevel_Warp(PC pc, Mat A, PetscInt cr_bs, Mat *
   PetscBool dev;
 
   PetscFunctionBegin;
-  (void)cr_bs;
   (void)is_last;
   PetscCall(PetscLogEventBegin(PCGAMGWARP_Galerkin, pc, A, *P, 0));
   PetscCall(PetscObjectTypeCompare((PetscObject)*P, MATSEQAIJCUSPARSE, &dev));
@@ -502,7 +555,7 @@ static PetscErrorCode PCGAMGCreateLevel_Warp(PC pc, Mat A, PetscInt cr_bs, Mat *
   } else PetscCall(MatPtAP(A, *P, MAT_INITIAL_MATRIX, 2.0, Ac)); /* the host: PCGAMG's own product */
   PetscCall(MatProductClear(*Ac));                               /* frees D's reference and the SpGEMM buffers: the coarse operator is kept, not redone */
   PetscCall(MatPropagateSymmetryOptions(A, *Ac));                /* as MatPtAP() does: P^T A P is symmetric (SPD) with A */
-  PetscCall(MatSetBlockSizes(*Ac, 1, 1));
+  PetscCall(MatSetBlockSizes(*Ac, cr_bs, cr_bs));
   *nactive = 1;
   if (perm) *perm = NULL;
   PetscCall(PetscLogEventEnd(PCGAMGWARP_Galerkin, pc, A, *P, 0));
@@ -552,8 +605,8 @@ static PetscErrorCode PCView_GAMGWarp(PC pc, PetscViewer viewer)
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "      GAMG-warp: smoothed aggregation, aggregates around distance-2 independent roots, %" PetscInt_FMT " smoothing step(s) of the prolongator\n", w->nsmooths));
   for (PetscInt l = 0; l < w->nlevels; l++)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "        level %" PetscInt_FMT ": set up on the %s, %d aggregates, %d rounds, %d rows without a strong connection, prolongator %.0f nonzeros\n", l, w->dev[l] ? "device" : "host", w->info[l].nagg,
-                                     w->info[l].rounds, w->info[l].nisolated, (double)w->nnzp[l]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "        level %" PetscInt_FMT ": set up on the %s, block size %" PetscInt_FMT ", %" PetscInt_FMT " near-null vectors, %d aggregates, %d rounds, %d nodes without a strong connection, prolongator %.0f nonzeros\n", l, w->dev[l] ? "device" : "host", w->bs[l], w->nv[l],
+                                     w->info[l].nagg, w->info[l].rounds, w->info[l].nisolated, (double)w->nnzp[l]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -570,8 +623,8 @@ static PetscErrorCode PCDestroy_GAMGWarp(PC pc)
 }
 
 /*MC
-  PCGAMGWARP - "warp", a `PCGAMG` type whose set-up runs on the device: smoothed aggregation for scalar problems with
-  the strength graph, the aggregates and the prolongator computed by CUDA kernels where the operator's values are
+  PCGAMGWARP - "warp", a `PCGAMG` type whose set-up runs on the device: smoothed aggregation with the strength graph,
+  the aggregates and the prolongator computed by CUDA kernels where the operator's values are
 
   Options Database Keys:
 + -pc_gamg_type warp           - select this type (after `-pc_type gamg`)
@@ -599,14 +652,17 @@ static PetscErrorCode PCDestroy_GAMGWarp(PC pc)
 
   The operator must be `MATSEQAIJCUSPARSE` (or `MATSHAREDNZ`), or `MATSEQAIJELLWARP` whose products run on the device
   (a DM with device vectors, `-mat_ellwarp_product_device`); `MATSEQAIJ` and the others are set up on the host by the
-  same algorithm (the reference of the tests). One MPI rank, block size 1, one near-null vector, real double precision:
-  other cases stop with an error that names `-pc_gamg_type agg`.
+  same algorithm (the reference of the tests). For block operators (`MatSetBlockSize()`, e.g. elasticity with the
+  rigid-body modes of `MatSetNearNullSpace()`) the aggregates are those of the node graph (block Frobenius norms), the
+  tentative prolongator the Householder QR of each aggregate's block of near-null vectors, and the smoothing PETSc's
+  products (`MatMatMult()`, `MatDiagonalScale()`, `MatAYPX()`), as in `PCGAMGAGG`. One MPI rank, block sizes and
+  near-null spaces up to 16, real double precision: other cases stop with an error that names `-pc_gamg_type agg`.
 
   The aggregates differ from `PCGAMGAGG`'s, so the iteration counts differ from it.
 
   Log events: `GAMGWarpAgg` (strength graph and aggregates), `GAMGWarpProl` (the prolongator, including `GAMGWarpEig`,
   the estimate of emax, and `GAMGWarpProlMat`, the matrix made from the kernels' arrays and uploaded), `GAMGWarpRAP`
-  (the coarse operator as D = A P, then P^T D).
+  (the coarse operator as D = A P, then P^T D), `GAMGWarpSmooth` (block operators: the smoothing by PETSc's products).
 
 .seealso: `PCGAMG`, `PCGAMGAGG`, `PCGAMGSetType()`, `PCGAMGSetNSmooths()`, `PCGAMGSetThreshold()`, `MATELLWARP`, `MATSHAREDNZ`
 M*/
