@@ -487,6 +487,12 @@ int main(int argc, char **argv)
     RunBlocks("blocks_bs1_nv2", &A, 1, 2, hostonly);
   }
   Free(&A);
+  { /* nodes without neighbours: single-node aggregates of 3 rows for 6 near-null vectors (rank-deficient QR, padded) */
+    CSR G = RandomGraph(60 + rand() % 40, 3, 5, 0, 0), Gb = Expand(&G, 3);
+    RunBlocks("blocks_isolated_bs3_nv6", &Gb, 3, 6, hostonly);
+    Free(&Gb);
+    Free(&G);
+  }
   Errors(hostonly);
   return 0;
 }

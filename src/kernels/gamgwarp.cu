@@ -370,6 +370,7 @@ extern "C" int PetscWarpAMGNodeGraphCUDA(int n, int bs, const int *ai, const int
   info->bad = -1;
   *ni = *nj = NULL;
   *nw       = NULL;
+  if (bs < 1 || bs > PETSCWARP_AMG_MAXBS || n % bs) return PETSCWARP_AMG_ERR_BS;
   if ((err = Alloc(ni, N + 1)) || (err = Alloc(&bad, 1))) {
     err = err == (int)cudaErrorMemoryAllocation ? PETSCWARP_AMG_ERR_MEM : err;
     goto done;

@@ -163,7 +163,9 @@ int PetscWarpAMGNodeGraphHost(int n, int bs, const int *ai, const int *aj, const
   info->bad = -1;
   *nj       = NULL;
   *nw       = NULL;
-  *ni       = (int *)malloc(sizeof(int) * (N + 1));
+  *ni       = NULL;
+  if (bs < 1 || bs > PETSCWARP_AMG_MAXBS || n % bs) return PETSCWARP_AMG_ERR_BS;
+  *ni = (int *)malloc(sizeof(int) * (N + 1));
   if (!*ni) return PETSCWARP_AMG_ERR_MEM;
   (*ni)[0] = 0;
   for (int nd = 0; nd < N; nd++) {

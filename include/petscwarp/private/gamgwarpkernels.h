@@ -51,7 +51,8 @@ enum {
   PETSCWARP_AMG_ERR_MEM   = -1, /* out of (host or device) memory */
   PETSCWARP_AMG_ERR_DIAG  = -2, /* a zero or missing diagonal entry (row in *bad) */
   PETSCWARP_AMG_ERR_INDEX = -3, /* a column index out of range (row in *bad) */
-  PETSCWARP_AMG_ERR_ROUND = -4  /* the root selection did not finish in n + 1 rounds */
+  PETSCWARP_AMG_ERR_ROUND = -4, /* the root selection did not finish in n + 1 rounds */
+  PETSCWARP_AMG_ERR_BS    = -5  /* a block size outside 1 .. PETSCWARP_AMG_MAXBS, or not dividing n */
 };
 
 /* A node's 30-bit hash: a fixed integer mix of its index */
@@ -207,7 +208,7 @@ static inline PETSCWARP_AMG_HD void PetscWarpAMGBlockQR(int M, int nv, double *A
     tau[j] = 0;
     if (xn == 0) continue;
     double beta = sqrt(alpha * alpha + xn);
-    if (alpha > 0) beta = -beta;
+    if (alpha >= 0) beta = -beta; /* LAPACK's dlarfg: beta = -sign(alpha) |(alpha, x)|, SIGN(., +0) positive */
     tau[j]    = (beta - alpha) / beta;
     double sc = 1.0 / (alpha - beta);
     for (int i = j + 1; i < ld; i++) A[j * ld + i] *= sc;

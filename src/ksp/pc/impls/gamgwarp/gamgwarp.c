@@ -9,7 +9,8 @@
   the coarse solver as for PCGAMGAGG. The aggregates are not PCGAMGAGG's, so iteration counts differ from it.
 
   Block operators (block size bs > 1, e.g. elasticity, or several near-null vectors): the aggregation runs on the node
-  graph (the Frobenius norms of the bs x bs blocks), the tentative prolongator is the QR of each aggregate's block of
+  graph (the Frobenius norms of the bs x bs blocks; PCGAMGAGG's graph sums |a_ij| over a block, so a given
+  -pc_gamg_threshold selects differently), the tentative prolongator is the QR of each aggregate's block of
   near-null vectors (Householder, as PCGAMGAGG's LAPACK QR), and the smoothing uses PETSc's products (A P0 on the
   device for device matrices), as PCGAMGAGG does.
 
@@ -151,6 +152,7 @@ static PetscErrorCode KernelCheck(PC pc, int err, const PetscWarpAMGInfo *info, 
   PetscCheck(err != PETSCWARP_AMG_ERR_DIAG, comm, PETSC_ERR_ARG_WRONG, "PCGAMG type %s: zero or missing diagonal entry in row %d of a level operator (smoothed aggregation divides by it)", PCGAMGWARP, info->bad);
   PetscCheck(err != PETSCWARP_AMG_ERR_INDEX, comm, PETSC_ERR_ARG_OUTOFRANGE, "PCGAMG type %s: a column index out of range in row %d of a level operator", PCGAMGWARP, info->bad);
   PetscCheck(err != PETSCWARP_AMG_ERR_ROUND, comm, PETSC_ERR_PLIB, "PCGAMG type %s: the root selection did not finish", PCGAMGWARP);
+  PetscCheck(err != PETSCWARP_AMG_ERR_BS, comm, PETSC_ERR_SUP, "PCGAMG type %s: block size outside 1 to %d or not dividing the rows", PCGAMGWARP, PETSCWARP_AMG_MAXBS);
   SETERRQ(comm, PETSC_ERR_GPU, "PCGAMG type %s: CUDA error %d (%s) in the %s", PCGAMGWARP, err,
 #if PetscDefined(HAVE_CUDA)
           cudaGetErrorString((cudaError_t)err),
@@ -211,6 +213,12 @@ static PetscErrorCode PCSetData_GAMGWarp(PC pc, Mat A)
   if (mnull) PetscCall(MatNullSpaceGetVecs(mnull, &has_const, &nvec, &vecs));
   nv = mnull ? (has_const ? 1 : 0) + nvec : bs; /* without a near null space: the constant of each component */
   PetscCheck(nv >= 1 && nv <= PETSCWARP_AMG_MAXBS, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCGAMG type %s supports 1 to %d near-null vectors, not %" PetscInt_FMT "; use -pc_gamg_type agg", PCGAMGWARP, PETSCWARP_AMG_MAXBS, nv);
+  PetscCheck((PetscInt64)n * nv < PETSC_INT_MAX, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCGAMG type %s: %" PetscInt_FMT " rows times %" PetscInt_FMT " near-null vectors exceed 32-bit indices", PCGAMGWARP, n, nv);
+  for (PetscInt k = 0; k < nvec; k++) {
+    PetscInt vn;
+    PetscCall(VecGetLocalSize(vecs[k], &vn));
+    PetscCheck(vn == n, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_SIZ, "PCGAMG type %s: near-null vector %" PetscInt_FMT " has %" PetscInt_FMT " entries for %" PetscInt_FMT " rows", PCGAMGWARP, k, vn, n);
+  }
   PetscCall(PetscFree(pc_gamg->data));
   PetscCall(PetscMalloc1(PetscMax(n * nv, 1), &pc_gamg->data)); /* column-major, stride n (PCGAMGAGG's layout) */
   if (!mnull)
@@ -440,15 +448,18 @@ static PetscErrorCode PCGAMGProlongator_Warp(PC pc, Mat A, PetscCoarsenData *agg
       PetscWarpAMGProl H;
       PetscWarpAMGInfo hinfo;
 
-      PetscCall(DownloadCSR(&C, &hi, &hj, &ha));
+      if (!block) PetscCall(DownloadCSR(&C, &hi, &hj, &ha));
+      else hi = hj = NULL, ha = NULL;
       PetscCall(PetscMalloc1(PetscMax(N, 1), &hagg));
       PetscCallCUDA(cudaMemcpy(hagg, w->agg, sizeof(int) * N, cudaMemcpyDeviceToHost));
       hinfo.bad = -1;
       if (block) herr = PetscWarpAMGTentativeHost((int)N, (int)bs, (int)nv, hagg, (int)w->nagg, pc_gamg->data, &H);
       else herr = PetscWarpAMGProlongatorHost((int)C.n, hi, hj, ha, hagg, (int)w->nagg, pc_gamg->data, (double)alpha, &H, &hinfo);
       PetscCall(PetscFree(hagg));
-      PetscCall(PetscFree2(hj, ha));
-      PetscCall(PetscFree(hi));
+      if (!block) {
+        PetscCall(PetscFree2(hj, ha));
+        PetscCall(PetscFree(hi));
+      }
       if (!herr) {
         PetscBool same = (PetscBool)(H.nnz == P->nnz);
 
@@ -497,6 +508,15 @@ static PetscErrorCode PCGAMGProlongator_Warp(PC pc, Mat A, PetscCoarsenData *agg
   }
 #endif
   PetscCall(PetscLogEventEnd(PCGAMGWARP_ProlMat, pc, A, 0, 0));
+  if (block && nv > bs) { /* aggregates of fewer rows than near-null vectors (single nodes): rank-deficient columns */
+    PetscInt small = 0, *cnt;
+    PetscCall(PetscCalloc1(w->nagg + 1, &cnt));
+    for (PetscInt i = 0; i < A->rmap->n; i += bs) cnt[P->j[(PetscInt64)i * nv] / nv]++;
+    for (PetscInt a = 0; a < w->nagg; a++) small += cnt[a] * bs < nv;
+    PetscCall(PetscFree(cnt));
+    if (small)
+      PetscCall(PetscInfo(pc, "%s: level %" PetscInt_FMT ": %" PetscInt_FMT " aggregates have fewer than %" PetscInt_FMT " rows (nodes without strong neighbours): their prolongator columns are rank-deficient, as PCGAMGAGG's padded QR gives them\n", PCGAMGWARP, level, small, nv));
+  }
   /* the coarse near-null vectors (nv columns of P->n entries, column-major); the coarse level has block size nv */
   PetscCall(PetscFree(pc_gamg->data));
   PetscCall(PetscMalloc1((PetscInt)P->n * nv, &pc_gamg->data));
@@ -514,6 +534,11 @@ static PetscErrorCode PCGAMGProlongator_Warp(PC pc, Mat A, PetscCoarsenData *agg
     PetscCall(VecReciprocal(diag));
     PetscCall(MatMatMult(A, Prol, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &T));
     PetscCall(MatProductClear(T));
+    {
+      PetscBool same;
+      PetscCall(PetscObjectTypeCompare((PetscObject)T, ((PetscObject)Prol)->type_name, &same));
+      if (!same) PetscCall(MatConvert(T, ((PetscObject)Prol)->type_name, MAT_INPLACE_MATRIX, &T)); /* a host product names its result after A (ellwarp) */
+    }
     PetscCall(MatDiagonalScale(T, diag, NULL));
     PetscCall(MatAYPX(T, -alpha, Prol, SUBSET_NONZERO_PATTERN));
     PetscCall(MatSetBlockSizes(T, bs, nv));
