@@ -1,6 +1,7 @@
 /* PCGAMG type "warp" on the device: the strength graph, the distance-2 roots, the aggregates and the smoothed
-   prolongator of a scalar operator. Twin: gamgwarp_host.c (same roots and aggregates; the prolongator's sums agree to
-   rounding). The algorithm: include/petscwarp/private/gamgwarpkernels.h. */
+   prolongator of a scalar operator; for block operators the node graph and the tentative prolongator (QR per
+   aggregate). Twin: gamgwarp_host.c (same roots and aggregates; the prolongator's sums agree to rounding; built
+   without FMA contraction on both sides). The algorithm: include/petscwarp/private/gamgwarpkernels.h. */
 #include <petscwarp/private/gamgwarpkernels.h>
 #include <cuda_runtime.h>
 #include <thrust/device_ptr.h>

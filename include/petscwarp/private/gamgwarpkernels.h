@@ -1,6 +1,6 @@
 /*
-  PCGAMG type "warp" (src/ksp/pc/impls/gamgwarp/gamgwarp.c): the set-up of smoothed aggregation for a scalar operator
-  on the device, in the kernels of src/kernels/gamgwarp.cu, with a host twin in C (src/kernels/gamgwarp_host.c: the
+  PCGAMG type "warp" (src/ksp/pc/impls/gamgwarp/gamgwarp.c): the set-up of smoothed aggregation on the device (a
+  scalar operator as below; block operators further down: node graph, QR of each aggregate's block), in the kernels of src/kernels/gamgwarp.cu, with a host twin in C (src/kernels/gamgwarp_host.c: the
   reference, and the backend without a GPU). No PETSc objects here: CSR arrays (32-bit indices), sizes and a stream.
 
   1. Strength: an off-diagonal a_ij is strong if |a_ij| > theta sqrt(|a_ii a_jj|) (theta < 0: every stored one).
