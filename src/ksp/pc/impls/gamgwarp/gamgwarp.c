@@ -174,7 +174,8 @@ static PetscErrorCode FreeAggregates(PC_GAMG_Warp *w)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* What this type supports, checked at every set-up (a later set-up may skip createdefaultdata: cached data) */
+/* What this type supports, checked on every level of every set-up (a later set-up may skip createdefaultdata: cached
+   data) */
 static PetscErrorCode CheckSupported(PC pc, Mat A)
 {
   PC_MG      *mg      = (PC_MG *)pc->data;
@@ -267,13 +268,10 @@ static PetscErrorCode PCGAMGCoarsen_Warp(PC pc, Mat *G, PetscCoarsenData **agg_l
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(PCGAMGWARP_Aggregate, pc, *G, 0, 0));
-  if (level == 0) {
-    PetscCall(CheckSupported(pc, *G));
-    w->nlevels = 0; /* a new hierarchy (PCView lists its levels) */
-  }
+  PetscCall(CheckSupported(pc, *G)); /* every level: a coarse level's block size is the number of near-null vectors */
+  if (level == 0) w->nlevels = 0;    /* a new hierarchy (PCView lists its levels) */
   PetscCall(FreeAggregates(w));
   PetscCall(MatGetBlockSize(*G, &bs));
-  PetscCheck(bs >= 1 && bs <= PETSCWARP_AMG_MAXBS && (*G)->rmap->n % bs == 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCGAMG type %s: level %" PetscInt_FMT " has block size %" PetscInt_FMT " for %" PetscInt_FMT " rows", PCGAMGWARP, level, bs, (*G)->rmap->n);
   PetscCall(LevelCSRGet(pc, *G, &C));
   N             = C.n / bs; /* nodes: the aggregation runs on the node graph (block norms) when bs > 1 */
   w->dev[level] = C.dev;
